@@ -1,0 +1,35 @@
+# Helpers shared by typestar's own targets: C++20 and warnings PRIVATE, never global flags.
+function(typestar_target_defaults target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                           -Wno-sign-conversion)
+endfunction()
+
+# typestar_library(NAME <short> SOURCES … DEPS …): static library typestar_<short>, alias typestar::<short>.
+function(typestar_library)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  set(target typestar_${ARG_NAME})
+  add_library(${target} STATIC ${ARG_SOURCES})
+  add_library(typestar::${ARG_NAME} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${ARG_NAME} POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_link_libraries(${target} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  typestar_target_defaults(${target})
+endfunction()
+
+# typestar_test(NAME <name> SOURCES … DEPS …): a gtest executable whose tests ctest discovers.
+function(typestar_test)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SOURCES})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  typestar_target_defaults(${ARG_NAME})
+  target_compile_definitions(${ARG_NAME} PRIVATE
+    TYPESTAR_SOURCE_DIR="${PROJECT_SOURCE_DIR}" TYPESTAR_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  set(labels ${ARG_LABELS})
+  if(NOT labels)
+    set(labels unit)
+  endif()
+  gtest_discover_tests(${ARG_NAME} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${labels}")
+endfunction()

@@ -1,0 +1,65 @@
+// Errors of a broken harness or bad input. A refused callin is an output (`err`), never an exception.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace typestar {
+
+/// Base of every exception typestar throws on purpose.
+class Error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// One problem in an input file, located as `file:line:col`.
+struct Diagnostic {
+    std::string file;
+    int line = 0;    ///< 1-based; 0 when unknown
+    int column = 0;  ///< 1-based; 0 when unknown
+    std::string message;
+
+    /// `file:line:col: message` (line and column left out when unknown).
+    [[nodiscard]] std::string str() const;
+    bool operator==(const Diagnostic&) const = default;
+};
+
+/// Bad input file: carries every diagnostic found, in file order. Never printed by the parser.
+class SpecError : public Error {
+public:
+    explicit SpecError(std::vector<Diagnostic> diagnostics);
+    [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const noexcept { return diagnostics_; }
+
+private:
+    std::vector<Diagnostic> diagnostics_;
+};
+
+/// A Mealy machine that is not the synchronous closure of any callback typestate; says exactly why.
+class NotAClosureError : public Error {
+public:
+    using Error::Error;
+};
+
+/// The device could not answer (transport, timeout, crash, garbage). Never a wrong output.
+class DeviceError : public Error {
+public:
+    using Error::Error;
+};
+
+/// The device answered the same input word in two different ways (DroidStar §5.3).
+class NondeterminismError : public Error {
+public:
+    NondeterminismError(std::vector<std::string> inputs, std::vector<std::string> first_outputs,
+                        std::vector<std::string> second_outputs);
+    [[nodiscard]] const std::vector<std::string>& inputs() const noexcept { return inputs_; }
+    [[nodiscard]] const std::vector<std::string>& first_outputs() const noexcept { return first_; }
+    [[nodiscard]] const std::vector<std::string>& second_outputs() const noexcept { return second_; }
+
+private:
+    std::vector<std::string> inputs_;
+    std::vector<std::string> first_;
+    std::vector<std::string> second_;
+};
+
+}  // namespace typestar

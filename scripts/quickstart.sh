@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# typestar quick start. Installs what is missing (Debian 12 packages), builds, then:
+#   scripts/quickstart.sh          runs the main job: learn the bundled AsyncTask example from a
+#                                  model device, print its typestate and statistics, check it
+#   scripts/quickstart.sh test     runs the whole test suite through ctest
+# Idempotent; quick when everything is present. BUILD_DIR (default: build) and JOBS may be set.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${BUILD_DIR:-$here/build}"
+jobs="${JOBS:-$(nproc)}"
+mode="${1:-example}"
+
+packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp-dev libspdlog-dev
+          nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev)
+
+install_missing() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "quickstart: installing ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build_all() {
+    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+    cmake --build "$build" -j "$jobs"
+}
+
+install_missing
+build_all
+
+case "$mode" in
+    example)
+        exec "$here/scripts/example.sh" "$build"
+        ;;
+    test)
+        cd "$build"
+        exec ctest --output-on-failure -j "$jobs" --timeout 600 ${CTEST_ARGS:-}
+        ;;
+    *)
+        echo "usage: scripts/quickstart.sh [example|test]" >&2
+        exit 2
+        ;;
+esac

@@ -1,0 +1,253 @@
+#include "typestar/core/typestate.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/error.hpp"
+
+namespace typestar {
+
+bool is_reserved(std::string_view name) {
+    return name == kWait || name == kQuiet || name == kOk || name == kErr;
+}
+
+std::optional<StateId> Typestate::find_state(std::string_view state_name) const {
+    for (std::size_t s = 0; s < states.size(); ++s)
+        if (states[s].name == state_name) return static_cast<StateId>(s);
+    return std::nullopt;
+}
+
+MealyMachine synchronous_closure(const Typestate& ts) {
+    if (ts.states.empty()) throw std::invalid_argument("typestate '" + ts.name + "' has no states");
+    if (ts.initial >= ts.states.size()) throw std::invalid_argument("initial state out of range");
+    for (const auto& c : ts.callins)
+        if (is_reserved(c)) throw std::invalid_argument("reserved name '" + c + "' used as a callin");
+    for (const auto& c : ts.callbacks)
+        if (is_reserved(c)) throw std::invalid_argument("reserved name '" + c + "' used as a callback");
+
+    std::vector<std::string> in_names = ts.callins;
+    in_names.emplace_back(kWait);
+    std::vector<std::string> out_names{std::string(kOk), std::string(kQuiet), std::string(kErr)};
+    out_names.insert(out_names.end(), ts.callbacks.begin(), ts.callbacks.end());
+    Alphabet inputs(in_names);   // throws on duplicates
+    Alphabet outputs(out_names);
+    const Symbol ok = 0, quiet = 1, err = 2;
+    const auto wait = static_cast<Symbol>(ts.callins.size());
+
+    const auto n = static_cast<StateId>(ts.states.size());
+    const StateId sink = n;  // used only if some transition errs
+    bool needs_sink = false;
+    const std::size_t k = inputs.size();
+    std::vector<Transition> table(static_cast<std::size_t>(n + 1) * k);
+    auto check_target = [&](StateId t) {
+        if (t >= n) throw std::invalid_argument("transition target out of range in '" + ts.name + "'");
+        return t;
+    };
+    for (StateId s = 0; s < n; ++s) {
+        const auto& st = ts.states[s];
+        if (st.callins.size() != ts.callins.size())
+            throw std::invalid_argument("state '" + st.name + "' has the wrong number of callin entries");
+        for (std::size_t c = 0; c < ts.callins.size(); ++c) {
+            auto& slot = table[s * k + c];
+            if (st.callins[c]) {
+                slot = {check_target(*st.callins[c]), ok};
+            } else {
+                slot = {sink, err};
+                needs_sink = true;
+            }
+        }
+        auto& w = table[s * k + wait];
+        if (st.callback) {
+            if (st.callback->callback >= ts.callbacks.size())
+                throw std::invalid_argument("callback out of range in state '" + st.name + "'");
+            w = {check_target(st.callback->target), static_cast<Symbol>(3 + st.callback->callback)};
+        } else if (st.wait == Typestate::Wait::Err) {
+            w = {sink, err};
+            needs_sink = true;
+        } else {
+            w = {st.quiet_target ? check_target(*st.quiet_target) : s, quiet};
+        }
+    }
+    std::vector<std::string> names;
+    for (const auto& st : ts.states) names.push_back(st.name);
+    if (needs_sink) {
+        for (std::size_t i = 0; i < k; ++i) table[sink * k + i] = {sink, err};
+        names.emplace_back(kErrorSinkName);
+    } else {
+        table.resize(n * k);
+    }
+    return MealyMachine(std::move(inputs), std::move(outputs), ts.initial, std::move(table), std::move(names));
+}
+
+namespace {
+
+/// States from which only `err` can ever be output (greatest fixpoint).
+std::vector<bool> err_sinks(const MealyMachine& m, std::optional<Symbol> err) {
+    std::vector<bool> sink(m.num_states(), err.has_value());
+    if (!err) return sink;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (StateId s = 0; s < m.num_states(); ++s) {
+            if (!sink[s]) continue;
+            for (Symbol i = 0; i < m.num_inputs(); ++i) {
+                const auto& t = m.transition(s, i);
+                if (t.output != *err || !sink[t.target]) {
+                    sink[s] = false;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+    return sink;
+}
+
+}  // namespace
+
+Typestate typestate_of(const MealyMachine& m, std::string name) {
+    auto fail = [](const std::string& why) { throw NotAClosureError("not a synchronous closure: " + why); };
+    const auto wait = m.inputs().find(kWait);
+    if (!wait) fail("it has no input 'wait'");
+    for (const auto& in : m.inputs().names())
+        if (in != kWait && is_reserved(in)) fail("reserved name '" + in + "' is used as an input");
+    if (m.outputs().contains(kWait)) fail("'wait' is used as an output");
+    const auto ok = m.outputs().find(kOk);
+    const auto quiet = m.outputs().find(kQuiet);
+    const auto err = m.outputs().find(kErr);
+    const auto sink = err_sinks(m, err);
+
+    Typestate ts;
+    ts.name = std::move(name);
+    std::vector<Symbol> callin_ids;
+    for (Symbol i = 0; i < m.num_inputs(); ++i) {
+        if (i == *wait) continue;
+        callin_ids.push_back(i);
+        ts.callins.push_back(m.inputs().name(i));
+    }
+    // Callbacks: every output that is not reserved; none may answer a callin.
+    std::vector<std::optional<std::size_t>> callback_index(m.outputs().size());
+    for (Symbol o = 0; o < m.outputs().size(); ++o) {
+        if (is_reserved(m.outputs().name(o))) continue;
+        callback_index[o] = ts.callbacks.size();
+        ts.callbacks.push_back(m.outputs().name(o));
+    }
+    // Keep every state that is not an err sink, plus sinks entered without err (or initial).
+    std::vector<bool> keep(m.num_states());
+    for (StateId s = 0; s < m.num_states(); ++s) keep[s] = !sink[s] || s == m.initial();
+    for (StateId s = 0; s < m.num_states(); ++s)
+        for (Symbol i = 0; i < m.num_inputs(); ++i) {
+            const auto& t = m.transition(s, i);
+            if (!(err && t.output == *err)) keep[t.target] = true;
+        }
+    constexpr StateId kDropped = static_cast<StateId>(-1);
+    std::vector<StateId> index(m.num_states(), kDropped);
+    for (StateId s = 0; s < m.num_states(); ++s) {
+        if (!keep[s]) continue;
+        index[s] = static_cast<StateId>(ts.states.size());
+        ts.states.push_back(Typestate::State{m.state_name(s), {}, {}, Typestate::Wait::Quiet, {}});
+    }
+    ts.initial = index[m.initial()];
+    for (StateId s = 0; s < m.num_states(); ++s) {
+        if (!keep[s]) continue;
+        auto& st = ts.states[index[s]];
+        auto where = [&](Symbol i) { return "state " + m.state_name(s) + ", input '" + m.inputs().name(i) + "'"; };
+        auto check_err = [&](Symbol i, const Transition& t) {
+            if (!sink[t.target])
+                fail(where(i) + " answers err but leads to state " + m.state_name(t.target) +
+                     ", which answers something other than err: err must be absorbing");
+        };
+        for (Symbol i : callin_ids) {
+            const auto& t = m.transition(s, i);
+            if (err && t.output == *err) {
+                check_err(i, t);
+                st.callins.emplace_back(std::nullopt);
+            } else if (ok && t.output == *ok) {
+                st.callins.emplace_back(index[t.target]);
+            } else {
+                fail(where(i) + " answers '" + m.outputs().name(t.output) + "': a callin answers ok or err");
+            }
+        }
+        const auto& t = m.transition(s, *wait);
+        if (err && t.output == *err) {
+            check_err(*wait, t);
+            st.wait = Typestate::Wait::Err;
+        } else if (quiet && t.output == *quiet) {
+            if (t.target != s) st.quiet_target = index[t.target];
+        } else if (callback_index[t.output]) {
+            st.callback = Typestate::CallbackEdge{*callback_index[t.output], index[t.target]};
+        } else {
+            fail(where(*wait) + " answers '" + m.outputs().name(t.output) + "': wait answers a callback, quiet or err");
+        }
+    }
+    return ts;
+}
+
+namespace {
+
+/// `ts` with callins and callbacks sorted by name (remapping every index).
+Typestate with_sorted_symbols(const Typestate& ts) {
+    auto sorted_perm = [](const std::vector<std::string>& names) {
+        std::vector<std::size_t> perm(names.size());
+        std::iota(perm.begin(), perm.end(), 0);
+        std::stable_sort(perm.begin(), perm.end(), [&](auto a, auto b) { return names[a] < names[b]; });
+        return perm;  // perm[new] = old
+    };
+    const auto cin = sorted_perm(ts.callins);
+    const auto cb = sorted_perm(ts.callbacks);
+    std::vector<std::size_t> cb_new(cb.size());
+    for (std::size_t n = 0; n < cb.size(); ++n) cb_new[cb[n]] = n;
+    Typestate out = ts;
+    for (std::size_t n = 0; n < cin.size(); ++n) out.callins[n] = ts.callins[cin[n]];
+    for (std::size_t n = 0; n < cb.size(); ++n) out.callbacks[n] = ts.callbacks[cb[n]];
+    for (std::size_t s = 0; s < ts.states.size(); ++s) {
+        for (std::size_t n = 0; n < cin.size(); ++n) out.states[s].callins[n] = ts.states[s].callins[cin[n]];
+        if (ts.states[s].callback) out.states[s].callback->callback = cb_new[ts.states[s].callback->callback];
+    }
+    return out;
+}
+
+}  // namespace
+
+Typestate canonical(const Typestate& typestate) {
+    const Typestate sorted = with_sorted_symbols(typestate);
+    const MealyMachine closure = synchronous_closure(sorted);
+    std::vector<Symbol> order(closure.num_inputs());  // callins (already sorted by name), then wait
+    std::iota(order.begin(), order.end(), Symbol{0});
+    const MealyMachine minimal = minimize(closure, order);
+    // Name each minimal state after the first user state (breadth-first) it stands for; the
+    // closure's error sink lends its name only when no user state is equivalent to it.
+    std::vector<std::string> names(minimal.num_states());
+    std::vector<bool> seen(closure.num_states(), false);
+    std::vector<std::pair<StateId, StateId>> queue{{closure.initial(), minimal.initial()}};
+    seen[closure.initial()] = true;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+        const auto [c, m] = queue[head];
+        const std::string name = closure.state_name(c);
+        if (names[m].empty() || (names[m] == kErrorSinkName && name != kErrorSinkName)) names[m] = name;
+        for (Symbol i : order) {
+            const StateId nc = closure.successor(c, i);
+            if (seen[nc]) continue;
+            seen[nc] = true;
+            queue.emplace_back(nc, minimal.successor(m, i));
+        }
+    }
+    std::vector<Transition> table(minimal.table().begin(), minimal.table().end());
+    const MealyMachine named(minimal.inputs(), minimal.outputs(), minimal.initial(), std::move(table), names);
+    Typestate out = typestate_of(named, sorted.name);
+    std::set<std::string> used;
+    for (const auto& st : out.states) used.insert(st.name);
+    for (auto& st : out.states) {  // a kept sink that only the closure named
+        if (st.name != kErrorSinkName) continue;
+        std::string fresh = "Error";
+        for (int n = 2; used.count(fresh); ++n) fresh = "Error" + std::to_string(n);
+        st.name = fresh;
+        used.insert(fresh);
+    }
+    return out;
+}
+
+}  // namespace typestar

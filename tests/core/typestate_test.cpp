@@ -1,0 +1,157 @@
+#include "typestar/core/typestate.hpp"
+
+#include <gtest/gtest.h>
+
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/error.hpp"
+
+namespace typestar {
+namespace {
+
+using State = Typestate::State;
+
+/// AsyncTask after DroidStar Fig. 3, in a deliberately non-canonical state order.
+Typestate async_task() {
+    Typestate ts;
+    ts.name = "AsyncTask";
+    ts.callins = {"execute", "cancel"};
+    ts.callbacks = {"onPostExecute", "onCancelled"};
+    // 0 Start, 1 Completed, 2 Running, 3 Cancelling, 4 CancelledEarly
+    ts.states = {
+        State{"Start", {2, 4}, {}, Typestate::Wait::Quiet, {}},
+        State{"Completed", {std::nullopt, 1}, {}, Typestate::Wait::Quiet, {}},
+        State{"Running", {std::nullopt, 3}, Typestate::CallbackEdge{0, 1}, Typestate::Wait::Quiet, {}},
+        State{"Cancelling", {std::nullopt, 3}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
+        State{"CancelledEarly", {3, 4}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
+    };
+    ts.initial = 0;
+    return ts;
+}
+
+Word run(const MealyMachine& m, const std::vector<std::string>& inputs) {
+    return m.outputs_of(word_of(inputs, m.inputs()));
+}
+
+TEST(SynchronousClosure, FollowsDroidStarSection41) {
+    const auto m = synchronous_closure(async_task());
+    EXPECT_EQ(m.inputs().names(), (std::vector<std::string>{"execute", "cancel", "wait"}));
+    EXPECT_EQ(m.outputs().names(),
+              (std::vector<std::string>{"ok", "quiet", "err", "onPostExecute", "onCancelled"}));
+    EXPECT_EQ(m.num_states(), 6u);  // five states and the error sink
+    EXPECT_EQ(names_of(run(m, {"execute", "wait", "wait", "cancel"}), m.outputs()),
+              (std::vector<std::string>{"ok", "onPostExecute", "quiet", "ok"}));
+    // A refused callin answers err, and err is absorbing.
+    EXPECT_EQ(names_of(run(m, {"execute", "execute", "cancel", "wait"}), m.outputs()),
+              (std::vector<std::string>{"ok", "err", "err", "err"}));
+    EXPECT_EQ(m.state_name(5), kErrorSinkName);
+}
+
+TEST(SynchronousClosure, AddsNoSinkWhenNothingErrs) {
+    Typestate ts;
+    ts.name = "Free";
+    ts.callins = {"poke"};
+    ts.states = {State{"Only", {0}, {}, Typestate::Wait::Quiet, {}}};
+    EXPECT_EQ(synchronous_closure(ts).num_states(), 1u);
+}
+
+TEST(SynchronousClosure, RejectsReservedNames) {
+    Typestate ts;
+    ts.name = "Bad";
+    ts.callins = {"wait"};
+    ts.states = {State{"Only", {0}, {}, Typestate::Wait::Quiet, {}}};
+    EXPECT_THROW((void)synchronous_closure(ts), std::invalid_argument);
+}
+
+TEST(TypestateOf, InvertsTheClosure) {
+    const auto ts = async_task();
+    const auto back = typestate_of(synchronous_closure(ts), ts.name);
+    EXPECT_EQ(back, ts);
+}
+
+TEST(TypestateOf, KeepsTimePassingAndRefusedWaits) {
+    Typestate ts;
+    ts.name = "Recognizer";
+    ts.callins = {"start", "cancel"};
+    ts.callbacks = {"onReady"};
+    ts.states = {
+        State{"Idle", {1, std::nullopt}, {}, Typestate::Wait::Quiet, {}},
+        State{"Starting", {std::nullopt, 2}, Typestate::CallbackEdge{0, 0}, Typestate::Wait::Quiet, {}},
+        State{"Cancelling", {std::nullopt, 2}, {}, Typestate::Wait::Quiet, StateId{0}},  // quiet, then Idle
+        State{"Dead", {std::nullopt, std::nullopt}, {}, Typestate::Wait::Err, {}},
+    };
+    ts.states[0].callins[1] = 3;  // cancel first: dead
+    const auto m = synchronous_closure(ts);
+    EXPECT_EQ(names_of(run(m, {"start", "cancel", "start", "wait", "start"}), m.outputs()),
+              (std::vector<std::string>{"ok", "ok", "err", "err", "err"}));
+    EXPECT_EQ(names_of(run(m, {"start", "cancel", "wait", "start"}), m.outputs()),
+              (std::vector<std::string>{"ok", "ok", "quiet", "ok"}));
+    EXPECT_EQ(typestate_of(m, ts.name), ts);
+    // Canonical form keeps the user's name for the dead state, although it equals the error sink.
+    const auto c = canonical(ts);
+    ASSERT_TRUE(c.find_state("Dead").has_value());
+    EXPECT_FALSE(c.find_state(kErrorSinkName).has_value());
+    EXPECT_EQ(c.states[*c.find_state("Cancelling")].quiet_target, c.find_state("Idle"));
+    EXPECT_EQ(c.states[*c.find_state("Dead")].wait, Typestate::Wait::Err);
+}
+
+TEST(TypestateOf, SaysWhyAMachineIsNotAClosure) {
+    auto expect_reason = [](const MealyMachine& m, const std::string& reason) {
+        try {
+            (void)typestate_of(m, "X");
+            ADD_FAILURE() << "accepted: " << reason;
+        } catch (const NotAClosureError& e) {
+            EXPECT_EQ(std::string(e.what()), "not a synchronous closure: " + reason);
+        }
+    };
+    auto one_state = [](std::vector<std::string> in, std::vector<std::string> out, std::vector<Symbol> outputs) {
+        MealyBuilder b{Alphabet(std::move(in)), Alphabet(std::move(out))};
+        b.add_state("S");
+        for (Symbol i = 0; i < outputs.size(); ++i) b.set_transition(0, i, 0, outputs[i]);
+        return b.build();
+    };
+    expect_reason(one_state({"a"}, {"ok"}, {0}), "it has no input 'wait'");
+    expect_reason(one_state({"a", "wait"}, {"ok", "onX", "quiet"}, {1, 2}),
+                  "state S, input 'a' answers 'onX': a callin answers ok or err");
+    expect_reason(one_state({"a", "wait"}, {"ok"}, {0, 0}),
+                  "state S, input 'wait' answers 'ok': wait answers a callback, quiet or err");
+    expect_reason(one_state({"a", "wait"}, {"ok", "err", "quiet"}, {1, 2}),
+                  "state S, input 'a' answers err but leads to state S, which answers something other "
+                  "than err: err must be absorbing");
+    expect_reason(one_state({"quiet", "wait"}, {"ok", "quiet"}, {0, 1}),
+                  "reserved name 'quiet' is used as an input");
+}
+
+TEST(Canonical, IsMinimalSortedAndIndependentOfStateOrder) {
+    const auto c = canonical(async_task());
+    EXPECT_EQ(c.callins, (std::vector<std::string>{"cancel", "execute"}));
+    EXPECT_EQ(c.callbacks, (std::vector<std::string>{"onCancelled", "onPostExecute"}));
+    std::vector<std::string> names;
+    for (const auto& s : c.states) names.push_back(s.name);
+    // Breadth-first over cancel, execute, wait from Start.
+    EXPECT_EQ(names, (std::vector<std::string>{"Start", "CancelledEarly", "Running", "Cancelling", "Completed"}));
+    EXPECT_EQ(c.initial, 0u);
+    // Reversing the declared state order changes nothing.
+    auto shuffled = async_task();
+    std::reverse(shuffled.states.begin(), shuffled.states.end());
+    auto remap = [](StateId s) { return static_cast<StateId>(4 - s); };
+    for (auto& st : shuffled.states) {
+        for (auto& t : st.callins)
+            if (t) t = remap(*t);
+        if (st.callback) st.callback->target = remap(st.callback->target);
+    }
+    shuffled.initial = remap(0);
+    EXPECT_EQ(canonical(shuffled), c);
+    EXPECT_FALSE(separating_word(synchronous_closure(c), synchronous_closure(async_task())).has_value());
+}
+
+TEST(Canonical, MergesEquivalentStates) {
+    auto ts = async_task();
+    // A copy of Completed, reached from Cancelling instead of Completed.
+    ts.states.push_back(State{"Completed2", {std::nullopt, 5}, {}, Typestate::Wait::Quiet, {}});
+    ts.states[3].callback->target = 5;
+    const auto c = canonical(ts);
+    EXPECT_EQ(c.states.size(), 5u);
+}
+
+}  // namespace
+}  // namespace typestar
