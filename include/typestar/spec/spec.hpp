@@ -51,7 +51,8 @@ struct Location {
 struct SourceMap {
     std::string file;
     std::map<std::string, Location> states;                               ///< state name -> its key
-    std::map<std::pair<std::string, std::string>, Location> transitions;  ///< (state, symbol) -> its key
+    /// (state, symbol) -> its key; symbol `wait` for a state's `quiet:` or `wait:` key.
+    std::map<std::pair<std::string, std::string>, Location> transitions;
     /// The line of (state, symbol), else of the state, else 0.
     [[nodiscard]] int line_of(const std::string& state, const std::string& symbol = {}) const;
 };
@@ -65,12 +66,18 @@ struct Spec {
     SourceMap source;  ///< empty for specs built in memory
 };
 
-/// Parses spec text; `file` names it in diagnostics. Throws SpecError with every problem found.
+/// Parses spec text; `file` names it in diagnostics. Throws SpecError with every problem found,
+/// in file order (yaml-cpp syntax errors, duplicate keys, unknown keys with a did-you-mean,
+/// undeclared symbols, unknown states, two callbacks in one state, ...); never returns a partial spec.
 [[nodiscard]] Spec parse_spec(const std::string& text, const std::string& file);
 /// Reads and parses a spec file. Throws SpecError (an unreadable file is a diagnostic too).
 [[nodiscard]] Spec load_spec(const std::filesystem::path& path);
 
-/// The canonical YAML text of `spec` (its typestate put in canonical form first).
+/// The canonical YAML text of `spec` (its typestate put in canonical form first: unreachable
+/// states dropped, equivalent states merged). Byte-for-byte deterministic; parse_spec reads it back
+/// to the same canonical typestate, bounds, timing and provenance. Throws typestar::Error when the
+/// typestate could not be loaded again (name outside [A-Za-z0-9_.-], empty/reserved/duplicate
+/// symbol, empty/duplicate state name or `__err`, an index out of range).
 [[nodiscard]] std::string write_spec(const Spec& spec);
 /// Writes `text` to `path` atomically: a temporary file in the same directory, fsync, rename.
 /// Throws typestar::Error naming the path on failure; the old file is then untouched.

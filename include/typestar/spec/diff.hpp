@@ -1,0 +1,86 @@
+// Behavioural diff of two typestate specs, for reviewing a framework upgrade.
+// Design note: states are matched by behaviour, not by name. Both typestates are put in canonical
+// (minimal) form over the union of their alphabets (a callin one side lacks is refused there).
+// Their synchronous closures are walked in lockstep, breadth-first from the initial states over
+// inputs sorted by name, through pairs of live (non-error) states; each old state is paired with the
+// new state it first appears with, i.e. the one its shortest access sequence accepted by both
+// reaches. Transitions are then compared pairwise; the pairing is a bisimulation exactly when no
+// transition differs, so an empty diff means equal behaviour.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "typestar/spec/spec.hpp"
+
+namespace typestar::spec {
+
+/// One transition that differs between the old and the new typestate.
+struct TransitionChange {
+    enum class Kind {
+        Added,    ///< refused (err) before, enabled now
+        Removed,  ///< enabled before, refused (err) now
+        Changed,  ///< enabled in both, but another target, another callback or other wait behaviour
+    };
+    Kind kind = Kind::Changed;
+    std::string old_state;            ///< the state's name in the old spec
+    std::string new_state;            ///< the paired state's name in the new spec
+    std::string symbol;               ///< a callin, or `wait` for callbacks and quiescence
+    std::vector<std::string> access;  ///< shortest input word, accepted by both, reaching the state
+    std::string before;               ///< e.g. "-> Started", "onPrepared -> Prepared", "quiet", "err"
+    std::string after;                ///< the same, in the new spec's names
+    bool operator==(const TransitionChange&) const = default;
+};
+
+/// A state of one side that the lockstep walk never pairs (reached only by words the other refuses).
+struct UnpairedState {
+    std::string name;                 ///< name in the spec that has it
+    std::vector<std::string> access;  ///< its shortest access sequence there
+    bool operator==(const UnpairedState&) const = default;
+};
+
+/// The shortest input word the two synchronous closures answer differently, with both answers.
+struct SeparatingTrace {
+    std::vector<std::string> inputs;
+    std::vector<std::string> old_outputs;
+    std::vector<std::string> new_outputs;
+    bool operator==(const SeparatingTrace&) const = default;
+};
+
+/// Everything that differs in behaviour between two specs. Names, bounds, timing and provenance
+/// are not compared.
+struct SpecDiff {
+    std::string old_name;  ///< typestate names, for the report's title
+    std::string new_name;
+    std::vector<std::string> callins_added;  ///< sorted by name
+    std::vector<std::string> callins_removed;
+    std::vector<std::string> callbacks_added;
+    std::vector<std::string> callbacks_removed;
+    /// Per paired state (old canonical order) and symbol (by name, `wait` among them).
+    std::vector<TransitionChange> changes;
+    /// Old states in no live pair (old canonical order), with their access sequence in the old spec.
+    std::vector<UnpairedState> old_only_states;
+    /// New states in no live pair (new canonical order), with their access sequence in the new spec.
+    std::vector<UnpairedState> new_only_states;
+    /// The shortest word separating the closures (DroidStar §4.1); nullopt when equivalent.
+    std::optional<SeparatingTrace> witness;
+
+    /// True when both specs have the same behaviour and the same alphabets.
+    [[nodiscard]] bool empty() const {
+        return callins_added.empty() && callins_removed.empty() && callbacks_added.empty() &&
+               callbacks_removed.empty() && changes.empty() && old_only_states.empty() &&
+               new_only_states.empty() && !witness;
+    }
+};
+
+/// The behavioural difference from `old_spec` to `new_spec`. Deterministic. Throws
+/// std::invalid_argument if either typestate is malformed (see typestar::synchronous_closure).
+[[nodiscard]] SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec);
+
+/// A Markdown report of `diff` (alphabet changes, a table of changed transitions, unpaired states,
+/// and the separating trace as an aligned table), ready to paste into a code review; for an empty
+/// diff the single line "same behaviour". Deterministic.
+[[nodiscard]] std::string format_diff(const SpecDiff& diff);
+
+}  // namespace typestar::spec

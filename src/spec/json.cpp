@@ -1,0 +1,75 @@
+#include "typestar/spec/json.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace typestar::spec {
+
+std::string write_spec_json(const Spec& spec) {
+    using nlohmann::json;
+    const Typestate t = canonical(spec.typestate);
+    const auto state_name = [&](StateId s) -> const std::string& {
+        if (s >= t.states.size()) throw std::invalid_argument("typestate state index out of range");
+        return t.states[s].name;
+    };
+
+    json doc = json::object();
+    doc["typestar"] = kFormatVersion;
+    doc["name"] = t.name;
+    std::vector<std::string> callins = t.callins;
+    std::vector<std::string> callbacks = t.callbacks;
+    std::sort(callins.begin(), callins.end());
+    std::sort(callbacks.begin(), callbacks.end());
+    doc["callins"] = callins;
+    doc["callbacks"] = callbacks;
+    doc["initial"] = state_name(t.initial);
+
+    json bounds = json::object();
+    bounds["distinguisher"] = spec.bounds.distinguisher;
+    if (spec.bounds.states) bounds["states"] = *spec.bounds.states;
+    doc["bounds"] = bounds;
+    if (spec.timing.tmax_ms || spec.timing.tmin_ms) {
+        json timing = json::object();
+        if (spec.timing.tmax_ms) timing["tmax_ms"] = *spec.timing.tmax_ms;
+        if (spec.timing.tmin_ms) timing["tmin_ms"] = *spec.timing.tmin_ms;
+        doc["timing"] = timing;
+    }
+
+    json states = json::object();
+    for (StateId id = 0; id < t.states.size(); ++id) {
+        const auto& s = t.states[id];
+        json state = json::object();
+        json state_callins = json::object();
+        for (std::size_t c = 0; c < s.callins.size() && c < t.callins.size(); ++c)
+            if (s.callins[c]) state_callins[t.callins[c]] = state_name(*s.callins[c]);
+        json state_callbacks = json::object();
+        if (s.callback) {
+            state_callbacks[t.callbacks.at(s.callback->callback)] = state_name(s.callback->target);
+            state["wait"] = "callback";
+        } else if (s.wait == Typestate::Wait::Err) {
+            state["wait"] = "err";
+        } else {
+            state["wait"] = "quiet";
+            state["quiet"] = state_name(s.quiet_target.value_or(id));
+        }
+        state["callins"] = state_callins;
+        state["callbacks"] = state_callbacks;
+        states[s.name] = state;
+    }
+    doc["states"] = states;
+
+    const Provenance& p = spec.provenance;
+    if (!p.empty()) {
+        json provenance = json::object();
+        if (!p.tool.empty()) provenance["tool"] = p.tool;
+        if (!p.device.empty()) provenance["device"] = p.device;
+        if (!p.framework.empty()) provenance["framework"] = p.framework;
+        if (!p.stats.empty()) provenance["stats"] = p.stats;
+        doc["provenance"] = provenance;
+    }
+    return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace typestar::spec

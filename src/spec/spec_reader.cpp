@@ -1,0 +1,621 @@
+// parse_spec: YAML text -> Spec, collecting every problem as a Diagnostic (docs/spec-format.md).
+// yaml-cpp only builds the node tree; every check (including duplicate keys, which yaml-cpp 0.7
+// accepts silently) is done here by iterating the nodes, so each message carries its own mark.
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "spec_detail.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar::spec {
+namespace {
+
+constexpr std::string_view kTopKeys[] = {"typestar", "name",   "callins", "callbacks", "initial",
+                                         "bounds",   "timing", "states",  "provenance"};
+constexpr std::string_view kStateKeys[] = {"callins", "callbacks", "quiet", "wait"};
+constexpr std::string_view kBoundsKeys[] = {"distinguisher", "states"};
+constexpr std::string_view kTimingKeys[] = {"tmax_ms", "tmin_ms"};
+constexpr std::string_view kProvenanceKeys[] = {"tool", "device", "framework", "stats"};
+
+Location location_of(const YAML::Mark& mark) {
+    if (mark.is_null() || mark.line < 0) return {};
+    return {mark.line + 1, mark.column + 1};
+}
+
+/// What a node is, for "found a list" style messages.
+std::string kind_of(const YAML::Node& node) {
+    switch (node.Type()) {
+        case YAML::NodeType::Null: return "nothing";
+        case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
+        case YAML::NodeType::Sequence: return "a list";
+        case YAML::NodeType::Map: return "a map";
+        case YAML::NodeType::Undefined: break;
+    }
+    return "nothing";
+}
+
+std::string quoted_list(std::span<const std::string_view> words, std::string_view last_joiner) {
+    std::string text;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (i > 0) text += (i + 1 == words.size()) ? std::string(last_joiner) : std::string(", ");
+        text += words[i];
+    }
+    return text;
+}
+
+/// One key of a map: its text, where it is, and its value.
+struct Entry {
+    std::string key;
+    Location where;
+    YAML::Node value;
+};
+
+class Reader {
+public:
+    explicit Reader(std::string file) : file_(std::move(file)) {}
+
+    Spec read(const std::string& text);
+
+private:
+    void error(Location where, std::string message) {
+        diagnostics_.push_back(Diagnostic{file_, where.line, where.column, std::move(message)});
+    }
+    void error(const YAML::Node& at, std::string message) {
+        error(location_of(at.Mark()), std::move(message));
+    }
+
+    /// The entries of `map` with distinct keys, in file order. Reports non-name keys and
+    /// duplicates (`what` names the kind of key, e.g. "key", "state"; `where` the map, e.g.
+    /// " in state 'Idle'"). Keys that are not names are dropped.
+    std::vector<Entry> entries(const YAML::Node& map, std::string_view what, const std::string& where);
+    /// Reports keys of `entries` not in `allowed`, with a did-you-mean.
+    void check_keys(const std::vector<Entry>& entries, std::span<const std::string_view> allowed,
+                    const std::string& where, bool list_allowed);
+    static const Entry* find(const std::vector<Entry>& entries, std::string_view key);
+
+    std::optional<int> read_version(const Entry& entry);
+    void read_name(const Entry& entry, Typestate& typestate);
+    /// Reads a symbol list; `kind` is "callin" or "callback".
+    std::vector<std::pair<std::string, Location>> read_symbols(const Entry& entry, std::string_view kind);
+    void read_bounds(const Entry& entry, Bounds& bounds);
+    void read_timing(const Entry& entry, Timing& timing);
+    void read_provenance(const Entry& entry, Provenance& provenance);
+    std::optional<std::size_t> read_count(const Entry& entry, std::string_view what, std::size_t minimum);
+    std::optional<double> read_milliseconds(const Entry& entry);
+    std::optional<std::string> read_string(const Entry& entry, std::string_view what);
+
+    /// Resolves a target state name; reports and returns nullopt when it is not a state.
+    std::optional<StateId> target(const Entry& entry, std::string_view what, const std::string& state);
+    void read_state(const Entry& entry, StateId id, Typestate& typestate, SourceMap& source);
+    void read_symbol_map(const Entry& entry, const std::string& state, bool callins,
+                         Typestate& typestate, SourceMap& source, std::vector<Entry>& enabled);
+
+    std::string file_;
+    std::vector<Diagnostic> diagnostics_;
+    // Declared symbols: name -> (index, location) for callins and callbacks.
+    std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callins_;
+    std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callbacks_;
+    std::map<std::string, StateId, std::less<>> state_ids_;
+    std::vector<std::string> state_names_;
+};
+
+std::vector<Entry> Reader::entries(const YAML::Node& map, std::string_view what, const std::string& where) {
+    std::vector<Entry> result;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        const YAML::Node key = it->first;
+        const Location at = location_of(key.Mark());
+        if (!key.IsScalar() || key.Scalar().empty()) {
+            error(at, "expected a name as " + std::string(what) + where + ", found " +
+                          (key.IsScalar() ? std::string("an empty string") : kind_of(key)));
+            continue;
+        }
+        const Entry* first = find(result, key.Scalar());
+        if (first != nullptr) {
+            error(at, "duplicate " + std::string(what) + " '" + key.Scalar() + "'" + where +
+                          " (first at line " + std::to_string(first->where.line) + ")");
+            continue;
+        }
+        result.push_back(Entry{key.Scalar(), at, it->second});
+    }
+    return result;
+}
+
+const Entry* Reader::find(const std::vector<Entry>& entries, std::string_view key) {
+    const auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.key == key; });
+    return it == entries.end() ? nullptr : &*it;
+}
+
+void Reader::check_keys(const std::vector<Entry>& entries, std::span<const std::string_view> allowed,
+                        const std::string& where, bool list_allowed) {
+    for (const Entry& entry : entries) {
+        if (std::find(allowed.begin(), allowed.end(), entry.key) != allowed.end()) continue;
+        std::string message = "unknown key '" + entry.key + "'" + where;
+        if (const auto suggestion = detail::did_you_mean(entry.key, allowed)) {
+            message += " (did you mean '" + *suggestion + "'?)";
+        } else if (list_allowed) {
+            message += " (expected " + quoted_list(allowed, " or ") + ")";
+        }
+        error(entry.where, std::move(message));
+    }
+}
+
+std::optional<int> Reader::read_version(const Entry& entry) {
+    const YAML::Node& node = entry.value;
+    int version = 0;
+    if (node.IsScalar()) {
+        const std::string& text = node.Scalar();
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), version);
+        if (ec == std::errc() && end == text.data() + text.size()) return version;
+    }
+    error(node.IsNull() ? entry.where : location_of(node.Mark()),
+          "format version must be an integer (this typestar reads " + std::to_string(kFormatVersion) +
+              "), found " + kind_of(node));
+    return std::nullopt;
+}
+
+void Reader::read_name(const Entry& entry, Typestate& typestate) {
+    const YAML::Node& node = entry.value;
+    if (!node.IsScalar() || node.Scalar().empty()) {
+        error(node.IsScalar() || node.IsNull() ? entry.where : location_of(node.Mark()),
+              "'name' must be a non-empty string, found " +
+                  (node.IsScalar() ? std::string("an empty string") : kind_of(node)));
+        return;
+    }
+    if (!detail::is_valid_spec_name(node.Scalar())) {
+        error(node, "name '" + node.Scalar() + "' has characters outside [A-Za-z0-9_.-]");
+        return;
+    }
+    typestate.name = node.Scalar();
+}
+
+std::vector<std::pair<std::string, Location>> Reader::read_symbols(const Entry& entry, std::string_view kind) {
+    std::vector<std::pair<std::string, Location>> symbols;
+    const YAML::Node& node = entry.value;
+    if (node.IsNull()) return symbols;  // `callins:` alone is the empty list
+    if (!node.IsSequence()) {
+        error(node, "'" + entry.key + "' must be a list of " + std::string(kind) + " names, found " + kind_of(node));
+        return symbols;
+    }
+    for (const YAML::Node& item : node) {
+        const Location at = location_of(item.Mark());
+        if (!item.IsScalar() || item.Scalar().empty()) {
+            error(at.line > 0 ? at : location_of(node.Mark()),
+                  std::string(kind) + " names must be non-empty strings, found " +
+                      (item.IsScalar() ? std::string("an empty string") : kind_of(item)) + " in '" + entry.key + "'");
+            continue;
+        }
+        const std::string& name = item.Scalar();
+        if (is_reserved(name)) {
+            error(at, "reserved name '" + name + "' used as a " + std::string(kind) +
+                          " (wait, quiet, ok and err are reserved)");
+            continue;
+        }
+        const auto same = std::find_if(symbols.begin(), symbols.end(), [&](const auto& s) { return s.first == name; });
+        if (same != symbols.end()) {
+            error(at, "duplicate " + std::string(kind) + " '" + name + "' (first at line " +
+                          std::to_string(same->second.line) + ")");
+            continue;
+        }
+        symbols.emplace_back(name, at);
+    }
+    return symbols;
+}
+
+std::optional<std::size_t> Reader::read_count(const Entry& entry, std::string_view what, std::size_t minimum) {
+    const YAML::Node& node = entry.value;
+    const std::string expectation = minimum == 0 ? "a non-negative integer" : "a positive integer";
+    if (node.IsScalar()) {
+        const std::string& text = node.Scalar();
+        std::size_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (digits && ec == std::errc::result_out_of_range) {
+            error(node, std::string(what) + " is too large: '" + text + "'");
+            return std::nullopt;
+        }
+        if (digits && ec == std::errc() && end == text.data() + text.size() && value >= minimum) return value;
+    }
+    error(node.IsNull() ? entry.where : location_of(node.Mark()),
+          std::string(what) + " must be " + expectation + ", found " + kind_of(node));
+    return std::nullopt;
+}
+
+std::optional<double> Reader::read_milliseconds(const Entry& entry) {
+    const YAML::Node& node = entry.value;
+    if (node.IsScalar()) {
+        const std::string& text = node.Scalar();
+        double value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec == std::errc() && end == text.data() + text.size() && std::isfinite(value) && value >= 0) {
+            return value;
+        }
+    }
+    error(node.IsNull() ? entry.where : location_of(node.Mark()),
+          "timing '" + entry.key + "' must be a non-negative number of milliseconds, found " + kind_of(node));
+    return std::nullopt;
+}
+
+std::optional<std::string> Reader::read_string(const Entry& entry, std::string_view what) {
+    const YAML::Node& node = entry.value;
+    if (node.IsScalar()) return node.Scalar();
+    if (node.IsNull()) return std::string();
+    error(node, std::string(what) + " '" + entry.key + "' must be a string, found " + kind_of(node));
+    return std::nullopt;
+}
+
+void Reader::read_bounds(const Entry& entry, Bounds& bounds) {
+    const YAML::Node& node = entry.value;
+    if (node.IsNull()) return;
+    if (!node.IsMap()) {
+        error(node, "'bounds' must be a map like {distinguisher: 2, states: 10}, found " + kind_of(node));
+        return;
+    }
+    const auto items = entries(node, "key", " in 'bounds'");
+    check_keys(items, kBoundsKeys, " in 'bounds'", true);
+    if (const Entry* e = find(items, "distinguisher")) {
+        if (auto v = read_count(*e, "bound 'distinguisher'", 0)) bounds.distinguisher = *v;
+    }
+    if (const Entry* e = find(items, "states")) {
+        if (auto v = read_count(*e, "bound 'states'", 1)) bounds.states = *v;
+    }
+}
+
+void Reader::read_timing(const Entry& entry, Timing& timing) {
+    const YAML::Node& node = entry.value;
+    if (node.IsNull()) return;
+    if (!node.IsMap()) {
+        error(node, "'timing' must be a map like {tmax_ms: 100, tmin_ms: 5}, found " + kind_of(node));
+        return;
+    }
+    const auto items = entries(node, "key", " in 'timing'");
+    check_keys(items, kTimingKeys, " in 'timing'", true);
+    const Entry* tmax = find(items, "tmax_ms");
+    const Entry* tmin = find(items, "tmin_ms");
+    if (tmax != nullptr) timing.tmax_ms = read_milliseconds(*tmax);
+    if (tmin != nullptr) timing.tmin_ms = read_milliseconds(*tmin);
+    if (timing.tmax_ms && timing.tmin_ms && *timing.tmin_ms > *timing.tmax_ms) {
+        error(tmin->value, "timing 'tmin_ms' (" + tmin->value.Scalar() + ") exceeds 'tmax_ms' (" +
+                               tmax->value.Scalar() + ")");
+    }
+}
+
+void Reader::read_provenance(const Entry& entry, Provenance& provenance) {
+    const YAML::Node& node = entry.value;
+    if (node.IsNull()) return;
+    if (!node.IsMap()) {
+        error(node, "'provenance' must be a map with keys tool, device, framework, stats, found " + kind_of(node));
+        return;
+    }
+    const auto items = entries(node, "key", " in 'provenance'");
+    check_keys(items, kProvenanceKeys, " in 'provenance'", true);
+    if (const Entry* e = find(items, "tool")) provenance.tool = read_string(*e, "provenance").value_or("");
+    if (const Entry* e = find(items, "device")) provenance.device = read_string(*e, "provenance").value_or("");
+    if (const Entry* e = find(items, "framework")) provenance.framework = read_string(*e, "provenance").value_or("");
+    if (const Entry* e = find(items, "stats")) {
+        if (e->value.IsNull()) return;
+        if (!e->value.IsMap()) {
+            error(e->value, "provenance 'stats' must be a map from name to value, found " + kind_of(e->value));
+            return;
+        }
+        for (const Entry& stat : entries(e->value, "statistic", " in provenance 'stats'")) {
+            if (auto v = read_string(stat, "statistic")) provenance.stats[stat.key] = *v;
+        }
+    }
+}
+
+std::optional<StateId> Reader::target(const Entry& entry, std::string_view what, const std::string& state) {
+    const YAML::Node& node = entry.value;
+    if (node.IsNull() || (node.IsScalar() && node.Scalar().empty())) {
+        error(entry.where, std::string(what) + " in state '" + state + "' has no target state");
+        return std::nullopt;
+    }
+    if (!node.IsScalar()) {
+        error(node, "target of " + std::string(what) + " in state '" + state + "' must be a state name, found " +
+                        kind_of(node));
+        return std::nullopt;
+    }
+    const auto it = state_ids_.find(node.Scalar());
+    if (it != state_ids_.end()) return it->second;
+    std::string message = "unknown target state '" + node.Scalar() + "' of " + std::string(what) + " in state '" +
+                          state + "'";
+    std::vector<std::string_view> names(state_names_.begin(), state_names_.end());
+    if (const auto suggestion = detail::did_you_mean(node.Scalar(), names)) {
+        message += " (did you mean '" + *suggestion + "'?)";
+    }
+    error(node, std::move(message));
+    return std::nullopt;
+}
+
+void Reader::read_symbol_map(const Entry& entry, const std::string& state, bool callins, Typestate& typestate,
+                             SourceMap& source, std::vector<Entry>& enabled) {
+    const std::string_view kind = callins ? "callin" : "callback";
+    const YAML::Node& node = entry.value;
+    if (node.IsNull()) return;
+    if (!node.IsMap()) {
+        error(node, "'" + entry.key + "' of state '" + state + "' must be a map from " + std::string(kind) +
+                        " to target state, found " + kind_of(node));
+        return;
+    }
+    const auto& declared = callins ? callins_ : callbacks_;
+    const auto& other = callins ? callbacks_ : callins_;
+    for (const Entry& item : entries(node, kind, " in state '" + state + "'")) {
+        const auto it = declared.find(item.key);
+        if (it == declared.end()) {
+            if (is_reserved(item.key)) {
+                error(item.where, "reserved name '" + item.key + "' used as a " + std::string(kind) + " in state '" +
+                                      state + "'");
+            } else if (other.contains(item.key)) {
+                error(item.where, std::string(callins ? "callback" : "callin") + " '" + item.key +
+                                      "' listed under '" + entry.key + "' in state '" + state + "'");
+            } else {
+                error(item.where, "undeclared " + std::string(kind) + " '" + item.key + "' in state '" + state + "'");
+            }
+            continue;
+        }
+        const auto to = target(item, std::string(kind) + " '" + item.key + "'", state);
+        enabled.push_back(item);
+        source.transitions[{state, item.key}] = item.where;
+        if (!to) continue;
+        auto& def = typestate.states[state_ids_.at(state)];
+        if (callins) {
+            def.callins[it->second.first] = *to;
+        } else if (!def.callback) {
+            def.callback = Typestate::CallbackEdge{it->second.first, *to};
+        }
+    }
+}
+
+void Reader::read_state(const Entry& entry, StateId id, Typestate& typestate, SourceMap& source) {
+    const std::string& state = entry.key;
+    const YAML::Node& node = entry.value;
+    if (node.IsNull()) return;
+    if (!node.IsMap()) {
+        error(node, "state '" + state + "' must be a map with keys callins, callbacks, quiet, wait, found " +
+                        kind_of(node));
+        return;
+    }
+    const std::string where = " in state '" + state + "'";
+    const auto items = entries(node, "key", where);
+    check_keys(items, kStateKeys, where, true);
+
+    std::vector<Entry> enabled_callins;
+    std::vector<Entry> enabled_callbacks;
+    if (const Entry* e = find(items, "callins")) read_symbol_map(*e, state, true, typestate, source, enabled_callins);
+    if (const Entry* e = find(items, "callbacks")) {
+        read_symbol_map(*e, state, false, typestate, source, enabled_callbacks);
+        if (enabled_callbacks.size() >= 2) {
+            std::string names;
+            for (std::size_t i = 0; i < enabled_callbacks.size(); ++i) {
+                if (i > 0) names += (i + 1 == enabled_callbacks.size()) ? " and " : ", ";
+                names += "'" + enabled_callbacks[i].key + "'";
+            }
+            const std::string count =
+                enabled_callbacks.size() == 2 ? std::string("two") : std::to_string(enabled_callbacks.size());
+            error(enabled_callbacks[1].where, "non-determinism (DroidStar Assumption 3): state '" + state +
+                                                  "' enables " + count + " callbacks " + names);
+        }
+    }
+    const bool has_callback = !enabled_callbacks.empty();
+    auto& def = typestate.states[id];
+
+    const Entry* quiet = find(items, "quiet");
+    const Entry* wait = find(items, "wait");
+    bool wait_err = false;
+    if (wait != nullptr) {
+        const YAML::Node& value = wait->value;
+        if (value.IsScalar() && (value.Scalar() == kErr || value.Scalar() == kQuiet)) {
+            wait_err = value.Scalar() == kErr;
+            source.transitions[{state, std::string(kWait)}] = wait->where;
+            if (has_callback) {
+                error(wait->where, "state '" + state + "' has a callback, which 'wait' delivers; 'wait: " +
+                                       value.Scalar() + "' is not allowed there");
+            } else if (wait_err) {
+                def.wait = Typestate::Wait::Err;
+            }
+        } else {
+            error(value.IsNull() ? wait->where : location_of(value.Mark()),
+                  "'wait' of state '" + state + "' must be 'err' or 'quiet', found " + kind_of(value));
+        }
+    }
+    if (quiet != nullptr) {
+        const auto to = target(*quiet, "'quiet'", state);
+        source.transitions[{state, std::string(kWait)}] = quiet->where;
+        if (has_callback) {
+            error(quiet->where, "state '" + state + "' has a callback, which 'wait' delivers; 'quiet' is not allowed there");
+        } else if (wait_err) {
+            error(wait->where.line > quiet->where.line ? wait->where : quiet->where,
+                  "state '" + state + "' has both 'quiet' and 'wait: err'");
+        } else if (to && *to != id) {
+            def.quiet_target = *to;
+        }
+    }
+}
+
+/// Records where documents start; ignores everything else.
+class DocumentStarts : public YAML::EventHandler {
+public:
+    std::vector<YAML::Mark> starts;
+    void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+};
+
+Spec Reader::read(const std::string& text) {
+    Spec spec;
+    spec.source.file = file_;
+    YAML::Node root;
+    try {
+        // Count documents (at most two) before building nodes. yaml-cpp 0.7's LoadAll loops forever,
+        // allocating, on a stray top-level ',' (yaml-cpp issue #1040, fixed upstream by PR #1319):
+        // a document starting where the previous one started is that bug, reported as malformed.
+        std::istringstream stream(text);
+        YAML::Parser parser(stream);
+        DocumentStarts documents;
+        while (documents.starts.size() < 2 && parser.HandleNextDocument(documents)) {
+            const auto& starts = documents.starts;
+            if (starts.size() == 2 && starts[0].pos == starts[1].pos) {
+                const auto pos = static_cast<std::size_t>(starts[1].pos);
+                error(location_of(starts[1]), "malformed YAML: unexpected '" +
+                                                  (pos < text.size() ? text.substr(pos, 1) : std::string()) + "'");
+                throw SpecError(std::move(diagnostics_));
+            }
+        }
+        if (documents.starts.size() > 1) {
+            error(location_of(documents.starts[1]), "expected one YAML document, found a second one");
+        }
+        root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {
+        error(location_of(e.mark), "malformed YAML: nested too deeply (" + std::to_string(e.depth()) + " levels)");
+        throw SpecError(std::move(diagnostics_));
+    } catch (const YAML::Exception& e) {
+        diagnostics_.clear();
+        error(location_of(e.mark), "malformed YAML: " + e.msg);
+        throw SpecError(std::move(diagnostics_));
+    }
+    if (!root.IsDefined() || root.IsNull()) {
+        error(Location{1, 1}, "empty spec: expected a map with keys typestar, name, callins, callbacks, initial, states");
+        throw SpecError(std::move(diagnostics_));
+    }
+    if (!root.IsMap()) {
+        error(root, "expected a map of spec keys at the top level, found " + kind_of(root));
+        throw SpecError(std::move(diagnostics_));
+    }
+
+    const auto top = entries(root, "top-level key", "");
+    // An unsupported version makes every other key meaningless: report it alone.
+    if (const Entry* e = find(top, "typestar")) {
+        if (const auto version = read_version(*e); version && *version != kFormatVersion) {
+            diagnostics_.clear();
+            error(e->value, "unsupported format version " + std::to_string(*version) + " (this typestar reads " +
+                                std::to_string(kFormatVersion) + ")");
+            throw SpecError(std::move(diagnostics_));
+        }
+    }
+    check_keys(top, kTopKeys, " at the top level", false);
+    for (const std::string_view key : {"typestar", "name", "callins", "callbacks", "initial", "states"}) {
+        if (find(top, key) == nullptr) {
+            std::string message = "missing required key '" + std::string(key) + "'";
+            if (key == "typestar") message += " (the format version; this typestar reads " + std::to_string(kFormatVersion) + ")";
+            error(root, std::move(message));
+        }
+    }
+
+    Typestate& typestate = spec.typestate;
+    if (const Entry* e = find(top, "name")) read_name(*e, typestate);
+    std::vector<std::pair<std::string, Location>> callins;
+    std::vector<std::pair<std::string, Location>> callbacks;
+    if (const Entry* e = find(top, "callins")) callins = read_symbols(*e, "callin");
+    if (const Entry* e = find(top, "callbacks")) callbacks = read_symbols(*e, "callback");
+    for (const auto& [name, at] : callins) {
+        callins_.emplace(name, std::pair{typestate.callins.size(), at});
+        typestate.callins.push_back(name);
+    }
+    for (const auto& [name, at] : callbacks) {
+        if (const auto it = callins_.find(name); it != callins_.end()) {
+            error(at, "'" + name + "' is declared both as a callin (line " + std::to_string(it->second.second.line) +
+                          ") and as a callback");
+            continue;
+        }
+        callbacks_.emplace(name, std::pair{typestate.callbacks.size(), at});
+        typestate.callbacks.push_back(name);
+    }
+    if (const Entry* e = find(top, "bounds")) read_bounds(*e, spec.bounds);
+    if (const Entry* e = find(top, "timing")) read_timing(*e, spec.timing);
+
+    const Entry* states = find(top, "states");
+    std::vector<Entry> state_entries;
+    if (states != nullptr) {
+        const YAML::Node& node = states->value;
+        if (node.IsMap()) {
+            for (Entry& e : entries(node, "state", "")) {
+                if (e.key == kErrorSinkName) {
+                    error(e.where, "state name '" + e.key + "' is reserved for the error sink");
+                    continue;
+                }
+                state_ids_.emplace(e.key, static_cast<StateId>(state_entries.size()));
+                state_names_.push_back(e.key);
+                state_entries.push_back(std::move(e));
+            }
+        } else if (!node.IsNull()) {
+            error(node, "'states' must be a map from state name to definition, found " + kind_of(node));
+        }
+        if (node.IsNull() || (node.IsMap() && node.size() == 0)) {
+            error(node.IsNull() ? states->where : location_of(node.Mark()),
+                  "'states' defines no state (at least one is required)");
+        }
+    }
+    typestate.states.resize(state_entries.size());
+    for (std::size_t i = 0; i < state_entries.size(); ++i) {
+        auto& def = typestate.states[i];
+        def.name = state_entries[i].key;
+        def.callins.assign(typestate.callins.size(), std::nullopt);
+        spec.source.states[def.name] = state_entries[i].where;
+    }
+    for (std::size_t i = 0; i < state_entries.size(); ++i) {
+        read_state(state_entries[i], static_cast<StateId>(i), typestate, spec.source);
+    }
+
+    if (const Entry* e = find(top, "initial")) {
+        const YAML::Node& node = e->value;
+        if (!node.IsScalar() || node.Scalar().empty()) {
+            error(node.IsNull() || node.IsScalar() ? e->where : location_of(node.Mark()),
+                  "'initial' must be a state name, found " +
+                      (node.IsScalar() ? std::string("an empty string") : kind_of(node)));
+        } else if (const auto it = state_ids_.find(node.Scalar()); it != state_ids_.end()) {
+            typestate.initial = it->second;
+        } else if (!state_entries.empty()) {
+            std::string message = "initial state '" + node.Scalar() + "' is not defined in 'states'";
+            std::vector<std::string_view> names(state_names_.begin(), state_names_.end());
+            if (const auto suggestion = detail::did_you_mean(node.Scalar(), names)) {
+                message += " (did you mean '" + *suggestion + "'?)";
+            }
+            error(node, std::move(message));
+        }
+    }
+    if (const Entry* e = find(top, "provenance")) read_provenance(*e, spec.provenance);
+
+    if (!diagnostics_.empty()) {
+        std::stable_sort(diagnostics_.begin(), diagnostics_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+            return std::pair{a.line, a.column} < std::pair{b.line, b.column};
+        });
+        throw SpecError(std::move(diagnostics_));
+    }
+    return spec;
+}
+
+}  // namespace
+
+Spec parse_spec(const std::string& text, const std::string& file) {
+    try {
+        return Reader(file).read(text);
+    } catch (const SpecError&) {
+        throw;
+    } catch (const YAML::Exception& e) {
+        // yaml-cpp failing after parsing (should not happen: we never convert nodes).
+        throw SpecError({Diagnostic{file, location_of(e.mark).line, location_of(e.mark).column,
+                                    "malformed YAML: " + e.msg}});
+    }
+}
+
+}  // namespace typestar::spec

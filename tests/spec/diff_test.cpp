@@ -1,0 +1,210 @@
+#include "typestar/spec/diff.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/random_mealy.hpp"
+#include "support/random_typestate.hpp"
+#include "typestar/core/algorithms.hpp"
+
+namespace typestar::spec {
+namespace {
+
+using State = Typestate::State;
+using Kind = TransitionChange::Kind;
+using Strings = std::vector<std::string>;
+
+/// AsyncTask after DroidStar Fig. 3.
+Typestate async_task() {
+    Typestate ts;
+    ts.name = "AsyncTask";
+    ts.callins = {"execute", "cancel"};
+    ts.callbacks = {"onPostExecute", "onCancelled"};
+    // 0 Start, 1 Completed, 2 Running, 3 Cancelling, 4 CancelledEarly
+    ts.states = {
+        State{"Start", {2, 4}, {}, Typestate::Wait::Quiet, {}},
+        State{"Completed", {std::nullopt, 1}, {}, Typestate::Wait::Quiet, {}},
+        State{"Running", {std::nullopt, 3}, Typestate::CallbackEdge{0, 1}, Typestate::Wait::Quiet, {}},
+        State{"Cancelling", {std::nullopt, 3}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
+        State{"CancelledEarly", {3, 4}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
+    };
+    return ts;
+}
+
+Spec spec_of(Typestate ts) {
+    Spec s;
+    s.typestate = std::move(ts);
+    return s;
+}
+
+TEST(DiffSpecs, SameBehaviourUnderOtherNamesAndOrderIsEmpty) {
+    Typestate renamed = async_task();
+    // Reverse the state order and rename every state.
+    std::vector<State> states(renamed.states.rbegin(), renamed.states.rend());
+    const auto flip = [&](StateId s) { return static_cast<StateId>(states.size() - 1 - s); };
+    for (auto& s : states) {
+        s.name = "x" + s.name;
+        for (auto& c : s.callins)
+            if (c) c = flip(*c);
+        if (s.callback) s.callback->target = flip(s.callback->target);
+    }
+    renamed.states = states;
+    renamed.initial = flip(0);
+    renamed.callins = {"execute", "cancel"};
+    renamed.name = "Other";
+    const SpecDiff d = diff_specs(spec_of(async_task()), spec_of(renamed));
+    EXPECT_TRUE(d.empty());
+    EXPECT_EQ(format_diff(d), "same behaviour\n");
+}
+
+TEST(DiffSpecs, ChangedCallinTargetIsTheOnlyChangeWithItsTrace) {
+    Typestate mutant = async_task();
+    mutant.states[2].callins[1] = 1;  // Running: cancel -> Completed instead of Cancelling
+    const SpecDiff d = diff_specs(spec_of(async_task()), spec_of(mutant));
+    ASSERT_EQ(d.changes.size(), 1u);
+    EXPECT_EQ(d.changes[0], (TransitionChange{Kind::Changed, "Running", "Running", "cancel", {"execute"},
+                                              "-> Cancelling", "-> Completed"}));
+    EXPECT_TRUE(d.old_only_states.empty());
+    EXPECT_TRUE(d.new_only_states.empty());
+    ASSERT_TRUE(d.witness);
+    EXPECT_EQ(d.witness->inputs, (Strings{"execute", "cancel", "wait"}));
+    EXPECT_EQ(d.witness->old_outputs, (Strings{"ok", "ok", "onCancelled"}));
+    EXPECT_EQ(d.witness->new_outputs, (Strings{"ok", "ok", "quiet"}));
+    EXPECT_EQ(format_diff(d),
+              "## Typestate diff: `AsyncTask` (old) vs `AsyncTask` (new)\n"
+              "\n"
+              "### Transitions\n"
+              "\n"
+              "| state   | reached by | symbol | change  | old           | new          |\n"
+              "|---------|------------|--------|---------|---------------|--------------|\n"
+              "| Running | execute    | cancel | changed | -> Cancelling | -> Completed |\n"
+              "\n"
+              "### Shortest separating trace\n"
+              "\n"
+              "| #   | input   | old output  | new output |     |\n"
+              "|-----|---------|-------------|------------|-----|\n"
+              "| 1   | execute | ok          | ok         |     |\n"
+              "| 2   | cancel  | ok          | ok         |     |\n"
+              "| 3   | wait    | onCancelled | quiet      | <-  |\n");
+}
+
+TEST(DiffSpecs, RenamedStateShowsBothNames) {
+    Typestate mutant = async_task();
+    mutant.states[2].name = "Busy";
+    mutant.states[2].callins[1] = 1;  // Busy (was Running): cancel -> Completed
+    const SpecDiff d = diff_specs(spec_of(async_task()), spec_of(mutant));
+    ASSERT_EQ(d.changes.size(), 1u);
+    EXPECT_EQ(d.changes[0].old_state, "Running");
+    EXPECT_EQ(d.changes[0].new_state, "Busy");
+    EXPECT_NE(format_diff(d).find("| Running (new: Busy) | execute    | cancel | changed |"), std::string::npos)
+        << format_diff(d);
+}
+
+TEST(DiffSpecs, RemovedCallinAndTheStateOnlyItReached) {
+    Typestate mutant = async_task();
+    mutant.states[0].callins[1] = std::nullopt;  // Start: cancel refused
+    const SpecDiff d = diff_specs(spec_of(async_task()), spec_of(mutant));
+    ASSERT_EQ(d.changes.size(), 1u) << format_diff(d);
+    EXPECT_EQ(d.changes[0], (TransitionChange{Kind::Removed, "Start", "Start", "cancel", {}, "-> CancelledEarly", "err"}));
+    EXPECT_EQ(d.old_only_states, (std::vector<UnpairedState>{{"CancelledEarly", {"cancel"}}}));
+    ASSERT_TRUE(d.witness);
+    EXPECT_EQ(d.witness->inputs, (Strings{"cancel"}));
+    EXPECT_EQ(d.witness->new_outputs, (Strings{"err"}));
+    const std::string text = format_diff(d);
+    EXPECT_NE(text.find("| Start | ε          | cancel | removed | -> CancelledEarly | err |"), std::string::npos) << text;
+    EXPECT_NE(text.find("- old state `CancelledEarly` (reached by `cancel`) is not reached in the new typestate"),
+              std::string::npos)
+        << text;
+}
+
+TEST(DiffSpecs, NewCallinIsAnAlphabetChangeAndAnAddedTransition) {
+    Typestate upgraded = async_task();
+    upgraded.callins.push_back("reset");
+    for (auto& s : upgraded.states) s.callins.push_back(std::nullopt);
+    upgraded.states[1].callins[2] = 0;  // Completed: reset -> Start
+    const SpecDiff d = diff_specs(spec_of(async_task()), spec_of(upgraded));
+    EXPECT_EQ(d.callins_added, (Strings{"reset"}));
+    EXPECT_TRUE(d.callins_removed.empty());
+    ASSERT_EQ(d.changes.size(), 1u);
+    EXPECT_EQ(d.changes[0],
+              (TransitionChange{Kind::Added, "Completed", "Completed", "reset", {"cancel", "wait"}, "err", "-> Start"}));
+    EXPECT_NE(format_diff(d).find("### Alphabet\n\n- callin added: `reset`\n"), std::string::npos);
+
+    // The reverse direction removes it.
+    const SpecDiff back = diff_specs(spec_of(upgraded), spec_of(async_task()));
+    EXPECT_EQ(back.callins_removed, (Strings{"reset"}));
+    ASSERT_EQ(back.changes.size(), 1u);
+    EXPECT_EQ(back.changes[0].kind, Kind::Removed);
+}
+
+TEST(DiffSpecs, DeclaredButNeverEnabledCallinIsOnlyAnAlphabetChange) {
+    Typestate upgraded = async_task();
+    upgraded.callins.push_back("reset");
+    for (auto& s : upgraded.states) s.callins.push_back(std::nullopt);
+    const SpecDiff d = diff_specs(spec_of(async_task()), spec_of(upgraded));
+    EXPECT_FALSE(d.empty());
+    EXPECT_TRUE(d.changes.empty());
+    EXPECT_FALSE(d.witness);
+    EXPECT_NE(format_diff(d).find("The closures have the same behaviour over the shared symbols."), std::string::npos);
+}
+
+TEST(DiffSpecs, CallbackAndWaitChanges) {
+    Typestate mutant = async_task();
+    mutant.states[2].callback->callback = 1;  // Running delivers onCancelled instead of onPostExecute
+    mutant.states[1].wait = Typestate::Wait::Err;  // Completed: wait answers err
+    const SpecDiff d = diff_specs(spec_of(async_task()), spec_of(mutant));
+    ASSERT_EQ(d.changes.size(), 2u);
+    // Old canonical order: Start, CancelledEarly, Running, Cancelling, Completed.
+    EXPECT_EQ(d.changes[0], (TransitionChange{Kind::Changed, "Running", "Running", "wait", {"execute"},
+                                              "onPostExecute -> Completed", "onCancelled -> Completed"}));
+    EXPECT_EQ(d.changes[1],
+              (TransitionChange{Kind::Removed, "Completed", "Completed", "wait", {"cancel", "wait"}, "quiet", "err"}));
+}
+
+/// Re-draws one transition of `ts` (a callin target or enabledness, or the wait behaviour).
+Typestate mutate(Typestate ts, std::mt19937_64& rng) {
+    const auto below = [&](std::size_t n) { return static_cast<std::size_t>(testing_support::uniform_below(rng, n)); };
+    auto& s = ts.states[below(ts.states.size())];
+    const std::size_t symbol = below(ts.callins.size() + 1);
+    if (symbol < ts.callins.size()) {
+        const std::size_t pick = below(ts.states.size() + 1);
+        s.callins[symbol] = pick == ts.states.size() ? std::nullopt : std::optional<StateId>(static_cast<StateId>(pick));
+    } else {
+        s.callback.reset();
+        s.wait = below(2) == 0 ? Typestate::Wait::Err : Typestate::Wait::Quiet;
+        s.quiet_target = static_cast<StateId>(below(ts.states.size()));
+    }
+    return ts;
+}
+
+TEST(DiffSpecs, RandomMutantsDifferExactlyWhenTheClosuresDo) {
+    std::mt19937_64 rng(7);
+    int different = 0;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        const Typestate ts = testing_support::random_typestate(2 + seed % 12, 1 + seed % 3, seed % 3, seed);
+        const Typestate mutant = mutate(ts, rng);
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        const SpecDiff d = diff_specs(spec_of(ts), spec_of(mutant));
+        const bool separated = separating_word(synchronous_closure(ts), synchronous_closure(mutant)).has_value();
+        EXPECT_EQ(d.empty(), !separated);
+        EXPECT_EQ(d.witness.has_value(), separated);
+        if (separated) {
+            ++different;
+            EXPECT_FALSE(d.changes.empty()) << format_diff(d);
+            // A shortest separating word: every output but the last agrees.
+            const auto& w = *d.witness;
+            ASSERT_EQ(w.old_outputs.size(), w.inputs.size());
+            for (std::size_t i = 0; i + 1 < w.inputs.size(); ++i) EXPECT_EQ(w.old_outputs[i], w.new_outputs[i]);
+            EXPECT_NE(w.old_outputs.back(), w.new_outputs.back());
+        }
+        EXPECT_TRUE(diff_specs(spec_of(ts), spec_of(ts)).empty());
+        EXPECT_EQ(format_diff(d), format_diff(diff_specs(spec_of(ts), spec_of(mutant))));  // deterministic
+    }
+    EXPECT_GT(different, 30);  // the mutation operator mostly changes behaviour
+}
+
+}  // namespace
+}  // namespace typestar::spec
