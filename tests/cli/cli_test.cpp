@@ -1,0 +1,288 @@
+// Runs the built `typestar` binary (TYPESTAR_CLI) and checks output and exit status of every spec
+// subcommand.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "typestar/core/algorithms.hpp"
+#include "typestar/spec/dot.hpp"
+#include "typestar/spec/json.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar::spec {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = TYPESTAR_SOURCE_DIR;
+const std::string kMediaPlayer = kSource + "/specs/mediaplayer.yaml";
+const std::string kAsyncTask = kSource + "/specs/asynctask.yaml";
+const std::string kMutant = kSource + "/tests/cli/fixtures/mediaplayer_stop_refused.yaml";
+
+std::string read(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+struct Result {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("typestar_cli_test_" + std::to_string(::getpid()) + "_" + info->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    /// Runs `typestar <args>` in the test's scratch directory.
+    Result run(const std::vector<std::string>& args) const {
+        std::string command = "cd " + shell_quote(dir_.string()) + " && " + shell_quote(TYPESTAR_CLI);
+        for (const auto& a : args) command += " " + shell_quote(a);
+        command += " > stdout.txt 2> stderr.txt";
+        const int raw = std::system(command.c_str());
+        Result r;
+        r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+        r.out = read(dir_ / "stdout.txt");
+        r.err = read(dir_ / "stderr.txt");
+        return r;
+    }
+
+    fs::path dir_;
+};
+
+std::size_t count_lines_starting_with(const std::string& text, const std::string& prefix) {
+    std::istringstream in(text);
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line);) n += line.rfind(prefix, 0) == 0 ? 1 : 0;
+    return n;
+}
+
+// --- the app -------------------------------------------------------------------------------------
+
+TEST_F(Cli, VersionAndHelp) {
+    const Result v = run({"--version"});
+    EXPECT_EQ(v.status, 0);
+    EXPECT_EQ(v.out, "typestar 0.1.0\n");
+    for (const char* sub : {"validate", "export", "import", "diff"}) {
+        const Result h = run({sub, "--help"});
+        EXPECT_EQ(h.status, 0) << sub;
+        EXPECT_NE(h.out.find(std::string("Usage: typestar ") + sub), std::string::npos) << h.out;
+    }
+    const Result top = run({"--help"});
+    EXPECT_EQ(top.status, 0);
+    for (const char* sub : {"validate", "export", "import", "diff"}) EXPECT_NE(top.out.find(sub), std::string::npos);
+}
+
+TEST_F(Cli, BadUsageExitsTwo) {
+    const Result none = run({});
+    EXPECT_EQ(none.status, 2);
+    EXPECT_EQ(none.err, "typestar: error: A subcommand is required\nRun with --help for more information.\n");
+    const Result unknown = run({"frobnicate"});
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_EQ(unknown.err.rfind("typestar: error: ", 0), 0u) << unknown.err;
+    EXPECT_EQ(run({"export", kMediaPlayer}).status, 2);  // --format is required
+    const Result format = run({"export", kMediaPlayer, "--format", "png"});
+    EXPECT_EQ(format.status, 2);
+    EXPECT_NE(format.err.find("png"), std::string::npos) << format.err;
+    EXPECT_EQ(run({"diff", kMediaPlayer}).status, 2);
+}
+
+// --- validate ------------------------------------------------------------------------------------
+
+TEST_F(Cli, ValidateGoodSpecs) {
+    const Result r = run({"validate", kMediaPlayer, kAsyncTask});
+    EXPECT_EQ(r.status, 0) << r.err;
+    const Spec mp = load_spec(kMediaPlayer);
+    const Spec at = load_spec(kAsyncTask);
+    EXPECT_EQ(r.out, "ok: " + kMediaPlayer + " (" + std::to_string(mp.typestate.states.size()) + " states, B=" +
+                         std::to_string(mp.bounds.distinguisher) + ")\nok: " + kAsyncTask + " (" +
+                         std::to_string(at.typestate.states.size()) + " states, B=" +
+                         std::to_string(at.bounds.distinguisher) + ")\n");
+    EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Cli, ValidatePrintsEveryDiagnosticAndExitsTwo) {
+    const fs::path bad = kSource + "/tests/spec/fixtures/bad/unknown_target.yaml";
+    fs::copy_file(bad, dir_ / "unknown_target.yaml");
+    const Result r = run({"validate", kMediaPlayer, "unknown_target.yaml"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(count_lines_starting_with(r.out, "ok: "), 1u);  // the good one still passes
+    EXPECT_EQ(r.err, read(kSource + "/tests/spec/fixtures/bad/unknown_target.expected"));
+}
+
+TEST_F(Cli, ValidateMissingFile) {
+    const Result r = run({"validate", "nope.yaml"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("nope.yaml", 0), 0u) << r.err;
+}
+
+// --- export --------------------------------------------------------------------------------------
+
+TEST_F(Cli, ExportEveryFormat) {
+    const Spec spec = load_spec(kMediaPlayer);
+
+    const Result yaml = run({"export", kMediaPlayer, "--format", "yaml"});
+    EXPECT_EQ(yaml.status, 0) << yaml.err;
+    EXPECT_EQ(yaml.out, write_spec(spec));
+    EXPECT_TRUE(same_behaviour(parse_spec(yaml.out, "exported.yaml"), spec));
+
+    const Result dot = run({"export", kMediaPlayer, "--format", "dot", "-o", "mp.dot"});
+    EXPECT_EQ(dot.status, 0) << dot.err;
+    EXPECT_EQ(dot.out, "");
+    EXPECT_EQ(read(dir_ / "mp.dot"), write_typestate_dot(canonical(spec.typestate)));
+
+    const Result mealy = run({"export", kMediaPlayer, "--format", "mealy-dot"});
+    EXPECT_EQ(mealy.status, 0) << mealy.err;
+    const MealyMachine closure = parse_mealy_dot(mealy.out, "exported.dot");
+    EXPECT_FALSE(separating_word(closure, synchronous_closure(spec.typestate)));
+
+    const Result json = run({"export", kMediaPlayer, "-f", "json", "--output", "mp.json"});
+    EXPECT_EQ(json.status, 0) << json.err;
+    EXPECT_EQ(read(dir_ / "mp.json"), write_spec_json(spec));
+
+    // Atomic writes leave nothing else behind.
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(dir_)) files.push_back(e.path().filename().string());
+    std::sort(files.begin(), files.end());
+    EXPECT_EQ(files, (std::vector<std::string>{"mp.dot", "mp.json", "stderr.txt", "stdout.txt"}));
+}
+
+TEST_F(Cli, ExportInvalidSpecExitsTwoWithDiagnostics) {
+    fs::copy_file(kSource + "/tests/spec/fixtures/bad/unknown_target.yaml", dir_ / "unknown_target.yaml");
+    const Result r = run({"export", "unknown_target.yaml", "--format", "json"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, read(kSource + "/tests/spec/fixtures/bad/unknown_target.expected"));
+}
+
+// --- import --------------------------------------------------------------------------------------
+
+TEST_F(Cli, ImportAClosureGivesTheSameSpec) {
+    const Spec spec = load_spec(kAsyncTask);
+    ASSERT_EQ(run({"export", kAsyncTask, "--format", "mealy-dot", "-o", "closure.dot"}).status, 0);
+
+    const Result r = run({"import", "closure.dot"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    const Spec imported = parse_spec(r.out, "imported.yaml");
+    EXPECT_TRUE(same_behaviour(imported, spec));
+    EXPECT_EQ(imported.typestate.name, "closure");  // the file's stem
+    EXPECT_EQ(imported.provenance.device, "dot:closure.dot");
+
+    const Result named = run({"import", "closure.dot", "--name", "AsyncTask", "-o", "at.yaml"});
+    EXPECT_EQ(named.status, 0) << named.err;
+    const Spec from_file = load_spec(dir_ / "at.yaml");
+    EXPECT_EQ(from_file.typestate.name, "AsyncTask");
+    EXPECT_EQ(from_file.typestate, canonical(spec.typestate));
+}
+
+TEST_F(Cli, ImportRejectsANonClosureWithTheReason) {
+    fs::copy_file(kSource + "/tests/spec/fixtures/dot/aalpy_plain.dot", dir_ / "coffee.dot");
+    const Result r = run({"import", "coffee.dot"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "typestar: error: coffee.dot: not a synchronous closure: it has no input 'wait'\n");
+}
+
+TEST_F(Cli, ImportReportsDotDiagnostics) {
+    fs::copy_file(kSource + "/tests/spec/fixtures/dot/bad/incomplete.dot", dir_ / "incomplete.dot");
+    const Result r = run({"import", "incomplete.dot"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "incomplete.dot:2:9: state s1 has no transition on inputs 'a', 'b'\n"
+              "incomplete.dot:5:9: state s2 has no transition on inputs 'a', 'b', 'c'\n");
+}
+
+TEST_F(Cli, ImportRejectsABadName) {
+    ASSERT_EQ(run({"export", kAsyncTask, "--format", "mealy-dot", "-o", "closure.dot"}).status, 0);
+    const Result r = run({"import", "closure.dot", "--name", "bad name!", "-o", "x.yaml"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("typestar: error: ", 0), 0u) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "x.yaml"));
+}
+
+// --- diff ----------------------------------------------------------------------------------------
+
+TEST_F(Cli, DiffOfASpecWithItselfAndItsClosureIsEmpty) {
+    const Result same = run({"diff", kMediaPlayer, kMediaPlayer});
+    EXPECT_EQ(same.status, 0) << same.err;
+    EXPECT_EQ(same.out, "same behaviour\n");
+
+    ASSERT_EQ(run({"export", kMediaPlayer, "--format", "mealy-dot", "-o", "mp.dot"}).status, 0);
+    const Result mixed = run({"diff", kMediaPlayer, "mp.dot"});
+    EXPECT_EQ(mixed.status, 0) << mixed.out << mixed.err;
+    EXPECT_EQ(mixed.out, "same behaviour\n");
+}
+
+TEST_F(Cli, MutantFixtureDiffersFromTheSpecByOneLine) {
+    const auto content_lines = [](const std::string& path) {
+        std::vector<std::string> lines;
+        std::istringstream in(read(path));
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind('#', 0) != 0) lines.push_back(line);
+        return lines;
+    };
+    auto spec = content_lines(kMediaPlayer);
+    const auto mutant = content_lines(kMutant);
+    ASSERT_EQ(spec.size(), mutant.size() + 1) << "regenerate " << kMutant << " from specs/mediaplayer.yaml";
+    const auto stopped = std::find(spec.begin(), spec.end(), "  Stopped:");
+    ASSERT_NE(stopped, spec.end());
+    const auto removed = std::find(stopped, spec.end(), "      stop: Stopped");
+    ASSERT_NE(removed, spec.end());
+    spec.erase(removed);
+    EXPECT_EQ(spec, mutant) << "regenerate " << kMutant << " from specs/mediaplayer.yaml";
+}
+
+TEST_F(Cli, DiffNamesExactlyTheMutatedTransition) {
+    const Result r = run({"diff", kMediaPlayer, kMutant});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(r.err, "");
+    // One table row, naming state Stopped, callin stop, removed.
+    EXPECT_EQ(count_lines_starting_with(r.out, "| Stopped "), 1u) << r.out;
+    EXPECT_NE(r.out.find("| Stopped | setDataSource prepare stop | stop   | removed | -> Stopped | err |"),
+              std::string::npos)
+        << r.out;
+    const auto transitions = r.out.find("### Transitions");
+    const auto trace = r.out.find("### Shortest separating trace");
+    ASSERT_NE(transitions, std::string::npos);
+    ASSERT_NE(trace, std::string::npos);
+    const std::string table = r.out.substr(transitions, trace - transitions);
+    EXPECT_EQ(count_lines_starting_with(table, "| "), 2u) << table;  // header and one row
+    EXPECT_NE(r.out.find("| 4   | stop          | ok         | err        | <-  |"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, DiffOfBadInputExitsTwo) {
+    const Result missing = run({"diff", kMediaPlayer, "missing.yaml"});
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_EQ(missing.err.rfind("missing.yaml", 0), 0u) << missing.err;
+    fs::copy_file(kSource + "/tests/spec/fixtures/dot/aalpy_plain.dot", dir_ / "coffee.dot");
+    const Result not_closure = run({"diff", "coffee.dot", kMediaPlayer});
+    EXPECT_EQ(not_closure.status, 2);
+    EXPECT_EQ(not_closure.err, "typestar: error: coffee.dot: not a synchronous closure: it has no input 'wait'\n");
+}
+
+}  // namespace
+}  // namespace typestar::spec
