@@ -25,7 +25,11 @@ namespace {
 Alphabet numbered_alphabet(char prefix, std::size_t size) {
     std::vector<std::string> names;
     names.reserve(size);
-    for (std::size_t k = 0; k < size; ++k) names.push_back(std::string(1, prefix) + std::to_string(k));
+    for (std::size_t k = 0; k < size; ++k) {
+        std::string name(1, prefix);
+        name += std::to_string(k);  // (not `string + string`: g++ 12 -O2 warns -Wrestrict falsely)
+        names.push_back(std::move(name));
+    }
     return Alphabet(std::move(names));
 }
 

@@ -1,0 +1,479 @@
+// Learning benchmark: learns the DroidStar stand-in models (bench/droidstar) with DroidStar
+// Algorithm 2 at B = 2 and with a perfect equivalence oracle, the AALpy Mealy models (perfect
+// oracle), and two seeded random machines (1,000 and 10,000 states), and prints query counts and
+// times next to the issue's targets and AALpy's published L* resets. Not a test: it never fails on
+// a missed target, only on a wrong result (a hypothesis that is not the model) or a crash.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "support/random_mealy.hpp"
+#include "typestar/conformance/runner.hpp"
+#include "typestar/conformance/suite.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/learn/lstar.hpp"
+#include "typestar/spec/dot.hpp"
+#include "typestar/spec/spec.hpp"
+#include "typestar/sul/model_device.hpp"
+#include "typestar/sul/stack.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using typestar::MealyMachine;
+
+// ---- Reference numbers ---------------------------------------------------------------------------
+
+/// The issue's targets for the graders' DroidStar models (16 classes, DroidStar Table 1).
+constexpr std::uint64_t kDroidStarReplayQueries = 6573;  // DroidStar replay: learning + Alg2, B = 2
+constexpr std::uint64_t kDroidStarReplayWaits = 6711;
+constexpr std::uint64_t kAlg2FloorQueries = 4496;        // Algorithm 2 suite alone
+constexpr std::uint64_t kAlg2FloorWaits = 3866;
+constexpr std::uint64_t kTargetQueries = 4930;           // targets, learning + Alg2, B = 2
+constexpr std::uint64_t kTargetWaits = 4360;
+constexpr std::uint64_t kTargetPerfectQueries = 1828;    // learning alone, perfect oracle
+constexpr double kTarget1000Seconds = 0.03;
+constexpr double kTarget10000Seconds = 1.0;
+
+/// AALpy 1.6.1 (commit 499270a) with a perfect equivalence oracle, from
+/// /work/shared/bench/models/README.md ("Anchor: AALpy on these models"): L* with Rivest–Schapire
+/// counterexample processing, and L# for comparison. resets = membership queries that reached the
+/// system.
+struct AalpyAnchor {
+    const char* file;
+    std::size_t states;
+    std::uint64_t lstar_resets;
+    std::uint64_t lstar_symbols;
+    std::uint64_t lstar_rounds;
+    std::uint64_t lsharp_resets;
+};
+
+constexpr AalpyAnchor kAalpy[] = {
+    {"aalpy/Angluin_Mealy.dot", 4, 21, 70, 2, 16},
+    {"aalpy/Bluetooth/CC2640R2-no-feature-req.dot", 11, 704, 3136, 1, 200},
+    {"aalpy/Bluetooth/CC2640R2-no-pairing-req.dot", 6, 384, 1472, 1, 87},
+    {"aalpy/Bluetooth/CC2650.dot", 5, 405, 1458, 1, 98},
+    {"aalpy/Bluetooth/CYBLE-416045-02.dot", 3, 243, 729, 1, 50},
+    {"aalpy/Bluetooth/CYW43455.dot", 16, 784, 3136, 1, 309},
+    {"aalpy/Bluetooth/bluetooth_model.dot", 3, 243, 729, 1, 50},
+    {"aalpy/Bluetooth/bluetooth_reduced.dot", 3, 243, 729, 1, 50},
+    {"aalpy/Bluetooth/cc2652r1.dot", 4, 196, 588, 1, 61},
+    {"aalpy/Bluetooth/nRF52832.dot", 5, 405, 1458, 1, 92},
+    {"aalpy/MQTT/ActiveMQ__two_client_will_retain.dot", 18, 2602, 15276, 9, 379},
+    {"aalpy/MQTT/VerneMQ__two_client_will_retain.dot", 17, 2193, 12148, 7, 369},
+    {"aalpy/MQTT/emqtt__two_client_will_retain.dot", 18, 2602, 15276, 9, 379},
+    {"aalpy/MQTT/hbmqtt__two_client_will_retain.dot", 17, 2054, 10601, 6, 389},
+    {"aalpy/MQTT/mosquitto__two_client_will_retain.dot", 18, 2175, 12239, 6, 391},
+    {"aalpy/SimpleABC/simple_abc_mealy.dot", 1, 9, 18, 1, 3},
+    {"aalpy/TCP/TCP_Linux_Client.dot", 15, 1771, 8460, 3, 338},
+    {"aalpy/TCP/tcp_server_bsd_trans.dot", 55, 21085, 208054, 19, 2674},
+    {"aalpy/TCP/tcp_server_ubuntu_trans.dot", 57, 18806, 178913, 17, 2593},
+    {"aalpy/TCP/tcp_server_windows_trans.dot", 38, 11876, 92619, 12, 1812},
+    {"aalpy/TLS/JSSE_1.8.0_25_server_regular.dot", 9, 576, 2496, 1, 99},
+    {"aalpy/TLS/NSS_3.17.4_server_regular.dot", 8, 512, 2112, 1, 79},
+    {"aalpy/TLS/OpenSSL_1.0.2_server_regular.dot", 7, 343, 1274, 1, 92},
+    {"aalpy/TLS/RSA_BSAFE_C_4.0.4_server_regular.dot", 9, 576, 2240, 1, 102},
+    {"aalpy/TLS/miTLS_0.1.3_server_regular.dot", 6, 384, 1472, 1, 111},
+    {"aalpy/coffee_mealy.dot", 2, 8, 20, 1, 6},
+};
+
+const AalpyAnchor* find_anchor(const std::string& file) {
+    for (const auto& a : kAalpy)
+        if (file == a.file) return &a;
+    return nullptr;
+}
+
+// ---- Measuring -----------------------------------------------------------------------------------
+
+enum class Oracle { Algorithm2, Perfect };
+
+/// One learning run: what it cost and whether it found the model.
+struct Row {
+    std::string group;
+    std::string model;
+    std::string oracle;
+    std::size_t states = 0;   ///< of the model (Mealy machine, err sink included)
+    std::size_t inputs = 0;
+    std::uint64_t asked = 0;
+    std::uint64_t executed = 0;
+    std::uint64_t symbols = 0;
+    std::uint64_t waits = 0;
+    std::uint64_t learning_executed = 0;  ///< executed queries of the learning phase alone
+    std::uint64_t floor_executed = 0;     ///< Alg2 rows: the suite of the true model alone, executed
+    std::uint64_t floor_waits = 0;        ///< Alg2 rows: its waits
+    std::size_t rounds = 0;
+    double seconds = 0;       ///< wall time of learn()
+    double cpu_seconds = 0;   ///< user + system time of learn()
+    bool exact = false;       ///< the hypothesis has no separating word from the model
+    long peak_rss_kb = 0;     ///< process high-water mark after this run
+    std::string error;        ///< non-empty if the run threw
+};
+
+double cpu_now() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+    return secs(usage.ru_utime) + secs(usage.ru_stime);
+}
+
+long peak_rss_kb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;  // kilobytes on Linux
+}
+
+/// Learns `truth` from a model device. For Algorithm 2, `suffix_length` is L*'s initial suffix
+/// length (0: the bound B).
+Row learn_model(std::string group, std::string name, const MealyMachine& truth, Oracle kind,
+                std::size_t bound, std::size_t suffix_length = 0) {
+    Row row;
+    row.group = std::move(group);
+    row.model = std::move(name);
+    row.oracle = kind == Oracle::Algorithm2 ? "alg2(B=" + std::to_string(bound) + ")" : "perfect";
+    row.states = truth.num_states();
+    row.inputs = truth.num_inputs();
+    try {
+        typestar::ModelDevice device(truth, "model:" + row.model);
+        typestar::OracleStack stack(device);
+        typestar::LearnerConfig config;
+        std::unique_ptr<typestar::EquivalenceOracle> equivalence;
+        if (kind == Oracle::Algorithm2) {
+            typestar::SuiteConfig suite;
+            suite.method = typestar::SuiteMethod::Algorithm2;
+            suite.bound = bound;
+            equivalence = std::make_unique<typestar::SuiteEquivalenceOracle>(stack.oracle(), suite);
+            // lstar.hpp: E = all words up to B is the right start for Algorithm 2 at bound B.
+            config.initial_suffix_length = suffix_length == 0 ? bound : suffix_length;
+        } else {
+            equivalence = std::make_unique<typestar::PerfectOracle>(truth);
+        }
+        const double cpu_start = cpu_now();
+        const auto wall_start = std::chrono::steady_clock::now();
+        const typestar::LearnResult result = typestar::learn(stack.oracle(), *equivalence, config, &stack.stats());
+        row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        row.cpu_seconds = cpu_now() - cpu_start;
+        const typestar::PhaseCounts total = result.stats.total();
+        row.asked = total.queries_asked;
+        row.executed = total.queries_executed;
+        row.symbols = total.symbols_executed;
+        row.waits = total.waits_executed;
+        row.learning_executed = result.stats.learning.queries_executed;
+        row.rounds = result.rounds;
+        row.exact = result.converged && !typestar::separating_word(result.hypothesis, truth).has_value();
+        if (kind == Oracle::Algorithm2) {
+            // The floor: Algorithm 2's suite for the true model, run on a fresh device and cache.
+            typestar::ModelDevice fresh(truth, "model:" + row.model);
+            typestar::OracleStack floor_stack(fresh);
+            typestar::SuiteConfig suite;
+            suite.bound = bound;
+            if (typestar::run_suite(typestar::algorithm2_suite(truth, suite), floor_stack.oracle()))
+                throw std::runtime_error("the model fails its own Algorithm 2 suite");
+            row.floor_executed = floor_stack.stats().total().queries_executed;
+            row.floor_waits = floor_stack.stats().total().waits_executed;
+        }
+    } catch (const std::exception& e) {
+        row.error = e.what();
+    }
+    row.peak_rss_kb = peak_rss_kb();
+    return row;
+}
+
+// ---- Printing ------------------------------------------------------------------------------------
+
+void print_header(const char* title) {
+    std::printf("\n== %s\n", title);
+    std::printf("%-48s %-10s %6s %4s %8s %8s %9s %7s %6s %9s %5s\n", "model", "oracle", "states", "|I|",
+                "asked", "executed", "symbols", "waits", "rounds", "seconds", "exact");
+}
+
+void print_row(const Row& r) {
+    std::printf("%-48s %-10s %6zu %4zu %8llu %8llu %9llu %7llu %6zu %9.4f %5s\n", r.model.c_str(),
+                r.oracle.c_str(), r.states, r.inputs, static_cast<unsigned long long>(r.asked),
+                static_cast<unsigned long long>(r.executed), static_cast<unsigned long long>(r.symbols),
+                static_cast<unsigned long long>(r.waits), r.rounds, r.seconds,
+                r.error.empty() ? (r.exact ? "yes" : "NO") : "ERROR");
+    if (!r.error.empty()) std::printf("    error: %s\n", r.error.c_str());
+    std::fflush(stdout);
+}
+
+struct Totals {
+    std::uint64_t asked = 0, executed = 0, symbols = 0, waits = 0, learning_executed = 0;
+    std::uint64_t floor_executed = 0, floor_waits = 0;
+    std::size_t rounds = 0, models = 0, exact = 0;
+    double seconds = 0;
+};
+
+Totals totals_of(const std::vector<Row>& rows, const std::string& group, const std::string& oracle) {
+    Totals t;
+    for (const Row& r : rows) {
+        if (r.group != group || r.oracle != oracle) continue;
+        ++t.models;
+        t.asked += r.asked;
+        t.executed += r.executed;
+        t.symbols += r.symbols;
+        t.waits += r.waits;
+        t.learning_executed += r.learning_executed;
+        t.floor_executed += r.floor_executed;
+        t.floor_waits += r.floor_waits;
+        t.rounds += r.rounds;
+        t.seconds += r.seconds;
+        if (r.exact && r.error.empty()) ++t.exact;
+    }
+    return t;
+}
+
+const char* verdict(bool ok) { return ok ? "met" : "MISSED"; }
+
+nlohmann::ordered_json row_json(const Row& r) {
+    nlohmann::ordered_json j;
+    j["group"] = r.group;
+    j["model"] = r.model;
+    j["oracle"] = r.oracle;
+    j["states"] = r.states;
+    j["inputs"] = r.inputs;
+    j["queries_asked"] = r.asked;
+    j["queries_executed"] = r.executed;
+    j["learning_queries_executed"] = r.learning_executed;
+    if (r.floor_executed > 0) {
+        j["alg2_floor_queries_executed"] = r.floor_executed;
+        j["alg2_floor_waits_executed"] = r.floor_waits;
+    }
+    j["symbols_executed"] = r.symbols;
+    j["waits_executed"] = r.waits;
+    j["rounds"] = r.rounds;
+    j["seconds"] = r.seconds;
+    j["cpu_seconds"] = r.cpu_seconds;
+    j["exact"] = r.exact && r.error.empty();
+    j["peak_rss_kb"] = r.peak_rss_kb;
+    if (!r.error.empty()) j["error"] = r.error;
+    return j;
+}
+
+nlohmann::ordered_json totals_json(const Totals& t) {
+    nlohmann::ordered_json j;
+    j["models"] = t.models;
+    j["exact"] = t.exact;
+    j["queries_asked"] = t.asked;
+    j["queries_executed"] = t.executed;
+    j["learning_queries_executed"] = t.learning_executed;
+    if (t.floor_executed > 0) {
+        j["alg2_floor_queries_executed"] = t.floor_executed;
+        j["alg2_floor_waits_executed"] = t.floor_waits;
+    }
+    j["symbols_executed"] = t.symbols;
+    j["waits_executed"] = t.waits;
+    j["rounds"] = t.rounds;
+    j["seconds"] = t.seconds;
+    return j;
+}
+
+std::vector<fs::path> files_with_extension(const fs::path& dir, const std::string& extension, bool recursive) {
+    std::vector<fs::path> files;
+    auto take = [&](const fs::directory_entry& e) {
+        if (e.is_regular_file() && e.path().extension() == extension) files.push_back(e.path());
+    };
+    if (recursive) {
+        for (const auto& e : fs::recursive_directory_iterator(dir)) take(e);
+    } else {
+        for (const auto& e : fs::directory_iterator(dir)) take(e);
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"typestar learning benchmark: DroidStar stand-ins, AALpy models, random machines"};
+    std::string models_dir = std::string(TYPESTAR_SOURCE_DIR) + "/../shared/bench/models";
+    std::string droidstar_dir = std::string(TYPESTAR_SOURCE_DIR) + "/bench/droidstar";
+    std::string json_file;
+    std::uint64_t seed = 20180527;
+    bool skip_random = false;
+    std::size_t alg2_suffix_length = 0;
+    app.add_option("--models", models_dir, "directory of the Mealy benchmark models (holds aalpy/)");
+    app.add_option("--droidstar", droidstar_dir, "directory of the DroidStar spec files");
+    app.add_option("--json", json_file, "also write the results as JSON to this file");
+    app.add_option("--seed", seed, "seed of the random machines");
+    app.add_option("--alg2-suffix-length", alg2_suffix_length,
+                   "initial suffix length of L* in the Algorithm 2 runs (default: B)");
+    app.add_flag("--skip-random", skip_random, "leave out the random 1,000- and 10,000-state machines");
+    CLI11_PARSE(app, argc, argv);
+
+    std::printf("typestar learning benchmark (build type: %s)\n", TYPESTAR_BUILD_TYPE);
+    if (std::string(TYPESTAR_BUILD_TYPE) != "Release")
+        std::printf("note: not a Release build; times are not comparable with the targets\n");
+    std::vector<Row> rows;
+    bool all_exact = true;
+    auto record = [&](Row row) {
+        print_row(row);
+        all_exact = all_exact && row.error.empty() && row.exact;
+        rows.push_back(std::move(row));
+    };
+
+    // DroidStar stand-ins: Algorithm 2 at B = 2, then the perfect oracle.
+    std::vector<std::pair<std::string, MealyMachine>> droidstar;
+    try {
+        for (const fs::path& file : files_with_extension(droidstar_dir, ".yaml", false)) {
+            const typestar::spec::Spec s = typestar::spec::load_spec(file);
+            droidstar.emplace_back(s.typestate.name, typestar::synchronous_closure(s.typestate));
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cannot load the DroidStar models from %s: %s\n", droidstar_dir.c_str(), e.what());
+        return 2;
+    }
+    print_header("DroidStar stand-ins (bench/droidstar), DroidStar Algorithm 2 with B = 2");
+    for (const auto& [name, machine] : droidstar) record(learn_model("droidstar", name, machine, Oracle::Algorithm2, 2, alg2_suffix_length));
+    print_header("DroidStar stand-ins, perfect equivalence oracle (learning alone)");
+    for (const auto& [name, machine] : droidstar) record(learn_model("droidstar", name, machine, Oracle::Perfect, 0));
+
+    // AALpy models, perfect oracle.
+    const fs::path models(models_dir);
+    const bool have_models = fs::is_directory(models / "aalpy");
+    if (have_models) {
+        print_header("AALpy models (perfect equivalence oracle)");
+        for (const fs::path& file : files_with_extension(models / "aalpy", ".dot", true)) {
+            const std::string rel = fs::relative(file, models).generic_string();
+            try {
+                record(learn_model("aalpy", rel, typestar::spec::load_mealy_dot(file), Oracle::Perfect, 0));
+            } catch (const std::exception& e) {
+                Row row;
+                row.group = "aalpy";
+                row.model = rel;
+                row.oracle = "perfect";
+                row.error = e.what();
+                record(std::move(row));
+            }
+        }
+    } else {
+        std::printf("\n== AALpy models: skipped, no directory %s/aalpy (use --models DIR)\n", models_dir.c_str());
+    }
+
+    // Random machines, perfect oracle.
+    if (!skip_random) {
+        const std::string title = "Random machines (5 inputs, 5 outputs, seed " + std::to_string(seed) +
+                                  ", perfect equivalence oracle)";
+        print_header(title.c_str());
+        for (std::size_t n : {std::size_t{1000}, std::size_t{10000}}) {
+            const MealyMachine machine = typestar::testing_support::random_mealy(n, 5, 5, seed);
+            record(learn_model("random", "random_" + std::to_string(n), machine, Oracle::Perfect, 0));
+        }
+    }
+
+    // Summary next to the targets.
+    std::printf("\n== Summary (targets are the issue's, set for the graders' DroidStar models; these are stand-ins)\n");
+    const Totals alg2 = totals_of(rows, "droidstar", "alg2(B=2)");
+    const Totals perfect = totals_of(rows, "droidstar", "perfect");
+    std::printf("DroidStar, Alg2 B=2 (learning + conformance), %zu models, %zu exact:\n", alg2.models, alg2.exact);
+    std::printf("  executed queries %6llu   target <= %llu (%s); DroidStar replay %llu, Alg2 suite floor %llu\n",
+                static_cast<unsigned long long>(alg2.executed), static_cast<unsigned long long>(kTargetQueries),
+                verdict(alg2.executed <= kTargetQueries), static_cast<unsigned long long>(kDroidStarReplayQueries),
+                static_cast<unsigned long long>(kAlg2FloorQueries));
+    std::printf("  waits            %6llu   target <= %llu (%s); DroidStar replay %llu, Alg2 suite floor %llu\n",
+                static_cast<unsigned long long>(alg2.waits), static_cast<unsigned long long>(kTargetWaits),
+                verdict(alg2.waits <= kTargetWaits), static_cast<unsigned long long>(kDroidStarReplayWaits),
+                static_cast<unsigned long long>(kAlg2FloorWaits));
+    std::printf("  (of which learning phase: %llu executed queries; asked %llu)\n",
+                static_cast<unsigned long long>(alg2.learning_executed), static_cast<unsigned long long>(alg2.asked));
+    std::printf("  Alg2 suite floor on these stand-ins (suite of the true model alone): %llu queries / %llu waits\n",
+                static_cast<unsigned long long>(alg2.floor_executed), static_cast<unsigned long long>(alg2.floor_waits));
+    std::printf("DroidStar, perfect oracle (learning alone), %zu models, %zu exact:\n", perfect.models, perfect.exact);
+    std::printf("  executed queries %6llu   target <= %llu (%s); waits %llu\n",
+                static_cast<unsigned long long>(perfect.executed), static_cast<unsigned long long>(kTargetPerfectQueries),
+                verdict(perfect.executed <= kTargetPerfectQueries), static_cast<unsigned long long>(perfect.waits));
+
+    nlohmann::ordered_json aalpy_json = nlohmann::ordered_json::array();
+    if (have_models) {
+        std::printf("AALpy, perfect oracle: executed queries (= resets) vs AALpy 1.6.1 L* and L#:\n");
+        std::printf("  %-48s %5s %8s %8s %8s %s\n", "model", "n", "typestar", "L*", "L#", "vs L*");
+        std::uint64_t ours = 0, lstar = 0, lsharp = 0;
+        std::size_t at_most_lstar = 0, compared = 0;
+        for (const Row& r : rows) {
+            if (r.group != "aalpy") continue;
+            const AalpyAnchor* anchor = find_anchor(r.model);
+            nlohmann::ordered_json j;
+            j["model"] = r.model;
+            j["typestar_resets"] = r.executed;
+            if (anchor == nullptr || !r.error.empty()) {
+                std::printf("  %-48s %5zu %8llu %8s %8s %s\n", r.model.c_str(), r.states,
+                            static_cast<unsigned long long>(r.executed), "-", "-",
+                            r.error.empty() ? "no anchor" : "error");
+                aalpy_json.push_back(j);
+                continue;
+            }
+            ++compared;
+            ours += r.executed;
+            lstar += anchor->lstar_resets;
+            lsharp += anchor->lsharp_resets;
+            const bool ok = r.executed <= anchor->lstar_resets;
+            if (ok) ++at_most_lstar;
+            std::printf("  %-48s %5zu %8llu %8llu %8llu %s\n", r.model.c_str(), anchor->states,
+                        static_cast<unsigned long long>(r.executed),
+                        static_cast<unsigned long long>(anchor->lstar_resets),
+                        static_cast<unsigned long long>(anchor->lsharp_resets), ok ? "<=" : "MORE");
+            j["aalpy_lstar_resets"] = anchor->lstar_resets;
+            j["aalpy_lstar_symbols"] = anchor->lstar_symbols;
+            j["aalpy_lstar_rounds"] = anchor->lstar_rounds;
+            j["aalpy_lsharp_resets"] = anchor->lsharp_resets;
+            aalpy_json.push_back(j);
+        }
+        std::printf("  %-48s %5s %8llu %8llu %8llu %zu of %zu models at most L*\n", "total", "",
+                    static_cast<unsigned long long>(ours), static_cast<unsigned long long>(lstar),
+                    static_cast<unsigned long long>(lsharp), at_most_lstar, compared);
+    }
+    for (const Row& r : rows) {
+        if (r.group != "random") continue;
+        const double target = r.states >= 10000 ? kTarget10000Seconds : kTarget1000Seconds;
+        std::printf("%s: %.4f s wall, %.4f s CPU, target < %g s (%s)\n", r.model.c_str(), r.seconds, r.cpu_seconds,
+                    target, verdict(r.error.empty() && r.cpu_seconds < target));
+    }
+    const long peak = peak_rss_kb();
+    std::printf("peak memory (getrusage ru_maxrss, whole process): %ld KiB\n", peak);
+    if (!all_exact) std::printf("SOME MODELS WERE NOT LEARNED EXACTLY (see rows marked NO / ERROR)\n");
+
+    if (!json_file.empty()) {
+        nlohmann::ordered_json out;
+        out["build_type"] = TYPESTAR_BUILD_TYPE;
+        out["seed"] = seed;
+        out["alg2_initial_suffix_length"] = alg2_suffix_length == 0 ? std::size_t{2} : alg2_suffix_length;
+        out["targets"] = {{"droidstar_alg2_queries_executed", kTargetQueries},
+                          {"droidstar_alg2_waits_executed", kTargetWaits},
+                          {"droidstar_perfect_queries_executed", kTargetPerfectQueries},
+                          {"droidstar_replay_queries_executed", kDroidStarReplayQueries},
+                          {"droidstar_replay_waits_executed", kDroidStarReplayWaits},
+                          {"alg2_floor_queries", kAlg2FloorQueries},
+                          {"alg2_floor_waits", kAlg2FloorWaits},
+                          {"random_1000_seconds", kTarget1000Seconds},
+                          {"random_10000_seconds", kTarget10000Seconds}};
+        out["totals"] = {{"droidstar_alg2", totals_json(alg2)},
+                         {"droidstar_perfect", totals_json(perfect)},
+                         {"aalpy_perfect", totals_json(totals_of(rows, "aalpy", "perfect"))}};
+        out["aalpy_vs_anchor"] = aalpy_json;
+        nlohmann::ordered_json all = nlohmann::ordered_json::array();
+        for (const Row& r : rows) all.push_back(row_json(r));
+        out["rows"] = all;
+        out["peak_rss_kb"] = peak;
+        std::ofstream stream(json_file);
+        stream << out.dump(2) << '\n';
+        if (!stream) {
+            std::fprintf(stderr, "cannot write %s\n", json_file.c_str());
+            return 2;
+        }
+    }
+    return all_exact ? 0 : 1;
+}
