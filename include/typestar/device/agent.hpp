@@ -1,0 +1,90 @@
+// The device agent: serves in-process devices over the HTTP protocol /v1 (device/PROTOCOL.md).
+// Design note: every session owns one InProcessDevice instance slot for its lifetime (a fresh
+// instance of the class), so concurrent clients — a pool of HttpDevices — never share an instance.
+// Steps carry sequence numbers: a retried step is answered from the session's last response and
+// never runs twice. Every request needs the bearer token; requests with an Origin header (browsers)
+// are refused; header and body sizes are bounded.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "typestar/device/inprocess.hpp"
+
+namespace typestar {
+
+/// A fault the agent injects, for testing clients (crash, hang, dropped connection, garbage).
+struct FaultPlan {
+    enum class Kind {
+        None,
+        Crash,    ///< calls AgentConfig::on_crash (the binary exits; by default every later request
+                  ///< is dropped unanswered)
+        Hang,     ///< sleeps `hang` before handling the request
+        Drop,     ///< handles the request, then closes the connection without answering
+        Garbage,  ///< handles the request, then answers bytes that are not JSON
+    };
+    Kind kind = Kind::None;
+    std::size_t after = 0;  ///< requests (other than status) answered normally first
+    std::size_t times = std::numeric_limits<std::size_t>::max();  ///< how many requests get the fault
+    std::chrono::milliseconds hang{3000};
+};
+
+/// Parses "KIND[:AFTER[:TIMES]]" (KIND: none, crash, hang, drop, garbage). Throws
+/// std::invalid_argument naming the bad part.
+[[nodiscard]] FaultPlan parse_fault(const std::string& text);
+
+/// Options of Agent. Plain data with defaults.
+struct AgentConfig {
+    std::string host = "127.0.0.1";  ///< loopback by default
+    std::uint16_t port = 0;          ///< 0: an ephemeral port (see Agent::port)
+    std::string token;               ///< required, non-empty: `Authorization: Bearer <token>`
+    std::size_t max_header_bytes = 16 * 1024;
+    std::size_t max_body_bytes = 1024 * 1024;
+    std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};  ///< idle sessions are reaped
+    std::size_t max_sessions = 64;  ///< instances alive at once (a create beyond it answers 503)
+    FaultPlan fault;
+    /// What FaultPlan::Crash does; empty: drop every later request unanswered.
+    std::function<void()> on_crash;
+};
+
+/// Serves devices made by `factory` (one per concurrent session) over HTTP /v1.
+class Agent {
+public:
+    using Factory = std::function<std::unique_ptr<InProcessDevice>()>;
+    /// Throws std::invalid_argument for an empty token or no factory.
+    Agent(Factory factory, AgentConfig config);
+    ~Agent();
+    Agent(const Agent&) = delete;
+    Agent& operator=(const Agent&) = delete;
+
+    /// Makes a first device (for /v1/status), binds and starts serving. Throws typestar::Error when
+    /// the address cannot be bound.
+    void start();
+    /// Stops serving, ends every session. Idempotent.
+    void stop();
+    /// The bound port (after start).
+    [[nodiscard]] std::uint16_t port() const noexcept;
+    /// "http://HOST:PORT".
+    [[nodiscard]] std::string url() const;
+    /// Sessions alive now.
+    [[nodiscard]] std::size_t sessions() const;
+    /// Requests that got the configured fault so far.
+    [[nodiscard]] std::size_t faults_injected() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+/// Reads a bearer token from `path` (surrounding whitespace trimmed). Throws typestar::Error when
+/// the file cannot be read, is empty, or is readable or writable by group or others (mode must be
+/// 0600 or stricter).
+[[nodiscard]] std::string read_token_file(const std::filesystem::path& path);
+
+}  // namespace typestar

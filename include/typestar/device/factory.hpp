@@ -1,0 +1,56 @@
+// Devices by URL, for the command line and the gtest plugin (`--device URL`).
+//   model:PATH          a spec file's synchronous closure, simulated (ModelDevice)
+//   inproc:NAME         a simulated Android class of the registry (typestar/device/simulated.hpp)
+//   http://HOST:PORT    a typestar-device agent (HttpDevice; token from the options or the
+//                       environment: TYPESTAR_DEVICE_TOKEN, else the 0600 file named by
+//                       TYPESTAR_DEVICE_TOKEN_FILE)
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "typestar/device/http_device.hpp"
+#include "typestar/device/inprocess.hpp"
+#include "typestar/device/simulated.hpp"
+#include "typestar/sul/device.hpp"
+
+namespace typestar {
+
+/// Options of make_device. Plain data with defaults.
+struct DeviceOptions {
+    /// inproc: the simulation's delays, timing and seed.
+    sim::SimOptions sim;
+    /// inproc: overrides the registry's variant mode.
+    std::optional<VariantMode> variants;
+    /// inproc: what a timing violation does.
+    ViolationPolicy violations = ViolationPolicy::Error;
+    /// http: timeouts, retries, token (url is taken from the device URL). An empty token is read
+    /// from the environment.
+    HttpConfig http;
+};
+
+/// The device named by `url` (see the header comment). Throws std::invalid_argument for an unknown
+/// scheme or class name (listing the known ones), SpecError for a bad spec file, DeviceError for an
+/// unreachable agent or a missing token.
+[[nodiscard]] std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions& options = {});
+
+/// `per_url` devices for each URL of `urls`, in order (e.g. 4 in-process instances, or 2
+/// connections to each of 3 agents), for a PoolOracle. Throws like make_device, and
+/// std::invalid_argument for no URL or per_url 0.
+[[nodiscard]] std::vector<std::unique_ptr<Device>> make_devices(const std::vector<std::string>& urls,
+                                                                std::size_t per_url = 1,
+                                                                const DeviceOptions& options = {});
+
+/// The framework version a device reports (agent status or class definition), for a spec's
+/// provenance; empty when it has none (model devices).
+[[nodiscard]] std::string framework_of(const Device& device);
+
+/// Throws DeviceError for a timing violation an in-process device recorded and has not thrown yet
+/// (a late callback can arrive after the last query); nothing for other devices. Call it once
+/// learning or a suite is over, before writing the result.
+void check_device(Device& device);
+
+}  // namespace typestar

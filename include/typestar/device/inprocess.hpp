@@ -1,0 +1,156 @@
+// A class under learning run in this process, with real asynchronous callbacks.
+// Design note: every query gets a fresh instance from the reset snippet and a fresh *epoch*: the
+// sink its listeners hold belongs to that epoch only, so a callback of an old instance can never
+// reach a later query. Callbacks are queued in arrival order, also while a callin runs; `wait`
+// takes the oldest or answers `quiet` after tmax (DroidStar §5.2). A callback arriving after a
+// `wait` answered `quiet` (before the next callin, in the same query or after it ended) proves tmax
+// too small; one arriving less than tmin after a callin violates tmin. Both are recorded and, by
+// default, thrown as DeviceError before the device answers again — never a wrong output.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "typestar/core/alphabet.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/device/purpose.hpp"
+#include "typestar/sul/device.hpp"
+
+namespace typestar {
+
+namespace detail {
+struct Monitor;
+}
+
+/// How callins with several variants (DroidStar §2.1) become inputs.
+enum class VariantMode {
+    /// One input per callin; every query that uses such a callin runs once per variant index
+    /// (variant v of each callin, v modulo its count) and a difference throws VariantError.
+    Compare,
+    /// One input per variant, named `callin/label` (DroidStar §2.3: splitting the symbol).
+    Split,
+    /// One input per callin, always its first variant.
+    First,
+};
+
+/// What the device does when a timing assumption is violated.
+enum class ViolationPolicy {
+    Error,  ///< throw DeviceError before answering again (default)
+    Warn,   ///< log a warning to "typestar.device" and count it
+};
+
+/// Options of InProcessDevice. Plain data with defaults.
+struct InProcessConfig {
+    VariantMode variants = VariantMode::Compare;
+    /// Overrides the definition's timing.
+    std::optional<Timing> timing;
+    ViolationPolicy violations = ViolationPolicy::Error;
+};
+
+/// Timing observations of a device (plain data). Delays are measured from the start of the latest
+/// callin of the query to the callback's arrival.
+struct TimingReport {
+    std::uint64_t callbacks = 0;        ///< callbacks that arrived during their query
+    std::uint64_t late = 0;             ///< callbacks that arrived after their query ended (dropped)
+    std::uint64_t tmax_violations = 0;  ///< callbacks after a `wait` answered `quiet`
+    std::uint64_t tmin_violations = 0;  ///< callbacks sooner than tmin after a callin
+    std::uint64_t harness_errors = 0;   ///< undeclared callback names emitted
+    double min_delay_ms = 0;            ///< smallest observed delay (0 when none observed)
+    double max_delay_ms = 0;            ///< largest observed delay
+    std::vector<std::string> messages;  ///< the first violation messages (at most 16)
+};
+
+/// Two variants of one callin answer the same input word differently (DroidStar §2.1): the
+/// non-determinism is controllable, so split the symbol (VariantMode::Split).
+class VariantError : public NondeterminismError {
+public:
+    VariantError(std::string callin, std::string first_label, std::string second_label,
+                 std::vector<std::string> inputs, std::vector<std::string> first_outputs,
+                 std::vector<std::string> second_outputs);
+    [[nodiscard]] const std::string& callin() const noexcept { return callin_; }
+    [[nodiscard]] const std::string& first_label() const noexcept { return first_label_; }
+    [[nodiscard]] const std::string& second_label() const noexcept { return second_label_; }
+    [[nodiscard]] const char* what() const noexcept override { return message_.c_str(); }
+
+private:
+    std::string callin_, first_label_, second_label_, message_;
+};
+
+/// Runs a ClassDefinition: inputs are the callins (declared order; split variants in place) then
+/// `wait`; outputs `ok`, `quiet`, `err`, then the callback symbols (declared order), all fixed at
+/// construction. A callin that throws answers `err`, and `err` is absorbing (every later input of
+/// the query answers `err` without running). Traits: closure_traits, without `quiet` when the
+/// definition's quiet_is_stable is false. Not thread-safe (one query at a time); callbacks may
+/// arrive on any thread.
+class InProcessDevice final : public Device {
+public:
+    /// Throws std::invalid_argument when the definition is invalid (ClassDefinition::validate).
+    explicit InProcessDevice(ClassDefinition definition, InProcessConfig config = {});
+    ~InProcessDevice() override;
+    InProcessDevice(const InProcessDevice&) = delete;
+    InProcessDevice& operator=(const InProcessDevice&) = delete;
+
+    [[nodiscard]] const Alphabet& inputs() const override { return inputs_; }
+    [[nodiscard]] const Alphabet& outputs() const override { return outputs_; }
+    [[nodiscard]] DeviceTraits traits() const override { return traits_; }
+    /// "inproc:" + the class name.
+    [[nodiscard]] std::string name() const override { return "inproc:" + definition_.name; }
+
+    /// Tears down the previous instance if still there, then makes a fresh one. Throws DeviceError
+    /// for a violation recorded since the last check (e.g. a late callback of the previous query)
+    /// or when the reset snippet throws.
+    void reset() override;
+    /// One callin or `wait`. Throws DeviceError when a timing violation or harness error was
+    /// recorded (the answer would not be trustworthy).
+    Symbol step(Symbol input) override;
+    /// `wait` with `timeout` instead of tmax (the agent's wait request). Same contract as step.
+    Symbol step_wait(std::chrono::milliseconds timeout);
+    /// Closes the epoch and tears the instance down.
+    void finish() noexcept override;
+    /// Device::run, once per variant index in VariantMode::Compare (throwing VariantError on a
+    /// difference); RunResult counts every executed step.
+    [[nodiscard]] RunResult run(std::span<const Symbol> inputs) override;
+
+    /// The definition being run.
+    [[nodiscard]] const ClassDefinition& definition() const noexcept { return definition_; }
+    /// The timing in force.
+    [[nodiscard]] const Timing& timing() const noexcept { return timing_; }
+    /// A snapshot of the timing observations.
+    [[nodiscard]] TimingReport timing_report() const;
+    /// Throws DeviceError for a violation recorded and not yet thrown (call it after the last query:
+    /// a late callback can still arrive then).
+    void check_timing();
+
+private:
+    struct InputInfo {
+        std::size_t callin = 0;                // index into definition_.callins
+        std::optional<std::size_t> variant;    // fixed variant (Split), else chosen per run
+        bool wait = false;
+    };
+
+    Symbol step_impl(Symbol input, std::chrono::milliseconds timeout);
+    Symbol run_callin(const InputInfo& info);
+    Symbol run_wait(std::chrono::milliseconds timeout);
+
+    ClassDefinition definition_;
+    InProcessConfig config_;
+    Timing timing_;
+    Alphabet inputs_;
+    Alphabet outputs_;
+    DeviceTraits traits_;
+    std::vector<InputInfo> input_info_;
+    std::shared_ptr<detail::Monitor> monitor_;  // shared with every epoch's sink
+    std::shared_ptr<detail::Epoch> epoch_;
+    std::shared_ptr<void> instance_;
+    std::vector<StepRecord> history_;
+    bool errored_ = false;
+    std::size_t variant_round_ = 0;
+    std::uint64_t query_number_ = 0;
+};
+
+}  // namespace typestar

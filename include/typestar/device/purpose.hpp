@@ -1,0 +1,205 @@
+// The in-process description of a class under learning: DroidStar's LearningPurpose (§2.1, §5.1).
+// A ClassDefinition says how to get a fresh instance with its listeners registered (the reset
+// snippet), which callins exist (each a named snippet, possibly with variants), which callbacks the
+// listeners report (several raw callbacks may be merged into one symbol, §5.3), the timing
+// assumptions tmin/tmax (§5.2), and an optional learning-purpose filter that restricts the explored
+// words (§2.3, §5.3). LearningPurpose<T> is the typed builder; InProcessDevice runs it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace typestar {
+
+namespace detail {
+struct Epoch;
+}
+
+/// Where listener code reports callbacks. Thread-safe: `emit` may be called from any thread, at any
+/// time, also after the query that created the instance has ended (the call is then recorded as a
+/// late callback and never reaches another query). Obtained from the reset snippet's argument.
+class CallbackSink {
+public:
+    explicit CallbackSink(std::shared_ptr<detail::Epoch> epoch) : epoch_(std::move(epoch)) {}
+
+    /// Reports the callback `name` (a declared callback, or a source merged into one). An
+    /// undeclared name is recorded as a harness error, thrown by the device as DeviceError at its
+    /// next step; `emit` itself never throws.
+    void emit(std::string_view name) noexcept;
+
+private:
+    std::shared_ptr<detail::Epoch> epoch_;
+};
+
+/// Quiescence timing (DroidStar §5.2, Assumption 1).
+struct Timing {
+    /// `wait` answers `quiet` when no callback arrives for this long.
+    std::chrono::milliseconds tmax{200};
+    /// Callbacks are assumed to arrive at least this long after the callin that caused them; a
+    /// faster callback is a tmin violation (the device reports it instead of answering).
+    std::chrono::milliseconds tmin{0};
+    bool operator==(const Timing&) const = default;
+};
+
+/// One executed step of the current query, as the learning-purpose filter sees it.
+struct StepRecord {
+    std::string input;   ///< a callin name or `wait`
+    std::string output;  ///< `ok`, `err`, `quiet` or a callback symbol
+};
+
+/// A learning purpose (DroidStar §5.3): true when `next` (a callin or `wait`) may be explored after
+/// `history`. A denied input is answered `err` without running anything, so the learned typestate
+/// is the class restricted to the purpose (a regular approximation): there, `err` means "refused by
+/// the class or outside the purpose".
+using PurposeFilter = std::function<bool(std::span<const StepRecord> history, std::string_view next)>;
+
+/// The filter "at most `limit` pending requests" (DroidStar §5.3, SpellCheckerSession): an input in
+/// `requests` that was answered `ok` opens a request, an output in `responses` closes one; a
+/// request while `limit` are open is denied.
+[[nodiscard]] PurposeFilter at_most_pending(std::vector<std::string> requests,
+                                            std::vector<std::string> responses, std::size_t limit = 1);
+
+/// The type-erased definition a device runs. Build it with LearningPurpose<T>.
+struct ClassDefinition {
+    /// One snippet of a callin; throwing any exception means the callin was refused (`err`).
+    struct Variant {
+        std::string label;                   ///< e.g. "goodURL"; empty for a callin without variants
+        std::function<void(void*)> snippet;  ///< gets the instance made by `reset`
+    };
+    /// A callin: one input symbol with one or more snippets (variants, DroidStar §2.1).
+    struct Callin {
+        std::string name;
+        std::vector<Variant> variants;
+    };
+    /// A callback output symbol and the raw callback names listeners emit for it (the symbol's own
+    /// name when `sources` is empty). Several sources merge environment non-determinism (§5.3).
+    struct Callback {
+        std::string name;
+        std::vector<std::string> sources;
+    };
+
+    std::string name;       ///< the class, e.g. "MediaPlayer"
+    std::string framework;  ///< framework version reported in specs' provenance, e.g. "sim-1"
+    /// Returns a fresh instance with its listeners registered on the sink (DroidStar's reset snippet).
+    std::function<std::shared_ptr<void>(const std::shared_ptr<CallbackSink>&)> reset;
+    /// Optional tear-down of an instance after its query (e.g. release()). Must not throw.
+    std::function<void(void*)> teardown;
+    std::vector<Callin> callins;
+    std::vector<Callback> callbacks;
+    Timing timing;
+    /// Whether a `wait` answered `quiet` leaves the state unchanged (DroidStar's wait/quiet
+    /// self-loop optimization, §4.1). False for classes whose state changes silently with time
+    /// (SpeechRecognizer's Cancelling -quiet-> Finished).
+    bool quiet_is_stable = true;
+    /// Optional learning purpose; empty explores every word.
+    PurposeFilter filter;
+
+    /// Throws std::invalid_argument naming the problem: no name or reset snippet, an empty or
+    /// reserved or duplicate symbol, a callin without snippet, duplicate variant labels, a callback
+    /// source used twice, tmin > tmax.
+    void validate() const;
+};
+
+/// Typed builder of a ClassDefinition for instances of `T`:
+///
+///     auto def = LearningPurpose<Player>("MediaPlayer")
+///         .reset([](const auto& sink) { auto p = std::make_shared<Player>(); p->on_prepared =
+///                    [sink] { sink->emit("onPrepared"); }; return p; })
+///         .callin("prepareAsync", [](Player& p) { p.prepare_async(); })
+///         .variant("setDataSource", "goodURL", [](Player& p) { p.set_data_source(good); })
+///         .variant("setDataSource", "badURL", [](Player& p) { p.set_data_source(bad); })
+///         .callback("onPrepared")
+///         .timing({std::chrono::milliseconds(100), std::chrono::milliseconds(5)})
+///         .build();
+template <class T>
+class LearningPurpose {
+public:
+    /// Starts a purpose for the class `name`.
+    explicit LearningPurpose(std::string name) { def_.name = std::move(name); }
+
+    /// The framework version reported by the device (default empty).
+    LearningPurpose& framework(std::string version) {
+        def_.framework = std::move(version);
+        return *this;
+    }
+    /// The reset snippet: a fresh instance with listeners registered on the sink.
+    LearningPurpose& reset(std::function<std::shared_ptr<T>(const std::shared_ptr<CallbackSink>&)> snippet) {
+        def_.reset = [snippet = std::move(snippet)](const std::shared_ptr<CallbackSink>& sink) {
+            return std::static_pointer_cast<void>(snippet(sink));
+        };
+        return *this;
+    }
+    /// A tear-down snippet run after each query (must not throw).
+    LearningPurpose& teardown(std::function<void(T&)> snippet) {
+        def_.teardown = [snippet = std::move(snippet)](void* p) { snippet(*static_cast<T*>(p)); };
+        return *this;
+    }
+    /// A callin with one snippet. Throws std::invalid_argument if `symbol` already exists.
+    LearningPurpose& callin(const std::string& symbol, std::function<void(T&)> snippet) {
+        if (find(symbol) != nullptr) throw std::invalid_argument("callin '" + symbol + "' declared twice");
+        def_.callins.push_back({symbol, {{"", wrap(std::move(snippet))}}});
+        return *this;
+    }
+    /// One more variant snippet of callin `symbol` (created on first use), labelled `label`.
+    LearningPurpose& variant(const std::string& symbol, std::string label, std::function<void(T&)> snippet) {
+        ClassDefinition::Callin* c = find(symbol);
+        if (c == nullptr) {
+            def_.callins.push_back({symbol, {}});
+            c = &def_.callins.back();
+        }
+        c->variants.push_back({std::move(label), wrap(std::move(snippet))});
+        return *this;
+    }
+    /// A callback symbol emitted under its own name.
+    LearningPurpose& callback(std::string symbol) {
+        def_.callbacks.push_back({std::move(symbol), {}});
+        return *this;
+    }
+    /// A callback symbol standing for several raw callbacks (DroidStar §5.3, merged outputs).
+    LearningPurpose& merged_callback(std::string symbol, std::vector<std::string> sources) {
+        def_.callbacks.push_back({std::move(symbol), std::move(sources)});
+        return *this;
+    }
+    /// The timing assumptions.
+    LearningPurpose& timing(Timing t) {
+        def_.timing = t;
+        return *this;
+    }
+    /// Declares that `wait` answering `quiet` may change the state (see ClassDefinition).
+    LearningPurpose& quiet_changes_state() {
+        def_.quiet_is_stable = false;
+        return *this;
+    }
+    /// Restricts the explored words (see PurposeFilter).
+    LearningPurpose& restrict_to(PurposeFilter filter) {
+        def_.filter = std::move(filter);
+        return *this;
+    }
+    /// The validated definition. Throws std::invalid_argument (ClassDefinition::validate).
+    [[nodiscard]] ClassDefinition build() const {
+        def_.validate();
+        return def_;
+    }
+
+private:
+    static std::function<void(void*)> wrap(std::function<void(T&)> snippet) {
+        return [snippet = std::move(snippet)](void* p) { snippet(*static_cast<T*>(p)); };
+    }
+    ClassDefinition::Callin* find(const std::string& symbol) {
+        for (auto& c : def_.callins)
+            if (c.name == symbol) return &c;
+        return nullptr;
+    }
+
+    ClassDefinition def_;
+};
+
+}  // namespace typestar

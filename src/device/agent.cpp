@@ -1,0 +1,490 @@
+#include "typestar/device/agent.hpp"
+
+#include <sys/stat.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <condition_variable>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "http_server.hpp"
+#include "protocol.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/sul/logging.hpp"
+
+namespace typestar {
+
+using json = nlohmann::json;
+using detail::HttpRequest;
+using detail::HttpResponse;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.device"); }
+
+HttpResponse ok_json(const json& body, int status = 200) {
+    HttpResponse r;
+    r.status = status;
+    r.body = body.dump();
+    return r;
+}
+
+HttpResponse error(int status, const std::string& code, const std::string& message) {
+    HttpResponse r = ok_json(detail::error_json(code, message), status);
+    if (status == 401) r.headers["WWW-Authenticate"] = "Bearer realm=\"typestar-device\"";
+    return r;
+}
+
+bool equal_constant_time(const std::string& a, const std::string& b) {
+    unsigned char diff = a.size() == b.size() ? 0 : 1;
+    const std::size_t n = std::max(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+        const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+        diff = static_cast<unsigned char>(diff | (x ^ y));
+    }
+    return diff == 0;
+}
+
+}  // namespace
+
+FaultPlan parse_fault(const std::string& text) {
+    FaultPlan plan;
+    std::vector<std::string> parts;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
+    if (parts.empty() || parts.size() > 3) throw std::invalid_argument("fault '" + text + "': expected KIND[:AFTER[:TIMES]]");
+    static const std::map<std::string, FaultPlan::Kind> kinds{{"none", FaultPlan::Kind::None},
+                                                              {"crash", FaultPlan::Kind::Crash},
+                                                              {"hang", FaultPlan::Kind::Hang},
+                                                              {"drop", FaultPlan::Kind::Drop},
+                                                              {"garbage", FaultPlan::Kind::Garbage}};
+    const auto kind = kinds.find(parts[0]);
+    if (kind == kinds.end())
+        throw std::invalid_argument("fault '" + text + "': unknown kind '" + parts[0] +
+                                    "' (none, crash, hang, drop, garbage)");
+    plan.kind = kind->second;
+    auto number = [&](const std::string& s, const char* what) {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18)
+            throw std::invalid_argument("fault '" + text + "': " + what + " '" + s + "' is not a number");
+        return static_cast<std::size_t>(std::stoull(s));
+    };
+    if (parts.size() > 1) plan.after = number(parts[1], "AFTER");
+    if (parts.size() > 2) plan.times = number(parts[2], "TIMES");
+    return plan;
+}
+
+std::string read_token_file(const std::filesystem::path& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw Error("token file '" + path.string() + "': cannot read it: " + std::strerror(errno));
+    if ((st.st_mode & 077) != 0)
+        throw Error("token file '" + path.string() + "' is accessible by group or others (mode " +
+                    [&] {
+                        std::ostringstream o;
+                        o << std::oct << (st.st_mode & 0777);
+                        return o.str();
+                    }() +
+                    "); make it 0600");
+    std::ifstream file(path);
+    if (!file) throw Error("token file '" + path.string() + "': cannot read it");
+    std::stringstream content;
+    content << file.rdbuf();
+    std::string token = content.str();
+    const auto b = token.find_first_not_of(" \t\r\n");
+    const auto e = token.find_last_not_of(" \t\r\n");
+    token = b == std::string::npos ? std::string() : token.substr(b, e - b + 1);
+    if (token.empty()) throw Error("token file '" + path.string() + "' is empty");
+    return token;
+}
+
+struct Agent::Impl {
+    struct Slot {
+        std::unique_ptr<InProcessDevice> device;
+        bool busy = false;
+    };
+    struct Session {
+        std::string id;
+        Slot* slot = nullptr;
+        std::mutex mutex;                   // one request at a time
+        std::uint64_t next_seq = 0;         // the seq the next new step must carry
+        std::optional<HttpResponse> last;   // response to step next_seq - 1 (for retries)
+        Clock::time_point last_used = Clock::now();
+        bool ended = false;
+    };
+
+    Factory factory;
+    AgentConfig config;
+    std::unique_ptr<detail::HttpServer> server;
+
+    mutable std::mutex mutex;
+    std::vector<std::unique_ptr<Slot>> slots;
+    std::map<std::string, std::shared_ptr<Session>> sessions;
+    std::map<std::string, std::string> created_by_request;  // request_id -> session id
+    json status_body;
+    std::mt19937_64 ids{std::random_device{}()};
+
+    std::atomic<std::size_t> fault_counter{0};
+    std::atomic<std::size_t> injected{0};
+    std::atomic<bool> crashed{false};
+
+    std::mutex reaper_mutex;
+    std::condition_variable reaper_wake;
+    bool stopping = false;
+    std::thread reaper;
+
+    Slot* take_slot() {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (auto& s : slots)
+            if (!s->busy) {
+                s->busy = true;
+                return s.get();
+            }
+        if (slots.size() >= config.max_sessions) return nullptr;
+        auto slot = std::make_unique<Slot>();
+        slot->device = factory();
+        slot->busy = true;
+        slots.push_back(std::move(slot));
+        return slots.back().get();
+    }
+    void release_slot(Slot* slot) {
+        slot->device->finish();
+        std::lock_guard<std::mutex> lock(mutex);
+        slot->busy = false;
+    }
+    std::string new_id() {
+        std::lock_guard<std::mutex> lock(mutex);
+        std::ostringstream o;
+        o << std::hex << ids() << ids();
+        return o.str();
+    }
+
+    void end_session(Session& s) {
+        if (s.ended) return;
+        s.ended = true;
+        release_slot(s.slot);
+    }
+
+    void reap_loop() {
+        std::unique_lock<std::mutex> lock(reaper_mutex);
+        const auto period = std::max<Clock::duration>(std::chrono::milliseconds(10), config.idle_timeout / 4);
+        while (!stopping) {
+            reaper_wake.wait_for(lock, period);
+            if (stopping) return;
+            std::vector<std::shared_ptr<Session>> idle;
+            {
+                std::lock_guard<std::mutex> l(mutex);
+                const auto now = Clock::now();
+                for (auto it = sessions.begin(); it != sessions.end();) {
+                    std::unique_lock<std::mutex> busy(it->second->mutex, std::try_to_lock);
+                    if (busy && now - it->second->last_used > config.idle_timeout) {
+                        idle.push_back(it->second);
+                        it = sessions.erase(it);
+                    } else {
+                        ++it;
+                    }
+                }
+            }
+            for (auto& s : idle) {
+                std::lock_guard<std::mutex> l(s->mutex);
+                log()->info("reaping idle session {}", s->id);
+                end_session(*s);
+            }
+        }
+    }
+
+    HttpResponse handle(const HttpRequest& req) {
+        if (!req.header("origin").empty())
+            return error(403, "forbidden", "requests with an Origin header are refused (no browser access)");
+        const std::string auth = req.header("authorization");
+        if (!equal_constant_time(auth, "Bearer " + config.token))
+            return error(401, "unauthorized", auth.empty() ? "missing bearer token" : "wrong bearer token");
+        if (crashed) {
+            HttpResponse r;
+            r.fault = HttpResponse::Fault::Drop;
+            return r;
+        }
+        const bool is_status = req.target == "/v1/status";
+        bool inject = false;
+        if (!is_status && config.fault.kind != FaultPlan::Kind::None) {
+            const std::size_t n = fault_counter++;
+            inject = n >= config.fault.after && n - config.fault.after < config.fault.times;
+        }
+        if (inject) {
+            ++injected;
+            switch (config.fault.kind) {
+                case FaultPlan::Kind::Crash:
+                    crashed = true;
+                    if (config.on_crash) config.on_crash();
+                    {
+                        HttpResponse r;
+                        r.fault = HttpResponse::Fault::Drop;
+                        return r;
+                    }
+                case FaultPlan::Kind::Hang:
+                    std::this_thread::sleep_for(config.fault.hang);
+                    break;
+                default:
+                    break;
+            }
+        }
+        HttpResponse r = route(req);
+        if (inject && config.fault.kind == FaultPlan::Kind::Drop) r.fault = HttpResponse::Fault::Drop;
+        if (inject && config.fault.kind == FaultPlan::Kind::Garbage) r.fault = HttpResponse::Fault::Garbage;
+        return r;
+    }
+
+    HttpResponse route(const HttpRequest& req) {
+        const std::string& t = req.target;
+        if (t == "/v1/status") {
+            if (req.method != "GET") return error(405, "unknown method", req.method + " " + t);
+            json body = status_body;
+            body["sessions"] = sessions_alive();
+            return ok_json(body);
+        }
+        json body;
+        if (req.method == "POST") {
+            body = json::parse(req.body.empty() ? std::string("{}") : req.body, nullptr, false);
+            if (body.is_discarded() || !body.is_object())
+                return error(400, "invalid argument", "the request body is not a JSON object");
+        }
+        if (t == "/v1/run") {
+            if (req.method != "POST") return error(405, "unknown method", req.method + " " + t);
+            return run(body);
+        }
+        if (t == "/v1/sessions") {
+            if (req.method != "POST") return error(405, "unknown method", req.method + " " + t);
+            return create(body);
+        }
+        const std::string prefix = "/v1/sessions/";
+        if (t.rfind(prefix, 0) == 0) {
+            std::string rest = t.substr(prefix.size());
+            std::string action;
+            if (const auto slash = rest.find('/'); slash != std::string::npos) {
+                action = rest.substr(slash + 1);
+                rest.erase(slash);
+            }
+            std::shared_ptr<Session> s;
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                const auto it = sessions.find(rest);
+                if (it != sessions.end()) s = it->second;
+            }
+            if (!s) return error(404, "invalid session id", "no session '" + rest + "' (ended or reaped)");
+            if (action.empty()) {
+                if (req.method != "DELETE") return error(405, "unknown method", req.method + " " + t);
+                return remove(s);
+            }
+            if (req.method != "POST") return error(405, "unknown method", req.method + " " + t);
+            if (action == "callin" || action == "wait") return step(*s, action == "wait", body);
+        }
+        return error(404, "unknown command", req.method + " " + t);
+    }
+
+    std::size_t sessions_alive() const {
+        std::lock_guard<std::mutex> lock(mutex);
+        return sessions.size();
+    }
+
+    HttpResponse create(const json& body) {
+        std::string request_id;
+        if (body.contains("request_id")) {
+            if (!body["request_id"].is_string()) return error(400, "invalid argument", "request_id must be a string");
+            request_id = body["request_id"].get<std::string>();
+            std::lock_guard<std::mutex> lock(mutex);
+            const auto it = created_by_request.find(request_id);
+            if (it != created_by_request.end() && sessions.count(it->second) != 0)
+                return ok_json({{"session", it->second}, {"seq", 0}}, 201);  // a retried create
+        }
+        Slot* slot = take_slot();
+        if (slot == nullptr)
+            return error(503, "session not created",
+                         "all " + std::to_string(config.max_sessions) + " instances are in use");
+        try {
+            slot->device->reset();
+        } catch (const std::exception& e) {
+            release_slot(slot);
+            return error(500, "session not created", e.what());
+        }
+        auto s = std::make_shared<Session>();
+        s->id = new_id();
+        s->slot = slot;
+        std::lock_guard<std::mutex> lock(mutex);
+        sessions[s->id] = s;
+        if (!request_id.empty()) {
+            if (created_by_request.size() > 4096) created_by_request.clear();
+            created_by_request[request_id] = s->id;
+        }
+        return ok_json({{"session", s->id}, {"seq", 0}}, 201);
+    }
+
+    HttpResponse remove(const std::shared_ptr<Session>& s) {
+        std::lock_guard<std::mutex> l(s->mutex);
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            sessions.erase(s->id);
+        }
+        end_session(*s);
+        return ok_json({{"session", s->id}, {"deleted", true}});
+    }
+
+    HttpResponse step(Session& s, bool is_wait, const json& body) {
+        std::lock_guard<std::mutex> l(s.mutex);
+        s.last_used = Clock::now();
+        if (s.ended) return error(404, "invalid session id", "session '" + s.id + "' has ended");
+        if (!body.contains("seq") || !body["seq"].is_number_unsigned())
+            return error(400, "invalid argument", "seq (a non-negative integer) is required");
+        const auto seq = body["seq"].get<std::uint64_t>();
+        if (s.last && seq + 1 == s.next_seq) return *s.last;  // a retry: answer it again
+        if (seq != s.next_seq)
+            return error(409, "sequence mismatch",
+                         "expected seq " + std::to_string(s.next_seq) + ", got " + std::to_string(seq));
+        InProcessDevice& d = *s.slot->device;
+        Symbol output = 0;
+        try {
+            if (is_wait) {
+                auto timeout = d.timing().tmax;
+                if (body.contains("timeout_ms")) {
+                    if (!body["timeout_ms"].is_number_unsigned() || body["timeout_ms"].get<std::uint64_t>() > 3600000)
+                        return error(400, "invalid argument", "timeout_ms must be an integer in [0, 3600000]");
+                    timeout = std::chrono::milliseconds(body["timeout_ms"].get<std::int64_t>());
+                }
+                output = d.step_wait(timeout);
+            } else {
+                if (!body.contains("callin") || !body["callin"].is_string())
+                    return error(400, "invalid argument", "callin (a string) is required");
+                const auto name = body["callin"].get<std::string>();
+                const auto id = d.inputs().find(name);
+                if (!id || name == kWait) return error(400, "invalid argument", "unknown callin '" + name + "'");
+                output = d.step(*id);
+            }
+        } catch (const std::exception& e) {
+            s.last = error(500, "device error", e.what());
+            ++s.next_seq;
+            return *s.last;
+        }
+        s.last = ok_json({{"seq", seq}, {"output", d.outputs().name(output)}});
+        ++s.next_seq;
+        return *s.last;
+    }
+
+    HttpResponse run(const json& body) {
+        if (!body.contains("inputs") || !body["inputs"].is_array())
+            return error(400, "invalid argument", "inputs (an array of input names) is required");
+        Slot* slot = take_slot();
+        if (slot == nullptr)
+            return error(503, "session not created",
+                         "all " + std::to_string(config.max_sessions) + " instances are in use");
+        InProcessDevice& d = *slot->device;
+        Word word;
+        for (const auto& name : body["inputs"]) {
+            const auto id = name.is_string() ? d.inputs().find(name.get<std::string>()) : std::nullopt;
+            if (!id) {
+                release_slot(slot);
+                return error(400, "invalid argument", "unknown input " + name.dump());
+            }
+            word.push_back(*id);
+        }
+        try {
+            const RunResult r = d.run(word);
+            release_slot(slot);
+            return ok_json({{"outputs", names_of(r.outputs, d.outputs())}, {"steps", r.steps}, {"waits", r.waits}});
+        } catch (const NondeterminismError& e) {
+            release_slot(slot);
+            return error(500, "nondeterminism", e.what());
+        } catch (const std::exception& e) {
+            release_slot(slot);
+            return error(500, "device error", e.what());
+        }
+    }
+};
+
+Agent::Agent(Factory factory, AgentConfig config) : impl_(std::make_unique<Impl>()) {
+    if (!factory) throw std::invalid_argument("the agent needs a device factory");
+    if (config.token.empty()) throw std::invalid_argument("the agent needs a bearer token");
+    impl_->factory = std::move(factory);
+    impl_->config = std::move(config);
+}
+
+Agent::~Agent() { stop(); }
+
+void Agent::start() {
+    Impl& m = *impl_;
+    auto first = std::make_unique<Impl::Slot>();
+    first->device = m.factory();
+    const InProcessDevice& d = *first->device;
+    std::vector<std::string> callins;
+    for (const auto& name : d.inputs().names())
+        if (name != kWait) callins.push_back(name);
+    std::vector<std::string> callbacks(d.outputs().names().begin() + 3, d.outputs().names().end());
+    m.status_body = {{"protocol", detail::kProtocol},
+                     {"agent", "typestar-device"},
+                     {"name", d.definition().name},
+                     {"framework", d.definition().framework},
+                     {"callins", callins},
+                     {"callbacks", callbacks},
+                     {"timing", {{"tmax_ms", d.timing().tmax.count()}, {"tmin_ms", d.timing().tmin.count()}}},
+                     {"quiet_is_stable", d.traits().quiet.has_value()},
+                     {"max_sessions", m.config.max_sessions}};
+    m.slots.push_back(std::move(first));
+    detail::HttpServerConfig sc;
+    sc.host = m.config.host;
+    sc.port = m.config.port;
+    sc.max_header_bytes = m.config.max_header_bytes;
+    sc.max_body_bytes = m.config.max_body_bytes;
+    m.server = std::make_unique<detail::HttpServer>(sc, [this](const HttpRequest& r) { return impl_->handle(r); });
+    try {
+        m.server->start();
+    } catch (const std::exception& e) {
+        throw Error(std::string("typestar-device: ") + e.what());
+    }
+    m.reaper = std::thread([this] { impl_->reap_loop(); });
+}
+
+void Agent::stop() {
+    Impl& m = *impl_;
+    if (m.server) m.server->stop();
+    {
+        std::lock_guard<std::mutex> lock(m.reaper_mutex);
+        m.stopping = true;
+    }
+    m.reaper_wake.notify_all();
+    if (m.reaper.joinable()) m.reaper.join();
+    std::map<std::string, std::shared_ptr<Impl::Session>> left;
+    {
+        std::lock_guard<std::mutex> lock(m.mutex);
+        left.swap(m.sessions);
+    }
+    for (auto& [id, s] : left) {
+        std::lock_guard<std::mutex> l(s->mutex);
+        m.end_session(*s);
+    }
+}
+
+std::uint16_t Agent::port() const noexcept { return impl_->server ? impl_->server->port() : 0; }
+
+std::string Agent::url() const {
+    const std::string& host = impl_->config.host;
+    const bool v6 = host.find(':') != std::string::npos;
+    return "http://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port());
+}
+
+std::size_t Agent::sessions() const { return impl_->sessions_alive(); }
+
+std::size_t Agent::faults_injected() const { return impl_->injected; }
+
+}  // namespace typestar

@@ -1,0 +1,445 @@
+#include "typestar/device/inprocess.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "typestar/core/typestate.hpp"
+#include "typestar/sul/logging.hpp"
+
+namespace typestar {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double ms_between(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+std::string format_ms(double ms) {
+    std::ostringstream out;
+    out.precision(1);
+    out << std::fixed << ms << " ms";
+    return out.str();
+}
+
+std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.device"); }
+
+}  // namespace
+
+namespace detail {
+
+/// Device-level record shared by every epoch's sink: symbol table and timing observations.
+struct Monitor {
+    std::string device_name;
+    std::map<std::string, Symbol, std::less<>> sources;  // raw callback name -> output symbol
+    std::vector<std::string> output_names;
+    ViolationPolicy policy = ViolationPolicy::Error;
+    Timing timing;
+
+    std::mutex mutex;
+    TimingReport report;
+    std::vector<std::string> pending;  // violations not yet thrown
+
+    void record(std::string message, std::uint64_t TimingReport::*counter) {
+        std::lock_guard<std::mutex> lock(mutex);
+        ++(report.*counter);
+        if (report.messages.size() < 16) report.messages.push_back(message);
+        if (policy == ViolationPolicy::Error || counter == &TimingReport::harness_errors) {
+            pending.push_back(std::move(message));
+        } else {
+            log()->warn("{}: {}", device_name, message);
+        }
+    }
+    void observe_delay(double ms) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (report.callbacks == 0 || ms < report.min_delay_ms) report.min_delay_ms = ms;
+        report.max_delay_ms = std::max(report.max_delay_ms, ms);
+        ++report.callbacks;
+    }
+};
+
+/// One query's instance: its callback queue and what the query has done so far.
+struct Epoch {
+    std::shared_ptr<Monitor> monitor;
+    std::uint64_t query = 0;
+
+    std::mutex mutex;
+    std::condition_variable arrived;
+    std::deque<Symbol> queue;
+    bool open = true;
+    bool quiet_declared = false;            // last step: `wait` answered quiet, no callin since
+    Clock::time_point quiet_wait_start{};   // start of that wait
+    std::optional<Clock::time_point> last_callin;
+    std::string last_callin_name;
+    std::string word;                       // the query so far, for messages
+};
+
+}  // namespace detail
+
+void CallbackSink::emit(std::string_view name) noexcept {
+    try {
+        const auto now = Clock::now();
+        detail::Epoch& e = *epoch_;
+        detail::Monitor& m = *e.monitor;
+        const auto source = m.sources.find(name);
+        std::unique_lock<std::mutex> lock(e.mutex);
+        const std::string where = "query #" + std::to_string(e.query) + " '" + e.word + "'";
+        if (source == m.sources.end()) {
+            lock.unlock();
+            m.record("undeclared callback '" + std::string(name) + "' emitted in " + where,
+                     &TimingReport::harness_errors);
+            e.arrived.notify_all();
+            return;
+        }
+        const std::string& symbol = m.output_names[source->second];
+        if (e.quiet_declared) {
+            const double after = ms_between(e.quiet_wait_start, now);
+            lock.unlock();
+            m.record("tmax too small: callback '" + symbol + "' arrived " + format_ms(after) +
+                         " after the start of a `wait` that answered quiet (tmax " +
+                         std::to_string(m.timing.tmax.count()) + " ms) in " + where,
+                     &TimingReport::tmax_violations);
+            return;
+        }
+        if (!e.open) {
+            lock.unlock();
+            std::lock_guard<std::mutex> mlock(m.mutex);
+            ++m.report.late;
+            return;
+        }
+        if (e.last_callin) {
+            const double delay = ms_between(*e.last_callin, now);
+            const auto tmin = std::chrono::duration<double, std::milli>(m.timing.tmin).count();
+            if (delay < tmin) {
+                const std::string callin = e.last_callin_name;
+                lock.unlock();
+                m.record("tmin violated: callback '" + symbol + "' arrived " + format_ms(delay) +
+                             " after callin '" + callin + "' started (tmin " +
+                             std::to_string(m.timing.tmin.count()) + " ms) in " + where,
+                         &TimingReport::tmin_violations);
+                lock.lock();
+            } else {
+                m.observe_delay(delay);
+            }
+        } else {
+            m.observe_delay(0.0);
+        }
+        e.queue.push_back(source->second);
+        lock.unlock();
+        e.arrived.notify_all();
+    } catch (...) {
+        // emit never throws (it runs on foreign threads); an allocation failure loses the message.
+    }
+}
+
+VariantError::VariantError(std::string callin, std::string first_label, std::string second_label,
+                           std::vector<std::string> inputs, std::vector<std::string> first_outputs,
+                           std::vector<std::string> second_outputs)
+    : NondeterminismError(inputs, first_outputs, second_outputs),
+      callin_(std::move(callin)),
+      first_label_(std::move(first_label)),
+      second_label_(std::move(second_label)) {
+    auto join = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
+        return s;
+    };
+    message_ = "variants of callin '" + callin_ + "' behave differently on '" + join(inputs) + "': with '" +
+               first_label_ + "' it answers '" + join(first_outputs) + "', with '" + second_label_ + "' '" +
+               join(second_outputs) + "'; split the symbol (VariantMode::Split) or drop a variant";
+}
+
+InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig config)
+    : definition_(std::move(definition)), config_(config), timing_(config.timing.value_or(definition_.timing)) {
+    definition_.validate();
+    if (timing_.tmin > timing_.tmax) throw std::invalid_argument("tmin is larger than tmax");
+    for (std::size_t c = 0; c < definition_.callins.size(); ++c) {
+        const auto& callin = definition_.callins[c];
+        if (config_.variants == VariantMode::Split && callin.variants.size() > 1) {
+            for (std::size_t v = 0; v < callin.variants.size(); ++v) {
+                inputs_.intern(callin.name + "/" + callin.variants[v].label);
+                input_info_.push_back({c, v, false});
+            }
+        } else {
+            inputs_.intern(callin.name);
+            input_info_.push_back({c, std::nullopt, false});
+        }
+    }
+    if (inputs_.size() != input_info_.size())
+        throw std::invalid_argument("split callin names collide with other callins");
+    inputs_.intern(kWait);
+    input_info_.push_back({0, std::nullopt, true});
+
+    monitor_ = std::make_shared<detail::Monitor>();
+    outputs_.intern(kOk);
+    outputs_.intern(kQuiet);
+    outputs_.intern(kErr);
+    for (const auto& cb : definition_.callbacks) {
+        const Symbol id = outputs_.intern(cb.name);
+        if (cb.sources.empty()) {
+            monitor_->sources.emplace(cb.name, id);
+        } else {
+            for (const auto& s : cb.sources) monitor_->sources.emplace(s, id);
+        }
+    }
+    monitor_->output_names = outputs_.names();
+    monitor_->device_name = name();
+    monitor_->policy = config_.violations;
+    monitor_->timing = timing_;
+
+    traits_ = closure_traits(inputs_, outputs_);
+    if (!definition_.quiet_is_stable) traits_.quiet.reset();
+}
+
+InProcessDevice::~InProcessDevice() {
+    finish();
+    std::lock_guard<std::mutex> lock(monitor_->mutex);
+    if (!monitor_->pending.empty())
+        log()->warn("{}: {} timing violation(s) never reported: {}", name(), monitor_->pending.size(),
+                    monitor_->pending.front());
+}
+
+void InProcessDevice::check_timing() {
+    std::vector<std::string> pending;
+    {
+        std::lock_guard<std::mutex> lock(monitor_->mutex);
+        pending.swap(monitor_->pending);
+    }
+    if (pending.empty()) return;
+    std::string message = name() + ": " + pending.front();
+    if (pending.size() > 1) message += " (and " + std::to_string(pending.size() - 1) + " more)";
+    throw DeviceError(message);
+}
+
+TimingReport InProcessDevice::timing_report() const {
+    std::lock_guard<std::mutex> lock(monitor_->mutex);
+    return monitor_->report;
+}
+
+void InProcessDevice::reset() {
+    finish();
+    check_timing();
+    ++query_number_;
+    history_.clear();
+    errored_ = false;
+    auto epoch = std::make_shared<detail::Epoch>();
+    epoch->monitor = monitor_;
+    epoch->query = query_number_;
+    epoch_ = epoch;
+    try {
+        instance_ = definition_.reset(std::make_shared<CallbackSink>(epoch));
+    } catch (const std::exception& e) {
+        finish();
+        throw DeviceError(name() + ": the reset snippet failed: " + e.what());
+    }
+    if (!instance_) {
+        finish();
+        throw DeviceError(name() + ": the reset snippet returned no instance");
+    }
+}
+
+void InProcessDevice::finish() noexcept {
+    if (epoch_) {
+        std::lock_guard<std::mutex> lock(epoch_->mutex);
+        epoch_->open = false;
+        epoch_->queue.clear();
+    }
+    if (instance_ && definition_.teardown) {
+        try {
+            definition_.teardown(instance_.get());
+        } catch (...) {
+            log()->warn("{}: the teardown snippet threw; ignored", name());
+        }
+    }
+    instance_.reset();
+    epoch_.reset();
+}
+
+Symbol InProcessDevice::step(Symbol input) { return step_impl(input, timing_.tmax); }
+
+Symbol InProcessDevice::step_wait(std::chrono::milliseconds timeout) {
+    return step_impl(static_cast<Symbol>(input_info_.size() - 1), timeout);
+}
+
+Symbol InProcessDevice::step_impl(Symbol input, std::chrono::milliseconds timeout) {
+    if (!epoch_ || !instance_) throw DeviceError(name() + ": step without reset");
+    if (input >= input_info_.size()) throw std::out_of_range("input symbol out of range");
+    const InputInfo& info = input_info_[input];
+    const std::string& input_name = inputs_.name(input);
+    Symbol output = 0;
+    const Symbol err = *outputs_.find(kErr);
+    if (errored_) {
+        output = err;
+    } else if (definition_.filter && !definition_.filter(history_, input_name)) {
+        output = err;  // outside the learning purpose
+    } else {
+        output = info.wait ? run_wait(timeout) : run_callin(info);
+    }
+    if (output == err) errored_ = true;
+    history_.push_back({input_name, outputs_.name(output)});
+    check_timing();
+    return output;
+}
+
+Symbol InProcessDevice::run_callin(const InputInfo& info) {
+    const auto& callin = definition_.callins[info.callin];
+    const std::size_t v = info.variant.value_or(
+        config_.variants == VariantMode::Compare ? variant_round_ % callin.variants.size() : 0);
+    {
+        std::unique_lock<std::mutex> lock(epoch_->mutex);
+        if (!epoch_->queue.empty()) {
+            // A callback came between the previous step and this callin: the callin would run in a
+            // state the synchronous closure does not describe (DroidStar §5.2, tmin).
+            const std::string message = "tmin violated: callback '" + outputs_.name(epoch_->queue.front()) +
+                                        "' arrived before callin '" + callin.name + "' could run, in query #" +
+                                        std::to_string(epoch_->query) + " '" + epoch_->word + "'";
+            lock.unlock();
+            monitor_->record(message, &TimingReport::tmin_violations);
+            lock.lock();
+        }
+        epoch_->quiet_declared = false;
+        epoch_->last_callin = Clock::now();
+        epoch_->last_callin_name = callin.name;
+        if (!epoch_->word.empty()) epoch_->word += ' ';
+        epoch_->word += callin.name;
+    }
+    try {
+        callin.variants[v].snippet(instance_.get());
+    } catch (const std::exception& e) {
+        log()->debug("{}: callin {} refused: {}", name(), callin.name, e.what());
+        return *outputs_.find(kErr);
+    } catch (...) {
+        log()->debug("{}: callin {} refused", name(), callin.name);
+        return *outputs_.find(kErr);
+    }
+    return *outputs_.find(kOk);
+}
+
+Symbol InProcessDevice::run_wait(std::chrono::milliseconds timeout) {
+    detail::Epoch& e = *epoch_;
+    std::unique_lock<std::mutex> lock(e.mutex);
+    if (!e.word.empty()) e.word += ' ';
+    e.word += kWait;
+    const auto start = Clock::now();
+    const bool got = e.arrived.wait_until(lock, start + timeout, [&] {
+        if (!e.queue.empty()) return true;
+        std::lock_guard<std::mutex> mlock(monitor_->mutex);
+        return !monitor_->pending.empty();  // a harness error: stop waiting
+    });
+    if (got && !e.queue.empty()) {
+        const Symbol s = e.queue.front();
+        e.queue.pop_front();
+        return s;
+    }
+    if (!got) {
+        e.quiet_declared = true;
+        e.quiet_wait_start = start;
+    }
+    return *outputs_.find(kQuiet);
+}
+
+RunResult InProcessDevice::run(std::span<const Symbol> inputs) {
+    std::size_t rounds = 1;
+    if (config_.variants == VariantMode::Compare) {
+        for (Symbol s : inputs) {
+            const auto& info = input_info_[s];
+            if (!info.wait) rounds = std::max(rounds, definition_.callins[info.callin].variants.size());
+        }
+    }
+    variant_round_ = 0;
+    RunResult first = Device::run(inputs);
+    for (std::size_t v = 1; v < rounds; ++v) {
+        variant_round_ = v;
+        RunResult other = Device::run(inputs);
+        first.steps += other.steps;
+        first.waits += other.waits;
+        if (other.outputs == first.outputs) continue;
+        std::size_t at = 0;
+        while (first.outputs[at] == other.outputs[at]) ++at;
+        // The first callin with several variants up to the difference is the one to split.
+        std::size_t callin = 0;
+        for (std::size_t i = 0; i <= at; ++i) {
+            const auto& info = input_info_[inputs[i]];
+            if (!info.wait && definition_.callins[info.callin].variants.size() > 1) {
+                callin = info.callin;
+                break;
+            }
+        }
+        const auto& c = definition_.callins[callin];
+        std::vector<std::string> in, a, b;
+        for (std::size_t i = 0; i <= at; ++i) {
+            in.push_back(inputs_.name(inputs[i]));
+            a.push_back(outputs_.name(first.outputs[i]));
+            b.push_back(outputs_.name(other.outputs[i]));
+        }
+        variant_round_ = 0;
+        throw VariantError(c.name, c.variants[0].label, c.variants[v % c.variants.size()].label, std::move(in),
+                           std::move(a), std::move(b));
+    }
+    variant_round_ = 0;
+    return first;
+}
+
+// ---- ClassDefinition ----
+
+void ClassDefinition::validate() const {
+    auto bad = [&](const std::string& what) { throw std::invalid_argument("class '" + name + "': " + what); };
+    if (name.empty()) throw std::invalid_argument("class definition without a name");
+    if (!reset) bad("no reset snippet");
+    std::set<std::string, std::less<>> symbols;
+    auto check_symbol = [&](const std::string& s, const char* kind) {
+        if (s.empty()) bad(std::string("empty ") + kind + " name");
+        if (is_reserved(s)) bad(std::string("reserved name '") + s + "' used as a " + kind);
+        if (!symbols.insert(s).second) bad("symbol '" + s + "' declared twice");
+    };
+    for (const auto& c : callins) {
+        check_symbol(c.name, "callin");
+        if (c.variants.empty()) bad("callin '" + c.name + "' has no snippet");
+        std::set<std::string> labels;
+        for (const auto& v : c.variants) {
+            if (!v.snippet) bad("callin '" + c.name + "' has an empty snippet");
+            if (c.variants.size() > 1 && v.label.empty()) bad("a variant of callin '" + c.name + "' has no label");
+            if (!labels.insert(v.label).second)
+                bad("callin '" + c.name + "' has two variants labelled '" + v.label + "'");
+        }
+    }
+    std::set<std::string> sources;
+    for (const auto& cb : callbacks) {
+        check_symbol(cb.name, "callback");
+        const std::vector<std::string> own{cb.name};
+        for (const auto& s : cb.sources.empty() ? own : cb.sources)
+            if (!sources.insert(s).second) bad("callback source '" + s + "' is used twice");
+    }
+    if (timing.tmin > timing.tmax) bad("tmin is larger than tmax");
+    if (timing.tmax.count() < 0 || timing.tmin.count() < 0) bad("negative timing");
+}
+
+PurposeFilter at_most_pending(std::vector<std::string> requests, std::vector<std::string> responses,
+                              std::size_t limit) {
+    return [requests = std::move(requests), responses = std::move(responses), limit](
+               std::span<const StepRecord> history, std::string_view next) {
+        auto is_in = [](const std::vector<std::string>& v, std::string_view s) {
+            return std::find(v.begin(), v.end(), s) != v.end();
+        };
+        if (!is_in(requests, next)) return true;
+        std::size_t pending = 0;
+        for (const auto& step : history) {
+            if (is_in(requests, step.input) && step.output == kOk) ++pending;
+            if (is_in(responses, step.output) && pending > 0) --pending;
+        }
+        return pending < limit;
+    };
+}
+
+}  // namespace typestar

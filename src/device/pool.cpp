@@ -1,0 +1,104 @@
+#include "typestar/device/pool.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace typestar {
+
+PoolOracle::PoolOracle(std::vector<std::unique_ptr<Device>> devices, QueryStats* stats)
+    : devices_(std::move(devices)), stats_(stats) {
+    if (devices_.empty()) throw std::invalid_argument("a device pool needs at least one device");
+    for (const auto& d : devices_) {
+        if (!d) throw std::invalid_argument("a device pool got a null device");
+        if (!(d->inputs() == devices_.front()->inputs()) || !(d->outputs() == devices_.front()->outputs()) ||
+            !(d->traits() == devices_.front()->traits()))
+            throw std::invalid_argument("devices of a pool must have the same inputs, outputs and traits: '" +
+                                        d->name() + "' differs from '" + devices_.front()->name() + "'");
+    }
+    if (devices_.size() > 1) {
+        threads_.reserve(devices_.size());
+        for (std::size_t i = 0; i < devices_.size(); ++i) threads_.emplace_back([this, i] { worker(i); });
+    }
+}
+
+PoolOracle::~PoolOracle() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stopping_ = true;
+    }
+    start_.notify_all();
+    for (auto& t : threads_) t.join();
+}
+
+void PoolOracle::run_one(Device& device, std::size_t query) {
+    const Query& q = batch_[query];
+    Word word(q.prefix.begin(), q.prefix.end());
+    word.insert(word.end(), q.suffix.begin(), q.suffix.end());
+    RunResult run = device.run(word);
+    std::copy(run.outputs.begin() + static_cast<std::ptrdiff_t>(q.prefix.size()), run.outputs.end(),
+              q.answer.begin());
+    runs_[query] = std::move(run);
+}
+
+void PoolOracle::worker(std::size_t index) {
+    std::uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        start_.wait(lock, [&] { return stopping_ || round_ != seen; });
+        if (stopping_) return;
+        seen = round_;
+        while (!failed_ && next_ < batch_.size()) {
+            const std::size_t query = next_++;
+            lock.unlock();
+            try {
+                run_one(*devices_[index], query);
+                lock.lock();
+            } catch (...) {
+                lock.lock();
+                errors_[query] = std::current_exception();
+                failed_ = true;
+            }
+        }
+        if (--busy_ == 0) done_.notify_all();
+    }
+}
+
+void PoolOracle::query_all(std::span<const Query> batch) {
+    if (batch.empty()) return;
+    batch_ = batch;
+    runs_.assign(batch.size(), RunResult{});
+    errors_.assign(batch.size(), nullptr);
+    if (threads_.empty() || batch.size() == 1) {
+        for (std::size_t i = 0; i < batch.size(); ++i) run_one(*devices_.front(), i);
+    } else {
+        std::unique_lock<std::mutex> lock(mutex_);
+        next_ = 0;
+        failed_ = false;
+        busy_ = threads_.size();
+        ++round_;
+        start_.notify_all();
+        done_.wait(lock, [&] { return busy_ == 0; });
+        for (auto& e : errors_)
+            if (e) std::rethrow_exception(e);
+    }
+    if (stats_ != nullptr) {
+        PhaseCounts& counts = stats_->current();
+        for (const RunResult& r : runs_) {
+            ++counts.queries_executed;
+            counts.symbols_executed += r.steps;
+            counts.waits_executed += r.waits;
+        }
+    }
+}
+
+PooledStack::PooledStack(std::vector<std::unique_ptr<Device>> devices, CacheConfig cache)
+    : pool_(std::move(devices), &stats_), cache_(pool_, cache), asked_(cache_, &stats_) {}
+
+CacheConfig PooledStack::pool_cache_config() {
+    CacheConfig config;
+    config.parallel_waves = true;
+    return config;
+}
+
+}  // namespace typestar

@@ -1,0 +1,167 @@
+// Faults: an agent that crashes, hangs past the timeout, drops the connection or answers garbage.
+// Transient faults are retried (bounded, with backoff) and give the right answer; persistent ones
+// end in a DeviceError naming the device and the query; learning stops without a spec.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "http_support.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/device/http_device.hpp"
+
+namespace typestar {
+namespace {
+
+using namespace testing_support;
+using namespace std::chrono_literals;
+
+std::vector<std::string> answer(Device& d, const std::vector<std::string>& names) {
+    return names_of(d.run(word_of(names, d.inputs())).outputs, d.outputs());
+}
+
+std::unique_ptr<Agent> faulty_agent(const std::string& fault, std::chrono::milliseconds hang = 3000ms,
+                                    const std::string& key = "asynctask") {
+    AgentConfig config;
+    config.fault = parse_fault(fault);
+    config.fault.hang = hang;
+    return start_agent(key, config);
+}
+
+HttpConfig quick_retries(const Agent& agent) {
+    HttpConfig c = http_config(agent);
+    c.retries = 2;
+    c.backoff = 5ms;
+    c.request_timeout = 300ms;
+    return c;
+}
+
+std::string error_of(Device& d, const std::vector<std::string>& names) {
+    try {
+        (void)d.run(word_of(names, d.inputs()));
+    } catch (const DeviceError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(FaultPlan, Parses) {
+    const FaultPlan p = parse_fault("drop:3:2");
+    EXPECT_EQ(p.kind, FaultPlan::Kind::Drop);
+    EXPECT_EQ(p.after, 3u);
+    EXPECT_EQ(p.times, 2u);
+    EXPECT_EQ(parse_fault("garbage").after, 0u);
+    try {
+        (void)parse_fault("melt:1");
+        FAIL();
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), "fault 'melt:1': unknown kind 'melt' (none, crash, hang, drop, garbage)");
+    }
+    EXPECT_THROW((void)parse_fault("drop:x"), std::invalid_argument);
+}
+
+TEST(Faults, TransientFaultsAreRetriedAndGiveTheRightAnswer) {
+    for (const std::string fault : {"drop:0:2", "garbage:0:2"}) {
+        auto agent = faulty_agent(fault);
+        HttpDevice d(quick_retries(*agent));
+        EXPECT_EQ(answer(d, {"execute", "wait", "execute"}), (std::vector<std::string>{"ok", "onPostExecute", "err"}))
+            << fault;
+        EXPECT_EQ(agent->faults_injected(), 2u) << fault;
+        // libcurl itself re-sends once on a reused connection that died; the rest are ours.
+        EXPECT_GE(d.retries(), 1u) << fault;
+    }
+}
+
+TEST(Faults, ADroppedStepIsRetriedWithItsSequenceNumber) {
+    // The agent runs the constructor, then drops the answer; the retry must not run it a second
+    // time (a second constructor call would answer err).
+    auto agent = faulty_agent("drop:1:1", 3000ms, "sqliteopenhelper");  // request 0 creates the session
+    HttpConfig c = quick_retries(*agent);
+    c.batch = false;
+    HttpDevice d(c);
+    d.reset();
+    EXPECT_EQ(d.outputs().name(d.step(*d.inputs().find("ctor/fileExists"))), "ok");
+    EXPECT_EQ(agent->faults_injected(), 1u);  // the step ran and its answer was lost once
+    EXPECT_EQ(d.outputs().name(d.step(*d.inputs().find("ctor/fileExists"))), "err");
+    d.finish();
+}
+
+TEST(Faults, PersistentDropEndsInAnErrorNamingDeviceAndQuery) {
+    auto agent = faulty_agent("drop");
+    HttpDevice d(quick_retries(*agent));
+    EXPECT_EQ(error_of(d, {"execute", "wait"}),
+              "device " + agent->url() +
+                  " (AsyncTask): query 'execute wait': curl error 52: Server returned nothing (no headers, no data) "
+                  "(3 attempts)");
+    EXPECT_EQ(d.retries(), 2u);
+}
+
+TEST(Faults, PersistentGarbageEndsInAnError) {
+    auto agent = faulty_agent("garbage");
+    HttpDevice d(quick_retries(*agent));
+    EXPECT_EQ(error_of(d, {"cancel"}), "device " + agent->url() +
+                                           " (AsyncTask): query 'cancel': garbage answer (HTTP 200, not a JSON object) "
+                                           "(3 attempts)");
+}
+
+TEST(Faults, AHangPastTheTimeoutEndsInAnError) {
+    auto agent = faulty_agent("hang", 400ms);
+    HttpConfig c = quick_retries(*agent);
+    c.retries = 1;
+    c.request_timeout = 100ms;
+    HttpDevice d(c);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string error = error_of(d, {"cancel"});
+    EXPECT_EQ(error.rfind("device " + agent->url() + " (AsyncTask): query 'cancel': curl error 28: Timeout was reached", 0),
+              0u)
+        << error;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 600ms);  // bounded: 2 attempts of 100 ms + backoff
+}
+
+TEST(Faults, ACrashedAgentEndsInAnError) {
+    auto agent = faulty_agent("crash:2");
+    HttpDevice d(quick_retries(*agent));
+    EXPECT_EQ(answer(d, {"cancel"}), (std::vector<std::string>{"ok"}));
+    EXPECT_EQ(answer(d, {"execute"}), (std::vector<std::string>{"ok"}));
+    EXPECT_NE(error_of(d, {"execute"}).find("query 'execute': curl error 52"), std::string::npos);
+}
+
+TEST(Faults, ACrashedAgentProcessIsRefusedThenAnError) {
+    AgentProcess process({"--class", "asynctask", "--port", "0", "--delay-min", "6", "--delay-max", "10", "--tmax",
+                          "50", "--tmin", "1", "--fault", "crash:1"},
+                         kToken);
+    HttpConfig c;
+    c.url = process.url();
+    c.token = kToken;
+    c.retries = 2;
+    c.backoff = 5ms;
+    HttpDevice d(c);
+    EXPECT_EQ(answer(d, {"cancel"}), (std::vector<std::string>{"ok"}));
+    const std::string error = error_of(d, {"execute", "wait"});  // the process exits on this request
+    EXPECT_EQ(process.wait_exit(), 70);
+    EXPECT_EQ(error.rfind("device " + process.url() + " (AsyncTask): query 'execute wait': curl error ", 0), 0u) << error;
+    EXPECT_NE(error.find("(3 attempts)"), std::string::npos) << error;
+}
+
+TEST(Faults, LearningStopsWithoutASpecAndTransientFaultsDoNotChangeIt) {
+    const auto spec = source_spec("specs/asynctask.yaml");
+    {
+        auto agent = faulty_agent("drop:10:3");  // three drops in a row: within 3 retries
+        std::vector<std::unique_ptr<Device>> devices;
+        HttpConfig c = quick_retries(*agent);
+        c.retries = 3;
+        devices.push_back(std::make_unique<HttpDevice>(c));
+        const auto learned = learn_from_scratch(std::move(devices), "AsyncTask");
+        EXPECT_TRUE(behaves_as(learned.typestate, spec));
+    }
+    {
+        auto agent = faulty_agent("garbage:10");
+        std::vector<std::unique_ptr<Device>> devices;
+        devices.push_back(std::make_unique<HttpDevice>(quick_retries(*agent)));
+        std::optional<Learned> learned;
+        EXPECT_THROW(learned = learn_from_scratch(std::move(devices), "AsyncTask"), DeviceError);
+        EXPECT_FALSE(learned.has_value());  // nothing learned, nothing to write
+    }
+}
+
+}  // namespace
+}  // namespace typestar

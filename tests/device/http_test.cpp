@@ -1,0 +1,253 @@
+// The HTTP device protocol /v1: an in-process agent and the typestar-device binary on loopback,
+// HttpDevice (batch and step-wise), sequence numbers, WebDriver-style errors, the bearer token,
+// Origin and size limits, idle-session reaping, and the device factory.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "http_support.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/device/factory.hpp"
+#include "typestar/device/http_device.hpp"
+
+namespace typestar {
+namespace {
+
+using json = nlohmann::json;
+using namespace testing_support;
+using namespace std::chrono_literals;
+
+std::vector<std::string> answer(Device& d, const std::vector<std::string>& names) {
+    return names_of(d.run(word_of(names, d.inputs())).outputs, d.outputs());
+}
+
+TEST(HttpDevice, StatusAndBatchRunsMatchTheInProcessDevice) {
+    auto agent = start_agent("mediaplayer");
+    HttpDevice remote(http_config(*agent));
+    InProcessDevice local(sim::mediaplayer(fast_options()));
+    EXPECT_EQ(remote.status().protocol, "typestar-device/1");
+    EXPECT_EQ(remote.status().name, "MediaPlayer");
+    EXPECT_EQ(remote.status().framework, "typestar-sim-1");
+    EXPECT_EQ(remote.status().timing, fast_options().timing);
+    EXPECT_EQ(remote.inputs(), local.inputs());
+    EXPECT_EQ(remote.outputs(), local.outputs());
+    EXPECT_EQ(remote.traits(), local.traits());
+    EXPECT_EQ(remote.name(), agent->url());
+    for (const auto& w : std::vector<std::vector<std::string>>{
+             {"setDataSource", "prepareAsync", "wait", "start", "wait", "wait"},
+             {"setDataSource", "prepareAsync", "start", "wait"},
+             {"prepare"},
+             {"setDataSource", "prepare", "start", "pause", "wait", "stop"}}) {
+        const auto before = remote.requests();
+        EXPECT_EQ(answer(remote, w), answer(local, w));
+        EXPECT_EQ(remote.requests(), before + 1);  // one round trip per query
+    }
+    EXPECT_EQ(remote.retries(), 0u);
+}
+
+TEST(HttpDevice, StepwiseSessionsGiveTheSameAnswers) {
+    auto agent = start_agent("asynctask");
+    HttpConfig c = http_config(*agent);
+    c.batch = false;
+    HttpDevice remote(c);
+    EXPECT_EQ(answer(remote, {"cancel", "execute", "wait", "execute"}),
+              (std::vector<std::string>{"ok", "ok", "onCancelled", "err"}));
+    EXPECT_EQ(answer(remote, {"execute", "wait", "wait"}), (std::vector<std::string>{"ok", "onPostExecute", "quiet"}));
+    EXPECT_EQ(agent->sessions(), 0u);  // finish() deleted them
+}
+
+TEST(HttpProtocol, WaitTimesOutAsQuiet) {
+    auto agent = start_agent("asynctask");
+    const auto created = authorized("POST", agent->url() + "/v1/sessions", "{}");
+    ASSERT_EQ(created.status, 201);
+    const std::string id = json::parse(created.body)["session"];
+    const auto start = std::chrono::steady_clock::now();
+    const auto waited = authorized("POST", agent->url() + "/v1/sessions/" + id + "/wait", R"({"seq":0,"timeout_ms":5})");
+    EXPECT_EQ(waited.status, 200);
+    EXPECT_EQ(json::parse(waited.body), json::parse(R"({"seq":0,"output":"quiet"})"));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+}
+
+TEST(HttpProtocol, ARetriedStepIsAnsweredAgainNotRunTwice) {
+    auto agent = start_agent("sqliteopenhelper");
+    const std::string id = json::parse(authorized("POST", agent->url() + "/v1/sessions", "{}").body)["session"];
+    const std::string callin = agent->url() + "/v1/sessions/" + id + "/callin";
+    const auto first = authorized("POST", callin, R"({"seq":0,"callin":"ctor/fileExists"})");
+    const auto retry = authorized("POST", callin, R"({"seq":0,"callin":"ctor/fileExists"})");
+    EXPECT_EQ(first.body, R"({"output":"ok","seq":0})");
+    EXPECT_EQ(retry.body, first.body);  // a second constructor call would have answered err
+    EXPECT_EQ(authorized("POST", callin, R"({"seq":1,"callin":"ctor/fileExists"})").body, R"({"output":"err","seq":1})");
+    const auto skipped = authorized("POST", callin, R"({"seq":5,"callin":"close"})");
+    EXPECT_EQ(skipped.status, 409);
+    EXPECT_EQ(json::parse(skipped.body),
+              json::parse(R"({"value":{"error":"sequence mismatch","message":"expected seq 2, got 5","stacktrace":""}})"));
+    EXPECT_EQ(authorized("DELETE", agent->url() + "/v1/sessions/" + id).status, 200);
+    EXPECT_EQ(authorized("DELETE", agent->url() + "/v1/sessions/" + id).status, 404);
+}
+
+TEST(HttpProtocol, ErrorsAreWebDriverStyleJson) {
+    auto agent = start_agent("asynctask");
+    const auto unknown_session = authorized("POST", agent->url() + "/v1/sessions/nope/callin", R"({"seq":0,"callin":"x"})");
+    EXPECT_EQ(unknown_session.status, 404);
+    EXPECT_EQ(json::parse(unknown_session.body)["value"]["error"], "invalid session id");
+    const auto unknown_command = authorized("GET", agent->url() + "/v1/teapot");
+    EXPECT_EQ(unknown_command.status, 404);
+    EXPECT_EQ(json::parse(unknown_command.body)["value"]["error"], "unknown command");
+    const auto method = authorized("GET", agent->url() + "/v1/run");
+    EXPECT_EQ(method.status, 405);
+    EXPECT_EQ(json::parse(method.body)["value"]["error"], "unknown method");
+    const auto bad_input = authorized("POST", agent->url() + "/v1/run", R"({"inputs":["execute","fly"]})");
+    EXPECT_EQ(bad_input.status, 400);
+    EXPECT_EQ(json::parse(bad_input.body),
+              json::parse(R"({"value":{"error":"invalid argument","message":"unknown input \"fly\"","stacktrace":""}})"));
+    const auto not_json = authorized("POST", agent->url() + "/v1/run", "inputs=execute");
+    EXPECT_EQ(not_json.status, 400);
+    EXPECT_EQ(json::parse(not_json.body)["value"]["message"], "the request body is not a JSON object");
+}
+
+TEST(HttpProtocol, EveryRequestNeedsTheBearerToken) {
+    auto agent = start_agent("asynctask");
+    for (const std::string path : {"/v1/status", "/v1/run", "/v1/sessions"}) {
+        const auto none = raw_request(path == "/v1/status" ? "GET" : "POST", agent->url() + path, "{}", {});
+        EXPECT_EQ(none.status, 401) << path;
+        EXPECT_EQ(json::parse(none.body)["value"]["error"], "unauthorized");
+        EXPECT_EQ(json::parse(none.body)["value"]["message"], "missing bearer token");
+        EXPECT_NE(none.headers.find("WWW-Authenticate: Bearer"), std::string::npos);
+    }
+    const auto wrong = raw_request("GET", agent->url() + "/v1/status", "", {"Authorization: Bearer guess"});
+    EXPECT_EQ(wrong.status, 401);
+    EXPECT_EQ(json::parse(wrong.body)["value"]["message"], "wrong bearer token");
+    HttpConfig c = http_config(*agent);
+    c.token = "guess";
+    try {
+        HttpDevice d(c);
+        FAIL() << "expected DeviceError";
+    } catch (const DeviceError& e) {
+        EXPECT_EQ(std::string(e.what()), "device " + agent->url() + ": status: HTTP 401 unauthorized: wrong bearer token");
+    }
+}
+
+TEST(HttpProtocol, BrowserOriginsAndOversizedRequestsAreRefused) {
+    AgentConfig config;
+    config.max_body_bytes = 256;
+    auto agent = start_agent("asynctask", config);
+    const auto browser = raw_request("GET", agent->url() + "/v1/status", "",
+                                     {std::string("Authorization: Bearer ") + kToken, "Origin: http://evil.example"});
+    EXPECT_EQ(browser.status, 403);
+    EXPECT_EQ(json::parse(browser.body)["value"]["error"], "forbidden");
+    const auto big = authorized("POST", agent->url() + "/v1/run", R"({"inputs":[)" + std::string(300, ' ') + "]}");
+    EXPECT_EQ(big.status, 413);
+    EXPECT_EQ(json::parse(big.body)["value"]["message"], "request body exceeds 256 bytes");
+    const auto huge_header = raw_request("GET", agent->url() + "/v1/status", "",
+                                         {std::string("Authorization: Bearer ") + kToken, "X-Pad: " + std::string(20000, 'a')});
+    EXPECT_EQ(huge_header.status, 431);
+}
+
+TEST(HttpProtocol, IdleSessionsAreReaped) {
+    AgentConfig config;
+    config.idle_timeout = 40ms;
+    auto agent = start_agent("asynctask", config);
+    const std::string id = json::parse(authorized("POST", agent->url() + "/v1/sessions", "{}").body)["session"];
+    EXPECT_EQ(agent->sessions(), 1u);
+    std::this_thread::sleep_for(200ms);
+    EXPECT_EQ(agent->sessions(), 0u);
+    EXPECT_EQ(authorized("POST", agent->url() + "/v1/sessions/" + id + "/callin", R"({"seq":0,"callin":"execute"})").status,
+              404);
+}
+
+TEST(HttpProtocol, ARetriedCreateReturnsTheSameSession) {
+    auto agent = start_agent("asynctask");
+    const auto a = authorized("POST", agent->url() + "/v1/sessions", R"({"request_id":"r1"})");
+    const auto b = authorized("POST", agent->url() + "/v1/sessions", R"({"request_id":"r1"})");
+    EXPECT_EQ(a.body, b.body);
+    EXPECT_EQ(agent->sessions(), 1u);
+}
+
+TEST(TypestarDeviceBinary, LearnsAsyncTaskOverLoopbackWithTheToken) {
+    AgentProcess agent({"--class", "asynctask", "--port", "0", "--delay-min", "6", "--delay-max", "10", "--tmax", "50",
+                        "--tmin", "1"},
+                       "s3cret");
+    ASSERT_EQ(agent.url().rfind("http://127.0.0.1:", 0), 0u) << agent.url();
+    DeviceOptions options;
+    options.http.token = "s3cret";
+    auto learned = learn_from_scratch(make_devices({agent.url()}, 2, options), "AsyncTask");
+    EXPECT_TRUE(learned.result.converged);
+    EXPECT_TRUE(behaves_as(learned.typestate, source_spec("specs/asynctask.yaml")));
+
+    DeviceOptions no_token;
+    ::unsetenv("TYPESTAR_DEVICE_TOKEN");
+    ::unsetenv("TYPESTAR_DEVICE_TOKEN_FILE");
+    try {
+        (void)make_device(agent.url(), no_token);
+        FAIL() << "expected DeviceError";
+    } catch (const DeviceError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "device " + agent.url() + ": no bearer token (set TYPESTAR_DEVICE_TOKEN or TYPESTAR_DEVICE_TOKEN_FILE)");
+    }
+    DeviceOptions wrong;
+    wrong.http.token = "guess";
+    EXPECT_THROW((void)make_device(agent.url(), wrong), DeviceError);
+}
+
+TEST(TypestarDeviceBinary, RefusesToStartWithoutAToken) {
+    AgentProcess agent({"--class", "asynctask", "--port", "0"}, "");
+    EXPECT_EQ(agent.wait_exit(), 2);
+    EXPECT_EQ(agent.error_output(),
+              "typestar-device: a bearer token is required: set TYPESTAR_DEVICE_TOKEN or use --token-file\n");
+}
+
+TEST(TokenFile, MustBePrivate) {
+    const auto path = std::filesystem::temp_directory_path() / ("typestar-token-" + std::to_string(::getpid()));
+    std::ofstream(path) << "  from-file \n";
+    ::chmod(path.c_str(), 0644);
+    try {
+        (void)read_token_file(path);
+        FAIL() << "expected typestar::Error";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "token file '" + path.string() + "' is accessible by group or others (mode 644); make it 0600");
+    }
+    ::chmod(path.c_str(), 0600);
+    EXPECT_EQ(read_token_file(path), "from-file");
+    std::filesystem::remove(path);
+    EXPECT_THROW((void)read_token_file(path), Error);
+}
+
+TEST(DeviceFactory, MakesEveryKindOfDevice) {
+    auto model = make_device("model:" + std::string(TYPESTAR_SOURCE_DIR) + "/specs/asynctask.yaml");
+    EXPECT_EQ(answer(*model, {"cancel", "execute", "wait"}), (std::vector<std::string>{"ok", "ok", "onCancelled"}));
+    EXPECT_EQ(framework_of(*model), "");
+    auto inproc = make_device("inproc:AsyncTask", fast_device_options());
+    EXPECT_EQ(inproc->name(), "inproc:AsyncTask");
+    EXPECT_EQ(framework_of(*inproc), "typestar-sim-1");
+    EXPECT_EQ(answer(*inproc, {"cancel", "execute", "wait"}), answer(*model, {"cancel", "execute", "wait"}));
+    auto agent = start_agent("asynctask");
+    DeviceOptions options;
+    options.http.token = kToken;
+    auto remote = make_device(agent->url(), options);
+    EXPECT_EQ(framework_of(*remote), "typestar-sim-1");
+    EXPECT_EQ(make_devices({"inproc:asynctask", agent->url()}, 2, options).size(), 4u);
+    auto message = [](const std::string& url) {
+        try {
+            (void)make_device(url);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(message("inproc:camera"),
+              "device 'inproc:camera': no simulated class 'camera' (known: asynctask, countdowntimer, mediaplayer, "
+              "speechrecognizer, sqliteopenhelper)");
+    EXPECT_EQ(message("ftp://x"),
+              "device 'ftp://x': unknown kind (expected model:PATH, inproc:NAME or http://HOST:PORT)");
+    EXPECT_THROW((void)make_device("model:/nonexistent.yaml"), SpecError);
+}
+
+}  // namespace
+}  // namespace typestar

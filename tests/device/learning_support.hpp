@@ -1,0 +1,74 @@
+// Shared by the device tests: learning a device from scratch (L* + DroidStar Algorithm 2 as the
+// equivalence oracle, through a pooled oracle stack) and comparing with a spec file.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "typestar/conformance/runner.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/device/factory.hpp"
+#include "typestar/device/pool.hpp"
+#include "typestar/learn/lstar.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar::testing_support {
+
+/// Fast simulation settings for tests: callbacks after 6–10 ms, tmax 50 ms, tmin 1 ms. The margins
+/// (a callin must follow the previous one within 6 ms, a callback arrive within 50 ms) leave room
+/// for a loaded machine; a miss is reported as a timing violation, never as a wrong answer.
+inline sim::SimOptions fast_options() {
+    sim::SimOptions o;
+    o.delay_min = std::chrono::milliseconds(6);
+    o.delay_max = std::chrono::milliseconds(10);
+    o.timing = {std::chrono::milliseconds(50), std::chrono::milliseconds(1)};
+    return o;
+}
+
+/// DeviceOptions with fast_options() for the simulation.
+inline DeviceOptions fast_device_options() {
+    DeviceOptions o;
+    o.sim = fast_options();
+    return o;
+}
+
+struct Learned {
+    LearnResult result;
+    Typestate typestate;
+    QueryStats stats;
+    CacheStats cache;
+};
+
+/// Learns the devices' class from scratch: L* with E = inputs of length <= 2, Algorithm 2 (B = 2)
+/// as equivalence oracle, both through one PooledStack over `devices`.
+inline Learned learn_from_scratch(std::vector<std::unique_ptr<Device>> devices, const std::string& name) {
+    PooledStack stack(std::move(devices));
+    SuiteConfig suite;
+    suite.bound = 2;
+    RunConfig run;
+    run.batch_size = 256;
+    SuiteEquivalenceOracle equivalence(stack.oracle(), suite, run);
+    LearnerConfig config;
+    config.initial_suffix_length = 2;
+    Learned out{learn(stack.oracle(), equivalence, config, &stack.stats()), {}, {}, {}};
+    for (std::size_t i = 0; i < stack.pool().size(); ++i) check_device(stack.pool().device(i));
+    out.typestate = typestate_of(out.result.hypothesis, name);
+    out.stats = stack.stats();
+    out.cache = stack.cache().stats();
+    return out;
+}
+
+/// The spec file `relative` of the source tree.
+inline spec::Spec source_spec(const std::string& relative) {
+    return spec::load_spec(std::string(TYPESTAR_SOURCE_DIR) + "/" + relative);
+}
+
+/// True when `typestate` behaves as the spec.
+inline bool behaves_as(const Typestate& typestate, const spec::Spec& expected) {
+    spec::Spec learned;
+    learned.typestate = typestate;
+    return spec::same_behaviour(learned, expected);
+}
+
+}  // namespace typestar::testing_support
