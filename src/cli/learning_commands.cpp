@@ -1,8 +1,420 @@
-// Learning and conformance subcommands (owned by the learning helper; empty until then).
+// Learning and conformance subcommands: learn, check, suite.
+// Design note: this is the edge where files become machines (a spec's synchronous closure or a DOT
+// Mealy machine) and devices are opened from `--device` strings; everything below works on
+// MealyMachine values and the Device interface. Output is deterministic except timings.
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
+#include "typestar/conformance/runner.hpp"
+#include "typestar/conformance/suite.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/learn/lstar.hpp"
+#include "typestar/spec/dot.hpp"
+#include "typestar/spec/spec.hpp"
+#include "typestar/sul/model_device.hpp"
+#include "typestar/sul/stack.hpp"
 
 namespace typestar::cli {
+namespace {
 
-void register_learning_commands(CLI::App& /*app*/) {}
+namespace fs = std::filesystem;
+
+std::string lower_extension(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+bool is_dot(const std::string& path) {
+    const std::string ext = lower_extension(path);
+    return ext == ".dot" || ext == ".gv";
+}
+
+/// A spec name ([A-Za-z0-9_.-]) made from a file's stem.
+std::string name_from(const std::string& path) {
+    std::string name = fs::path(path).stem().string();
+    for (auto& c : name) {
+        const auto u = static_cast<unsigned char>(c);
+        if (!std::isalnum(u) && c != '_' && c != '.' && c != '-') c = '_';
+    }
+    return name.empty() ? std::string("learned") : name;
+}
+
+/// A machine from a file: a YAML spec's synchronous closure, or a DOT Mealy machine.
+struct LoadedModel {
+    MealyMachine machine;
+    std::string name;                 // the spec's name, or the file's stem
+    std::optional<spec::Spec> spec;   // for YAML files
+};
+
+LoadedModel load_model(const std::string& path) {
+    if (is_dot(path)) {
+        MealyMachine m = spec::load_mealy_dot(path);  // SpecError: main prints the diagnostics
+        return LoadedModel{std::move(m), name_from(path), std::nullopt};
+    }
+    spec::Spec s = spec::load_spec(path);
+    MealyMachine m = synchronous_closure(s.typestate);
+    std::string name = s.typestate.name;
+    return LoadedModel{std::move(m), std::move(name), std::move(s)};
+}
+
+/// An opened `--device`. For now only `model:PATH`, which also knows its true machine.
+struct OpenedDevice {
+    std::unique_ptr<Device> device;
+    std::optional<MealyMachine> truth;  // known for model devices
+    std::string name;                   // spec name or file stem, for the learned spec
+};
+
+OpenedDevice open_device(const std::string& text) {
+    const std::string scheme = "model:";
+    if (text.rfind(scheme, 0) != 0 || text.size() == scheme.size()) {
+        print_error("unknown device '" + text + "' (expected model:PATH with PATH a .yaml spec or a .dot Mealy machine)");
+        exit_with(kExitBadInput);
+    }
+    LoadedModel model = load_model(text.substr(scheme.size()));
+    auto device = std::make_unique<ModelDevice>(model.machine, text);
+    return OpenedDevice{std::move(device), std::move(model.machine), std::move(model.name)};
+}
+
+std::optional<SuiteMethod> method_of(const std::string& name) {
+    if (name == "alg2") return SuiteMethod::Algorithm2;
+    if (name == "wp") return SuiteMethod::Wp;
+    if (name == "w") return SuiteMethod::W;
+    return std::nullopt;
+}
+
+const char* method_title(SuiteMethod m) {
+    switch (m) {
+        case SuiteMethod::Algorithm2: return "DroidStar Algorithm 2";
+        case SuiteMethod::W: return "W-method";
+        case SuiteMethod::Wp: return "Wp-method";
+    }
+    return "?";
+}
+
+std::string bound_text(SuiteMethod m, std::size_t bound) {
+    return m == SuiteMethod::Algorithm2 ? "distinguisher bound B=" + std::to_string(bound)
+                                        : std::to_string(bound) + " extra states";
+}
+
+SuiteConfig suite_config(SuiteMethod method, std::size_t bound) {
+    SuiteConfig c;
+    c.method = method;
+    c.bound = bound;
+    c.extra_states = bound;
+    return c;
+}
+
+/// Counts as strings, for a spec's provenance (sorted by name there).
+std::map<std::string, std::string> provenance_stats(const QueryStats& s, std::size_t states) {
+    const PhaseCounts t = s.total();
+    return {
+        {"states", std::to_string(states)},
+        {"queries_asked", std::to_string(t.queries_asked)},
+        {"queries_executed", std::to_string(t.queries_executed)},
+        {"symbols_executed", std::to_string(t.symbols_executed)},
+        {"waits_executed", std::to_string(t.waits_executed)},
+        {"learning_queries_executed", std::to_string(s.learning.queries_executed)},
+        {"equivalence_queries_executed", std::to_string(s.equivalence.queries_executed)},
+        {"equivalence_rounds", std::to_string(s.equivalence_rounds)},
+    };
+}
+
+nlohmann::json stats_json(const QueryStats& s, std::size_t states, double seconds) {
+    const PhaseCounts t = s.total();
+    nlohmann::json j;
+    j["states"] = states;
+    j["queries_asked"] = t.queries_asked;
+    j["queries_executed"] = t.queries_executed;
+    j["symbols_executed"] = t.symbols_executed;
+    j["waits_executed"] = t.waits_executed;
+    j["learning_queries_asked"] = s.learning.queries_asked;
+    j["learning_queries_executed"] = s.learning.queries_executed;
+    j["learning_symbols_executed"] = s.learning.symbols_executed;
+    j["learning_waits_executed"] = s.learning.waits_executed;
+    j["equivalence_queries_asked"] = s.equivalence.queries_asked;
+    j["equivalence_queries_executed"] = s.equivalence.queries_executed;
+    j["equivalence_symbols_executed"] = s.equivalence.symbols_executed;
+    j["equivalence_waits_executed"] = s.equivalence.waits_executed;
+    j["equivalence_rounds"] = s.equivalence_rounds;
+    j["seconds"] = seconds;
+    return j;
+}
+
+/// Columns `input`, `expected`, `actual`, aligned, with a marker under the first difference.
+std::string aligned_trace(const Counterexample& cex, const Alphabet& inputs, const Alphabet& expected_outputs,
+                          const Alphabet& actual_outputs) {
+    const std::size_t n = cex.inputs.size();
+    std::vector<std::string> in, ex, ac;
+    for (std::size_t i = 0; i < n; ++i) {
+        in.push_back(inputs.name(cex.inputs[i]));
+        ex.push_back(expected_outputs.name(cex.expected[i]));
+        ac.push_back(actual_outputs.name(cex.actual[i]));
+    }
+    std::vector<std::size_t> width(n);
+    for (std::size_t i = 0; i < n; ++i) width[i] = std::max({in[i].size(), ex[i].size(), ac[i].size()});
+    const std::size_t diff = cex.first_difference();
+    std::ostringstream out;
+    auto row = [&](const char* label, const std::vector<std::string>& cells) {
+        std::string line = std::string("  ") + label;
+        for (std::size_t i = 0; i < n; ++i) {
+            line += "  " + cells[i];
+            if (i + 1 < n) line += std::string(width[i] - cells[i].size(), ' ');
+        }
+        out << line << '\n';
+    };
+    row("input   ", in);
+    row("expected", ex);
+    row("actual  ", ac);
+    std::string marker = "          ";
+    for (std::size_t i = 0; i < n && i < diff; ++i) marker += std::string(width[i] + 2, ' ');
+    if (diff < n) out << marker << "  ^ first difference (input " << diff + 1 << ")\n";
+    return out.str();
+}
+
+// ---- learn ------------------------------------------------------------------------------------
+
+struct LearnOptions {
+    std::string device;
+    std::size_t bound = 2;
+    std::string equivalence = "alg2";
+    std::string from;
+    std::string out;
+    std::string stats;
+};
+
+void run_learn(const LearnOptions& o) {
+    const auto method = o.equivalence == "perfect" ? std::optional<SuiteMethod>() : method_of(o.equivalence);
+    if (o.equivalence != "perfect" && !method) {
+        print_error("unknown --equivalence '" + o.equivalence + "' (alg2, wp or perfect)");
+        exit_with(kExitBadInput);
+    }
+    if (!o.out.empty() && !is_dot(o.out) && lower_extension(o.out) != ".yaml" && lower_extension(o.out) != ".yml") {
+        print_error("--out must end in .yaml, .yml or .dot: " + o.out);
+        exit_with(kExitBadInput);
+    }
+    OpenedDevice opened = open_device(o.device);
+    Device& device = *opened.device;
+
+    LearnerConfig config;
+    if (!o.from.empty()) {
+        LoadedModel seed = load_model(o.from);
+        try {
+            (void)over_alphabets(seed.machine, device.inputs(), device.outputs());
+        } catch (const std::invalid_argument& e) {
+            print_error(o.from + ": " + e.what());
+            exit_with(kExitBadInput);
+        }
+        config.seed = std::move(seed.machine);
+    }
+    config.on_round = [](const RoundInfo& r) {
+        const PhaseCounts t = r.stats.total();
+        std::cerr << "typestar: round " << r.round << ": " << r.states << " states, " << r.suffixes << " suffixes, "
+                  << t.queries_executed << " queries executed (" << t.queries_asked << " asked), "
+                  << t.waits_executed << " waits; "
+                  << (r.counterexample ? "counterexample of length " + std::to_string(r.counterexample_length)
+                                       : std::string("no counterexample"))
+                  << '\n';
+    };
+
+    OracleStack stack(device);
+    std::unique_ptr<EquivalenceOracle> equivalence;
+    if (method) equivalence = std::make_unique<SuiteEquivalenceOracle>(stack.oracle(), suite_config(*method, o.bound));
+    else equivalence = std::make_unique<PerfectOracle>(*opened.truth);
+
+    const auto start = std::chrono::steady_clock::now();
+    LearnResult result = learn(stack.oracle(), *equivalence, config, &stack.stats());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const MealyMachine learned = minimize(result.hypothesis);
+
+    // The learned model: a spec when it is a synchronous closure, else DOT.
+    std::optional<spec::Spec> learned_spec;
+    std::string closure_problem;
+    try {
+        learned_spec = spec::spec_of_mealy(learned, opened.name);
+        if (method == SuiteMethod::Algorithm2) learned_spec->bounds.distinguisher = std::max(learned_spec->bounds.distinguisher, o.bound);
+        learned_spec->provenance.tool = version_string();
+        learned_spec->provenance.device = o.device;
+        learned_spec->provenance.stats = provenance_stats(result.stats, learned.num_states());
+    } catch (const NotAClosureError& e) {
+        closure_problem = e.what();
+    }
+    if (!o.out.empty()) {
+        if (is_dot(o.out)) {
+            spec::write_file_atomically(o.out, spec::write_mealy_dot(learned, opened.name));
+        } else if (learned_spec) {
+            spec::save_spec(*learned_spec, o.out);
+        } else {
+            print_error("the learned machine is not a synchronous closure (" + closure_problem +
+                        "); write it with --out FILE.dot");
+            exit_with(kExitBadInput);
+        }
+    } else {
+        std::cout << (learned_spec ? spec::write_spec(*learned_spec) : spec::write_mealy_dot(learned, opened.name))
+                  << std::flush;
+    }
+    if (!o.stats.empty()) spec::write_file_atomically(o.stats, stats_json(result.stats, learned.num_states(), seconds).dump(2) + "\n");
+
+    const PhaseCounts t = result.stats.total();
+    std::cerr << "typestar: learned " << learned.num_states() << " states in " << result.rounds << " round"
+              << (result.rounds == 1 ? "" : "s") << ": " << t.queries_executed << " queries executed ("
+              << result.stats.learning.queries_executed << " learning, " << result.stats.equivalence.queries_executed
+              << " equivalence), " << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
+              << t.waits_executed << " waits, " << std::fixed << std::setprecision(3) << seconds << " s\n";
+    if (method)
+        std::cerr << "typestar: no counterexample from " << method_title(*method) << " (" << bound_text(*method, o.bound)
+                  << "): bounded evidence, not a proof\n";
+}
+
+// ---- check ------------------------------------------------------------------------------------
+
+struct CheckOptions {
+    std::string spec;
+    std::string device;
+    std::optional<std::size_t> bound;
+    std::string method = "alg2";
+};
+
+void run_check(const CheckOptions& o) {
+    const auto method = method_of(o.method);
+    if (!method) {
+        print_error("unknown --method '" + o.method + "' (alg2 or wp)");
+        exit_with(kExitBadInput);
+    }
+    const LoadedModel model = load_model(o.spec);
+    const std::size_t bound = o.bound ? *o.bound
+                                      : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher
+                                                                                          : (*method == SuiteMethod::Algorithm2 ? 2 : 0));
+    OpenedDevice opened = open_device(o.device);
+    Device& device = *opened.device;
+    MealyMachine expected = model.machine;
+    try {
+        expected = over_alphabets(model.machine, device.inputs(), device.outputs());
+    } catch (const std::invalid_argument& e) {
+        print_error(o.spec + " and " + o.device + ": " + e.what());
+        exit_with(kExitBadInput);
+    }
+    SuiteConfig config = suite_config(*method, bound);
+    const TestSuite suite = generate_suite(expected, config);
+    OracleStack stack(device);
+    const auto cex = run_suite(suite, stack.oracle());
+    const PhaseCounts t = stack.stats().total();
+    if (!cex) {
+        std::cout << "conforms: " << o.device << " passed all " << suite.cases.size() << " tests of the "
+                  << method_title(*method) << " suite of " << model.name << " (" << bound_text(*method, bound)
+                  << ").\nThis is bounded evidence, not a proof: it holds for devices whose states are told apart by "
+                  << (*method == SuiteMethod::Algorithm2 ? "words of length <= " + std::to_string(bound)
+                                                         : "the model with at most " + std::to_string(bound) +
+                                                               " extra states")
+                  << ".\n";
+        std::cerr << "typestar: " << t.queries_executed << " queries executed, " << t.waits_executed << " waits\n";
+        return;
+    }
+    std::cout << "counterexample: " << o.device << " does not conform to " << model.name << " (test "
+              << *cex->test_case + 1 << " of " << suite.cases.size() << ": " << cex->purpose << ")\n"
+              << aligned_trace(*cex, device.inputs(), suite.outputs, device.outputs());
+    std::cerr << "typestar: " << t.queries_executed << " queries executed, " << t.waits_executed << " waits\n";
+    exit_with(kExitFinding);
+}
+
+// ---- suite ------------------------------------------------------------------------------------
+
+struct SuiteOptions {
+    std::string spec;
+    std::optional<std::size_t> bound;
+    std::string method = "alg2";
+    std::string format = "text";
+};
+
+void run_suite_command(const SuiteOptions& o) {
+    const auto method = method_of(o.method);
+    if (!method) {
+        print_error("unknown --method '" + o.method + "' (alg2 or wp)");
+        exit_with(kExitBadInput);
+    }
+    if (o.format != "text" && o.format != "json") {
+        print_error("unknown --format '" + o.format + "' (text or json)");
+        exit_with(kExitBadInput);
+    }
+    const LoadedModel model = load_model(o.spec);
+    const std::size_t bound = o.bound ? *o.bound
+                                      : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher
+                                                                                          : (*method == SuiteMethod::Algorithm2 ? 2 : 0));
+    const TestSuite suite = generate_suite(model.machine, suite_config(*method, bound));
+    if (o.format == "json") {
+        nlohmann::json j;
+        j["spec"] = model.name;
+        j["method"] = method_name(*method);
+        j["bound"] = bound;
+        j["inputs"] = suite.inputs.names();
+        j["tests"] = nlohmann::json::array();
+        for (const auto& c : suite.cases)
+            j["tests"].push_back({{"inputs", names_of(c.inputs, suite.inputs)},
+                                  {"expected", names_of(c.expected, suite.outputs)},
+                                  {"purpose", c.purpose}});
+        j["symbols"] = suite.symbols();
+        j["waits"] = suite.waits();
+        std::cout << j.dump(2) << '\n';
+        return;
+    }
+    std::cout << "# " << method_title(*method) << " suite of " << model.name << " (" << bound_text(*method, bound)
+              << "): " << suite.cases.size() << " tests, " << suite.symbols() << " inputs, " << suite.waits()
+              << " waits\n";
+    for (std::size_t i = 0; i < suite.cases.size(); ++i) {
+        const auto& c = suite.cases[i];
+        std::cout << i + 1 << ": " << to_string(c.inputs, suite.inputs) << " -> " << to_string(c.expected, suite.outputs)
+                  << "  # " << c.purpose << '\n';
+    }
+}
+
+}  // namespace
+
+void register_learning_commands(CLI::App& app) {
+    {
+        auto o = std::make_shared<LearnOptions>();
+        auto* cmd = app.add_subcommand("learn", "Learn a device's callback typestate (L*, DroidStar Algorithm 1).");
+        cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine)")->required();
+        cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2, extra states for wp (default 2)");
+        cmd->add_option("--equivalence", o->equivalence, "equivalence oracle: alg2 (default), wp, or perfect (model devices)");
+        cmd->add_option("--from", o->from, "seed learning with an old spec (.yaml) or Mealy machine (.dot)");
+        cmd->add_option("--out", o->out, "write the learned spec (.yaml) or Mealy machine (.dot) here, atomically; default: stdout");
+        cmd->add_option("--stats", o->stats, "write query statistics as JSON here");
+        cmd->callback([o] { run_learn(*o); });
+    }
+    {
+        auto o = std::make_shared<CheckOptions>();
+        auto* cmd = app.add_subcommand(
+            "check", "Test a device against a spec (exit 0 conforms up to the bound, 1 counterexample, 2 bad input).");
+        cmd->add_option("spec", o->spec, "the spec (.yaml) or Mealy machine (.dot)")->required();
+        cmd->add_option("--device", o->device, "the device: model:PATH")->required();
+        cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");
+        cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
+        cmd->callback([o] { run_check(*o); });
+    }
+    {
+        auto o = std::make_shared<SuiteOptions>();
+        auto* cmd = app.add_subcommand("suite", "Print a spec's conformance test suite.");
+        cmd->add_option("spec", o->spec, "the spec (.yaml) or Mealy machine (.dot)")->required();
+        cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");
+        cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
+        cmd->add_option("--format", o->format, "text (default) or json");
+        cmd->callback([o] { run_suite_command(*o); });
+    }
+}
 
 }  // namespace typestar::cli

@@ -1,0 +1,103 @@
+// Conformance test suites: explicit test cases generated from a model, never touching a device.
+// Design note: generation is separate from execution. A generator turns a model into input words
+// with the model's expected outputs and a sentence saying what each checks; one runner
+// (conformance/runner.hpp) executes any suite through a MembershipOracle. Every suite is
+// err-truncated (a word ends at its first expected absorbing `err`: nothing after it can differ)
+// and prefix-deduplicated (a word that is a prefix of another is dropped: running the longer one
+// checks it), in a deterministic order, so a suite's size is the number of device resets it costs.
+//
+// DroidStar Algorithm 2 becomes a suite against a known model M by comparing with M: the check
+// "R(q)·i·s and R(δ(q,i))·s end in the same |s| outputs" passes whenever the device agrees with M on
+// both words, and a disagreement on either is a counterexample (Theorem 4.4's guarantee holds when
+// the device has distinguisher bound B).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "typestar/core/mealy.hpp"
+#include "typestar/sul/device.hpp"
+
+namespace typestar {
+
+/// One test: run `inputs` from a fresh instance and expect `expected` (one output per input).
+struct TestCase {
+    Word inputs;
+    Word expected;
+    std::string purpose;  ///< e.g. "state Preparing, input start, then suffix wait wait"
+    bool operator==(const TestCase&) const = default;
+};
+
+/// Which generator.
+enum class SuiteMethod {
+    Algorithm2,  ///< DroidStar Algorithm 2 with distinguisher bound B
+    W,           ///< Chow's W-method with k extra states
+    Wp,          ///< Fujiwara et al.'s Wp-method with k extra states
+};
+
+/// The stable lower-case name of a method: "alg2", "w", "wp".
+[[nodiscard]] const char* method_name(SuiteMethod method) noexcept;
+/// The method named `name` ("alg2", "w", "wp"); nullopt otherwise.
+[[nodiscard]] std::optional<SuiteMethod> parse_method(std::string_view name) noexcept;
+
+/// A generated suite over the model's alphabets.
+struct TestSuite {
+    Alphabet inputs;
+    Alphabet outputs;
+    SuiteMethod method = SuiteMethod::Algorithm2;
+    std::size_t bound = 0;  ///< distinguisher bound B (Algorithm 2) or extra states k (W, Wp)
+    std::vector<TestCase> cases;
+
+    /// Total inputs over all cases.
+    [[nodiscard]] std::size_t symbols() const noexcept;
+    /// Inputs named `wait` over all cases.
+    [[nodiscard]] std::size_t waits() const;
+};
+
+/// Options of the generators. Plain data with defaults.
+struct SuiteConfig {
+    SuiteMethod method = SuiteMethod::Algorithm2;
+    /// Distinguisher bound B of Algorithm 2 (DroidStar §4.3; default 2).
+    std::size_t bound = 2;
+    /// Extra states k of the W- and Wp-methods (the device may have up to |Q| + k states).
+    std::size_t extra_states = 0;
+    /// One access sequence per state, each reaching its state (e.g. L*'s short prefixes, as the
+    /// Remark after Algorithm 2 suggests). Empty: shortest ones (core access_sequences).
+    std::vector<Word> access;
+    /// What the device's answers are assumed to satisfy: `absorbing` truncates words after an
+    /// expected absorbing output and skips those transitions' fidelity checks; `wait` + `quiet` skip
+    /// the checks of quiet self-loops (DroidStar's two optimizations). nullopt: infer_traits(model).
+    std::optional<DeviceTraits> traits;
+};
+
+/// DroidStar Algorithm 2 as a suite: for every state q and input i, the output of R(q)·i; and,
+/// unless (q, i) is an `err` transition, a `wait`/`quiet` self-loop, or a transition of the
+/// access-sequence tree (R(δ(q,i)) = R(q)·i, where the check is vacuous), the words R(q)·i·s and
+/// R(δ(q,i))·s for every s of length B (shorter suffixes are their prefixes). At most
+/// |Q|·|Σ|·(2·|Σ|^B) words before deduplication (Theorem 4.4: |Q|·|Σ|^(B+1) queries).
+/// Throws std::invalid_argument if an access sequence does not reach its state or the model has an
+/// unreachable state and no access sequences were given.
+[[nodiscard]] TestSuite algorithm2_suite(const MealyMachine& model, const SuiteConfig& config = {});
+
+/// The W-method: P·Σ^{<=k}·W, where P is the transition cover (access sequences and their
+/// one-input extensions) and W a characterizing set. Same failure modes as algorithm2_suite.
+[[nodiscard]] TestSuite w_method_suite(const MealyMachine& model, const SuiteConfig& config = {});
+
+/// The Wp-method: Q·Σ^{<=k}·W for the state cover Q, then (P∖Q)·Σ^{<=k} each followed by the
+/// identification set of the state it reaches. Same failure modes as algorithm2_suite.
+[[nodiscard]] TestSuite wp_method_suite(const MealyMachine& model, const SuiteConfig& config = {});
+
+/// The suite of `config.method`.
+[[nodiscard]] TestSuite generate_suite(const MealyMachine& model, const SuiteConfig& config = {});
+
+/// A characterizing set of `model`: words that tell every two inequivalent states apart, built
+/// greedily from shortest separating words (at most |Q| - 1 words), in the order found.
+[[nodiscard]] std::vector<Word> characterizing_set(const MealyMachine& model);
+
+/// Err-truncates (after the first expected `absorbing` output, if given) and prefix-deduplicates
+/// `cases` in place, keeping the survivors in their original order (of equal words, the first).
+void finalize_cases(std::vector<TestCase>& cases, std::optional<Symbol> absorbing);
+
+}  // namespace typestar

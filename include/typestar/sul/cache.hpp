@@ -1,0 +1,113 @@
+// A prefix-tree cache with a non-determinism guard, as a membership-oracle decorator.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "typestar/sul/oracle.hpp"
+
+namespace typestar {
+
+/// Options of CacheOracle.
+struct CacheConfig {
+    /// How often an answer that contradicts the cache is run again before the contradiction counts
+    /// as non-determinism. A re-run that agrees with the cache wins (the odd answer is dropped).
+    std::size_t reruns = 1;
+    /// Use the traits' absorbing output: a word extending a cached absorbing answer is answered
+    /// without running anything.
+    bool use_absorbing = true;
+    /// Use the traits' quiet output: a `wait` answered `quiet` is a self-loop of the tree, so
+    /// `u·wait·v` is answered by `u·v`, and known quiet waits are left out of executed words.
+    bool use_quiet = true;
+    /// Send the words of a pass to the inner oracle in waves, each wave one batch (so a device pool
+    /// below runs it in parallel). Words that leave the tree by different edges are independent —
+    /// running one can neither answer nor shorten another — so a wave holds the next word of every
+    /// such group, and within a group the order and the checks are those of the one-at-a-time
+    /// order. For a deterministic device the words executed, and so every count, are the same as
+    /// without waves. (Added by the device helper for PoolOracle.)
+    bool parallel_waves = false;
+};
+
+/// Cache statistics (plain data).
+struct CacheStats {
+    std::uint64_t hits = 0;          ///< queries answered from the tree
+    std::uint64_t misses = 0;        ///< queries that needed a run (possibly shared with others)
+    std::uint64_t executed = 0;      ///< words sent to the inner oracle
+    std::uint64_t contradictions = 0;///< answers that contradicted the tree (then re-run)
+    std::size_t nodes = 0;           ///< nodes in the tree
+};
+
+/// Answers from a prefix tree of every answer seen, and sends only what it cannot answer to the
+/// inner oracle. A query is answered without the inner oracle when its word is a prefix of a cached
+/// word, extends a cached absorbing answer (`err`), or differs from one only by `wait`s known to
+/// answer `quiet`. In a batch, only the maximal missing words run: longest first, each checked
+/// against the tree again just before it runs (an earlier run may have answered it), with known
+/// quiet waits left out. An answer that contradicts the tree is run again (CacheConfig::reruns);
+/// a persistent contradiction throws NondeterminismError with the input word and both output words
+/// (DroidStar §5.3). Never exits.
+class CacheOracle final : public MembershipOracle {
+public:
+    explicit CacheOracle(MembershipOracle& inner, CacheConfig config = {});
+
+    [[nodiscard]] const Alphabet& inputs() const override { return inner_.inputs(); }
+    [[nodiscard]] const Alphabet& outputs() const override { return inner_.outputs(); }
+    /// The inner traits, minus what this cache was configured not to use.
+    [[nodiscard]] DeviceTraits traits() const override { return traits_; }
+    void query_all(std::span<const Query> batch) override;
+    bool lookup(std::span<const Symbol> word, std::span<Symbol> out) override;
+
+    /// Adds a known answer (e.g. from another cache), checked like a device answer.
+    /// Throws NondeterminismError if it contradicts the tree.
+    void insert(std::span<const Symbol> word, std::span<const Symbol> outputs);
+    [[nodiscard]] const CacheStats& stats() const noexcept { return stats_; }
+
+private:
+    static constexpr std::uint32_t kNone = 0;               // no child (the root is never a child)
+    static constexpr std::uint32_t kQuietLoop = 0xFFFFFFFFu;  // wait answered quiet: stay
+
+    struct Node {
+        Symbol output = 0;                 // output of the edge into this node
+        std::uint32_t children = kNone;    // index of this node's block in children_, or kNone
+    };
+
+    // Where a walk stands: a node, or past an absorbing output (then every answer is that output).
+    struct Cursor {
+        std::uint32_t node = 0;
+        bool absorbed = false;
+    };
+    // Walks `word` from `from`; returns how many symbols were answered (outputs written to `out` if
+    // non-empty), word.size() when fully answered, and leaves `from` where the walk stopped.
+    std::size_t walk(Cursor& from, std::span<const Symbol> word, std::span<Symbol> out) const;
+    std::size_t walk(std::span<const Symbol> word, std::span<Symbol> out) const {
+        Cursor c;
+        return walk(c, word, out);
+    }
+    // The word to execute for `word` (known quiet waits of its cached prefix left out) in
+    // `executed`; returns false if the tree answers `word` completely (nothing to execute).
+    bool normalize(std::span<const Symbol> word, Word& executed) const;
+    // Inserts an executed answer; returns the position of the first contradiction, or npos.
+    std::size_t try_insert(std::span<const Symbol> word, std::span<const Symbol> outputs);
+    // Runs `word` on the inner oracle and inserts it, with the re-run guard.
+    void execute(std::span<const Symbol> word);
+    // Runs `words` on the inner oracle as one batch and inserts them, with the re-run guard.
+    void execute_batch(const std::vector<Word>& words);
+    [[noreturn]] void throw_nondeterminism(std::span<const Symbol> word, std::span<const Symbol> outputs,
+                                           std::size_t at) const;
+    std::uint32_t child(std::uint32_t node, Symbol input) const {
+        const auto block = nodes_[node].children;
+        return block == kNone ? kNone : children_[block + input];
+    }
+
+    MembershipOracle& inner_;
+    CacheConfig config_;
+    DeviceTraits traits_;
+    std::size_t width_;
+    std::vector<Node> nodes_;
+    std::vector<std::uint32_t> children_;  // blocks of width_ child slots
+    CacheStats stats_;
+    Word answer_buffer_;
+};
+
+}  // namespace typestar

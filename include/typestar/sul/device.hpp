@@ -1,0 +1,91 @@
+// The system under learning: one Device interface for learning and conformance alike.
+// Design note: a device answers one input with one output (a callin with `ok`/`err`, `wait` with a
+// callback or `quiet`); a refused callin is an output, a broken harness is a DeviceError. Every
+// query runs as reset + steps inside a DeviceSession (RAII), so the tear-down always happens.
+// What may be assumed about the answers (err absorbing, quiescent waits changing nothing,
+// DroidStar §4.1) is declared by the device as DeviceTraits, and only the oracles exploit it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "typestar/core/alphabet.hpp"
+
+namespace typestar {
+
+/// What the oracles may assume about a device's answers. Every field is optional; an empty
+/// DeviceTraits assumes nothing (a generic Mealy machine).
+struct DeviceTraits {
+    /// The input whose steps are counted as waits (`wait`).
+    std::optional<Symbol> wait;
+    /// An absorbing output (`err`): once answered, every later answer of the run is the same, so
+    /// nothing after it is ever executed (DroidStar §4.1, rule 6 of the synchronous closure).
+    std::optional<Symbol> absorbing;
+    /// An output of `wait` that leaves the state unchanged (`quiet`: async(τ·wait·quiet) = async(τ)).
+    /// Only meaningful together with `wait`; a second `wait` right after it is answered without
+    /// running it. This is the assumption behind DroidStar's skip of wait/quiet self-loops.
+    std::optional<Symbol> quiet;
+
+    bool operator==(const DeviceTraits&) const = default;
+};
+
+/// The traits of a synchronous closure (DroidStar §4.1) over these alphabets: `wait` counted,
+/// `err` absorbing, `quiet` changing nothing — each only if the alphabet has the name.
+[[nodiscard]] DeviceTraits closure_traits(const Alphabet& inputs, const Alphabet& outputs);
+
+/// What one run of a word executed: its outputs (one per input, the tail after an absorbing output
+/// filled in without running it) and how many steps and waits really ran.
+struct RunResult {
+    Word outputs;
+    std::size_t steps = 0;
+    std::size_t waits = 0;
+};
+
+/// A system under learning or test. Not thread-safe: one query at a time per device.
+class Device {
+public:
+    virtual ~Device() = default;
+
+    /// The inputs (for a typestate: the callins, then `wait`). Fixed for the device's lifetime.
+    [[nodiscard]] virtual const Alphabet& inputs() const = 0;
+    /// The outputs seen or declared so far. May grow (a new callback); existing ids never change.
+    [[nodiscard]] virtual const Alphabet& outputs() const = 0;
+    /// What may be assumed about the answers (default: nothing).
+    [[nodiscard]] virtual DeviceTraits traits() const { return {}; }
+    /// A short name for messages and provenance, e.g. "model:specs/asynctask.yaml".
+    [[nodiscard]] virtual std::string name() const = 0;
+
+    /// Starts a fresh instance (a membership query begins here). Throws DeviceError on failure.
+    virtual void reset() = 0;
+    /// One input, one output. Throws DeviceError when the harness fails (never for a refused callin).
+    virtual Symbol step(Symbol input) = 0;
+    /// Ends the current instance (tear-down after a query). Must not throw. Default: nothing.
+    virtual void finish() noexcept {}
+
+    /// reset + steps in one DeviceSession: stops running at an absorbing output (the rest of the
+    /// outputs are that output) and answers a `wait` right after a `wait` that was answered by
+    /// the quiet output without running it. A remote device may override this with one round trip,
+    /// keeping the same contract. Throws DeviceError.
+    [[nodiscard]] virtual RunResult run(std::span<const Symbol> inputs);
+};
+
+/// RAII for one query: resets the device on construction and calls `finish()` on destruction, also
+/// when a step throws.
+class DeviceSession {
+public:
+    /// Calls `device.reset()` (which may throw DeviceError; then nothing is to finish).
+    explicit DeviceSession(Device& device);
+    ~DeviceSession();
+    DeviceSession(const DeviceSession&) = delete;
+    DeviceSession& operator=(const DeviceSession&) = delete;
+
+    /// `device.step(input)`.
+    Symbol step(Symbol input) { return device_.step(input); }
+
+private:
+    Device& device_;
+};
+
+}  // namespace typestar

@@ -1,0 +1,19 @@
+// The typestar.* logger family. Library code never prints by default.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace spdlog {
+class logger;
+}
+
+namespace typestar::detail {
+
+/// The logger `name` (e.g. "typestar.learn"), created on first use. It writes to the sinks of
+/// spdlog's default logger when that logger's name starts with "typestar" (the CLI and the gtest
+/// main install one), else to a null sink; its level comes from spdlog's registry (so
+/// `spdlog::cfg::load_env_levels()` applies). Thread-safe.
+[[nodiscard]] std::shared_ptr<spdlog::logger> logger(const std::string& name);
+
+}  // namespace typestar::detail

@@ -1,0 +1,100 @@
+// Membership oracles: the one path from a learner or a test runner to a device.
+// Design note: an oracle answers batches of queries (so a pool of devices can run a batch in
+// parallel, and a cache can run only the maximal words of a batch). Caches, counters and guards are
+// decorators around another oracle, composed at the call site; DeviceOracle at the bottom is the
+// only one that touches a device:
+//
+//     ModelDevice device(machine);
+//     QueryStats stats;
+//     DeviceOracle executed(device, &stats);     // counts executed queries, symbols, waits
+//     CacheOracle cache(executed);               // prefix tree + non-determinism guard
+//     CountingOracle asked(cache, &stats);       // counts queries asked
+//
+// (OracleStack in sul/stack.hpp is exactly this composition.)
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "typestar/core/alphabet.hpp"
+#include "typestar/sul/device.hpp"
+#include "typestar/sul/stats.hpp"
+
+namespace typestar {
+
+/// One membership query of a batch: run `prefix·suffix` from a fresh instance and write the
+/// outputs of the `suffix` part to `answer` (caller-owned storage of exactly `suffix.size()`).
+/// The spans must stay valid during the call.
+struct Query {
+    std::span<const Symbol> prefix;
+    std::span<const Symbol> suffix;
+    std::span<Symbol> answer;
+    /// The last `optional_tail` inputs of `suffix` are a look-ahead: an oracle that knows the
+    /// rest without running anything (a cache) may answer just the rest, leaving the tail's answer
+    /// slots unspecified; whatever runs, runs the whole word. Oracles may ignore this (default 0).
+    std::size_t optional_tail = 0;
+};
+
+/// Answers membership queries: the outputs of a device on an input word from its initial state.
+class MembershipOracle {
+public:
+    virtual ~MembershipOracle() = default;
+
+    /// The device's inputs.
+    [[nodiscard]] virtual const Alphabet& inputs() const = 0;
+    /// The device's outputs seen or declared so far (may grow; ids are stable).
+    [[nodiscard]] virtual const Alphabet& outputs() const = 0;
+    /// What may be assumed about answers (the device's traits, as far as this oracle uses them).
+    [[nodiscard]] virtual DeviceTraits traits() const = 0;
+
+    /// Answers every query of `batch`, in any order. Throws DeviceError, NondeterminismError.
+    virtual void query_all(std::span<const Query> batch) = 0;
+
+    /// Writes the outputs of `word` to `out` (same size) if this oracle knows them without running
+    /// anything (a cache); returns false otherwise (the default). Never counts as a query.
+    virtual bool lookup(std::span<const Symbol> word, std::span<Symbol> out);
+
+    /// The outputs of `word`, one per input: a batch of one.
+    [[nodiscard]] Word query(std::span<const Symbol> word);
+};
+
+/// The oracle at the bottom: every query is one DeviceSession (Device::run). Counts queries,
+/// symbols and waits executed into `stats` (if given) under its current phase.
+class DeviceOracle final : public MembershipOracle {
+public:
+    explicit DeviceOracle(Device& device, QueryStats* stats = nullptr);
+
+    [[nodiscard]] const Alphabet& inputs() const override { return device_.inputs(); }
+    [[nodiscard]] const Alphabet& outputs() const override { return device_.outputs(); }
+    [[nodiscard]] DeviceTraits traits() const override { return device_.traits(); }
+    /// Runs the queries one after the other. Throws DeviceError from the device.
+    void query_all(std::span<const Query> batch) override;
+
+    [[nodiscard]] Device& device() noexcept { return device_; }
+
+private:
+    Device& device_;
+    QueryStats* stats_;
+    Word buffer_;
+};
+
+/// Counts the queries asked through it into `stats` (under its current phase) and forwards them.
+class CountingOracle final : public MembershipOracle {
+public:
+    CountingOracle(MembershipOracle& inner, QueryStats* stats);
+
+    [[nodiscard]] const Alphabet& inputs() const override { return inner_.inputs(); }
+    [[nodiscard]] const Alphabet& outputs() const override { return inner_.outputs(); }
+    [[nodiscard]] DeviceTraits traits() const override { return inner_.traits(); }
+    void query_all(std::span<const Query> batch) override;
+    /// Forwarded; not counted.
+    bool lookup(std::span<const Symbol> word, std::span<Symbol> out) override {
+        return inner_.lookup(word, out);
+    }
+
+private:
+    MembershipOracle& inner_;
+    QueryStats* stats_;
+};
+
+}  // namespace typestar

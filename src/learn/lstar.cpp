@@ -1,0 +1,360 @@
+#include "typestar/learn/lstar.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/learn/observation_table.hpp"
+#include "typestar/sul/logging.hpp"
+#include "typestar/sul/model_device.hpp"
+
+namespace typestar {
+
+namespace {
+
+/// All words of length `length` over `k` inputs, in lexicographic order.
+std::vector<Word> words_of_length(std::size_t k, std::size_t length) {
+    std::vector<Word> result;
+    Word w(length, 0);
+    while (true) {
+        result.push_back(w);
+        std::size_t i = length;
+        while (i > 0) {
+            --i;
+            if (++w[i] < k) break;
+            w[i] = 0;
+            if (i == 0) return result;
+        }
+        if (length == 0) return result;
+    }
+}
+
+Word suffix_from(const Word& w, std::size_t j) { return Word(w.begin() + static_cast<std::ptrdiff_t>(j), w.end()); }
+
+class Learner {
+public:
+    Learner(MembershipOracle& oracle, EquivalenceOracle& equivalence, const LearnerConfig& config,
+            QueryStats* stats)
+        : oracle_(oracle),
+          equivalence_(equivalence),
+          config_(config),
+          stats_(stats),
+          log_(detail::logger("typestar.learn")) {}
+
+    LearnResult run();
+
+private:
+    std::optional<Counterexample> ask(const MealyMachine& hypothesis, const std::vector<Word>& access,
+                                      std::size_t suffixes);
+    void close();
+    void refine(const Counterexample& cex, const MealyMachine& hypothesis, const std::vector<Word>& access);
+    // α(j) of Rivest–Schapire: does access(q_j)·w[j:] answer what the hypothesis predicts for w[j:]?
+    bool alpha(const Word& w, const std::vector<StateId>& q, const MealyMachine& h,
+               const std::vector<Word>& access, std::size_t j, bool free_only, bool& known);
+    LearnResult result(MealyMachine hypothesis, std::vector<Word> access, bool converged) const;
+    // A fresh table with every suffix found so far (cells come back from the cache).
+    void new_table();
+    // Seeded learning: marks the seed's transitions that `rows` (around a counterexample's break
+    // point) run through as refuted, from each row's last transition back; returns how many new.
+    std::size_t refute(const std::vector<Word>& rows);
+
+    MembershipOracle& oracle_;
+    EquivalenceOracle& equivalence_;
+    const LearnerConfig& config_;
+    QueryStats* stats_;
+    std::shared_ptr<spdlog::logger> log_;
+    std::unique_ptr<ObservationTable> table_;
+    std::vector<Word> suffixes_;  // E, in the order added
+    std::size_t rounds_ = 0;
+    std::optional<Symbol> pad_;
+    // Seeded learning: cells the cache does not know are predicted by the seed while `predicting_`.
+    std::optional<MealyMachine> seed_;
+    std::size_t seed_device_outputs_ = 0;  // size of the device's output alphabet when translated
+    bool predicting_ = false;
+    std::vector<char> refuted_;  // per seed (state, input): never predict through it
+    ObservationTable::Predictor predictor_;
+};
+
+void Learner::new_table() {
+    table_ = std::make_unique<ObservationTable>(oracle_.inputs().size());
+    for (const Word& e : suffixes_) table_->add_suffix(e);
+}
+
+std::size_t Learner::refute(const std::vector<Word>& rows) {
+    const std::size_t k = oracle_.inputs().size();
+    for (const Word& row : rows) {
+        // The last transition of the row's seed path that is still trusted.
+        std::vector<std::size_t> path;
+        StateId state = seed_->initial();
+        for (const Symbol a : row) {
+            path.push_back(state * k + a);
+            state = seed_->successor(state, a);
+        }
+        for (std::size_t i = path.size(); i-- > 0;) {
+            if (!refuted_[path[i]]) {
+                refuted_[path[i]] = 1;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+std::optional<Counterexample> Learner::ask(const MealyMachine& hypothesis, const std::vector<Word>& access,
+                                           std::size_t suffixes) {
+    ++rounds_;
+    Phase previous = Phase::Learning;
+    if (stats_ != nullptr) {
+        previous = stats_->phase;
+        stats_->phase = Phase::Equivalence;
+        ++stats_->equivalence_rounds;
+    }
+    std::optional<Counterexample> cex;
+    try {
+        cex = equivalence_.find_counterexample(hypothesis, access);
+    } catch (...) {
+        if (stats_ != nullptr) stats_->phase = previous;
+        throw;
+    }
+    if (stats_ != nullptr) stats_->phase = previous;
+
+    RoundInfo info;
+    info.round = rounds_;
+    info.states = hypothesis.num_states();
+    info.suffixes = suffixes;
+    info.counterexample = cex.has_value();
+    info.counterexample_length = cex ? cex->inputs.size() : 0;
+    if (stats_ != nullptr) info.stats = *stats_;
+    const PhaseCounts total = info.stats.total();
+    log_->info("round {}: {} states, {} suffixes, {} queries executed ({} asked); {}", info.round, info.states,
+               info.suffixes, total.queries_executed, total.queries_asked,
+               cex ? "counterexample of length " + std::to_string(cex->inputs.size()) : std::string("no counterexample"));
+    if (config_.on_round) config_.on_round(info);
+    return cex;
+}
+
+void Learner::close() {
+    const ObservationTable::Predictor* predictor = predicting_ ? &predictor_ : nullptr;
+    table_->fill(oracle_, pad_, predictor);
+    for (auto open = table_->unclosed(); !open.empty(); open = table_->unclosed()) {
+        for (auto row : open) table_->promote(row);
+        table_->fill(oracle_, pad_, predictor);
+    }
+}
+
+bool Learner::alpha(const Word& w, const std::vector<StateId>& q, const MealyMachine& h,
+                    const std::vector<Word>& access, std::size_t j, bool free_only, bool& known) {
+    Word word = access[q[j]];
+    const std::size_t offset = word.size();
+    word.insert(word.end(), w.begin() + static_cast<std::ptrdiff_t>(j), w.end());
+    Word outputs(word.size());
+    if (!oracle_.lookup(word, outputs)) {
+        if (free_only) {
+            known = false;
+            return false;
+        }
+        outputs = oracle_.query(word);
+    }
+    known = true;
+    const Word expected = h.outputs_of(suffix_from(w, j), q[j]);
+    return std::equal(expected.begin(), expected.end(), outputs.begin() + static_cast<std::ptrdiff_t>(offset));
+}
+
+void Learner::refine(const Counterexample& cex, const MealyMachine& h, const std::vector<Word>& access) {
+    const Word& w = cex.inputs;
+    const std::size_t m = w.size();
+    std::vector<Word> new_suffixes;
+    std::vector<Word> break_rows;  // rows around the break point (for seeded learning)
+    std::vector<StateId> q(m + 1);
+    q[0] = h.initial();
+    for (std::size_t j = 0; j < m; ++j) q[j + 1] = h.successor(q[j], w[j]);
+    if (config_.counterexamples == CexStrategy::AllSuffixes) {
+        for (std::size_t j = 0; j + 1 < m; ++j) new_suffixes.push_back(suffix_from(w, j));
+        if (predicting_) break_rows.push_back(w);
+    } else {
+        bool known = false;
+        std::size_t lo = 0;
+        if (config_.counterexamples == CexStrategy::ShortestSuffix) {
+            for (std::size_t j = m; j-- > 1;) {
+                if (!alpha(w, q, h, access, j, false, known)) {
+                    lo = j;
+                    break;
+                }
+            }
+        } else {
+            // Known values of α: α(0) is false (w is a counterexample), α(m) true (nothing left).
+            // Decompositions the cache already knows cost nothing: evaluate them first, then search
+            // the narrowest known false/true gap with real queries.
+            std::map<std::size_t, bool> values{{0, false}, {m, true}};
+            for (std::size_t j = 1; j < m; ++j) {
+                const bool value = alpha(w, q, h, access, j, true, known);
+                if (known) values[j] = value;
+            }
+            std::size_t best_lo = 0, best_hi = m;
+            for (auto it = values.begin(), next = std::next(it); next != values.end(); ++it, ++next) {
+                if (!it->second && next->second && next->first - it->first < best_hi - best_lo) {
+                    best_lo = it->first;
+                    best_hi = next->first;
+                }
+            }
+            while (best_hi - best_lo > 1) {
+                const std::size_t mid = best_lo + (best_hi - best_lo) / 2;
+                if (alpha(w, q, h, access, mid, false, known)) best_hi = mid;
+                else best_lo = mid;
+            }
+            lo = best_lo;
+        }
+        if (lo + 1 < m) new_suffixes.push_back(suffix_from(w, lo + 1));
+        if (predicting_ && lo < m) {
+            break_rows.push_back(access[q[lo]]);
+            break_rows.back().push_back(w[lo]);
+            break_rows.push_back(access[q[lo + 1]]);
+            break_rows.push_back(w);
+        }
+    }
+
+    const std::size_t refuted = predicting_ ? refute(break_rows) : 0;
+    bool added = false;
+    for (const Word& e : new_suffixes) {
+        if (std::find(suffixes_.begin(), suffixes_.end(), e) != suffixes_.end()) continue;
+        suffixes_.push_back(e);
+        added = true;
+        if (!predicting_) table_->add_suffix(e);
+    }
+    if (predicting_) {
+        if (!added && refuted == 0) {
+            log_->info("seed predictions stop helping; asking every cell from now on");
+            predicting_ = false;
+        }
+        new_table();  // real cells may change rows of SQ: start over, the cache answers
+        return;
+    }
+    if (!added)
+        throw Error("counterexample of length " + std::to_string(m) +
+                    " does not refine the observation table (the device answers inconsistently?)");
+}
+
+LearnResult Learner::result(MealyMachine hypothesis, std::vector<Word> access, bool converged) const {
+    if (table_->predicted_cells() > 0) {
+        // Predicted cells may keep apart rows the device does not tell apart: minimize.
+        hypothesis = minimize(hypothesis);
+        access.clear();
+        for (auto& a : access_sequences(hypothesis)) access.push_back(a.value_or(Word{}));
+    }
+    LearnResult r{std::move(hypothesis), std::move(access), table_->suffixes(), rounds_, converged, {}};
+    if (stats_ != nullptr) r.stats = *stats_;
+    return r;
+}
+
+LearnResult Learner::run() {
+    const Alphabet& inputs = oracle_.inputs();
+    const std::size_t k = inputs.size();
+    if (config_.pad_queries) {
+        const auto wait = oracle_.traits().wait;
+        for (Symbol a = 0; a < k && !pad_; ++a)
+            if (!wait || a != *wait) pad_ = a;
+    }
+    for (Symbol a = 0; a < k; ++a) suffixes_.push_back(Word{a});
+    const std::size_t initial = config_.initial_suffix_length != 0 ? config_.initial_suffix_length
+                                                                    : std::max<std::size_t>(1, equivalence_.suggested_suffix_length());
+    for (std::size_t length = 2; length <= initial; ++length)
+        for (Word& e : words_of_length(k, length)) suffixes_.push_back(std::move(e));
+
+    if (config_.seed) {
+        seed_device_outputs_ = oracle_.outputs().size();
+        seed_ = over_alphabets(minimize(*config_.seed), inputs, oracle_.outputs());
+        for (Word& e : separating_suffixes(*seed_))
+            if (std::find(suffixes_.begin(), suffixes_.end(), e) == suffixes_.end()) suffixes_.push_back(std::move(e));
+        predicting_ = true;
+        refuted_.assign(seed_->num_states() * k, 0);
+        predictor_ = [this, k](std::span<const Symbol> access, std::span<const Symbol> suffix, std::span<Symbol> answer) {
+            // The seed's guess, unless the word runs through a transition a counterexample refuted.
+            StateId state = seed_->initial();
+            for (const Symbol a : access) {
+                if (refuted_[state * k + a]) return false;
+                state = seed_->successor(state, a);
+            }
+            for (std::size_t i = 0; i < suffix.size(); ++i) {
+                if (refuted_[state * k + suffix[i]]) return false;
+                const auto& t = seed_->transition(state, suffix[i]);
+                answer[i] = t.output;
+                state = t.target;
+            }
+            return true;
+        };
+        log_->info("seeded with a {}-state machine; {} suffixes", seed_->num_states(), suffixes_.size());
+    }
+    new_table();
+
+    std::optional<Counterexample> pending;
+    while (true) {
+        if (predicting_ && oracle_.outputs().size() != seed_device_outputs_) {
+            predicting_ = false;  // the device's outputs grew: the seed's extra output ids may clash
+            new_table();
+        }
+        close();
+        const Alphabet outputs = predicting_ ? seed_->outputs() : oracle_.outputs();
+        MealyMachine hypothesis = table_->hypothesis(inputs, outputs);
+        std::vector<Word> access = table_->access_sequences();
+        if (pending && hypothesis.outputs_of(pending->inputs) != pending->actual) {
+            refine(*pending, hypothesis, access);  // the old counterexample still refutes: use it again
+            continue;
+        }
+        pending.reset();
+        if (config_.max_rounds != 0 && rounds_ >= config_.max_rounds)
+            return result(std::move(hypothesis), std::move(access), false);
+        pending = ask(hypothesis, access, table_->suffixes().size());
+        if (!pending) return result(std::move(hypothesis), std::move(access), true);
+        if (hypothesis.outputs_of(pending->inputs) == pending->actual)
+            throw Error("the equivalence oracle returned a word on which the hypothesis is right");
+        refine(*pending, hypothesis, access);
+    }
+}
+
+}  // namespace
+
+LearnResult learn(MembershipOracle& oracle, EquivalenceOracle& equivalence, const LearnerConfig& config,
+                  QueryStats* stats) {
+    Learner learner(oracle, equivalence, config, stats);
+    return learner.run();
+}
+
+MealyMachine seed_of(const Typestate& typestate) { return synchronous_closure(typestate); }
+
+std::vector<Word> separating_suffixes(const MealyMachine& machine) {
+    const std::size_t n = machine.num_states();
+    const std::size_t k = machine.num_inputs();
+    std::vector<Word> result;
+    std::vector<Word> signature(n);
+    for (StateId s = 0; s < n; ++s)
+        for (Symbol a = 0; a < k; ++a) signature[s].push_back(machine.output(s, a));
+    while (true) {
+        std::map<Word, StateId> seen;
+        std::optional<std::pair<StateId, StateId>> clash;
+        for (StateId s = 0; s < n && !clash; ++s) {
+            const auto [it, inserted] = seen.emplace(signature[s], s);
+            if (!inserted) clash = std::make_pair(it->second, s);
+        }
+        if (!clash) return result;
+        const auto w = separating_word(machine, clash->first, clash->second);
+        if (!w) {  // equivalent states: nothing can tell them apart; drop one from the comparison
+            signature[clash->second].push_back(static_cast<Symbol>(-1));
+            signature[clash->second].push_back(clash->second);
+            continue;
+        }
+        result.push_back(*w);
+        for (StateId s = 0; s < n; ++s) {
+            const Word out = machine.outputs_of(*w, s);
+            signature[s].insert(signature[s].end(), out.begin(), out.end());
+        }
+    }
+}
+
+}  // namespace typestar

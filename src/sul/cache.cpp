@@ -1,0 +1,370 @@
+#include "typestar/sul/cache.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include "typestar/core/error.hpp"
+#include "typestar/sul/logging.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace typestar {
+
+namespace {
+
+constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+DeviceTraits used_traits(DeviceTraits t, const CacheConfig& config) {
+    if (!config.use_absorbing) t.absorbing.reset();
+    if (!config.use_quiet || !t.wait) t.quiet.reset();
+    return t;
+}
+
+}  // namespace
+
+CacheOracle::CacheOracle(MembershipOracle& inner, CacheConfig config)
+    : inner_(inner),
+      config_(config),
+      traits_(used_traits(inner.traits(), config)),
+      width_(inner.inputs().size()) {
+    nodes_.push_back(Node{});                 // the root
+    children_.assign(width_, kNone);           // a dummy block, so that no real block starts at 0
+}
+
+std::size_t CacheOracle::walk(Cursor& from, std::span<const Symbol> word, std::span<Symbol> out) const {
+    const bool write = !out.empty();
+    if (from.absorbed) {
+        if (write) std::fill(out.begin(), out.end(), *traits_.absorbing);
+        return word.size();
+    }
+    const bool has_absorbing = traits_.absorbing.has_value();
+    const Symbol absorbing = has_absorbing ? *traits_.absorbing : 0;
+    std::uint32_t node = from.node;
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        const std::uint32_t c = child(node, word[i]);
+        if (c == kNone) {
+            from.node = node;
+            return i;
+        }
+        if (c == kQuietLoop) {
+            if (write) out[i] = *traits_.quiet;
+            continue;
+        }
+        const Symbol output = nodes_[c].output;
+        if (write) out[i] = output;
+        node = c;
+        if (has_absorbing && output == absorbing) {
+            if (write) std::fill(out.begin() + static_cast<std::ptrdiff_t>(i) + 1, out.end(), absorbing);
+            from.node = node;
+            from.absorbed = true;
+            return word.size();
+        }
+    }
+    from.node = node;
+    return word.size();
+}
+
+bool CacheOracle::normalize(std::span<const Symbol> word, Word& executed) const {
+    executed.clear();
+    const bool has_absorbing = traits_.absorbing.has_value();
+    std::uint32_t node = 0;
+    std::size_t i = 0;
+    for (; i < word.size(); ++i) {
+        const std::uint32_t c = child(node, word[i]);
+        if (c == kNone) break;
+        if (c == kQuietLoop) continue;  // a known quiet wait: leave it out
+        executed.push_back(word[i]);
+        node = c;
+        if (has_absorbing && nodes_[c].output == *traits_.absorbing) return false;
+    }
+    if (i == word.size()) return false;
+    executed.insert(executed.end(), word.begin() + static_cast<std::ptrdiff_t>(i), word.end());
+    return true;
+}
+
+std::size_t CacheOracle::try_insert(std::span<const Symbol> word, std::span<const Symbol> outputs) {
+    // First check the whole answer against the tree, then add it: a contradicting answer adds nothing.
+    const bool has_absorbing = traits_.absorbing.has_value();
+    const bool has_quiet = traits_.quiet.has_value();
+    {
+        std::uint32_t node = 0;
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            if (has_absorbing && node != 0 && nodes_[node].output == *traits_.absorbing) {
+                for (std::size_t j = i; j < word.size(); ++j)
+                    if (outputs[j] != *traits_.absorbing) return j;
+                break;
+            }
+            const std::uint32_t c = child(node, word[i]);
+            if (c == kNone) break;
+            if (c == kQuietLoop) {
+                if (outputs[i] != *traits_.quiet) return i;
+                continue;
+            }
+            if (nodes_[c].output != outputs[i]) return i;
+            node = c;
+        }
+    }
+    std::uint32_t node = 0;
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        if (has_absorbing && node != 0 && nodes_[node].output == *traits_.absorbing) break;
+        const Symbol input = word[i];
+        std::uint32_t c = child(node, input);
+        if (c == kQuietLoop) continue;
+        if (c == kNone) {
+            if (nodes_[node].children == kNone) {
+                nodes_[node].children = static_cast<std::uint32_t>(children_.size());
+                children_.resize(children_.size() + width_, kNone);
+            }
+            const std::size_t slot = nodes_[node].children + input;
+            if (has_quiet && input == *traits_.wait && outputs[i] == *traits_.quiet) {
+                children_[slot] = kQuietLoop;
+                continue;
+            }
+            c = static_cast<std::uint32_t>(nodes_.size());
+            nodes_.push_back(Node{outputs[i], kNone});
+            children_[slot] = c;
+        }
+        node = c;
+    }
+    stats_.nodes = nodes_.size();
+    return npos;
+}
+
+void CacheOracle::throw_nondeterminism(std::span<const Symbol> word, std::span<const Symbol> answer,
+                                       std::size_t at) const {
+    const std::size_t n = std::min(word.size(), at + 1);
+    Word known(word.size());
+    walk(word, known);
+    std::vector<std::string> in, first, second;
+    for (std::size_t i = 0; i < n; ++i) {
+        in.push_back(inputs().name(word[i]));
+        first.push_back(outputs().name(known[i]));
+        second.push_back(outputs().name(answer[i]));
+    }
+    throw NondeterminismError(std::move(in), std::move(first), std::move(second));
+}
+
+void CacheOracle::execute(std::span<const Symbol> word) {
+    Word& answer = answer_buffer_;
+    answer.resize(word.size());
+    const Query q{{}, word, answer};
+    inner_.query_all(std::span<const Query>(&q, 1));
+    ++stats_.executed;
+    std::size_t at = try_insert(word, answer);
+    if (at == npos) return;
+    ++stats_.contradictions;
+    detail::logger("typestar.sul")
+        ->warn("answer contradicts an earlier one at position {} of a {}-input query; running it again",
+               at + 1, word.size());
+    for (std::size_t r = 0; r < config_.reruns; ++r) {
+        inner_.query_all(std::span<const Query>(&q, 1));
+        ++stats_.executed;
+        at = try_insert(word, answer);
+        if (at == npos) return;
+    }
+    throw_nondeterminism(word, Word(answer), at);
+}
+
+void CacheOracle::execute_batch(const std::vector<Word>& words) {
+    std::vector<Word> answers(words.size());
+    std::vector<Query> batch;
+    batch.reserve(words.size());
+    for (std::size_t k = 0; k < words.size(); ++k) {
+        answers[k].resize(words[k].size());
+        batch.push_back(Query{{}, words[k], answers[k]});
+    }
+    inner_.query_all(batch);
+    stats_.executed += words.size();
+    for (std::size_t k = 0; k < words.size(); ++k) {
+        std::size_t at = try_insert(words[k], answers[k]);
+        if (at == npos) continue;
+        // As in execute(): run a contradicting answer again, one at a time.
+        ++stats_.contradictions;
+        detail::logger("typestar.sul")
+            ->warn("answer contradicts an earlier one at position {} of a {}-input query; running it again",
+                   at + 1, words[k].size());
+        const Query& q = batch[k];
+        for (std::size_t r = 0; r < config_.reruns && at != npos; ++r) {
+            inner_.query_all(std::span<const Query>(&q, 1));
+            ++stats_.executed;
+            at = try_insert(words[k], answers[k]);
+        }
+        if (at != npos) throw_nondeterminism(words[k], answers[k], at);
+    }
+}
+
+void CacheOracle::insert(std::span<const Symbol> word, std::span<const Symbol> outputs) {
+    const std::size_t at = try_insert(word, outputs);
+    if (at != npos) throw_nondeterminism(word, outputs, at);
+}
+
+bool CacheOracle::lookup(std::span<const Symbol> word, std::span<Symbol> out) {
+    return walk(word, out) == word.size();
+}
+
+void CacheOracle::query_all(std::span<const Query> batch) {
+    // 1. Answer what the tree knows; keep the rest (prefix·suffix) in one flat buffer. Consecutive
+    //    queries with the same prefix (a table row) share the walk over it.
+    Word words;                                          // missing words, concatenated
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // offset, length per missing word
+    std::vector<std::size_t> missing;                    // query index per missing word
+    std::vector<std::uint32_t> miss_node;                // node where its cached path ends
+    std::vector<std::size_t> miss_at;                    // and the position in the word there
+    const Symbol* last_prefix = nullptr;
+    std::size_t last_prefix_size = 0;
+    Cursor after_prefix;
+    bool prefix_known = false;
+    std::size_t prefix_walked = 0;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        const Query& q = batch[i];
+        if (q.prefix.data() != last_prefix || q.prefix.size() != last_prefix_size || i == 0) {
+            last_prefix = q.prefix.data();
+            last_prefix_size = q.prefix.size();
+            after_prefix = Cursor{};
+            prefix_walked = walk(after_prefix, q.prefix, {});
+            prefix_known = prefix_walked == q.prefix.size();
+        }
+        Cursor stop = after_prefix;
+        std::size_t at = prefix_walked;
+        if (prefix_known) {
+            at += walk(stop, q.suffix, q.answer);
+            if (at + std::min(q.optional_tail, q.suffix.size()) >= q.prefix.size() + q.suffix.size()) {
+                ++stats_.hits;
+                continue;
+            }
+        }
+        ++stats_.misses;
+        missing.push_back(i);
+        miss_node.push_back(stop.node);
+        miss_at.push_back(stop.absorbed ? q.prefix.size() + q.suffix.size() : at);
+        spans.emplace_back(words.size(), q.prefix.size() + q.suffix.size());
+        words.insert(words.end(), q.prefix.begin(), q.prefix.end());
+        words.insert(words.end(), q.suffix.begin(), q.suffix.end());
+    }
+    if (missing.empty()) return;
+    auto word_of = [&](std::size_t j) {
+        return std::span<const Symbol>(words.data() + spans[j].first, spans[j].second);
+    };
+
+    // 2. Run only maximal words, longest first, until every missing query is answered; then write
+    //    the answers.
+    std::vector<std::size_t> pending(missing.size());
+    std::iota(pending.begin(), pending.end(), std::size_t{0});
+    const bool has_quiet = traits_.quiet.has_value();
+    const bool has_absorbing = traits_.absorbing.has_value();
+    Word normalized;                                         // concatenated, for quiet traits
+    std::vector<std::pair<std::size_t, std::size_t>> nspans;  // per pending index
+    Word executed, out;
+    while (!pending.empty()) {
+        nspans.resize(pending.size());
+        normalized.clear();
+        for (std::size_t j = 0; j < pending.size(); ++j) {
+            if (has_quiet) {
+                normalize(word_of(pending[j]), executed);
+                nspans[j] = {normalized.size(), executed.size()};
+                normalized.insert(normalized.end(), executed.begin(), executed.end());
+            }
+        }
+        auto norm_of = [&](std::size_t j) {
+            if (!has_quiet) return word_of(pending[j]);
+            return std::span<const Symbol>(normalized.data() + nspans[j].first, nspans[j].second);
+        };
+        std::vector<std::size_t> order(pending.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        // A word that is a prefix of another ends its cached path at the same node (the two agree
+        // up to there) and is a prefix of its successor in (node, word) order. Comparing the node
+        // first keeps the sort cheap.
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            const std::uint32_t na = miss_node[pending[a]], nb = miss_node[pending[b]];
+            if (na != nb) return na < nb;
+            const auto x = norm_of(a), y = norm_of(b);
+            return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
+        });
+        std::vector<std::size_t> maximal;
+        for (std::size_t r = 0; r < order.size(); ++r) {
+            if (r + 1 < order.size() && miss_node[pending[order[r]]] == miss_node[pending[order[r + 1]]]) {
+                const auto w = norm_of(order[r]), next = norm_of(order[r + 1]);
+                if (next.size() >= w.size() && std::equal(w.begin(), w.end(), next.begin())) continue;
+            }
+            maximal.push_back(order[r]);
+        }
+        std::stable_sort(maximal.begin(), maximal.end(),
+                         [&](std::size_t a, std::size_t b) { return norm_of(a).size() > norm_of(b).size(); });
+        if (config_.parallel_waves) {
+            // Group the maximal words by the edge where they leave the tree (groups in order of
+            // first appearance); each wave runs the next word of every group as one batch.
+            std::vector<std::vector<std::size_t>> groups;
+            std::map<std::pair<std::uint32_t, Symbol>, std::size_t> group_of;
+            for (std::size_t j : maximal) {
+                Cursor c;
+                const auto w = word_of(pending[j]);
+                const std::size_t at = walk(c, w, {});
+                if (at == w.size()) continue;
+                const auto [it, fresh] = group_of.emplace(std::make_pair(c.node, w[at]), groups.size());
+                if (fresh) groups.emplace_back();
+                groups[it->second].push_back(j);
+            }
+            std::vector<std::size_t> heads(groups.size(), 0);
+            std::vector<Word> wave;
+            do {
+                wave.clear();
+                for (std::size_t g = 0; g < groups.size(); ++g) {
+                    while (heads[g] < groups[g].size()) {
+                        const std::size_t j = groups[g][heads[g]++];
+                        if (!has_quiet) {
+                            const auto w = word_of(pending[j]);
+                            if (walk(w, {}) == w.size()) continue;
+                            wave.emplace_back(w.begin(), w.end());
+                            break;
+                        }
+                        if (!normalize(word_of(pending[j]), executed)) continue;
+                        if (executed.size() < norm_of(j).size()) continue;  // shorter now: next pass
+                        wave.push_back(executed);
+                        break;
+                    }
+                }
+                if (!wave.empty()) execute_batch(wave);
+            } while (!wave.empty());
+        } else {
+            for (std::size_t j : maximal) {
+                // An earlier run may have answered it (a prefix, an err, a quiet wait found out).
+                if (!has_quiet) {
+                    const auto w = word_of(pending[j]);
+                    // Without an absorbing output, nothing run in this pass answers a maximal word.
+                    if (!has_absorbing || walk(w, {}) != w.size()) execute(w);
+                    continue;
+                }
+                if (!normalize(word_of(pending[j]), executed)) continue;
+                if (executed.size() < norm_of(j).size()) continue;  // shorter now: next pass
+                execute(executed);
+            }
+        }
+        std::vector<std::size_t> still;
+        for (std::size_t j : pending) {
+            // Resume the walk where it stopped before (nodes never change once added); the known
+            // part of the answer is already written.
+            const auto w = word_of(j);
+            const Query& q = batch[missing[j]];
+            const std::size_t from = miss_at[j];
+            out.resize(w.size());
+            Cursor c{miss_node[j], false};
+            const std::size_t done = walk(c, w.subspan(from), std::span<Symbol>(out).subspan(from));
+            const std::size_t first = std::max(from, q.prefix.size());
+            if (first < from + done)
+                std::copy(out.begin() + static_cast<std::ptrdiff_t>(first),
+                          out.begin() + static_cast<std::ptrdiff_t>(from + done),
+                          q.answer.begin() + static_cast<std::ptrdiff_t>(first - q.prefix.size()));
+            if (from + done != w.size()) {
+                miss_node[j] = c.node;
+                miss_at[j] = from + done;
+                still.push_back(j);
+            }
+        }
+        pending = std::move(still);
+    }
+}
+
+}  // namespace typestar

@@ -1,0 +1,45 @@
+#include "typestar/sul/device.hpp"
+
+#include "typestar/core/typestate.hpp"
+
+namespace typestar {
+
+DeviceTraits closure_traits(const Alphabet& inputs, const Alphabet& outputs) {
+    DeviceTraits traits;
+    traits.wait = inputs.find(kWait);
+    traits.absorbing = outputs.find(kErr);
+    if (traits.wait) traits.quiet = outputs.find(kQuiet);
+    return traits;
+}
+
+RunResult Device::run(std::span<const Symbol> inputs) {
+    const DeviceTraits t = traits();
+    RunResult result;
+    result.outputs.reserve(inputs.size());
+    DeviceSession session(*this);
+    bool quiescent = false;  // the last step was `wait` answered by the quiet output
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const Symbol input = inputs[i];
+        const bool is_wait = t.wait && input == *t.wait;
+        if (is_wait && quiescent) {
+            result.outputs.push_back(*t.quiet);
+            continue;
+        }
+        const Symbol output = session.step(input);
+        ++result.steps;
+        if (is_wait) ++result.waits;
+        result.outputs.push_back(output);
+        if (t.absorbing && output == *t.absorbing) {
+            result.outputs.resize(inputs.size(), output);
+            break;
+        }
+        quiescent = is_wait && t.quiet && output == *t.quiet;
+    }
+    return result;
+}
+
+DeviceSession::DeviceSession(Device& device) : device_(device) { device_.reset(); }
+
+DeviceSession::~DeviceSession() { device_.finish(); }
+
+}  // namespace typestar

@@ -1,0 +1,26 @@
+#include "typestar/sul/logging.hpp"
+
+#include <mutex>
+#include <string_view>
+
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
+namespace typestar::detail {
+
+std::shared_ptr<spdlog::logger> logger(const std::string& name) {
+    static std::mutex mutex;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (auto existing = spdlog::get(name)) return existing;
+    std::shared_ptr<spdlog::logger> created;
+    const auto fallback = spdlog::default_logger();
+    if (fallback && std::string_view(fallback->name()).substr(0, 8) == "typestar") {
+        created = std::make_shared<spdlog::logger>(name, fallback->sinks().begin(), fallback->sinks().end());
+    } else {
+        created = std::make_shared<spdlog::logger>(name, std::make_shared<spdlog::sinks::null_sink_mt>());
+    }
+    spdlog::initialize_logger(created);
+    return created;
+}
+
+}  // namespace typestar::detail

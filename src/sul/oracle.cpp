@@ -1,0 +1,41 @@
+#include "typestar/sul/oracle.hpp"
+
+#include <algorithm>
+
+namespace typestar {
+
+bool MembershipOracle::lookup(std::span<const Symbol> /*word*/, std::span<Symbol> /*out*/) { return false; }
+
+Word MembershipOracle::query(std::span<const Symbol> word) {
+    Word answer(word.size());
+    const Query q{{}, word, answer};
+    query_all(std::span<const Query>(&q, 1));
+    return answer;
+}
+
+DeviceOracle::DeviceOracle(Device& device, QueryStats* stats) : device_(device), stats_(stats) {}
+
+void DeviceOracle::query_all(std::span<const Query> batch) {
+    for (const Query& q : batch) {
+        buffer_.assign(q.prefix.begin(), q.prefix.end());
+        buffer_.insert(buffer_.end(), q.suffix.begin(), q.suffix.end());
+        RunResult run = device_.run(buffer_);
+        if (stats_ != nullptr) {
+            PhaseCounts& counts = stats_->current();
+            ++counts.queries_executed;
+            counts.symbols_executed += run.steps;
+            counts.waits_executed += run.waits;
+        }
+        std::copy(run.outputs.begin() + static_cast<std::ptrdiff_t>(q.prefix.size()), run.outputs.end(),
+                  q.answer.begin());
+    }
+}
+
+CountingOracle::CountingOracle(MembershipOracle& inner, QueryStats* stats) : inner_(inner), stats_(stats) {}
+
+void CountingOracle::query_all(std::span<const Query> batch) {
+    if (stats_ != nullptr) stats_->current().queries_asked += batch.size();
+    inner_.query_all(batch);
+}
+
+}  // namespace typestar

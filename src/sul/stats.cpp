@@ -1,0 +1,19 @@
+#include "typestar/sul/stats.hpp"
+
+namespace typestar {
+
+PhaseCounts& PhaseCounts::operator+=(const PhaseCounts& other) noexcept {
+    queries_asked += other.queries_asked;
+    queries_executed += other.queries_executed;
+    symbols_executed += other.symbols_executed;
+    waits_executed += other.waits_executed;
+    return *this;
+}
+
+PhaseCounts QueryStats::total() const noexcept {
+    PhaseCounts sum = learning;
+    sum += equivalence;
+    return sum;
+}
+
+}  // namespace typestar

@@ -1,0 +1,119 @@
+// The runner's verdicts, and the equivalence oracles built on suites and models.
+#include <gtest/gtest.h>
+
+#include "mutants.hpp"
+#include "support/reference_machines.hpp"
+#include "typestar/conformance/runner.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/sul/model_device.hpp"
+#include "typestar/sul/stack.hpp"
+
+namespace typestar {
+namespace {
+
+TEST(RunSuite, AConformingDeviceHasNoCounterexample) {
+    const MealyMachine m = testing_support::coffee_machine();
+    ModelDevice device(m);
+    OracleStack stack(device);
+    const TestSuite suite = algorithm2_suite(m);
+    EXPECT_FALSE(run_suite(suite, stack.oracle()).has_value());
+    EXPECT_EQ(stack.stats().total().queries_executed, suite.cases.size());  // a deduplicated suite: one run each
+}
+
+TEST(RunSuite, TheFirstFailingCaseIsTheCounterexample) {
+    const MealyMachine m = testing_support::coffee_machine();
+    const auto mutants = conformance_test::single_transition_mutants(m);
+    ASSERT_GT(mutants.size(), 10u);
+    const TestSuite suite = algorithm2_suite(m);
+    for (std::size_t i = 0; i < mutants.size(); i += 7) {
+        ModelDevice device(mutants[i]);
+        OracleStack stack(device);
+        const auto cex = run_suite(suite, stack.oracle());
+        ASSERT_TRUE(cex.has_value());
+        ASSERT_TRUE(cex->test_case.has_value());
+        const TestCase& c = suite.cases[*cex->test_case];
+        EXPECT_EQ(cex->inputs, c.inputs);
+        EXPECT_EQ(cex->expected, c.expected);
+        EXPECT_EQ(cex->purpose, c.purpose);
+        EXPECT_EQ(cex->actual, mutants[i].outputs_of(c.inputs));
+        EXPECT_LT(cex->first_difference(), cex->inputs.size());
+        // No earlier case fails on this mutant.
+        for (std::size_t j = 0; j < *cex->test_case; ++j)
+            EXPECT_EQ(mutants[i].outputs_of(suite.cases[j].inputs), suite.cases[j].expected);
+        // Larger batches find the same first failure.
+        ModelDevice device2(mutants[i]);
+        OracleStack stack2(device2);
+        EXPECT_EQ(run_suite(suite, stack2.oracle(), RunConfig{16}), cex);
+    }
+}
+
+TEST(RunSuite, ComparesOutputsByName) {
+    // The device's output alphabet lists the same names in another order, plus one more.
+    const MealyMachine m = testing_support::coffee_machine();
+    Alphabet outputs({"error", "tea", "coffee", "ok"});
+    ModelDevice device(over_alphabets(m, m.inputs(), outputs));
+    OracleStack stack(device);
+    EXPECT_FALSE(run_suite(algorithm2_suite(m), stack.oracle()).has_value());
+}
+
+TEST(RunSuite, RejectsOtherInputs) {
+    const MealyMachine m = testing_support::coffee_machine();
+    ModelDevice device(testing_support::angluin_example());
+    OracleStack stack(device);
+    try {
+        (void)run_suite(algorithm2_suite(m), stack.oracle());
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(), "the suite's inputs are not the device's (same names in the same order needed)");
+    }
+}
+
+TEST(SuiteEquivalenceOracle, FindsTheMutantAndUsesTheGivenAccessSequences) {
+    const MealyMachine truth = testing_support::coffee_machine();
+    const auto mutants = conformance_test::single_transition_mutants(truth);
+    ModelDevice device(truth);
+    OracleStack stack(device);
+    SuiteEquivalenceOracle oracle(stack.oracle());
+    EXPECT_FALSE(oracle.find_counterexample(truth, {}).has_value());
+    const std::size_t plain = oracle.last_suite_size();
+    EXPECT_GT(plain, 0u);
+    const auto cex = oracle.find_counterexample(mutants.front(), {});
+    ASSERT_TRUE(cex.has_value());
+    EXPECT_NE(mutants.front().outputs_of(cex->inputs), truth.outputs_of(cex->inputs));
+    EXPECT_EQ(cex->actual, truth.outputs_of(cex->inputs));
+    // Access sequences through `clean` self-loops give other words.
+    std::vector<Word> access;
+    for (const auto& a : access_sequences(truth)) {
+        Word w{truth.inputs().at("clean")};
+        w.insert(w.end(), a->begin(), a->end());
+        access.push_back(w);
+    }
+    EXPECT_FALSE(oracle.find_counterexample(truth, access).has_value());
+    EXPECT_GT(stack.stats().total().queries_executed, plain);
+}
+
+TEST(PerfectOracle, ShortestSeparatingWord) {
+    const MealyMachine truth = testing_support::combination_lock();
+    PerfectOracle oracle(truth);
+    EXPECT_FALSE(oracle.find_counterexample(truth, {}).has_value());
+    for (const auto& mutant : conformance_test::single_transition_mutants(truth)) {
+        const auto cex = oracle.find_counterexample(mutant, {});
+        ASSERT_TRUE(cex.has_value());
+        EXPECT_EQ(cex->inputs, *separating_word(mutant, truth));
+        EXPECT_EQ(cex->expected, mutant.outputs_of(cex->inputs));
+        EXPECT_EQ(cex->actual, truth.outputs_of(cex->inputs));
+        EXPECT_EQ(cex->first_difference() + 1, cex->inputs.size());  // shortest: differs at the end
+    }
+}
+
+TEST(PerfectOracle, NeedsTheTruthsOutputsInTheHypothesis) {
+    const MealyMachine truth = testing_support::coffee_machine();
+    PerfectOracle oracle(truth);
+    MealyBuilder b(truth.inputs(), Alphabet({"ok"}));
+    const auto s = b.add_state();
+    for (Symbol i = 0; i < truth.num_inputs(); ++i) b.set_transition(s, i, s, 0);
+    EXPECT_THROW((void)oracle.find_counterexample(b.build(), {}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace typestar

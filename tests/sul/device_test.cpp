@@ -1,0 +1,198 @@
+// Devices: the default run contract (err absorbing, quiet waits), the model device, trait inference,
+// DeviceSession, DeviceOracle counting and over_alphabets.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "support/reference_machines.hpp"
+#include "toy.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/sul/model_device.hpp"
+#include "typestar/sul/oracle.hpp"
+
+namespace typestar {
+namespace {
+
+using sul_test::toy_closure;
+
+constexpr Symbol kStart = 0, kStop = 1, kWaitIn = 2;
+constexpr Symbol kOkOut = 0, kQuietOut = 1, kErrOut = 2, kDoneOut = 3;
+
+TEST(ToyClosure, HasTheDocumentedIds) {
+    const MealyMachine m = toy_closure();
+    EXPECT_EQ(m.inputs().names(), (std::vector<std::string>{"start", "stop", "wait"}));
+    EXPECT_EQ(m.outputs().names(), (std::vector<std::string>{"ok", "quiet", "err", "done"}));
+}
+
+TEST(InferTraits, ClosureHasAllThree) {
+    const DeviceTraits t = infer_traits(toy_closure());
+    EXPECT_EQ(t.wait, kWaitIn);
+    EXPECT_EQ(t.absorbing, kErrOut);
+    EXPECT_EQ(t.quiet, kQuietOut);
+    EXPECT_EQ(t, closure_traits(toy_closure().inputs(), toy_closure().outputs()));
+}
+
+TEST(InferTraits, QuietMoveIsNotIdentity) {
+    // quiet_timer: Armed --wait/quiet--> Elapsed, a different state.
+    const DeviceTraits t = infer_traits(testing_support::quiet_timer());
+    EXPECT_TRUE(t.wait.has_value());
+    EXPECT_TRUE(t.absorbing.has_value());
+    EXPECT_FALSE(t.quiet.has_value());
+}
+
+TEST(InferTraits, GenericMachineHasNone) {
+    EXPECT_EQ(infer_traits(testing_support::coffee_machine()), DeviceTraits{});
+}
+
+TEST(InferTraits, ErrThatIsNotAbsorbing) {
+    // err answered, but the machine goes on answering ok afterwards.
+    MealyBuilder b(Alphabet({"a"}), Alphabet({"ok", "err"}));
+    const auto s0 = b.add_state(), s1 = b.add_state();
+    b.set_transition(s0, 0, s1, 1);
+    b.set_transition(s1, 0, s0, 0);
+    EXPECT_FALSE(infer_traits(b.build()).absorbing.has_value());
+}
+
+TEST(ModelDevice, StepsTheMachine) {
+    ModelDevice d(toy_closure(), "toy");
+    EXPECT_EQ(d.name(), "toy");
+    d.reset();
+    EXPECT_EQ(d.step(kStart), kOkOut);
+    EXPECT_EQ(d.step(kWaitIn), kDoneOut);
+    EXPECT_EQ(d.step(kStop), kErrOut);
+    d.reset();
+    EXPECT_EQ(d.step(kWaitIn), kQuietOut);
+}
+
+TEST(ModelDevice, RunStopsAtErrAndSkipsQuietWaits) {
+    ModelDevice d(toy_closure());
+    const RunResult r = d.run(Word{kStop, kStart, kWaitIn});
+    EXPECT_EQ(r.outputs, (Word{kErrOut, kErrOut, kErrOut}));
+    EXPECT_EQ(r.steps, 1u);
+    EXPECT_EQ(r.waits, 0u);
+    const RunResult q = d.run(Word{kWaitIn, kWaitIn, kWaitIn, kStart, kWaitIn});
+    EXPECT_EQ(q.outputs, (Word{kQuietOut, kQuietOut, kQuietOut, kOkOut, kDoneOut}));
+    EXPECT_EQ(q.steps, 3u);  // the second and third wait are not run
+    EXPECT_EQ(q.waits, 2u);
+}
+
+TEST(ModelDevice, WithoutTraitsRunsEverything) {
+    ModelDevice d(toy_closure(), "toy", DeviceTraits{});
+    const RunResult r = d.run(Word{kStop, kStart, kWaitIn, kWaitIn});
+    EXPECT_EQ(r.outputs, toy_closure().outputs_of(Word{kStop, kStart, kWaitIn, kWaitIn}));
+    EXPECT_EQ(r.steps, 4u);
+    EXPECT_EQ(r.waits, 0u);  // no wait input declared: nothing is counted as a wait
+}
+
+/// A device that uses Device::run's default and counts finish() calls; throws on input 1 if asked.
+class ScriptedDevice final : public Device {
+public:
+    explicit ScriptedDevice(bool throw_on_stop) : model_(toy_closure()), throw_on_stop_(throw_on_stop) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    DeviceTraits traits() const override { return closure_traits(inputs(), outputs()); }
+    std::string name() const override { return "scripted"; }
+    void reset() override {
+        ++resets;
+        model_.reset();
+    }
+    Symbol step(Symbol input) override {
+        ++steps;
+        if (throw_on_stop_ && input == kStop) throw DeviceError("harness lost");
+        return model_.step(input);
+    }
+    void finish() noexcept override { ++finishes; }
+    int resets = 0, steps = 0, finishes = 0;
+
+private:
+    ModelDevice model_;
+    bool throw_on_stop_;
+};
+
+TEST(Device, DefaultRunMatchesTheModelDeviceContract) {
+    ScriptedDevice scripted(false);
+    ModelDevice model(toy_closure());
+    for (const Word& w : {Word{kWaitIn, kWaitIn, kStart, kWaitIn, kWaitIn}, Word{kStart, kStart, kStop},
+                          Word{}, Word{kStart, kStop, kWaitIn, kWaitIn, kStart}}) {
+        const RunResult a = scripted.run(w);
+        const RunResult b = model.run(w);
+        EXPECT_EQ(a.outputs, b.outputs);
+        EXPECT_EQ(a.steps, b.steps);
+        EXPECT_EQ(a.waits, b.waits);
+    }
+    EXPECT_EQ(scripted.resets, 4);
+    EXPECT_EQ(scripted.finishes, 4);
+}
+
+TEST(DeviceSession, FinishesWhenAStepThrows) {
+    ScriptedDevice scripted(true);
+    EXPECT_THROW((void)scripted.run(Word{kStart, kStop}), DeviceError);
+    EXPECT_EQ(scripted.resets, 1);
+    EXPECT_EQ(scripted.finishes, 1);
+}
+
+TEST(DeviceOracle, CountsExecutedWorkIntoTheCurrentPhase) {
+    ModelDevice d(toy_closure());
+    QueryStats stats;
+    DeviceOracle oracle(d, &stats);
+    EXPECT_EQ(oracle.query(Word{kStart, kWaitIn, kStop}), (Word{kOkOut, kDoneOut, kErrOut}));
+    stats.phase = Phase::Equivalence;
+    EXPECT_EQ(oracle.query(Word{kWaitIn, kWaitIn}), (Word{kQuietOut, kQuietOut}));
+    EXPECT_EQ(stats.learning, (PhaseCounts{0, 1, 3, 1}));
+    EXPECT_EQ(stats.equivalence, (PhaseCounts{0, 1, 1, 1}));
+    EXPECT_EQ(stats.total(), (PhaseCounts{0, 2, 4, 2}));
+}
+
+TEST(DeviceOracle, AnswersOnlyTheSuffixOfAQuery) {
+    ModelDevice d(toy_closure());
+    DeviceOracle oracle(d);
+    const Word prefix{kStart}, suffix{kWaitIn, kWaitIn};
+    Word answer(2);
+    const Query q{prefix, suffix, answer};
+    oracle.query_all(std::span<const Query>(&q, 1));
+    EXPECT_EQ(answer, (Word{kDoneOut, kQuietOut}));
+}
+
+TEST(CountingOracle, CountsAskedQueries) {
+    ModelDevice d(toy_closure());
+    QueryStats stats;
+    DeviceOracle executed(d, &stats);
+    CountingOracle asked(executed, &stats);
+    (void)asked.query(Word{kStart});
+    (void)asked.query(Word{kStart});
+    EXPECT_EQ(stats.learning.queries_asked, 2u);
+    EXPECT_EQ(stats.learning.queries_executed, 2u);
+    Word out(1);
+    EXPECT_FALSE(asked.lookup(Word{kStart}, out));  // no cache below: nothing known
+}
+
+TEST(OverAlphabets, MatchesByName) {
+    const MealyMachine m = toy_closure();
+    const Alphabet inputs({"wait", "stop", "start"});
+    const Alphabet outputs({"done", "err"});
+    const MealyMachine t = over_alphabets(m, inputs, outputs);
+    EXPECT_EQ(t.inputs(), inputs);
+    EXPECT_EQ(t.outputs().names(), (std::vector<std::string>{"done", "err", "ok", "quiet"}));
+    const Word w{inputs.at("start"), inputs.at("wait"), inputs.at("stop")};
+    EXPECT_EQ(names_of(t.outputs_of(w), t.outputs()), (std::vector<std::string>{"ok", "done", "err"}));
+    EXPECT_FALSE(separating_word(m, t).has_value());
+}
+
+TEST(OverAlphabets, RejectsOtherInputs) {
+    try {
+        (void)over_alphabets(toy_closure(), Alphabet({"start", "halt", "wait"}), Alphabet());
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(), "model input 'stop' is not an input of the device");
+    }
+    try {
+        (void)over_alphabets(toy_closure(), Alphabet({"start", "stop", "wait", "pause"}), Alphabet());
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(), "input 'pause' is not an input of the model");
+    }
+}
+
+}  // namespace
+}  // namespace typestar
