@@ -19,9 +19,10 @@ function(typestar_library)
   typestar_target_defaults(${target})
 endfunction()
 
-# typestar_test(NAME <name> SOURCES … DEPS …): a gtest executable whose tests ctest discovers.
+# typestar_test(NAME <name> SOURCES … DEPS … [LABELS …] [SERIAL]): a gtest executable whose tests
+# ctest discovers. SERIAL runs them alone (RUN_SERIAL): for tests that measure real time.
 function(typestar_test)
-  cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "SERIAL" "NAME" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SOURCES})
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   typestar_target_defaults(${ARG_NAME})
@@ -31,5 +32,9 @@ function(typestar_test)
   if(NOT labels)
     set(labels unit)
   endif()
-  gtest_discover_tests(${ARG_NAME} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${labels}")
+  set(properties LABELS "${labels}")
+  if(ARG_SERIAL)
+    list(APPEND properties RUN_SERIAL TRUE)
+  endif()
+  gtest_discover_tests(${ARG_NAME} DISCOVERY_MODE PRE_TEST PROPERTIES ${properties})
 endfunction()
