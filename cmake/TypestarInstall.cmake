@@ -1,0 +1,41 @@
+# Install and export rules: the libraries (typestar::<name>), the headers, and a CMake package
+# `typestar` that find_package(typestar CONFIG) finds after `cmake --install`.
+# Included once from the top-level CMakeLists.txt after every library was defined.
+include(CMakePackageConfigHelpers)
+
+set(_typestar_install_targets
+  typestar_core typestar_spec typestar_sul typestar_learn typestar_conformance typestar_device
+  typestar_monitor typestar_gmock typestar_gtest typestar_gtest_main)
+set(_typestar_exported "")
+foreach(target IN LISTS _typestar_install_targets)
+  if(TARGET ${target})
+    list(APPEND _typestar_exported ${target})
+  endif()
+endforeach()
+
+install(TARGETS ${_typestar_exported}
+  EXPORT typestarTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/typestar" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+foreach(plugin gtest gmock)
+  if(TARGET typestar_${plugin})
+    install(DIRECTORY "${PROJECT_SOURCE_DIR}/plugin/${plugin}/include/typestar" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  endif()
+endforeach()
+
+set(TYPESTAR_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/typestar" CACHE STRING
+    "Where typestar's CMake package files are installed")
+install(EXPORT typestarTargets NAMESPACE typestar:: DESTINATION ${TYPESTAR_INSTALL_CMAKEDIR})
+configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/typestarConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/typestarConfig.cmake" INSTALL_DESTINATION ${TYPESTAR_INSTALL_CMAKEDIR})
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/typestarConfigVersion.cmake"
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  "${PROJECT_BINARY_DIR}/typestarConfig.cmake"
+  "${PROJECT_BINARY_DIR}/typestarConfigVersion.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/TypestarTests.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/TypestarAddTests.cmake"
+  DESTINATION ${TYPESTAR_INSTALL_CMAKEDIR})

@@ -1,0 +1,85 @@
+#include "typestar/gtest/plan.hpp"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/typestate.hpp"
+
+namespace typestar::gtest {
+
+std::string test_identifier(std::string_view text) {
+    if (text.empty()) return "_";
+    std::string out(text);
+    for (char& c : out) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        if (!ok) c = '_';
+    }
+    return out;
+}
+
+std::string suite_identifier(const spec::Spec& spec) { return test_identifier(spec.typestate.name); }
+
+MealyMachine test_model(const spec::Spec& spec) { return canonical(synchronous_closure(spec.typestate)); }
+
+std::vector<TransitionTest> plan_transition_tests(const spec::Spec& spec) {
+    const MealyMachine model = test_model(spec);
+    std::set<std::string> reachable;
+    for (StateId q = 0; q < model.num_states(); ++q) reachable.insert(model.state_name(q));
+
+    const Typestate& t = spec.typestate;
+    std::vector<std::string> inputs = t.callins;
+    inputs.emplace_back(kWait);
+
+    std::vector<TransitionTest> tests;
+    std::set<std::string> used;
+    for (const auto& state : t.states) {
+        if (reachable.count(state.name) == 0) continue;
+        for (const auto& input : inputs) {
+            std::string key = input;  // the SourceMap key of `wait`: the callback, else `wait`
+            if (input == kWait && state.callback) key = t.callbacks.at(state.callback->callback);
+            const std::string base = test_identifier(state.name) + "_" + test_identifier(input);
+            std::string name = base;
+            for (int n = 2; used.count(name) != 0; ++n) name = base + "_" + std::to_string(n);
+            used.insert(name);
+            tests.push_back(TransitionTest{name, state.name, input, spec.source.line_of(state.name, key)});
+        }
+    }
+    return tests;
+}
+
+std::vector<std::vector<std::size_t>> assign_cases(const MealyMachine& model, const std::vector<Word>& access,
+                                                   const TestSuite& suite) {
+    const std::size_t k = model.num_inputs();
+    if (access.size() != model.num_states())
+        throw std::invalid_argument("assign_cases: " + std::to_string(access.size()) + " access sequences for " +
+                                    std::to_string(model.num_states()) + " states");
+    // (q, i) is a tree transition when the access sequence of its target is R(q)·i.
+    std::vector<char> tree(model.num_states() * k, 0);
+    for (StateId q = 0; q < model.num_states(); ++q) {
+        for (Symbol i = 0; i < k; ++i) {
+            const StateId target = model.successor(q, i);
+            const Word& r = access[target];
+            tree[q * k + i] = r.size() == access[q].size() + 1 && r.back() == i &&
+                              std::equal(access[q].begin(), access[q].end(), r.begin());
+        }
+    }
+    std::vector<std::vector<std::size_t>> groups(model.num_states() * k);
+    for (std::size_t c = 0; c < suite.cases.size(); ++c) {
+        const Word& w = suite.cases[c].inputs;
+        StateId q = model.initial();
+        std::optional<std::size_t> slot;
+        for (Symbol i : w) {
+            if (i >= k) throw std::invalid_argument("assign_cases: input out of range in case " + std::to_string(c));
+            slot = q * k + i;
+            if (!tree[*slot]) break;
+            q = model.successor(q, i);
+        }
+        if (slot) groups[*slot].push_back(c);  // the empty word checks no transition
+    }
+    return groups;
+}
+
+}  // namespace typestar::gtest

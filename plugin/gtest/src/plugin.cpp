@@ -1,0 +1,106 @@
+// initialize(), the registration queue, and the settings in force.
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <spdlog/cfg/env.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "spec_tests.hpp"
+#include "typestar/gtest/gtest.hpp"
+
+namespace typestar {
+
+namespace {
+
+struct Registry {
+    std::mutex mutex;
+    bool initialized = false;
+    std::optional<Settings> settings;
+    std::string binary = "test-binary";
+    std::vector<detail::Registration> queued;
+    std::vector<std::unique_ptr<detail::SpecTests>> specs;  // alive until exit: tests point into them
+    std::set<std::string> suites;
+};
+
+Registry& registry() {
+    static Registry r;  // never destroyed before the tests that use it ran
+    return r;
+}
+
+void register_now(Registry& r, detail::Registration registration) {
+    r.specs.push_back(std::make_unique<detail::SpecTests>(std::move(registration), r.binary));
+    r.specs.back()->register_tests(r.suites);
+}
+
+void set_up_logging() {
+    // typestar::detail::logger (sul/logging.hpp) gives every typestar.* logger this one's sinks.
+    spdlog::set_default_logger(
+        std::make_shared<spdlog::logger>("typestar", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
+    spdlog::set_pattern("[%n] %l: %v");
+    spdlog::set_level(spdlog::level::warn);
+    spdlog::cfg::load_env_levels();
+}
+
+}  // namespace
+
+const Settings& settings() {
+    Registry& r = registry();
+    if (!r.settings) {
+        int argc = 0;
+        r.settings = parse_settings(argc, nullptr);
+    }
+    return *r.settings;
+}
+
+void register_spec_tests(const std::filesystem::path& spec, DeviceFactory factory, SpecTestOptions options,
+                         std::source_location where) {
+    Registry& r = registry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    detail::Registration registration{spec, std::move(factory), std::move(options), where.file_name(),
+                                      static_cast<int>(where.line())};
+    if (r.initialized)
+        register_now(r, std::move(registration));
+    else
+        r.queued.push_back(std::move(registration));
+}
+
+bool detail::queue_spec_tests(const char* spec, DeviceFactory factory, SpecTestOptions options,
+                              std::source_location where) {
+    register_spec_tests(spec, std::move(factory), std::move(options), where);
+    return true;
+}
+
+void initialize(int& argc, char** argv, const InitOptions& options) {
+    Registry& r = registry();
+    {
+        const std::lock_guard<std::mutex> lock(r.mutex);
+        if (r.initialized) return;
+    }
+    Settings s = parse_settings(argc, argv);
+    if (argc > 0 && argv != nullptr && argv[0] != nullptr) r.binary = argv[0];
+    bool help = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        help = help || a == "--help" || a == "-h" || a == "-?" || a == "/?" || a == "--gtest_help";
+    }
+    testing::InitGoogleTest(&argc, argv);
+    if (help) std::printf("\n%s", settings_help().c_str());
+    if (options.logging) set_up_logging();
+
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    r.settings = std::move(s);
+    r.initialized = true;
+    auto queued = std::move(r.queued);
+    r.queued.clear();
+    for (auto& registration : queued) register_now(r, std::move(registration));
+}
+
+}  // namespace typestar

@@ -1,0 +1,115 @@
+#include "typestar/gtest/settings.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <string_view>
+
+namespace typestar {
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+/// nullopt when `value` is not a boolean word.
+std::optional<bool> parse_bool(std::string_view value) {
+    const std::string v = lower(value);
+    if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+    return std::nullopt;
+}
+
+/// An environment variable's truth: set, non-empty, not a false word.
+bool env_true(const char* value) {
+    if (value == nullptr || *value == '\0') return false;
+    const auto b = parse_bool(value);
+    return !b || *b;
+}
+
+std::optional<std::size_t> parse_size(std::string_view text) {
+    std::size_t value = 0;
+    const auto* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
+Settings parse_settings(int& argc, char** argv, const std::function<const char*(const char*)>& getenv) {
+    const auto env = [&](const char* name) -> const char* { return getenv ? getenv(name) : std::getenv(name); };
+    Settings s;
+    s.ci = env_true(env("CI"));
+    s.update = env_true(env("TYPESTAR_UPDATE"));
+    s.require_device = env_true(env("TYPESTAR_REQUIRE_DEVICE"));
+    if (const char* d = env("TYPESTAR_DEVICE"); d != nullptr) s.device = d;
+    if (const char* b = env("TYPESTAR_BOUND"); b != nullptr && *b != '\0') {
+        if (auto v = parse_size(b))
+            s.bound = *v;
+        else
+            s.errors.push_back("TYPESTAR_BOUND=" + std::string(b) + ": not a non-negative integer");
+    }
+
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg.rfind("--typestar_", 0) != 0) {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        const auto eq = arg.find('=');
+        const std::string_view name = arg.substr(2, eq == std::string_view::npos ? std::string_view::npos : eq - 2);
+        const std::optional<std::string_view> value =
+            eq == std::string_view::npos ? std::nullopt : std::optional<std::string_view>(arg.substr(eq + 1));
+        auto set_bool = [&](bool& target) {
+            if (!value) {
+                target = true;
+            } else if (auto b = parse_bool(*value)) {
+                target = *b;
+            } else {
+                s.errors.push_back(std::string(arg) + ": expected 1, 0, true, false, yes, no, on or off");
+            }
+        };
+        if (name == "typestar_update") {
+            set_bool(s.update);
+        } else if (name == "typestar_require_device") {
+            set_bool(s.require_device);
+        } else if (name == "typestar_bound") {
+            if (auto v = value ? parse_size(*value) : std::nullopt)
+                s.bound = *v;
+            else
+                s.errors.push_back(std::string(arg) + ": expected --typestar_bound=B, B a non-negative integer");
+        } else if (name == "typestar_device") {
+            if (value && !value->empty())
+                s.device = std::string(*value);
+            else
+                s.errors.push_back(std::string(arg) + ": expected --typestar_device=URL");
+        } else {
+            s.errors.push_back(std::string(arg) +
+                               ": unknown flag (known: --typestar_update, --typestar_bound=B, "
+                               "--typestar_device=URL, --typestar_require_device)");
+        }
+    }
+    if (kept < argc) argv[kept] = nullptr;
+    argc = kept;
+    return s;
+}
+
+std::string settings_help() {
+    return "Typestar flags (environment fallback in parentheses):\n"
+           "  --typestar_update           write learned specs instead of <spec>.proposed.yaml (TYPESTAR_UPDATE)\n"
+           "  --typestar_bound=B          distinguisher bound of suites and learning (TYPESTAR_BOUND)\n"
+           "  --typestar_device=URL       device for every spec: model:PATH, inproc:NAME, http://HOST:PORT "
+           "(TYPESTAR_DEVICE)\n"
+           "  --typestar_require_device   fail, not skip, when the device cannot be reached "
+           "(TYPESTAR_REQUIRE_DEVICE)\n"
+           "  CI set: never write, a missing spec or an unreachable device fails.\n"
+           "  SPDLOG_LEVEL=info|debug|trace shows typestar's log (e.g. SPDLOG_LEVEL=typestar.learn=debug).\n";
+}
+
+}  // namespace typestar

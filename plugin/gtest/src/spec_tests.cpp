@@ -1,0 +1,576 @@
+#include "spec_tests.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <utility>
+
+#include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
+
+#include "typestar/conformance/runner.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/device/factory.hpp"
+#include "typestar/gtest/report.hpp"
+#include "typestar/learn/lstar.hpp"
+#include "typestar/spec/diff.hpp"
+#include "typestar/spec/dot.hpp"
+#include "typestar/sul/logging.hpp"
+
+namespace typestar::detail {
+
+using gtest::TraceStep;
+
+std::unique_ptr<Device> device_from_url(const std::string& url) { return make_device(url); }
+
+std::filesystem::path resolve_spec_path(const std::filesystem::path& spec, const std::string& file) {
+    if (spec.is_absolute()) return spec.lexically_normal();
+    const std::filesystem::path source(file);
+    if (source.is_absolute()) return (source.parent_path() / spec).lexically_normal();
+    return spec.lexically_normal();
+}
+
+namespace {
+
+/// The gtest fixture of every typestar test: runs a body bound at registration.
+class SpecTest : public testing::Test {
+public:
+    explicit SpecTest(std::function<void()> body) : body_(std::move(body)) {}
+    void TestBody() override { body_(); }
+
+private:
+    std::function<void()> body_;
+};
+
+/// Asks the known counterexamples first (each while the hypothesis still gets it wrong), then
+/// `rest`: how "re-learn seeded with the stored spec plus the counterexample" becomes L*.
+class KnownCounterexamplesFirst final : public EquivalenceOracle {
+public:
+    KnownCounterexamplesFirst(MembershipOracle& oracle, std::vector<Word> known, EquivalenceOracle& rest)
+        : oracle_(oracle), known_(std::move(known)), rest_(rest) {}
+
+    std::optional<Counterexample> find_counterexample(const MealyMachine& hypothesis,
+                                                      std::span<const Word> access) override {
+        for (const Word& w : known_) {
+            const Word actual = oracle_.query(w);
+            const Word expected = hypothesis.outputs_of(w);
+            if (actual != expected)
+                return Counterexample{w, expected, actual, "the failing conformance test's word", std::nullopt};
+        }
+        return rest_.find_counterexample(hypothesis, access);
+    }
+
+private:
+    MembershipOracle& oracle_;
+    std::vector<Word> known_;
+    EquivalenceOracle& rest_;
+};
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string spec_name_from(const std::filesystem::path& path, const std::string& given) {
+    std::string name = given.empty() ? path.stem().string() : given;
+    for (char& c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '.' || c == '-';
+        if (!ok) c = '_';
+    }
+    return name.empty() ? "spec" : name;
+}
+
+std::string unique_suite(std::string base, std::set<std::string>& used) {
+    std::string name = base;
+    for (int n = 2; used.count(name) != 0; ++n) name = base + "_" + std::to_string(n);
+    used.insert(name);
+    return name;
+}
+
+std::string join_words(const std::vector<TestCase>& cases, const Alphabet& inputs) {
+    std::string out;
+    for (const auto& c : cases) out += (out.empty() ? "" : "; ") + to_string(c.inputs, inputs);
+    return out;
+}
+
+std::string set_difference_text(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    std::string out;
+    for (const auto& x : a)
+        if (std::find(b.begin(), b.end(), x) == b.end()) out += (out.empty() ? "" : ", ") + x;
+    return out.empty() ? "none" : out;
+}
+
+std::string indent(const std::string& text, const std::string& prefix) {
+    std::string out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out += line.empty() ? "\n" : prefix + line + "\n";
+    return out;
+}
+
+std::string version() { return std::string("typestar ") + TYPESTAR_VERSION; }
+
+/// Names the states of a re-learned typestate after the stored spec's, so the proposal and its
+/// diff read in the user's names: a learned state takes the name of the stored state its shortest
+/// access word reaches when both typestates answer that word alike; other states keep their learned
+/// names (made unique).
+void adopt_state_names(Typestate& learned, const Typestate& stored) {
+    const MealyMachine mine = synchronous_closure(learned);  // state ids = learned's
+    const MealyMachine theirs = synchronous_closure(stored);
+    const auto access = access_sequences(mine);
+    std::vector<std::string> names(learned.states.size());
+    std::set<std::string> used;
+    for (StateId q = 0; q < learned.states.size(); ++q) {
+        if (!access[q]) continue;
+        Word word;
+        bool known = true;
+        for (Symbol a : *access[q]) {
+            const auto b = theirs.inputs().find(mine.inputs().name(a));
+            known = known && b.has_value();
+            if (b) word.push_back(*b);
+        }
+        if (!known) continue;
+        const Word mine_out = mine.outputs_of(*access[q]);
+        const Word their_out = theirs.outputs_of(word);
+        bool alike = true;
+        for (std::size_t k = 0; k < word.size(); ++k)
+            alike = alike && mine.outputs().name(mine_out[k]) == theirs.outputs().name(their_out[k]);
+        const std::string name = theirs.state_name(theirs.run(word));
+        if (alike && name != kErrorSinkName && used.insert(name).second) names[q] = name;
+    }
+    for (StateId q = 0; q < learned.states.size(); ++q) {
+        if (!names[q].empty()) continue;
+        std::string name = learned.states[q].name;
+        while (used.count(name) != 0) name += "_new";
+        used.insert(name);
+        names[q] = name;
+    }
+    for (StateId q = 0; q < learned.states.size(); ++q) learned.states[q].name = names[q];
+}
+
+}  // namespace
+
+SpecTests::SpecTests(Registration registration, std::string binary)
+    : reg_(std::move(registration)), binary_(std::move(binary)) {
+    path_ = resolve_spec_path(reg_.spec, reg_.file);
+    std::error_code ec;
+    if (!std::filesystem::exists(path_, ec)) return;  // learned on first run
+    file_text_ = read_file(path_);
+    try {
+        spec_ = spec::parse_spec(file_text_, path_.string());
+        tests_ = gtest::plan_transition_tests(*spec_);
+    } catch (const SpecError& e) {
+        spec_.reset();
+        for (const auto& d : e.diagnostics()) load_error_ += d.str() + "\n";
+        if (!e.diagnostics().empty()) load_line_ = e.diagnostics().front().line;
+    } catch (const std::exception& e) {
+        spec_.reset();
+        load_error_ = path_.string() + ": " + e.what() + "\n";
+    }
+}
+
+void SpecTests::register_tests(std::set<std::string>& used_suites) {
+    const std::string fallback = gtest::test_identifier(spec_name_from(path_, reg_.options.name));
+    auto add = [&](const std::string& test, const std::string& file, int line, std::function<void()> body) {
+        testing::RegisterTest(suite_name_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
+                              [body = std::move(body)]() -> testing::Test* { return new SpecTest(body); });
+    };
+    if (spec_) {
+        suite_name_ = unique_suite(gtest::suite_identifier(*spec_), used_suites);
+        for (std::size_t i = 0; i < tests_.size(); ++i)
+            add(tests_[i].name, path_.string(), tests_[i].line, [this, i] { run_transition(i); });
+    } else if (!load_error_.empty()) {
+        suite_name_ = unique_suite(fallback, used_suites);
+        add("load", path_.string(), load_line_, [this] { run_load(); });
+    } else {
+        suite_name_ = unique_suite(fallback, used_suites);
+        add("learn", reg_.file, reg_.line, [this] { run_learn(); });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+
+std::size_t SpecTests::bound() const {
+    if (settings().bound) return *settings().bound;
+    if (spec_) return spec_->bounds.distinguisher;
+    return spec::Bounds{}.distinguisher;
+}
+
+void SpecTests::record_common() const {
+    testing::Test::RecordProperty("typestar_spec", path_.string());
+    if (spec_) {
+        testing::Test::RecordProperty("typestar_spec_hash", gtest::content_hash(file_text_));
+        testing::Test::RecordProperty("typestar_states", std::to_string(spec_->typestate.states.size()));
+    }
+    testing::Test::RecordProperty("typestar_bound", std::to_string(bound()));
+}
+
+bool SpecTests::settings_ok() const {
+    if (settings().errors.empty()) return true;
+    std::string text;
+    for (const auto& e : settings().errors) text += "  " + e + "\n";
+    ADD_FAILURE() << "typestar: bad settings, nothing was run:\n" << text << settings_help();
+    return false;
+}
+
+Device* SpecTests::device() {
+    if (!device_tried_) {
+        device_tried_ = true;
+        try {
+            if (!settings().device.empty()) {
+                device_ = device_from_url(settings().device);
+            } else if (reg_.factory) {
+                device_ = reg_.factory();
+                if (!device_) broken_ = "the device factory returned no device";
+            } else {
+                unavailable_ =
+                    "no device: register the spec with a device factory, or pass --typestar_device=URL "
+                    "(or set TYPESTAR_DEVICE)";
+            }
+        } catch (const DeviceError& e) {
+            unavailable_ = e.what();
+        } catch (const SpecError& e) {
+            broken_ = "the device's model does not load:";
+            for (const auto& d : e.diagnostics()) broken_ += "\n  " + d.str();
+        } catch (const std::exception& e) {
+            broken_ = e.what();
+        }
+        if (device_) stack_ = std::make_unique<OracleStack>(*device_);
+    }
+    if (device_) return device_.get();
+    if (!broken_.empty()) {
+        ADD_FAILURE() << "typestar: cannot make the device for " << path_.string() << ": " << broken_;
+        return nullptr;
+    }
+    const Settings& s = settings();
+    if (s.ci || s.require_device) {
+        ADD_FAILURE() << "typestar: cannot reach the device for " << path_.string() << ": " << unavailable_
+                      << "\n(" << (s.ci ? "CI is set" : "--typestar_require_device / TYPESTAR_REQUIRE_DEVICE")
+                      << ": an unreachable device fails instead of skipping)";
+        return nullptr;
+    }
+    skip_reason_ = "typestar: cannot reach the device for " + path_.string() + ": " + unavailable_ +
+                   " (skipped; on CI or with --typestar_require_device this fails)";
+    return nullptr;
+}
+
+void SpecTests::prepare() {
+    if (prepared_) return;
+    prepared_ = true;
+    try {
+        model_ = gtest::test_model(*spec_);
+        access_.clear();
+        for (const auto& a : access_sequences(*model_)) access_.push_back(*a);  // all reachable (canonical)
+        SuiteConfig config;
+        config.method = SuiteMethod::Algorithm2;
+        config.bound = bound();
+        config.access = access_;
+        suite_ = algorithm2_suite(*model_, config);
+        groups_ = gtest::assign_cases(*model_, access_, suite_);
+    } catch (const std::exception& e) {
+        prepare_error_ = e.what();
+        return;
+    }
+    std::vector<std::string> spec_inputs = model_->inputs().names();
+    std::vector<std::string> device_inputs = device_->inputs().names();
+    std::vector<std::string> a = spec_inputs, b = device_inputs;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (a != b) {
+        alphabet_mismatch_ = "the device's inputs are not the spec's: the device adds " +
+                             set_difference_text(device_inputs, spec_inputs) + "; it lacks " +
+                             set_difference_text(spec_inputs, device_inputs);
+        return;
+    }
+    for (Symbol i = 0; i < model_->num_inputs(); ++i) to_device_.push_back(device_->inputs().at(model_->inputs().name(i)));
+}
+
+const SpecTests::Proposal& SpecTests::propose(const std::optional<Counterexample>& counterexample) {
+    if (proposal_) return *proposal_;
+    proposal_.emplace();
+    Proposal& p = *proposal_;
+    const std::size_t b = std::max<std::size_t>(1, bound());
+    const std::string name = spec_ ? spec_->typestate.name : spec_name_from(path_, reg_.options.name);
+    try {
+        MembershipOracle& oracle = stack_->oracle();
+        SuiteConfig suite_config;
+        suite_config.bound = b;
+        SuiteEquivalenceOracle suite_oracle(oracle, suite_config);
+        std::vector<Word> known;
+        if (counterexample) known.push_back(counterexample->inputs);
+        KnownCounterexamplesFirst equivalence(oracle, known, suite_oracle);
+        LearnerConfig config;
+        config.initial_suffix_length = b;
+        if (spec_ && alphabet_mismatch_.empty()) config.seed = seed_of(spec_->typestate);
+        logger("typestar.gtest")
+            ->info("re-learning {} from {} ({}, bound {})", name, device_->name(),
+                   config.seed ? "seeded with the stored spec" : "from scratch", b);
+        const QueryStats before = stack_->stats();
+        const LearnResult result = learn(oracle, equivalence, config, &stack_->stats());
+        check_device(*device_);
+        spec::Spec learned = spec::spec_of_mealy(result.hypothesis, name);
+        if (spec_) adopt_state_names(learned.typestate, spec_->typestate);
+        learned.bounds.distinguisher = std::max(learned.bounds.distinguisher, b);
+        if (spec_) learned.timing = spec_->timing;
+        learned.provenance.tool = version();
+        learned.provenance.device = device_->name();
+        learned.provenance.framework = framework_of(*device_);
+        const PhaseCounts total = result.stats.total();
+        const PhaseCounts earlier = before.total();
+        learned.provenance.stats["equivalence_rounds"] = std::to_string(result.rounds);
+        learned.provenance.stats["queries_asked"] = std::to_string(total.queries_asked - earlier.queries_asked);
+        learned.provenance.stats["queries_executed"] =
+            std::to_string(total.queries_executed - earlier.queries_executed);
+        learned.provenance.stats["symbols_executed"] =
+            std::to_string(total.symbols_executed - earlier.symbols_executed);
+        p.spec = std::move(learned);
+    } catch (const NondeterminismError& e) {
+        p.error = std::string("the device is not deterministic: ") + e.what();
+    } catch (const std::exception& e) {
+        p.error = e.what();
+    }
+    if (!p.spec) return p;
+
+    const std::string yaml = spec::write_spec(*p.spec);
+    const auto proposed_yaml = gtest::proposed_path(path_, "yaml");
+    const auto proposed_dot = gtest::proposed_path(path_, "dot");
+    const Settings& s = settings();
+    std::ostringstream r;
+    if (s.ci) {
+        r << "CI is set, so nothing was written" << (s.update ? " (TYPESTAR_UPDATE is ignored on CI)" : "")
+          << ". The proposed spec:\n"
+          << indent(yaml, "    ");
+    } else {
+        try {
+            if (s.update) {
+                spec::write_file_atomically(path_, yaml);
+                std::error_code ec;
+                std::filesystem::remove(proposed_yaml, ec);
+                std::filesystem::remove(proposed_dot, ec);
+                p.wrote_spec = true;
+                r << "Update mode (TYPESTAR_UPDATE / --typestar_update): wrote " << path_.string() << ".\n";
+            } else {
+                spec::write_file_atomically(proposed_yaml, yaml);
+                spec::write_file_atomically(proposed_dot, spec::write_typestate_dot(p.spec->typestate));
+                r << "Proposed spec: " << proposed_yaml.string() << "\n  (picture: " << proposed_dot.string()
+                  << ")\nReview it, then accept it:\n    mv " << gtest::shell_quote(proposed_yaml.string()) << ' '
+                  << gtest::shell_quote(path_.string())
+                  << "\nor rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes "
+                  << path_.filename().string() << " itself.\n";
+            }
+        } catch (const std::exception& e) {
+            p.error = std::string("could not write the learned spec: ") + e.what();
+            return p;
+        }
+    }
+    if (spec_) {
+        try {
+            r << "Stored -> proposed (typestar diff):\n"
+              << indent(spec::format_diff(spec::diff_specs(*spec_, *p.spec)), "    ");
+        } catch (const std::exception& e) {
+            r << "(no diff: " << e.what() << ")\n";
+        }
+    }
+    p.report = r.str();
+    return p;
+}
+
+std::string SpecTests::reproduce(const std::string& test) const {
+    std::string url = settings().device;
+    if (url.empty()) url = reg_.options.device_url;
+    const std::string rerun = gtest::rerun_command(binary_, suite_name_ + "." + test);
+    if (url.empty()) return "Reproduce: " + rerun + "\n";
+    return "Reproduce: " + gtest::check_command(path_, url, bound()) + "\n       or: " + rerun + "\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test bodies
+
+void SpecTests::run_load() const {
+    testing::Test::RecordProperty("typestar_spec", path_.string());
+    ADD_FAILURE_AT(path_.string().c_str(), load_line_)
+        << "typestar: the spec " << path_.string() << " does not load; no conformance test ran:\n"
+        << load_error_;
+}
+
+void SpecTests::run_learn() {
+    record_common();
+    if (!settings_ok()) return;
+    const Settings& s = settings();
+    const auto proposed_yaml = gtest::proposed_path(path_, "yaml");
+    if (s.ci) {
+        ADD_FAILURE_AT(reg_.file.c_str(), reg_.line)
+            << "typestar: the spec " << path_.string() << " does not exist.\n"
+            << "CI is set, so typestar neither learns nor writes it here. Learn it locally (run this test "
+               "without CI set: it writes "
+            << proposed_yaml.filename().string()
+            << " for review, or the spec itself with TYPESTAR_UPDATE=1), then commit " << path_.filename().string()
+            << ".";
+        return;
+    }
+    Device* d = device();
+    if (d == nullptr) {
+        if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
+        return;
+    }
+    const Proposal& p = propose(std::nullopt);
+    if (!p.spec) {
+        ADD_FAILURE_AT(reg_.file.c_str(), reg_.line) << "typestar: the spec " << path_.string()
+                                                     << " does not exist, and learning it from " << d->name()
+                                                     << " failed: " << p.error;
+        return;
+    }
+    testing::Test::RecordProperty("typestar_learned_states", std::to_string(p.spec->typestate.states.size()));
+    const std::string summary = std::to_string(p.spec->typestate.states.size()) + " states, " +
+                                std::to_string(p.spec->typestate.callins.size()) + " callins, " +
+                                std::to_string(p.spec->typestate.callbacks.size()) + " callbacks, bound " +
+                                std::to_string(p.spec->bounds.distinguisher);
+    if (p.wrote_spec) {
+        std::cout << "typestar: learned " << path_.string() << " from " << d->name() << " (" << summary
+                  << "); review and commit it.\n";
+        return;
+    }
+    ADD_FAILURE_AT(reg_.file.c_str(), reg_.line)
+        << "typestar: the spec " << path_.string() << " does not exist, so it was learned from " << d->name()
+        << " (L*, DroidStar Algorithm 1, with Algorithm 2 at bound " << std::max<std::size_t>(1, bound())
+        << " as equivalence oracle): " << summary << ".\n"
+        << p.report;
+}
+
+void SpecTests::run_transition(std::size_t index) {
+    const gtest::TransitionTest& t = tests_[index];
+    record_common();
+    testing::Test::RecordProperty("typestar_transition", t.state + " " + t.input);
+    if (!settings_ok()) return;
+    Device* d = device();
+    if (d == nullptr) {
+        if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
+        return;
+    }
+    prepare();
+    const std::string at = path_.string();
+    if (!prepare_error_.empty()) {
+        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: cannot generate the suite of " << at << ": "
+                                           << prepare_error_;
+        return;
+    }
+    if (!alphabet_mismatch_.empty()) {
+        const Proposal& p = propose(std::nullopt);
+        ADD_FAILURE_AT(at.c_str(), t.line)
+            << "typestar: " << suite_name_ << "." << t.name << ": " << alphabet_mismatch_ << " (device "
+            << d->name() << ").\n"
+            << (p.spec ? "Re-learned from the device (L*, from scratch: other inputs): " +
+                             std::to_string(p.spec->typestate.states.size()) + " states.\n" + p.report
+                       : "Re-learning failed: " + p.error + "\n");
+        return;
+    }
+
+    // The words of this test, over the spec's alphabets, then over the device's inputs.
+    const MealyMachine& model = *model_;
+    const StateId q = [&] {
+        for (StateId s = 0; s < model.num_states(); ++s)
+            if (model.state_name(s) == t.state) return s;
+        return StateId{0};
+    }();
+    const Symbol input = model.inputs().at(t.input);
+    std::vector<TestCase> cases;
+    for (std::size_t c : groups_[q * model.num_inputs() + input]) cases.push_back(suite_.cases[c]);
+    if (cases.empty()) {
+        Word w = access_[q];
+        w.push_back(input);
+        cases.push_back(TestCase{w, model.outputs_of(w), "state " + t.state + ", input " + t.input});
+    }
+    testing::Test::RecordProperty("typestar_words", join_words(cases, model.inputs()));
+    TestSuite run;
+    run.inputs = d->inputs();
+    run.outputs = model.outputs();
+    run.method = SuiteMethod::Algorithm2;
+    run.bound = suite_.bound;
+    for (const auto& c : cases) {
+        TestCase translated = c;
+        for (Symbol& i : translated.inputs) i = to_device_[i];
+        run.cases.push_back(std::move(translated));
+    }
+
+    std::optional<Counterexample> cex;
+    try {
+        cex = run_suite(run, stack_->oracle());
+        check_device(*d);
+    } catch (const NondeterminismError& e) {
+        std::string first, second;
+        for (const auto& o : e.first_outputs()) first += o + " ";
+        for (const auto& o : e.second_outputs()) second += o + " ";
+        std::string word;
+        for (const auto& i : e.inputs()) word += i + " ";
+        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: the device " << d->name()
+                                           << " answered one word in two ways (not deterministic):\n  word:   "
+                                           << word << "\n  first:  " << first << "\n  second: " << second;
+        return;
+    } catch (const std::exception& e) {
+        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: device " << d->name() << " failed: " << e.what();
+        return;
+    }
+    if (!cex) return;  // bounded evidence: no counterexample up to the bound
+
+    // The trace: the spec's state before each step, and both answers.
+    std::vector<TraceStep> steps;
+    StateId s = model.initial();
+    for (std::size_t k = 0; k < cex->inputs.size(); ++k) {
+        const Symbol mi = model.inputs().at(d->inputs().name(cex->inputs[k]));
+        steps.push_back(TraceStep{model.state_name(s), d->inputs().name(cex->inputs[k]),
+                                  model.outputs().name(cex->expected[k]), d->outputs().name(cex->actual[k])});
+        s = model.successor(s, mi);
+    }
+    const std::size_t number = cex->test_case.value_or(0) + 1;
+    std::ostringstream m;
+    m << "typestar: " << suite_name_ << "." << t.name << ": the device does not conform to the spec.\n"
+      << "  spec:   " << at << ":" << t.line << " (state " << t.state << ", input " << t.input << ")\n"
+      << "  device: " << d->name() << "\n"
+      << "  word " << number << " of " << run.cases.size() << ": " << to_string(cex->inputs, d->inputs()) << "  ("
+      << cex->purpose << ")\n\n"
+      << gtest::format_trace(steps) << "\n"
+      << "Passing is bounded evidence, not proof: the suite (DroidStar Algorithm 2) tells states apart\n"
+         "with words up to the distinguisher bound B="
+      << suite_.bound << " only; a device that needs longer words can pass and still differ.\n"
+      << reproduce(t.name) << "\n";
+
+    const Proposal& p = propose(cex);
+    if (!p.spec) {
+        m << "Re-learning (L*, seeded with the stored spec and this counterexample) failed: " << p.error << "\n";
+        ADD_FAILURE_AT(at.c_str(), t.line) << m.str();
+        return;
+    }
+    if (p.wrote_spec) {
+        // Update mode: the test passes when the written spec explains the device's answer.
+        const MealyMachine updated = synchronous_closure(p.spec->typestate);
+        Word w;
+        for (Symbol i : cex->inputs) w.push_back(updated.inputs().at(d->inputs().name(i)));
+        bool explained = true;
+        const Word predicted = updated.outputs_of(w);
+        for (std::size_t k = 0; k < w.size(); ++k)
+            explained = explained && updated.outputs().name(predicted[k]) == d->outputs().name(cex->actual[k]);
+        if (explained) {
+            if (!update_announced_) {
+                update_announced_ = true;
+                std::cout << "typestar: " << p.report;
+            }
+            std::cout << "typestar: " << suite_name_ << "." << t.name << ": the device's answer on "
+                      << to_string(cex->inputs, d->inputs()) << " is in the updated spec.\n";
+            return;
+        }
+        m << "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
+    }
+    m << "Re-learned (L*, seeded with the stored spec and this counterexample): "
+      << p.spec->typestate.states.size() << " states.\n"
+      << p.report;
+    ADD_FAILURE_AT(at.c_str(), t.line) << m.str();
+}
+
+}  // namespace typestar::detail

@@ -1,0 +1,104 @@
+// Internal: the tests of one registered spec, and the state they share in one process.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <set>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "typestar/conformance/suite.hpp"
+#include "typestar/gtest/gtest.hpp"
+#include "typestar/gtest/plan.hpp"
+#include "typestar/spec/spec.hpp"
+#include "typestar/sul/equivalence.hpp"
+#include "typestar/sul/stack.hpp"
+
+namespace typestar::detail {
+
+/// The device named by `url`. The one place the plugin turns a URL into a device (today
+/// typestar::make_device of device/factory.hpp). Throws like make_device.
+[[nodiscard]] std::unique_ptr<Device> device_from_url(const std::string& url);
+
+/// One register_spec_tests call.
+struct Registration {
+    std::filesystem::path spec;  ///< as given
+    DeviceFactory factory;
+    SpecTestOptions options;
+    std::string file;  ///< the registering source file
+    int line = 0;
+};
+
+/// `spec` resolved against the directory of `file` when relative (see register_spec_tests).
+[[nodiscard]] std::filesystem::path resolve_spec_path(const std::filesystem::path& spec, const std::string& file);
+
+/// The tests of one spec and their shared, lazily built state: the device, one oracle stack, the
+/// suite, and at most one learned proposal per process.
+class SpecTests {
+public:
+    SpecTests(Registration registration, std::string binary);
+    SpecTests(const SpecTests&) = delete;
+    SpecTests& operator=(const SpecTests&) = delete;
+
+    /// Registers this spec's tests with gtest under a suite name not in `used_suites` (adding it).
+    void register_tests(std::set<std::string>& used_suites);
+
+private:
+    struct Proposal {
+        std::optional<spec::Spec> spec;  ///< the learned spec, if learning worked
+        std::string error;               ///< why learning failed
+        std::string report;              ///< where it went (or why nowhere), and the diff
+        bool wrote_spec = false;         ///< update mode wrote the spec file itself
+    };
+
+    void run_load() const;
+    void run_learn();
+    void run_transition(std::size_t index);
+
+    /// Records the properties every test of this spec carries.
+    void record_common() const;
+    /// False after failing the test (bad settings).
+    [[nodiscard]] bool settings_ok() const;
+    /// The device, creating it on first use; nullptr after failing the test, or with skip_reason_ set
+    /// when the test is to skip (the caller skips: GTEST_SKIP returns from the function it is in).
+    Device* device();
+    /// Builds the suite and the per-test words once (needs the device's inputs).
+    void prepare();
+    /// Learns once per process: from scratch, or seeded with the stored spec and `counterexample`.
+    const Proposal& propose(const std::optional<Counterexample>& counterexample);
+    [[nodiscard]] std::size_t bound() const;
+    [[nodiscard]] std::string reproduce(const std::string& test) const;
+
+    Registration reg_;
+    std::string binary_;
+    std::filesystem::path path_;
+    std::string suite_name_;
+    std::string file_text_;  // the spec file's bytes (for its hash)
+    std::optional<spec::Spec> spec_;
+    std::string load_error_;  // non-empty: the spec exists but does not load
+    int load_line_ = 0;
+    std::vector<gtest::TransitionTest> tests_;
+
+    // Built lazily, in test bodies.
+    bool device_tried_ = false;
+    std::unique_ptr<Device> device_;
+    std::string unavailable_;  // DeviceError while making the device: skip or fail
+    std::string broken_;       // any other error: fail
+    std::string skip_reason_;  // set by device() when the test is to skip
+    std::unique_ptr<OracleStack> stack_;
+    bool prepared_ = false;
+    std::string prepare_error_;
+    std::optional<MealyMachine> model_;
+    std::vector<Word> access_;
+    TestSuite suite_;
+    std::vector<std::vector<std::size_t>> groups_;
+    std::string alphabet_mismatch_;
+    std::vector<Symbol> to_device_;  // model input id -> device input id
+    std::optional<Proposal> proposal_;
+    bool update_announced_ = false;
+};
+
+}  // namespace typestar::detail

@@ -1,0 +1,401 @@
+// End-to-end tests of the GoogleTest plugin: run real test binaries (plugin_subject, linked with
+// typestar::gtest_main; plugin_custom_main_subject, with its own main) in a temporary directory
+// and check their exit codes, their output and the files they write.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "typestar/gtest/report.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Every variable the plugin or gtest reads is cleared first, so the outer environment (e.g. CI
+// being set on a CI machine) never leaks into a run.
+constexpr const char* kCleared[] = {"CI", "TYPESTAR_UPDATE", "TYPESTAR_BOUND", "TYPESTAR_DEVICE",
+                                    "TYPESTAR_REQUIRE_DEVICE", "TYPESTAR_SUBJECT_SPEC", "TYPESTAR_SUBJECT_MODEL",
+                                    "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX", "GTEST_FILTER",
+                                    "GTEST_OUTPUT", "GTEST_BRIEF", "SPDLOG_LEVEL"};
+
+class PluginE2E : public testing::Test {
+protected:
+    void SetUp() override {
+        std::string templ = (fs::temp_directory_path() / "typestar-plugin-XXXXXX").string();
+        ASSERT_NE(mkdtemp(templ.data()), nullptr);
+        dir_ = templ;
+    }
+    void TearDown() override {
+        std::error_code ec;
+        if (!HasFailure()) fs::remove_all(dir_, ec);
+    }
+
+    /// Copies a fixture spec into the temporary directory as `name`.
+    fs::path copy_spec(const std::string& fixture, const std::string& name = "timer.yaml") {
+        const fs::path to = dir_ / name;
+        fs::copy_file(fs::path(PLUGIN_SPECS) / fixture, to, fs::copy_options::overwrite_existing);
+        return to;
+    }
+    static std::string fixture(const std::string& name) { return (fs::path(PLUGIN_SPECS) / name).string(); }
+
+    Outcome run(const std::string& binary, const std::vector<std::string>& args,
+            const std::map<std::string, std::string>& env) {
+        std::string cmd = "cd " + quote(dir_.string()) + " && env";
+        for (const char* v : kCleared) cmd += std::string(" -u ") + v;
+        for (const auto& [k, v] : env) cmd += " " + quote(k + "=" + v);
+        cmd += " " + quote(binary);
+        for (const auto& a : args) cmd += " " + quote(a);
+        cmd += " >" + quote((dir_ / "stdout.txt").string()) + " 2>" + quote((dir_ / "stderr.txt").string());
+        const int status = std::system(cmd.c_str());
+        Outcome r;
+        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        r.out = slurp(dir_ / "stdout.txt");
+        r.err = slurp(dir_ / "stderr.txt");
+        fs::remove(dir_ / "stdout.txt");
+        fs::remove(dir_ / "stderr.txt");
+        return r;
+    }
+
+    /// plugin_subject testing `spec` against `device` (a URL, through TYPESTAR_DEVICE).
+    Outcome subject(const fs::path& spec, const std::string& device, std::map<std::string, std::string> env = {},
+                const std::vector<std::string>& args = {}) {
+        env["TYPESTAR_SUBJECT_SPEC"] = spec.string();
+        if (!device.empty()) env["TYPESTAR_DEVICE"] = device;
+        return run(SUBJECT, args, env);
+    }
+
+    fs::path dir_;
+};
+
+std::vector<std::string> lines_matching(const std::string& text, const std::regex& re) {
+    std::vector<std::string> found;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (std::regex_search(line, m, re)) found.push_back(m.size() > 1 ? m[1].str() : line);
+    }
+    return found;
+}
+
+std::size_t count(const std::string& text, const std::string& needle) {
+    std::size_t n = 0;
+    for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+    return n;
+}
+
+const std::vector<std::string> kTimerTests = {
+    "Timer.Idle_start",          "Timer.Idle_cancel",       "Timer.Idle_wait",
+    "Timer.Running_start",       "Timer.Running_cancel",    "Timer.Running_wait",
+    "Timer.Cancelling_start",    "Timer.Cancelling_cancel", "Timer.Cancelling_wait",
+};
+
+TEST_F(PluginE2E, ListingReadsTheYamlOnly) {
+    const auto spec = copy_spec("timer.yaml");
+    // A device that would fail on contact, and a factory that would throw: neither is touched.
+    const Outcome r = subject(spec, "http://127.0.0.1:9", {{"TYPESTAR_SUBJECT_MODEL", "unreachable"}},
+                          {"--gtest_list_tests"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out,
+              "Timer.\n  Idle_start\n  Idle_cancel\n  Idle_wait\n  Running_start\n  Running_cancel\n  Running_wait\n"
+              "  Cancelling_start\n  Cancelling_cancel\n  Cancelling_wait\n");
+    EXPECT_EQ(r.err, "");
+}
+
+TEST_F(PluginE2E, ConformingDevicePasses) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::string before = slurp(spec);
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"));
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("[  PASSED  ] 9 tests."), std::string::npos) << r.out;
+    EXPECT_EQ(slurp(spec), before);
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
+}
+
+TEST_F(PluginE2E, FactoryDeviceIsUsedWithoutAUrl) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome pass = subject(spec, "", {{"TYPESTAR_SUBJECT_MODEL", fixture("timer.yaml")}});
+    EXPECT_EQ(pass.code, 0) << pass.out;
+    const Outcome fail = subject(spec, "", {{"TYPESTAR_SUBJECT_MODEL", fixture("timer_restartable.yaml")}});
+    EXPECT_EQ(fail.code, 1) << fail.out;
+    // No URL for a factory device: the reproduce line reruns the test binary.
+    EXPECT_NE(fail.out.find("Reproduce: " + std::string(SUBJECT) + " --gtest_filter=Timer.Running_start"),
+              std::string::npos)
+        << fail.out;
+    EXPECT_NE(fail.out.find("  device: subject-model"), std::string::npos);
+}
+
+TEST_F(PluginE2E, ChangedTransitionFailsWithTraceAndProposesTheDevicesTypestate) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::string before = slurp(spec);
+    const std::string device = "model:" + fixture("timer_restartable.yaml");
+    const Outcome r = subject(spec, device);
+    EXPECT_EQ(r.code, 1) << r.out;
+    // Running_start fails; so do tests whose suffixes pass through the changed transition, and every
+    // trace differs exactly there.
+    const auto failed = lines_matching(r.out, std::regex(R"(^\[  FAILED  \] (\S+) \()"));
+    ASSERT_FALSE(failed.empty());
+    EXPECT_EQ(std::count(failed.begin(), failed.end(), "Timer.Running_start"), 1);
+    std::vector<std::string> differs;
+    const std::regex row(R"(^    \d+ +(\S+) +(\S+) +(\S+) +(\S+) +<- differs$)");
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (std::regex_match(line, m, row)) differs.push_back(m[1].str() + " " + m[2].str() + " " + m[3].str() + " " + m[4].str());
+    }
+    EXPECT_EQ(differs, std::vector<std::string>(failed.size(), "Running start err ok"));
+    // Located at the spec's YAML line of Running (the transition is absent: refused).
+    EXPECT_NE(r.out.find(spec.string() + ":12: Failure"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  spec:   " + spec.string() + ":12 (state Running, input start)"), std::string::npos);
+    EXPECT_NE(r.out.find("    step  state    input  expected  actual\n"
+                         "    1     Idle     start  ok        ok\n"
+                         "    2     Running  start  err       ok      <- differs\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("bounded evidence, not proof"), std::string::npos);
+    EXPECT_NE(r.out.find("distinguisher bound B=2"), std::string::npos);
+    EXPECT_NE(r.out.find("Reproduce: typestar check " + spec.string() + " --device " + device + " --bound 2"),
+              std::string::npos)
+        << r.out;
+    // The diff of stored vs proposed names the changed transition.
+    EXPECT_NE(r.out.find("Stored -> proposed (typestar diff):"), std::string::npos);
+    // (the proposal keeps the stored spec's state names)
+    EXPECT_NE(r.out.find("    | Running | start      | start  | added  | err | -> Running |\n"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("mv " + (dir_ / "timer.proposed.yaml").string() + " " + spec.string()), std::string::npos);
+
+    // The approved spec is untouched; the proposal is the device's typestate.
+    EXPECT_EQ(slurp(spec), before);
+    ASSERT_TRUE(fs::exists(dir_ / "timer.proposed.yaml"));
+    ASSERT_TRUE(fs::exists(dir_ / "timer.proposed.dot"));
+    const auto proposed = typestar::spec::load_spec(dir_ / "timer.proposed.yaml");
+    const auto truth = typestar::spec::load_spec(fixture("timer_restartable.yaml"));
+    EXPECT_TRUE(typestar::spec::same_behaviour(proposed, truth));
+    EXPECT_EQ(proposed.typestate.name, "Timer");
+    EXPECT_EQ(proposed.provenance.device, device);
+    EXPECT_NE(slurp(dir_ / "timer.proposed.dot").find("digraph"), std::string::npos);
+}
+
+TEST_F(PluginE2E, ManyFailingTestsReLearnOnce) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome r = subject(spec, "model:" + fixture("timer_instant_cancel.yaml"), {{"SPDLOG_LEVEL", "typestar.gtest=info"}});
+    EXPECT_EQ(r.code, 1);
+    const auto failed = lines_matching(r.out, std::regex(R"(^\[  FAILED  \] (\S+) \()"));
+    EXPECT_GE(failed.size(), 2u) << r.out;
+    EXPECT_EQ(count(r.err, "re-learning Timer"), 1u) << r.err;
+    EXPECT_EQ(count(r.out, "Stored -> proposed (typestar diff):"), failed.size());
+    const auto proposed = typestar::spec::load_spec(dir_ / "timer.proposed.yaml");
+    EXPECT_TRUE(typestar::spec::same_behaviour(proposed, typestar::spec::load_spec(fixture("timer_instant_cancel.yaml"))));
+}
+
+TEST_F(PluginE2E, CounterexampleOnCiWritesNothing) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::string before = slurp(spec);
+    const Outcome r = subject(spec, "model:" + fixture("timer_restartable.yaml"), {{"CI", "true"}, {"TYPESTAR_UPDATE", "1"}});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("CI is set, so nothing was written (TYPESTAR_UPDATE is ignored on CI). The proposed spec:"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Stored -> proposed (typestar diff):"), std::string::npos);
+    EXPECT_EQ(slurp(spec), before);
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.dot"));
+}
+
+TEST_F(PluginE2E, UpdateModeWritesTheSpecAndPasses) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome r = subject(spec, "model:" + fixture("timer_restartable.yaml"), {}, {"--typestar_update"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("wrote " + spec.string()), std::string::npos) << r.out;
+    EXPECT_TRUE(typestar::spec::same_behaviour(typestar::spec::load_spec(spec),
+                                               typestar::spec::load_spec(fixture("timer_restartable.yaml"))));
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
+    // The updated spec now passes without update mode.
+    const Outcome again = subject(spec, "model:" + fixture("timer_restartable.yaml"));
+    EXPECT_EQ(again.code, 0) << again.out;
+}
+
+TEST_F(PluginE2E, MissingSpecIsLearnedLocally) {
+    const fs::path spec = dir_ / "timer.yaml";
+    const Outcome list = subject(spec, "http://127.0.0.1:9", {}, {"--gtest_list_tests"});
+    EXPECT_EQ(list.out, "timer.\n  learn\n");
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("[  FAILED  ] timer.learn"), std::string::npos);
+    EXPECT_NE(r.out.find("does not exist, so it was learned from model:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("3 states, 2 callins, 2 callbacks"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("TYPESTAR_UPDATE=1"), std::string::npos);
+    EXPECT_FALSE(fs::exists(spec));
+    const auto proposed = typestar::spec::load_spec(dir_ / "timer.proposed.yaml");
+    EXPECT_TRUE(typestar::spec::same_behaviour(proposed, typestar::spec::load_spec(fixture("timer.yaml"))));
+    EXPECT_EQ(proposed.typestate.name, "timer");
+    EXPECT_TRUE(fs::exists(dir_ / "timer.proposed.dot"));
+}
+
+TEST_F(PluginE2E, MissingSpecIsRefusedOnCi) {
+    const fs::path spec = dir_ / "timer.yaml";
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"), {{"CI", "1"}});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("does not exist.\nCI is set, so typestar neither learns nor writes it here."),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 0);
+}
+
+TEST_F(PluginE2E, MissingSpecIsWrittenInUpdateMode) {
+    const fs::path spec = dir_ / "timer.yaml";
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"), {{"TYPESTAR_UPDATE", "1"}});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("typestar: learned " + spec.string()), std::string::npos) << r.out;
+    ASSERT_TRUE(fs::exists(spec));
+    EXPECT_TRUE(typestar::spec::same_behaviour(typestar::spec::load_spec(spec),
+                                               typestar::spec::load_spec(fixture("timer.yaml"))));
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
+    const Outcome list = subject(spec, "", {}, {"--gtest_list_tests"});
+    EXPECT_EQ(list.out.substr(0, 7), "timer.\n");  // the learned spec is named after the file
+    EXPECT_EQ(count(list.out, "\n  "), 9u);
+}
+
+TEST_F(PluginE2E, ThreeShardsRunEveryTestExactlyOnce) {
+    const auto spec = copy_spec("timer.yaml");
+    std::multiset<std::string> ran;
+    for (int shard = 0; shard < 3; ++shard) {
+        const Outcome r = subject(spec, "model:" + fixture("timer.yaml"),
+                              {{"GTEST_TOTAL_SHARDS", "3"}, {"GTEST_SHARD_INDEX", std::to_string(shard)}});
+        EXPECT_EQ(r.code, 0) << r.out;
+        const auto ok = lines_matching(r.out, std::regex(R"(^\[       OK \] (\S+) \()"));
+        EXPECT_FALSE(ok.empty()) << "shard " << shard;
+        ran.insert(ok.begin(), ok.end());
+    }
+    EXPECT_EQ(ran, std::multiset<std::string>(kTimerTests.begin(), kTimerTests.end()));
+}
+
+TEST_F(PluginE2E, UnreachableDeviceSkipsLocallyAndFailsOnCiOrWhenRequired) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::map<std::string, std::string> env = {{"TYPESTAR_SUBJECT_MODEL", "unreachable"}};
+    const Outcome local = subject(spec, "", env);
+    EXPECT_EQ(local.code, 0) << local.out;
+    EXPECT_EQ(lines_matching(local.out, std::regex(R"(^\[  SKIPPED \] (Timer\.\S+) \()")).size(), 9u) << local.out;
+    EXPECT_NE(local.out.find("cannot reach the device for " + spec.string() + ": subject: connection refused"),
+              std::string::npos)
+        << local.out;
+
+    auto ci_env = env;
+    ci_env["CI"] = "true";
+    const Outcome ci = subject(spec, "", ci_env);
+    EXPECT_EQ(ci.code, 1);
+    EXPECT_NE(ci.out.find("CI is set: an unreachable device fails instead of skipping"), std::string::npos) << ci.out;
+
+    const Outcome required = subject(spec, "", env, {"--typestar_require_device"});
+    EXPECT_EQ(required.code, 1);
+    EXPECT_EQ(lines_matching(required.out, std::regex(R"(^\[  FAILED  \] (Timer\.\S+) \()")).size(), 9u)
+        << required.out;
+
+    // An HTTP agent nobody serves is unreachable too.
+    const Outcome http = subject(spec, "http://127.0.0.1:9", {{"TYPESTAR_DEVICE_TOKEN", "t"}});
+    EXPECT_EQ(http.code, 0) << http.out;
+    EXPECT_EQ(lines_matching(http.out, std::regex(R"(^\[  SKIPPED \] (Timer\.\S+) \()")).size(), 9u) << http.out;
+}
+
+TEST_F(PluginE2E, XmlOutputCarriesTheProperties) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"), {}, {"--gtest_output=xml:" + (dir_ / "r.xml").string()});
+    EXPECT_EQ(r.code, 0);
+    const std::string xml = slurp(dir_ / "r.xml");
+    auto property = [&](const std::string& name, const std::string& value) {
+        return xml.find("<property name=\"" + name + "\" value=\"" + value + "\"/>") != std::string::npos;
+    };
+    EXPECT_TRUE(property("typestar_spec", spec.string())) << xml;
+    EXPECT_TRUE(property("typestar_spec_hash", typestar::gtest::content_hash(slurp(spec)))) << xml;
+    EXPECT_TRUE(property("typestar_states", "3"));
+    EXPECT_TRUE(property("typestar_bound", "2"));
+    EXPECT_TRUE(property("typestar_transition", "Running start"));
+    EXPECT_TRUE(property("typestar_words", "start start"));
+    EXPECT_NE(xml.find("file=\"" + spec.string() + "\" line=\"12\""), std::string::npos) << xml;
+}
+
+TEST_F(PluginE2E, BoundFlagChangesTheSuite) {
+    // Running_wait checks R(Running)·wait·s for every s of length B (err-truncated).
+    const auto spec = copy_spec("timer.yaml");
+    const std::string xml = (dir_ / "r.xml").string();
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"), {{"TYPESTAR_BOUND", "1"}},
+                              {"--gtest_filter=Timer.Running_wait", "--gtest_output=xml:" + xml});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(slurp(xml).find("<property name=\"typestar_bound\" value=\"1\"/>"), std::string::npos);
+    EXPECT_NE(slurp(xml).find("<property name=\"typestar_words\" value=\"start wait start; start wait cancel; "
+                              "start wait wait\"/>"),
+              std::string::npos)
+        << slurp(xml);
+    const Outcome two = subject(spec, "model:" + fixture("timer.yaml"), {},
+                                {"--typestar_bound=2", "--gtest_filter=Timer.Running_wait", "--gtest_output=xml:" + xml});
+    EXPECT_EQ(two.code, 0);
+    EXPECT_NE(slurp(xml).find("value=\"start wait start start; start wait start cancel; start wait start wait; "
+                              "start wait cancel; start wait wait start; start wait wait cancel; start wait wait wait\""),
+              std::string::npos)
+        << slurp(xml);
+}
+
+TEST_F(PluginE2E, BadSettingsFailEveryTestNamingThem) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"), {}, {"--typestar_bound=many"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(count(r.out, "--typestar_bound=many: expected --typestar_bound=B"), 9u) << r.out;
+}
+
+TEST_F(PluginE2E, SpecThatDoesNotLoadIsOneFailingTest) {
+    const auto spec = copy_spec("broken.yaml", "broken.yaml");
+    const Outcome list = subject(spec, "", {}, {"--gtest_list_tests"});
+    EXPECT_EQ(list.out, "broken.\n  load\n");
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"));
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("does not load; no conformance test ran:\n" + spec.string() + ":"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Nowhere"), std::string::npos);
+}
+
+TEST_F(PluginE2E, CustomMainRegistersAfterInitialize) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome list = run(CUSTOM_MAIN_SUBJECT, {"--gtest_list_tests", spec.string()}, {});
+    EXPECT_EQ(list.code, 0);
+    EXPECT_EQ(list.out.substr(0, 18), "Plain.\n  StillRuns");
+    EXPECT_NE(list.out.find("Timer.\n  Idle_start\n"), std::string::npos) << list.out;
+    const Outcome r = run(CUSTOM_MAIN_SUBJECT, {"--typestar_device=model:" + fixture("timer_restartable.yaml"), spec.string()}, {});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("[       OK ] Plain.StillRuns"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[  FAILED  ] Timer.Running_start"), std::string::npos);
+    EXPECT_NE(r.out.find("[       OK ] Timer.Idle_start"), std::string::npos);
+}
+
+}  // namespace
