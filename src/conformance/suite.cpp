@@ -1,7 +1,6 @@
 #include "typestar/conformance/suite.hpp"
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -14,22 +13,6 @@
 namespace typestar {
 
 namespace {
-
-/// All words of length exactly `length` over `k` inputs, in lexicographic order.
-std::vector<Word> words_of_length(std::size_t k, std::size_t length) {
-    std::vector<Word> result;
-    Word w(length, 0);
-    while (true) {
-        result.push_back(w);
-        std::size_t i = length;
-        for (;;) {
-            if (i == 0) return result;
-            --i;
-            if (++w[i] < k) break;
-            w[i] = 0;
-        }
-    }
-}
 
 /// All words of length 0..max_length, shortest first.
 std::vector<Word> words_up_to(std::size_t k, std::size_t max_length) {
@@ -157,31 +140,6 @@ void finalize_cases(std::vector<TestCase>& cases, std::optional<Symbol> absorbin
     result.reserve(keep.size());
     for (std::size_t i : keep) result.push_back(std::move(cases[i]));
     cases = std::move(result);
-}
-
-std::vector<Word> characterizing_set(const MealyMachine& model) {
-    const std::size_t n = model.num_states();
-    const auto classes = equivalence_classes(model);
-    std::vector<Word> result;
-    std::vector<Word> signature(n);
-    while (true) {
-        // Two inequivalent states with the same outputs on every word found so far?
-        std::map<Word, StateId> first_of;
-        std::optional<std::pair<StateId, StateId>> clash;
-        for (StateId s = 0; s < n && !clash; ++s) {
-            const auto [it, inserted] = first_of.emplace(signature[s], s);
-            if (inserted || classes[it->second] == classes[s]) continue;
-            clash = std::make_pair(it->second, s);
-        }
-        if (!clash) return result;  // each group holds one class only
-        const auto w = separating_word(model, clash->first, clash->second);
-        if (!w) throw std::logic_error("characterizing_set: inequivalent states without a separating word");
-        result.push_back(*w);
-        for (StateId s = 0; s < n; ++s) {
-            const Word out = model.outputs_of(*w, s);
-            signature[s].insert(signature[s].end(), out.begin(), out.end());
-        }
-    }
 }
 
 TestSuite algorithm2_suite(const MealyMachine& model, const SuiteConfig& config) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -229,6 +230,49 @@ std::optional<Word> separating_word(const MealyMachine& machine, StateId p, Stat
         [&](StateId x, StateId y, Symbol i) {
             return std::pair{machine.successor(x, i), machine.successor(y, i)};
         });
+}
+
+std::vector<Word> words_of_length(std::size_t num_inputs, std::size_t length) {
+    std::vector<Word> result;
+    if (num_inputs == 0 && length > 0) return result;
+    Word w(length, 0);
+    for (;;) {
+        result.push_back(w);
+        std::size_t i = length;
+        for (;;) {
+            if (i == 0) return result;
+            --i;
+            if (++w[i] < num_inputs) break;
+            w[i] = 0;
+        }
+    }
+}
+
+std::vector<Word> characterizing_set(const MealyMachine& machine, const std::vector<Word>& known) {
+    const std::size_t n = machine.num_states();
+    const auto classes = equivalence_classes(machine);
+    std::vector<Word> signature(n);  // each state's outputs on the words so far, concatenated
+    auto extend = [&](const Word& w) {
+        for (StateId s = 0; s < n; ++s) {
+            const Word out = machine.outputs_of(w, s);
+            signature[s].insert(signature[s].end(), out.begin(), out.end());
+        }
+    };
+    for (const Word& w : known) extend(w);
+    std::vector<Word> result;
+    for (;;) {
+        // Two inequivalent states with the same outputs on every word so far?
+        std::map<Word, StateId> first_of;
+        std::optional<std::pair<StateId, StateId>> clash;
+        for (StateId s = 0; s < n && !clash; ++s) {
+            const auto [it, inserted] = first_of.emplace(signature[s], s);
+            if (!inserted && classes[it->second] != classes[s]) clash = std::make_pair(it->second, s);
+        }
+        if (!clash) return result;
+        auto w = separating_word(machine, clash->first, clash->second);  // exists: classes differ
+        extend(*w);
+        result.push_back(std::move(*w));
+    }
 }
 
 std::optional<std::size_t> distinguisher_bound(const MealyMachine& machine) {

@@ -19,23 +19,6 @@ namespace typestar {
 
 namespace {
 
-/// All words of length `length` over `k` inputs, in lexicographic order.
-std::vector<Word> words_of_length(std::size_t k, std::size_t length) {
-    std::vector<Word> result;
-    Word w(length, 0);
-    while (true) {
-        result.push_back(w);
-        std::size_t i = length;
-        while (i > 0) {
-            --i;
-            if (++w[i] < k) break;
-            w[i] = 0;
-            if (i == 0) return result;
-        }
-        if (length == 0) return result;
-    }
-}
-
 Word suffix_from(const Word& w, std::size_t j) { return Word(w.begin() + static_cast<std::ptrdiff_t>(j), w.end()); }
 
 class Learner {
@@ -329,32 +312,7 @@ LearnResult learn(MembershipOracle& oracle, EquivalenceOracle& equivalence, cons
 MealyMachine seed_of(const Typestate& typestate) { return synchronous_closure(typestate); }
 
 std::vector<Word> separating_suffixes(const MealyMachine& machine) {
-    const std::size_t n = machine.num_states();
-    const std::size_t k = machine.num_inputs();
-    std::vector<Word> result;
-    std::vector<Word> signature(n);
-    for (StateId s = 0; s < n; ++s)
-        for (Symbol a = 0; a < k; ++a) signature[s].push_back(machine.output(s, a));
-    while (true) {
-        std::map<Word, StateId> seen;
-        std::optional<std::pair<StateId, StateId>> clash;
-        for (StateId s = 0; s < n && !clash; ++s) {
-            const auto [it, inserted] = seen.emplace(signature[s], s);
-            if (!inserted) clash = std::make_pair(it->second, s);
-        }
-        if (!clash) return result;
-        const auto w = separating_word(machine, clash->first, clash->second);
-        if (!w) {  // equivalent states: nothing can tell them apart; drop one from the comparison
-            signature[clash->second].push_back(static_cast<Symbol>(-1));
-            signature[clash->second].push_back(clash->second);
-            continue;
-        }
-        result.push_back(*w);
-        for (StateId s = 0; s < n; ++s) {
-            const Word out = machine.outputs_of(*w, s);
-            signature[s].insert(signature[s].end(), out.begin(), out.end());
-        }
-    }
+    return characterizing_set(machine, words_of_length(machine.num_inputs(), 1));
 }
 
 }  // namespace typestar

@@ -12,22 +12,6 @@ namespace {
 
 using testing_support::random_mealy;
 
-/// All words over `k` inputs of length exactly `len`, in lexicographic order.
-std::vector<Word> words_of_length(std::size_t k, std::size_t len) {
-    std::vector<Word> words{Word{}};
-    for (std::size_t l = 0; l < len; ++l) {
-        std::vector<Word> next;
-        for (const auto& w : words)
-            for (Symbol i = 0; i < k; ++i) {
-                Word x = w;
-                x.push_back(i);
-                next.push_back(std::move(x));
-            }
-        words = std::move(next);
-    }
-    return words;
-}
-
 /// Length of the shortest word separating states p and q, by brute force up to `limit`.
 std::optional<std::size_t> brute_separation(const MealyMachine& m, StateId p, StateId q, std::size_t limit) {
     for (std::size_t len = 1; len <= limit; ++len)
@@ -156,6 +140,38 @@ TEST(DistinguisherBound, IsTheLongestShortestSeparation) {
     b.set_transition(0, 0, 1, 0);
     b.set_transition(1, 0, 0, 0);
     EXPECT_FALSE(distinguisher_bound(b.build()).has_value());  // two equivalent states
+}
+
+TEST(WordsOfLength, EnumeratesLexicographically) {
+    EXPECT_EQ(words_of_length(2, 2), (std::vector<Word>{{0, 0}, {0, 1}, {1, 0}, {1, 1}}));
+    EXPECT_EQ(words_of_length(3, 0), (std::vector<Word>{Word{}}));
+    EXPECT_EQ(words_of_length(4, 3).size(), 64u);
+    EXPECT_TRUE(words_of_length(0, 2).empty());
+}
+
+TEST(CharacterizingSet, SeparatesEveryTwoInequivalentStates) {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        const auto m = random_mealy(12, 3, 2, seed);
+        for (const auto& known : {std::vector<Word>{}, words_of_length(3, 1)}) {
+            const auto w = characterizing_set(m, known);
+            EXPECT_LT(w.size(), m.num_states());
+            auto all = known;
+            all.insert(all.end(), w.begin(), w.end());
+            for (StateId p = 0; p < m.num_states(); ++p)
+                for (StateId q = p + 1; q < m.num_states(); ++q) {
+                    bool told = false;
+                    for (const auto& x : all) told = told || m.outputs_of(x, p) != m.outputs_of(x, q);
+                    EXPECT_TRUE(told) << "seed " << seed << ": states " << p << ", " << q;
+                }
+            for (const auto& x : w) EXPECT_EQ(std::find(known.begin(), known.end(), x), known.end());
+        }
+    }
+    // Greedy from shortest separating words: "b c a" splits off the states one and four inputs
+    // from opening, "c a" the state two from opening, "a" the state next to opening.
+    const auto m = lock();
+    std::vector<std::string> words;
+    for (const auto& w : characterizing_set(m)) words.push_back(to_string(w, m.inputs()));
+    EXPECT_EQ(words, (std::vector<std::string>{"b c a", "c a", "a"}));
 }
 
 TEST(EquivalenceClasses, NumberClassesByFirstOccurrence) {

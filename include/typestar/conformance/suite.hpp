@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "typestar/core/algorithms.hpp"  // characterizing_set, used by W and Wp
 #include "typestar/core/mealy.hpp"
 #include "typestar/sul/device.hpp"
 
@@ -92,9 +93,6 @@ struct SuiteConfig {
 /// The suite of `config.method`.
 [[nodiscard]] TestSuite generate_suite(const MealyMachine& model, const SuiteConfig& config = {});
 
-/// A characterizing set of `model`: words that tell every two inequivalent states apart, built
-/// greedily from shortest separating words (at most |Q| - 1 words), in the order found.
-[[nodiscard]] std::vector<Word> characterizing_set(const MealyMachine& model);
 
 /// Err-truncates (after the first expected `absorbing` output, if given) and prefix-deduplicates
 /// `cases` in place, keeping the survivors in their original order (of equal words, the first).

@@ -37,6 +37,17 @@ namespace typestar {
 /// A shortest word telling states `p` and `q` of one machine apart, or nullopt if equivalent.
 [[nodiscard]] std::optional<Word> separating_word(const MealyMachine& machine, StateId p, StateId q);
 
+/// All words of exactly `length` over the inputs 0..num_inputs-1, in lexicographic order
+/// (num_inputs^length words; one empty word for length 0).
+[[nodiscard]] std::vector<Word> words_of_length(std::size_t num_inputs, std::size_t length);
+
+/// A characterizing set of `machine`: words that tell every two inequivalent states apart, built
+/// greedily from shortest separating words (at most |Q| - 1 words, in the order found). States are
+/// first told apart by the outputs of the `known` words, which the result does not repeat (e.g.
+/// the single inputs an observation table always has).
+[[nodiscard]] std::vector<Word> characterizing_set(const MealyMachine& machine,
+                                                   const std::vector<Word>& known = {});
+
 /// The smallest k such that every two distinct states are separated by a word of length <= k
 /// (DroidStar's distinguisher bound); 0 for one state; nullopt if two states are equivalent.
 [[nodiscard]] std::optional<std::size_t> distinguisher_bound(const MealyMachine& machine);
