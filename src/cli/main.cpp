@@ -6,36 +6,20 @@
 #include <memory>
 
 #include <CLI/CLI.hpp>
-#include <spdlog/cfg/env.h>
-#include <spdlog/sinks/stdout_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include "commands.hpp"
 #include "typestar/core/error.hpp"
+#include "typestar/sul/logging.hpp"
 
 namespace typestar::cli {
 
 std::string version_string() { return std::string("typestar ") + TYPESTAR_VERSION; }
 
-namespace {
-
-/// Loggers named typestar.* log to stderr; level `warn` unless SPDLOG_LEVEL says otherwise
-/// (e.g. SPDLOG_LEVEL=info or SPDLOG_LEVEL=typestar.learn=debug).
-void set_up_logging() {
-    // typestar::detail::logger (sul/logging.hpp) gives every typestar.* logger this one's sinks.
-    spdlog::set_default_logger(
-        std::make_shared<spdlog::logger>("typestar", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
-    spdlog::set_pattern("[%n] %l: %v");
-    spdlog::set_level(spdlog::level::warn);
-    spdlog::cfg::load_env_levels();
-}
-
-}  // namespace
 }  // namespace typestar::cli
 
 int main(int argc, char** argv) {
     using namespace typestar::cli;
-    set_up_logging();
+    typestar::log_to_stderr();
 
     CLI::App app("typestar: learn, check and compare callback typestates (DroidStar-style specs).", "typestar");
     app.set_version_flag("--version", version_string());

@@ -3,7 +3,9 @@
 #include <mutex>
 #include <string_view>
 
+#include <spdlog/cfg/env.h>
 #include <spdlog/sinks/null_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 namespace typestar::detail {
@@ -24,3 +26,16 @@ std::shared_ptr<spdlog::logger> logger(const std::string& name) {
 }
 
 }  // namespace typestar::detail
+
+namespace typestar {
+
+void log_to_stderr() {
+    // detail::logger gives every typestar.* logger the sinks of this default logger.
+    spdlog::set_default_logger(
+        std::make_shared<spdlog::logger>("typestar", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
+    spdlog::set_pattern("[%n] %l: %v");
+    spdlog::set_level(spdlog::level::warn);
+    spdlog::cfg::load_env_levels();
+}
+
+}  // namespace typestar

@@ -17,3 +17,16 @@ namespace typestar::detail {
 [[nodiscard]] std::shared_ptr<spdlog::logger> logger(const std::string& name);
 
 }  // namespace typestar::detail
+
+namespace typestar {
+
+/// For programs (the CLI, the provided gtest main): every typestar.* logger writes to stderr as
+/// "[name] level: message", at level `warn` unless SPDLOG_LEVEL says otherwise (e.g.
+/// SPDLOG_LEVEL=info, or SPDLOG_LEVEL=typestar.learn=debug). Libraries never call this.
+void log_to_stderr();
+
+}  // namespace typestar
+
+namespace typestar::detail {
+
+}  // namespace typestar::detail

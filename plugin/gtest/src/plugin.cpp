@@ -9,12 +9,10 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <spdlog/cfg/env.h>
-#include <spdlog/sinks/stdout_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include "spec_tests.hpp"
 #include "typestar/gtest/gtest.hpp"
+#include "typestar/sul/logging.hpp"
 
 namespace typestar {
 
@@ -40,14 +38,6 @@ void register_now(Registry& r, detail::Registration registration) {
     r.specs.back()->register_tests(r.suites);
 }
 
-void set_up_logging() {
-    // typestar::detail::logger (sul/logging.hpp) gives every typestar.* logger this one's sinks.
-    spdlog::set_default_logger(
-        std::make_shared<spdlog::logger>("typestar", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
-    spdlog::set_pattern("[%n] %l: %v");
-    spdlog::set_level(spdlog::level::warn);
-    spdlog::cfg::load_env_levels();
-}
 
 }  // namespace
 
@@ -93,7 +83,7 @@ void initialize(int& argc, char** argv, const InitOptions& options) {
     }
     testing::InitGoogleTest(&argc, argv);
     if (help) std::printf("\n%s", settings_help().c_str());
-    if (options.logging) set_up_logging();
+    if (options.logging) typestar::log_to_stderr();
 
     const std::lock_guard<std::mutex> lock(r.mutex);
     r.settings = std::move(s);
