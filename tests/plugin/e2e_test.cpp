@@ -220,6 +220,25 @@ TEST_F(PluginE2E, ManyFailingTestsReLearnOnce) {
     EXPECT_TRUE(typestar::spec::same_behaviour(proposed, typestar::spec::load_spec(fixture("timer_instant_cancel.yaml"))));
 }
 
+TEST_F(PluginE2E, ProposalIsTheSameWhicheverTestFailedFirst) {
+    // Under ctest every test is its own process: each failing test re-learns and writes the
+    // proposal. The bytes must not depend on which test it was, nor on what ran before it.
+    const auto spec = copy_spec("timer.yaml");
+    const std::string device = "model:" + fixture("timer_instant_cancel.yaml");
+    const Outcome all = subject(spec, device);
+    ASSERT_EQ(all.code, 1);
+    const auto failed = lines_matching(all.out, std::regex(R"(^\[  FAILED  \] (\S+) \()"));
+    ASSERT_GE(failed.size(), 2u) << all.out;
+    const std::string from_all = slurp(dir_ / "timer.proposed.yaml");
+    ASSERT_FALSE(from_all.empty());
+    for (const std::string& test : {failed.front(), failed.back()}) {
+        fs::remove(dir_ / "timer.proposed.yaml");
+        const Outcome one = subject(spec, device, {}, {"--gtest_filter=" + test});
+        EXPECT_EQ(one.code, 1) << test;
+        EXPECT_EQ(slurp(dir_ / "timer.proposed.yaml"), from_all) << "proposal after only " << test;
+    }
+}
+
 TEST_F(PluginE2E, CounterexampleOnCiWritesNothing) {
     const auto spec = copy_spec("timer.yaml");
     const std::string before = slurp(spec);

@@ -67,8 +67,9 @@ private:
     Device* device();
     /// Builds the suite and the per-test words once (needs the device's inputs).
     void prepare();
-    /// Learns once per process: from scratch, or seeded with the stored spec and `counterexample`.
-    const Proposal& propose(const std::optional<Counterexample>& counterexample);
+    /// Learns once per process on a fresh oracle stack: from scratch, or seeded with the stored spec
+    /// (the suite's first failing word, the same whichever test failed, is the counterexample).
+    const Proposal& propose();
     [[nodiscard]] std::size_t bound() const;
     [[nodiscard]] std::string reproduce(const std::string& test) const;
 
