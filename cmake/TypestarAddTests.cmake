@@ -3,9 +3,11 @@
 # changed since the last listing.
 
 function(typestar_discover_tests_impl)
+  # List values (several specs, labels, arguments, properties) arrive split at their `;`: they
+  # must be multi-value keywords, or only their first element would be kept.
   cmake_parse_arguments(ARG ""
-    "TARGET;EXECUTABLE;SPECS;LABELS;RESOURCE_LOCK;WORKING_DIRECTORY;EXTRA_ARGS;TEST_PREFIX;PROPERTIES;DISCOVERY_TIMEOUT;CMAKE_COMMAND;CTEST_FILE"
-    "" ${ARGN})
+    "TARGET;EXECUTABLE;RESOURCE_LOCK;WORKING_DIRECTORY;TEST_PREFIX;DISCOVERY_TIMEOUT;CMAKE_COMMAND;CTEST_FILE"
+    "SPECS;LABELS;EXTRA_ARGS;PROPERTIES" ${ARGN})
 
   # What the listing depends on: the executable and each spec (its time stamp, or "missing").
   set(stamp "")
