@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/reference_machines.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 
@@ -10,23 +11,7 @@ namespace {
 
 using State = Typestate::State;
 
-/// AsyncTask after DroidStar Fig. 3, in a deliberately non-canonical state order.
-Typestate async_task() {
-    Typestate ts;
-    ts.name = "AsyncTask";
-    ts.callins = {"execute", "cancel"};
-    ts.callbacks = {"onPostExecute", "onCancelled"};
-    // 0 Start, 1 Completed, 2 Running, 3 Cancelling, 4 CancelledEarly
-    ts.states = {
-        State{"Start", {2, 4}, {}, Typestate::Wait::Quiet, {}},
-        State{"Completed", {std::nullopt, 1}, {}, Typestate::Wait::Quiet, {}},
-        State{"Running", {std::nullopt, 3}, Typestate::CallbackEdge{0, 1}, Typestate::Wait::Quiet, {}},
-        State{"Cancelling", {std::nullopt, 3}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
-        State{"CancelledEarly", {3, 4}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
-    };
-    ts.initial = 0;
-    return ts;
-}
+Typestate async_task() { return testing_support::async_task_typestate(); }
 
 Word run(const MealyMachine& m, const std::vector<std::string>& inputs) {
     return m.outputs_of(word_of(inputs, m.inputs()));

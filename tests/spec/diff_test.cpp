@@ -8,6 +8,7 @@
 
 #include "support/random_mealy.hpp"
 #include "support/random_typestate.hpp"
+#include "support/reference_machines.hpp"
 #include "typestar/core/algorithms.hpp"
 
 namespace typestar::spec {
@@ -17,22 +18,7 @@ using State = Typestate::State;
 using Kind = TransitionChange::Kind;
 using Strings = std::vector<std::string>;
 
-/// AsyncTask after DroidStar Fig. 3.
-Typestate async_task() {
-    Typestate ts;
-    ts.name = "AsyncTask";
-    ts.callins = {"execute", "cancel"};
-    ts.callbacks = {"onPostExecute", "onCancelled"};
-    // 0 Start, 1 Completed, 2 Running, 3 Cancelling, 4 CancelledEarly
-    ts.states = {
-        State{"Start", {2, 4}, {}, Typestate::Wait::Quiet, {}},
-        State{"Completed", {std::nullopt, 1}, {}, Typestate::Wait::Quiet, {}},
-        State{"Running", {std::nullopt, 3}, Typestate::CallbackEdge{0, 1}, Typestate::Wait::Quiet, {}},
-        State{"Cancelling", {std::nullopt, 3}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
-        State{"CancelledEarly", {3, 4}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
-    };
-    return ts;
-}
+Typestate async_task() { return testing_support::async_task_typestate(); }
 
 Spec spec_of(Typestate ts) {
     Spec s;

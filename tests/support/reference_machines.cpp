@@ -128,4 +128,21 @@ std::vector<NamedMachine> reference_machines() {
     return all;
 }
 
+Typestate async_task_typestate() {
+    using State = Typestate::State;
+    Typestate ts;
+    ts.name = "AsyncTask";
+    ts.callins = {"execute", "cancel"};
+    ts.callbacks = {"onPostExecute", "onCancelled"};
+    ts.states = {
+        State{"Start", {2, 4}, {}, Typestate::Wait::Quiet, {}},
+        State{"Completed", {std::nullopt, 1}, {}, Typestate::Wait::Quiet, {}},
+        State{"Running", {std::nullopt, 3}, Typestate::CallbackEdge{0, 1}, Typestate::Wait::Quiet, {}},
+        State{"Cancelling", {std::nullopt, 3}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
+        State{"CancelledEarly", {3, 4}, Typestate::CallbackEdge{1, 1}, Typestate::Wait::Quiet, {}},
+    };
+    ts.initial = 0;
+    return ts;
+}
+
 }  // namespace typestar::testing_support

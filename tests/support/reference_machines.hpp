@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "typestar/core/mealy.hpp"
+#include "typestar/core/typestate.hpp"
 
 namespace typestar::testing_support {
 
@@ -43,5 +44,10 @@ struct NamedMachine {
 
 /// All the machines above, in the order declared here.
 [[nodiscard]] std::vector<NamedMachine> reference_machines();
+
+/// AsyncTask after DroidStar Fig. 3 as an in-memory typestate, in a deliberately non-canonical
+/// state order: 0 Start, 1 Completed, 2 Running, 3 Cancelling, 4 CancelledEarly; callins
+/// {execute, cancel}, callbacks {onPostExecute, onCancelled} (not sorted by name either).
+[[nodiscard]] Typestate async_task_typestate();
 
 }  // namespace typestar::testing_support
