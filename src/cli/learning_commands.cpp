@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "typestar/device/factory.hpp"
+#include "typestar/device/http_device.hpp"
 #include "typestar/conformance/runner.hpp"
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/algorithms.hpp"
@@ -73,7 +75,8 @@ LoadedModel load_model(const std::string& path) {
     return LoadedModel{std::move(m), std::move(name), std::move(s)};
 }
 
-/// An opened `--device`. For now only `model:PATH`, which also knows its true machine.
+/// An opened `--device`: `model:PATH` (which also knows its true machine, for the perfect oracle),
+/// or any URL of the device factory (`inproc:NAME`, `http://HOST:PORT`).
 struct OpenedDevice {
     std::unique_ptr<Device> device;
     std::optional<MealyMachine> truth;  // known for model devices
@@ -81,14 +84,26 @@ struct OpenedDevice {
 };
 
 OpenedDevice open_device(const std::string& text) {
-    const std::string scheme = "model:";
-    if (text.rfind(scheme, 0) != 0 || text.size() == scheme.size()) {
-        print_error("unknown device '" + text + "' (expected model:PATH with PATH a .yaml spec or a .dot Mealy machine)");
+    const std::string model_scheme = "model:";
+    if (text.rfind(model_scheme, 0) == 0 && text.size() > model_scheme.size()) {
+        LoadedModel model = load_model(text.substr(model_scheme.size()));
+        auto device = std::make_unique<ModelDevice>(model.machine, text);
+        return OpenedDevice{std::move(device), std::move(model.machine), std::move(model.name)};
+    }
+    std::unique_ptr<Device> device;
+    try {
+        device = make_device(text);  // DeviceError (unreachable agent): main reports it
+    } catch (const std::invalid_argument& e) {
+        print_error(e.what());  // names the device and the kinds it knows
         exit_with(kExitBadInput);
     }
-    LoadedModel model = load_model(text.substr(scheme.size()));
-    auto device = std::make_unique<ModelDevice>(model.machine, text);
-    return OpenedDevice{std::move(device), std::move(model.machine), std::move(model.name)};
+    std::string name;
+    if (const auto* http = dynamic_cast<const HttpDevice*>(device.get())) name = http->status().name;
+    if (name.empty()) {
+        name = device->name();
+        if (const auto colon = name.find(':'); colon != std::string::npos) name = name.substr(colon + 1);
+    }
+    return OpenedDevice{std::move(device), std::nullopt, std::move(name)};
 }
 
 std::optional<SuiteMethod> method_of(const std::string& name) {
@@ -210,6 +225,10 @@ void run_learn(const LearnOptions& o) {
     }
     OpenedDevice opened = open_device(o.device);
     Device& device = *opened.device;
+    if (!method && !opened.truth) {
+        print_error("--equivalence perfect needs a model device (model:PATH): only a model knows the truth");
+        exit_with(kExitBadInput);
+    }
 
     LearnerConfig config;
     if (!o.from.empty()) {
@@ -240,6 +259,7 @@ void run_learn(const LearnOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     LearnResult result = learn(stack.oracle(), *equivalence, config, &stack.stats());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    check_device(device);  // a late callback after the last query: tmax too small, nothing is written
     const MealyMachine learned = minimize(result.hypothesis);
 
     // The learned model: a spec when it is a synchronous closure, else DOT.
@@ -250,6 +270,7 @@ void run_learn(const LearnOptions& o) {
         if (method == SuiteMethod::Algorithm2) learned_spec->bounds.distinguisher = std::max(learned_spec->bounds.distinguisher, o.bound);
         learned_spec->provenance.tool = version_string();
         learned_spec->provenance.device = o.device;
+        learned_spec->provenance.framework = framework_of(device);
         learned_spec->provenance.stats = provenance_stats(result.stats, learned.num_states());
     } catch (const NotAClosureError& e) {
         closure_problem = e.what();
@@ -313,6 +334,7 @@ void run_check(const CheckOptions& o) {
     const TestSuite suite = generate_suite(expected, config);
     OracleStack stack(device);
     const auto cex = run_suite(suite, stack.oracle());
+    if (!cex) check_device(device);  // a late callback after the last query voids a pass
     const PhaseCounts t = stack.stats().total();
     if (!cex) {
         std::cout << "conforms: " << o.device << " passed all " << suite.cases.size() << " tests of the "
@@ -388,7 +410,7 @@ void register_learning_commands(CLI::App& app) {
     {
         auto o = std::make_shared<LearnOptions>();
         auto* cmd = app.add_subcommand("learn", "Learn a device's callback typestate (L*, DroidStar Algorithm 1).");
-        cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine)")->required();
+        cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine), inproc:NAME or http://HOST:PORT")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2, extra states for wp (default 2)");
         cmd->add_option("--equivalence", o->equivalence, "equivalence oracle: alg2 (default), wp, or perfect (model devices)");
         cmd->add_option("--from", o->from, "seed learning with an old spec (.yaml) or Mealy machine (.dot)");
@@ -401,7 +423,7 @@ void register_learning_commands(CLI::App& app) {
         auto* cmd = app.add_subcommand(
             "check", "Test a device against a spec (exit 0 conforms up to the bound, 1 counterexample, 2 bad input).");
         cmd->add_option("spec", o->spec, "the spec (.yaml) or Mealy machine (.dot)")->required();
-        cmd->add_option("--device", o->device, "the device: model:PATH")->required();
+        cmd->add_option("--device", o->device, "the device: model:PATH, inproc:NAME or http://HOST:PORT")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");
         cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
         cmd->callback([o] { run_check(*o); });

@@ -284,5 +284,58 @@ TEST_F(Cli, DiffOfBadInputExitsTwo) {
     EXPECT_EQ(not_closure.err, "typestar: error: coffee.dot: not a synchronous closure: it has no input 'wait'\n");
 }
 
+// --- devices by URL ------------------------------------------------------------------------------
+
+TEST_F(Cli, LearnsAndChecksAnInProcessDevice) {
+    const Result learned = run({"learn", "--device", "inproc:asynctask", "--out", "learned.yaml"});
+    ASSERT_EQ(learned.status, 0) << learned.err;
+    const Spec spec = load_spec(dir_ / "learned.yaml");
+    EXPECT_TRUE(same_behaviour(spec, load_spec(kAsyncTask)));
+    EXPECT_EQ(spec.typestate.name, "AsyncTask");  // the class definition's name
+    EXPECT_EQ(spec.provenance.device, "inproc:asynctask");
+    const Result checked = run({"check", kAsyncTask, "--device", "inproc:asynctask"});
+    EXPECT_EQ(checked.status, 0) << checked.out << checked.err;
+    const Result mutant = run({"check", kMutant, "--device", "inproc:mediaplayer"});
+    EXPECT_EQ(mutant.status, 1) << mutant.out << mutant.err;
+}
+
+TEST_F(Cli, UnknownDeviceKindIsBadInput) {
+    const Result r = run({"learn", "--device", "serial:/dev/ttyUSB0"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("serial:/dev/ttyUSB0"), std::string::npos) << r.err;
+    const Result perfect = run({"learn", "--device", "inproc:asynctask", "--equivalence", "perfect"});
+    EXPECT_EQ(perfect.status, 2);
+    EXPECT_NE(perfect.err.find("needs a model device"), std::string::npos) << perfect.err;
+}
+
+#ifdef TYPESTAR_DEVICE_BIN
+TEST_F(Cli, LearnsAndChecksOverHttpWithTheToken) {
+    // A typestar-device agent on loopback (any free port), then learn and check through it, with
+    // and without the bearer token.
+    const std::string script =
+        "cd " + shell_quote(dir_.string()) + " || exit 1; "
+        "TYPESTAR_DEVICE_TOKEN=s3cret " + shell_quote(TYPESTAR_DEVICE_BIN) +
+        " --class asynctask --port 0 > agent.txt 2>&1 & pid=$!; "
+        "for i in $(seq 200); do grep -q 'http://' agent.txt && break; sleep 0.05; done; "
+        "url=$(grep -o 'http://[0-9.:]*' agent.txt | head -n 1); echo \"$url\" > url.txt; "
+        "TYPESTAR_DEVICE_TOKEN=s3cret " + shell_quote(TYPESTAR_CLI) +
+        " learn --device \"$url\" --out learned.yaml > learn.out 2> learn.err; echo $? > learn.status; "
+        "TYPESTAR_DEVICE_TOKEN=s3cret " + shell_quote(TYPESTAR_CLI) + " check " + shell_quote(kAsyncTask) +
+        " --device \"$url\" > check.out 2> check.err; echo $? > check.status; "
+        "env -u TYPESTAR_DEVICE_TOKEN -u TYPESTAR_DEVICE_TOKEN_FILE " + shell_quote(TYPESTAR_CLI) + " check " +
+        shell_quote(kAsyncTask) + " --device \"$url\" > untokened.out 2> untokened.err; echo $? > untokened.status; "
+        "kill $pid; wait $pid";
+    (void)std::system(script.c_str());
+    const std::string url = read(dir_ / "url.txt");
+    ASSERT_EQ(url.rfind("http://127.0.0.1:", 0), 0u) << read(dir_ / "agent.txt");
+    EXPECT_EQ(read(dir_ / "learn.status"), "0\n") << read(dir_ / "learn.err");
+    EXPECT_TRUE(same_behaviour(load_spec(dir_ / "learned.yaml"), load_spec(kAsyncTask)));
+    EXPECT_EQ(read(dir_ / "check.status"), "0\n") << read(dir_ / "check.err");
+    EXPECT_NE(read(dir_ / "check.out").find("conforms"), std::string::npos);
+    EXPECT_EQ(read(dir_ / "untokened.status"), "2\n") << read(dir_ / "untokened.err");
+    EXPECT_NE(read(dir_ / "untokened.err").find("token"), std::string::npos) << read(dir_ / "untokened.err");
+}
+#endif
+
 }  // namespace
 }  // namespace typestar::spec
