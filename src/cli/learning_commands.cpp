@@ -292,7 +292,13 @@ void run_learn(const LearnOptions& o) {
     if (!o.stats.empty()) spec::write_file_atomically(o.stats, stats_json(result.stats, learned.num_states(), seconds).dump(2) + "\n");
 
     const PhaseCounts t = result.stats.total();
-    std::cerr << "typestar: learned " << learned.num_states() << " states in " << result.rounds << " round"
+    std::string what = std::to_string(learned.num_states()) + " states";
+    if (learned_spec) {
+        const std::size_t typestate_states = learned_spec->typestate.states.size();
+        what = std::to_string(typestate_states) + " typestate states";
+        if (typestate_states < learned.num_states()) what += " (Mealy machine: + the err sink)";
+    }
+    std::cerr << "typestar: learned " << what << " in " << result.rounds << " round"
               << (result.rounds == 1 ? "" : "s") << ": " << t.queries_executed << " queries executed ("
               << result.stats.learning.queries_executed << " learning, " << result.stats.equivalence.queries_executed
               << " equivalence), " << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
