@@ -86,9 +86,7 @@ Row learn_once(const std::string& path, std::vector<std::unique_ptr<Device>> dev
     RunConfig run;
     run.batch_size = 256;
     SuiteEquivalenceOracle equivalence(stack.oracle(), suite, run);
-    LearnerConfig config;
-    config.initial_suffix_length = 2;
-    const LearnResult result = learn(stack.oracle(), equivalence, config, &stack.stats());
+    const LearnResult result = learn(stack.oracle(), equivalence, LearnerConfig{}, &stack.stats());
     for (Device* d : raw) check_device(*d);
     row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     row.stats = stack.stats();

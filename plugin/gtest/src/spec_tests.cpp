@@ -285,7 +285,6 @@ const SpecTests::Proposal& SpecTests::propose() {
         suite_config.bound = b;
         SuiteEquivalenceOracle equivalence(oracle, suite_config);
         LearnerConfig config;
-        config.initial_suffix_length = b;
         if (spec_ && alphabet_mismatch_.empty()) config.seed = seed_of(spec_->typestate);
         logger("typestar.gtest")
             ->info("re-learning {} from {} ({}, bound {})", name, device_->name(),
