@@ -15,14 +15,15 @@
 
 namespace typestar::testing_support {
 
-/// Fast simulation settings for tests: callbacks after 6–10 ms, tmax 50 ms, tmin 1 ms. The margins
-/// (a callin must follow the previous one within 6 ms, a callback arrive within 50 ms) leave room
-/// for a loaded machine; a miss is reported as a timing violation, never as a wrong answer.
+/// Fast simulation settings for tests: callbacks after 15–20 ms, tmax 80 ms, tmin 1 ms. The margins
+/// (a callin must follow the previous one within 15 ms, a callback arrive within 80 ms) leave room
+/// for a loaded machine; a miss is reported as a timing violation, never as a wrong answer. (With
+/// 6–10 ms and 50 ms, one run in a few hundred failed on a busy 2-core machine.)
 inline sim::SimOptions fast_options() {
     sim::SimOptions o;
-    o.delay_min = std::chrono::milliseconds(6);
-    o.delay_max = std::chrono::milliseconds(10);
-    o.timing = {std::chrono::milliseconds(50), std::chrono::milliseconds(1)};
+    o.delay_min = std::chrono::milliseconds(15);
+    o.delay_max = std::chrono::milliseconds(20);
+    o.timing = {std::chrono::milliseconds(80), std::chrono::milliseconds(1)};
     return o;
 }
 
@@ -40,8 +41,9 @@ struct Learned {
     CacheStats cache;
 };
 
-/// Learns the devices' class from scratch: L* with E = inputs of length <= 2, Algorithm 2 (B = 2)
-/// as equivalence oracle, both through one PooledStack over `devices`.
+/// Learns the devices' class from scratch: L* (E starts with the input words of length <= B, as the
+/// Algorithm 2 oracle suggests) with Algorithm 2 (B = 2) as equivalence oracle, both through one
+/// PooledStack over `devices`.
 inline Learned learn_from_scratch(std::vector<std::unique_ptr<Device>> devices, const std::string& name) {
     PooledStack stack(std::move(devices));
     SuiteConfig suite;
@@ -49,9 +51,7 @@ inline Learned learn_from_scratch(std::vector<std::unique_ptr<Device>> devices, 
     RunConfig run;
     run.batch_size = 256;
     SuiteEquivalenceOracle equivalence(stack.oracle(), suite, run);
-    LearnerConfig config;
-    config.initial_suffix_length = 2;
-    Learned out{learn(stack.oracle(), equivalence, config, &stack.stats()), {}, {}, {}};
+    Learned out{learn(stack.oracle(), equivalence, LearnerConfig{}, &stack.stats()), {}, {}, {}};
     for (std::size_t i = 0; i < stack.pool().size(); ++i) check_device(stack.pool().device(i));
     out.typestate = typestate_of(out.result.hypothesis, name);
     out.stats = stack.stats();
