@@ -21,27 +21,28 @@ namespace {
 
 Word suffix_from(const Word& w, std::size_t j) { return Word(w.begin() + static_cast<std::ptrdiff_t>(j), w.end()); }
 
-class Learner {
-public:
-    Learner(MembershipOracle& oracle, EquivalenceOracle& equivalence, const LearnerConfig& config,
-            QueryStats* stats)
-        : oracle_(oracle),
-          equivalence_(equivalence),
-          config_(config),
-          stats_(stats),
-          log_(detail::logger("typestar.learn")) {}
+}  // namespace
 
-    LearnResult run();
+class LStar::Impl {
+public:
+    Impl(MembershipOracle& oracle, LearnerConfig config)
+        : oracle_(oracle), config_(std::move(config)), log_(detail::logger("typestar.learn")) {}
+
+    void start();
+    void refine(const Counterexample& cex);
+    // Closes the table and builds the hypothesis and its access sequences.
+    void build();
+
+    std::size_t suggested_ = 1;
+    std::optional<MealyMachine> hypothesis_;
+    std::vector<Word> access_;
+    std::unique_ptr<ObservationTable> table_;
 
 private:
-    std::optional<Counterexample> ask(const MealyMachine& hypothesis, const std::vector<Word>& access,
-                                      std::size_t suffixes);
     void close();
-    void refine(const Counterexample& cex, const MealyMachine& hypothesis, const std::vector<Word>& access);
     // α(j) of Rivest–Schapire: does access(q_j)·w[j:] answer what the hypothesis predicts for w[j:]?
     bool alpha(const Word& w, const std::vector<StateId>& q, const MealyMachine& h,
                const std::vector<Word>& access, std::size_t j, bool free_only, bool& known);
-    LearnResult result(MealyMachine hypothesis, std::vector<Word> access, bool converged) const;
     // A fresh table with every suffix found so far (cells come back from the cache).
     void new_table();
     // Seeded learning: marks the seed's transitions that `rows` (around a counterexample's break
@@ -49,13 +50,9 @@ private:
     std::size_t refute(const std::vector<Word>& rows);
 
     MembershipOracle& oracle_;
-    EquivalenceOracle& equivalence_;
-    const LearnerConfig& config_;
-    QueryStats* stats_;
+    LearnerConfig config_;
     std::shared_ptr<spdlog::logger> log_;
-    std::unique_ptr<ObservationTable> table_;
     std::vector<Word> suffixes_;  // E, in the order added
-    std::size_t rounds_ = 0;
     std::optional<Symbol> pad_;
     // Seeded learning: cells the cache does not know are predicted by the seed while `predicting_`.
     std::optional<MealyMachine> seed_;
@@ -65,12 +62,12 @@ private:
     ObservationTable::Predictor predictor_;
 };
 
-void Learner::new_table() {
+void LStar::Impl::new_table() {
     table_ = std::make_unique<ObservationTable>(oracle_.inputs().size());
     for (const Word& e : suffixes_) table_->add_suffix(e);
 }
 
-std::size_t Learner::refute(const std::vector<Word>& rows) {
+std::size_t LStar::Impl::refute(const std::vector<Word>& rows) {
     const std::size_t k = oracle_.inputs().size();
     for (const Word& row : rows) {
         // The last transition of the row's seed path that is still trusted.
@@ -90,40 +87,7 @@ std::size_t Learner::refute(const std::vector<Word>& rows) {
     return 0;
 }
 
-std::optional<Counterexample> Learner::ask(const MealyMachine& hypothesis, const std::vector<Word>& access,
-                                           std::size_t suffixes) {
-    ++rounds_;
-    Phase previous = Phase::Learning;
-    if (stats_ != nullptr) {
-        previous = stats_->phase;
-        stats_->phase = Phase::Equivalence;
-        ++stats_->equivalence_rounds;
-    }
-    std::optional<Counterexample> cex;
-    try {
-        cex = equivalence_.find_counterexample(hypothesis, access);
-    } catch (...) {
-        if (stats_ != nullptr) stats_->phase = previous;
-        throw;
-    }
-    if (stats_ != nullptr) stats_->phase = previous;
-
-    RoundInfo info;
-    info.round = rounds_;
-    info.states = hypothesis.num_states();
-    info.suffixes = suffixes;
-    info.counterexample = cex.has_value();
-    info.counterexample_length = cex ? cex->inputs.size() : 0;
-    if (stats_ != nullptr) info.stats = *stats_;
-    const PhaseCounts total = info.stats.total();
-    log_->info("round {}: {} states, {} suffixes, {} queries executed ({} asked); {}", info.round, info.states,
-               info.suffixes, total.queries_executed, total.queries_asked,
-               cex ? "counterexample of length " + std::to_string(cex->inputs.size()) : std::string("no counterexample"));
-    if (config_.on_round) config_.on_round(info);
-    return cex;
-}
-
-void Learner::close() {
+void LStar::Impl::close() {
     const ObservationTable::Predictor* predictor = predicting_ ? &predictor_ : nullptr;
     table_->fill(oracle_, pad_, predictor);
     for (auto open = table_->unclosed(); !open.empty(); open = table_->unclosed()) {
@@ -132,7 +96,7 @@ void Learner::close() {
     }
 }
 
-bool Learner::alpha(const Word& w, const std::vector<StateId>& q, const MealyMachine& h,
+bool LStar::Impl::alpha(const Word& w, const std::vector<StateId>& q, const MealyMachine& h,
                     const std::vector<Word>& access, std::size_t j, bool free_only, bool& known) {
     Word word = access[q[j]];
     const std::size_t offset = word.size();
@@ -150,7 +114,9 @@ bool Learner::alpha(const Word& w, const std::vector<StateId>& q, const MealyMac
     return std::equal(expected.begin(), expected.end(), outputs.begin() + static_cast<std::ptrdiff_t>(offset));
 }
 
-void Learner::refine(const Counterexample& cex, const MealyMachine& h, const std::vector<Word>& access) {
+void LStar::Impl::refine(const Counterexample& cex) {
+    const MealyMachine& h = *hypothesis_;
+    const std::vector<Word>& access = access_;
     const Word& w = cex.inputs;
     const std::size_t m = w.size();
     std::vector<Word> new_suffixes;
@@ -224,19 +190,7 @@ void Learner::refine(const Counterexample& cex, const MealyMachine& h, const std
                     " does not refine the observation table (the device answers inconsistently?)");
 }
 
-LearnResult Learner::result(MealyMachine hypothesis, std::vector<Word> access, bool converged) const {
-    if (table_->predicted_cells() > 0) {
-        // Predicted cells may keep apart rows the device does not tell apart: minimize.
-        hypothesis = minimize(hypothesis);
-        access.clear();
-        for (auto& a : access_sequences(hypothesis)) access.push_back(a.value_or(Word{}));
-    }
-    LearnResult r{std::move(hypothesis), std::move(access), table_->suffixes(), rounds_, converged, {}};
-    if (stats_ != nullptr) r.stats = *stats_;
-    return r;
-}
-
-LearnResult Learner::run() {
+void LStar::Impl::start() {
     const Alphabet& inputs = oracle_.inputs();
     const std::size_t k = inputs.size();
     if (config_.pad_queries) {
@@ -246,7 +200,7 @@ LearnResult Learner::run() {
     }
     for (Symbol a = 0; a < k; ++a) suffixes_.push_back(Word{a});
     const std::size_t initial = config_.initial_suffix_length != 0 ? config_.initial_suffix_length
-                                                                    : std::max<std::size_t>(1, equivalence_.suggested_suffix_length());
+                                                                    : std::max<std::size_t>(1, suggested_);
     for (std::size_t length = 2; length <= initial; ++length)
         for (Word& e : words_of_length(k, length)) suffixes_.push_back(std::move(e));
 
@@ -275,38 +229,41 @@ LearnResult Learner::run() {
         log_->info("seeded with a {}-state machine; {} suffixes", seed_->num_states(), suffixes_.size());
     }
     new_table();
-
-    std::optional<Counterexample> pending;
-    while (true) {
-        if (predicting_ && oracle_.outputs().size() != seed_device_outputs_) {
-            predicting_ = false;  // the device's outputs grew: the seed's extra output ids may clash
-            new_table();
-        }
-        close();
-        const Alphabet outputs = predicting_ ? seed_->outputs() : oracle_.outputs();
-        MealyMachine hypothesis = table_->hypothesis(inputs, outputs);
-        std::vector<Word> access = table_->access_sequences();
-        if (pending && hypothesis.outputs_of(pending->inputs) != pending->actual) {
-            refine(*pending, hypothesis, access);  // the old counterexample still refutes: use it again
-            continue;
-        }
-        pending.reset();
-        if (config_.max_rounds != 0 && rounds_ >= config_.max_rounds)
-            return result(std::move(hypothesis), std::move(access), false);
-        pending = ask(hypothesis, access, table_->suffixes().size());
-        if (!pending) return result(std::move(hypothesis), std::move(access), true);
-        if (hypothesis.outputs_of(pending->inputs) == pending->actual)
-            throw Error("the equivalence oracle returned a word on which the hypothesis is right");
-        refine(*pending, hypothesis, access);
-    }
+    build();
 }
 
-}  // namespace
+void LStar::Impl::build() {
+    if (predicting_ && oracle_.outputs().size() != seed_device_outputs_) {
+        predicting_ = false;  // the device's outputs grew: the seed's extra output ids may clash
+        new_table();
+    }
+    close();
+    const Alphabet outputs = predicting_ ? seed_->outputs() : oracle_.outputs();
+    hypothesis_ = table_->hypothesis(oracle_.inputs(), outputs);
+    access_ = table_->access_sequences();
+}
 
-LearnResult learn(MembershipOracle& oracle, EquivalenceOracle& equivalence, const LearnerConfig& config,
-                  QueryStats* stats) {
-    Learner learner(oracle, equivalence, config, stats);
-    return learner.run();
+LStar::LStar(MembershipOracle& oracle, LearnerConfig config) : impl_(std::make_unique<Impl>(oracle, std::move(config))) {}
+LStar::~LStar() = default;
+
+void LStar::prepare_for(std::size_t suggested_suffix_length) { impl_->suggested_ = suggested_suffix_length; }
+void LStar::start() { impl_->start(); }
+
+bool LStar::refine(const Counterexample& cex) {
+    impl_->refine(cex);  // throws when a counterexample adds nothing (outside seeded prediction)
+    impl_->build();
+    return true;
+}
+
+MealyMachine LStar::hypothesis() const {
+    if (!impl_->hypothesis_) throw std::logic_error("LStar::hypothesis() before start()");
+    return *impl_->hypothesis_;
+}
+std::vector<Word> LStar::access_sequences() const { return impl_->access_; }
+std::vector<Word> LStar::suffixes() const { return impl_->table_ ? impl_->table_->suffixes() : std::vector<Word>{}; }
+
+std::string LStar::progress() const {
+    return std::to_string(impl_->table_ ? impl_->table_->suffixes().size() : 0) + " suffixes";
 }
 
 MealyMachine seed_of(const Typestate& typestate) { return synchronous_closure(typestate); }

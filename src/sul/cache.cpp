@@ -293,7 +293,7 @@ void CacheOracle::query_all(std::span<const Query> batch) {
         }
         std::stable_sort(maximal.begin(), maximal.end(),
                          [&](std::size_t a, std::size_t b) { return norm_of(a).size() > norm_of(b).size(); });
-        if (config_.parallel_waves) {
+        if (inner_.parallelism() > 1) {
             // Group the maximal words by the edge where they leave the tree (groups in order of
             // first appearance); each wave runs the next word of every group as one batch.
             std::vector<std::vector<std::size_t>> groups;

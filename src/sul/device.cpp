@@ -38,6 +38,12 @@ RunResult Device::run(std::span<const Symbol> inputs) {
     return result;
 }
 
+DeviceDescription Device::describe() const {
+    DeviceDescription d;
+    d.name = name();
+    return d;
+}
+
 DeviceSession::DeviceSession(Device& device) : device_(device) { device_.reset(); }
 
 DeviceSession::~DeviceSession() { device_.finish(); }

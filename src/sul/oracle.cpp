@@ -13,28 +13,23 @@ Word MembershipOracle::query(std::span<const Symbol> word) {
     return answer;
 }
 
-DeviceOracle::DeviceOracle(Device& device, QueryStats* stats) : device_(device), stats_(stats) {}
+DeviceOracle::DeviceOracle(Device& device, QueryCounter* counter) : device_(device), counter_(counter) {}
 
 void DeviceOracle::query_all(std::span<const Query> batch) {
     for (const Query& q : batch) {
         buffer_.assign(q.prefix.begin(), q.prefix.end());
         buffer_.insert(buffer_.end(), q.suffix.begin(), q.suffix.end());
         RunResult run = device_.run(buffer_);
-        if (stats_ != nullptr) {
-            PhaseCounts& counts = stats_->current();
-            ++counts.queries_executed;
-            counts.symbols_executed += run.steps;
-            counts.waits_executed += run.waits;
-        }
+        if (counter_ != nullptr) counter_->count_executed(run.steps, run.waits);
         std::copy(run.outputs.begin() + static_cast<std::ptrdiff_t>(q.prefix.size()), run.outputs.end(),
                   q.answer.begin());
     }
 }
 
-CountingOracle::CountingOracle(MembershipOracle& inner, QueryStats* stats) : inner_(inner), stats_(stats) {}
+CountingOracle::CountingOracle(MembershipOracle& inner, QueryCounter* counter) : inner_(inner), counter_(counter) {}
 
 void CountingOracle::query_all(std::span<const Query> batch) {
-    if (stats_ != nullptr) stats_->current().queries_asked += batch.size();
+    if (counter_ != nullptr) counter_->count_asked(batch.size());
     inner_.query_all(batch);
 }
 

@@ -7,24 +7,26 @@
 // Counterexample analysis first evaluates the decomposition points the cache already knows, so an
 // Algorithm 2 counterexample usually costs no query at all (the Remark after Algorithm 2).
 //
-// Typical use (a model device; a real device plugs in the same way):
+// Typical use (front ends call the session layer, which does exactly this):
 //
 //     ModelDevice device(machine);                 // sul/model_device.hpp
 //     OracleStack stack(device);                   // cache + counters, sul/stack.hpp
 //     SuiteEquivalenceOracle alg2(stack.oracle()); // DroidStar Algorithm 2, B = 2 (conformance/)
 //     // or: PerfectOracle perfect(machine);       // learning alone, no equivalence queries
-//     LearnResult r = learn(stack.oracle(), alg2, {}, &stack.stats());
+//     LStar lstar(stack.oracle());
+//     LearnResult r = run_experiment(lstar, alg2, stack.counter());
 //     // r.hypothesis, r.rounds, r.stats.learning / r.stats.equivalence / r.stats.total()
 #pragma once
 
 #include <cstddef>
-#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "typestar/core/mealy.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/learn/learner.hpp"
 #include "typestar/sul/equivalence.hpp"
 #include "typestar/sul/oracle.hpp"
 #include "typestar/sul/stats.hpp"
@@ -44,31 +46,19 @@ enum class CexStrategy {
     AllSuffixes,
 };
 
-/// What the learner reports after each equivalence query.
-struct RoundInfo {
-    std::size_t round = 0;          ///< 1-based
-    std::size_t states = 0;         ///< of the hypothesis just checked
-    std::size_t suffixes = 0;       ///< columns of the table
-    bool counterexample = false;    ///< whether the equivalence oracle found one
-    std::size_t counterexample_length = 0;
-    QueryStats stats;               ///< a snapshot (zero if the learner has no stats)
-};
-
-/// Options of learn(). Plain data with defaults.
+/// Options of L*. Plain data with defaults.
 struct LearnerConfig {
     CexStrategy counterexamples = CexStrategy::RivestSchapire;
     /// E starts as every input word of length 1..this; 0 (the default) takes the equivalence
-    /// oracle's suggested_suffix_length(). With DroidStar Algorithm 2 at distinguisher bound B that
-    /// is B: the final suite asks every row for every suffix of length <= B anyway, so asking them up
-    /// front makes the first hypothesis final whenever the bound holds, and the suite then runs from
-    /// the cache. With a perfect oracle it is 1 (classic L*).
+    /// oracle's suggested_suffix_length() (Learner::prepare_for). With DroidStar Algorithm 2 at
+    /// distinguisher bound B that is B: the final suite asks every row for every suffix of length
+    /// <= B anyway, so asking them up front makes the first hypothesis final whenever the bound
+    /// holds, and the suite then runs from the cache. With a perfect oracle it is 1 (classic L*).
     std::size_t initial_suffix_length = 0;
     /// Ask cells of rows outside SQ one input longer (ObservationTable::fill): no extra resets, and
     /// a row that becomes a state then costs almost nothing more. Pads with the first input that
     /// is not `wait` (waits are slow on a device), if any.
     bool pad_queries = true;
-    /// Give up after this many equivalence queries (0: no limit); the result then says not converged.
-    std::size_t max_rounds = 0;
     /// Start from this machine (e.g. an old spec's synchronous closure; see seed_of). Its
     /// separating suffixes seed E, and every cell the cache cannot answer is *predicted* by it
     /// instead of asked, so the first hypothesis is the seed itself and a right seed costs one
@@ -78,33 +68,34 @@ struct LearnerConfig {
     /// equivalence oracle judges every hypothesis, so the result is as exact as without a seed.
     /// Its inputs must equal the device's by name; its outputs are matched by name.
     std::optional<MealyMachine> seed;
-    /// Called after each equivalence query (e.g. for a progress line). May be empty.
-    std::function<void(const RoundInfo&)> on_round;
 };
 
-/// The result of learn().
-struct LearnResult {
-    /// The last hypothesis, minimal, over the device's inputs and (a snapshot of) its outputs.
-    MealyMachine hypothesis;
-    /// One access sequence per hypothesis state (state 0: ε).
-    std::vector<Word> access_sequences;
-    /// The table's suffixes E at the end.
-    std::vector<Word> suffixes;
-    std::size_t rounds = 0;   ///< equivalence queries asked
-    bool converged = false;   ///< the equivalence oracle found no counterexample to `hypothesis`
-    QueryStats stats;         ///< a copy of *stats at the end (zero if none was given)
-};
+/// L* (DroidStar Algorithm 1) as a Learner: fills the table, closes it, builds a hypothesis; a
+/// counterexample becomes new suffixes (config.counterexamples). Throws std::invalid_argument from
+/// start() for a seed over other inputs; typestar::Error from refine() if a counterexample does not
+/// refine the table (answers contradicting each other without a cache).
+class LStar final : public Learner {
+public:
+    explicit LStar(MembershipOracle& oracle, LearnerConfig config = {});
+    ~LStar() override;
+    LStar(const LStar&) = delete;
+    LStar& operator=(const LStar&) = delete;
 
-/// L* (DroidStar Algorithm 1): fills the table, closes it, builds a hypothesis, asks `equivalence`,
-/// and refines with the counterexample (a counterexample is re-used on the next hypothesis before
-/// the oracle is asked again), until the oracle finds none or `config.max_rounds` is reached.
-/// `stats`, if given, is the QueryStats the oracles count into: the learner switches its phase
-/// around equivalence queries and counts the rounds. Logs one info line per round to
-/// "typestar.learn". Throws DeviceError, NondeterminismError (from the oracles), std::invalid_argument
-/// for a seed over other inputs, typestar::Error if a counterexample does not refine the table
-/// (answers contradicting each other without a cache).
-[[nodiscard]] LearnResult learn(MembershipOracle& oracle, EquivalenceOracle& equivalence,
-                                const LearnerConfig& config = {}, QueryStats* stats = nullptr);
+    void prepare_for(std::size_t suggested_suffix_length) override;
+    void start() override;
+    bool refine(const Counterexample& cex) override;
+    [[nodiscard]] MealyMachine hypothesis() const override;
+    [[nodiscard]] std::vector<Word> access_sequences() const override;
+    [[nodiscard]] std::string progress() const override;
+    [[nodiscard]] std::string name() const override { return "L*"; }
+
+    /// The table's suffixes E.
+    [[nodiscard]] std::vector<Word> suffixes() const;
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 /// The synchronous closure of `typestate`, for LearnerConfig::seed.
 [[nodiscard]] MealyMachine seed_of(const Typestate& typestate);

@@ -21,13 +21,6 @@ struct CacheConfig {
     /// Use the traits' quiet output: a `wait` answered `quiet` is a self-loop of the tree, so
     /// `u·wait·v` is answered by `u·v`, and known quiet waits are left out of executed words.
     bool use_quiet = true;
-    /// Send the words of a pass to the inner oracle in waves, each wave one batch (so a device pool
-    /// below runs it in parallel). Words that leave the tree by different edges are independent —
-    /// running one can neither answer nor shorten another — so a wave holds the next word of every
-    /// such group, and within a group the order and the checks are those of the one-at-a-time
-    /// order. For a deterministic device the words executed, and so every count, are the same as
-    /// without waves. (Added by the device helper for PoolOracle.)
-    bool parallel_waves = false;
 };
 
 /// Cache statistics (plain data).
@@ -55,6 +48,13 @@ public:
     [[nodiscard]] const Alphabet& outputs() const override { return inner_.outputs(); }
     /// The inner traits, minus what this cache was configured not to use.
     [[nodiscard]] DeviceTraits traits() const override { return traits_; }
+    /// Forwarded. When the inner oracle runs several queries at once, the words of a pass go to it
+    /// in waves, each wave one batch. Words that leave the tree by different edges are independent —
+    /// running one can neither answer nor shorten another — so a wave holds the next word of every
+    /// such group, and within a group the order and the checks are those of the one-at-a-time
+    /// order. For a deterministic device the words executed, and so every count, are the same as
+    /// with one device.
+    [[nodiscard]] std::size_t parallelism() const override { return inner_.parallelism(); }
     void query_all(std::span<const Query> batch) override;
     bool lookup(std::span<const Symbol> word, std::span<Symbol> out) override;
 

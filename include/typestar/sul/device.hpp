@@ -43,7 +43,19 @@ struct RunResult {
     std::size_t waits = 0;
 };
 
+/// What a device says about itself, for provenance and messages (asked, never inferred by casts).
+struct DeviceDescription {
+    std::string name;        ///< as Device::name(), e.g. "inproc:asynctask" or "http://127.0.0.1:4040"
+    std::string class_name;  ///< the class behind it (learning purpose or agent status), may be empty
+    std::string framework;   ///< the framework version it reports, may be empty
+    std::optional<double> tmax_ms;  ///< the quiescence timeout it runs with, if it has one
+    std::optional<double> tmin_ms;  ///< the minimum callback delay it assumes, if any
+    bool operator==(const DeviceDescription&) const = default;
+};
+
 /// A system under learning or test. Not thread-safe: one query at a time per device.
+/// Decorators (devices wrapping devices) must forward every virtual member, in particular
+/// describe() and check_timing().
 class Device {
 public:
     virtual ~Device() = default;
@@ -56,6 +68,13 @@ public:
     [[nodiscard]] virtual DeviceTraits traits() const { return {}; }
     /// A short name for messages and provenance, e.g. "model:specs/asynctask.yaml".
     [[nodiscard]] virtual std::string name() const = 0;
+
+    /// Who the device is (default: name() only). Decorators forward it.
+    [[nodiscard]] virtual DeviceDescription describe() const;
+    /// Throws DeviceError for a timing violation the device recorded and has not thrown yet (a late
+    /// callback can arrive after the last query). Default: nothing to check. Call it once learning
+    /// or a suite is over, before a verdict or a spec is reported. Decorators forward it.
+    virtual void check_timing() {}
 
     /// Starts a fresh instance (a membership query begins here). Throws DeviceError on failure.
     virtual void reset() = 0;

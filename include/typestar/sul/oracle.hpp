@@ -5,12 +5,12 @@
 // only one that touches a device:
 //
 //     ModelDevice device(machine);
-//     QueryStats stats;
-//     DeviceOracle executed(device, &stats);     // counts executed queries, symbols, waits
+//     QueryCounter counter;
+//     DeviceOracle executed(device, &counter);   // counts executed queries, symbols, waits
 //     CacheOracle cache(executed);               // prefix tree + non-determinism guard
-//     CountingOracle asked(cache, &stats);       // counts queries asked
+//     CountingOracle asked(cache, &counter);     // counts queries asked
 //
-// (OracleStack in sul/stack.hpp is exactly this composition.)
+// (OracleStack in sul/stack.hpp is exactly this composition, over one device or several.)
 #pragma once
 
 #include <cstddef>
@@ -54,15 +54,19 @@ public:
     /// anything (a cache); returns false otherwise (the default). Never counts as a query.
     virtual bool lookup(std::span<const Symbol> word, std::span<Symbol> out);
 
+    /// How many queries of a batch the oracle runs at once (a pool of devices: their number).
+    /// Decorators forward it; a cache sends independent words in waves of this width. Default 1.
+    [[nodiscard]] virtual std::size_t parallelism() const { return 1; }
+
     /// The outputs of `word`, one per input: a batch of one.
     [[nodiscard]] Word query(std::span<const Symbol> word);
 };
 
-/// The oracle at the bottom: every query is one DeviceSession (Device::run). Counts queries,
-/// symbols and waits executed into `stats` (if given) under its current phase.
+/// The oracle at the bottom over one device: every query is one DeviceSession (Device::run).
+/// Counts queries, symbols and waits executed into `counter` (if given) under its current phase.
 class DeviceOracle final : public MembershipOracle {
 public:
-    explicit DeviceOracle(Device& device, QueryStats* stats = nullptr);
+    explicit DeviceOracle(Device& device, QueryCounter* counter = nullptr);
 
     [[nodiscard]] const Alphabet& inputs() const override { return device_.inputs(); }
     [[nodiscard]] const Alphabet& outputs() const override { return device_.outputs(); }
@@ -74,18 +78,19 @@ public:
 
 private:
     Device& device_;
-    QueryStats* stats_;
+    QueryCounter* counter_;
     Word buffer_;
 };
 
-/// Counts the queries asked through it into `stats` (under its current phase) and forwards them.
+/// Counts the queries asked through it into `counter` (under its current phase) and forwards them.
 class CountingOracle final : public MembershipOracle {
 public:
-    CountingOracle(MembershipOracle& inner, QueryStats* stats);
+    CountingOracle(MembershipOracle& inner, QueryCounter* counter);
 
     [[nodiscard]] const Alphabet& inputs() const override { return inner_.inputs(); }
     [[nodiscard]] const Alphabet& outputs() const override { return inner_.outputs(); }
     [[nodiscard]] DeviceTraits traits() const override { return inner_.traits(); }
+    [[nodiscard]] std::size_t parallelism() const override { return inner_.parallelism(); }
     void query_all(std::span<const Query> batch) override;
     /// Forwarded; not counted.
     bool lookup(std::span<const Symbol> word, std::span<Symbol> out) override {
@@ -94,7 +99,7 @@ public:
 
 private:
     MembershipOracle& inner_;
-    QueryStats* stats_;
+    QueryCounter* counter_;
 };
 
 }  // namespace typestar

@@ -1,35 +1,50 @@
-// The usual oracle composition in one object, for tools, benchmarks and tests.
+// The one oracle stack over one device or a pool of devices, for every front end.
 #pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
 
 #include "typestar/sul/cache.hpp"
 #include "typestar/sul/device.hpp"
 #include "typestar/sul/oracle.hpp"
+#include "typestar/sul/parallel.hpp"
 #include "typestar/sul/stats.hpp"
 
 namespace typestar {
 
-/// device -> DeviceOracle (counts executed) -> CacheOracle -> CountingOracle (counts asked), all
-/// sharing one QueryStats. Learning and its equivalence oracle should both use `oracle()`, so the
-/// final conformance run is answered from what learning already ran. Not copyable or movable
-/// (the layers refer to each other).
+/// device(s) -> DeviceOracle (one device) or ParallelOracle (several; counts executed) ->
+/// CacheOracle -> CountingOracle (counts asked), all counting into the stack's own QueryCounter.
+/// Learning and its equivalence oracle both use `oracle()`, so the final conformance run is answered
+/// from what learning already ran. The devices are borrowed: they must outlive the stack. Not
+/// copyable or movable (the layers refer to each other).
 class OracleStack {
 public:
-    explicit OracleStack(Device& device, CacheConfig cache = {})
-        : executed_(device, &stats_), cache_(executed_, cache), asked_(cache_, &stats_) {}
+    /// One device.
+    explicit OracleStack(Device& device, CacheConfig cache = {});
+    /// Several devices of one class (equal alphabets and traits), answering batches in parallel;
+    /// results and statistics equal a one-device run. Throws std::invalid_argument for no device, a
+    /// null device, or devices that differ.
+    explicit OracleStack(std::vector<Device*> devices, CacheConfig cache = {});
     OracleStack(const OracleStack&) = delete;
     OracleStack& operator=(const OracleStack&) = delete;
 
     /// The top of the stack: ask queries here.
-    [[nodiscard]] MembershipOracle& oracle() noexcept { return asked_; }
-    [[nodiscard]] QueryStats& stats() noexcept { return stats_; }
-    [[nodiscard]] const QueryStats& stats() const noexcept { return stats_; }
-    [[nodiscard]] CacheOracle& cache() noexcept { return cache_; }
+    [[nodiscard]] MembershipOracle& oracle() noexcept { return *asked_; }
+    /// Where every layer counts (phases are scopes on it).
+    [[nodiscard]] QueryCounter& counter() noexcept { return counter_; }
+    /// The statistics so far.
+    [[nodiscard]] const QueryStats& stats() const noexcept { return counter_.stats(); }
+    [[nodiscard]] CacheOracle& cache() noexcept { return *cache_; }
+    /// The devices, in the order given.
+    [[nodiscard]] const std::vector<Device*>& devices() const noexcept { return devices_; }
 
 private:
-    QueryStats stats_;
-    DeviceOracle executed_;
-    CacheOracle cache_;
-    CountingOracle asked_;
+    std::vector<Device*> devices_;
+    QueryCounter counter_;
+    std::unique_ptr<MembershipOracle> executed_;
+    std::unique_ptr<CacheOracle> cache_;
+    std::unique_ptr<CountingOracle> asked_;
 };
 
 }  // namespace typestar

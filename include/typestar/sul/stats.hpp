@@ -1,12 +1,15 @@
-// Query statistics: plain data, counted by the oracle decorators, split into learning and
-// equivalence phases.
+// Query statistics: plain data, counted by the oracle decorators into one QueryCounter, split into
+// learning and equivalence phases.
+// Design note: the phase is a scope, not a field anyone can flip: the experiment loop opens a
+// PhaseScope around each equivalence query, and every decorator of one oracle stack counts into the
+// stack's own QueryCounter, so statistics never depend on callers passing "the same pointer".
 #pragma once
 
 #include <cstdint>
 
 namespace typestar {
 
-/// Which phase queries are counted in. The learner switches it around equivalence queries.
+/// Which phase queries are counted in.
 enum class Phase { Learning, Equivalence };
 
 /// Counts of one phase.
@@ -20,18 +23,56 @@ struct PhaseCounts {
     bool operator==(const PhaseCounts&) const = default;
 };
 
-/// All counts of a learning or testing session. CountingOracle adds `queries_asked`, DeviceOracle
-/// the executed counts, both to the phase in `phase`.
+/// All counts of a learning or testing session (a value: copy it, compare it, print it).
 struct QueryStats {
     PhaseCounts learning;
     PhaseCounts equivalence;
     std::uint64_t equivalence_rounds = 0;  ///< hypotheses submitted to an equivalence oracle
-    Phase phase = Phase::Learning;         ///< where new counts go
 
-    /// The counts of the current phase.
-    [[nodiscard]] PhaseCounts& current() noexcept { return phase == Phase::Learning ? learning : equivalence; }
     /// learning + equivalence.
     [[nodiscard]] PhaseCounts total() const noexcept;
+    bool operator==(const QueryStats&) const = default;
+};
+
+/// Where the decorators of one oracle stack count: the statistics and the current phase. Not
+/// thread-safe (a pool sums its threads' counts in batch order before adding them here).
+class QueryCounter {
+public:
+    /// Sets the phase for its lifetime, then restores the previous one (also on exceptions).
+    class PhaseScope {
+    public:
+        PhaseScope(QueryCounter& counter, Phase phase) noexcept : counter_(counter), previous_(counter.phase_) {
+            counter_.phase_ = phase;
+        }
+        ~PhaseScope() { counter_.phase_ = previous_; }
+        PhaseScope(const PhaseScope&) = delete;
+        PhaseScope& operator=(const PhaseScope&) = delete;
+
+    private:
+        QueryCounter& counter_;
+        Phase previous_;
+    };
+
+    /// Enters `phase` until the returned scope ends.
+    [[nodiscard]] PhaseScope enter(Phase phase) noexcept { return PhaseScope(*this, phase); }
+    [[nodiscard]] Phase phase() const noexcept { return phase_; }
+
+    void count_asked(std::uint64_t queries) noexcept { current().queries_asked += queries; }
+    void count_executed(std::uint64_t symbols, std::uint64_t waits) noexcept {
+        PhaseCounts& c = current();
+        ++c.queries_executed;
+        c.symbols_executed += symbols;
+        c.waits_executed += waits;
+    }
+    void count_round() noexcept { ++stats_.equivalence_rounds; }
+
+    [[nodiscard]] const QueryStats& stats() const noexcept { return stats_; }
+
+private:
+    PhaseCounts& current() noexcept { return phase_ == Phase::Learning ? stats_.learning : stats_.equivalence; }
+
+    QueryStats stats_;
+    Phase phase_ = Phase::Learning;
 };
 
 }  // namespace typestar

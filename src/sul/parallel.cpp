@@ -1,4 +1,4 @@
-#include "typestar/device/pool.hpp"
+#include "typestar/sul/parallel.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -6,10 +6,10 @@
 
 namespace typestar {
 
-PoolOracle::PoolOracle(std::vector<std::unique_ptr<Device>> devices, QueryStats* stats)
-    : devices_(std::move(devices)), stats_(stats) {
+ParallelOracle::ParallelOracle(std::vector<Device*> devices, QueryCounter* counter)
+    : devices_(std::move(devices)), counter_(counter) {
     if (devices_.empty()) throw std::invalid_argument("a device pool needs at least one device");
-    for (const auto& d : devices_) {
+    for (const Device* d : devices_) {
         if (!d) throw std::invalid_argument("a device pool got a null device");
         if (!(d->inputs() == devices_.front()->inputs()) || !(d->outputs() == devices_.front()->outputs()) ||
             !(d->traits() == devices_.front()->traits()))
@@ -22,7 +22,7 @@ PoolOracle::PoolOracle(std::vector<std::unique_ptr<Device>> devices, QueryStats*
     }
 }
 
-PoolOracle::~PoolOracle() {
+ParallelOracle::~ParallelOracle() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stopping_ = true;
@@ -31,7 +31,7 @@ PoolOracle::~PoolOracle() {
     for (auto& t : threads_) t.join();
 }
 
-void PoolOracle::run_one(Device& device, std::size_t query) {
+void ParallelOracle::run_one(Device& device, std::size_t query) {
     const Query& q = batch_[query];
     Word word(q.prefix.begin(), q.prefix.end());
     word.insert(word.end(), q.suffix.begin(), q.suffix.end());
@@ -41,7 +41,7 @@ void PoolOracle::run_one(Device& device, std::size_t query) {
     runs_[query] = std::move(run);
 }
 
-void PoolOracle::worker(std::size_t index) {
+void ParallelOracle::worker(std::size_t index) {
     std::uint64_t seen = 0;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
@@ -64,7 +64,7 @@ void PoolOracle::worker(std::size_t index) {
     }
 }
 
-void PoolOracle::query_all(std::span<const Query> batch) {
+void ParallelOracle::query_all(std::span<const Query> batch) {
     if (batch.empty()) return;
     batch_ = batch;
     runs_.assign(batch.size(), RunResult{});
@@ -82,23 +82,8 @@ void PoolOracle::query_all(std::span<const Query> batch) {
         for (auto& e : errors_)
             if (e) std::rethrow_exception(e);
     }
-    if (stats_ != nullptr) {
-        PhaseCounts& counts = stats_->current();
-        for (const RunResult& r : runs_) {
-            ++counts.queries_executed;
-            counts.symbols_executed += r.steps;
-            counts.waits_executed += r.waits;
-        }
-    }
-}
-
-PooledStack::PooledStack(std::vector<std::unique_ptr<Device>> devices, CacheConfig cache)
-    : pool_(std::move(devices), &stats_), cache_(pool_, cache), asked_(cache_, &stats_) {}
-
-CacheConfig PooledStack::pool_cache_config() {
-    CacheConfig config;
-    config.parallel_waves = true;
-    return config;
+    if (counter_ != nullptr)
+        for (const RunResult& r : runs_) counter_->count_executed(r.steps, r.waits);
 }
 
 }  // namespace typestar
