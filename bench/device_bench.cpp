@@ -14,12 +14,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "typestar/conformance/runner.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/agent.hpp"
 #include "typestar/device/factory.hpp"
-#include "typestar/device/pool.hpp"
-#include "typestar/learn/lstar.hpp"
+#include "typestar/session/session.hpp"
 #include "typestar/spec/spec.hpp"
 
 using namespace typestar;
@@ -35,6 +33,11 @@ public:
     const Alphabet& outputs() const override { return inner_->outputs(); }
     DeviceTraits traits() const override { return inner_->traits(); }
     std::string name() const override { return inner_->name(); }
+    DeviceDescription describe() const override { return inner_->describe(); }
+    void check_timing() override { inner_->check_timing(); }
+    std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds timeout) override {
+        return inner_->confirm_wait(prefix, timeout);
+    }
     void reset() override { inner_->reset(); }
     Symbol step(Symbol input) override { return inner_->step(input); }
     void finish() noexcept override { inner_->finish(); }
@@ -70,7 +73,7 @@ struct Row {
     std::uint64_t http_requests = 0;
 };
 
-Row learn_once(const std::string& path, std::vector<std::unique_ptr<Device>> devices, const Timing& timing,
+Row learn_once(const std::string& path, std::vector<std::unique_ptr<Device>> devices, const QuiescenceTiming& timing,
                const spec::Spec& expected) {
     Row row;
     row.path = path;
@@ -79,23 +82,21 @@ Row learn_once(const std::string& path, std::vector<std::unique_ptr<Device>> dev
     for (auto& d : devices) raw.push_back(d.get());
     std::atomic<std::uint64_t> quiet{0};
     for (auto& d : devices) d = std::make_unique<QuietCounter>(std::move(d), &quiet);
+    std::vector<Device*> counted;
+    for (auto& d : devices) counted.push_back(d.get());
     const auto start = std::chrono::steady_clock::now();
-    PooledStack stack(std::move(devices));
-    SuiteConfig suite;
-    suite.bound = 2;
-    RunConfig run;
-    run.batch_size = 256;
-    SuiteEquivalenceOracle equivalence(stack.oracle(), suite, run);
-    const LearnResult result = learn(stack.oracle(), equivalence, LearnerConfig{}, &stack.stats());
-    for (Device* d : raw) check_device(*d);
+    LearnOptions options;
+    options.equivalence.bound = 2;
+    options.equivalence.batch_size = 256;
+    const LearnedSpec result = learn_spec(counted, options);
     row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    row.stats = stack.stats();
+    row.stats = result.stats;
     const double tmax_s = std::chrono::duration<double>(timing.tmax).count();
     row.floor_s = static_cast<double>(row.stats.total().waits_executed) * tmax_s / static_cast<double>(row.devices);
     row.quiet_waits = quiet.load();
     row.quiet_floor_s = static_cast<double>(row.quiet_waits) * tmax_s / static_cast<double>(row.devices);
     spec::Spec learned;
-    learned.typestate = typestate_of(result.hypothesis, expected.typestate.name);
+    learned.typestate = typestate_of(result.machine, expected.typestate.name);
     row.matches_spec = result.converged && spec::same_behaviour(learned, expected);
     for (Device* d : raw)
         if (auto* h = dynamic_cast<HttpDevice*>(d)) row.http_requests += h->requests();

@@ -22,15 +22,13 @@
 #include <nlohmann/json.hpp>
 
 #include "support/random_mealy.hpp"
-#include "typestar/conformance/runner.hpp"
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
-#include "typestar/learn/lstar.hpp"
+#include "typestar/session/session.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/model_device.hpp"
-#include "typestar/sul/stack.hpp"
 
 namespace {
 
@@ -149,23 +147,19 @@ Row learn_model(std::string group, std::string name, const MealyMachine& truth, 
     row.inputs = truth.num_inputs();
     try {
         typestar::ModelDevice device(truth, "model:" + row.model);
-        typestar::OracleStack stack(device);
-        typestar::LearnerConfig config;
-        std::unique_ptr<typestar::EquivalenceOracle> equivalence;
+        typestar::Device* devices[] = {&device};
+        typestar::LearnOptions options;
         if (kind == Oracle::Algorithm2) {
-            typestar::SuiteConfig suite;
-            suite.method = typestar::SuiteMethod::Algorithm2;
-            suite.bound = bound;
-            equivalence = std::make_unique<typestar::SuiteEquivalenceOracle>(stack.oracle(), suite);
+            options.equivalence.method = typestar::SuiteMethod::Algorithm2;
+            options.equivalence.bound = bound;
             // lstar.hpp: E = all words up to B is the right start for Algorithm 2 at bound B.
-            config.initial_suffix_length = suffix_length == 0 ? bound : suffix_length;
+            options.lstar.initial_suffix_length = suffix_length == 0 ? bound : suffix_length;
         } else {
-            equivalence = std::make_unique<typestar::PerfectOracle>(truth);
+            options.equivalence.perfect = truth;
         }
         const double cpu_start = cpu_now();
-        const auto wall_start = std::chrono::steady_clock::now();
-        const typestar::LearnResult result = typestar::learn(stack.oracle(), *equivalence, config, &stack.stats());
-        row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        const typestar::LearnedSpec result = typestar::learn_spec(devices, options);
+        row.seconds = result.seconds;  // the experiment alone (minimising and naming are not learning)
         row.cpu_seconds = cpu_now() - cpu_start;
         const typestar::PhaseCounts total = result.stats.total();
         row.asked = total.queries_asked;
@@ -174,17 +168,18 @@ Row learn_model(std::string group, std::string name, const MealyMachine& truth, 
         row.waits = total.waits_executed;
         row.learning_executed = result.stats.learning.queries_executed;
         row.rounds = result.rounds;
-        row.exact = result.converged && !typestar::separating_word(result.hypothesis, truth).has_value();
+        row.exact = result.converged && !typestar::separating_word(result.machine, truth).has_value();
         if (kind == Oracle::Algorithm2) {
             // The floor: Algorithm 2's suite for the true model, run on a fresh device and cache.
             typestar::ModelDevice fresh(truth, "model:" + row.model);
-            typestar::OracleStack floor_stack(fresh);
-            typestar::SuiteConfig suite;
-            suite.bound = bound;
-            if (typestar::run_suite(typestar::algorithm2_suite(truth, suite), floor_stack.oracle()))
+            typestar::Device* fresh_devices[] = {&fresh};
+            typestar::CheckOptions check;
+            check.bound = bound;
+            const typestar::CheckReport floor = typestar::check_spec(truth, fresh_devices, check);
+            if (floor.verdict != typestar::Verdict::Pass)
                 throw std::runtime_error("the model fails its own Algorithm 2 suite");
-            row.floor_executed = floor_stack.stats().total().queries_executed;
-            row.floor_waits = floor_stack.stats().total().waits_executed;
+            row.floor_executed = floor.stats.total().queries_executed;
+            row.floor_waits = floor.stats.total().waits_executed;
         }
     } catch (const std::exception& e) {
         row.error = e.what();

@@ -13,8 +13,8 @@
 namespace {
 
 template <class Screen>
-typestar::SessionSetup screen_setup() {
-    return [](typestar::Session& s) {
+typestar::ExplorationSetup screen_setup() {
+    return [](typestar::ExplorationSession& s) {
         auto player = std::make_shared<client_checking::MonitoredMediaPlayer>(s.monitor());
         auto screen = std::make_shared<Screen>(*player);
         s.action("open", [player, screen] { screen->open("track.ogg"); });

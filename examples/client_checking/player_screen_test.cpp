@@ -100,8 +100,8 @@ const std::map<PlayerScreen::Status, std::string> kPlayerStateOf = {
 };
 
 template <class Screen>
-typestar::SessionSetup fake_player_session() {
-    return [](typestar::Session& s) {
+typestar::ExplorationSetup fake_player_session() {
+    return [](typestar::ExplorationSession& s) {
         auto player = std::make_shared<MonitoredMediaPlayer>(s.monitor());
         auto screen = std::make_shared<Screen>(*player);
         s.action("open", [player, screen] { screen->open("track.ogg"); });
@@ -173,7 +173,7 @@ TEST(PlayerScreen, AppLevelChecksRunAfterEverySchedule) {
 }
 
 TEST(PlayerScreen, PassesEveryInterleavingWithTheGmockMockToo) {
-    auto setup = [](typestar::Session& s) {
+    auto setup = [](typestar::ExplorationSession& s) {
         auto player = std::make_shared<::testing::NiceMock<MockMediaPlayer>>();
         // The mock reports to the session's monitor; refusals are recorded and the explorer reports them.
         (void)typestar::enforce(*player, s.monitor_ptr(), typestar::EnforceOptions{.on_refused = typestar::OnRefused::Record},

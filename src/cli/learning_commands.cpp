@@ -18,18 +18,15 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "typestar/device/factory.hpp"
-#include "typestar/device/http_device.hpp"
-#include "typestar/conformance/runner.hpp"
 #include "typestar/conformance/suite.hpp"
-#include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
+#include "typestar/core/translate.hpp"
 #include "typestar/core/typestate.hpp"
-#include "typestar/learn/lstar.hpp"
+#include "typestar/device/factory.hpp"
+#include "typestar/session/session.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/model_device.hpp"
-#include "typestar/sul/stack.hpp"
 
 namespace typestar::cli {
 namespace {
@@ -87,7 +84,9 @@ OpenedDevice open_device(const std::string& text) {
     const std::string model_scheme = "model:";
     if (text.rfind(model_scheme, 0) == 0 && text.size() > model_scheme.size()) {
         LoadedModel model = load_model(text.substr(model_scheme.size()));
-        auto device = std::make_unique<ModelDevice>(model.machine, text);
+        // A simulation declares only what the file declares (never read off the machine).
+        auto device = model.spec ? std::make_unique<ModelDevice>(model.machine, text, spec::declared_traits(*model.spec))
+                                 : std::make_unique<ModelDevice>(model.machine, text);
         return OpenedDevice{std::move(device), std::move(model.machine), std::move(model.name)};
     }
     std::unique_ptr<Device> device;
@@ -97,8 +96,7 @@ OpenedDevice open_device(const std::string& text) {
         print_error(e.what());  // names the device and the kinds it knows
         exit_with(kExitBadInput);
     }
-    std::string name;
-    if (const auto* http = dynamic_cast<const HttpDevice*>(device.get())) name = http->status().name;
+    std::string name = device->describe().class_name;
     if (name.empty()) {
         name = device->name();
         if (const auto colon = name.find(':'); colon != std::string::npos) name = name.substr(colon + 1);
@@ -127,29 +125,6 @@ std::string bound_text(SuiteMethod m, std::size_t bound) {
                                         : std::to_string(bound) + " extra states";
 }
 
-SuiteConfig suite_config(SuiteMethod method, std::size_t bound) {
-    SuiteConfig c;
-    c.method = method;
-    c.bound = bound;
-    c.extra_states = bound;
-    return c;
-}
-
-/// Counts as strings, for a spec's provenance (sorted by name there).
-std::map<std::string, std::string> provenance_stats(const QueryStats& s, std::size_t states) {
-    const PhaseCounts t = s.total();
-    return {
-        {"states", std::to_string(states)},
-        {"queries_asked", std::to_string(t.queries_asked)},
-        {"queries_executed", std::to_string(t.queries_executed)},
-        {"symbols_executed", std::to_string(t.symbols_executed)},
-        {"waits_executed", std::to_string(t.waits_executed)},
-        {"learning_queries_executed", std::to_string(s.learning.queries_executed)},
-        {"equivalence_queries_executed", std::to_string(s.equivalence.queries_executed)},
-        {"equivalence_rounds", std::to_string(s.equivalence_rounds)},
-    };
-}
-
 nlohmann::json stats_json(const QueryStats& s, std::size_t states, double seconds) {
     const PhaseCounts t = s.total();
     nlohmann::json j;
@@ -171,49 +146,19 @@ nlohmann::json stats_json(const QueryStats& s, std::size_t states, double second
     return j;
 }
 
-/// Columns `input`, `expected`, `actual`, aligned, with a marker under the first difference.
-std::string aligned_trace(const Counterexample& cex, const Alphabet& inputs, const Alphabet& expected_outputs,
-                          const Alphabet& actual_outputs) {
-    const std::size_t n = cex.inputs.size();
-    std::vector<std::string> in, ex, ac;
-    for (std::size_t i = 0; i < n; ++i) {
-        in.push_back(inputs.name(cex.inputs[i]));
-        ex.push_back(expected_outputs.name(cex.expected[i]));
-        ac.push_back(actual_outputs.name(cex.actual[i]));
-    }
-    std::vector<std::size_t> width(n);
-    for (std::size_t i = 0; i < n; ++i) width[i] = std::max({in[i].size(), ex[i].size(), ac[i].size()});
-    const std::size_t diff = cex.first_difference();
-    std::ostringstream out;
-    auto row = [&](const char* label, const std::vector<std::string>& cells) {
-        std::string line = std::string("  ") + label;
-        for (std::size_t i = 0; i < n; ++i) {
-            line += "  " + cells[i];
-            if (i + 1 < n) line += std::string(width[i] - cells[i].size(), ' ');
-        }
-        out << line << '\n';
-    };
-    row("input   ", in);
-    row("expected", ex);
-    row("actual  ", ac);
-    std::string marker = "          ";
-    for (std::size_t i = 0; i < n && i < diff; ++i) marker += std::string(width[i] + 2, ' ');
-    if (diff < n) out << marker << "  ^ first difference (input " << diff + 1 << ")\n";
-    return out.str();
-}
-
 // ---- learn ------------------------------------------------------------------------------------
 
-struct LearnOptions {
+struct LearnArgs {
     std::string device;
-    std::size_t bound = 2;
+    std::string bound = "2";
+    std::uint64_t budget = EquivalenceOptions{}.budget;
     std::string equivalence = "alg2";
     std::string from;
     std::string out;
     std::string stats;
 };
 
-void run_learn(const LearnOptions& o) {
+void run_learn(const LearnArgs& o) {
     const auto method = o.equivalence == "perfect" ? std::optional<SuiteMethod>() : method_of(o.equivalence);
     if (o.equivalence != "perfect" && !method) {
         print_error("unknown --equivalence '" + o.equivalence + "' (alg2, wp or perfect)");
@@ -223,6 +168,22 @@ void run_learn(const LearnOptions& o) {
         print_error("--out must end in .yaml, .yml or .dot: " + o.out);
         exit_with(kExitBadInput);
     }
+    const bool auto_bound = o.bound == "auto";
+    std::size_t bound = 2;
+    if (!auto_bound) {
+        try {
+            std::size_t used = 0;
+            bound = std::stoul(o.bound, &used);
+            if (used != o.bound.size()) throw std::invalid_argument(o.bound);
+        } catch (const std::exception&) {
+            print_error("--bound takes a number or 'auto', found '" + o.bound + "'");
+            exit_with(kExitBadInput);
+        }
+    }
+    if (auto_bound && method != SuiteMethod::Algorithm2) {
+        print_error("--bound auto raises Algorithm 2's distinguisher bound: use it with --equivalence alg2");
+        exit_with(kExitBadInput);
+    }
     OpenedDevice opened = open_device(o.device);
     Device& device = *opened.device;
     if (!method && !opened.truth) {
@@ -230,7 +191,18 @@ void run_learn(const LearnOptions& o) {
         exit_with(kExitBadInput);
     }
 
-    LearnerConfig config;
+    LearnOptions options;
+    options.name = opened.name;
+    options.device_label = o.device;
+    if (method) {
+        options.equivalence.method = *method;
+        options.equivalence.bound = bound;
+        options.equivalence.extra_states = bound;
+        options.equivalence.auto_bound = auto_bound;
+        options.equivalence.budget = o.budget;
+    } else {
+        options.equivalence.perfect = *opened.truth;
+    }
     if (!o.from.empty()) {
         LoadedModel seed = load_model(o.from);
         try {
@@ -239,85 +211,82 @@ void run_learn(const LearnOptions& o) {
             print_error(o.from + ": " + e.what());
             exit_with(kExitBadInput);
         }
-        config.seed = std::move(seed.machine);
+        options.seed = std::move(seed.machine);
     }
-    config.on_round = [](const RoundInfo& r) {
+    options.on_round = [](const RoundInfo& r) {
         const PhaseCounts t = r.stats.total();
-        std::cerr << "typestar: round " << r.round << ": " << r.states << " states, " << r.suffixes << " suffixes, "
-                  << t.queries_executed << " queries executed (" << t.queries_asked << " asked), "
-                  << t.waits_executed << " waits; "
+        std::cerr << "typestar: round " << r.round << ": " << r.states << " states"
+                  << (r.progress.empty() ? "" : ", " + r.progress) << ", " << t.queries_executed
+                  << " queries executed (" << t.queries_asked << " asked), " << t.waits_executed << " waits, "
+                  << std::fixed << std::setprecision(2) << r.seconds << " s; "
                   << (r.counterexample ? "counterexample of length " + std::to_string(r.counterexample_length)
                                        : std::string("no counterexample"))
                   << '\n';
     };
 
-    OracleStack stack(device);
-    std::unique_ptr<EquivalenceOracle> equivalence;
-    if (method) equivalence = std::make_unique<SuiteEquivalenceOracle>(stack.oracle(), suite_config(*method, o.bound));
-    else equivalence = std::make_unique<PerfectOracle>(*opened.truth);
+    Device* devices[] = {&device};
+    const LearnedSpec learned = learn_spec(devices, options);
+    const MealyMachine& machine = learned.machine;
+    const auto& learned_spec = learned.spec;
 
-    const auto start = std::chrono::steady_clock::now();
-    LearnResult result = learn(stack.oracle(), *equivalence, config, &stack.stats());
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    check_device(device);  // a late callback after the last query: tmax too small, nothing is written
-    const MealyMachine learned = minimize(result.hypothesis);
-
-    // The learned model: a spec when it is a synchronous closure, else DOT.
-    std::optional<spec::Spec> learned_spec;
-    std::string closure_problem;
-    try {
-        learned_spec = spec::spec_of_mealy(learned, opened.name);
-        if (method == SuiteMethod::Algorithm2) learned_spec->bounds.distinguisher = std::max(learned_spec->bounds.distinguisher, o.bound);
-        learned_spec->provenance.tool = version_string();
-        learned_spec->provenance.device = o.device;
-        learned_spec->provenance.framework = framework_of(device);
-        learned_spec->provenance.stats = provenance_stats(result.stats, learned.num_states());
-    } catch (const NotAClosureError& e) {
-        closure_problem = e.what();
-    }
+    // Everything that can fail is written before --out, so a failing command leaves --out untouched.
+    if (!o.stats.empty())
+        spec::write_file_atomically(o.stats, stats_json(learned.stats, machine.num_states(), learned.seconds).dump(2) + "\n");
     if (!o.out.empty()) {
         if (is_dot(o.out)) {
-            spec::write_file_atomically(o.out, spec::write_mealy_dot(learned, opened.name));
+            spec::write_file_atomically(o.out, spec::write_mealy_dot(machine, opened.name));
         } else if (learned_spec) {
             spec::save_spec(*learned_spec, o.out);
         } else {
-            print_error("the learned machine is not a synchronous closure (" + closure_problem +
+            print_error("the learned machine is not a synchronous closure (" + learned.not_a_closure +
                         "); write it with --out FILE.dot");
             exit_with(kExitBadInput);
         }
     } else {
-        std::cout << (learned_spec ? spec::write_spec(*learned_spec) : spec::write_mealy_dot(learned, opened.name))
+        std::cout << (learned_spec ? spec::write_spec(*learned_spec) : spec::write_mealy_dot(machine, opened.name))
                   << std::flush;
     }
-    if (!o.stats.empty()) spec::write_file_atomically(o.stats, stats_json(result.stats, learned.num_states(), seconds).dump(2) + "\n");
 
-    const PhaseCounts t = result.stats.total();
-    std::string what = std::to_string(learned.num_states()) + " states";
+    const PhaseCounts t = learned.stats.total();
+    std::string what = std::to_string(machine.num_states()) + " states";
     if (learned_spec) {
         const std::size_t typestate_states = learned_spec->typestate.states.size();
         what = std::to_string(typestate_states) + " typestate states";
-        if (typestate_states < learned.num_states()) what += " (Mealy machine: + the err sink)";
+        if (typestate_states < machine.num_states()) what += " (Mealy machine: + the err sink)";
     }
-    std::cerr << "typestar: learned " << what << " in " << result.rounds << " round"
-              << (result.rounds == 1 ? "" : "s") << ": " << t.queries_executed << " queries executed ("
-              << result.stats.learning.queries_executed << " learning, " << result.stats.equivalence.queries_executed
+    std::cerr << "typestar: learned " << what << " with " << learned.learner << " in " << learned.rounds << " round"
+              << (learned.rounds == 1 ? "" : "s") << ": " << t.queries_executed << " queries executed ("
+              << learned.stats.learning.queries_executed << " learning, " << learned.stats.equivalence.queries_executed
               << " equivalence), " << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
-              << t.waits_executed << " waits, " << std::fixed << std::setprecision(3) << seconds << " s\n";
-    if (method)
-        std::cerr << "typestar: no counterexample from " << method_title(*method) << " (" << bound_text(*method, o.bound)
+              << t.waits_executed << " waits, " << std::fixed << std::setprecision(3) << learned.seconds << " s\n";
+    if (!learned.bound_note.empty()) std::cerr << "typestar: --bound auto " << learned.bound_note << "\n";
+    if (method) {
+        std::cerr << "typestar: no counterexample from " << method_title(*method) << " ("
+                  << bound_text(*method, method == SuiteMethod::Algorithm2 ? learned.bound : bound)
                   << "): bounded evidence, not a proof\n";
+        if (learned_spec && learned_spec->assumptions.quiet_is_stable)
+            std::cerr << "typestar: assumed (declared by the device): a wait answered quiet changes nothing\n";
+    }
+    if (method == SuiteMethod::Algorithm2) {
+        std::cerr << "typestar: the learned machine's own distinguisher bound is " << learned.machine_bound << " (B="
+                  << learned.bound << ")\n";
+        if (learned.bound_tight)
+            std::cerr << "typestar: warning: the bound is tight: the learned machine needs words of length B="
+                      << learned.bound << " to tell its states apart, so states that need longer words are likely "
+                      << "missed. Re-run with --bound " << learned.bound + 1 << " (or --bound auto).\n";
+    }
 }
 
 // ---- check ------------------------------------------------------------------------------------
 
-struct CheckOptions {
+struct CheckArgs {
     std::string spec;
     std::string device;
     std::optional<std::size_t> bound;
     std::string method = "alg2";
 };
 
-void run_check(const CheckOptions& o) {
+void run_check(const CheckArgs& o) {
     const auto method = method_of(o.method);
     if (!method) {
         print_error("unknown --method '" + o.method + "' (alg2 or wp)");
@@ -329,47 +298,44 @@ void run_check(const CheckOptions& o) {
                                                                                           : (*method == SuiteMethod::Algorithm2 ? 2 : 0));
     OpenedDevice opened = open_device(o.device);
     Device& device = *opened.device;
-    MealyMachine expected = model.machine;
+    std::optional<Conformance> conformance;
     try {
-        expected = over_alphabets(model.machine, device.inputs(), device.outputs());
+        conformance.emplace(model.machine, std::vector<Device*>{&device});
     } catch (const std::invalid_argument& e) {
         print_error(o.spec + " and " + o.device + ": " + e.what());
         exit_with(kExitBadInput);
     }
-    SuiteConfig config = suite_config(*method, bound);
-    const TestSuite suite = generate_suite(expected, config);
-    OracleStack stack(device);
-    const auto cex = run_suite(suite, stack.oracle());
-    if (!cex) check_device(device);  // a late callback after the last query voids a pass
-    const PhaseCounts t = stack.stats().total();
-    if (!cex) {
-        std::cout << "conforms: " << o.device << " passed all " << suite.cases.size() << " tests of the "
-                  << method_title(*method) << " suite of " << model.name << " (" << bound_text(*method, bound)
-                  << ").\nThis is bounded evidence, not a proof: it holds for devices whose states are told apart by "
-                  << (*method == SuiteMethod::Algorithm2 ? "words of length <= " + std::to_string(bound)
-                                                         : "the model with at most " + std::to_string(bound) +
-                                                               " extra states")
-                  << ".\n";
+    CheckOptions options;
+    options.method = *method;
+    options.bound = bound;
+    const TestSuite suite = conformance->suite(options);
+    const CheckReport report = conformance->run(suite);
+    const PhaseCounts t = report.stats.total();
+    if (report.verdict == Verdict::Pass) {
+        std::cout << "conforms: " << o.device << " passed all " << report.tests << " tests of the "
+                  << method_title(*method) << " suite of " << model.name << " (" << bound_text(*method, bound) << ").\n"
+                  << evidence_note(report);
         std::cerr << "typestar: " << t.queries_executed << " queries executed, " << t.waits_executed << " waits\n";
         return;
     }
+    const Counterexample& cex = *report.counterexample;
     std::cout << "counterexample: " << o.device << " does not conform to " << model.name << " (test "
-              << *cex->test_case + 1 << " of " << suite.cases.size() << ": " << cex->purpose << ")\n"
-              << aligned_trace(*cex, device.inputs(), suite.outputs, device.outputs());
+              << *cex.test_case + 1 << " of " << report.tests << ": " << cex.purpose << ")\n"
+              << format_trace(report.trace);
     std::cerr << "typestar: " << t.queries_executed << " queries executed, " << t.waits_executed << " waits\n";
     exit_with(kExitFinding);
 }
 
 // ---- suite ------------------------------------------------------------------------------------
 
-struct SuiteOptions {
+struct SuiteArgs {
     std::string spec;
     std::optional<std::size_t> bound;
     std::string method = "alg2";
     std::string format = "text";
 };
 
-void run_suite_command(const SuiteOptions& o) {
+void run_suite_command(const SuiteArgs& o) {
     const auto method = method_of(o.method);
     if (!method) {
         print_error("unknown --method '" + o.method + "' (alg2 or wp)");
@@ -383,7 +349,11 @@ void run_suite_command(const SuiteOptions& o) {
     const std::size_t bound = o.bound ? *o.bound
                                       : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher
                                                                                           : (*method == SuiteMethod::Algorithm2 ? 2 : 0));
-    const TestSuite suite = generate_suite(model.machine, suite_config(*method, bound));
+    SuiteConfig config;
+    config.method = *method;
+    config.bound = bound;
+    config.extra_states = bound;
+    const TestSuite suite = generate_suite(model.machine, config);
     if (o.format == "json") {
         nlohmann::json j;
         j["spec"] = model.name;
@@ -414,10 +384,11 @@ void run_suite_command(const SuiteOptions& o) {
 
 void register_learning_commands(CLI::App& app) {
     {
-        auto o = std::make_shared<LearnOptions>();
+        auto o = std::make_shared<LearnArgs>();
         auto* cmd = app.add_subcommand("learn", "Learn a device's callback typestate (L*, DroidStar Algorithm 1).");
         cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine), inproc:NAME or http://HOST:PORT")->required();
-        cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2, extra states for wp (default 2)");
+        cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (a number, or 'auto': raise B while the learned machine needs all of it, within --budget), extra states for wp (default 2)");
+        cmd->add_option("--budget", o->budget, "--bound auto: the most executed queries to spend (default 3000000)");
         cmd->add_option("--equivalence", o->equivalence, "equivalence oracle: alg2 (default), wp, or perfect (model devices)");
         cmd->add_option("--from", o->from, "seed learning with an old spec (.yaml) or Mealy machine (.dot)");
         cmd->add_option("--out", o->out, "write the learned spec (.yaml) or Mealy machine (.dot) here, atomically; default: stdout");
@@ -425,7 +396,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->callback([o] { run_learn(*o); });
     }
     {
-        auto o = std::make_shared<CheckOptions>();
+        auto o = std::make_shared<CheckArgs>();
         auto* cmd = app.add_subcommand(
             "check", "Test a device against a spec (exit 0 conforms up to the bound, 1 counterexample, 2 bad input).");
         cmd->add_option("spec", o->spec, "the spec (.yaml) or Mealy machine (.dot)")->required();
@@ -435,7 +406,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->callback([o] { run_check(*o); });
     }
     {
-        auto o = std::make_shared<SuiteOptions>();
+        auto o = std::make_shared<SuiteArgs>();
         auto* cmd = app.add_subcommand("suite", "Print a spec's conformance test suite.");
         cmd->add_option("spec", o->spec, "the spec (.yaml) or Mealy machine (.dot)")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");

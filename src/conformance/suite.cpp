@@ -8,7 +8,7 @@
 
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
-#include "typestar/sul/model_device.hpp"
+#include "typestar/core/traits.hpp"
 
 namespace typestar {
 
@@ -144,7 +144,7 @@ void finalize_cases(std::vector<TestCase>& cases, std::optional<Symbol> absorbin
 
 TestSuite algorithm2_suite(const MealyMachine& model, const SuiteConfig& config) {
     const auto access = resolve_access(model, config);
-    const DeviceTraits traits = config.traits ? *config.traits : infer_traits(model);
+    const DeviceTraits traits = config.traits ? *config.traits : closure_traits(model.inputs(), model.outputs());
     const std::size_t k = model.num_inputs();
     const auto suffixes = words_of_length(k, config.bound);
     const Alphabet& in = model.inputs();
@@ -180,7 +180,7 @@ TestSuite algorithm2_suite(const MealyMachine& model, const SuiteConfig& config)
 
 TestSuite w_method_suite(const MealyMachine& model, const SuiteConfig& config) {
     const auto access = resolve_access(model, config);
-    const DeviceTraits traits = config.traits ? *config.traits : infer_traits(model);
+    const DeviceTraits traits = config.traits ? *config.traits : closure_traits(model.inputs(), model.outputs());
     const std::size_t k = model.num_inputs();
     auto w_set = characterizing_set(model);
     if (w_set.empty()) w_set.push_back(Word{});
@@ -204,7 +204,7 @@ TestSuite w_method_suite(const MealyMachine& model, const SuiteConfig& config) {
 
 TestSuite wp_method_suite(const MealyMachine& model, const SuiteConfig& config) {
     const auto access = resolve_access(model, config);
-    const DeviceTraits traits = config.traits ? *config.traits : infer_traits(model);
+    const DeviceTraits traits = config.traits ? *config.traits : closure_traits(model.inputs(), model.outputs());
     const std::size_t n = model.num_states();
     const std::size_t k = model.num_inputs();
     auto w_set = characterizing_set(model);

@@ -40,10 +40,29 @@ SpecError::SpecError(std::vector<Diagnostic> diagnostics)
 NondeterminismError::NondeterminismError(std::vector<std::string> inputs,
                                          std::vector<std::string> first_outputs,
                                          std::vector<std::string> second_outputs)
-    : Error("non-determinism: input [" + join(inputs) + "] answered first [" + join(first_outputs) +
-            "], then [" + join(second_outputs) + "]"),
+    : NondeterminismError(std::move(inputs), std::vector<Answer>{{std::move(first_outputs), 1},
+                                                                 {std::move(second_outputs), 1}}) {}
+
+namespace {
+
+std::string describe_answers(const std::vector<NondeterminismError::Answer>& answers) {
+    std::size_t runs = 0;
+    std::string out;
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+        runs += answers[i].count;
+        out += (i == 0 ? "" : ", ") + std::string("[") + join(answers[i].outputs) + "] " +
+               std::to_string(answers[i].count) + (answers[i].count == 1 ? " time" : " times");
+    }
+    return out + " (" + std::to_string(runs) + " runs)";
+}
+
+}  // namespace
+
+NondeterminismError::NondeterminismError(std::vector<std::string> inputs, std::vector<Answer> answers)
+    : Error("non-determinism: input [" + join(inputs) + "] answered " + describe_answers(answers)),
       inputs_(std::move(inputs)),
-      first_(std::move(first_outputs)),
-      second_(std::move(second_outputs)) {}
+      answers_(std::move(answers)) {
+    if (answers_.size() < 2) answers_.resize(2);
+}
 
 }  // namespace typestar

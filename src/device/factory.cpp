@@ -33,7 +33,7 @@ std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions&
         const std::string path = url.substr(6);
         if (path.empty()) throw std::invalid_argument("device '" + url + "': model:PATH needs a spec file");
         const spec::Spec s = spec::load_spec(path);
-        return std::make_unique<ModelDevice>(synchronous_closure(s.typestate), url);
+        return std::make_unique<ModelDevice>(synchronous_closure(s.typestate), url, spec::declared_traits(s));
     }
     if (url.rfind("inproc:", 0) == 0) {
         const auto entry = sim::find_simulated(url.substr(7));
@@ -65,16 +65,6 @@ std::vector<std::unique_ptr<Device>> make_devices(const std::vector<std::string>
     for (const auto& url : urls)
         for (std::size_t i = 0; i < per_url; ++i) devices.push_back(make_device(url, options));
     return devices;
-}
-
-std::string framework_of(const Device& device) {
-    if (const auto* d = dynamic_cast<const InProcessDevice*>(&device)) return d->definition().framework;
-    if (const auto* d = dynamic_cast<const HttpDevice*>(&device)) return d->status().framework;
-    return {};
-}
-
-void check_device(Device& device) {
-    if (auto* d = dynamic_cast<InProcessDevice*>(&device)) d->check_timing();
 }
 
 }  // namespace typestar

@@ -92,7 +92,7 @@ HttpDevice::HttpDevice(HttpConfig config) : config_(std::move(config)), curl_(st
         status_.callbacks = s.at("callbacks").get<std::vector<std::string>>();
         status_.timing.tmax = std::chrono::milliseconds(s.at("timing").at("tmax_ms").get<std::int64_t>());
         status_.timing.tmin = std::chrono::milliseconds(s.at("timing").at("tmin_ms").get<std::int64_t>());
-        status_.quiet_is_stable = s.value("quiet_is_stable", true);
+        status_.quiet_is_stable = s.value("quiet_is_stable", false);  // undeclared: may change
         for (const auto& c : status_.callins) inputs_.intern(c);
         inputs_.intern(kWait);
         outputs_.intern(kOk);
@@ -104,11 +104,20 @@ HttpDevice::HttpDevice(HttpConfig config) : config_(std::move(config)), curl_(st
     } catch (const json::exception& e) {
         throw DeviceError("device " + config_.url + ": malformed status: " + e.what());
     }
-    traits_ = closure_traits(inputs_, outputs_);
-    if (!status_.quiet_is_stable) traits_.quiet.reset();
+    traits_ = closure_traits(inputs_, outputs_, status_.quiet_is_stable);
 }
 
 HttpDevice::~HttpDevice() { finish(); }
+
+DeviceDescription HttpDevice::describe() const {
+    DeviceDescription d;
+    d.name = name();
+    d.class_name = status_.name;
+    d.framework = status_.framework;
+    d.tmax_ms = static_cast<double>(status_.timing.tmax.count());
+    d.tmin_ms = static_cast<double>(status_.timing.tmin.count());
+    return d;
+}
 
 std::string HttpDevice::who() const {
     return "device " + config_.url + (status_.name.empty() ? "" : " (" + status_.name + ")");
@@ -194,7 +203,17 @@ void HttpDevice::reset() {
     session_word_.clear();
 }
 
-Symbol HttpDevice::step(Symbol input) {
+Symbol HttpDevice::step(Symbol input) { return step_with(input, status_.timing.tmax); }
+
+std::optional<Symbol> HttpDevice::confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds timeout) {
+    DeviceSession session(*this);
+    const Symbol err = *outputs_.find(kErr);
+    for (const Symbol input : prefix)
+        if (session.step(input) == err) return err;
+    return step_with(*traits_.wait, timeout);
+}
+
+Symbol HttpDevice::step_with(Symbol input, std::chrono::milliseconds wait_timeout) {
     if (session_.empty()) throw DeviceError("device " + config_.url + ": step without reset");
     session_word_.push_back(input);
     const std::string query = "query '" + describe(session_word_) + "'";
@@ -202,8 +221,8 @@ Symbol HttpDevice::step(Symbol input) {
     json body{{"seq", seq_}};
     std::chrono::milliseconds expected{0};
     if (is_wait) {
-        body["timeout_ms"] = status_.timing.tmax.count();
-        expected = status_.timing.tmax;
+        body["timeout_ms"] = wait_timeout.count();
+        expected = wait_timeout;
     } else {
         body["callin"] = inputs_.name(input);
     }

@@ -40,12 +40,12 @@ std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.device")
 namespace detail {
 
 /// Device-level record shared by every epoch's sink: symbol table and timing observations.
-struct Monitor {
+struct TimingMonitor {
     std::string device_name;
     std::map<std::string, Symbol, std::less<>> sources;  // raw callback name -> output symbol
     std::vector<std::string> output_names;
-    ViolationPolicy policy = ViolationPolicy::Error;
-    Timing timing;
+    TimingViolationPolicy policy = TimingViolationPolicy::Error;
+    QuiescenceTiming timing;
 
     std::mutex mutex;
     TimingReport report;
@@ -55,7 +55,7 @@ struct Monitor {
         std::lock_guard<std::mutex> lock(mutex);
         ++(report.*counter);
         if (report.messages.size() < 16) report.messages.push_back(message);
-        if (policy == ViolationPolicy::Error || counter == &TimingReport::harness_errors) {
+        if (policy == TimingViolationPolicy::Error || counter == &TimingReport::harness_errors) {
             pending.push_back(std::move(message));
         } else {
             log()->warn("{}: {}", device_name, message);
@@ -71,7 +71,7 @@ struct Monitor {
 
 /// One query's instance: its callback queue and what the query has done so far.
 struct Epoch {
-    std::shared_ptr<Monitor> monitor;
+    std::shared_ptr<TimingMonitor> monitor;
     std::uint64_t query = 0;
 
     std::mutex mutex;
@@ -91,7 +91,7 @@ void CallbackSink::emit(std::string_view name) noexcept {
     try {
         const auto now = Clock::now();
         detail::Epoch& e = *epoch_;
-        detail::Monitor& m = *e.monitor;
+        detail::TimingMonitor& m = *e.monitor;
         const auto source = m.sources.find(name);
         std::unique_lock<std::mutex> lock(e.mutex);
         const std::string where = "query #" + std::to_string(e.query) + " '" + e.word + "'";
@@ -181,7 +181,7 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
     inputs_.intern(kWait);
     input_info_.push_back({0, std::nullopt, true});
 
-    monitor_ = std::make_shared<detail::Monitor>();
+    monitor_ = std::make_shared<detail::TimingMonitor>();
     outputs_.intern(kOk);
     outputs_.intern(kQuiet);
     outputs_.intern(kErr);
@@ -198,8 +198,7 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
     monitor_->policy = config_.violations;
     monitor_->timing = timing_;
 
-    traits_ = closure_traits(inputs_, outputs_);
-    if (!definition_.quiet_is_stable) traits_.quiet.reset();
+    traits_ = closure_traits(inputs_, outputs_, definition_.quiet_is_stable);
 }
 
 InProcessDevice::~InProcessDevice() {
@@ -208,6 +207,16 @@ InProcessDevice::~InProcessDevice() {
     if (!monitor_->pending.empty())
         log()->warn("{}: {} timing violation(s) never reported: {}", name(), monitor_->pending.size(),
                     monitor_->pending.front());
+}
+
+DeviceDescription InProcessDevice::describe() const {
+    DeviceDescription d;
+    d.name = name();
+    d.class_name = definition_.name;
+    d.framework = definition_.framework;
+    d.tmax_ms = static_cast<double>(timing_.tmax.count());
+    d.tmin_ms = static_cast<double>(timing_.tmin.count());
+    return d;
 }
 
 void InProcessDevice::check_timing() {
@@ -267,6 +276,14 @@ void InProcessDevice::finish() noexcept {
 }
 
 Symbol InProcessDevice::step(Symbol input) { return step_impl(input, timing_.tmax); }
+
+std::optional<Symbol> InProcessDevice::confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds timeout) {
+    DeviceSession session(*this);
+    const Symbol err = *outputs_.find(kErr);
+    for (const Symbol input : prefix)
+        if (session.step(input) == err) return err;
+    return step_wait(timeout);
+}
 
 Symbol InProcessDevice::step_wait(std::chrono::milliseconds timeout) {
     return step_impl(static_cast<Symbol>(input_info_.size() - 1), timeout);
@@ -425,7 +442,7 @@ void ClassDefinition::validate() const {
     if (timing.tmax.count() < 0 || timing.tmin.count() < 0) bad("negative timing");
 }
 
-PurposeFilter at_most_pending(std::vector<std::string> requests, std::vector<std::string> responses,
+QueryFilter at_most_pending(std::vector<std::string> requests, std::vector<std::string> responses,
                               std::size_t limit) {
     return [requests = std::move(requests), responses = std::move(responses), limit](
                std::span<const StepRecord> history, std::string_view next) {

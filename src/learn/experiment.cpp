@@ -27,6 +27,13 @@ LearnResult run_experiment(Learner& learner, EquivalenceOracle& equivalence, Que
     {
         const auto phase = counter.enter(Phase::Learning);
         learner.start();
+        if (config.counterexample) {
+            const Counterexample& cex = *config.counterexample;
+            while (refutes(learner.hypothesis(), cex))
+                if (!learner.refine(cex))
+                    throw Error("the " + learner.name() + " learner could not use the given counterexample of length " +
+                                std::to_string(cex.inputs.size()));
+        }
     }
     std::size_t rounds = 0;
     while (true) {

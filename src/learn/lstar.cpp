@@ -13,7 +13,7 @@
 #include "typestar/core/error.hpp"
 #include "typestar/learn/observation_table.hpp"
 #include "typestar/sul/logging.hpp"
-#include "typestar/sul/model_device.hpp"
+#include "typestar/core/translate.hpp"
 
 namespace typestar {
 

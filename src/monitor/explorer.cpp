@@ -50,24 +50,24 @@ std::string indented(const std::string& text, const std::string& prefix) {
 
 }  // namespace
 
-Session::Session(std::shared_ptr<const MonitorModel> model)
+ExplorationSession::ExplorationSession(std::shared_ptr<const MonitorModel> model)
     : driver_(std::make_shared<Monitor>(std::move(model))) {}
 
-void Session::action(std::string name, std::function<void()> run) {
+void ExplorationSession::action(std::string name, std::function<void()> run) {
     if (name.empty() || name[0] == '<' || name.find_first_of(" \t\n") != std::string::npos)
-        throw std::invalid_argument("Session: action name '" + name + "' must be non-empty, without blanks, not starting with '<'");
+        throw std::invalid_argument("ExplorationSession: action name '" + name + "' must be non-empty, without blanks, not starting with '<'");
     for (const auto& a : actions_)
-        if (a.name == name) throw std::invalid_argument("Session: duplicate action '" + name + "'");
+        if (a.name == name) throw std::invalid_argument("ExplorationSession: duplicate action '" + name + "'");
     actions_.push_back(Action{std::move(name), std::move(run)});
 }
 
-void Session::listen(std::string_view callback, std::function<void()> listener) {
+void ExplorationSession::listen(std::string_view callback, std::function<void()> listener) {
     driver_.listen(callback, std::move(listener));
 }
 
-void Session::at_end(std::function<void()> check) { at_end_.push_back(std::move(check)); }
+void ExplorationSession::at_end(std::function<void()> check) { at_end_.push_back(std::move(check)); }
 
-std::vector<std::string> Session::action_names() const {
+std::vector<std::string> ExplorationSession::action_names() const {
     std::vector<std::string> out;
     for (const auto& a : actions_) out.push_back(a.name);
     return out;
@@ -100,7 +100,7 @@ struct Explorer::Outcome {
     std::optional<ExploreFailure> failure;
 };
 
-Explorer::Explorer(std::shared_ptr<const MonitorModel> model, SessionSetup setup, ExploreOptions options)
+Explorer::Explorer(std::shared_ptr<const MonitorModel> model, ExplorationSetup setup, ExploreOptions options)
     : model_(std::move(model)), setup_(std::move(setup)), options_(options) {
     if (!model_) throw std::invalid_argument("Explorer: null model");
     if (!setup_) throw std::invalid_argument("Explorer: empty setup");
@@ -108,7 +108,7 @@ Explorer::Explorer(std::shared_ptr<const MonitorModel> model, SessionSetup setup
 
 Explorer::Outcome Explorer::execute(const Chooser& choose,
                                     std::size_t bound, const std::vector<std::string>* expected_actions) const {
-    Session session(model_);
+    ExplorationSession session(model_);
     setup_(session);
     Outcome out;
     out.actions = session.action_names();

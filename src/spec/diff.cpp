@@ -111,7 +111,59 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
 
 std::string code(const std::string& s) { return "`" + s + "`"; }
 
+// Lockstep breadth-first walk over pairs of live states (neither side in its error sink, i.e. state
+// ids below old_states / new_states). Each old state is paired with the new state at the first pair
+// it appears in, so its access word is the shortest one both typestates accept; a removed callin
+// thus does not unpair the states behind it that stay reachable some other way.
+struct Lockstep {
+    std::vector<std::optional<StateId>> pair;  // old state -> paired new state
+    std::vector<Word> access;                  // old state -> its access word in the walk
+    std::vector<bool> new_seen;                // new state -> in some pair
+};
+
+Lockstep lockstep(const MealyMachine& old_c, const MealyMachine& new_c, const std::vector<Symbol>& order,
+                  std::size_t old_states, std::size_t new_states) {
+    Lockstep walk{std::vector<std::optional<StateId>>(old_states), std::vector<Word>(old_states),
+                  std::vector<bool>(new_states, false)};
+    std::set<std::pair<StateId, StateId>> visited{{old_c.initial(), new_c.initial()}};
+    std::vector<std::pair<std::pair<StateId, StateId>, Word>> queue{{{old_c.initial(), new_c.initial()}, {}}};
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+        const auto [states, word] = queue[head];
+        const auto [p, q] = states;
+        walk.new_seen[q] = true;
+        if (!walk.pair[p]) {
+            walk.pair[p] = q;
+            walk.access[p] = word;
+        }
+        for (const Symbol input : order) {
+            const std::pair<StateId, StateId> next{old_c.successor(p, input), new_c.successor(q, input)};
+            if (next.first >= old_states || next.second >= new_states) continue;  // an error sink
+            if (!visited.insert(next).second) continue;
+            Word longer = word;
+            longer.push_back(input);
+            queue.emplace_back(next, std::move(longer));
+        }
+    }
+    return walk;
+}
+
+
 }  // namespace
+
+std::vector<StatePair> pair_states(const Typestate& old_typestate, const Typestate& new_typestate) {
+    const auto callins = sorted_union(old_typestate.callins, new_typestate.callins);
+    const auto callbacks = sorted_union(old_typestate.callbacks, new_typestate.callbacks);
+    const Typestate old_t = canonical(extended(old_typestate, callins, callbacks));
+    const Typestate new_t = canonical(extended(new_typestate, callins, callbacks));
+    const MealyMachine old_c = synchronous_closure(old_t);
+    const MealyMachine new_c = synchronous_closure(new_t);
+    const Lockstep walk =
+        lockstep(old_c, new_c, old_c.inputs().sorted_ids(), old_t.states.size(), new_t.states.size());
+    std::vector<StatePair> pairs;
+    for (StateId p = 0; p < old_t.states.size(); ++p)
+        if (walk.pair[p]) pairs.push_back({old_t.states[p].name, new_t.states[*walk.pair[p]].name});
+    return pairs;
+}
 
 SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
     const Typestate& o = old_spec.typestate;
@@ -148,34 +200,10 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
     const auto old_states = old_t.states.size();
     const auto new_states = new_t.states.size();
 
-    // Lockstep breadth-first walk over pairs of live states (neither side in its error sink). Each
-    // old state is paired with the new state at the first pair it appears in, so its access word is
-    // the shortest one both typestates accept; a removed callin thus does not unpair the states
-    // behind it that stay reachable some other way.
-    std::vector<std::optional<StateId>> pair(old_states);
-    std::vector<Word> access(old_states);
-    std::vector<bool> new_seen(new_states, false);
-    {
-        std::set<std::pair<StateId, StateId>> visited{{old_c.initial(), new_c.initial()}};
-        std::vector<std::pair<std::pair<StateId, StateId>, Word>> queue{{{old_c.initial(), new_c.initial()}, {}}};
-        for (std::size_t head = 0; head < queue.size(); ++head) {
-            const auto [states, word] = queue[head];
-            const auto [p, q] = states;
-            new_seen[q] = true;
-            if (!pair[p]) {
-                pair[p] = q;
-                access[p] = word;
-            }
-            for (const Symbol input : order) {
-                const std::pair<StateId, StateId> next{old_c.successor(p, input), new_c.successor(q, input)};
-                if (next.first >= old_states || next.second >= new_states) continue;  // an error sink
-                if (!visited.insert(next).second) continue;
-                Word longer = word;
-                longer.push_back(input);
-                queue.emplace_back(next, std::move(longer));
-            }
-        }
-    }
+    const Lockstep walk = lockstep(old_c, new_c, order, old_states, new_states);
+    const auto& pair = walk.pair;
+    const auto& access = walk.access;
+    const auto& new_seen = walk.new_seen;
     const auto old_access = access_sequences(old_c, order);
     const auto new_access = access_sequences(new_c, order);
     for (StateId p = 0; p < old_states; ++p)

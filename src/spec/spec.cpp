@@ -133,4 +133,15 @@ void save_spec(const Spec& spec, const std::filesystem::path& path) { write_file
 
 bool same_behaviour(const Spec& a, const Spec& b) { return behaviour_of(a.typestate) == behaviour_of(b.typestate); }
 
+DeviceTraits declared_traits(const Spec& spec) {
+    const MealyMachine closure = synchronous_closure(spec.typestate);
+    bool moves = false;
+    for (StateId s = 0; s < spec.typestate.states.size(); ++s) {
+        const auto& state = spec.typestate.states[s];
+        if (!state.callback && state.wait == Typestate::Wait::Quiet && state.quiet_target && *state.quiet_target != s)
+            moves = true;
+    }
+    return closure_traits(closure.inputs(), closure.outputs(), spec.assumptions.quiet_is_stable && !moves);
+}
+
 }  // namespace typestar::spec

@@ -25,8 +25,9 @@
 namespace typestar::spec {
 namespace {
 
-constexpr std::string_view kTopKeys[] = {"typestar", "name",   "callins", "callbacks", "initial",
-                                         "bounds",   "timing", "states",  "provenance"};
+constexpr std::string_view kTopKeys[] = {"typestar", "name",   "callins", "callbacks",   "initial",
+                                         "bounds",   "timing", "states",  "assumptions", "provenance"};
+constexpr std::string_view kAssumptionKeys[] = {"quiet_is_stable"};
 constexpr std::string_view kStateKeys[] = {"callins", "callbacks", "quiet", "wait"};
 constexpr std::string_view kBoundsKeys[] = {"distinguisher", "states"};
 constexpr std::string_view kTimingKeys[] = {"tmax_ms", "tmin_ms"};
@@ -94,6 +95,7 @@ private:
     std::vector<std::pair<std::string, Location>> read_symbols(const Entry& entry, std::string_view kind);
     void read_bounds(const Entry& entry, Bounds& bounds);
     void read_timing(const Entry& entry, Timing& timing);
+    void read_assumptions(const Entry& entry, Assumptions& assumptions);
     void read_provenance(const Entry& entry, Provenance& provenance);
     std::optional<std::size_t> read_count(const Entry& entry, std::string_view what, std::size_t minimum);
     std::optional<double> read_milliseconds(const Entry& entry);
@@ -273,6 +275,9 @@ void Reader::read_bounds(const Entry& entry, Bounds& bounds) {
     if (const Entry* e = find(items, "states")) {
         if (auto v = read_count(*e, "bound 'states'", 1)) bounds.states = *v;
     }
+    // DroidStar Theorem 4.3: a state bound k implies the distinguisher bound k - 1.
+    if (bounds.states && find(items, "distinguisher") == nullptr)
+        bounds.distinguisher = std::max<std::size_t>(1, *bounds.states - 1);
 }
 
 void Reader::read_timing(const Entry& entry, Timing& timing) {
@@ -291,6 +296,25 @@ void Reader::read_timing(const Entry& entry, Timing& timing) {
     if (timing.tmax_ms && timing.tmin_ms && *timing.tmin_ms > *timing.tmax_ms) {
         error(tmin->value, "timing 'tmin_ms' (" + tmin->value.Scalar() + ") exceeds 'tmax_ms' (" +
                                tmax->value.Scalar() + ")");
+    }
+}
+
+void Reader::read_assumptions(const Entry& entry, Assumptions& assumptions) {
+    const YAML::Node& node = entry.value;
+    if (node.IsNull()) return;
+    if (!node.IsMap()) {
+        error(node, "'assumptions' must be a map like {quiet_is_stable: true}, found " + kind_of(node));
+        return;
+    }
+    const auto items = entries(node, "key", " in 'assumptions'");
+    check_keys(items, kAssumptionKeys, " in 'assumptions'", true);
+    if (const Entry* e = find(items, "quiet_is_stable")) {
+        const std::string text = e->value.IsScalar() ? e->value.Scalar() : std::string();
+        if (e->value.IsScalar() && (text == "true" || text == "false"))
+            assumptions.quiet_is_stable = text == "true";
+        else
+            error(e->value, "assumption 'quiet_is_stable' must be true or false, found " +
+                                (e->value.IsScalar() ? "'" + text + "'" : kind_of(e->value)));
     }
 }
 
@@ -542,6 +566,7 @@ Spec Reader::read(const std::string& text) {
     }
     if (const Entry* e = find(top, "bounds")) read_bounds(*e, spec.bounds);
     if (const Entry* e = find(top, "timing")) read_timing(*e, spec.timing);
+    if (const Entry* e = find(top, "assumptions")) read_assumptions(*e, spec.assumptions);
 
     const Entry* states = find(top, "states");
     std::vector<Entry> state_entries;

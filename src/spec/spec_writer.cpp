@@ -84,6 +84,7 @@ std::string write_spec(const Spec& spec) {
         if (spec.timing.tmin_ms) parts.push_back("tmin_ms: " + number(*spec.timing.tmin_ms));
         out += "timing: {" + parts.front() + (parts.size() > 1 ? ", " + parts.back() : std::string()) + "}\n";
     }
+    if (spec.assumptions.quiet_is_stable) out += "assumptions: {quiet_is_stable: true}\n";
 
     // Symbols by name: canonical() sorts them already; sorting again keeps the writer self-contained.
     std::vector<std::size_t> callin_order(t.callins.size());

@@ -147,25 +147,49 @@ void CacheOracle::throw_nondeterminism(std::span<const Symbol> word, std::span<c
     throw NondeterminismError(std::move(in), std::move(first), std::move(second));
 }
 
+void CacheOracle::contradiction(const Query& query, std::size_t at) {
+    // Never "a re-run that agrees wins": every re-run only adds evidence to the error, so a flaky
+    // device ends the run with all its answers instead of a spec built on one of them.
+    ++stats_.contradictions;
+    const std::span<const Symbol> word = query.suffix;
+    const std::size_t n = std::min(word.size(), at + 1);
+    Word known(word.size());
+    walk(word, known);
+    std::vector<NondeterminismError::Answer> answers;
+    const auto tally = [&](std::span<const Symbol> outputs) {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < n; ++i) names.push_back(this->outputs().name(outputs[i]));
+        for (auto& a : answers)
+            if (a.outputs == names) {
+                ++a.count;
+                return;
+            }
+        answers.push_back({std::move(names), 1});
+    };
+    tally(known);
+    tally(query.answer);
+    detail::logger("typestar.sul")
+        ->warn("answer contradicts an earlier one at position {} of a {}-input query; running it {} more time(s) "
+               "to report every answer",
+               at + 1, word.size(), config_.reruns);
+    for (std::size_t r = 0; r < config_.reruns; ++r) {
+        inner_.query_all(std::span<const Query>(&query, 1));
+        ++stats_.executed;
+        tally(query.answer);
+    }
+    std::vector<std::string> in;
+    for (std::size_t i = 0; i < n; ++i) in.push_back(inputs().name(word[i]));
+    throw NondeterminismError(std::move(in), std::move(answers));
+}
+
 void CacheOracle::execute(std::span<const Symbol> word) {
     Word& answer = answer_buffer_;
     answer.resize(word.size());
     const Query q{{}, word, answer};
     inner_.query_all(std::span<const Query>(&q, 1));
     ++stats_.executed;
-    std::size_t at = try_insert(word, answer);
-    if (at == npos) return;
-    ++stats_.contradictions;
-    detail::logger("typestar.sul")
-        ->warn("answer contradicts an earlier one at position {} of a {}-input query; running it again",
-               at + 1, word.size());
-    for (std::size_t r = 0; r < config_.reruns; ++r) {
-        inner_.query_all(std::span<const Query>(&q, 1));
-        ++stats_.executed;
-        at = try_insert(word, answer);
-        if (at == npos) return;
-    }
-    throw_nondeterminism(word, Word(answer), at);
+    const std::size_t at = try_insert(word, answer);
+    if (at != npos) contradiction(q, at);
 }
 
 void CacheOracle::execute_batch(const std::vector<Word>& words) {
@@ -179,20 +203,8 @@ void CacheOracle::execute_batch(const std::vector<Word>& words) {
     inner_.query_all(batch);
     stats_.executed += words.size();
     for (std::size_t k = 0; k < words.size(); ++k) {
-        std::size_t at = try_insert(words[k], answers[k]);
-        if (at == npos) continue;
-        // As in execute(): run a contradicting answer again, one at a time.
-        ++stats_.contradictions;
-        detail::logger("typestar.sul")
-            ->warn("answer contradicts an earlier one at position {} of a {}-input query; running it again",
-                   at + 1, words[k].size());
-        const Query& q = batch[k];
-        for (std::size_t r = 0; r < config_.reruns && at != npos; ++r) {
-            inner_.query_all(std::span<const Query>(&q, 1));
-            ++stats_.executed;
-            at = try_insert(words[k], answers[k]);
-        }
-        if (at != npos) throw_nondeterminism(words[k], answers[k], at);
+        const std::size_t at = try_insert(words[k], answers[k]);
+        if (at != npos) contradiction(batch[k], at);
     }
 }
 

@@ -4,13 +4,6 @@
 
 namespace typestar {
 
-DeviceTraits closure_traits(const Alphabet& inputs, const Alphabet& outputs) {
-    DeviceTraits traits;
-    traits.wait = inputs.find(kWait);
-    traits.absorbing = outputs.find(kErr);
-    if (traits.wait) traits.quiet = outputs.find(kQuiet);
-    return traits;
-}
 
 RunResult Device::run(std::span<const Symbol> inputs) {
     const DeviceTraits t = traits();
@@ -42,6 +35,10 @@ DeviceDescription Device::describe() const {
     DeviceDescription d;
     d.name = name();
     return d;
+}
+
+std::optional<Symbol> Device::confirm_wait(std::span<const Symbol> /*prefix*/, std::chrono::milliseconds /*timeout*/) {
+    return std::nullopt;
 }
 
 DeviceSession::DeviceSession(Device& device) : device_(device) { device_.reset(); }

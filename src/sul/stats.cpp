@@ -10,6 +10,22 @@ PhaseCounts& PhaseCounts::operator+=(const PhaseCounts& other) noexcept {
     return *this;
 }
 
+PhaseCounts& PhaseCounts::operator-=(const PhaseCounts& other) noexcept {
+    queries_asked -= other.queries_asked;
+    queries_executed -= other.queries_executed;
+    symbols_executed -= other.symbols_executed;
+    waits_executed -= other.waits_executed;
+    return *this;
+}
+
+QueryStats QueryStats::since(const QueryStats& before) const noexcept {
+    QueryStats d = *this;
+    d.learning -= before.learning;
+    d.equivalence -= before.equivalence;
+    d.equivalence_rounds -= before.equivalence_rounds;
+    return d;
+}
+
 PhaseCounts QueryStats::total() const noexcept {
     PhaseCounts sum = learning;
     sum += equivalence;

@@ -19,7 +19,7 @@ std::size_t CallbackLedger::emitted() const {
     return counter ? counter->load() : 0;
 }
 
-PurposeFilter callbacks_drained(std::shared_ptr<CallbackLedger> ledger) {
+QueryFilter callbacks_drained(std::shared_ptr<CallbackLedger> ledger) {
     return [ledger = std::move(ledger)](std::span<const StepRecord> history, std::string_view next) {
         if (next == kWait) return true;
         const auto delivered = static_cast<std::size_t>(
@@ -30,7 +30,7 @@ PurposeFilter callbacks_drained(std::shared_ptr<CallbackLedger> ledger) {
     };
 }
 
-PurposeFilter both(PurposeFilter first, PurposeFilter second) {
+QueryFilter both(QueryFilter first, QueryFilter second) {
     return [first = std::move(first), second = std::move(second)](std::span<const StepRecord> history,
                                                                   std::string_view next) {
         return (!first || first(history, next)) && (!second || second(history, next));
@@ -55,7 +55,7 @@ std::optional<RealTarget> find_target(std::string_view key) {
 std::unique_ptr<InProcessDevice> make_target_device(ClassDefinition definition) {
     InProcessConfig config;
     config.variants = VariantMode::First;
-    config.violations = ViolationPolicy::Error;
+    config.violations = TimingViolationPolicy::Error;
     return std::make_unique<InProcessDevice>(std::move(definition), config);
 }
 

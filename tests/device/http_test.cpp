@@ -222,16 +222,19 @@ TEST(TokenFile, MustBePrivate) {
 TEST(DeviceFactory, MakesEveryKindOfDevice) {
     auto model = make_device("model:" + std::string(TYPESTAR_SOURCE_DIR) + "/specs/asynctask.yaml");
     EXPECT_EQ(answer(*model, {"cancel", "execute", "wait"}), (std::vector<std::string>{"ok", "ok", "onCancelled"}));
-    EXPECT_EQ(framework_of(*model), "");
+    EXPECT_EQ(model->describe().framework, "");
     auto inproc = make_device("inproc:AsyncTask", fast_device_options());
     EXPECT_EQ(inproc->name(), "inproc:AsyncTask");
-    EXPECT_EQ(framework_of(*inproc), "typestar-sim-1");
+    EXPECT_EQ(inproc->describe().framework, "typestar-sim-1");
+    EXPECT_EQ(inproc->describe().class_name, "AsyncTask");
+    EXPECT_TRUE(inproc->describe().tmax_ms.has_value());
     EXPECT_EQ(answer(*inproc, {"cancel", "execute", "wait"}), answer(*model, {"cancel", "execute", "wait"}));
     auto agent = start_agent("asynctask");
     DeviceOptions options;
     options.http.token = kToken;
     auto remote = make_device(agent->url(), options);
-    EXPECT_EQ(framework_of(*remote), "typestar-sim-1");
+    EXPECT_EQ(remote->describe().framework, "typestar-sim-1");
+    EXPECT_EQ(remote->describe().class_name, inproc->describe().class_name);
     EXPECT_EQ(make_devices({"inproc:asynctask", agent->url()}, 2, options).size(), 4u);
     auto message = [](const std::string& url) {
         try {

@@ -43,7 +43,7 @@ struct Probe {
     std::atomic<int>* calls = nullptr;
 };
 
-LearningPurpose<Probe> probe(std::atomic<int>& calls, Timing timing = {30ms, 0ms}) {
+LearningPurpose<Probe> probe(std::atomic<int>& calls, QuiescenceTiming timing = {30ms, 0ms}) {
     LearningPurpose<Probe> p("Probe");
     p.reset([&calls](const std::shared_ptr<CallbackSink>& sink) {
          auto probe = std::make_shared<Probe>();
@@ -314,7 +314,7 @@ TEST(Quiescence, CallbackFasterThanTminIsReported) {
         EXPECT_NE(what.find("after callin 'fast' started (tmin 20 ms)"), std::string::npos) << what;
     }
     InProcessConfig warn;
-    warn.violations = ViolationPolicy::Warn;
+    warn.violations = TimingViolationPolicy::Warn;
     InProcessDevice lenient(def, warn);
     EXPECT_EQ(answer(lenient, {"fast", "wait"}), (std::vector<std::string>{"ok", "x"}));
     EXPECT_EQ(lenient.timing_report().tmin_violations, 1u);

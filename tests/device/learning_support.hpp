@@ -1,16 +1,14 @@
-// Shared by the device tests: learning a device from scratch (L* + DroidStar Algorithm 2 as the
-// equivalence oracle, through a pooled oracle stack) and comparing with a spec file.
+// Shared by the device tests: learning a device from scratch through the session layer and
+// comparing with a spec file.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "typestar/conformance/runner.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
-#include "typestar/device/pool.hpp"
-#include "typestar/learn/lstar.hpp"
+#include "typestar/session/session.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar::testing_support {
@@ -35,27 +33,23 @@ inline DeviceOptions fast_device_options() {
 }
 
 struct Learned {
-    LearnResult result;
+    LearnedSpec result;
     Typestate typestate;
     QueryStats stats;
     CacheStats cache;
 };
 
-/// Learns the devices' class from scratch: L* (E starts with the input words of length <= B, as the
-/// Algorithm 2 oracle suggests) with Algorithm 2 (B = 2) as equivalence oracle, both through one
-/// PooledStack over `devices`.
+/// Learns the devices' class from scratch through the session layer: L* with Algorithm 2 (B = 2),
+/// one oracle stack over `devices` (a pool when several), batches of 256 suite cases.
 inline Learned learn_from_scratch(std::vector<std::unique_ptr<Device>> devices, const std::string& name) {
-    PooledStack stack(std::move(devices));
-    SuiteConfig suite;
-    suite.bound = 2;
-    RunConfig run;
-    run.batch_size = 256;
-    SuiteEquivalenceOracle equivalence(stack.oracle(), suite, run);
-    Learned out{learn(stack.oracle(), equivalence, LearnerConfig{}, &stack.stats()), {}, {}, {}};
-    for (std::size_t i = 0; i < stack.pool().size(); ++i) check_device(stack.pool().device(i));
-    out.typestate = typestate_of(out.result.hypothesis, name);
-    out.stats = stack.stats();
-    out.cache = stack.cache().stats();
+    std::vector<Device*> raw;
+    for (auto& d : devices) raw.push_back(d.get());
+    LearnOptions options;
+    options.name = name;
+    options.equivalence.bound = 2;
+    options.equivalence.batch_size = 256;
+    LearnedSpec learned = learn_spec(raw, options);
+    Learned out{learned, typestate_of(learned.machine, name), learned.stats, learned.cache};
     return out;
 }
 

@@ -14,6 +14,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/learn/lstar.hpp"
+#include "typestar/session/session.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/model_device.hpp"
 #include "typestar/sul/stack.hpp"
@@ -24,24 +25,35 @@ namespace {
 enum class Eq { Perfect, Alg2, Wp };
 
 struct Outcome {
-    LearnResult result;
+    LearnedSpec result;
     bool exact = false;
 };
 
-/// Learns `truth` through a model device and the usual oracle stack.
+/// Learns `truth` through a model device and the session layer (learn_spec).
 Outcome learn_model(const MealyMachine& truth, Eq eq, LearnerConfig config = {}, std::size_t bound = 0) {
     ModelDevice device(truth);
-    OracleStack stack(device);
-    PerfectOracle perfect(truth);
-    SuiteConfig suite;
-    suite.method = eq == Eq::Wp ? SuiteMethod::Wp : SuiteMethod::Algorithm2;
-    suite.bound = bound;
-    suite.extra_states = bound;
-    SuiteEquivalenceOracle testing(stack.oracle(), suite);
-    EquivalenceOracle& oracle = eq == Eq::Perfect ? static_cast<EquivalenceOracle&>(perfect) : testing;
-    Outcome out{learn(stack.oracle(), oracle, config, &stack.stats()), false};
-    out.exact = !separating_word(out.result.hypothesis, truth).has_value();
+    LearnOptions options;
+    options.lstar = std::move(config);
+    if (eq == Eq::Perfect) {
+        options.equivalence.perfect = truth;
+    } else {
+        options.equivalence.method = eq == Eq::Wp ? SuiteMethod::Wp : SuiteMethod::Algorithm2;
+        options.equivalence.bound = bound;
+        options.equivalence.extra_states = bound;
+    }
+    Device* devices[] = {&device};
+    Outcome out{learn_spec(devices, options), false};
+    out.exact = !separating_word(out.result.machine, truth).has_value();
     return out;
+}
+
+/// L* itself through the learner interface and the experiment loop (for what only L* knows).
+LearnResult run_lstar(OracleStack& stack, EquivalenceOracle& equivalence, LearnerConfig config = {},
+                      ExperimentConfig experiment = {}, std::vector<Word>* suffixes = nullptr) {
+    LStar lstar(stack.oracle(), std::move(config));
+    LearnResult r = run_experiment(lstar, equivalence, stack.counter(), experiment);
+    if (suffixes != nullptr) *suffixes = lstar.suffixes();
+    return r;
 }
 
 std::size_t needed_bound(const MealyMachine& m) { return std::max<std::size_t>(1, distinguisher_bound(minimize(m)).value()); }
@@ -82,7 +94,7 @@ TEST(LStarMatrix, ReferenceMachinesEveryOptionPerfectAndAlgorithm2) {
             const auto perfect = learn_model(machine, Eq::Perfect, config_of(o));
             EXPECT_TRUE(perfect.exact) << name << " perfect " << describe(o);
             EXPECT_TRUE(perfect.result.converged);
-            EXPECT_EQ(perfect.result.hypothesis.num_states(), minimize(machine).num_states()) << name;
+            EXPECT_EQ(perfect.result.machine.num_states(), minimize(machine).num_states()) << name;
             const auto alg2 = learn_model(machine, Eq::Alg2, config_of(o), bound);
             EXPECT_TRUE(alg2.exact) << name << " alg2 B=" << bound << " " << describe(o);
         }
@@ -110,7 +122,7 @@ TEST_P(RandomMachines, PerfectOracleEveryStrategy) {
                 c.pad_queries = pad;
                 const auto out = learn_model(truth, Eq::Perfect, c);
                 EXPECT_TRUE(out.exact) << "n=" << n << " seed=" << seed << " strategy " << static_cast<int>(s);
-                EXPECT_EQ(out.result.hypothesis.num_states(), n);
+                EXPECT_EQ(out.result.machine.num_states(), n);
             }
     }
 }
@@ -143,7 +155,7 @@ TEST(LStar, RandomTypestateClosuresWithAlgorithm2) {
         const auto out = learn_model(truth, Eq::Alg2, c, bound);
         EXPECT_TRUE(out.exact) << "seed " << seed;
         // Learned as the closure of a typestate again.
-        EXPECT_NO_THROW((void)typestate_of(out.result.hypothesis, "learned")) << "seed " << seed;
+        EXPECT_NO_THROW((void)typestate_of(out.result.machine, "learned")) << "seed " << seed;
     }
 }
 
@@ -183,7 +195,7 @@ TEST(LStar, NothingRunsPastAKnownErr) {
     RecordingDevice device(truth);
     OracleStack stack(device);
     PerfectOracle perfect(truth);
-    const auto result = learn(stack.oracle(), perfect, {}, &stack.stats());
+    const auto result = run_lstar(stack, perfect);
     EXPECT_FALSE(separating_word(result.hypothesis, truth).has_value());
     const Symbol err = truth.outputs().at("err");
     std::set<Word> err_words;  // words seen ending in err
@@ -227,10 +239,24 @@ TEST(LStar, BundledSpecsAreLearnedExactly) {
         // Algorithm 2, the single inputs for the perfect oracle).
         const auto perfect = learn_model(truth, Eq::Perfect);
         EXPECT_TRUE(perfect.exact) << file;
-        EXPECT_EQ(perfect.result.suffixes.size(), k) << file;  // needed bound 1: nothing added
         const auto out = learn_model(truth, Eq::Alg2, {}, 2);
-        EXPECT_EQ(out.result.suffixes.size(), k + k * k) << file;
         EXPECT_TRUE(out.exact) << file;
+        {
+            ModelDevice device(truth);
+            OracleStack stack(device);
+            PerfectOracle oracle(truth);
+            std::vector<Word> suffixes;
+            (void)run_lstar(stack, oracle, {}, {}, &suffixes);
+            EXPECT_EQ(suffixes.size(), k) << file;  // needed bound 1: nothing added
+        }
+        {
+            ModelDevice device(truth);
+            OracleStack stack(device);
+            SuiteEquivalenceOracle alg2(stack.oracle());
+            std::vector<Word> suffixes;
+            (void)run_lstar(stack, alg2, {}, {}, &suffixes);
+            EXPECT_EQ(suffixes.size(), k + k * k) << file;
+        }
         EXPECT_EQ(out.result.rounds, 1u) << file;  // E = Σ^{<=2} already separates every state
         EXPECT_EQ(out.result.stats.equivalence.queries_executed, 0u) << file;  // the suite runs from the cache
     }
@@ -309,8 +335,9 @@ TEST(LStar, ReportsEveryRoundAndSplitsPhases) {
     std::vector<RoundInfo> rounds;
     LearnerConfig c;
     c.initial_suffix_length = 1;  // E = Σ: the lock needs counterexamples
-    c.on_round = [&](const RoundInfo& r) { rounds.push_back(r); };
-    const auto result = learn(stack.oracle(), alg2, c, &stack.stats());
+    ExperimentConfig e;
+    e.on_round = [&](const RoundInfo& r) { rounds.push_back(r); };
+    const auto result = run_lstar(stack, alg2, c, e);
     EXPECT_TRUE(result.converged);
     ASSERT_EQ(rounds.size(), result.rounds);
     ASSERT_GE(rounds.size(), 2u);
@@ -320,7 +347,7 @@ TEST(LStar, ReportsEveryRoundAndSplitsPhases) {
         EXPECT_EQ(rounds[i].stats.equivalence_rounds, i + 1);
     }
     EXPECT_EQ(result.stats.equivalence_rounds, result.rounds);
-    EXPECT_EQ(stack.stats().phase, Phase::Learning);
+    EXPECT_EQ(stack.counter().phase(), Phase::Learning);
     EXPECT_GT(result.stats.equivalence.queries_asked, 0u);
     EXPECT_GT(result.stats.learning.queries_executed, 0u);
     EXPECT_EQ(result.access_sequences.size(), result.hypothesis.num_states());
@@ -333,9 +360,9 @@ TEST(LStar, MaxRoundsStopsWithoutConverging) {
     ModelDevice device(truth);
     OracleStack stack(device);
     PerfectOracle perfect(truth);
-    LearnerConfig c;
-    c.max_rounds = 1;
-    const auto result = learn(stack.oracle(), perfect, c, &stack.stats());
+    ExperimentConfig e;
+    e.max_rounds = 1;
+    const auto result = run_lstar(stack, perfect, {}, e);
     EXPECT_FALSE(result.converged);
     EXPECT_EQ(result.rounds, 1u);
     EXPECT_TRUE(separating_word(result.hypothesis, truth).has_value());
@@ -355,7 +382,7 @@ TEST(LStar, ACounterexampleThatIsNoneIsAnError) {
     ModelDevice device(truth);
     OracleStack stack(device);
     LyingOracle liar;
-    EXPECT_THROW((void)learn(stack.oracle(), liar), Error);
+    EXPECT_THROW((void)run_lstar(stack, liar), Error);
 }
 
 /// Flips the output of the first step of every run from the `from`-th run on.
@@ -390,7 +417,7 @@ TEST(LStar, NondeterministicDeviceRaisesWithBothTraces) {
     OracleStack stack(device);
     PerfectOracle perfect(truth);
     try {
-        (void)learn(stack.oracle(), perfect, {}, &stack.stats());
+        (void)run_lstar(stack, perfect);
         FAIL() << "no NondeterminismError";
     } catch (const NondeterminismError& e) {
         ASSERT_FALSE(e.inputs().empty());

@@ -257,7 +257,7 @@ TEST(Assertions, NoViolationsAndEveryInterleavingPassesExplainThemselves) {
 
 TEST(Enforce, WorksInsideAnExploration) {
     // Mocks are created per run; refusals are only recorded, and the explorer reports them.
-    auto setup = [](Session& s) {
+    auto setup = [](ExplorationSession& s) {
         auto mock = std::make_shared<::testing::NiceMock<MockMediaPlayer>>();
         auto enforcer = std::make_shared<Enforcer>(enforce(*mock, s.monitor_ptr(), EnforceOptions{.on_refused = OnRefused::Record},
                                                            TYPESTAR_CALLIN(setDataSource), TYPESTAR_CALLIN(prepareAsync),

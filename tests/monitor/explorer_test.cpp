@@ -51,8 +51,8 @@ private:
     bool done_ = false;
 };
 
-SessionSetup downloader_setup(bool fixed) {
-    return [fixed](Session& s) {
+ExplorationSetup downloader_setup(bool fixed) {
+    return [fixed](ExplorationSession& s) {
         auto app = std::make_shared<Downloader>(FakeTask{s.monitor()}, fixed);
         s.action("load", [app] { app->load(); });
         s.action("cancel", [app] { app->cancel(); });
@@ -136,7 +136,7 @@ std::uint64_t schedules(const MonitorModel& m, StateId s, std::size_t bound, con
 
 TEST(Explorer, ExhaustiveCoversEverySchedule) {
     const auto model = async_task_model();
-    auto setup = [](Session& s) {
+    auto setup = [](ExplorationSession& s) {
         Monitor* m = &s.monitor();
         for (const auto* name : {"cancel", "execute"})
             s.action(name, [m, name] {
@@ -242,7 +242,7 @@ TEST(Explorer, SummaryListsFailuresWithSeedScheduleAndReplay) {
 }
 
 TEST(Explorer, ExceptionsAndEndChecksFailARun) {
-    auto setup = [](Session& s) {
+    auto setup = [](ExplorationSession& s) {
         auto app = std::make_shared<Downloader>(FakeTask{s.monitor()}, true);
         s.action("load", [app] { app->load(); });
         s.listen("onPostExecute", [] { throw std::runtime_error("listener crashed"); });
@@ -257,7 +257,7 @@ TEST(Explorer, ExceptionsAndEndChecksFailARun) {
     EXPECT_FALSE(crash->violation.has_value());
     EXPECT_EQ(explorer.replay("load load"), std::nullopt);
 
-    auto ends_done = [](Session& s) {
+    auto ends_done = [](ExplorationSession& s) {
         s.action("noop", [] {});
         s.at_end([] { throw std::runtime_error("invariant broken"); });
     };
@@ -282,18 +282,18 @@ TEST(Explorer, ReplayDiagnosticsAreExact) {
 }
 
 TEST(Explorer, SetupMistakesAreErrors) {
-    const auto none = Explorer(async_task_model(), [](Session&) {});
+    const auto none = Explorer(async_task_model(), [](ExplorationSession&) {});
     EXPECT_THROW((void)none.run(), Error);
     int calls = 0;
-    const auto changing = Explorer(async_task_model(), [&](Session& s) {
+    const auto changing = Explorer(async_task_model(), [&](ExplorationSession& s) {
         const bool first = ++calls == 1;
         s.action(first ? "a" : "b", [] {});
         s.action(first ? "b" : "a", [] {});
     });
     EXPECT_THROW((void)changing.run(), Error);
-    EXPECT_THROW(Explorer(nullptr, [](Session&) {}), std::invalid_argument);
-    EXPECT_THROW(Explorer(async_task_model(), SessionSetup{}), std::invalid_argument);
-    Session s(async_task_model());
+    EXPECT_THROW(Explorer(nullptr, [](ExplorationSession&) {}), std::invalid_argument);
+    EXPECT_THROW(Explorer(async_task_model(), ExplorationSetup{}), std::invalid_argument);
+    ExplorationSession s(async_task_model());
     EXPECT_THROW(s.action("", [] {}), std::invalid_argument);
     EXPECT_THROW(s.action("<x", [] {}), std::invalid_argument);
     EXPECT_THROW(s.action("a b", [] {}), std::invalid_argument);

@@ -1,4 +1,5 @@
 #include "typestar/monitor/monitor.hpp"
+#include "typestar/spec/monitor.hpp"
 
 #include <gtest/gtest.h>
 
@@ -111,7 +112,7 @@ TEST(Monitor, FinishSeesCallbacksOwedAfterQuietMoves) {
 }
 
 TEST(Monitor, ViolationsFromASpecNameItsFileAndLine) {
-    Monitor m(spec::load_spec(kAsyncTaskFile));
+    Monitor m(spec::monitor_model_of(spec::load_spec(kAsyncTaskFile)));
     ASSERT_TRUE(m.callin("execute"));
     ASSERT_TRUE(m.callback("onPostExecute"));
     ASSERT_FALSE(m.callin("execute"));
@@ -123,7 +124,7 @@ TEST(Monitor, ViolationsFromASpecNameItsFileAndLine) {
 }
 
 TEST(Monitor, MediaPlayerStartBeforeOnPrepared) {
-    Monitor m(spec::load_spec(kMediaPlayerFile));
+    Monitor m(spec::monitor_model_of(spec::load_spec(kMediaPlayerFile)));
     ASSERT_TRUE(m.callin("setDataSource"));
     ASSERT_TRUE(m.callin("prepareAsync"));
     EXPECT_FALSE(m.callin("start"));

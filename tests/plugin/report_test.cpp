@@ -5,18 +5,6 @@
 namespace typestar::gtest {
 namespace {
 
-TEST(Report, TraceIsAlignedAndMarksTheFirstDifferenceOnly) {
-    const std::string text = format_trace({{"Idle", "start", "ok", "ok"},
-                                           {"Running", "start", "err", "ok"},
-                                           {"__err", "wait", "err", "onFired"}},
-                                          2);
-    EXPECT_EQ(text,
-              "  step  state    input  expected  actual\n"
-              "  1     Idle     start  ok        ok\n"
-              "  2     Running  start  err       ok       <- differs\n"
-              "  3     __err    wait   err       onFired\n");
-}
-
 TEST(Report, ShellQuotingOnlyWhenNeeded) {
     EXPECT_EQ(shell_quote("specs/timer.yaml"), "specs/timer.yaml");
     EXPECT_EQ(shell_quote("model:/a/b.yaml"), "model:/a/b.yaml");

@@ -71,8 +71,9 @@ TEST(CacheOracle, LeavesKnownQuietWaitsOutOfExecutedWords) {
 
 TEST(CacheOracle, WithoutQuietTraitsWaitsRun) {
     ModelDevice device(toy_closure());
-    QueryStats stats;
-    DeviceOracle executed(device, &stats);
+    QueryCounter counter;
+    const QueryStats& stats = counter.stats();
+    DeviceOracle executed(device, &counter);
     CacheOracle cache(executed, CacheConfig{1, true, false});
     EXPECT_FALSE(cache.traits().quiet.has_value());
     (void)cache.query(Word{kWaitIn});
@@ -194,8 +195,9 @@ TEST(CacheOracle, TransientContradictionIsRunAgainAndDropped) {
 
 TEST(CacheOracle, ZeroRerunsThrowsAtOnce) {
     FlippingDevice device(2, 1, kQuietOut, 1);
-    QueryStats stats;
-    DeviceOracle executed(device, &stats);
+    QueryCounter counter;
+    const QueryStats& stats = counter.stats();
+    DeviceOracle executed(device, &counter);
     CacheOracle cache(executed, CacheConfig{0, true, true});
     (void)cache.query(Word{kStart, kWaitIn});
     EXPECT_THROW((void)cache.query(Word{kStart, kWaitIn, kStop}), NondeterminismError);
@@ -291,9 +293,12 @@ TEST(CacheOracle, RandomBatchesAgreeWithTheModel) {
 TEST(OracleStack, CountsAskedAndExecutedPerPhase) {
     Fixture f;
     (void)ask(f.oracle, {kStart, kWaitIn});
-    f.stack.stats().phase = Phase::Equivalence;
-    (void)ask(f.oracle, {kStart});          // cached
-    (void)ask(f.oracle, {kStart, kStop});   // runs
+    {
+        const auto phase = f.stack.counter().enter(Phase::Equivalence);
+        (void)ask(f.oracle, {kStart});          // cached
+        (void)ask(f.oracle, {kStart, kStop});   // runs
+    }
+    EXPECT_EQ(f.stack.counter().phase(), Phase::Learning);  // the scope restored it
     const QueryStats& s = f.stack.stats();
     EXPECT_EQ(s.learning, (PhaseCounts{1, 1, 2, 1}));
     EXPECT_EQ(s.equivalence, (PhaseCounts{2, 1, 2, 0}));

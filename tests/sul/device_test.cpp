@@ -134,11 +134,14 @@ TEST(DeviceSession, FinishesWhenAStepThrows) {
 
 TEST(DeviceOracle, CountsExecutedWorkIntoTheCurrentPhase) {
     ModelDevice d(toy_closure());
-    QueryStats stats;
-    DeviceOracle oracle(d, &stats);
+    QueryCounter counter;
+    const QueryStats& stats = counter.stats();
+    DeviceOracle oracle(d, &counter);
     EXPECT_EQ(oracle.query(Word{kStart, kWaitIn, kStop}), (Word{kOkOut, kDoneOut, kErrOut}));
-    stats.phase = Phase::Equivalence;
-    EXPECT_EQ(oracle.query(Word{kWaitIn, kWaitIn}), (Word{kQuietOut, kQuietOut}));
+    {
+        const auto phase = counter.enter(Phase::Equivalence);
+        EXPECT_EQ(oracle.query(Word{kWaitIn, kWaitIn}), (Word{kQuietOut, kQuietOut}));
+    }
     EXPECT_EQ(stats.learning, (PhaseCounts{0, 1, 3, 1}));
     EXPECT_EQ(stats.equivalence, (PhaseCounts{0, 1, 1, 1}));
     EXPECT_EQ(stats.total(), (PhaseCounts{0, 2, 4, 2}));
@@ -156,9 +159,10 @@ TEST(DeviceOracle, AnswersOnlyTheSuffixOfAQuery) {
 
 TEST(CountingOracle, CountsAskedQueries) {
     ModelDevice d(toy_closure());
-    QueryStats stats;
-    DeviceOracle executed(d, &stats);
-    CountingOracle asked(executed, &stats);
+    QueryCounter counter;
+    const QueryStats& stats = counter.stats();
+    DeviceOracle executed(d, &counter);
+    CountingOracle asked(executed, &counter);
     (void)asked.query(Word{kStart});
     (void)asked.query(Word{kStart});
     EXPECT_EQ(stats.learning.queries_asked, 2u);

@@ -45,7 +45,7 @@ std::string predict(const std::string& spec_file, const std::string& word) {
 
 TEST(CallbacksDrained, DeniesCallinsWhileAnArrivedCallbackIsUndelivered) {
     auto ledger = std::make_shared<CallbackLedger>();
-    const PurposeFilter filter = callbacks_drained(ledger);
+    const QueryFilter filter = callbacks_drained(ledger);
     EXPECT_EQ(ledger->emitted(), 0U);
     EXPECT_TRUE(filter({}, "open"));
     auto counter = ledger->start_instance();
@@ -62,9 +62,9 @@ TEST(CallbacksDrained, DeniesCallinsWhileAnArrivedCallbackIsUndelivered) {
 }
 
 TEST(Both, AllowsOnlyWhatBothAllow) {
-    const PurposeFilter no_a = [](std::span<const StepRecord>, std::string_view n) { return n != "a"; };
-    const PurposeFilter no_b = [](std::span<const StepRecord>, std::string_view n) { return n != "b"; };
-    const PurposeFilter f = both(no_a, no_b);
+    const QueryFilter no_a = [](std::span<const StepRecord>, std::string_view n) { return n != "a"; };
+    const QueryFilter no_b = [](std::span<const StepRecord>, std::string_view n) { return n != "b"; };
+    const QueryFilter f = both(no_a, no_b);
     EXPECT_FALSE(f({}, "a"));
     EXPECT_FALSE(f({}, "b"));
     EXPECT_TRUE(f({}, "c"));

@@ -67,9 +67,11 @@ struct SuiteConfig {
     /// One access sequence per state, each reaching its state (e.g. L*'s short prefixes, as the
     /// Remark after Algorithm 2 suggests). Empty: shortest ones (core access_sequences).
     std::vector<Word> access;
-    /// What the device's answers are assumed to satisfy: `absorbing` truncates words after an
-    /// expected absorbing output and skips those transitions' fidelity checks; `wait` + `quiet` skip
-    /// the checks of quiet self-loops (DroidStar's two optimizations). nullopt: infer_traits(model).
+    /// What the device's answers are assumed to satisfy — what the *device* declares, never what
+    /// the model suggests: `absorbing` truncates words after an expected absorbing output and skips
+    /// those transitions' fidelity checks; `wait` + `quiet` skip the checks of quiet self-loops
+    /// (DroidStar's optimisations (b) and (a)). nullopt: closure_traits(model's alphabets), i.e.
+    /// `err` absorbing and quiet self-loops tested like every other transition.
     std::optional<DeviceTraits> traits;
 };
 

@@ -50,16 +50,27 @@ public:
 /// The device answered the same input word in two different ways (DroidStar §5.3).
 class NondeterminismError : public Error {
 public:
+    /// One distinct answer to the input word and how often it was seen.
+    struct Answer {
+        std::vector<std::string> outputs;
+        std::size_t count = 0;
+        bool operator==(const Answer&) const = default;
+    };
+    /// Two answers, each seen once.
     NondeterminismError(std::vector<std::string> inputs, std::vector<std::string> first_outputs,
                         std::vector<std::string> second_outputs);
+    /// Every distinct answer (at least two), in the order first seen, with counts.
+    NondeterminismError(std::vector<std::string> inputs, std::vector<Answer> answers);
     [[nodiscard]] const std::vector<std::string>& inputs() const noexcept { return inputs_; }
-    [[nodiscard]] const std::vector<std::string>& first_outputs() const noexcept { return first_; }
-    [[nodiscard]] const std::vector<std::string>& second_outputs() const noexcept { return second_; }
+    /// The first answer seen (the one a cache held).
+    [[nodiscard]] const std::vector<std::string>& first_outputs() const noexcept { return answers_.at(0).outputs; }
+    /// The first answer that differed from it.
+    [[nodiscard]] const std::vector<std::string>& second_outputs() const noexcept { return answers_.at(1).outputs; }
+    [[nodiscard]] const std::vector<Answer>& answers() const noexcept { return answers_; }
 
 private:
     std::vector<std::string> inputs_;
-    std::vector<std::string> first_;
-    std::vector<std::string> second_;
+    std::vector<Answer> answers_;
 };
 
 }  // namespace typestar

@@ -2,8 +2,7 @@
 // Design note: everything here is a typestar::Device or feeds one. InProcessDevice runs a class
 // described by a ClassDefinition (the LearningPurpose counterpart) with real asynchronous callbacks
 // and quiescence timing; HttpDevice reaches the same over the HTTP protocol /v1 served by an Agent
-// (the `typestar-device` binary); PoolOracle runs batches on several devices at once, under the
-// cache, so results and statistics do not depend on the pool size; make_device turns a URL
+// (the `typestar-device` binary); make_device turns a URL
 // (model:, inproc:, http://) into a device. Faults surface as DeviceError, never as wrong outputs.
 #pragma once
 
@@ -11,6 +10,5 @@
 #include "typestar/device/factory.hpp"
 #include "typestar/device/http_device.hpp"
 #include "typestar/device/inprocess.hpp"
-#include "typestar/device/pool.hpp"
 #include "typestar/device/purpose.hpp"
 #include "typestar/device/simulated.hpp"

@@ -26,7 +26,7 @@ struct DeviceOptions {
     /// inproc: overrides the registry's variant mode.
     std::optional<VariantMode> variants;
     /// inproc: what a timing violation does.
-    ViolationPolicy violations = ViolationPolicy::Error;
+    TimingViolationPolicy violations = TimingViolationPolicy::Error;
     /// http: timeouts, retries, token (url is taken from the device URL). An empty token is read
     /// from the environment.
     HttpConfig http;
@@ -38,19 +38,10 @@ struct DeviceOptions {
 [[nodiscard]] std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions& options = {});
 
 /// `per_url` devices for each URL of `urls`, in order (e.g. 4 in-process instances, or 2
-/// connections to each of 3 agents), for a PoolOracle. Throws like make_device, and
+/// connections to each of 3 agents), for one OracleStack over a pool. Throws like make_device, and
 /// std::invalid_argument for no URL or per_url 0.
 [[nodiscard]] std::vector<std::unique_ptr<Device>> make_devices(const std::vector<std::string>& urls,
                                                                 std::size_t per_url = 1,
                                                                 const DeviceOptions& options = {});
-
-/// The framework version a device reports (agent status or class definition), for a spec's
-/// provenance; empty when it has none (model devices).
-[[nodiscard]] std::string framework_of(const Device& device);
-
-/// Throws DeviceError for a timing violation an in-process device recorded and has not thrown yet
-/// (a late callback can arrive after the last query); nothing for other devices. Call it once
-/// learning or a suite is over, before writing the result.
-void check_device(Device& device);
 
 }  // namespace typestar

@@ -40,8 +40,8 @@ struct AgentStatus {
     std::string framework;
     std::vector<std::string> callins;
     std::vector<std::string> callbacks;
-    Timing timing;
-    bool quiet_is_stable = true;
+    QuiescenceTiming timing;
+    bool quiet_is_stable = false;  ///< declared by the agent; absent means "quiet may change the state"
 };
 
 /// A device served by a `typestar-device` agent. Inputs: the agent's callins then `wait`; outputs
@@ -61,11 +61,16 @@ public:
     [[nodiscard]] DeviceTraits traits() const override { return traits_; }
     /// The URL, e.g. "http://127.0.0.1:8765".
     [[nodiscard]] std::string name() const override { return config_.url; }
+    /// The agent's class name, framework version and timing (from /v1/status).
+    [[nodiscard]] DeviceDescription describe() const override;
 
     /// Creates a session (a fresh instance). Throws DeviceError.
     void reset() override;
     /// One callin or `wait` (with the agent's tmax). Throws DeviceError.
     Symbol step(Symbol input) override;
+    /// Runs `prefix`, then a `wait` with the given timeout, in one fresh session.
+    [[nodiscard]] std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,
+                                                     std::chrono::milliseconds timeout) override;
     /// Deletes the session (one attempt); errors are logged, never thrown.
     void finish() noexcept override;
     /// With HttpConfig::batch, the whole query in one round trip (POST /v1/run); else Device::run.
@@ -79,6 +84,8 @@ public:
     [[nodiscard]] std::uint64_t retries() const noexcept { return retries_; }
 
 private:
+    Symbol step_with(Symbol input, std::chrono::milliseconds wait_timeout);
+
     struct Curl;
     struct Reply;
     Reply request(const char* method, const std::string& path, const std::string& body,

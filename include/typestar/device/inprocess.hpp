@@ -24,7 +24,7 @@
 namespace typestar {
 
 namespace detail {
-struct Monitor;
+struct TimingMonitor;
 }
 
 /// How callins with several variants (DroidStar §2.1) become inputs.
@@ -39,7 +39,7 @@ enum class VariantMode {
 };
 
 /// What the device does when a timing assumption is violated.
-enum class ViolationPolicy {
+enum class TimingViolationPolicy {
     Error,  ///< throw DeviceError before answering again (default)
     Warn,   ///< log a warning to "typestar.device" and count it
 };
@@ -48,8 +48,8 @@ enum class ViolationPolicy {
 struct InProcessConfig {
     VariantMode variants = VariantMode::Compare;
     /// Overrides the definition's timing.
-    std::optional<Timing> timing;
-    ViolationPolicy violations = ViolationPolicy::Error;
+    std::optional<QuiescenceTiming> timing;
+    TimingViolationPolicy violations = TimingViolationPolicy::Error;
 };
 
 /// Timing observations of a device (plain data). Delays are measured from the start of the latest
@@ -100,6 +100,8 @@ public:
     [[nodiscard]] DeviceTraits traits() const override { return traits_; }
     /// "inproc:" + the class name.
     [[nodiscard]] std::string name() const override { return "inproc:" + definition_.name; }
+    /// The class name, its framework version and the timing in force.
+    [[nodiscard]] DeviceDescription describe() const override;
 
     /// Tears down the previous instance if still there, then makes a fresh one. Throws DeviceError
     /// for a violation recorded since the last check (e.g. a late callback of the previous query)
@@ -108,6 +110,9 @@ public:
     /// One callin or `wait`. Throws DeviceError when a timing violation or harness error was
     /// recorded (the answer would not be trustworthy).
     Symbol step(Symbol input) override;
+    /// Runs `prefix`, then a `wait` listening for `timeout`, in one fresh instance.
+    [[nodiscard]] std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,
+                                                     std::chrono::milliseconds timeout) override;
     /// `wait` with `timeout` instead of tmax (the agent's wait request). Same contract as step.
     Symbol step_wait(std::chrono::milliseconds timeout);
     /// Closes the epoch and tears the instance down.
@@ -119,12 +124,12 @@ public:
     /// The definition being run.
     [[nodiscard]] const ClassDefinition& definition() const noexcept { return definition_; }
     /// The timing in force.
-    [[nodiscard]] const Timing& timing() const noexcept { return timing_; }
+    [[nodiscard]] const QuiescenceTiming& timing() const noexcept { return timing_; }
     /// A snapshot of the timing observations.
     [[nodiscard]] TimingReport timing_report() const;
     /// Throws DeviceError for a violation recorded and not yet thrown (call it after the last query:
     /// a late callback can still arrive then).
-    void check_timing();
+    void check_timing() override;
 
 private:
     struct InputInfo {
@@ -139,12 +144,12 @@ private:
 
     ClassDefinition definition_;
     InProcessConfig config_;
-    Timing timing_;
+    QuiescenceTiming timing_;
     Alphabet inputs_;
     Alphabet outputs_;
     DeviceTraits traits_;
     std::vector<InputInfo> input_info_;
-    std::shared_ptr<detail::Monitor> monitor_;  // shared with every epoch's sink
+    std::shared_ptr<detail::TimingMonitor> monitor_;  // shared with every epoch's sink
     std::shared_ptr<detail::Epoch> epoch_;
     std::shared_ptr<void> instance_;
     std::vector<StepRecord> history_;

@@ -40,13 +40,13 @@ private:
 };
 
 /// Quiescence timing (DroidStar §5.2, Assumption 1).
-struct Timing {
+struct QuiescenceTiming {
     /// `wait` answers `quiet` when no callback arrives for this long.
     std::chrono::milliseconds tmax{200};
     /// Callbacks are assumed to arrive at least this long after the callin that caused them; a
     /// faster callback is a tmin violation (the device reports it instead of answering).
     std::chrono::milliseconds tmin{0};
-    bool operator==(const Timing&) const = default;
+    bool operator==(const QuiescenceTiming&) const = default;
 };
 
 /// One executed step of the current query, as the learning-purpose filter sees it.
@@ -59,12 +59,12 @@ struct StepRecord {
 /// `history`. A denied input is answered `err` without running anything, so the learned typestate
 /// is the class restricted to the purpose (a regular approximation): there, `err` means "refused by
 /// the class or outside the purpose".
-using PurposeFilter = std::function<bool(std::span<const StepRecord> history, std::string_view next)>;
+using QueryFilter = std::function<bool(std::span<const StepRecord> history, std::string_view next)>;
 
 /// The filter "at most `limit` pending requests" (DroidStar §5.3, SpellCheckerSession): an input in
 /// `requests` that was answered `ok` opens a request, an output in `responses` closes one; a
 /// request while `limit` are open is denied.
-[[nodiscard]] PurposeFilter at_most_pending(std::vector<std::string> requests,
+[[nodiscard]] QueryFilter at_most_pending(std::vector<std::string> requests,
                                             std::vector<std::string> responses, std::size_t limit = 1);
 
 /// The type-erased definition a device runs. Build it with LearningPurpose<T>.
@@ -94,13 +94,14 @@ struct ClassDefinition {
     std::function<void(void*)> teardown;
     std::vector<Callin> callins;
     std::vector<Callback> callbacks;
-    Timing timing;
+    QuiescenceTiming timing;
     /// Whether a `wait` answered `quiet` leaves the state unchanged (DroidStar's wait/quiet
-    /// self-loop optimization, §4.1). False for classes whose state changes silently with time
-    /// (SpeechRecognizer's Cancelling -quiet-> Finished).
-    bool quiet_is_stable = true;
+    /// self-loop optimization, §4.1). An assumption: false (nothing skipped, quiet self-loops
+    /// tested) unless declared, because a class's state may change silently with time
+    /// (SpeechRecognizer's Cancelling -quiet-> Finished, an expiring lease).
+    bool quiet_is_stable = false;
     /// Optional learning purpose; empty explores every word.
-    PurposeFilter filter;
+    QueryFilter filter;
 
     /// Throws std::invalid_argument naming the problem: no name or reset snippet, an empty or
     /// reserved or duplicate symbol, a callin without snippet, duplicate variant labels, a callback
@@ -169,17 +170,23 @@ public:
         return *this;
     }
     /// The timing assumptions.
-    LearningPurpose& timing(Timing t) {
+    LearningPurpose& timing(QuiescenceTiming t) {
         def_.timing = t;
         return *this;
     }
-    /// Declares that `wait` answering `quiet` may change the state (see ClassDefinition).
+    /// Declares that `wait` answering `quiet` may change the state (the default; see ClassDefinition).
     LearningPurpose& quiet_changes_state() {
         def_.quiet_is_stable = false;
         return *this;
     }
-    /// Restricts the explored words (see PurposeFilter).
-    LearningPurpose& restrict_to(PurposeFilter filter) {
+    /// Declares that `wait` answering `quiet` never changes the state (no time-driven moves): fewer
+    /// queries, and an assumption every learned spec and verdict then records and names.
+    LearningPurpose& quiet_is_stable() {
+        def_.quiet_is_stable = true;
+        return *this;
+    }
+    /// Restricts the explored words (see QueryFilter).
+    LearningPurpose& restrict_to(QueryFilter filter) {
         def_.filter = std::move(filter);
         return *this;
     }

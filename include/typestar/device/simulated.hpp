@@ -24,7 +24,7 @@ struct SimOptions {
     std::chrono::milliseconds delay_min{4};
     std::chrono::milliseconds delay_max{8};
     /// tmax and tmin of the definition (tmin must stay below delay_min, tmax above delay_max).
-    Timing timing{std::chrono::milliseconds(40), std::chrono::milliseconds(2)};
+    QuiescenceTiming timing{std::chrono::milliseconds(40), std::chrono::milliseconds(2)};
     /// Seeds the delays and the environment (SpeechRecognizer's results or errors).
     std::uint64_t seed = 1;
     /// MediaPlayer: add the variant setDataSource(badURL) next to setDataSource(goodURL).

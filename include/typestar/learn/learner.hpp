@@ -61,6 +61,10 @@ struct ExperimentConfig {
     std::size_t max_rounds = 0;
     /// Called after each equivalence query (e.g. for a progress line). May be empty.
     std::function<void(const RoundInfo&)> on_round;
+    /// A counterexample known before the first equivalence query (e.g. the word a conformance test
+    /// failed on): the first hypothesis is refined with it for as long as it refutes it, at no
+    /// oracle cost. Its `actual` outputs must be over the oracle's current output alphabet.
+    std::optional<Counterexample> counterexample;
 };
 
 /// The result of an experiment.

@@ -2,7 +2,7 @@
 // Design note: a schedule is a word over the client's actions (named stimuli such as "play") and
 // deliveries of the callback the monitor's current state owes. Which callback is owed depends on
 // the callins the client actually made, so schedules are enumerated by replay: every run builds a
-// fresh Session (new client, new monitor) through the user's setup function and executes one
+// fresh ExplorationSession (new client, new monitor) through the user's setup function and executes one
 // schedule; a run stops at its first violation or exception, so failing schedules are minimal.
 // Results are values; plugin/gmock turns them into test failures.
 #pragma once
@@ -21,10 +21,10 @@
 namespace typestar {
 
 /// One run's world: a fresh monitor, the client's actions, and its callback listeners.
-class Session {
+class ExplorationSession {
 public:
     /// A session with a fresh Collect-policy monitor over `model`.
-    explicit Session(std::shared_ptr<const MonitorModel> model);
+    explicit ExplorationSession(std::shared_ptr<const MonitorModel> model);
 
     /// The run's monitor: fakes or mocks of the framework report the client's callins to it.
     [[nodiscard]] Monitor& monitor() const noexcept { return driver_.monitor(); }
@@ -54,7 +54,7 @@ private:
 };
 
 /// Builds a session's client; called once per run, so it must create everything afresh.
-using SessionSetup = std::function<void(Session&)>;
+using ExplorationSetup = std::function<void(ExplorationSession&)>;
 
 /// How schedules are chosen.
 enum class ExploreStrategy : std::uint8_t {
@@ -112,7 +112,7 @@ struct ExploreResult {
 class Explorer {
 public:
     /// Throws std::invalid_argument when `model` is null or `setup` empty.
-    Explorer(std::shared_ptr<const MonitorModel> model, SessionSetup setup, ExploreOptions options = {});
+    Explorer(std::shared_ptr<const MonitorModel> model, ExplorationSetup setup, ExploreOptions options = {});
 
     /// Explores. Throws typestar::Error when setup registers no action or different actions on
     /// different runs (the client must be deterministic).
@@ -133,7 +133,7 @@ private:
     Outcome execute(const Chooser& choose, std::size_t bound, const std::vector<std::string>* expected_actions) const;
 
     std::shared_ptr<const MonitorModel> model_;
-    SessionSetup setup_;
+    ExplorationSetup setup_;
     ExploreOptions options_;
 };
 

@@ -90,8 +90,6 @@ public:
     explicit Monitor(std::shared_ptr<const MonitorModel> model, MonitorOptions options = {});
     /// Compiles `typestate` (see MonitorModel).
     explicit Monitor(Typestate typestate, MonitorOptions options = {});
-    /// Compiles a loaded spec; violations then name its file and lines.
-    explicit Monitor(const spec::Spec& spec, MonitorOptions options = {});
     Monitor(const Monitor&) = delete;
     Monitor& operator=(const Monitor&) = delete;
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -20,11 +21,6 @@
 #include "typestar/core/typestate.hpp"
 
 namespace typestar {
-
-namespace spec {
-struct Spec;
-struct SourceMap;
-}  // namespace spec
 
 /// Who acts: the client calling into the framework, or the framework calling the client back.
 enum class EventKind : std::uint8_t { Callin, Callback };
@@ -48,10 +44,12 @@ public:
     /// Compiles `typestate`; no source locations (file empty, every line 0). Throws
     /// std::invalid_argument when the typestate is malformed (the checks of synchronous_closure).
     explicit MonitorModel(Typestate typestate);
-    /// Compiles `typestate`, taking each (state, event)'s spec line from `source`.
-    MonitorModel(Typestate typestate, const spec::SourceMap& source);
-    /// Compiles a loaded spec (its typestate and source map).
-    explicit MonitorModel(const spec::Spec& spec);
+    /// Where a (state, symbol) is written in a spec file: its line, else the state's (symbol
+    /// empty), else 0.
+    using LineOf = std::function<int(const std::string& state, const std::string& symbol)>;
+    /// Compiles `typestate`, naming `file` and taking each (state, event)'s line from `line_of`
+    /// (spec/monitor.hpp builds both from a loaded spec).
+    MonitorModel(Typestate typestate, std::string file, const LineOf& line_of);
 
     /// The typestate as given.
     [[nodiscard]] const Typestate& typestate() const noexcept { return typestate_; }

@@ -74,6 +74,18 @@ struct SpecDiff {
     }
 };
 
+/// An old state and the new state the lockstep walk pairs it with (canonical names of each side).
+struct StatePair {
+    std::string old_state;
+    std::string new_state;
+    bool operator==(const StatePair&) const = default;
+};
+
+/// The pairing diff_specs uses (see the design note), in old canonical order: every live old state
+/// reachable by a word both typestates accept, with the new state that word reaches. Used to name
+/// a re-learned typestate's states after the stored spec's. Throws like diff_specs.
+[[nodiscard]] std::vector<StatePair> pair_states(const Typestate& old_typestate, const Typestate& new_typestate);
+
 /// The behavioural difference from `old_spec` to `new_spec`. Deterministic. Throws
 /// std::invalid_argument if either typestate is malformed (see typestar::synchronous_closure).
 [[nodiscard]] SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec);

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "typestar/core/traits.hpp"
 #include "typestar/core/typestate.hpp"
 
 namespace typestar::spec {
@@ -29,6 +30,18 @@ struct Timing {
     std::optional<double> tmax_ms;  ///< quiescence timeout
     std::optional<double> tmin_ms;  ///< minimum callback delay
     bool operator==(const Timing&) const = default;
+};
+
+/// What the behaviour was learned or is checked under, beyond the bound and the timing (DroidStar
+/// §4.1): assumptions a device declares. Each defaults to "not assumed"; a verdict or a learned
+/// spec names every one it relied on.
+struct Assumptions {
+    /// A `wait` answered `quiet` leaves the state unchanged (no time-driven moves), so a second
+    /// `wait` right after it need not run and quiet self-loops need not be tested (Algorithm 2's
+    /// optimisation (a)). A model device of this spec declares it only when this is true and the
+    /// typestate itself has no state-changing `quiet` move.
+    bool quiet_is_stable = false;
+    bool operator==(const Assumptions&) const = default;
 };
 
 /// Where a spec came from. Comparisons of specs ignore it.
@@ -62,6 +75,7 @@ struct Spec {
     Typestate typestate;
     Bounds bounds;
     Timing timing;
+    Assumptions assumptions;
     Provenance provenance;
     SourceMap source;  ///< empty for specs built in memory
 };
@@ -84,6 +98,11 @@ struct Spec {
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 /// write_spec + write_file_atomically.
 void save_spec(const Spec& spec, const std::filesystem::path& path);
+
+/// What a simulation of `spec` declares about its answers: the closure's traits (`wait`, `err`
+/// absorbing), plus `quiet` changing nothing only when the spec declares `quiet_is_stable` and its
+/// typestate has no state-changing `quiet` move (a spec with such a move never enables the shortcut).
+[[nodiscard]] DeviceTraits declared_traits(const Spec& spec);
 
 /// True when two specs describe the same behaviour (typestates equivalent; names, bounds, timing
 /// and provenance ignored).

@@ -12,9 +12,10 @@ namespace typestar {
 
 /// Options of CacheOracle.
 struct CacheConfig {
-    /// How often an answer that contradicts the cache is run again before the contradiction counts
-    /// as non-determinism. A re-run that agrees with the cache wins (the odd answer is dropped).
-    std::size_t reruns = 1;
+    /// How often a word whose answer contradicts the cache is run again, to report every answer it
+    /// gets and how often (DroidStar §5.3). Any contradiction ends in NondeterminismError: a re-run
+    /// that agrees with the cache never wins.
+    std::size_t reruns = 2;
     /// Use the traits' absorbing output: a word extending a cached absorbing answer is answered
     /// without running anything.
     bool use_absorbing = true;
@@ -37,9 +38,9 @@ struct CacheStats {
 /// word, extends a cached absorbing answer (`err`), or differs from one only by `wait`s known to
 /// answer `quiet`. In a batch, only the maximal missing words run: longest first, each checked
 /// against the tree again just before it runs (an earlier run may have answered it), with known
-/// quiet waits left out. An answer that contradicts the tree is run again (CacheConfig::reruns);
-/// a persistent contradiction throws NondeterminismError with the input word and both output words
-/// (DroidStar §5.3). Never exits.
+/// quiet waits left out. An answer that contradicts the tree is run again CacheConfig::reruns times
+/// to collect evidence, then throws NondeterminismError with the input word and every distinct
+/// answer with its count (DroidStar §5.3). Never exits.
 class CacheOracle final : public MembershipOracle {
 public:
     explicit CacheOracle(MembershipOracle& inner, CacheConfig config = {});
@@ -89,6 +90,9 @@ private:
     bool normalize(std::span<const Symbol> word, Word& executed) const;
     // Inserts an executed answer; returns the position of the first contradiction, or npos.
     std::size_t try_insert(std::span<const Symbol> word, std::span<const Symbol> outputs);
+    // Re-runs a contradicting query (reruns times), then throws NondeterminismError with every
+    // distinct answer and its count.
+    [[noreturn]] void contradiction(const Query& query, std::size_t at);
     // Runs `word` on the inner oracle and inserts it, with the re-run guard.
     void execute(std::span<const Symbol> word);
     // Runs `words` on the inner oracle as one batch and inserts them, with the re-run guard.

@@ -6,34 +6,16 @@
 // DroidStar §4.1) is declared by the device as DeviceTraits, and only the oracles exploit it.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
 
 #include "typestar/core/alphabet.hpp"
+#include "typestar/core/traits.hpp"
 
 namespace typestar {
-
-/// What the oracles may assume about a device's answers. Every field is optional; an empty
-/// DeviceTraits assumes nothing (a generic Mealy machine).
-struct DeviceTraits {
-    /// The input whose steps are counted as waits (`wait`).
-    std::optional<Symbol> wait;
-    /// An absorbing output (`err`): once answered, every later answer of the run is the same, so
-    /// nothing after it is ever executed (DroidStar §4.1, rule 6 of the synchronous closure).
-    std::optional<Symbol> absorbing;
-    /// An output of `wait` that leaves the state unchanged (`quiet`: async(τ·wait·quiet) = async(τ)).
-    /// Only meaningful together with `wait`; a second `wait` right after it is answered without
-    /// running it. This is the assumption behind DroidStar's skip of wait/quiet self-loops.
-    std::optional<Symbol> quiet;
-
-    bool operator==(const DeviceTraits&) const = default;
-};
-
-/// The traits of a synchronous closure (DroidStar §4.1) over these alphabets: `wait` counted,
-/// `err` absorbing, `quiet` changing nothing — each only if the alphabet has the name.
-[[nodiscard]] DeviceTraits closure_traits(const Alphabet& inputs, const Alphabet& outputs);
 
 /// What one run of a word executed: its outputs (one per input, the tail after an absorbing output
 /// filled in without running it) and how many steps and waits really ran.
@@ -82,6 +64,13 @@ public:
     virtual Symbol step(Symbol input) = 0;
     /// Ends the current instance (tear-down after a query). Must not throw. Default: nothing.
     virtual void finish() noexcept {}
+
+    /// Quiescence, double-checked (DroidStar §5.2): runs `prefix` from a fresh instance, then one
+    /// `wait` that listens for `timeout` instead of tmax, and returns its answer (a callback, or
+    /// `quiet`). nullopt for devices without real time (simulations: nothing can arrive late).
+    /// Throws DeviceError.
+    [[nodiscard]] virtual std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,
+                                                             std::chrono::milliseconds timeout);
 
     /// reset + steps in one DeviceSession: stops running at an absorbing output (the rest of the
     /// outputs are that output) and answers a `wait` right after a `wait` that was answered by

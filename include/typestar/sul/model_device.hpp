@@ -6,28 +6,19 @@
 #include <string>
 
 #include "typestar/core/mealy.hpp"
+#include "typestar/core/traits.hpp"
+#include "typestar/core/translate.hpp"
 #include "typestar/sul/device.hpp"
 
 namespace typestar {
-
-/// The traits that really hold in `machine`: `wait` if the input exists; `err` as absorbing output
-/// if every transition answering it leads to states that answer only `err` forever; `quiet` if every
-/// `wait` transition answering it leads to a state equivalent to its source. Needs nothing from a
-/// device: it reads the machine (the model of a synchronous closure gets closure_traits).
-[[nodiscard]] DeviceTraits infer_traits(const MealyMachine& machine);
-
-/// `machine` over a device's alphabets, matched by name: `inputs` must hold exactly the machine's
-/// input names (any order; throws std::invalid_argument naming the first mismatch); the result's
-/// outputs are a copy of `outputs` with the machine's output names it lacks appended. States and
-/// their names are kept.
-[[nodiscard]] MealyMachine over_alphabets(const MealyMachine& machine, const Alphabet& inputs,
-                                          const Alphabet& outputs);
 
 /// Simulates `machine`: reset goes to the initial state, a step is one table look-up. Never throws
 /// on steps (an out-of-range input is a programming error, checked only in debug builds).
 class ModelDevice final : public Device {
 public:
-    /// The device's traits are `traits` if given, else infer_traits(machine).
+    /// The device's traits are `traits` if given, else closure_traits(machine's alphabets): `wait`
+    /// and an absorbing `err` (the device stops a run there, as every typestar device does), never
+    /// `quiet` — nothing is read off the true machine (a simulation reveals only what is declared).
     explicit ModelDevice(MealyMachine machine, std::string name = "model",
                          std::optional<DeviceTraits> traits = std::nullopt);
 

@@ -20,6 +20,8 @@ struct PhaseCounts {
     std::uint64_t waits_executed = 0;    ///< of which `wait`
 
     PhaseCounts& operator+=(const PhaseCounts& other) noexcept;
+    /// Each count minus `other`'s (for "what ran since"): `other` must be an earlier snapshot.
+    PhaseCounts& operator-=(const PhaseCounts& other) noexcept;
     bool operator==(const PhaseCounts&) const = default;
 };
 
@@ -31,6 +33,8 @@ struct QueryStats {
 
     /// learning + equivalence.
     [[nodiscard]] PhaseCounts total() const noexcept;
+    /// What was counted after the earlier snapshot `before`.
+    [[nodiscard]] QueryStats since(const QueryStats& before) const noexcept;
     bool operator==(const QueryStats&) const = default;
 };
 

@@ -24,12 +24,10 @@ struct LearnedTarget {
     std::uint64_t contradictions = 0;
 };
 
-/// Learns `definition` on a fresh InProcessDevice (make_target_device) with L* and the DroidStar
-/// Algorithm 2 equivalence oracle of distinguisher bound `bound`, sharing one cached oracle stack,
-/// then checks the device's timing (check_device). The spec's provenance records the tool, the
-/// device, the framework, the number of states, the queries asked and the equivalence rounds (no
-/// executed counts: a timing glitch the cache re-runs adds executed queries; no times), so the
-/// same behaviour gives the same text. Throws DeviceError (timing violation, broken harness),
+/// Learns `definition` on a fresh InProcessDevice (make_target_device) through the session layer
+/// (learn_spec: L* with the DroidStar Algorithm 2 equivalence oracle of distinguisher bound
+/// `bound`). The spec records the tool, the device, the framework and the timing; no query counts
+/// (they are in `stats`), so the same behaviour gives the same text. Throws DeviceError (timing violation, broken harness),
 /// NondeterminismError, NotAClosureError when the result is not a synchronous closure.
 [[nodiscard]] LearnedTarget learn_target(const ClassDefinition& definition, std::size_t bound = 2);
 

@@ -40,17 +40,17 @@ private:
 /// The learning purpose "no callin while a callback is undelivered": a callin is denied (`err`) when
 /// the current instance emitted more callbacks than `wait` has returned in `history`. `wait` is
 /// always allowed.
-[[nodiscard]] PurposeFilter callbacks_drained(std::shared_ptr<CallbackLedger> ledger);
+[[nodiscard]] QueryFilter callbacks_drained(std::shared_ptr<CallbackLedger> ledger);
 
 /// Both filters must allow the input (an empty filter allows everything).
-[[nodiscard]] PurposeFilter both(PurposeFilter first, PurposeFilter second);
+[[nodiscard]] QueryFilter both(QueryFilter first, QueryFilter second);
 
 /// boost::asio::steady_timer on an io_context run by a background thread (one per instance).
 struct SteadyTimerOptions {
     /// The duration `expires_after` sets. Callins must follow each other well within it.
     std::chrono::milliseconds duration{15};
     /// Quiescence timeout; must exceed `duration` comfortably.
-    Timing timing{std::chrono::milliseconds(50), std::chrono::milliseconds(0)};
+    QuiescenceTiming timing{std::chrono::milliseconds(50), std::chrono::milliseconds(0)};
 };
 
 /// The steady_timer target: callins `expires_after` (the fixed duration), `async_wait`, `cancel`;
@@ -75,7 +75,7 @@ struct TcpSocketOptions {
     /// A callin returns once its connect completed and then the io_context ran no handler
     /// for this long (loopback settles in microseconds; this bounds the peer's reaction time).
     std::chrono::milliseconds settle{8};
-    Timing timing{std::chrono::milliseconds(30), std::chrono::milliseconds(0)};  ///< tmax 30 ms, tmin 0
+    QuiescenceTiming timing{std::chrono::milliseconds(30), std::chrono::milliseconds(0)};  ///< tmax 30 ms, tmin 0
 };
 
 /// The TCP socket target: callins `connect` (async_connect to the acceptor), `write` (async_write of
@@ -91,7 +91,7 @@ struct SqliteOptions {
     /// "If the callback on a commit hook function returns non-zero, then the commit is converted
     /// into a rollback"). The upgrade check's second configuration.
     bool veto_commits = false;
-    Timing timing{std::chrono::milliseconds(20), std::chrono::milliseconds(0)};  ///< tmax 20 ms (hooks are synchronous), tmin 0
+    QuiescenceTiming timing{std::chrono::milliseconds(20), std::chrono::milliseconds(0)};  ///< tmax 20 ms (hooks are synchronous), tmin 0
 };
 
 /// The SQLite target: callins `open` (sqlite3_open_v2(":memory:"), CREATE TABLE t, then the hooks
@@ -113,7 +113,7 @@ struct RealTarget {
 [[nodiscard]] const std::vector<RealTarget>& real_targets();
 /// The target `key`, or nullopt.
 [[nodiscard]] std::optional<RealTarget> find_target(std::string_view key);
-/// An InProcessDevice running `definition` with VariantMode::First and ViolationPolicy::Error.
+/// An InProcessDevice running `definition` with VariantMode::First and TimingViolationPolicy::Error.
 [[nodiscard]] std::unique_ptr<InProcessDevice> make_target_device(ClassDefinition definition);
 
 }  // namespace typestar::targets

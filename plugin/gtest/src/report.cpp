@@ -1,38 +1,9 @@
 #include "typestar/gtest/report.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 
 namespace typestar::gtest {
-
-std::string format_trace(const std::vector<TraceStep>& steps, std::size_t indent) {
-    const std::array<std::string, 5> header = {"step", "state", "input", "expected", "actual"};
-    std::vector<std::array<std::string, 5>> rows;
-    rows.push_back(header);
-    for (std::size_t i = 0; i < steps.size(); ++i)
-        rows.push_back({std::to_string(i + 1), steps[i].state, steps[i].input, steps[i].expected, steps[i].actual});
-    std::array<std::size_t, 5> width{};
-    for (const auto& row : rows)
-        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-
-    bool marked = false;
-    std::string out;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        std::string line(indent, ' ');
-        for (std::size_t c = 0; c < rows[r].size(); ++c) {
-            line += rows[r][c];
-            if (c + 1 < rows[r].size()) line += std::string(width[c] - rows[r][c].size() + 2, ' ');
-        }
-        if (r > 0 && !marked && steps[r - 1].expected != steps[r - 1].actual) {
-            line += std::string(width[4] - rows[r][4].size(), ' ') + "  <- differs";
-            marked = true;
-        }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        out += line + "\n";
-    }
-    return out;
-}
 
 std::string shell_quote(std::string_view text) {
     const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {

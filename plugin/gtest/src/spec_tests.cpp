@@ -10,20 +10,17 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
-#include "typestar/conformance/runner.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
 #include "typestar/gtest/report.hpp"
-#include "typestar/learn/lstar.hpp"
+#include "typestar/session/session.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/sul/logging.hpp"
 
 namespace typestar::detail {
-
-using gtest::TraceStep;
 
 std::unique_ptr<Device> device_from_url(const std::string& url) { return make_device(url); }
 
@@ -88,46 +85,6 @@ std::string indent(const std::string& text, const std::string& prefix) {
     std::istringstream in(text);
     for (std::string line; std::getline(in, line);) out += line.empty() ? "\n" : prefix + line + "\n";
     return out;
-}
-
-std::string version() { return std::string("typestar ") + TYPESTAR_VERSION; }
-
-/// Names the states of a re-learned typestate after the stored spec's, so the proposal and its
-/// diff read in the user's names: a learned state takes the name of the stored state its shortest
-/// access word reaches when both typestates answer that word alike; other states keep their learned
-/// names (made unique).
-void adopt_state_names(Typestate& learned, const Typestate& stored) {
-    const MealyMachine mine = synchronous_closure(learned);  // state ids = learned's
-    const MealyMachine theirs = synchronous_closure(stored);
-    const auto access = access_sequences(mine);
-    std::vector<std::string> names(learned.states.size());
-    std::set<std::string> used;
-    for (StateId q = 0; q < learned.states.size(); ++q) {
-        if (!access[q]) continue;
-        Word word;
-        bool known = true;
-        for (Symbol a : *access[q]) {
-            const auto b = theirs.inputs().find(mine.inputs().name(a));
-            known = known && b.has_value();
-            if (b) word.push_back(*b);
-        }
-        if (!known) continue;
-        const Word mine_out = mine.outputs_of(*access[q]);
-        const Word their_out = theirs.outputs_of(word);
-        bool alike = true;
-        for (std::size_t k = 0; k < word.size(); ++k)
-            alike = alike && mine.outputs().name(mine_out[k]) == theirs.outputs().name(their_out[k]);
-        const std::string name = theirs.state_name(theirs.run(word));
-        if (alike && name != kErrorSinkName && used.insert(name).second) names[q] = name;
-    }
-    for (StateId q = 0; q < learned.states.size(); ++q) {
-        if (!names[q].empty()) continue;
-        std::string name = learned.states[q].name;
-        while (used.count(name) != 0) name += "_new";
-        used.insert(name);
-        names[q] = name;
-    }
-    for (StateId q = 0; q < learned.states.size(); ++q) learned.states[q].name = names[q];
 }
 
 }  // namespace
@@ -218,7 +175,6 @@ Device* SpecTests::device() {
         } catch (const std::exception& e) {
             broken_ = e.what();
         }
-        if (device_) stack_ = std::make_unique<OracleStack>(*device_);
     }
     if (device_) return device_.get();
     if (!broken_.empty()) {
@@ -240,21 +196,8 @@ Device* SpecTests::device() {
 void SpecTests::prepare() {
     if (prepared_) return;
     prepared_ = true;
-    try {
-        model_ = gtest::test_model(*spec_);
-        access_.clear();
-        for (const auto& a : access_sequences(*model_)) access_.push_back(*a);  // all reachable (canonical)
-        SuiteConfig config;
-        config.method = SuiteMethod::Algorithm2;
-        config.bound = bound();
-        config.access = access_;
-        suite_ = algorithm2_suite(*model_, config);
-        groups_ = gtest::assign_cases(*model_, access_, suite_);
-    } catch (const std::exception& e) {
-        prepare_error_ = e.what();
-        return;
-    }
-    std::vector<std::string> spec_inputs = model_->inputs().names();
+    MealyMachine model = gtest::test_model(*spec_);
+    std::vector<std::string> spec_inputs = model.inputs().names();
     std::vector<std::string> device_inputs = device_->inputs().names();
     std::vector<std::string> a = spec_inputs, b = device_inputs;
     std::sort(a.begin(), a.end());
@@ -265,45 +208,50 @@ void SpecTests::prepare() {
                              set_difference_text(spec_inputs, device_inputs);
         return;
     }
-    for (Symbol i = 0; i < model_->num_inputs(); ++i) to_device_.push_back(device_->inputs().at(model_->inputs().name(i)));
+    try {
+        conformance_.emplace(model, std::vector<Device*>{device_.get()});
+        const MealyMachine& expected = conformance_->expected();
+        access_.clear();
+        for (const auto& w : access_sequences(expected)) access_.push_back(*w);  // all reachable (canonical)
+        CheckOptions options;
+        options.method = SuiteMethod::Algorithm2;
+        options.bound = bound();
+        suite_ = conformance_->suite(options);
+        groups_ = gtest::assign_cases(expected, access_, suite_);
+    } catch (const std::exception& e) {
+        prepare_error_ = e.what();
+    }
 }
 
-const SpecTests::Proposal& SpecTests::propose() {
+const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexample) {
     if (proposal_) return *proposal_;
     proposal_.emplace();
     Proposal& p = *proposal_;
     const std::size_t b = std::max<std::size_t>(1, bound());
-    const std::string name = spec_ ? spec_->typestate.name : spec_name_from(path_, reg_.options.name);
+    // The stored spec's name; else the registration's; else the device's class name (learn_spec),
+    // else the file's stem.
+    const std::string name = spec_                       ? spec_->typestate.name
+                             : !reg_.options.name.empty() ? spec_name_from(path_, reg_.options.name)
+                             : !device_->describe().class_name.empty() ? std::string()
+                                                                       : spec_name_from(path_, {});
     try {
-        // A fresh oracle stack, and the suite's own first counterexample rather than the one the
-        // failing test found: the proposal (and its statistics) then depend only on the stored
-        // spec and the device, not on which tests ran before in this process. The failing test's
-        // word is in that suite, so the re-learning finds this difference too.
-        OracleStack relearning(*device_);
-        MembershipOracle& oracle = relearning.oracle();
-        SuiteConfig suite_config;
-        suite_config.bound = b;
-        SuiteEquivalenceOracle equivalence(oracle, suite_config);
-        LearnerConfig config;
-        if (spec_ && alphabet_mismatch_.empty()) config.seed = seed_of(spec_->typestate);
+        // Seeded with the stored spec and driven by the failing word, through the conformance run's
+        // oracle stack (every answer it executed is reused). The proposal is the device's behaviour
+        // up to the bound in canonical form, so it is the same whichever test failed first.
+        LearnOptions options;
+        options.name = name;
+        options.equivalence.bound = b;
+        Device* devices[] = {device_.get()};
+        const bool seeded = spec_ && alphabet_mismatch_.empty();
         logger("typestar.gtest")
-            ->info("re-learning {} from {} ({}, bound {})", name, device_->name(),
-                   config.seed ? "seeded with the stored spec" : "from scratch", b);
-        const LearnResult result = learn(oracle, equivalence, config, &relearning.stats());
-        check_device(*device_);
-        spec::Spec learned = spec::spec_of_mealy(result.hypothesis, name);
-        if (spec_) adopt_state_names(learned.typestate, spec_->typestate);
-        learned.bounds.distinguisher = std::max(learned.bounds.distinguisher, b);
-        if (spec_) learned.timing = spec_->timing;
-        learned.provenance.tool = version();
-        learned.provenance.device = device_->name();
-        learned.provenance.framework = framework_of(*device_);
-        const PhaseCounts total = result.stats.total();
-        learned.provenance.stats["equivalence_rounds"] = std::to_string(result.rounds);
-        learned.provenance.stats["queries_asked"] = std::to_string(total.queries_asked);
-        learned.provenance.stats["queries_executed"] = std::to_string(total.queries_executed);
-        learned.provenance.stats["symbols_executed"] = std::to_string(total.symbols_executed);
-        p.spec = std::move(learned);
+            ->info("{} {} from {} ({}, bound {})", spec_ ? "re-learning" : "learning",
+                   name.empty() ? device_->describe().class_name : name, device_->name(),
+                   seeded ? "seeded with the stored spec" : "no spec yet", b);
+        LearnedSpec learned = seeded && conformance_
+                                  ? typestar::propose(&*spec_, *conformance_, counterexample, options)
+                                  : typestar::propose(seeded ? &*spec_ : nullptr, devices, options);
+        if (!learned.spec) throw Error("the learned machine is not a synchronous closure: " + learned.not_a_closure);
+        p.spec = std::move(*learned.spec);
     } catch (const NondeterminismError& e) {
         p.error = std::string("the device is not deterministic: ") + e.what();
     } catch (const std::exception& e) {
@@ -445,37 +393,30 @@ void SpecTests::run_transition(std::size_t index) {
         return;
     }
 
-    // The words of this test, over the spec's alphabets, then over the device's inputs.
-    const MealyMachine& model = *model_;
+    // The words of this test, over the device's inputs.
+    const MealyMachine& model = conformance_->expected();
     const StateId q = [&] {
         for (StateId s = 0; s < model.num_states(); ++s)
             if (model.state_name(s) == t.state) return s;
         return StateId{0};
     }();
     const Symbol input = model.inputs().at(t.input);
-    std::vector<TestCase> cases;
-    for (std::size_t c : groups_[q * model.num_inputs() + input]) cases.push_back(suite_.cases[c]);
-    if (cases.empty()) {
+    TestSuite run;
+    run.inputs = suite_.inputs;
+    run.outputs = suite_.outputs;
+    run.method = suite_.method;
+    run.bound = suite_.bound;
+    for (std::size_t c : groups_[q * model.num_inputs() + input]) run.cases.push_back(suite_.cases[c]);
+    if (run.cases.empty()) {
         Word w = access_[q];
         w.push_back(input);
-        cases.push_back(TestCase{w, model.outputs_of(w), "state " + t.state + ", input " + t.input});
+        run.cases.push_back(TestCase{w, model.outputs_of(w), "state " + t.state + ", input " + t.input});
     }
-    testing::Test::RecordProperty("typestar_words", join_words(cases, model.inputs()));
-    TestSuite run;
-    run.inputs = d->inputs();
-    run.outputs = model.outputs();
-    run.method = SuiteMethod::Algorithm2;
-    run.bound = suite_.bound;
-    for (const auto& c : cases) {
-        TestCase translated = c;
-        for (Symbol& i : translated.inputs) i = to_device_[i];
-        run.cases.push_back(std::move(translated));
-    }
+    testing::Test::RecordProperty("typestar_words", join_words(run.cases, model.inputs()));
 
-    std::optional<Counterexample> cex;
+    std::optional<CheckReport> report;
     try {
-        cex = run_suite(run, stack_->oracle());
-        check_device(*d);
+        report = conformance_->run(run);
     } catch (const NondeterminismError& e) {
         std::string first, second;
         for (const auto& o : e.first_outputs()) first += o + " ";
@@ -490,17 +431,9 @@ void SpecTests::run_transition(std::size_t index) {
         ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: device " << d->name() << " failed: " << e.what();
         return;
     }
+    const std::optional<Counterexample>& cex = report->counterexample;
     if (!cex) return;  // bounded evidence: no counterexample up to the bound
 
-    // The trace: the spec's state before each step, and both answers.
-    std::vector<TraceStep> steps;
-    StateId s = model.initial();
-    for (std::size_t k = 0; k < cex->inputs.size(); ++k) {
-        const Symbol mi = model.inputs().at(d->inputs().name(cex->inputs[k]));
-        steps.push_back(TraceStep{model.state_name(s), d->inputs().name(cex->inputs[k]),
-                                  model.outputs().name(cex->expected[k]), d->outputs().name(cex->actual[k])});
-        s = model.successor(s, mi);
-    }
     const std::size_t number = cex->test_case.value_or(0) + 1;
     std::ostringstream m;
     m << "typestar: " << suite_name_ << "." << t.name << ": the device does not conform to the spec.\n"
@@ -508,13 +441,11 @@ void SpecTests::run_transition(std::size_t index) {
       << "  device: " << d->name() << "\n"
       << "  word " << number << " of " << run.cases.size() << ": " << to_string(cex->inputs, d->inputs()) << "  ("
       << cex->purpose << ")\n\n"
-      << gtest::format_trace(steps) << "\n"
-      << "Passing is bounded evidence, not proof: the suite (DroidStar Algorithm 2) tells states apart\n"
-         "with words up to the distinguisher bound B="
-      << suite_.bound << " only; a device that needs longer words can pass and still differ.\n"
+      << format_trace(report->trace, 4) << "\n"
+      << "Passing is " << evidence_note(*report).substr(std::string("This is ").size())
       << reproduce(t.name) << "\n";
 
-    const Proposal& p = propose();
+    const Proposal& p = propose(&*cex);
     if (!p.spec) {
         m << "Re-learning (L*, seeded with the stored spec) failed: " << p.error << "\n";
         ADD_FAILURE_AT(at.c_str(), t.line) << m.str();

@@ -14,8 +14,7 @@
 #include "typestar/gtest/gtest.hpp"
 #include "typestar/gtest/plan.hpp"
 #include "typestar/spec/spec.hpp"
-#include "typestar/sul/equivalence.hpp"
-#include "typestar/sul/stack.hpp"
+#include "typestar/session/session.hpp"
 
 namespace typestar::detail {
 
@@ -67,9 +66,9 @@ private:
     Device* device();
     /// Builds the suite and the per-test words once (needs the device's inputs).
     void prepare();
-    /// Learns once per process on a fresh oracle stack: from scratch, or seeded with the stored spec
-    /// (the suite's first failing word, the same whichever test failed, is the counterexample).
-    const Proposal& propose();
+    /// Learns once per process through the session layer (propose): from scratch, or seeded with the
+    /// stored spec, on a fresh oracle stack so the proposal does not depend on which test failed.
+    const Proposal& propose(const Counterexample* counterexample = nullptr);
     [[nodiscard]] std::size_t bound() const;
     [[nodiscard]] std::string reproduce(const std::string& test) const;
 
@@ -89,15 +88,13 @@ private:
     std::string unavailable_;  // DeviceError while making the device: skip or fail
     std::string broken_;       // any other error: fail
     std::string skip_reason_;  // set by device() when the test is to skip
-    std::unique_ptr<OracleStack> stack_;
     bool prepared_ = false;
     std::string prepare_error_;
-    std::optional<MealyMachine> model_;
+    std::optional<Conformance> conformance_;  // the one oracle stack of this spec's tests
     std::vector<Word> access_;
-    TestSuite suite_;
+    TestSuite suite_;                          // over the device's inputs
     std::vector<std::vector<std::size_t>> groups_;
     std::string alphabet_mismatch_;
-    std::vector<Symbol> to_device_;  // model input id -> device input id
     std::optional<Proposal> proposal_;
     bool update_announced_ = false;
 };

@@ -417,6 +417,7 @@ ClassDefinition asynctask(const SimOptions& o) {
         .callback("onCancelled")
         .callback("onPostExecute")
         .timing(o.timing)
+        .quiet_is_stable()  // state changes only through callins and their callbacks
         .build();
 }
 
@@ -459,6 +460,7 @@ ClassDefinition mediaplayer(const SimOptions& o) {
         .callback("onCompletion")
         .callback("onPrepared")
         .timing(o.timing)
+        .quiet_is_stable()  // state changes only through callins and their callbacks
         .build();
 }
 
@@ -485,6 +487,7 @@ ClassDefinition sqliteopenhelper(const SimOptions& o) {
         .callback("onCreate")
         .callback("onOpen")
         .timing(o.timing)
+        .quiet_is_stable()  // state changes only through callins and their callbacks
         .build();
 }
 

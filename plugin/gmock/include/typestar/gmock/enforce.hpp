@@ -27,6 +27,7 @@
 
 #include "typestar/monitor/callback_driver.hpp"
 #include "typestar/monitor/monitor.hpp"
+#include "typestar/spec/monitor.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -137,15 +138,22 @@ CallinBinding<Getter> make_binding(std::string name, Getter getter, const char* 
     return {std::move(name), std::move(getter), file, line, {}, {}};
 }
 
-/// Installs the checking action of `binding` as the method's ON_CALL default.
-template <class R, class... Args, class Binding>
-void install_on(::testing::internal::OnCallSpec<R(Args...)>& on_call, const std::shared_ptr<const EnforceState>& state,
-                const Binding& binding) {
+/// Installs the checking action of `binding` as the method's ON_CALL default (R and Args deduced
+/// from a pointer to the mocked function type, so no gmock-internal type is named here).
+template <class R, class... Args, class OnCall, class Binding>
+void install_with(OnCall& on_call, R (*)(Args...), const std::shared_ptr<const EnforceState>& state,
+                  const Binding& binding) {
     using F = R(Args...);
     const Event callin = state->monitor->model().callin(binding.name);
     on_call.WillByDefault(checking_action<R, Args...>(state, callin, to_action<F>(binding.refused),
                                                       to_action<F>(binding.allowed), false, binding.file,
                                                       binding.line));
+}
+
+/// `on_call` is what ON_CALL returns for a method of function type F.
+template <template <class> class OnCallSpec, class F, class Binding>
+void install_on(OnCallSpec<F>& on_call, const std::shared_ptr<const EnforceState>& state, const Binding& binding) {
+    install_with(on_call, static_cast<F*>(nullptr), state, binding);
 }
 
 /// An action that reports a callin to the monitor before performing `Inner` (Enforcer::checked).
@@ -239,7 +247,7 @@ Enforcer enforce(Mock& mock, std::shared_ptr<Monitor> monitor, const Bindings&..
 template <class Mock, class... Bindings>
     requires(detail::is_callin_binding<Bindings> && ...)
 Enforcer enforce(Mock& mock, const spec::Spec& spec, EnforceOptions options, const Bindings&... bindings) {
-    return enforce(mock, std::make_shared<Monitor>(spec), options, bindings...);
+    return enforce(mock, ::typestar::spec::monitor_of(spec), options, bindings...);
 }
 
 /// enforce() against a fresh monitor of `spec` with default options.

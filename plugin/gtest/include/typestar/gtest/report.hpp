@@ -1,4 +1,5 @@
-// The text of the plugin's failure messages: traces, reproduce lines, hashes. Pure functions,
+// The text of the plugin's failure messages: reproduce lines, hashes, paths (traces are the
+// session layer's format_trace). Pure functions,
 // deterministic, so the messages can be golden-tested.
 #pragma once
 
@@ -9,21 +10,6 @@
 #include <vector>
 
 namespace typestar::gtest {
-
-/// One row of a trace: the spec's state before the step, the input, the expected and the actual
-/// output.
-struct TraceStep {
-    std::string state;
-    std::string input;
-    std::string expected;
-    std::string actual;
-};
-
-/// An aligned table with the header `step  state  input  expected  actual`, one row per step
-/// (numbered from 1), columns padded to their widest cell plus two spaces, `  <- differs` after the
-/// first row whose expected and actual outputs differ; every line indented by `indent` spaces and
-/// ending in a newline. Widths count bytes (names are ASCII in practice).
-[[nodiscard]] std::string format_trace(const std::vector<TraceStep>& steps, std::size_t indent = 4);
 
 /// `text` quoted for a POSIX shell when it needs it (anything outside [A-Za-z0-9_./:=@%+-]):
 /// single quotes, with `'` written as `'\''`.

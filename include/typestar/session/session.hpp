@@ -1,0 +1,245 @@
+// The session layer: the one learning-and-checking pipeline every front end calls.
+// Design note: a front end (CLI, gtest plugin, targets, benches, tests) never assembles an oracle
+// stack itself. It opens its devices (one, or a pool of one class), then calls learn_spec,
+// check_spec or propose; each builds one OracleStack over the devices, runs the experiment or the
+// suite through it, asks every device for its timing self-check before anything is reported, and
+// returns values: a LearnedSpec with its provenance built here once, or a CheckReport with a
+// verdict, the first counterexample as a rendered-ready trace, the assumptions the verdict relies
+// on, and the statistics. (AALpy's run_Lstar and LearnLib's Experiment are the same idea.)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "typestar/conformance/suite.hpp"
+#include "typestar/core/mealy.hpp"
+#include "typestar/learn/learner.hpp"
+#include "typestar/learn/lstar.hpp"
+#include "typestar/spec/spec.hpp"
+#include "typestar/sul/cache.hpp"
+#include "typestar/sul/device.hpp"
+#include "typestar/sul/equivalence.hpp"
+#include "typestar/sul/stack.hpp"
+#include "typestar/sul/stats.hpp"
+
+namespace typestar {
+
+/// "typestar X.Y.Z", the version of this build (for provenance and messages).
+[[nodiscard]] std::string tool_version();
+
+/// Which learning algorithm.
+enum class LearnerKind {
+    LStar,  ///< L* with Rivest–Schapire (DroidStar Algorithm 1)
+};
+/// "lstar".
+[[nodiscard]] const char* learner_name(LearnerKind kind) noexcept;
+/// The learner named `name` ("lstar"); nullopt otherwise.
+[[nodiscard]] std::optional<LearnerKind> parse_learner(std::string_view name) noexcept;
+
+/// How hypotheses are judged while learning. Plain data with defaults.
+struct EquivalenceOptions {
+    SuiteMethod method = SuiteMethod::Algorithm2;
+    /// Algorithm 2: the distinguisher bound B (DroidStar §4.3).
+    std::size_t bound = 2;
+    /// W and Wp: the extra states k.
+    std::size_t extra_states = 0;
+    /// Learning alone against a known truth (a perfect oracle: shortest separating words, no
+    /// queries). Only for benchmarks and model devices whose machine the caller loaded itself.
+    std::optional<MealyMachine> perfect;
+    /// Test cases handed to the oracle per batch (a pool of devices runs a batch in parallel).
+    std::size_t batch_size = 1;
+    /// Algorithm 2 only: raise B while there is evidence it is too small — the learned machine's
+    /// own distinguisher bound reaches B (states that need longer words are then likely merged) —
+    /// up to `max_bound`, within `budget` executed queries; the cache keeps every answer across B.
+    /// LearnedSpec::bound_note says why it stopped.
+    bool auto_bound = false;
+    std::size_t max_bound = 8;
+    std::uint64_t budget = 3'000'000;
+};
+
+/// Options of learn_spec and propose. Plain data with defaults.
+struct LearnOptions {
+    /// The spec's name; empty: the device's class name (Device::describe), else "learned".
+    std::string name;
+    LearnerKind learner = LearnerKind::LStar;
+    /// L*'s own options (counterexample strategy, initial suffixes, padding, seed).
+    LearnerConfig lstar;
+    EquivalenceOptions equivalence;
+    /// Start from this machine (e.g. seed_of(stored spec)): see LearnerConfig::seed.
+    std::optional<MealyMachine> seed;
+    /// A counterexample known up front (the word a conformance run failed on), used before the
+    /// first equivalence query (ExperimentConfig::counterexample).
+    std::optional<Counterexample> counterexample;
+    /// Give up after this many equivalence queries (0: no limit).
+    std::size_t max_rounds = 0;
+    /// Called after each round (a progress line); the experiment also logs one info line per round.
+    std::function<void(const RoundInfo&)> on_round;
+    /// The `device` recorded in the provenance (e.g. the URL the user passed); empty: the first
+    /// device's name.
+    std::string device_label;
+    CacheConfig cache;
+    /// Quiescence double-check (confirm_quiescence): every quiet `wait` of the result is run again
+    /// listening this many times tmax. 0 turns it off (a verdict then names that tmax is unchecked).
+    double quiet_check_factor = 3;
+    /// Determinism re-check (recheck_waits): the `wait` of every state of the result is run this
+    /// many more times on the device, bypassing the cache; any other answer is NondeterminismError.
+    /// Callbacks (asynchronous) are where a flaky device differs; 0 turns it off.
+    std::size_t wait_rechecks = 2;
+};
+
+/// Runs access(q)·wait for every state q of `machine` (over the stack's alphabets) `times` times on
+/// the stack's first device, past its cache, counting into the stack; an answer other than the
+/// machine's throws NondeterminismError with every answer seen and how often.
+void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access, OracleStack& stack,
+                   std::size_t times);
+
+/// What learn_spec and propose return.
+struct LearnedSpec {
+    MealyMachine machine;                ///< the learned Mealy machine, minimal, over the device's alphabets
+    std::vector<Word> access_sequences;  ///< of the experiment's last hypothesis
+    /// The typestate spec when `machine` is a synchronous closure: canonical, named, bound and
+    /// timing set, provenance filled in (tool, device, framework). Else nullopt and `not_a_closure`
+    /// says why (write `machine` as DOT instead).
+    std::optional<spec::Spec> spec;
+    std::string not_a_closure;
+    std::size_t rounds = 0;
+    bool converged = false;  ///< the equivalence oracle found no counterexample to the last hypothesis
+    QueryStats stats;
+    CacheStats cache;
+    double seconds = 0;      ///< wall time of the experiment
+    std::string learner;     ///< e.g. "L*"
+    /// Algorithm 2: the bound B the last experiment used, and the learned machine's own
+    /// distinguisher bound. When it reaches B the bound is tight: states that need longer words
+    /// to tell apart are likely missed (`bound_tight`; say so, with the command for B+1).
+    std::size_t bound = 0;
+    std::size_t machine_bound = 0;
+    bool bound_tight = false;
+    /// Why learning stopped at `bound` (auto_bound), or empty.
+    std::string bound_note;
+};
+
+/// Learns the devices' class: one OracleStack over `devices` (one, or several of one class
+/// answering batches in parallel), the learner of `options`, the equivalence oracle of
+/// `options.equivalence` asking through the same cache, the experiment loop; then every device's
+/// timing self-check. Throws DeviceError (a timing violation voids the result), NondeterminismError,
+/// std::invalid_argument (no device; a seed over other inputs; devices that differ).
+[[nodiscard]] LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& options = {});
+
+/// Re-learns after a failed conformance run: seeded with the stored spec when its alphabet is the
+/// devices' (else from scratch), its states named after the stored spec's where the lockstep
+/// pairing of typestar diff pairs them, and the stored timing kept when the devices declare none.
+/// Throws like learn_spec.
+[[nodiscard]] LearnedSpec propose(const spec::Spec* stored, std::span<Device* const> devices,
+                                  const LearnOptions& options = {});
+
+/// The verdict of a conformance run.
+enum class Verdict {
+    Pass,          ///< no counterexample within the suite: bounded evidence under `assumptions`
+    Fail,          ///< a counterexample
+    Inconclusive,  ///< the run could not decide (reason given)
+};
+[[nodiscard]] const char* verdict_name(Verdict verdict) noexcept;
+
+/// One step of a counterexample, by name: the spec's state before it, the input, both answers.
+struct TraceStep {
+    std::string state;
+    std::string input;
+    std::string expected;
+    std::string actual;
+    bool operator==(const TraceStep&) const = default;
+};
+
+/// The one trace renderer (CLI and plugin): columns step, state, input, expected, actual, aligned,
+/// with "<- differs" after the first differing step; each line indented by `indent` spaces.
+[[nodiscard]] std::string format_trace(const std::vector<TraceStep>& steps, std::size_t indent = 2);
+
+/// Checks the timing assumption a `wait` answered `quiet` relies on (tmax, DroidStar §5.2): for
+/// every state of `machine` (over the devices' alphabets) whose `wait` answers `quiet`, runs its
+/// access word and a `wait` listening `factor` times the device's tmax. A callback arriving then is
+/// a DeviceError "tmax too small: ..." naming the word, the callback and the times — never a spec
+/// or a pass that relies on it. Devices without real time (simulations) have nothing to check.
+/// Returns the number of waits confirmed.
+std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access, Device& device,
+                               double factor);
+
+/// Options of check_spec. Plain data with defaults.
+struct CheckOptions {
+    SuiteMethod method = SuiteMethod::Algorithm2;
+    /// Algorithm 2: B; W / Wp: extra states.
+    std::size_t bound = 2;
+    std::size_t batch_size = 1;
+    CacheConfig cache;
+    /// As LearnOptions::quiet_check_factor, for the spec's quiet waits after a pass.
+    double quiet_check_factor = 3;
+};
+
+/// What a conformance run found.
+struct CheckReport {
+    Verdict verdict = Verdict::Pass;
+    std::optional<Counterexample> counterexample;  ///< inputs/actual over the device's alphabets
+    std::vector<TraceStep> trace;                  ///< the counterexample by name, with the spec's states
+    std::string reason;                            ///< why inconclusive
+    std::size_t tests = 0;                         ///< test cases in the suite
+    std::size_t tests_symbols = 0;
+    std::size_t tests_waits = 0;
+    SuiteMethod method = SuiteMethod::Algorithm2;
+    std::size_t bound = 0;
+    /// Every assumption a pass relies on, one sentence each (the bound first).
+    std::vector<std::string> assumptions;
+    QueryStats stats;
+};
+
+/// Runs conformance suites of one model against devices through one oracle stack kept across runs
+/// (the plugin runs one transition's words per test; the cache serves the rest).
+class Conformance {
+public:
+    /// `model` over the spec's alphabets; the devices (borrowed, one class). Throws
+    /// std::invalid_argument when the devices' inputs are not the model's (by name).
+    Conformance(const MealyMachine& model, std::vector<Device*> devices, CacheConfig cache = {});
+
+    /// `model` over the devices' alphabets (same state ids).
+    [[nodiscard]] const MealyMachine& expected() const noexcept { return expected_; }
+    /// The suite of `options` for the model, over the devices' inputs, with the assumptions the
+    /// devices declare (never inferred from the model).
+    [[nodiscard]] TestSuite suite(const CheckOptions& options) const;
+    /// Runs `suite` (over the devices' inputs, expected outputs over expected().outputs()), then the
+    /// devices' timing self-checks, and — after the first run without a counterexample — the
+    /// quiescence double-check of every quiet wait of the model (confirm_quiescence). Statistics
+    /// are those of this run. Throws DeviceError, NondeterminismError.
+    [[nodiscard]] CheckReport run(const TestSuite& suite, std::size_t batch_size = 1);
+    [[nodiscard]] OracleStack& stack() noexcept { return stack_; }
+    /// The factor of the quiescence double-check (0: off). Default 3.
+    void set_quiet_check_factor(double factor) noexcept { quiet_check_factor_ = factor; }
+
+private:
+    MealyMachine expected_;
+    OracleStack stack_;
+    double quiet_check_factor_ = 3;
+    bool quiescence_confirmed_ = false;
+};
+
+/// propose() after a failed conformance run, through that run's oracle stack: every answer the
+/// run executed is reused, and the failing word (`counterexample`, over the devices' alphabets) is
+/// the first thing the seeded learner refines with. The proposal is the same spec whichever word
+/// failed first (the result is the device's behaviour up to the bound, in canonical form); its
+/// statistics count only what ran after the failure. Throws like learn_spec.
+[[nodiscard]] LearnedSpec propose(const spec::Spec* stored, Conformance& conformance,
+                                  const Counterexample* counterexample, const LearnOptions& options = {});
+
+/// check_spec on a model: Conformance(model, devices).run(suite(options)).
+[[nodiscard]] CheckReport check_spec(const MealyMachine& model, std::span<Device* const> devices,
+                                     const CheckOptions& options = {});
+/// The spec's synchronous closure checked against the devices.
+[[nodiscard]] CheckReport check_spec(const spec::Spec& spec, std::span<Device* const> devices,
+                                     const CheckOptions& options = {});
+
+/// "Passing is bounded evidence ..." : one paragraph naming every assumption of `report`.
+[[nodiscard]] std::string evidence_note(const CheckReport& report);
+
+}  // namespace typestar

@@ -1,0 +1,431 @@
+#include "typestar/session/session.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+#include "typestar/conformance/runner.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/core/translate.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/spec/diff.hpp"
+#include "typestar/spec/dot.hpp"
+#include "typestar/sul/logging.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace typestar {
+
+std::string tool_version() { return std::string("typestar ") + TYPESTAR_VERSION; }
+
+const char* learner_name(LearnerKind kind) noexcept {
+    switch (kind) {
+        case LearnerKind::LStar: return "lstar";
+    }
+    return "?";
+}
+
+std::optional<LearnerKind> parse_learner(std::string_view name) noexcept {
+    if (name == "lstar") return LearnerKind::LStar;
+    return std::nullopt;
+}
+
+const char* verdict_name(Verdict verdict) noexcept {
+    switch (verdict) {
+        case Verdict::Pass: return "pass";
+        case Verdict::Fail: return "fail";
+        case Verdict::Inconclusive: return "inconclusive";
+    }
+    return "?";
+}
+
+namespace {
+
+std::vector<Device*> device_list(std::span<Device* const> devices) {
+    if (devices.empty()) throw std::invalid_argument("no device");
+    return {devices.begin(), devices.end()};
+}
+
+/// A spec name ([A-Za-z0-9_.-]) from a free text.
+std::string spec_name(std::string name) {
+    for (char& c : name) {
+        const auto u = static_cast<unsigned char>(c);
+        if (!std::isalnum(u) && c != '_' && c != '.' && c != '-') c = '_';
+    }
+    return name.empty() ? std::string("learned") : name;
+}
+
+SuiteConfig suite_config(SuiteMethod method, std::size_t bound, std::size_t extra_states) {
+    SuiteConfig c;
+    c.method = method;
+    c.bound = bound;
+    c.extra_states = extra_states;
+    return c;
+}
+
+std::unique_ptr<Learner> make_learner(LearnerKind kind, MembershipOracle& oracle, LearnerConfig config) {
+    switch (kind) {
+        case LearnerKind::LStar: return std::make_unique<LStar>(oracle, std::move(config));
+    }
+    throw std::invalid_argument("unknown learner");
+}
+
+/// Renames the states of `learned` after `stored`'s where pair_states pairs them; the others keep
+/// their learned names (made unique).
+void adopt_state_names(Typestate& learned, const Typestate& stored) {
+    std::map<std::string, std::string> rename;  // learned name -> stored name
+    std::set<std::string> used;
+    for (const auto& [old_state, new_state] : spec::pair_states(stored, learned))
+        if (old_state != kErrorSinkName && !rename.count(new_state) && used.insert(old_state).second)
+            rename.emplace(new_state, old_state);
+    for (auto& state : learned.states) {
+        if (const auto it = rename.find(state.name); it != rename.end()) {
+            state.name = it->second;
+        } else {
+            std::string name = state.name;
+            while (used.count(name) != 0) name += "_new";
+            used.insert(name);
+            state.name = name;
+        }
+    }
+}
+
+std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, const DeviceTraits& traits,
+                                        const DeviceDescription& device) {
+    std::vector<std::string> out;
+    if (method == SuiteMethod::Algorithm2)
+        out.push_back("the device's states are told apart by words of length <= " + std::to_string(bound) +
+                      " (distinguisher bound B=" + std::to_string(bound) + ")");
+    else
+        out.push_back("the device has at most " + std::to_string(bound) + " more states than the spec");
+    if (traits.absorbing) out.push_back("err is absorbing: nothing after a refused callin is run");
+    if (traits.quiet)
+        out.push_back("a wait answered quiet changes nothing (declared by the device): quiet self-loops are not tested");
+    if (device.tmax_ms)
+        out.push_back("every callback arrives within tmax=" + std::to_string(static_cast<long long>(*device.tmax_ms)) +
+                      " ms (quiescence; quiet waits of the spec double-checked with a longer wait)");
+    return out;
+}
+
+}  // namespace
+
+void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access, OracleStack& stack,
+                   std::size_t times) {
+    const auto wait = machine.inputs().find(kWait);
+    if (!wait || times == 0) return;
+    DeviceOracle device(*stack.devices().front(), &stack.counter());
+    for (StateId q = 0; q < machine.num_states() && q < access.size(); ++q) {
+        Word word = access[q];
+        word.push_back(*wait);
+        const Word expected = machine.outputs_of(word);
+        std::vector<NondeterminismError::Answer> answers{{names_of(expected, machine.outputs()), 1}};
+        bool differs = false;
+        for (std::size_t r = 0; r < times; ++r) {
+            const Word got = device.query(word);
+            std::vector<std::string> names = names_of(got, stack.oracle().outputs());
+            differs = differs || names != answers.front().outputs;
+            bool counted = false;
+            for (auto& a : answers)
+                if (a.outputs == names) {
+                    ++a.count;
+                    counted = true;
+                }
+            if (!counted) answers.push_back({std::move(names), 1});
+        }
+        if (differs) throw NondeterminismError(names_of(word, machine.inputs()), std::move(answers));
+    }
+}
+
+std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access, Device& device,
+                               double factor) {
+    const DeviceDescription description = device.describe();
+    if (factor <= 0 || !description.tmax_ms) return 0;
+    const auto wait = machine.inputs().find(kWait);
+    const auto quiet = machine.outputs().find(kQuiet);
+    if (!wait || !quiet) return 0;
+    const auto timeout = std::chrono::milliseconds(static_cast<long long>(*description.tmax_ms * factor));
+    std::size_t confirmed = 0;
+    for (StateId q = 0; q < machine.num_states() && q < access.size(); ++q) {
+        if (machine.output(q, *wait) != *quiet) continue;
+        const auto answer = device.confirm_wait(access[q], timeout);
+        if (!answer) return confirmed;  // no real time behind this device
+        const std::string got = device.outputs().name(*answer);
+        if (got != kQuiet && got != kErr) {
+            Word word = access[q];
+            word.push_back(*wait);
+            throw DeviceError("tmax too small: after '" + to_string(access[q], machine.inputs()) + "', a wait of tmax=" +
+                              std::to_string(static_cast<long long>(*description.tmax_ms)) +
+                              " ms was answered quiet, but callback '" + got + "' arrived within " +
+                              std::to_string(timeout.count()) + " ms (device " + description.name +
+                              "); raise tmax so that every callback arrives within it");
+        }
+        ++confirmed;
+    }
+    return confirmed;
+}
+
+namespace {
+
+LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
+    const std::vector<Device*>& devices = stack.devices();
+    const EquivalenceOptions& eq = options.equivalence;
+    const QueryStats before = stack.stats();  // a reused stack (propose) counts its earlier runs too
+    const bool alg2 = !eq.perfect && eq.method == SuiteMethod::Algorithm2;
+    ExperimentConfig experiment;
+    experiment.max_rounds = options.max_rounds;
+    experiment.on_round = options.on_round;
+    experiment.counterexample = options.counterexample;
+    const auto log = detail::logger("typestar.session");
+
+    std::size_t bound = eq.bound;
+    std::string bound_note;
+    std::optional<LearnResult> result;
+    std::string learner_name;
+    const auto start = std::chrono::steady_clock::now();
+    while (true) {
+        std::unique_ptr<EquivalenceOracle> equivalence;
+        if (eq.perfect) {
+            equivalence = std::make_unique<PerfectOracle>(*eq.perfect);
+        } else {
+            RunConfig run;
+            run.batch_size = eq.batch_size;
+            equivalence = std::make_unique<SuiteEquivalenceOracle>(stack.oracle(),
+                                                                   suite_config(eq.method, bound, eq.extra_states), run);
+        }
+        LearnerConfig config = options.lstar;
+        if (options.seed) config.seed = options.seed;
+        const std::unique_ptr<Learner> learner = make_learner(options.learner, stack.oracle(), std::move(config));
+        learner_name = learner->name();
+        result = run_experiment(*learner, *equivalence, stack.counter(), experiment);
+        if (!eq.auto_bound || !alg2 || !result->converged) break;
+        const MealyMachine minimal = minimize(result->hypothesis);
+        const std::size_t own = distinguisher_bound(minimal).value_or(0);
+        // Algorithm 2 at B+1 asks at most |Q|·|Σ|^(B+2) words (Theorem 4.4); the cache already knows many.
+        const double estimate = static_cast<double>(minimal.num_states()) *
+                                std::pow(static_cast<double>(minimal.num_inputs()), static_cast<double>(bound + 2));
+        const std::uint64_t spent = stack.stats().total().queries_executed;
+        const bool tight = own >= bound;
+        if (bound + 1 > eq.max_bound || static_cast<double>(spent) + estimate > static_cast<double>(eq.budget)) {
+            bound_note = "stopped at B=" + std::to_string(bound) + " by the " +
+                         (bound + 1 > eq.max_bound ? "maximum bound " + std::to_string(eq.max_bound)
+                                                   : "query budget of " + std::to_string(eq.budget)) +
+                         (tight ? ": the learned machine's own distinguisher bound equals B, so states that need "
+                                  "longer words are likely missed"
+                                : ": B+1 was not checked") +
+                         "; B=" + std::to_string(bound + 1) + " would cost up to about " +
+                         std::to_string(static_cast<std::uint64_t>(estimate)) + " more queries (" +
+                         std::to_string(spent) + " executed so far)";
+            break;
+        }
+        if (!tight) {
+            // No sign yet that B is too small: check the result with Algorithm 2 at B+1 (through the
+            // cache). A counterexample there is the evidence; none ends the search.
+            SuiteEquivalenceOracle probe(stack.oracle(), suite_config(eq.method, bound + 1, eq.extra_states));
+            std::optional<Counterexample> found;
+            {
+                const auto phase = stack.counter().enter(Phase::Equivalence);
+                found = probe.find_counterexample(minimal, {});
+            }
+            if (!found) {
+                bound_note = "stopped at B=" + std::to_string(bound + 1) + ": the machine learned at B=" +
+                             std::to_string(bound) + " has its own distinguisher bound " + std::to_string(own) +
+                             " < B, and Algorithm 2 at B=" + std::to_string(bound + 1) + " found no counterexample";
+                ++bound;  // the result was checked at B+1: the evidence covers it
+                break;
+            }
+            log->info("Algorithm 2 at B={} found a counterexample of length {} to the {}-state machine learned at B={}",
+                      bound + 1, found->inputs.size(), minimal.num_states(), bound);
+            ++bound;
+            continue;
+        }
+        log->info("raising the distinguisher bound to B={}: the {}-state machine learned at B={} needs words of "
+                  "length {} to tell its states apart",
+                  bound + 1, minimal.num_states(), bound, own);
+        ++bound;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (Device* d : stack.devices()) d->check_timing();  // a late callback voids the result
+
+    const DeviceDescription device = devices.front()->describe();
+    LearnedSpec out{minimize(result->hypothesis), {}, std::nullopt, {}, result->rounds, result->converged,
+                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}};
+    out.stats = stack.stats().since(before);  // every experiment of an auto bound, nothing earlier
+    if (alg2) {
+        out.bound = bound;
+        out.machine_bound = distinguisher_bound(out.machine).value_or(0);
+        out.bound_tight = out.machine_bound >= bound;
+        out.bound_note = bound_note;
+    }
+    out.access_sequences.clear();
+    for (auto& a : access_sequences(out.machine)) out.access_sequences.push_back(a.value_or(Word{}));
+    {
+        const auto phase = stack.counter().enter(Phase::Equivalence);
+        recheck_waits(out.machine, out.access_sequences, stack, options.wait_rechecks);
+        out.stats = stack.stats().since(before);
+    }
+    confirm_quiescence(out.machine, out.access_sequences, *devices.front(), options.quiet_check_factor);
+    const std::string name = spec_name(!options.name.empty() ? options.name : device.class_name);
+    try {
+        spec::Spec s = spec::spec_of_mealy(out.machine, name);
+        if (alg2) s.bounds.distinguisher = std::max(s.bounds.distinguisher, bound);
+        s.timing.tmax_ms = device.tmax_ms;
+        s.timing.tmin_ms = device.tmin_ms;
+        s.assumptions.quiet_is_stable = stack.oracle().traits().quiet.has_value();
+        s.provenance.tool = tool_version();
+        s.provenance.device = options.device_label.empty() ? device.name : options.device_label;
+        s.provenance.framework = device.framework;
+        out.spec = std::move(s);
+    } catch (const NotAClosureError& e) {
+        out.not_a_closure = e.what();
+    }
+    return out;
+}
+
+LearnOptions proposal_options(const spec::Spec* stored, const Device& device, const LearnOptions& options) {
+    LearnOptions o = options;
+    if (stored != nullptr && o.name.empty()) o.name = stored->typestate.name;
+    bool same_inputs = false;
+    if (stored != nullptr) {
+        std::vector<std::string> spec_inputs = stored->typestate.callins;
+        spec_inputs.emplace_back(kWait);
+        std::vector<std::string> device_inputs = device.inputs().names();
+        std::sort(spec_inputs.begin(), spec_inputs.end());
+        std::sort(device_inputs.begin(), device_inputs.end());
+        same_inputs = spec_inputs == device_inputs;
+    }
+    if (same_inputs && !o.seed) o.seed = seed_of(stored->typestate);
+    return o;
+}
+
+void adopt_stored(LearnedSpec& learned, const spec::Spec* stored) {
+    if (stored == nullptr || !learned.spec) return;
+    adopt_state_names(learned.spec->typestate, stored->typestate);
+    if (!learned.spec->timing.tmax_ms && !learned.spec->timing.tmin_ms) learned.spec->timing = stored->timing;
+}
+
+}  // namespace
+
+LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& options) {
+    OracleStack stack(device_list(devices), options.cache);
+    return learn_on(stack, options);
+}
+
+LearnedSpec propose(const spec::Spec* stored, std::span<Device* const> devices, const LearnOptions& options) {
+    if (devices.empty()) throw std::invalid_argument("no device");
+    LearnedSpec learned = learn_spec(devices, proposal_options(stored, *devices.front(), options));
+    adopt_stored(learned, stored);
+    return learned;
+}
+
+LearnedSpec propose(const spec::Spec* stored, Conformance& conformance, const Counterexample* counterexample,
+                    const LearnOptions& options) {
+    LearnOptions o = proposal_options(stored, *conformance.stack().devices().front(), options);
+    if (counterexample != nullptr && o.seed) o.counterexample = *counterexample;
+    LearnedSpec learned = learn_on(conformance.stack(), o);
+    adopt_stored(learned, stored);
+    return learned;
+}
+
+std::string format_trace(const std::vector<TraceStep>& steps, std::size_t indent) {
+    const std::array<std::string, 5> header = {"step", "state", "input", "expected", "actual"};
+    std::vector<std::array<std::string, 5>> rows;
+    rows.push_back(header);
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        rows.push_back({std::to_string(i + 1), steps[i].state, steps[i].input, steps[i].expected, steps[i].actual});
+    std::array<std::size_t, 5> width{};
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    bool marked = false;
+    std::string out;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        std::string line(indent, ' ');
+        for (std::size_t c = 0; c < rows[r].size(); ++c) {
+            line += rows[r][c];
+            if (c + 1 < rows[r].size()) line += std::string(width[c] - rows[r][c].size() + 2, ' ');
+        }
+        if (r > 0 && !marked && steps[r - 1].expected != steps[r - 1].actual) {
+            line += std::string(width[4] - rows[r][4].size(), ' ') + "  <- differs";
+            marked = true;
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+Conformance::Conformance(const MealyMachine& model, std::vector<Device*> devices, CacheConfig cache)
+    : expected_([&] {
+          if (devices.empty() || devices.front() == nullptr) throw std::invalid_argument("no device");
+          return over_alphabets(model, devices.front()->inputs(), devices.front()->outputs());
+      }()),
+      stack_(std::move(devices), cache) {}
+
+TestSuite Conformance::suite(const CheckOptions& options) const {
+    SuiteConfig config = suite_config(options.method, options.bound, options.bound);
+    config.traits = stack_.devices().front()->traits();  // what the device declares, never the model
+    return generate_suite(expected_, config);
+}
+
+CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
+    const QueryStats before = stack_.stats();
+    RunConfig run;
+    run.batch_size = batch_size;
+    CheckReport report;
+    report.method = suite.method;
+    report.bound = suite.bound;
+    report.tests = suite.cases.size();
+    report.tests_symbols = suite.symbols();
+    report.tests_waits = suite.waits();
+    {
+        const auto phase = stack_.counter().enter(Phase::Equivalence);  // a conformance run is a test phase
+        report.counterexample = run_suite(suite, stack_.oracle(), run);
+    }
+    for (Device* d : stack_.devices()) d->check_timing();  // a late callback voids a pass
+    if (!report.counterexample && !quiescence_confirmed_) {
+        std::vector<Word> access;
+        for (auto& a : access_sequences(expected_)) access.push_back(a.value_or(Word{}));
+        (void)confirm_quiescence(expected_, access, *stack_.devices().front(), quiet_check_factor_);
+        quiescence_confirmed_ = true;
+    }
+    report.verdict = report.counterexample ? Verdict::Fail : Verdict::Pass;
+    report.assumptions = assumptions_of(suite.method, suite.bound, stack_.oracle().traits(),
+                                        stack_.devices().front()->describe());
+    report.stats = stack_.stats().since(before);
+    if (report.counterexample) {
+        const Counterexample& cex = *report.counterexample;
+        const Alphabet& inputs = stack_.oracle().inputs();
+        const Alphabet& outputs = stack_.oracle().outputs();
+        StateId s = expected_.initial();
+        for (std::size_t k = 0; k < cex.inputs.size(); ++k) {
+            report.trace.push_back(TraceStep{expected_.state_name(s), inputs.name(cex.inputs[k]),
+                                             suite.outputs.name(cex.expected[k]), outputs.name(cex.actual[k])});
+            s = expected_.successor(s, cex.inputs[k]);
+        }
+    }
+    return report;
+}
+
+CheckReport check_spec(const MealyMachine& model, std::span<Device* const> devices, const CheckOptions& options) {
+    Conformance conformance(model, device_list(devices), options.cache);
+    conformance.set_quiet_check_factor(options.quiet_check_factor);
+    return conformance.run(conformance.suite(options), options.batch_size);
+}
+
+CheckReport check_spec(const spec::Spec& spec, std::span<Device* const> devices, const CheckOptions& options) {
+    return check_spec(synchronous_closure(spec.typestate), devices, options);
+}
+
+std::string evidence_note(const CheckReport& report) {
+    std::string out = "This is bounded evidence, not a proof. It relies on:\n";
+    for (const auto& a : report.assumptions) out += "  - " + a + "\n";
+    return out;
+}
+
+}  // namespace typestar

@@ -1,0 +1,112 @@
+// The session layer: learn_spec, propose, check_spec and the one trace renderer.
+#include "typestar/session/session.hpp"
+
+#include <gtest/gtest.h>
+
+#include "support/reference_machines.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/spec/dot.hpp"
+#include "typestar/sul/model_device.hpp"
+
+namespace typestar {
+namespace {
+
+spec::Spec bundled(const std::string& file) {
+    return spec::load_spec(std::string(TYPESTAR_SOURCE_DIR) + "/specs/" + file);
+}
+
+TEST(FormatTrace, IsAlignedAndMarksTheFirstDifferenceOnly) {
+    const std::string text = format_trace({{"Idle", "start", "ok", "ok"},
+                                           {"Running", "start", "err", "ok"},
+                                           {"__err", "wait", "err", "onFired"}},
+                                          2);
+    EXPECT_EQ(text,
+              "  step  state    input  expected  actual\n"
+              "  1     Idle     start  ok        ok\n"
+              "  2     Running  start  err       ok       <- differs\n"
+              "  3     __err    wait   err       onFired\n");
+}
+
+TEST(LearnSpec, LearnsTheBundledSpecWithProvenanceBuiltOnce) {
+    const spec::Spec truth = bundled("asynctask.yaml");
+    ModelDevice device(synchronous_closure(truth.typestate), "model:asynctask");
+    Device* devices[] = {&device};
+    LearnOptions options;
+    options.name = "AsyncTask";
+    const LearnedSpec learned = learn_spec(devices, options);
+    ASSERT_TRUE(learned.spec.has_value()) << learned.not_a_closure;
+    EXPECT_TRUE(spec::same_behaviour(*learned.spec, truth));
+    EXPECT_TRUE(learned.converged);
+    EXPECT_EQ(learned.learner, "L*");
+    EXPECT_EQ(learned.spec->typestate.name, "AsyncTask");
+    EXPECT_EQ(learned.spec->provenance.tool, tool_version());
+    EXPECT_EQ(learned.spec->provenance.device, "model:asynctask");
+    EXPECT_TRUE(learned.spec->provenance.stats.empty());  // counts are in `stats`, not in the spec
+    EXPECT_GT(learned.stats.total().queries_executed, 0u);
+    EXPECT_EQ(learned.stats.equivalence_rounds, learned.rounds);
+}
+
+TEST(LearnSpec, APoolGivesTheSameSpecAndStatistics) {
+    const MealyMachine truth = testing_support::combination_lock();
+    ModelDevice a(truth), b(truth), c(truth);
+    Device* one[] = {&a};
+    Device* three[] = {&a, &b, &c};
+    LearnOptions options;
+    options.equivalence.bound = 3;
+    options.equivalence.batch_size = 32;
+    const LearnedSpec x = learn_spec(one, options);
+    const LearnedSpec y = learn_spec(three, options);
+    EXPECT_FALSE(separating_word(x.machine, truth).has_value());
+    EXPECT_FALSE(separating_word(y.machine, truth).has_value());
+    EXPECT_EQ(x.stats, y.stats);
+}
+
+TEST(CheckSpec, PassNamesItsAssumptionsAndFailGivesATraceWithStates) {
+    const spec::Spec spec = bundled("mediaplayer.yaml");
+    ModelDevice same(synchronous_closure(spec.typestate));
+    Device* devices[] = {&same};
+    const CheckReport pass = check_spec(spec, devices);
+    EXPECT_EQ(pass.verdict, Verdict::Pass);
+    ASSERT_FALSE(pass.assumptions.empty());
+    EXPECT_NE(pass.assumptions.front().find("B=2"), std::string::npos);
+    EXPECT_NE(evidence_note(pass).find("bounded evidence"), std::string::npos);
+
+    // A device that refuses `start` everywhere.
+    MealyMachine closure = synchronous_closure(spec.typestate);
+    std::vector<Transition> table(closure.table().begin(), closure.table().end());
+    const Symbol start = closure.inputs().at("start");
+    const Symbol err = closure.outputs().at("err");
+    StateId sink = 0;
+    for (StateId s = 0; s < closure.num_states(); ++s)
+        if (closure.state_name(s) == kErrorSinkName) sink = s;
+    for (StateId s = 0; s < closure.num_states(); ++s) table[s * closure.num_inputs() + start] = {sink, err};
+    ModelDevice broken(MealyMachine(closure.inputs(), closure.outputs(), closure.initial(), table));
+    Device* broken_devices[] = {&broken};
+    const CheckReport fail = check_spec(spec, broken_devices);
+    ASSERT_EQ(fail.verdict, Verdict::Fail);
+    ASSERT_TRUE(fail.counterexample.has_value());
+    ASSERT_EQ(fail.trace.size(), fail.counterexample->inputs.size());
+    EXPECT_EQ(fail.trace.back().input, "start");
+    EXPECT_EQ(fail.trace.back().actual, "err");
+    EXPECT_EQ(fail.trace.front().state, "Idle");
+}
+
+TEST(Propose, KeepsTheStoredStateNamesAndTiming) {
+    spec::Spec stored = bundled("asynctask.yaml");
+    stored.timing.tmax_ms = 123;
+    ModelDevice device(synchronous_closure(stored.typestate));
+    Device* devices[] = {&device};
+    const LearnedSpec proposal = propose(&stored, devices);
+    ASSERT_TRUE(proposal.spec.has_value());
+    EXPECT_TRUE(spec::same_behaviour(*proposal.spec, stored));
+    std::set<std::string> stored_names, proposed_names;
+    for (const auto& s : canonical(stored.typestate).states) stored_names.insert(s.name);
+    for (const auto& s : proposal.spec->typestate.states) proposed_names.insert(s.name);
+    EXPECT_EQ(proposed_names, stored_names);
+    EXPECT_EQ(proposal.spec->timing.tmax_ms, 123);
+    EXPECT_EQ(proposal.stats.learning.queries_executed, 0u);  // the right seed costs no learning query
+}
+
+}  // namespace
+}  // namespace typestar
