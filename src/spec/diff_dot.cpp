@@ -13,10 +13,14 @@ namespace {
 constexpr std::string_view kAddedColour = "#1a7f37";
 constexpr std::string_view kRemovedColour = "#cf222e";
 
-/// `s` as a DOT double-quoted string.
+/// `s` as a DOT double-quoted string (a line break as Graphviz's `\n`).
 std::string dot_string(std::string_view s) {
     std::string out = "\"";
     for (char c : s) {
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
         if (c == '"' || c == '\\') out += '\\';
         out += c;
     }
@@ -80,17 +84,23 @@ std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
         return std::nullopt;
     };
 
-    std::string edges;
-    bool coloured = false;
+    // Transitions with the same ends, line and colour are drawn as one edge listing their labels.
+    struct Drawn {
+        std::string source;
+        Edge edge;
+        std::string_view colour;
+        std::string sign;
+        std::vector<std::string> labels;
+    };
+    std::vector<Drawn> drawn;
     const auto draw = [&](const std::string& source, const Edge& e, std::string_view colour, std::string_view sign) {
-        edges += "  " + source + " -> " + e.target + " [label=" + dot_string(std::string(sign) + e.label);
-        if (e.line == Line::Callback) edges += " style=dashed";
-        if (e.line == Line::Quiet) edges += " style=dotted";
-        if (!colour.empty()) {
-            edges += " color=" + dot_string(colour) + " fontcolor=" + dot_string(colour) + " penwidth=2";
-            coloured = true;
+        for (auto& d : drawn) {
+            if (d.source == source && d.edge.target == e.target && d.edge.line == e.line && d.colour == colour) {
+                d.labels.push_back(e.label);
+                return;
+            }
         }
-        edges += "];\n";
+        drawn.push_back({source, e, colour, std::string(sign), {e.label}});
     };
     const auto compare = [&](const std::string& source, const std::optional<Edge>& before,
                              const std::optional<Edge>& after) {
@@ -143,6 +153,21 @@ std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
         }
     }
 
+    bool coloured = false;
+    std::string edges;
+    for (const auto& d : drawn) {
+        std::string label;
+        for (const auto& l : d.labels) label += (label.empty() ? "" : "\n") + d.sign + l;
+        edges += "  " + d.source + " -> " + d.edge.target + " [label=" + dot_string(label);
+        if (d.edge.line == Line::Callback) edges += " style=dashed";
+        if (d.edge.line == Line::Quiet) edges += " style=dotted";
+        if (!d.colour.empty()) {
+            edges += " color=" + dot_string(d.colour) + " fontcolor=" + dot_string(d.colour) + " penwidth=2";
+            coloured = true;
+        }
+        edges += "];\n";
+    }
+
     std::string nodes;
     for (StateId p = 0; p < o.states.size(); ++p) {
         std::string label = o.states[p].name;
@@ -167,16 +192,21 @@ std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
     const std::string title = old_name == new_name ? "<b>" + html(old_name) + "</b>: old vs new"
                                                    : "<b>" + html(old_name) + "</b> (old) vs <b>" + html(new_name) +
                                                          "</b> (new)";
+    const std::string added(kAddedColour);
+    const std::string removed(kRemovedColour);
     std::string out = "digraph typestate_diff {\n";
     out += "  rankdir=LR;\n";
+    out += "  fontname=\"Helvetica,Arial,sans-serif\";\n";
+    out += "  node [shape=ellipse fontname=\"Helvetica,Arial,sans-serif\"];\n";
+    out += "  edge [fontname=\"Helvetica,Arial,sans-serif\"];\n";
+    // Title and legend above the picture.
     out += "  labelloc=t;\n";
-    out += "  label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"2\">";
-    out += "<tr><td colspan=\"3\">" + title + (coloured ? "" : " (same behaviour)") + "</td></tr>";
-    out += "<tr><td>black: unchanged</td><td><font color=\"" + std::string(kAddedColour) +
-           "\">+ green: only new (added)</font></td><td><font color=\"" + std::string(kRemovedColour) +
-           "\">- red: only old (removed)</font></td></tr>";
-    out += "<tr><td colspan=\"3\">solid: callin()   dashed: callback   dotted: quiet</td></tr></table>>;\n";
-    out += "  node [shape=circle];\n";
+    out += "  label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"4\">";
+    out += "<tr><td colspan=\"3\"><font point-size=\"18\">" + title + (coloured ? "" : " (same behaviour)") +
+           "</font></td></tr>";
+    out += "<tr><td>black: unchanged</td><td><font color=\"" + added + "\">green +: added (only new)</font></td>";
+    out += "<td><font color=\"" + removed + "\">red -: removed (only old)</font></td></tr>";
+    out += "<tr><td>solid: callin()</td><td>dashed: callback</td><td>dotted: quiet</td></tr></table>>;\n";
     out += "  __start0 [label=\"\" shape=none width=0 height=0];\n";
     out += nodes;
     out += edges;
