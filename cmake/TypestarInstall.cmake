@@ -4,7 +4,7 @@
 include(CMakePackageConfigHelpers)
 
 set(_typestar_install_targets
-  typestar_core typestar_spec typestar_sul typestar_learn typestar_conformance typestar_device
+  typestar_core typestar_spec typestar_render typestar_sul typestar_learn typestar_conformance typestar_device
   typestar_monitor typestar_gmock typestar_gtest typestar_gtest_main)
 set(_typestar_exported "")
 foreach(target IN LISTS _typestar_install_targets)
@@ -19,7 +19,12 @@ install(TARGETS ${_typestar_exported}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/typestar" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+set(_typestar_header_excludes "")
+if(NOT TARGET typestar_render)
+  list(APPEND _typestar_header_excludes PATTERN render EXCLUDE)
+endif()
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/typestar" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        ${_typestar_header_excludes})
 foreach(plugin gtest gmock)
   if(TARGET typestar_${plugin})
     install(DIRECTORY "${PROJECT_SOURCE_DIR}/plugin/${plugin}/include/typestar" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
