@@ -287,13 +287,13 @@ TEST_F(Cli, DiffOfBadInputExitsTwo) {
 
 // --- pictures (export --format svg, diff --picture) ----------------------------------------------
 
+#if TYPESTAR_HAVE_RENDER
 std::size_t count_of(const std::string& text, const std::string& what) {
     std::size_t n = 0;
     for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
     return n;
 }
 
-#if TYPESTAR_HAVE_RENDER
 TEST_F(Cli, ExportSvgIsTheTypestatePictureSameBytesEveryRun) {
     const Result first = run({"export", kMediaPlayer, "--format", "svg", "-o", "mp.svg"});
     EXPECT_EQ(first.status, 0) << first.err;
