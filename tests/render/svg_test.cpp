@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/reference_machines.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/spec/diff_dot.hpp"
 #include "typestar/spec/dot.hpp"
@@ -108,6 +109,22 @@ TEST(RenderSvg, OnlyTheFirstGraphIsDrawnAndTheRestIsForgotten) {
     const std::string next = render_svg("digraph C { x; }");
     EXPECT_NE(next.find("<title>C</title>"), std::string::npos);
     EXPECT_EQ(next.find("<title>B</title>"), std::string::npos);
+}
+
+TEST(RenderSvg, NamesWithQuotesBackslashesAndMarkupRender) {
+    Typestate t = testing_support::async_task_typestate();
+    t.name = "Task<T> & \"co\"";
+    t.states[0].name = "say \"hi\"";
+    t.states[1].name = "back\\slash\\n";
+    Typestate u = t;
+    u.states[0].callins[0].reset();
+    spec::Spec a, b;
+    a.typestate = t;
+    b.typestate = u;
+    const std::string svg = render_svg(spec::write_diff_dot(a, b));
+    EXPECT_NE(svg.find("say &quot;hi&quot;"), std::string::npos) << svg;
+    EXPECT_NE(svg.find("back\\slash\\n"), std::string::npos) << svg;  // no line break made of it
+    EXPECT_NE(svg.find("Task&lt;T&gt; &amp; &quot;co&quot;"), std::string::npos) << svg;
 }
 
 TEST(RenderSvg, WarningsAloneDoNotFail) {
