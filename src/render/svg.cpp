@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <string_view>
+#include <vector>
 
 #include "typestar/core/error.hpp"
 
@@ -49,9 +50,9 @@ private:
     agusererrf previous_;
 };
 
-/// Graphviz's messages on one line: trimmed, one message per line joined with "; ".
-std::string one_line(std::string_view text) {
-    std::string out;
+/// Graphviz's messages, one per line, trimmed.
+std::vector<std::string> lines_of(std::string_view text) {
+    std::vector<std::string> out;
     std::size_t start = 0;
     while (start < text.size()) {
         std::size_t end = text.find('\n', start);
@@ -60,9 +61,16 @@ std::string one_line(std::string_view text) {
         while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t'))
             line.remove_suffix(1);
         while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-        if (!line.empty()) out += (out.empty() ? "" : "; ") + std::string(line);
+        if (!line.empty()) out.emplace_back(line);
         start = end + 1;
     }
+    return out;
+}
+
+/// Graphviz's messages on one line, joined with "; ".
+std::string one_line(std::string_view text) {
+    std::string out;
+    for (const auto& line : lines_of(text)) out += (out.empty() ? "" : "; ") + line;
     return out;
 }
 
@@ -92,14 +100,14 @@ struct GraphDeleter {
 
 }  // namespace
 
-std::string render_svg(const std::string& dot_text) {
+std::string render_svg(const std::string& dot_text, std::vector<std::string>* warnings) {
     const std::lock_guard lock(graphviz_mutex());
     std::string messages;
     const MessageCapture capture(messages);
 
     const std::unique_ptr<GVC_t, ContextDeleter> gvc(gvContext());
     if (!gvc) fail("could not start", messages);
-    aglexbad();  // drop what the lexer kept from the previous text (see below)
+    aglexbad();  // drop what the lexer kept from the previous text (see the note on aglexbad)
     const std::unique_ptr<Agraph_t, GraphDeleter> graph(agmemread(dot_text.c_str()));
     if (!graph) {
         if (one_line(messages).empty()) fail("found no graph in the DOT text", messages);
@@ -114,6 +122,7 @@ std::string render_svg(const std::string& dot_text) {
     gvFreeLayout(gvc.get(), graph.get());
     if (rendered != 0 || agerrors() > 0 || svg.empty()) fail("could not render SVG", messages);
     strip_generator_comment(svg);
+    if (warnings != nullptr) *warnings = lines_of(messages);
     return svg;
 }
 

@@ -127,9 +127,30 @@ TEST(RenderSvg, NamesWithQuotesBackslashesAndMarkupRender) {
     EXPECT_NE(svg.find("Task&lt;T&gt; &amp; &quot;co&quot;"), std::string::npos) << svg;
 }
 
-TEST(RenderSvg, WarningsAloneDoNotFail) {
-    const std::string svg = render_svg("digraph G { a -> b [color=nosuchcolour]; }");
+TEST(RenderSvg, WarningsAloneDoNotFailAndAreReported) {
+    std::vector<std::string> warnings{"stale"};
+    const std::string svg = render_svg("digraph G { a -> b [color=nosuchcolour]; }", &warnings);
     EXPECT_NE(svg.find("<svg "), std::string::npos);
+    EXPECT_EQ(warnings, (std::vector<std::string>{"Warning: nosuchcolour is not a known color."}));
+}
+
+/// typestar's own DOT (typestate pictures, diff pictures with their HTML legend) draws without a
+/// single Graphviz warning.
+TEST(RenderSvg, TypestarsPicturesDrawWithoutWarnings) {
+    std::vector<std::string> warnings{"stale"};
+    (void)render_svg(diff_dot(), &warnings);
+    EXPECT_TRUE(warnings.empty()) << warnings.front();
+    for (const char* spec : {"asynctask", "mediaplayer", "countdowntimer", "speechrecognizer", "sqliteopenhelper"}) {
+        const spec::Spec s = spec::load_spec(kSource + "/specs/" + spec + ".yaml");
+        (void)render_svg(spec::write_typestate_dot(s.typestate), &warnings);
+        EXPECT_TRUE(warnings.empty()) << spec << ": " << warnings.front();
+        (void)render_svg(spec::write_diff_dot(s, s), &warnings);
+        EXPECT_TRUE(warnings.empty()) << spec << ": " << warnings.front();
+    }
+    const spec::Spec old_spec = spec::load_spec(kSource + "/specs/asynctask.yaml");
+    const spec::Spec new_spec = spec::load_spec(kSource + "/tests/spec/fixtures/dot/asynctask_pending.yaml");
+    (void)render_svg(spec::write_diff_dot(old_spec, new_spec), &warnings);
+    EXPECT_TRUE(warnings.empty()) << warnings.front();
 }
 
 }  // namespace

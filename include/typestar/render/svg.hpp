@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace typestar::render {
 
@@ -14,7 +15,8 @@ namespace typestar::render {
 /// Graphviz version" comment is removed; the layout itself depends on the Graphviz version and on
 /// the fonts installed). Thread-safe. Throws typestar::Error with Graphviz's own messages (e.g.
 /// "syntax error in line 1 near '->'") when the text is not a graph or cannot be laid out or
-/// rendered; warnings alone do not fail the call.
-[[nodiscard]] std::string render_svg(const std::string& dot_text);
+/// rendered. Warnings alone do not fail the call; they are stored in `*warnings` when given
+/// (Graphviz's lines, e.g. "Warning: nosuchcolour is not a known color."; empty when none).
+[[nodiscard]] std::string render_svg(const std::string& dot_text, std::vector<std::string>* warnings = nullptr);
 
 }  // namespace typestar::render
