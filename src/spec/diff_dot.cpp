@@ -127,6 +127,8 @@ std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
             compare(source, before, after);
         }
         const auto old_wait = wait_edge(o, p);
+        // A state only one side has is drawn like write_typestate_dot draws it: no quiet self-loop.
+        if (!q && old_wait && old_wait->second.line == Line::Quiet && old_wait->first == p) continue;
         std::optional<Edge> before, after;
         if (old_wait) {
             before = old_wait->second;
@@ -147,7 +149,7 @@ std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
         for (std::size_t c = 0; c < a.callins.size(); ++c)
             if (const auto to = callin_edge(n, q, c))
                 compare(source, std::nullopt, Edge{new_id(*to), a.callins[c] + "()", Line::Callin});
-        if (auto new_wait = wait_edge(n, q)) {
+        if (auto new_wait = wait_edge(n, q); new_wait && !(new_wait->second.line == Line::Quiet && new_wait->first == q)) {
             new_wait->second.target = new_id(new_wait->first);
             compare(source, std::nullopt, new_wait->second);
         }

@@ -17,7 +17,8 @@ namespace typestar::spec {
 /// new spec calls it otherwise); old states without a partner are red and dashed, new states
 /// without one green. Unchanged transitions are black; a transition only the old typestate has is
 /// red with its label prefixed `- `, one only the new has green with `+ `; a changed target or
-/// callback is both. A `quiet` self-loop is drawn only when it changed. The title names both
+/// callback is both. A `quiet` self-loop is drawn only on a paired state, when it changed (a state
+/// only one side has is drawn as write_typestate_dot would, without it). The title names both
 /// typestates (and says "same behaviour" when nothing is coloured) and a legend explains the
 /// colours. Deterministic: same specs, same bytes. Throws std::invalid_argument if either
 /// typestate is malformed (as diff_specs).
