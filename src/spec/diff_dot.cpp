@@ -78,7 +78,8 @@ std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
     const auto wait_edge = [&](const Typestate& t, StateId s) -> std::optional<std::pair<StateId, Edge>> {
         const auto& state = t.states[s];
         if (state.callback)
-            return std::pair{state.callback->target, Edge{"", t.callbacks.at(state.callback->callback), Line::Callback}};
+            return std::pair{state.callback->target,
+                             Edge{"", t.callbacks.at(state.callback->callback), Line::Callback}};
         if (state.wait == Typestate::Wait::Quiet)
             return std::pair{state.quiet_target.value_or(s), Edge{"", "quiet", Line::Quiet}};
         return std::nullopt;
@@ -149,7 +150,8 @@ std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
         for (std::size_t c = 0; c < a.callins.size(); ++c)
             if (const auto to = callin_edge(n, q, c))
                 compare(source, std::nullopt, Edge{new_id(*to), a.callins[c] + "()", Line::Callin});
-        if (auto new_wait = wait_edge(n, q); new_wait && !(new_wait->second.line == Line::Quiet && new_wait->first == q)) {
+        auto new_wait = wait_edge(n, q);
+        if (new_wait && !(new_wait->second.line == Line::Quiet && new_wait->first == q)) {
             new_wait->second.target = new_id(new_wait->first);
             compare(source, std::nullopt, new_wait->second);
         }

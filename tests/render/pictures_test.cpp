@@ -35,7 +35,8 @@ class ProposalPictures : public ::testing::Test {
 protected:
     void SetUp() override {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / ("typestar_pictures_test_" + std::to_string(::getpid()) + "_" + info->name());
+        dir_ = fs::temp_directory_path() /
+               ("typestar_pictures_test_" + std::to_string(::getpid()) + "_" + info->name());
         fs::remove_all(dir_);
         fs::create_directories(dir_);
     }

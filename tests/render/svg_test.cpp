@@ -52,7 +52,8 @@ TEST(RenderSvg, SameTextSameBytes) {
     const std::string dot = diff_dot();
     const std::string first = render_svg(dot);
     EXPECT_EQ(render_svg(dot), first);
-    const std::string typestate = spec::write_typestate_dot(spec::load_spec(kSource + "/specs/asynctask.yaml").typestate);
+    const std::string typestate =
+        spec::write_typestate_dot(spec::load_spec(kSource + "/specs/asynctask.yaml").typestate);
     const std::string other = render_svg(typestate);
     EXPECT_NE(other, first);
     EXPECT_EQ(render_svg(dot), first);  // nothing carried over from the render in between
