@@ -4,7 +4,8 @@
 include(CMakePackageConfigHelpers)
 
 set(_typestar_install_targets
-  typestar_core typestar_spec typestar_sul typestar_learn typestar_conformance typestar_session typestar_device
+  typestar_core typestar_spec typestar_render typestar_sul typestar_learn typestar_conformance typestar_session
+  typestar_device
   typestar_monitor typestar_gmock typestar_gtest typestar_gtest_main)
 set(_typestar_exported "")
 foreach(target IN LISTS _typestar_install_targets)
@@ -21,8 +22,12 @@ install(TARGETS ${_typestar_exported}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The targets' headers belong to typestar_targets, which is not installed (Boost and SQLite devices
 # of typestar's own tests): a header whose library is not exported would not link.
+set(_typestar_header_excludes PATTERN targets EXCLUDE)
+if(NOT TARGET typestar_render)
+  list(APPEND _typestar_header_excludes PATTERN render EXCLUDE)
+endif()
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/typestar" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  PATTERN "targets" EXCLUDE)
+        ${_typestar_header_excludes})
 foreach(plugin gtest gmock)
   if(TARGET typestar_${plugin})
     install(DIRECTORY "${PROJECT_SOURCE_DIR}/plugin/${plugin}/include/typestar" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -11,19 +11,42 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/spec/diff.hpp"
+#include "typestar/spec/diff_dot.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/spec/json.hpp"
 #include "typestar/spec/spec.hpp"
+#if TYPESTAR_HAVE_RENDER
+#include "typestar/render/svg.hpp"
+#endif
 
 namespace typestar::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-bool is_dot_file(const std::string& path) {
+std::string lower_extension(const std::string& path) {
     std::string ext = fs::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+bool is_dot_file(const std::string& path) {
+    const std::string ext = lower_extension(path);
     return ext == ".dot" || ext == ".gv";
+}
+
+bool is_svg_file(const std::string& path) { return lower_extension(path) == ".svg"; }
+
+/// The SVG picture of `dot_text` (typestar::render, Graphviz's library); without it, exit 2.
+std::string svg_of(const std::string& dot_text) {
+#if TYPESTAR_HAVE_RENDER
+    return render::render_svg(dot_text);
+#else
+    (void)dot_text;
+    print_error("this typestar was built without Graphviz (TYPESTAR_BUILD_RENDER=OFF), so it cannot draw SVG; "
+                "write DOT instead and run Graphviz's `dot -Tsvg` on it");
+    exit_with(kExitBadInput);
+#endif
 }
 
 /// A spec name ([A-Za-z0-9_.-]) made from a file's stem.
@@ -96,12 +119,12 @@ void add_export(CLI::App& app) {
         std::string output;
     };
     auto opt = std::make_shared<Options>();
-    auto* cmd = app.add_subcommand("export", "Write a spec as canonical YAML, a typestate picture (dot), "
-                                             "its synchronous closure as Mealy DOT, or JSON.");
+    auto* cmd = app.add_subcommand("export", "Write a spec as canonical YAML, a typestate picture (dot, or svg "
+                                             "drawn by Graphviz), its synchronous closure as Mealy DOT, or JSON.");
     cmd->add_option("spec", opt->spec, "spec file (YAML)")->required();
-    cmd->add_option("-f,--format", opt->format, "yaml | dot | mealy-dot | json")
+    cmd->add_option("-f,--format", opt->format, "yaml | dot | svg | mealy-dot | json")
         ->required()
-        ->check(CLI::IsMember({"yaml", "dot", "mealy-dot", "json"}));
+        ->check(CLI::IsMember({"yaml", "dot", "svg", "mealy-dot", "json"}));
     cmd->add_option("-o,--output", opt->output, "output file (default: stdout), written atomically");
     cmd->callback([opt] {
         const spec::Spec s = spec::load_spec(opt->spec);
@@ -110,6 +133,8 @@ void add_export(CLI::App& app) {
             text = spec::write_spec(s);
         } else if (opt->format == "dot") {
             text = spec::write_typestate_dot(canonical(s.typestate));
+        } else if (opt->format == "svg") {
+            text = svg_of(spec::write_typestate_dot(canonical(s.typestate)));
         } else if (opt->format == "mealy-dot") {
             text = spec::write_mealy_dot(synchronous_closure(canonical(s.typestate)), s.typestate.name);
         } else {
@@ -143,16 +168,28 @@ void add_diff(CLI::App& app) {
     struct Options {
         std::string old_file;
         std::string new_file;
+        std::string picture;
     };
     auto opt = std::make_shared<Options>();
     auto* cmd = app.add_subcommand("diff", "Compare the behaviour of two specs (YAML, or Mealy DOT). "
                                            "Exit 0 same behaviour, 1 different, 2 bad input.");
     cmd->add_option("old", opt->old_file, "old spec (.yaml, or .dot Mealy machine)")->required();
     cmd->add_option("new", opt->new_file, "new spec (.yaml, or .dot Mealy machine)")->required();
+    cmd->add_option("--picture", opt->picture,
+                    "also draw both typestates overlaid (added green, removed red) into this file, "
+                    "written atomically: .svg (drawn by Graphviz) or .dot");
     cmd->callback([opt] {
+        if (!opt->picture.empty() && !is_svg_file(opt->picture) && !is_dot_file(opt->picture)) {
+            print_error("--picture " + opt->picture + ": the file must end in .svg or .dot");
+            exit_with(kExitBadInput);
+        }
         const spec::Spec old_spec = load_any(opt->old_file);
         const spec::Spec new_spec = load_any(opt->new_file);
         const spec::SpecDiff diff = spec::diff_specs(old_spec, new_spec);
+        if (!opt->picture.empty()) {
+            const std::string dot = spec::write_diff_dot(old_spec, new_spec);
+            spec::write_file_atomically(opt->picture, is_svg_file(opt->picture) ? svg_of(dot) : dot);
+        }
         std::cout << spec::format_diff(diff) << std::flush;
         if (!diff.empty()) exit_with(kExitFinding);
     });

@@ -5,53 +5,16 @@
 #include <set>
 #include <stdexcept>
 
+#include "diff_pairing.hpp"
 #include "typestar/core/algorithms.hpp"
 
 namespace typestar::spec {
 namespace {
 
-std::vector<std::string> sorted_union(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-    std::set<std::string> all(a.begin(), a.end());
-    all.insert(b.begin(), b.end());
-    return {all.begin(), all.end()};
-}
-
 std::vector<std::string> sorted_minus(const std::vector<std::string>& a, const std::vector<std::string>& b) {
     std::set<std::string> out(a.begin(), a.end());
     for (const auto& x : b) out.erase(x);
     return {out.begin(), out.end()};
-}
-
-/// `t` over the given callins and callbacks (supersets of its own); new callins are refused
-/// everywhere.
-Typestate extended(const Typestate& t, const std::vector<std::string>& callins,
-                   const std::vector<std::string>& callbacks) {
-    const auto index_in = [](const std::vector<std::string>& names, const std::string& name) {
-        return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-    };
-    Typestate out;
-    out.name = t.name;
-    out.callins = callins;
-    out.callbacks = callbacks;
-    out.initial = t.initial;
-    for (const auto& s : t.states) {
-        Typestate::State state;
-        state.name = s.name;
-        state.callins.assign(callins.size(), std::nullopt);
-        if (s.callins.size() != t.callins.size())
-            throw std::invalid_argument("typestate state '" + s.name + "' does not list every callin");
-        for (std::size_t c = 0; c < s.callins.size(); ++c) state.callins[index_in(callins, t.callins[c])] = s.callins[c];
-        if (s.callback) {
-            if (s.callback->callback >= t.callbacks.size())
-                throw std::invalid_argument("typestate callback index out of range");
-            state.callback = Typestate::CallbackEdge{index_in(callbacks, t.callbacks[s.callback->callback]),
-                                                     s.callback->target};
-        }
-        state.wait = s.wait;
-        state.quiet_target = s.quiet_target;
-        out.states.push_back(std::move(state));
-    }
-    return out;
 }
 
 std::vector<std::string> names(const Word& word, const Alphabet& alphabet) { return names_of(word, alphabet); }
@@ -111,57 +74,13 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
 
 std::string code(const std::string& s) { return "`" + s + "`"; }
 
-// Lockstep breadth-first walk over pairs of live states (neither side in its error sink, i.e. state
-// ids below old_states / new_states). Each old state is paired with the new state at the first pair
-// it appears in, so its access word is the shortest one both typestates accept; a removed callin
-// thus does not unpair the states behind it that stay reachable some other way.
-struct Lockstep {
-    std::vector<std::optional<StateId>> pair;  // old state -> paired new state
-    std::vector<Word> access;                  // old state -> its access word in the walk
-    std::vector<bool> new_seen;                // new state -> in some pair
-};
-
-Lockstep lockstep(const MealyMachine& old_c, const MealyMachine& new_c, const std::vector<Symbol>& order,
-                  std::size_t old_states, std::size_t new_states) {
-    Lockstep walk{std::vector<std::optional<StateId>>(old_states), std::vector<Word>(old_states),
-                  std::vector<bool>(new_states, false)};
-    std::set<std::pair<StateId, StateId>> visited{{old_c.initial(), new_c.initial()}};
-    std::vector<std::pair<std::pair<StateId, StateId>, Word>> queue{{{old_c.initial(), new_c.initial()}, {}}};
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-        const auto [states, word] = queue[head];
-        const auto [p, q] = states;
-        walk.new_seen[q] = true;
-        if (!walk.pair[p]) {
-            walk.pair[p] = q;
-            walk.access[p] = word;
-        }
-        for (const Symbol input : order) {
-            const std::pair<StateId, StateId> next{old_c.successor(p, input), new_c.successor(q, input)};
-            if (next.first >= old_states || next.second >= new_states) continue;  // an error sink
-            if (!visited.insert(next).second) continue;
-            Word longer = word;
-            longer.push_back(input);
-            queue.emplace_back(next, std::move(longer));
-        }
-    }
-    return walk;
-}
-
-
 }  // namespace
 
 std::vector<StatePair> pair_states(const Typestate& old_typestate, const Typestate& new_typestate) {
-    const auto callins = sorted_union(old_typestate.callins, new_typestate.callins);
-    const auto callbacks = sorted_union(old_typestate.callbacks, new_typestate.callbacks);
-    const Typestate old_t = canonical(extended(old_typestate, callins, callbacks));
-    const Typestate new_t = canonical(extended(new_typestate, callins, callbacks));
-    const MealyMachine old_c = synchronous_closure(old_t);
-    const MealyMachine new_c = synchronous_closure(new_t);
-    const Lockstep walk =
-        lockstep(old_c, new_c, old_c.inputs().sorted_ids(), old_t.states.size(), new_t.states.size());
+    const detail::AlignedTypestates a = detail::align_typestates(old_typestate, new_typestate);
     std::vector<StatePair> pairs;
-    for (StateId p = 0; p < old_t.states.size(); ++p)
-        if (walk.pair[p]) pairs.push_back({old_t.states[p].name, new_t.states[*walk.pair[p]].name});
+    for (StateId p = 0; p < a.old_t.states.size(); ++p)
+        if (a.pair[p]) pairs.push_back({a.old_t.states[p].name, a.new_t.states[*a.pair[p]].name});
     return pairs;
 }
 
@@ -176,13 +95,12 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
     diff.callbacks_added = sorted_minus(n.callbacks, o.callbacks);
     diff.callbacks_removed = sorted_minus(o.callbacks, n.callbacks);
 
-    const auto callins = sorted_union(o.callins, n.callins);
-    const auto callbacks = sorted_union(o.callbacks, n.callbacks);
-    const Typestate new_ext = extended(n, callins, callbacks);
-    const Typestate old_t = canonical(extended(o, callins, callbacks));
-    const Typestate new_t = canonical(new_ext);
-    const MealyMachine old_c = synchronous_closure(old_t);
-    const MealyMachine new_c = synchronous_closure(new_t);
+    const detail::AlignedTypestates a = detail::align_typestates(o, n);
+    const auto& callins = a.callins;
+    const Typestate& old_t = a.old_t;
+    const Typestate& new_t = a.new_t;
+    const MealyMachine& old_c = a.old_c;
+    const MealyMachine& new_c = a.new_c;
 
     if (const auto word = separating_word(old_c, new_c)) {
         SeparatingTrace trace;
@@ -195,15 +113,12 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
         return diff;  // same behaviour: any state-level difference is only naming
     }
 
-    // Both closures have the inputs callins (sorted union) then `wait`, in the same order.
-    const auto order = old_c.inputs().sorted_ids();
+    const auto& order = a.order;
     const auto old_states = old_t.states.size();
     const auto new_states = new_t.states.size();
-
-    const Lockstep walk = lockstep(old_c, new_c, order, old_states, new_states);
-    const auto& pair = walk.pair;
-    const auto& access = walk.access;
-    const auto& new_seen = walk.new_seen;
+    const auto& pair = a.pair;
+    const auto& access = a.access;
+    const auto& new_seen = a.new_seen;
     const auto old_access = access_sequences(old_c, order);
     const auto new_access = access_sequences(new_c, order);
     for (StateId p = 0; p < old_states; ++p)
@@ -213,21 +128,6 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
         if (!new_seen[q] && new_access[q])
             diff.new_only_states.push_back({new_t.states[q].name, names(*new_access[q], new_c.inputs())});
 
-    // Which canonical new state each state name of the new spec stands for, so that a paired state
-    // keeps its old name when the new spec has a state of that name with that behaviour.
-    std::map<std::string, StateId> new_class_of;
-    {
-        const MealyMachine ext_c = synchronous_closure(new_ext);
-        const auto ext_access = access_sequences(ext_c, order);
-        for (StateId s = 0; s < new_ext.states.size(); ++s)
-            if (ext_access[s]) new_class_of.emplace(new_ext.states[s].name, new_c.run(*ext_access[s]));
-    }
-    const auto new_name = [&](StateId p, StateId q) {
-        const std::string& old_name = old_t.states[p].name;
-        const auto it = new_class_of.find(old_name);
-        return it != new_class_of.end() && it->second == q ? old_name : new_t.states[q].name;
-    };
-
     const Symbol wait = old_c.inputs().at(kWait);
     for (StateId p = 0; p < old_states; ++p) {
         if (!pair[p]) continue;
@@ -235,7 +135,7 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
         const auto& os = old_t.states[p];
         const auto& ns = new_t.states[q];
         const auto change = [&](TransitionChange::Kind kind, std::string symbol, std::string before, std::string after) {
-            diff.changes.push_back({kind, os.name, new_name(p, q), std::move(symbol), names(access[p], old_c.inputs()),
+            diff.changes.push_back({kind, os.name, a.paired_name[p], std::move(symbol), names(access[p], old_c.inputs()),
                                     std::move(before), std::move(after)});
         };
         const auto same_target = [&](StateId old_target, StateId new_target) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "typestar/core/algorithms.hpp"
+#include "typestar/spec/diff_dot.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/spec/json.hpp"
 #include "typestar/spec/spec.hpp"
@@ -282,6 +283,68 @@ TEST_F(Cli, DiffOfBadInputExitsTwo) {
     const Result not_closure = run({"diff", "coffee.dot", kMediaPlayer});
     EXPECT_EQ(not_closure.status, 2);
     EXPECT_EQ(not_closure.err, "typestar: error: coffee.dot: not a synchronous closure: it has no input 'wait'\n");
+}
+
+// --- pictures (export --format svg, diff --picture) ----------------------------------------------
+
+#if TYPESTAR_HAVE_RENDER
+std::size_t count_of(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+    return n;
+}
+
+TEST_F(Cli, ExportSvgIsTheTypestatePictureSameBytesEveryRun) {
+    const Result first = run({"export", kMediaPlayer, "--format", "svg", "-o", "mp.svg"});
+    EXPECT_EQ(first.status, 0) << first.err;
+    EXPECT_EQ(first.out, "");
+    const std::string svg = read(dir_ / "mp.svg");
+    EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+    EXPECT_NE(svg.find("<svg "), std::string::npos);
+    const std::string dot = write_typestate_dot(canonical(load_spec(kMediaPlayer).typestate));
+    EXPECT_EQ(count_of(svg, "class=\"edge\""), count_of(dot, " -> "));
+    const Result second = run({"export", kMediaPlayer, "--format", "svg"});  // another process, to stdout
+    EXPECT_EQ(second.status, 0) << second.err;
+    EXPECT_EQ(second.out, svg);
+}
+
+TEST_F(Cli, DiffPictureAsSvgAndDot) {
+    const Result svg = run({"diff", kMediaPlayer, kMutant, "--picture", "diff.svg"});
+    EXPECT_EQ(svg.status, 1) << svg.err;
+    EXPECT_EQ(svg.out, run({"diff", kMediaPlayer, kMutant}).out);  // the report is unchanged
+    const std::string picture = read(dir_ / "diff.svg");
+    EXPECT_NE(picture.find("&#45; stop()"), std::string::npos);  // the removed transition, in red
+    EXPECT_EQ(count_of(picture, "stroke=\"#cf222e\""), 2u);      // its line and arrowhead
+    EXPECT_EQ(count_of(picture, "stroke=\"#1a7f37\""), 0u);      // nothing added
+
+    const Result dot = run({"diff", kMediaPlayer, kMutant, "--picture", "diff.dot"});
+    EXPECT_EQ(dot.status, 1) << dot.err;
+    EXPECT_EQ(read(dir_ / "diff.dot"), write_diff_dot(load_spec(kMediaPlayer), load_spec(kMutant)));
+}
+#else
+TEST_F(Cli, SvgWithoutGraphvizIsAClearError) {
+    const Result r = run({"export", kMediaPlayer, "--format", "svg", "-o", "mp.svg"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("built without Graphviz"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "mp.svg"));
+    const Result dot = run({"diff", kMediaPlayer, kMutant, "--picture", "diff.dot"});
+    EXPECT_EQ(dot.status, 1) << dot.err;
+    EXPECT_EQ(read(dir_ / "diff.dot"), write_diff_dot(load_spec(kMediaPlayer), load_spec(kMutant)));
+}
+#endif
+
+TEST_F(Cli, DiffPictureOfTheSameBehaviourIsWrittenToo) {
+    const Result r = run({"diff", kMediaPlayer, kMediaPlayer, "--picture", "same.dot"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(read(dir_ / "same.dot").find("(same behaviour)"), std::string::npos);
+}
+
+TEST_F(Cli, DiffPictureNeedsAKnownExtension) {
+    const Result r = run({"diff", kMediaPlayer, kMutant, "--picture", "diff.png"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "typestar: error: --picture diff.png: the file must end in .svg or .dot\n");
+    EXPECT_FALSE(fs::exists(dir_ / "diff.png"));
 }
 
 // --- devices by URL ------------------------------------------------------------------------------
