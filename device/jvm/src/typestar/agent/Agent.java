@@ -136,6 +136,9 @@ public final class Agent {
         statusBody.addProperty("quiet_is_stable", purpose.quietIsStable);
         statusBody.addProperty("max_sessions", config.maxSessions);
 
+        // Without TCP_NODELAY every small answer waits for the peer's delayed ACK (about 40 ms per
+        // request on Linux); the JDK server reads this property when its classes initialise.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(config.host), config.port), 128);
         handlers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "typestar-http");

@@ -76,6 +76,7 @@ public final class CallbackSink {
         final long query;
         final ArrayDeque<String> queue = new ArrayDeque<>();
         boolean open = true;
+        boolean tearingDown = false;    // the teardown snippet runs: its callbacks are the harness's, ignored
         boolean quietDeclared = false;  // last step: `wait` answered quiet, no callin since
         long quietWaitStart;            // nanoTime of that wait's start
         long lastCallin = -1;           // nanoTime of the latest callin's start, -1 before any
@@ -96,6 +97,11 @@ public final class CallbackSink {
                 if (symbol == null) {
                     message = "undeclared callback '" + name + "' emitted in " + where;
                     counter = "harness";
+                } else if (tearingDown) {
+                    synchronized (monitor) {
+                        ++monitor.late;
+                    }
+                    return;
                 } else if (quietDeclared) {
                     message = "tmax too small: callback '" + symbol + "' arrived " + ms(now - quietWaitStart)
                             + " after the start of a `wait` that answered quiet (tmax " + monitor.tmaxMs

@@ -43,6 +43,7 @@ public final class LearningPurpose<T> {
     long tmaxMs = 200;
     long tminMs = 0;
     boolean quietIsStable = false;
+    boolean callbacksDrained = false;
     PurposeFilter filter;
 
     private LearningPurpose(String name) {
@@ -107,6 +108,18 @@ public final class LearningPurpose<T> {
      */
     public LearningPurpose<T> quietIsStable() {
         this.quietIsStable = true;
+        return this;
+    }
+
+    /**
+     * The learning purpose "callbacks drained" (the C++ targets' {@code callbacks_drained}): a callin
+     * while a callback that already arrived is undelivered answers {@code err} (outside the purpose)
+     * without running. Use it when callins deliver callbacks synchronously (inside the call, or
+     * waited for by the snippet): without it the next callin would meet a queued callback, a tmin
+     * violation. In the learned typestate, such an {@code err} means "deliver the callback first".
+     */
+    public LearningPurpose<T> callbacksDrained() {
+        this.callbacksDrained = true;
         return this;
     }
 

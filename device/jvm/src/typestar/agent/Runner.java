@@ -67,10 +67,12 @@ final class Runner {
 
     /** Closes the epoch and tears the instance down. Never throws. */
     void finish() {
-        if (epoch != null) {
-            synchronized (epoch) {
-                epoch.open = false;
-                epoch.queue.clear();
+        CallbackSink.Epoch e = epoch;
+        if (e != null) {
+            synchronized (e) {
+                e.open = false;
+                e.queue.clear();
+                e.tearingDown = true;
             }
         }
         if (instance != null && purpose.teardown != null) {
@@ -78,6 +80,11 @@ final class Runner {
                 purpose.teardown.run(instance);
             } catch (Exception | LinkageError ex) {
                 LOG.warning(who + ": the teardown snippet threw " + ex.getClass().getName() + "; ignored");
+            }
+        }
+        if (e != null) {
+            synchronized (e) {
+                e.tearingDown = false;  // later callbacks are the class's own: late, or tmax violations
             }
         }
         instance = null;
@@ -100,6 +107,8 @@ final class Runner {
         Answer answer;
         if (errored) {
             answer = new Answer("err", null);
+        } else if (!isWait && purpose.callbacksDrained && queued()) {
+            answer = new Answer("err", null);  // outside the purpose: a callback is undelivered
         } else if (purpose.filter != null && !purpose.filter.allows(List.copyOf(history), input)) {
             answer = new Answer("err", null);  // outside the learning purpose
         } else {
@@ -144,6 +153,13 @@ final class Runner {
             finish();
         }
         return new Run(outputs, steps, waits);
+    }
+
+    private boolean queued() {
+        CallbackSink.Epoch e = epoch;
+        synchronized (e) {
+            return !e.queue.isEmpty();
+        }
     }
 
     private Answer runCallin(String name) throws DeviceException {
