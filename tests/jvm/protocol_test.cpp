@@ -81,7 +81,7 @@ TEST_F(JvmAgent, StatusDescribesThePurpose) {
     EXPECT_TRUE(has_header(status.headers, "content-type: application/json"));
     EXPECT_EQ(status.body,
               R"({"agent":"typestar-jvm","callbacks":["done"],"callins":["start","refuse","once","late","now","bogus",)"
-              R"("broken"],"framework":"probe-1","max_sessions":4,"name":"Probe","protocol":"typestar-device/1",)"
+              R"("broken","finish"],"framework":"probe-1","max_sessions":4,"name":"Probe","protocol":"typestar-device/1",)"
               R"("quiet_is_stable":true,"sessions":0,"timing":{"tmax_ms":80,"tmin_ms":5}})");
     HttpDevice d(config());
     EXPECT_EQ(d.status().protocol, "typestar-device/1");
@@ -90,7 +90,7 @@ TEST_F(JvmAgent, StatusDescribesThePurpose) {
     EXPECT_EQ(d.status().timing, (Timing{80ms, 5ms}));
     EXPECT_TRUE(d.status().quiet_is_stable);
     EXPECT_TRUE(d.traits().quiet.has_value());
-    EXPECT_EQ(d.inputs().names(), (std::vector<std::string>{"start", "refuse", "once", "late", "now", "bogus", "broken", "wait"}));
+    EXPECT_EQ(d.inputs().names(), (std::vector<std::string>{"start", "refuse", "once", "late", "now", "bogus", "broken", "finish", "wait"}));
 }
 
 TEST_F(JvmAgent, BatchAndStepwiseRunsGiveTheSameAnswers) {
@@ -124,6 +124,17 @@ TEST_F(JvmAgent, ARefusedCallinNamesItsExceptionAndErrIsAbsorbing) {
     EXPECT_EQ(callin(id, 1, "start").body, R"({"output":"err","seq":1})");  // not run
     EXPECT_EQ(wait(id, 2).body, R"({"output":"err","seq":2})");
     EXPECT_EQ(authorized("DELETE", url() + "/v1/sessions/" + id).status, 200);
+}
+
+TEST_F(JvmAgent, MergedCallbacksAndTheLearningPurposeFilter) {
+    // `finish` emits the raw callback `finished`, merged into `done`; at most one start/finish may
+    // wait for its `done`: a second one is outside the purpose (err, not run, no exception).
+    const auto r = authorized("POST", url() + "/v1/run", R"({"inputs":["finish","wait","start","start","wait"]})");
+    EXPECT_EQ(r.body, R"({"outputs":["ok","done","ok","err","err"],"steps":4,"waits":1})");
+    const std::string id = session();
+    EXPECT_EQ(callin(id, 0, "start").body, R"({"output":"ok","seq":0})");
+    EXPECT_EQ(callin(id, 1, "finish").body, R"({"output":"err","seq":1})");
+    authorized("DELETE", url() + "/v1/sessions/" + id);
 }
 
 TEST_F(JvmAgent, ARetriedStepIsAnsweredAgainNotRunTwice) {
@@ -329,6 +340,11 @@ TEST(JvmAgentBinary, RefusesToStartWithoutAPrivateTokenOrAPurpose) {
                                             "' is accessible by group or others (mode 644); make it 0600\n");
     }
     std::filesystem::remove(path);
+    {
+        JavaAgent agent({"--class-purpose", "typestar.testing.ProbePurpose$Reserved", "--port", "0"});
+        EXPECT_EQ(agent.wait_exit(), 1);
+        EXPECT_EQ(agent.error_output(), "typestar-agent: class 'Reserved': reserved name 'wait' used as a callin\n");
+    }
     {
         JavaAgent agent({"--class-purpose", "no.such.Purpose", "--port", "0"});
         EXPECT_EQ(agent.wait_exit(), 1);

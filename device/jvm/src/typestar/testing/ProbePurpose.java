@@ -5,14 +5,18 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import typestar.agent.CallbackSink;
 import typestar.agent.LearningPurpose;
+import typestar.agent.PurposeFilter;
 import typestar.agent.PurposeProvider;
+import java.util.Set;
 
 /**
  * A probe class for the agent's protocol tests (tests/jvm): every way a step can end. tmax 80 ms,
  * tmin 5 ms, quiet declared stable. Callins: {@code start} (callback {@code done} 20 ms later),
  * {@code refuse} (throws IllegalStateException), {@code once} (refused the second time), {@code late}
  * ({@code done} 250 ms later: after a quiet wait, a tmax violation), {@code now} ({@code done} inside the
- * callin: a tmin violation), {@code bogus} (an undeclared callback), {@code broken} (a harness failure).
+ * callin: a tmin violation), {@code bogus} (an undeclared callback), {@code broken} (a harness failure),
+ * {@code finish} (the raw callback {@code finished}, merged into {@code done}). Learning purpose: at
+ * most one {@code start}/{@code finish} waiting for its {@code done}.
  */
 public class ProbePurpose implements PurposeProvider {
     private static final ScheduledExecutorService TIMERS = Executors.newScheduledThreadPool(2, r -> {
@@ -31,7 +35,11 @@ public class ProbePurpose implements PurposeProvider {
         }
 
         void later(long ms) {
-            TIMERS.schedule(() -> sink.emit("done"), ms, TimeUnit.MILLISECONDS);
+            later(ms, "done");
+        }
+
+        void later(long ms, String callback) {
+            TIMERS.schedule(() -> sink.emit(callback), ms, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -52,13 +60,24 @@ public class ProbePurpose implements PurposeProvider {
                 .callin("broken", p -> {
                     throw new typestar.agent.HarnessFailure("the probe's harness broke");
                 })
-                .callback("done")
+                .callin("finish", p -> p.later(20, "finished"))
+                .mergedCallback("done", "done", "finished")
+                // at most one `start` or `finish` waiting for its `done`
+                .restrictTo(PurposeFilter.atMostPending(Set.of("start", "finish"), Set.of("done"), 1))
                 .timing(80, 5);
     }
 
     @Override
     public LearningPurpose<?> purpose() {
         return base().quietIsStable();
+    }
+
+    /** An invalid purpose: {@code wait} is reserved (the agent must refuse to start). */
+    public static final class Reserved implements PurposeProvider {
+        @Override
+        public LearningPurpose<?> purpose() {
+            return LearningPurpose.of("Reserved", Probe.class).reset(Probe::new).callin("wait", p -> {});
+        }
     }
 
     /** The same probe without the quiet-stability declaration. */
