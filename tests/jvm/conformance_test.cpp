@@ -13,3 +13,4 @@ TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_future.yaml", [] { 
 TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_piped.yaml", [] { return jvm_target("java_piped"); });
 TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_signature.yaml", [] { return jvm_target("java_signature"); });
 TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_timer.yaml", [] { return jvm_target("java_timer"); });
+TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_watch.yaml", [] { return jvm_target("java_watch"); });
