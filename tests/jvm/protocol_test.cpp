@@ -272,6 +272,14 @@ TEST_F(JvmAgent, TimingViolationsAreDeviceErrorsNeverAnswers) {
     EXPECT_EQ(authorized("POST", url() + "/v1/run", R"({"inputs":["start"]})").status, 200);  // reported once
 }
 
+TEST_F(JvmAgent, CallbacksCausedByTheTeardownAreIgnored) {
+    // The probe's teardown emits `done`; after a query that ended with a quiet wait, a class's own
+    // callback would be a tmax violation, the teardown's is not.
+    for (int i = 0; i < 3; ++i)
+        EXPECT_EQ(authorized("POST", url() + "/v1/run", R"({"inputs":["wait"]})").body,
+                  R"({"outputs":["quiet"],"steps":1,"waits":1})");
+}
+
 TEST_F(JvmAgent, UndeclaredCallbacksAndHarnessFailuresAreDeviceErrors) {
     auto r = authorized("POST", url() + "/v1/run", R"({"inputs":["bogus","wait"]})");
     EXPECT_EQ(r.status, 500);

@@ -47,6 +47,8 @@ public class ProbePurpose implements PurposeProvider {
         return LearningPurpose.of("Probe", Probe.class)
                 .framework("probe-1")
                 .reset(Probe::new)
+                // A teardown that causes a callback (like cancelling a future): ignored by the agent.
+                .teardown(p -> p.sink.emit("done"))
                 .callin("start", p -> p.later(20))
                 .callin("refuse", p -> {
                     throw new IllegalStateException("refused");
