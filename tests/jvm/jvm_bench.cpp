@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < pool; ++i) many.push_back(http(urls[i % urls.size()], true));
     const Learned pooled = learn_with(std::move(many), expected);
     const PhaseCounts t = single.stats.total();
-    std::cout << std::setprecision(2) << expected.typestate.name << ": " << t.queries_executed << " queries executed, "
+    std::cout << std::fixed << std::setprecision(2) << expected.typestate.name << ": " << t.queries_executed << " queries executed, "
               << t.symbols_executed << " symbols, " << t.waits_executed << " waits\n"
               << "  1 device:  " << single.wall_s << " s, typestate " << (single.same ? "same as the spec" : "DIFFERS") << "\n"
               << "  " << pool << " devices: " << pooled.wall_s << " s, typestate "
