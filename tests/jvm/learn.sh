@@ -19,7 +19,14 @@ for entry in java_timer:18761:TimerPurpose java_future:18762:CompletableFuturePu
   name=${entry%%:*}; rest=${entry#*:}; port=${rest%%:*}; purpose=typestar.jdk.${rest#*:}
   java -jar "$jar" --class-purpose "$purpose" --port "$port" > "$work/$name.out" 2>&1 &
   echo $! > "$work/$name.pid"
-  until grep -q http:// "$work/$name.out" 2>/dev/null; do sleep 0.1; done
+  until grep -q http:// "$work/$name.out" 2>/dev/null; do
+    if ! kill -0 "$(cat "$work/$name.pid")" 2>/dev/null; then
+      echo "learn.sh: the agent for $name did not start (port $port taken?):" >&2
+      cat "$work/$name.out" >&2
+      exit 1
+    fi
+    sleep 0.1
+  done
   run=1
   while [ $run -le "$runs" ]; do
     "$typestar" learn --device "http://127.0.0.1:$port" --out "$work/$name.$run.yaml" 2>&1 | grep learned

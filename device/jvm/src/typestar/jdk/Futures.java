@@ -13,7 +13,7 @@ import typestar.agent.LearningPurpose;
 
 /**
  * One alphabet over two {@code java.util.concurrent.Future} implementations
- * (docs/targets/java_future.md, docs/targets/java_upgrade.md): a computation that takes 60 ms on an
+ * (docs/targets/java_future.md, docs/targets/java_upgrade.md): a computation that takes 100 ms on an
  * executor thread, and a listener that reports completion. Callins: {@code submit} (hands the
  * computation to the executor and waits until it has begun — or, for a cancelled FutureTask, until
  * the executor found nothing to run), {@code cancel} ({@code cancel(true)}, then waits until a begun
@@ -23,7 +23,7 @@ import typestar.agent.LearningPurpose;
  * refused by the harness (one computation per future).
  */
 final class Futures {
-    static final long WORK_MS = 60;
+    static final long WORK_MS = 100;
     private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "typestar-future");
         t.setDaemon(true);
@@ -122,7 +122,7 @@ final class Futures {
                 })
                 .callback("done")
                 .callback("interrupted")
-                // done arrives 60 ms after submit, or inside cancel; tmax 250 ms.
+                // done arrives 100 ms after submit, or inside cancel; tmax 250 ms.
                 .timing(250, 0)
                 // done arrives inside cancel: a callin before it is delivered is outside the purpose.
                 .callbacksDrained()
