@@ -31,7 +31,8 @@ public final class Main {
             "  --max-body BYTES      largest request body (default 1048576)",
             "  --fault KIND[:AFTER[:TIMES]]  inject a fault for testing clients: none, crash, hang, drop, garbage",
             "  --hang-ms MS          how long a `hang` fault sleeps (default 3000)",
-            "  --max-lifetime S      exit (status 0) after S seconds, a safety net for test fixtures (default: never)");
+            "  --max-lifetime S      exit (status 0) after S seconds, a safety net for test fixtures (default: never)",
+            "  --verbose             log every refused callin with its exception (logger typestar.device, stderr)");
 
     /** A command-line problem: printed with the usage hint, exit status 2. */
     private static final class UsageError extends Exception {
@@ -71,6 +72,10 @@ public final class Main {
                 if (a.equals("--help") || a.equals("-h")) {
                     System.out.println(USAGE);
                     return 0;
+                }
+                if (a.equals("--verbose")) {
+                    verbose();
+                    continue;
                 }
                 if (!a.startsWith("--")) throw new UsageError("unexpected argument '" + a + "'");
                 if (i + 1 >= args.length) throw new UsageError(a + " needs a value");
@@ -144,6 +149,22 @@ public final class Main {
             return 1;
         }
     }
+
+    /** Logger typestar.device at level FINE, one line per record on stderr. */
+    private static void verbose() {
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null)
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("typestar.device");
+        java.util.logging.ConsoleHandler handler = new java.util.logging.ConsoleHandler();
+        handler.setLevel(java.util.logging.Level.FINE);
+        log.setLevel(java.util.logging.Level.FINE);
+        log.addHandler(handler);
+        log.setUseParentHandlers(false);
+        KEEP.add(log);
+    }
+
+    /** Strong references: java.util.logging keeps loggers weakly, and would forget the level. */
+    private static final java.util.List<java.util.logging.Logger> KEEP = new java.util.ArrayList<>();
 
     private static void parseFault(String text, Agent.Config c) throws UsageError {
         String[] parts = text.split(":", -1);
