@@ -81,7 +81,7 @@ TEST_F(JvmAgent, StatusDescribesThePurpose) {
     EXPECT_TRUE(has_header(status.headers, "content-type: application/json"));
     EXPECT_EQ(status.body,
               R"({"agent":"typestar-jvm","callbacks":["done"],"callins":["start","refuse","once","late","now","bogus",)"
-              R"("broken","finish"],"framework":"probe-1","max_sessions":4,"name":"Probe","protocol":"typestar-device/1",)"
+              R"("broken","finish","explode"],"framework":"probe-1","max_sessions":4,"name":"Probe","protocol":"typestar-device/1",)"
               R"("quiet_is_stable":true,"sessions":0,"timing":{"tmax_ms":80,"tmin_ms":5}})");
     HttpDevice d(config());
     EXPECT_EQ(d.status().protocol, "typestar-device/1");
@@ -90,7 +90,7 @@ TEST_F(JvmAgent, StatusDescribesThePurpose) {
     EXPECT_EQ(d.status().timing, (Timing{80ms, 5ms}));
     EXPECT_TRUE(d.status().quiet_is_stable);
     EXPECT_TRUE(d.traits().quiet.has_value());
-    EXPECT_EQ(d.inputs().names(), (std::vector<std::string>{"start", "refuse", "once", "late", "now", "bogus", "broken", "finish", "wait"}));
+    EXPECT_EQ(d.inputs().names(), (std::vector<std::string>{"start", "refuse", "once", "late", "now", "bogus", "broken", "finish", "explode", "wait"}));
 }
 
 TEST_F(JvmAgent, BatchAndStepwiseRunsGiveTheSameAnswers) {
@@ -291,6 +291,14 @@ TEST_F(JvmAgent, UndeclaredCallbacksAndHarnessFailuresAreDeviceErrors) {
     HttpDevice d(config());
     Word w{d.inputs().at("broken")};
     EXPECT_THROW((void)d.run(w), DeviceError);
+    // A filter that throws: device error, and the instance goes back to the pool (4 instances, 6 runs).
+    for (int i = 0; i < 6; ++i) {
+        r = authorized("POST", url() + "/v1/run", R"({"inputs":["explode"]})");
+        EXPECT_EQ(r.status, 500);
+        EXPECT_EQ(json::parse(r.body)["value"]["message"],
+                  "jvm:Probe: the learning-purpose filter threw java.lang.IllegalStateException: filter bug");
+    }
+    EXPECT_EQ(authorized("POST", url() + "/v1/run", R"({"inputs":["once"]})").status, 200);
 }
 
 TEST_F(JvmAgent, SessionsAreLimitedRetriedCreatesAreIdempotentIdleOnesAreReaped) {

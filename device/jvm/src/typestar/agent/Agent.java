@@ -491,6 +491,10 @@ public final class Agent {
                 s.last = Response.json(500, Json.error("device error", e.getMessage()));
                 ++s.nextSeq;
                 return s.last;
+            } catch (RuntimeException | Error e) {  // a bug in the agent: still a stored, final answer
+                s.last = Response.json(500, Json.error("device error", "the agent failed: " + Runner.describe(e)));
+                ++s.nextSeq;
+                return s.last;
             }
             JsonObject o = new JsonObject();
             o.addProperty("seq", seq);
@@ -533,6 +537,9 @@ public final class Agent {
         } catch (DeviceException e) {
             releaseSlot(slot);
             return Response.json(500, Json.error("device error", e.getMessage()));
+        } catch (RuntimeException | Error e) {  // a bug in the agent: never leak the slot
+            releaseSlot(slot);
+            return Response.json(500, Json.error("device error", "the agent failed: " + Runner.describe(e)));
         }
     }
 }

@@ -55,7 +55,7 @@ final class Runner {
         epoch = e;
         try {
             instance = purpose.reset.create(new CallbackSink(e));
-        } catch (Exception | LinkageError ex) {
+        } catch (Exception | Error ex) {
             finish();
             throw new DeviceException(who + ": the reset snippet failed: " + describe(ex));
         }
@@ -78,7 +78,7 @@ final class Runner {
         if (instance != null && purpose.teardown != null) {
             try {
                 purpose.teardown.run(instance);
-            } catch (Exception | LinkageError ex) {
+            } catch (Exception | Error ex) {
                 LOG.warning(who + ": the teardown snippet threw " + ex.getClass().getName() + "; ignored");
             }
         }
@@ -109,7 +109,7 @@ final class Runner {
             answer = new Answer("err", null);
         } else if (!isWait && purpose.callbacksDrained && queued()) {
             answer = new Answer("err", null);  // outside the purpose: a callback is undelivered
-        } else if (purpose.filter != null && !purpose.filter.allows(List.copyOf(history), input)) {
+        } else if (purpose.filter != null && !allowed(input)) {
             answer = new Answer("err", null);  // outside the learning purpose
         } else {
             answer = isWait ? new Answer(runWait(timeoutMs), null) : runCallin(input);
@@ -155,6 +155,14 @@ final class Runner {
         return new Run(outputs, steps, waits);
     }
 
+    private boolean allowed(String input) throws DeviceException {
+        try {
+            return purpose.filter.allows(List.copyOf(history), input);
+        } catch (RuntimeException | Error ex) {
+            throw new DeviceException(who + ": the learning-purpose filter threw " + describe(ex));
+        }
+    }
+
     private boolean queued() {
         CallbackSink.Epoch e = epoch;
         synchronized (e) {
@@ -184,7 +192,7 @@ final class Runner {
             callin.run(instance);
         } catch (HarnessFailure ex) {
             throw new DeviceException(who + ": callin '" + name + "': the harness failed: " + ex.getMessage());
-        } catch (Exception | LinkageError | AssertionError ex) {
+        } catch (Exception | Error ex) {  // like the C++ device's catch (...): any throw refuses the callin
             if (LOG.isLoggable(Level.FINE)) LOG.fine(who + ": callin " + name + " refused: " + describe(ex));
             return new Answer("err", ex.getClass().getName());
         }

@@ -63,9 +63,15 @@ public class ProbePurpose implements PurposeProvider {
                     throw new typestar.agent.HarnessFailure("the probe's harness broke");
                 })
                 .callin("finish", p -> p.later(20, "finished"))
+                .callin("explode", p -> {})
                 .mergedCallback("done", "done", "finished")
                 // at most one `start` or `finish` waiting for its `done`
                 .restrictTo(PurposeFilter.atMostPending(Set.of("start", "finish"), Set.of("done"), 1))
+                // a buggy filter: the agent must answer device error, not crash or leak the instance
+                .restrictTo((history, next) -> {
+                    if (next.equals("explode")) throw new IllegalStateException("filter bug");
+                    return true;
+                })
                 .timing(80, 5);
     }
 
