@@ -4,6 +4,7 @@
 //                      [--pool 4] [--steps 2000] [--step-url http://... (an agent of java_piped)]
 // With one --url the pool is N sessions of that agent; with several, N devices spread over them.
 // The token comes from TYPESTAR_DEVICE_TOKEN. Kept small on purpose: it uses today's PooledStack.
+// Exit 0 when both runs learned the spec's typestate with identical statistics, 1 otherwise.
 #include <chrono>
 #include <cstdlib>
 #include <iomanip>
@@ -138,5 +139,7 @@ int main(int argc, char** argv) {
                       ? "identical"
                       : "DIFFER")
               << "\n  speed-up: " << single.wall_s / pooled.wall_s << "x\n";
-    return single.same && pooled.same ? 0 : 1;
+    const bool same_stats =
+        pooled.stats.learning == single.stats.learning && pooled.stats.equivalence == single.stats.equivalence;
+    return single.same && pooled.same && same_stats ? 0 : 1;
 }
