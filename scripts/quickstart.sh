@@ -13,7 +13,7 @@ mode="${1:-example}"
 
 packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp-dev libspdlog-dev
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libboost-dev libsqlite3-dev
-          libgraphviz-dev)
+          libgraphviz-dev openjdk-17-jdk-headless libgoogle-gson-java)
 
 install_missing() {
     local missing=()

@@ -1,0 +1,545 @@
+package typestar.agent;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Logger;
+
+/**
+ * The JVM device agent: serves a {@link LearningPurpose} over the HTTP device protocol /v1
+ * (device/PROTOCOL.md), exactly like the C++ typestar-device. Every session owns one runner slot (a
+ * fresh instance) for its lifetime, so a pool of clients never shares an instance. Steps carry
+ * sequence numbers: a retried step is answered from the session's last response and never runs
+ * twice. Every request needs the bearer token; requests with an Origin header are refused; header
+ * and body sizes are bounded. HTTP: the JDK's com.sun.net.httpserver; JSON: Gson.
+ */
+public final class Agent {
+    private static final Logger LOG = Logger.getLogger("typestar.device");
+    static final String PROTOCOL = "typestar-device/1";
+
+    /** Agent options (plain data with defaults). */
+    public static final class Config {
+        public String host = "127.0.0.1";
+        public int port = 0;
+        public String token = "";
+        public int maxHeaderBytes = 16 * 1024;
+        public long maxBodyBytes = 1024 * 1024;
+        public long idleTimeoutMs = 60_000;
+        public int maxSessions = 64;
+        public String fault = "none";
+        public long faultAfter = 0;
+        public long faultTimes = Long.MAX_VALUE;
+        public long hangMs = 3000;
+    }
+
+    private record Response(int status, String body, boolean unauthorized, String fault) {
+        static Response json(int status, JsonElement body) {
+            return new Response(status, Json.dump(body), false, null);
+        }
+
+        Response withFault(String f) {
+            return new Response(status, body, unauthorized, f);
+        }
+    }
+
+    private static final class Slot {
+        final Runner runner;
+        boolean busy;
+
+        Slot(Runner runner) {
+            this.runner = runner;
+        }
+    }
+
+    private static final class Session {
+        final String id;
+        final Slot slot;
+        final ReentrantLock lock = new ReentrantLock();  // one request at a time
+        long nextSeq = 0;                                // the seq the next new step must carry
+        Response last;                                   // answer to step nextSeq - 1 (for retries)
+        volatile long lastUsed = System.nanoTime();
+        boolean ended;
+
+        Session(String id, Slot slot) {
+            this.id = id;
+            this.slot = slot;
+        }
+    }
+
+    private final LearningPurpose<?> purpose;
+    private final Config config;
+    private final Object mutex = new Object();
+    private final List<Slot> slots = new ArrayList<>();
+    private final Map<String, Session> sessions = new HashMap<>();
+    private final Map<String, String> createdByRequest = new LinkedHashMap<>();
+    private final SecureRandom random = new SecureRandom();
+    private final AtomicLong faultCounter = new AtomicLong();
+    private final AtomicLong injected = new AtomicLong();
+    private final AtomicBoolean crashed = new AtomicBoolean();
+    private final byte[] expectedAuth;
+    private JsonObject statusBody;
+    private HttpServer server;
+    private ExecutorService handlers;
+    private ScheduledExecutorService reaper;
+    /** What a crash fault does (the command line: exit with status 70). */
+    Runnable onCrash = () -> Runtime.getRuntime().halt(70);
+
+    /** Throws IllegalArgumentException for an invalid purpose or an empty token. */
+    public Agent(LearningPurpose<?> purpose, Config config) {
+        purpose.validate();
+        if (config.token == null || config.token.isEmpty()) throw new IllegalArgumentException("the agent needs a bearer token");
+        this.purpose = purpose;
+        this.config = config;
+        this.expectedAuth = ("Bearer " + config.token).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Binds and starts serving. Throws IOException when the address cannot be bound. */
+    public void start() throws IOException {
+        statusBody = new JsonObject();
+        statusBody.addProperty("protocol", PROTOCOL);
+        statusBody.addProperty("agent", "typestar-jvm");
+        statusBody.addProperty("name", purpose.name);
+        statusBody.addProperty("framework", purpose.framework);
+        JsonArray callins = new JsonArray();
+        purpose.callinNames().forEach(callins::add);
+        JsonArray callbacks = new JsonArray();
+        purpose.callbackNames().forEach(callbacks::add);
+        statusBody.add("callins", callins);
+        statusBody.add("callbacks", callbacks);
+        JsonObject timing = new JsonObject();
+        timing.addProperty("tmax_ms", purpose.tmaxMs);
+        timing.addProperty("tmin_ms", purpose.tminMs);
+        statusBody.add("timing", timing);
+        statusBody.addProperty("quiet_is_stable", purpose.quietIsStable);
+        statusBody.addProperty("max_sessions", config.maxSessions);
+
+        // Without TCP_NODELAY every small answer waits for the peer's delayed ACK (about 40 ms per
+        // request on Linux); the JDK server reads this property when its classes initialise.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(config.host), config.port), 128);
+        handlers = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "typestar-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(handlers);
+        server.createContext("/", this::serve);
+        server.start();
+        reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "typestar-reaper");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(10, config.idleTimeoutMs / 4);
+        reaper.scheduleWithFixedDelay(this::reap, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops serving and ends every session. Idempotent. */
+    public void stop() {
+        if (server != null) server.stop(0);
+        if (reaper != null) reaper.shutdownNow();
+        if (handlers != null) handlers.shutdownNow();
+        List<Session> left;
+        synchronized (mutex) {
+            left = new ArrayList<>(sessions.values());
+            sessions.clear();
+        }
+        for (Session s : left) {
+            s.lock.lock();
+            try {
+                endSession(s);
+            } finally {
+                s.lock.unlock();
+            }
+        }
+        server = null;
+    }
+
+    /** The bound port (after start). */
+    public int port() {
+        return server == null ? 0 : server.getAddress().getPort();
+    }
+
+    /** "http://HOST:PORT". */
+    public String url() {
+        String h = config.host;
+        return "http://" + (h.contains(":") ? "[" + h + "]" : h) + ":" + port();
+    }
+
+    // ---- transport ----
+
+    private void serve(HttpExchange ex) {
+        try {
+            Response r = receive(ex);
+            send(ex, r);
+        } catch (Throwable t) {
+            LOG.warning("request failed: " + Runner.describe(t));
+            try {
+                send(ex, Response.json(500, Json.error("device error", "the agent failed: " + Runner.describe(t))));
+            } catch (Throwable ignored) {
+                // the connection is gone
+            }
+        } finally {
+            ex.close();
+        }
+    }
+
+    private Response receive(HttpExchange ex) throws IOException {
+        Headers h = ex.getRequestHeaders();
+        long headerBytes = ex.getRequestMethod().length() + ex.getRequestURI().toString().length() + 11;
+        for (var e : h.entrySet())
+            for (String v : e.getValue()) headerBytes += e.getKey().length() + v.length() + 4;
+        if (headerBytes > config.maxHeaderBytes)
+            return Response.json(431, Json.error("invalid argument", "request headers exceed " + config.maxHeaderBytes + " bytes"));
+        if (h.containsKey("Transfer-encoding"))
+            return Response.json(411, Json.error("invalid argument", "chunked bodies are not supported; send Content-Length"));
+        String lengthHeader = h.getFirst("Content-length");
+        long length = 0;
+        if (lengthHeader != null) {
+            try {
+                length = Long.parseLong(lengthHeader.trim());
+            } catch (NumberFormatException e) {
+                length = -1;
+            }
+            if (length < 0) return Response.json(400, Json.error("invalid argument", "bad Content-Length"));
+        }
+        if (length > config.maxBodyBytes)
+            return Response.json(413, Json.error("invalid argument", "request body exceeds " + config.maxBodyBytes + " bytes"));
+        byte[] body;
+        try (InputStream in = ex.getRequestBody()) {
+            body = in.readNBytes((int) length);
+        }
+        return handle(ex.getRequestMethod(), ex.getRequestURI().getRawPath(), h, new String(body, StandardCharsets.UTF_8));
+    }
+
+    private void send(HttpExchange ex, Response r) throws IOException {
+        if ("drop".equals(r.fault)) return;  // close() without an answer closes the connection
+        byte[] bytes = "garbage".equals(r.fault)
+                ? new byte[] {1, 2, 'g', 'a', 'r', 'b', 'a', 'g', 'e', '{', ']', (byte) 0xff, (byte) 0xfe}
+                : r.body.getBytes(StandardCharsets.UTF_8);
+        int status = "garbage".equals(r.fault) ? 200 : r.status;
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        if (r.unauthorized) ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"typestar-device\"");
+        ex.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    // ---- protocol ----
+
+    private Response handle(String method, String target, Headers headers, String body) {
+        if (headers.containsKey("Origin"))
+            return Response.json(403, Json.error("forbidden", "requests with an Origin header are refused (no browser access)"));
+        String auth = headers.getFirst("Authorization");
+        if (auth == null || !MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8), expectedAuth)) {
+            Response r = Response.json(401, Json.error("unauthorized", auth == null || auth.isEmpty() ? "missing bearer token" : "wrong bearer token"));
+            return new Response(r.status, r.body, true, null);
+        }
+        if (crashed.get()) return new Response(0, "", false, "drop");
+        boolean isStatus = target.equals("/v1/status");
+        boolean inject = false;
+        if (!isStatus && !config.fault.equals("none")) {
+            long n = faultCounter.getAndIncrement();
+            inject = n >= config.faultAfter && n - config.faultAfter < config.faultTimes;
+        }
+        if (inject) {
+            injected.incrementAndGet();
+            if (config.fault.equals("crash")) {
+                crashed.set(true);
+                onCrash.run();
+                return new Response(0, "", false, "drop");
+            }
+            if (config.fault.equals("hang")) {
+                try {
+                    Thread.sleep(config.hangMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        Response r = route(method, target, body);
+        if (inject && (config.fault.equals("drop") || config.fault.equals("garbage"))) r = r.withFault(config.fault);
+        return r;
+    }
+
+    private Response route(String method, String t, String text) {
+        if (t.equals("/v1/status")) {
+            if (!method.equals("GET")) return Response.json(405, Json.error("unknown method", method + " " + t));
+            JsonObject b = statusBody.deepCopy();
+            b.addProperty("sessions", sessionsAlive());
+            return Response.json(200, b);
+        }
+        JsonObject body = new JsonObject();
+        if (method.equals("POST")) {
+            JsonElement e = Json.parse(text.isEmpty() ? "{}" : text);
+            if (e == null || !e.isJsonObject())
+                return Response.json(400, Json.error("invalid argument", "the request body is not a JSON object"));
+            body = e.getAsJsonObject();
+        }
+        if (t.equals("/v1/run")) {
+            if (!method.equals("POST")) return Response.json(405, Json.error("unknown method", method + " " + t));
+            return run(body);
+        }
+        if (t.equals("/v1/sessions")) {
+            if (!method.equals("POST")) return Response.json(405, Json.error("unknown method", method + " " + t));
+            return create(body);
+        }
+        String prefix = "/v1/sessions/";
+        if (t.startsWith(prefix)) {
+            String rest = t.substring(prefix.length());
+            String action = "";
+            int slash = rest.indexOf('/');
+            if (slash >= 0) {
+                action = rest.substring(slash + 1);
+                rest = rest.substring(0, slash);
+            }
+            Session s;
+            synchronized (mutex) {
+                s = sessions.get(rest);
+            }
+            if (s == null) return Response.json(404, Json.error("invalid session id", "no session '" + rest + "' (ended or reaped)"));
+            if (action.isEmpty()) {
+                if (!method.equals("DELETE")) return Response.json(405, Json.error("unknown method", method + " " + t));
+                return remove(s);
+            }
+            if (!method.equals("POST")) return Response.json(405, Json.error("unknown method", method + " " + t));
+            if (action.equals("callin") || action.equals("wait")) return step(s, action.equals("wait"), body);
+        }
+        return Response.json(404, Json.error("unknown command", method + " " + t));
+    }
+
+    private int sessionsAlive() {
+        synchronized (mutex) {
+            return sessions.size();
+        }
+    }
+
+    private Slot takeSlot() {
+        synchronized (mutex) {
+            for (Slot s : slots)
+                if (!s.busy) {
+                    s.busy = true;
+                    return s;
+                }
+            if (slots.size() >= config.maxSessions) return null;
+            Slot s = new Slot(new Runner(purpose));
+            s.busy = true;
+            slots.add(s);
+            return s;
+        }
+    }
+
+    private void releaseSlot(Slot s) {
+        s.runner.finish();
+        synchronized (mutex) {
+            s.busy = false;
+        }
+    }
+
+    private String newId() {
+        byte[] b = new byte[16];
+        synchronized (random) {
+            random.nextBytes(b);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (byte x : b) sb.append(String.format("%02x", x));
+        return sb.toString();
+    }
+
+    private void endSession(Session s) {
+        if (s.ended) return;
+        s.ended = true;
+        releaseSlot(s.slot);
+    }
+
+    private void reap() {
+        List<Session> idle = new ArrayList<>();
+        long now = System.nanoTime();
+        synchronized (mutex) {
+            var it = sessions.values().iterator();
+            while (it.hasNext()) {
+                Session s = it.next();
+                if (now - s.lastUsed > config.idleTimeoutMs * 1_000_000L && s.lock.tryLock()) {
+                    try {
+                        idle.add(s);
+                        it.remove();
+                    } finally {
+                        s.lock.unlock();
+                    }
+                }
+            }
+        }
+        for (Session s : idle) {
+            s.lock.lock();
+            try {
+                LOG.info("reaping idle session " + s.id);
+                endSession(s);
+            } finally {
+                s.lock.unlock();
+            }
+        }
+    }
+
+    private Response busy() {
+        return Response.json(503, Json.error("session not created", "all " + config.maxSessions + " instances are in use"));
+    }
+
+    private Response create(JsonObject body) {
+        String requestId = null;
+        if (body.has("request_id")) {
+            requestId = Json.string(body.get("request_id"));
+            if (requestId == null) return Response.json(400, Json.error("invalid argument", "request_id must be a string"));
+            synchronized (mutex) {
+                String id = createdByRequest.get(requestId);
+                if (id != null && sessions.containsKey(id)) return created(id);  // a retried create
+            }
+        }
+        Slot slot = takeSlot();
+        if (slot == null) return busy();
+        try {
+            slot.runner.reset();
+        } catch (DeviceException e) {
+            releaseSlot(slot);
+            return Response.json(500, Json.error("session not created", e.getMessage()));
+        }
+        Session s = new Session(newId(), slot);
+        synchronized (mutex) {
+            sessions.put(s.id, s);
+            if (requestId != null && !requestId.isEmpty()) {
+                if (createdByRequest.size() > 4096) createdByRequest.clear();
+                createdByRequest.put(requestId, s.id);
+            }
+        }
+        return created(s.id);
+    }
+
+    private static Response created(String id) {
+        JsonObject o = new JsonObject();
+        o.addProperty("session", id);
+        o.addProperty("seq", 0);
+        return Response.json(201, o);
+    }
+
+    private Response remove(Session s) {
+        s.lock.lock();
+        try {
+            synchronized (mutex) {
+                sessions.remove(s.id);
+            }
+            endSession(s);
+        } finally {
+            s.lock.unlock();
+        }
+        JsonObject o = new JsonObject();
+        o.addProperty("session", s.id);
+        o.addProperty("deleted", true);
+        return Response.json(200, o);
+    }
+
+    private Response step(Session s, boolean isWait, JsonObject body) {
+        s.lock.lock();
+        try {
+            s.lastUsed = System.nanoTime();
+            if (s.ended) return Response.json(404, Json.error("invalid session id", "session '" + s.id + "' has ended"));
+            long seq = Json.unsigned(body.get("seq"));
+            if (seq < 0) return Response.json(400, Json.error("invalid argument", "seq (a non-negative integer) is required"));
+            if (s.last != null && seq + 1 == s.nextSeq) return s.last;  // a retry: answer it again
+            if (seq != s.nextSeq)
+                return Response.json(409, Json.error("sequence mismatch", "expected seq " + s.nextSeq + ", got " + seq));
+            Runner d = s.slot.runner;
+            Runner.Answer answer;
+            try {
+                if (isWait) {
+                    long timeout = d.tmaxMs();
+                    if (body.has("timeout_ms")) {
+                        timeout = Json.unsigned(body.get("timeout_ms"));
+                        if (timeout < 0 || timeout > 3_600_000)
+                            return Response.json(400, Json.error("invalid argument", "timeout_ms must be an integer in [0, 3600000]"));
+                    }
+                    answer = d.step("wait", true, timeout);
+                } else {
+                    String name = Json.string(body.get("callin"));
+                    if (name == null) return Response.json(400, Json.error("invalid argument", "callin (a string) is required"));
+                    if (!d.isCallin(name)) return Response.json(400, Json.error("invalid argument", "unknown callin '" + name + "'"));
+                    answer = d.step(name, false, 0);
+                }
+            } catch (DeviceException e) {
+                s.last = Response.json(500, Json.error("device error", e.getMessage()));
+                ++s.nextSeq;
+                return s.last;
+            } catch (RuntimeException | Error e) {  // a bug in the agent: still a stored, final answer
+                s.last = Response.json(500, Json.error("device error", "the agent failed: " + Runner.describe(e)));
+                ++s.nextSeq;
+                return s.last;
+            }
+            JsonObject o = new JsonObject();
+            o.addProperty("seq", seq);
+            o.addProperty("output", answer.output());
+            // Additive field (clients ignore it): the class of the exception that refused the callin.
+            if (answer.exception() != null) o.addProperty("exception", answer.exception());
+            s.last = Response.json(200, o);
+            ++s.nextSeq;
+            return s.last;
+        } finally {
+            s.lock.unlock();
+        }
+    }
+
+    private Response run(JsonObject body) {
+        JsonElement inputs = body.get("inputs");
+        if (inputs == null || !inputs.isJsonArray())
+            return Response.json(400, Json.error("invalid argument", "inputs (an array of input names) is required"));
+        Slot slot = takeSlot();
+        if (slot == null) return busy();
+        List<String> word = new ArrayList<>();
+        for (JsonElement e : inputs.getAsJsonArray()) {
+            String name = Json.string(e);
+            if (name == null || (!name.equals("wait") && !slot.runner.isCallin(name))) {
+                releaseSlot(slot);
+                return Response.json(400, Json.error("invalid argument", "unknown input " + Json.dump(e)));
+            }
+            word.add(name);
+        }
+        try {
+            Runner.Run r = slot.runner.run(word);
+            releaseSlot(slot);
+            JsonObject o = new JsonObject();
+            JsonArray outs = new JsonArray();
+            r.outputs().forEach(outs::add);
+            o.add("outputs", outs);
+            o.addProperty("steps", r.steps());
+            o.addProperty("waits", r.waits());
+            return Response.json(200, o);
+        } catch (DeviceException e) {
+            releaseSlot(slot);
+            return Response.json(500, Json.error("device error", e.getMessage()));
+        } catch (RuntimeException | Error e) {  // a bug in the agent: never leak the slot
+            releaseSlot(slot);
+            return Response.json(500, Json.error("device error", "the agent failed: " + Runner.describe(e)));
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package typestar.agent;
+
+import java.util.ArrayDeque;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Where listener code reports callbacks. Thread-safe: {@link #emit} may be called from any thread,
+ * at any time, also after the session that created the instance has ended (the call is then
+ * recorded as a late callback and never reaches another session). One sink per instance (session).
+ */
+public final class CallbackSink {
+    private final Epoch epoch;
+
+    CallbackSink(Epoch epoch) {
+        this.epoch = epoch;
+    }
+
+    /**
+     * Reports the callback {@code name} (a declared callback, or a source merged into one). An
+     * undeclared name is recorded as a harness error, answered {@code device error} at the
+     * session's next step; {@code emit} itself never throws.
+     */
+    public void emit(String name) {
+        try {
+            epoch.emit(name, System.nanoTime());
+        } catch (RuntimeException | Error e) {
+            // emit runs on foreign threads and must not throw; the monitor already holds what it could record.
+        }
+    }
+
+    /** Device-level record shared by the epochs of one runner slot: pending violations and counts. */
+    static final class Monitor {
+        final Map<String, String> sources;  // raw callback name -> output symbol
+        final long tmaxMs;
+        final long tminMs;
+        final java.util.List<String> pending = new java.util.ArrayList<>();
+        long callbacks;
+        long late;
+        long tmaxViolations;
+        long tminViolations;
+        long harnessErrors;
+
+        Monitor(Map<String, String> sources, long tmaxMs, long tminMs) {
+            this.sources = sources;
+            this.tmaxMs = tmaxMs;
+            this.tminMs = tminMs;
+        }
+
+        synchronized void record(String message, String counter) {
+            switch (counter) {
+                case "tmax" -> ++tmaxViolations;
+                case "tmin" -> ++tminViolations;
+                default -> ++harnessErrors;
+            }
+            pending.add(message);
+        }
+
+        synchronized boolean hasPending() {
+            return !pending.isEmpty();
+        }
+
+        /** Throws DeviceException for violations recorded and not yet reported. */
+        synchronized void check(String who) throws DeviceException {
+            if (pending.isEmpty()) return;
+            String message = who + ": " + pending.get(0);
+            if (pending.size() > 1) message += " (and " + (pending.size() - 1) + " more)";
+            pending.clear();
+            throw new DeviceException(message);
+        }
+    }
+
+    /** One session's instance: its callback queue and what the session has done so far. */
+    static final class Epoch {
+        final Monitor monitor;
+        final long query;
+        final ArrayDeque<String> queue = new ArrayDeque<>();
+        boolean open = true;
+        boolean tearingDown = false;    // the teardown snippet runs: its callbacks are the harness's, ignored
+        boolean quietDeclared = false;  // last step: `wait` answered quiet, no callin since
+        long quietWaitStart;            // nanoTime of that wait's start
+        long lastCallin = -1;           // nanoTime of the latest callin's start, -1 before any
+        String lastCallinName = "";
+        final StringBuilder word = new StringBuilder();
+
+        Epoch(Monitor monitor, long query) {
+            this.monitor = monitor;
+            this.query = query;
+        }
+
+        void emit(String name, long now) {
+            String symbol = monitor.sources.get(name);
+            String message = null;
+            String counter = null;
+            synchronized (this) {
+                String where = "query #" + query + " '" + word + "'";
+                if (symbol == null) {
+                    message = "undeclared callback '" + name + "' emitted in " + where;
+                    counter = "harness";
+                } else if (tearingDown) {
+                    synchronized (monitor) {
+                        ++monitor.late;
+                    }
+                    return;
+                } else if (quietDeclared) {
+                    message = "tmax too small: callback '" + symbol + "' arrived " + ms(now - quietWaitStart)
+                            + " after the start of a `wait` that answered quiet (tmax " + monitor.tmaxMs
+                            + " ms) in " + where;
+                    counter = "tmax";
+                } else if (!open) {
+                    synchronized (monitor) {
+                        ++monitor.late;
+                    }
+                    return;
+                } else {
+                    if (lastCallin >= 0 && now - lastCallin < monitor.tminMs * 1_000_000L) {
+                        message = "tmin violated: callback '" + symbol + "' arrived " + ms(now - lastCallin)
+                                + " after callin '" + lastCallinName + "' started (tmin " + monitor.tminMs
+                                + " ms) in " + where;
+                        counter = "tmin";
+                    } else {
+                        synchronized (monitor) {
+                            ++monitor.callbacks;
+                        }
+                    }
+                    queue.addLast(symbol);
+                }
+            }
+            if (message != null) monitor.record(message, counter);
+            synchronized (this) {
+                notifyAll();
+            }
+        }
+
+        static String ms(long nanos) {
+            return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+        }
+    }
+}

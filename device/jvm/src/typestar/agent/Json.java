@@ -1,0 +1,79 @@
+package typestar.agent;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** JSON with Gson (Debian's libgoogle-gson-java): strict parsing, keys written sorted like the C++ agent. */
+final class Json {
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+
+    private Json() {}
+
+    /** Parses a strict JSON document; null when it is not valid JSON (or has trailing content). */
+    static JsonElement parse(String text) {
+        try (JsonReader reader = new JsonReader(new StringReader(text))) {
+            reader.setLenient(false);
+            JsonElement e = GSON.getAdapter(JsonElement.class).read(reader);
+            if (reader.peek() != JsonToken.END_DOCUMENT) return null;
+            return e;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Serialises with object keys sorted (byte-identical to nlohmann::json::dump for the same values). */
+    static String dump(JsonElement e) {
+        return GSON.toJson(sorted(e));
+    }
+
+    private static JsonElement sorted(JsonElement e) {
+        if (e.isJsonObject()) {
+            Map<String, JsonElement> m = new TreeMap<>();
+            for (var entry : e.getAsJsonObject().entrySet()) m.put(entry.getKey(), sorted(entry.getValue()));
+            JsonObject o = new JsonObject();
+            m.forEach(o::add);
+            return o;
+        }
+        if (e.isJsonArray()) {
+            JsonArray a = new JsonArray();
+            for (JsonElement x : e.getAsJsonArray()) a.add(sorted(x));
+            return a;
+        }
+        return e;
+    }
+
+    /** A non-negative integer written without sign, fraction or exponent; else -1. */
+    static long unsigned(JsonElement e) {
+        if (e == null || !e.isJsonPrimitive() || !((JsonPrimitive) e).isNumber()) return -1;
+        String s = e.getAsString();
+        if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) return -1;
+        return Long.parseLong(s);
+    }
+
+    /** A JSON string's value, or null when {@code e} is not a string. */
+    static String string(JsonElement e) {
+        if (e == null || !e.isJsonPrimitive() || !((JsonPrimitive) e).isString()) return null;
+        return e.getAsString();
+    }
+
+    /** {"value": {"error": code, "message": message, "stacktrace": ""}}. */
+    static JsonObject error(String code, String message) {
+        JsonObject v = new JsonObject();
+        v.addProperty("error", code);
+        v.addProperty("message", message);
+        v.addProperty("stacktrace", "");
+        JsonObject o = new JsonObject();
+        o.add("value", v);
+        return o;
+    }
+}
