@@ -87,7 +87,7 @@ TEST_F(JvmAgent, StatusDescribesThePurpose) {
     EXPECT_EQ(d.status().protocol, "typestar-device/1");
     EXPECT_EQ(d.status().name, "Probe");
     EXPECT_EQ(d.status().framework, "probe-1");
-    EXPECT_EQ(d.status().timing, (Timing{80ms, 5ms}));
+    EXPECT_EQ(d.status().timing, (QuiescenceTiming{80ms, 5ms}));
     EXPECT_TRUE(d.status().quiet_is_stable);
     EXPECT_TRUE(d.traits().quiet.has_value());
     EXPECT_EQ(d.inputs().names(), (std::vector<std::string>{"start", "refuse", "once", "late", "now", "bogus", "broken", "finish", "explode", "wait"}));
