@@ -19,6 +19,9 @@
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/sul/logging.hpp"
+#if TYPESTAR_HAVE_RENDER
+#include "typestar/render/pictures.hpp"
+#endif
 
 namespace typestar::detail {
 
@@ -275,12 +278,27 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
                 std::error_code ec;
                 std::filesystem::remove(proposed_yaml, ec);
                 std::filesystem::remove(proposed_dot, ec);
+                std::filesystem::remove(gtest::proposed_path(path_, "svg"), ec);
+                std::filesystem::path diff_svg = path_;
+                diff_svg.replace_extension(".diff.svg");
+                std::filesystem::remove(diff_svg, ec);
                 p.wrote_spec = true;
                 r << "Update mode (TYPESTAR_UPDATE / --typestar_update): wrote " << path_.string() << ".\n";
             } else {
                 spec::write_file_atomically(proposed_yaml, yaml);
                 spec::write_file_atomically(proposed_dot, spec::write_typestate_dot(p.spec->typestate));
-                r << "Proposed spec: " << proposed_yaml.string() << "\n  (picture: " << proposed_dot.string()
+                std::string pictures = proposed_dot.string();
+#if TYPESTAR_HAVE_RENDER
+                try {
+                    pictures.clear();
+                    for (const auto& picture :
+                         render::write_proposal_pictures(spec_ ? &*spec_ : nullptr, *p.spec, proposed_yaml))
+                        pictures += (pictures.empty() ? "" : ", ") + picture.string();
+                } catch (const std::exception& e) {
+                    pictures = proposed_dot.string() + "; no SVG: " + e.what();
+                }
+#endif
+                r << "Proposed spec: " << proposed_yaml.string() << "\n  (pictures: " << pictures
                   << ")\nReview it, then accept it:\n    mv " << gtest::shell_quote(proposed_yaml.string()) << ' '
                   << gtest::shell_quote(path_.string())
                   << "\nor rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes "
