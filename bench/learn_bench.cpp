@@ -138,15 +138,18 @@ long peak_rss_kb() {
 /// Learns `truth` from a model device. For Algorithm 2, `suffix_length` is L*'s initial suffix
 /// length (0: the bound B).
 Row learn_model(std::string group, std::string name, const MealyMachine& truth, Oracle kind,
-                std::size_t bound, std::size_t suffix_length = 0) {
+                std::size_t bound, std::size_t suffix_length = 0,
+                std::optional<typestar::DeviceTraits> declared = std::nullopt) {
     Row row;
     row.group = std::move(group);
     row.model = std::move(name);
     row.oracle = kind == Oracle::Algorithm2 ? "alg2(B=" + std::to_string(bound) + ")" : "perfect";
+    if (declared && declared->quiet) row.oracle += "+quiet";
     row.states = truth.num_states();
     row.inputs = truth.num_inputs();
     try {
-        typestar::ModelDevice device(truth, "model:" + row.model);
+        // A simulation declares only what its spec file declares (default: the closure's traits).
+        typestar::ModelDevice device(truth, "model:" + row.model, declared);
         typestar::Device* devices[] = {&device};
         typestar::LearnOptions options;
         if (kind == Oracle::Algorithm2) {
@@ -171,7 +174,7 @@ Row learn_model(std::string group, std::string name, const MealyMachine& truth, 
         row.exact = result.converged && !typestar::separating_word(result.machine, truth).has_value();
         if (kind == Oracle::Algorithm2) {
             // The floor: Algorithm 2's suite for the true model, run on a fresh device and cache.
-            typestar::ModelDevice fresh(truth, "model:" + row.model);
+            typestar::ModelDevice fresh(truth, "model:" + row.model, declared);
             typestar::Device* fresh_devices[] = {&fresh};
             typestar::CheckOptions check;
             check.bound = bound;
@@ -323,17 +326,23 @@ int main(int argc, char** argv) {
 
     // DroidStar stand-ins: Algorithm 2 at B = 2, then the perfect oracle.
     std::vector<std::pair<std::string, MealyMachine>> droidstar;
+    std::vector<typestar::DeviceTraits> declared;  // what each stand-in's spec file declares
     try {
         for (const fs::path& file : files_with_extension(droidstar_dir, ".yaml", false)) {
             const typestar::spec::Spec s = typestar::spec::load_spec(file);
             droidstar.emplace_back(s.typestate.name, typestar::synchronous_closure(s.typestate));
+            declared.push_back(typestar::spec::declared_traits(s));
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cannot load the DroidStar models from %s: %s\n", droidstar_dir.c_str(), e.what());
         return 2;
     }
-    print_header("DroidStar stand-ins (bench/droidstar), DroidStar Algorithm 2 with B = 2");
+    print_header("DroidStar stand-ins (bench/droidstar), DroidStar Algorithm 2 with B = 2, no assumption beyond err");
     for (const auto& [name, machine] : droidstar) record(learn_model("droidstar", name, machine, Oracle::Algorithm2, 2, alg2_suffix_length));
+    print_header("DroidStar stand-ins, Algorithm 2 with B = 2, quiet waits stable where the spec declares it");
+    for (std::size_t i = 0; i < droidstar.size(); ++i)
+        record(learn_model("droidstar_declared", droidstar[i].first, droidstar[i].second, Oracle::Algorithm2, 2,
+                           alg2_suffix_length, declared[i]));
     print_header("DroidStar stand-ins, perfect equivalence oracle (learning alone)");
     for (const auto& [name, machine] : droidstar) record(learn_model("droidstar", name, machine, Oracle::Perfect, 0));
 
@@ -387,6 +396,32 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(alg2.learning_executed), static_cast<unsigned long long>(alg2.asked));
     std::printf("  Alg2 suite floor on these stand-ins (suite of the true model alone): %llu queries / %llu waits\n",
                 static_cast<unsigned long long>(alg2.floor_executed), static_cast<unsigned long long>(alg2.floor_waits));
+    {
+        Totals declared_totals;
+        for (const Row& r : rows) {
+            if (r.group != "droidstar_declared") continue;
+            ++declared_totals.models;
+            declared_totals.exact += r.exact ? 1 : 0;
+            declared_totals.executed += r.executed;
+            declared_totals.waits += r.waits;
+            declared_totals.floor_executed += r.floor_executed;
+            declared_totals.floor_waits += r.floor_waits;
+        }
+        std::printf("DroidStar, Alg2 B=2 with the quiet assumption where declared (%zu models, %zu exact):\n",
+                    declared_totals.models, declared_totals.exact);
+        std::printf("  executed queries %6llu (floor %llu, %.1f%% above); waits %llu (floor %llu, %.1f%% above)\n",
+                    static_cast<unsigned long long>(declared_totals.executed),
+                    static_cast<unsigned long long>(declared_totals.floor_executed),
+                    100.0 * (static_cast<double>(declared_totals.executed) / static_cast<double>(declared_totals.floor_executed) - 1),
+                    static_cast<unsigned long long>(declared_totals.waits),
+                    static_cast<unsigned long long>(declared_totals.floor_waits),
+                    100.0 * (static_cast<double>(declared_totals.waits) / static_cast<double>(declared_totals.floor_waits) - 1));
+        std::printf("  no undeclared assumption: executed %llu (floor %llu, %.1f%% above); waits %llu (floor %llu, %.1f%% above)\n",
+                    static_cast<unsigned long long>(alg2.executed), static_cast<unsigned long long>(alg2.floor_executed),
+                    100.0 * (static_cast<double>(alg2.executed) / static_cast<double>(alg2.floor_executed) - 1),
+                    static_cast<unsigned long long>(alg2.waits), static_cast<unsigned long long>(alg2.floor_waits),
+                    100.0 * (static_cast<double>(alg2.waits) / static_cast<double>(alg2.floor_waits) - 1));
+    }
     std::printf("DroidStar, perfect oracle (learning alone), %zu models, %zu exact:\n", perfect.models, perfect.exact);
     std::printf("  executed queries %6llu   target <= %llu (%s); waits %llu\n",
                 static_cast<unsigned long long>(perfect.executed), static_cast<unsigned long long>(kTargetPerfectQueries),

@@ -78,6 +78,13 @@ function(typestar_discover_tests_impl)
       if(ARG_RESOURCE_LOCK)
         string(APPEND content " RESOURCE_LOCK [==[${ARG_RESOURCE_LOCK}]==]")
       endif()
+      # A hung device must not hang CI (ctest's own default is 10^7 s). One transition's words take
+      # seconds even at tmax = 1 s; learning a class takes minutes. PROPERTIES TIMEOUT overrides.
+      if(test STREQUAL "learn")
+        string(APPEND content " TIMEOUT 1800")
+      else()
+        string(APPEND content " TIMEOUT 300")
+      endif()
       string(APPEND content "${extra_properties})\n")
       math(EXPR count "${count} + 1")
     endif()

@@ -5,12 +5,14 @@
 #     [SPECS <spec.yaml>...]          # the specs it registers: a change re-discovers its tests
 #     [LABELS <label>...]             # added to every test (conformance tests also get `conformance`,
 #                                     # learning tests `learn`)
-#     [RESOURCE_LOCK <name>]          # tests sharing one device never run at the same time
+#     [RESOURCE_LOCK <name>]          # tests sharing one device never run at the same time (not
+#                                     # needed for in-process devices: each test process has its own)
 #     [DEVICE <url>]                  # passes --typestar_device=<url> to every test
 #     [WORKING_DIRECTORY <dir>]       # default: the current binary directory
 #     [EXTRA_ARGS <arg>...]           # more arguments for every test
 #     [TEST_PREFIX <prefix>]          # prepended to every CTest test name
-#     [PROPERTIES <name> <value>...]  # more test properties (e.g. ENVIRONMENT, TIMEOUT)
+#     [PROPERTIES <name> <value>...]  # more test properties (e.g. ENVIRONMENT; TIMEOUT overrides the
+#                                     # default 300 s per conformance test, 1800 s per learning test)
 #     [DISCOVERY_TIMEOUT <seconds>]   # for `--gtest_list_tests` (default 10)
 #   )
 #

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # typestar quick start. Installs what is missing (Debian 12 packages), builds, then:
-#   scripts/quickstart.sh          runs the main job: learn the bundled AsyncTask example from a
-#                                  model device, print its typestate and statistics, check it
+#   scripts/quickstart.sh          runs the main job (scripts/example.sh): learn MediaPlayer simulated
+#                                  with real threads, check its stored spec, and show an upgrade that
+#                                  fails with a proposal, a diff and pictures
 #   scripts/quickstart.sh test     runs the whole test suite through ctest
 # Idempotent; quick when everything is present. BUILD_DIR (default: build) and JOBS may be set.
 set -euo pipefail

@@ -213,16 +213,7 @@ void run_learn(const LearnArgs& o) {
         }
         options.seed = std::move(seed.machine);
     }
-    options.on_round = [](const RoundInfo& r) {
-        const PhaseCounts t = r.stats.total();
-        std::cerr << "typestar: round " << r.round << ": " << r.states << " states"
-                  << (r.progress.empty() ? "" : ", " + r.progress) << ", " << t.queries_executed
-                  << " queries executed (" << t.queries_asked << " asked), " << t.waits_executed << " waits, "
-                  << std::fixed << std::setprecision(2) << r.seconds << " s; "
-                  << (r.counterexample ? "counterexample of length " + std::to_string(r.counterexample_length)
-                                       : std::string("no counterexample"))
-                  << '\n';
-    };
+    // One progress line per round comes from the experiment loop (typestar.learn, level info).
 
     Device* devices[] = {&device};
     const LearnedSpec learned = learn_spec(devices, options);

@@ -9,7 +9,7 @@
 
 #include "commands.hpp"
 #include "typestar/core/error.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 
 namespace typestar::cli {
 

@@ -16,7 +16,7 @@
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 
 namespace typestar {
 

@@ -14,7 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "typestar/core/typestate.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 
 namespace typestar {
 
@@ -318,9 +318,13 @@ Symbol InProcessDevice::run_callin(const InputInfo& info) {
         if (!epoch_->queue.empty()) {
             // A callback came between the previous step and this callin: the callin would run in a
             // state the synchronous closure does not describe (DroidStar §5.2, tmin).
-            const std::string message = "tmin violated: callback '" + outputs_.name(epoch_->queue.front()) +
-                                        "' arrived before callin '" + callin.name + "' could run, in query #" +
-                                        std::to_string(epoch_->query) + " '" + epoch_->word + "'";
+            const std::string message =
+                "a callin ran while a callback was still queued (the synchronous closure's rule: no callin "
+                "before the callbacks of the previous steps were delivered by a wait): callback '" +
+                outputs_.name(epoch_->queue.front()) + "' was queued when callin '" + callin.name +
+                "' was to run, in query #" + std::to_string(epoch_->query) + " '" + epoch_->word +
+                "' (a callback that completes during a call: give it tmin, or restrict the learning purpose "
+                "with a drained filter so that a wait follows every callin that queues one)";
             lock.unlock();
             monitor_->record(message, &TimingReport::tmin_violations);
             lock.lock();

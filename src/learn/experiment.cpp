@@ -7,7 +7,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/learn/learner.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 
 namespace typestar {
 

@@ -12,7 +12,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/learn/observation_table.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 #include "typestar/core/translate.hpp"
 
 namespace typestar {

@@ -17,7 +17,7 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -144,7 +144,7 @@ void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access,
 }
 
 std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access, Device& device,
-                               double factor) {
+                               double factor, const std::vector<char>* only) {
     const DeviceDescription description = device.describe();
     if (factor <= 0 || !description.tmax_ms) return 0;
     const auto wait = machine.inputs().find(kWait);
@@ -154,6 +154,7 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
     std::size_t confirmed = 0;
     for (StateId q = 0; q < machine.num_states() && q < access.size(); ++q) {
         if (machine.output(q, *wait) != *quiet) continue;
+        if (only != nullptr && (q >= only->size() || !(*only)[q])) continue;
         const auto answer = device.confirm_wait(access[q], timeout);
         if (!answer) return confirmed;  // no real time behind this device
         const std::string got = device.outputs().name(*answer);
@@ -388,11 +389,34 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
         report.counterexample = run_suite(suite, stack_.oracle(), run);
     }
     for (Device* d : stack_.devices()) d->check_timing();  // a late callback voids a pass
-    if (!report.counterexample && !quiescence_confirmed_) {
-        std::vector<Word> access;
-        for (auto& a : access_sequences(expected_)) access.push_back(a.value_or(Word{}));
-        (void)confirm_quiescence(expected_, access, *stack_.devices().front(), quiet_check_factor_);
-        quiescence_confirmed_ = true;
+    if (!report.counterexample) {
+        // Double-check the quiet waits this verdict relies on: every state the suite's words pass
+        // through with a `wait` expected quiet, once per state for this object.
+        const auto wait = expected_.inputs().find(kWait);
+        const auto quiet = expected_.outputs().find(kQuiet);
+        if (wait && quiet && quiet_check_factor_ > 0) {
+            if (confirmed_.empty()) confirmed_.assign(expected_.num_states(), 0);
+            std::vector<StateId> states;
+            for (const TestCase& c : suite.cases) {
+                StateId q = expected_.initial();
+                for (const Symbol a : c.inputs) {
+                    if (a == *wait && expected_.output(q, a) == *quiet && !confirmed_[q]) {
+                        confirmed_[q] = 1;
+                        states.push_back(q);
+                    }
+                    q = expected_.successor(q, a);
+                }
+            }
+            if (!states.empty()) {
+                const auto all = access_sequences(expected_);
+                std::vector<Word> access(expected_.num_states());
+                // Only the chosen states: the others get an empty word and are skipped below.
+                for (const StateId q : states) access[q] = all[q].value_or(Word{});
+                std::vector<char> chosen(expected_.num_states(), 0);
+                for (const StateId q : states) chosen[q] = 1;
+                (void)confirm_quiescence(expected_, access, *stack_.devices().front(), quiet_check_factor_, &chosen);
+            }
+        }
     }
     report.verdict = report.counterexample ? Verdict::Fail : Verdict::Pass;
     report.assumptions = assumptions_of(suite.method, suite.bound, stack_.oracle().traits(),

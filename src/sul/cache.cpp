@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "typestar/core/error.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 
 #include <spdlog/spdlog.h>
 

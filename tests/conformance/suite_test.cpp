@@ -2,6 +2,8 @@
 // every generated suite killing every single-transition mutant.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "mutants.hpp"
 #include "support/random_mealy.hpp"
 #include "support/random_typestate.hpp"
@@ -39,9 +41,10 @@ std::vector<std::string> texts(const TestSuite& suite) {
     return result;
 }
 
-TEST(Algorithm2Suite, ToyClosureAtBoundOne) {
+TEST(Algorithm2Suite, ToyClosureAtBoundOneWithTheQuietAssumptionDeclared) {
     SuiteConfig config;
     config.bound = 1;
+    config.traits = closure_traits(toy().inputs(), toy().outputs(), true);
     const TestSuite suite = algorithm2_suite(toy(), config);
     EXPECT_EQ(suite.method, SuiteMethod::Algorithm2);
     EXPECT_EQ(suite.bound, 1u);
@@ -58,6 +61,21 @@ TEST(Algorithm2Suite, ToyClosureAtBoundOne) {
                             }));
     EXPECT_EQ(suite.symbols(), 1u + 1u + 2u + 6u * 3u);
     EXPECT_EQ(suite.waits(), 1u + 1u + 3u + 1u);
+}
+
+TEST(Algorithm2Suite, QuietSelfLoopsAreTestedUnlessDeclared) {
+    // Optimisation (a) of Algorithm 2 is an assumption: by default the quiet self-loop of Idle is
+    // checked like any transition (a device whose quiet wait moves must fail here).
+    SuiteConfig config;
+    config.bound = 1;
+    const TestSuite suite = algorithm2_suite(toy(), config);
+    const auto all = texts(suite);
+    for (const char* suffix : {"start", "stop", "wait"}) {
+        const std::string purpose = std::string("state Idle, input wait, then suffix ") + suffix;
+        EXPECT_TRUE(std::any_of(all.begin(), all.end(),
+                                [&](const std::string& t) { return t.find(purpose) != std::string::npos; }))
+            << purpose;
+    }
 }
 
 TEST(Algorithm2Suite, WithoutTraitsNothingIsSkippedOrTruncated) {

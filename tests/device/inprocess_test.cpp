@@ -332,8 +332,11 @@ TEST(Quiescence, CallbackBeforeTheNextCallinIsATminViolation) {
         FAIL() << "expected DeviceError";
     } catch (const DeviceError& e) {
         EXPECT_EQ(std::string(e.what()),
-                  "inproc:Probe: tmin violated: callback 'x' arrived before callin 'other' could run, in query #1 "
-                  "'sync'");
+                  "inproc:Probe: a callin ran while a callback was still queued (the synchronous closure's rule: no "
+                  "callin before the callbacks of the previous steps were delivered by a wait): callback 'x' was "
+                  "queued when callin 'other' was to run, in query #1 'sync' (a callback that completes during a "
+                  "call: give it tmin, or restrict the learning purpose with a drained filter so that a wait "
+                  "follows every callin that queues one)");
     }
 }
 

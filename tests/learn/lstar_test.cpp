@@ -34,6 +34,7 @@ Outcome learn_model(const MealyMachine& truth, Eq eq, LearnerConfig config = {},
     ModelDevice device(truth);
     LearnOptions options;
     options.lstar = std::move(config);
+    options.wait_rechecks = 0;  // L*'s own costs (the session's determinism re-check is tested in tests/session)
     if (eq == Eq::Perfect) {
         options.equivalence.perfect = truth;
     } else {

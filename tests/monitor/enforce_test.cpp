@@ -227,7 +227,7 @@ TEST(Enforce, TheMockMayOutliveTheEnforcer) {
 
 TEST(Enforce, SharedMonitorAcrossEnforcers) {
     ::testing::NiceMock<MockMediaPlayer> mock;
-    auto monitor = std::make_shared<Monitor>(media_player_spec());
+    auto monitor = spec::monitor_of(media_player_spec());
     auto enforcer = enforce(mock, monitor, TYPESTAR_CALLIN(setDataSource));
     MediaPlayerApi& player = mock;
     player.setDataSource("a");
@@ -236,7 +236,7 @@ TEST(Enforce, SharedMonitorAcrossEnforcers) {
 }
 
 TEST(Assertions, NoViolationsAndEveryInterleavingPassesExplainThemselves) {
-    Monitor monitor(media_player_spec());
+    Monitor monitor(spec::monitor_model_of(media_player_spec()));
     monitor.callin("setDataSource");
     EXPECT_EQ(std::string(no_violations(monitor).message()), "no violation of MediaPlayer in 1 events");
     monitor.callin("start");

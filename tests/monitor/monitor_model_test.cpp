@@ -1,4 +1,5 @@
 #include "typestar/monitor/monitor_model.hpp"
+#include "typestar/spec/monitor.hpp"
 
 #include <gtest/gtest.h>
 
@@ -153,7 +154,8 @@ TEST(MonitorModel, InMemoryModelsHaveNoLocations) {
 
 TEST(MonitorModel, SpecModelsKnowTheirLines) {
     const auto spec = spec::load_spec(kAsyncTaskFile);
-    const MonitorModel m(spec);
+    const auto model = spec::monitor_model_of(spec);  // the adapter at the spec edge
+    const MonitorModel& m = *model;
     EXPECT_EQ(m.file(), kAsyncTaskFile);
     EXPECT_TRUE(spec::same_behaviour(spec, spec::Spec{async_task(), {}, {}, {}, {}}));
     const auto& ts = m.typestate();

@@ -23,8 +23,14 @@ using sul_test::toy_closure;
 constexpr Symbol kStart = 0, kStop = 1, kWaitIn = 2;
 constexpr Symbol kOkOut = 0, kQuietOut = 1, kErrOut = 2, kDoneOut = 3;
 
+/// The toy closure with the quiet assumption declared (these tests are about the cache's use of it).
+ModelDevice declared_quiet() {
+    const MealyMachine m = toy_closure();
+    return ModelDevice(m, "model", closure_traits(m.inputs(), m.outputs(), true));
+}
+
 struct Fixture {
-    ModelDevice device{toy_closure()};
+    ModelDevice device{declared_quiet()};
     OracleStack stack{device};
     MembershipOracle& oracle = stack.oracle();
     std::uint64_t executed() const { return stack.stats().total().queries_executed; }
@@ -166,7 +172,7 @@ private:
     std::size_t steps_ = 0;
 };
 
-TEST(CacheOracle, PersistentContradictionIsNondeterminismWithBothTraces) {
+TEST(CacheOracle, PersistentContradictionIsNondeterminismWithEveryAnswer) {
     // From the second run on, the second output (done) comes back as quiet.
     FlippingDevice device(2, 1, kQuietOut, 0);
     OracleStack stack(device);
@@ -178,19 +184,29 @@ TEST(CacheOracle, PersistentContradictionIsNondeterminismWithBothTraces) {
         EXPECT_EQ(e.inputs(), (std::vector<std::string>{"start", "wait"}));
         EXPECT_EQ(e.first_outputs(), (std::vector<std::string>{"ok", "done"}));
         EXPECT_EQ(e.second_outputs(), (std::vector<std::string>{"ok", "quiet"}));
+        // The cached answer once, the contradicting run and both re-runs: quiet three times.
+        EXPECT_EQ(e.answers(), (std::vector<NondeterminismError::Answer>{{{"ok", "done"}, 1}, {{"ok", "quiet"}, 3}}));
+        EXPECT_NE(std::string(e.what()).find("[ok done] 1 time, [ok quiet] 3 times (4 runs)"), std::string::npos)
+            << e.what();
     }
     EXPECT_EQ(stack.cache().stats().contradictions, 1u);
-    EXPECT_EQ(stack.stats().total().queries_executed, 3u);  // first run, contradicting run, re-run
+    EXPECT_EQ(stack.stats().total().queries_executed, 4u);  // first run, contradicting run, two re-runs
 }
 
-TEST(CacheOracle, TransientContradictionIsRunAgainAndDropped) {
-    // Only the second run flips: the re-run agrees with the cache and wins.
+TEST(CacheOracle, ATransientContradictionIsNeverDropped) {
+    // Only the second run flips: the re-runs agree with the cache, and still the run ends — a re-run
+    // that agrees never wins (DroidStar's Assumption 3 is checked, not assumed).
     FlippingDevice device(2, 1, kQuietOut, 1);
     OracleStack stack(device);
     (void)stack.oracle().query(Word{kStart, kWaitIn});
-    EXPECT_EQ(stack.oracle().query(Word{kStart, kWaitIn, kStart}), (Word{kOkOut, kDoneOut, kOkOut}));
+    try {
+        (void)stack.oracle().query(Word{kStart, kWaitIn, kStart});
+        FAIL() << "no NondeterminismError";
+    } catch (const NondeterminismError& e) {
+        EXPECT_EQ(e.answers(), (std::vector<NondeterminismError::Answer>{{{"ok", "done"}, 3}, {{"ok", "quiet"}, 1}}));
+    }
     EXPECT_EQ(stack.cache().stats().contradictions, 1u);
-    EXPECT_EQ(stack.stats().total().queries_executed, 3u);
+    EXPECT_EQ(stack.stats().total().queries_executed, 4u);
 }
 
 TEST(CacheOracle, ZeroRerunsThrowsAtOnce) {

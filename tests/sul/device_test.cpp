@@ -30,7 +30,9 @@ TEST(InferTraits, ClosureHasAllThree) {
     EXPECT_EQ(t.wait, kWaitIn);
     EXPECT_EQ(t.absorbing, kErrOut);
     EXPECT_EQ(t.quiet, kQuietOut);
-    EXPECT_EQ(t, closure_traits(toy_closure().inputs(), toy_closure().outputs()));
+    // What a closure device declares: quiet only when declared.
+    EXPECT_EQ(t, closure_traits(toy_closure().inputs(), toy_closure().outputs(), true));
+    EXPECT_FALSE(closure_traits(toy_closure().inputs(), toy_closure().outputs()).quiet.has_value());
 }
 
 TEST(InferTraits, QuietMoveIsNotIdentity) {
@@ -65,8 +67,10 @@ TEST(ModelDevice, StepsTheMachine) {
     EXPECT_EQ(d.step(kWaitIn), kQuietOut);
 }
 
-TEST(ModelDevice, RunStopsAtErrAndSkipsQuietWaits) {
-    ModelDevice d(toy_closure());
+TEST(ModelDevice, RunStopsAtErrAndSkipsQuietWaitsWhenDeclared) {
+    const MealyMachine m = toy_closure();
+    EXPECT_FALSE(ModelDevice(m).traits().quiet.has_value());  // never read off the machine
+    ModelDevice d(m, "model", closure_traits(m.inputs(), m.outputs(), true));
     const RunResult r = d.run(Word{kStop, kStart, kWaitIn});
     EXPECT_EQ(r.outputs, (Word{kErrOut, kErrOut, kErrOut}));
     EXPECT_EQ(r.steps, 1u);
@@ -133,7 +137,8 @@ TEST(DeviceSession, FinishesWhenAStepThrows) {
 }
 
 TEST(DeviceOracle, CountsExecutedWorkIntoTheCurrentPhase) {
-    ModelDevice d(toy_closure());
+    const MealyMachine m = toy_closure();
+    ModelDevice d(m, "model", closure_traits(m.inputs(), m.outputs(), true));
     QueryCounter counter;
     const QueryStats& stats = counter.stats();
     DeviceOracle oracle(d, &counter);

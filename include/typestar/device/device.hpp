@@ -1,14 +1,13 @@
-// Devices (DroidStar §2.1, §5.1–5.3): where membership queries really run.
-// Design note: everything here is a typestar::Device or feeds one. InProcessDevice runs a class
-// described by a ClassDefinition (the LearningPurpose counterpart) with real asynchronous callbacks
-// and quiescence timing; HttpDevice reaches the same over the HTTP protocol /v1 served by an Agent
-// (the `typestar-device` binary); make_device turns a URL
-// (model:, inproc:, http://) into a device. Faults surface as DeviceError, never as wrong outputs.
+// The Device interface: what a learner or a conformance suite drives (DroidStar §2.1, §5.1–5.3).
+// Design note: this header is the interface only — it pulls in no implementation, no libcurl and
+// no agent server. The interface itself lives with the oracles (typestar/sul/device.hpp), because
+// the layers below the devices use it; the implementations are one header each:
+//   typestar/sul/model_device.hpp     ModelDevice: a Mealy machine or a spec's closure, simulated
+//   typestar/device/inprocess.hpp     InProcessDevice: your class behind a LearningPurpose (purpose.hpp)
+//   typestar/device/http_device.hpp   HttpDevice: an agent speaking /v1 (device/PROTOCOL.md)
+//   typestar/device/agent.hpp         Agent: serve in-process classes over /v1
+//   typestar/device/factory.hpp       make_device(URL): model:, inproc:, http://
+// Several devices of one class answer batches in parallel under one OracleStack (sul/stack.hpp).
 #pragma once
 
-#include "typestar/device/agent.hpp"
-#include "typestar/device/factory.hpp"
-#include "typestar/device/http_device.hpp"
-#include "typestar/device/inprocess.hpp"
-#include "typestar/device/purpose.hpp"
-#include "typestar/device/simulated.hpp"
+#include "typestar/sul/device.hpp"

@@ -164,9 +164,9 @@ struct TraceStep {
 /// access word and a `wait` listening `factor` times the device's tmax. A callback arriving then is
 /// a DeviceError "tmax too small: ..." naming the word, the callback and the times — never a spec
 /// or a pass that relies on it. Devices without real time (simulations) have nothing to check.
-/// Returns the number of waits confirmed.
+/// Only the states marked in `only`, when given. Returns the number of waits confirmed.
 std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access, Device& device,
-                               double factor);
+                               double factor, const std::vector<char>* only = nullptr);
 
 /// Options of check_spec. Plain data with defaults.
 struct CheckOptions {
@@ -209,9 +209,9 @@ public:
     /// devices declare (never inferred from the model).
     [[nodiscard]] TestSuite suite(const CheckOptions& options) const;
     /// Runs `suite` (over the devices' inputs, expected outputs over expected().outputs()), then the
-    /// devices' timing self-checks, and — after the first run without a counterexample — the
-    /// quiescence double-check of every quiet wait of the model (confirm_quiescence). Statistics
-    /// are those of this run. Throws DeviceError, NondeterminismError.
+    /// devices' timing self-checks, and — when no counterexample was found — the quiescence
+    /// double-check (confirm_quiescence) of every state the suite's words wait in expecting quiet,
+    /// once per state. Statistics are those of this run. Throws DeviceError, NondeterminismError.
     [[nodiscard]] CheckReport run(const TestSuite& suite, std::size_t batch_size = 1);
     [[nodiscard]] OracleStack& stack() noexcept { return stack_; }
     /// The factor of the quiescence double-check (0: off). Default 3.
@@ -221,7 +221,7 @@ private:
     MealyMachine expected_;
     OracleStack stack_;
     double quiet_check_factor_ = 3;
-    bool quiescence_confirmed_ = false;
+    std::vector<char> confirmed_;  // per state of expected_: its quiet wait was double-checked
 };
 
 /// propose() after a failed conformance run, through that run's oracle stack: every answer the

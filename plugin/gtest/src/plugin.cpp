@@ -12,7 +12,7 @@
 
 #include "spec_tests.hpp"
 #include "typestar/gtest/gtest.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 
 namespace typestar {
 

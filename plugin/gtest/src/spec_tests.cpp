@@ -18,7 +18,7 @@
 #include "typestar/session/session.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 #if TYPESTAR_HAVE_RENDER
 #include "typestar/render/pictures.hpp"
 #endif

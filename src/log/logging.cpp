@@ -1,4 +1,4 @@
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 
 #include <mutex>
 #include <string_view>
@@ -34,7 +34,7 @@ void log_to_stderr() {
     spdlog::set_default_logger(
         std::make_shared<spdlog::logger>("typestar", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
     spdlog::set_pattern("[%n] %l: %v");
-    spdlog::set_level(spdlog::level::warn);
+    spdlog::set_level(spdlog::level::info);  // one progress line per learning round
     spdlog::cfg::load_env_levels();
 }
 

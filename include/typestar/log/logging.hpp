@@ -21,7 +21,7 @@ namespace typestar::detail {
 namespace typestar {
 
 /// For programs (the CLI, the provided gtest main): every typestar.* logger writes to stderr as
-/// "[name] level: message", at level `warn` unless SPDLOG_LEVEL says otherwise (e.g.
+/// "[name] level: message", at level `info` (phases and one line per learning round) unless SPDLOG_LEVEL says otherwise (e.g.
 /// SPDLOG_LEVEL=info, or SPDLOG_LEVEL=typestar.learn=debug). Libraries never call this.
 void log_to_stderr();
 

@@ -1,0 +1,154 @@
+// Re-learning benchmark (the soundness issue's second measurement): after a one-transition change of
+// a class, what does the proposal cost next to learning the changed class from scratch?
+//   typestar_relearn_bench [--droidstar DIR] [--specs DIR] [--json FILE]
+// For every one-transition mutant (one transition of the Mealy machine retargeted, err still
+// absorbing, behaviour changed) of the 16 DroidStar stand-ins and the bundled specs: check the
+// stored spec against the mutant (Algorithm 2, B = 2) until it fails, then propose() through that
+// run's oracle stack, seeded with the stored spec and driven by the failing word; count the
+// executed queries of everything after the failure, against learn_spec on the mutant from scratch.
+// Model devices declare only what their spec file declares. Not a test: it fails only on a wrong
+// proposal (one that is not the mutant) or a crash.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/traits.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/session/session.hpp"
+#include "typestar/spec/spec.hpp"
+#include "typestar/sul/model_device.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace typestar;
+
+struct ModelTotals {
+    std::string name;
+    std::size_t mutants = 0;        ///< behaviour-changing one-transition mutants
+    std::size_t undetected = 0;     ///< mutants the B=2 suite of the stored spec passes (bounded evidence)
+    std::size_t exact = 0;          ///< proposals equal to the mutant
+    std::uint64_t after_failure = 0;  ///< executed queries of propose() after the failing run
+    std::uint64_t check = 0;          ///< executed queries of the failing conformance runs
+    std::uint64_t scratch = 0;        ///< executed queries of learn_spec on the mutant from scratch
+};
+
+std::vector<MealyMachine> mutants_of(const MealyMachine& m) {
+    std::vector<MealyMachine> out;
+    const DeviceTraits base = infer_traits(m);
+    for (StateId s = 0; s < m.num_states(); ++s)
+        for (Symbol i = 0; i < m.num_inputs(); ++i)
+            for (StateId t = 0; t < m.num_states(); ++t) {
+                std::vector<Transition> table(m.table().begin(), m.table().end());
+                auto& tr = table[s * m.num_inputs() + i];
+                if (tr.target == t) continue;
+                tr.target = t;
+                MealyMachine mutant(m.inputs(), m.outputs(), m.initial(), table);
+                if (infer_traits(mutant).absorbing == base.absorbing && separating_word(mutant, m))
+                    out.push_back(std::move(mutant));
+            }
+    return out;
+}
+
+ModelTotals measure(const spec::Spec& stored) {
+    ModelTotals t;
+    t.name = stored.typestate.name;
+    const MealyMachine truth = synchronous_closure(stored.typestate);
+    const DeviceTraits declared = spec::declared_traits(stored);
+    for (const MealyMachine& mutant : mutants_of(truth)) {
+        ++t.mutants;
+        ModelDevice device(mutant, "model:mutant", declared);
+        Device* devices[] = {&device};
+        Conformance conformance(truth, {&device});
+        CheckOptions check;
+        const CheckReport report = conformance.run(conformance.suite(check));
+        if (report.verdict == Verdict::Pass) {
+            ++t.undetected;
+            continue;
+        }
+        t.check += report.stats.total().queries_executed;
+        LearnOptions options;
+        options.wait_rechecks = 0;  // a simulation cannot be flaky; the comparison is of learning alone
+        const LearnedSpec proposal = propose(&stored, conformance, &*report.counterexample, options);
+        t.after_failure += proposal.stats.total().queries_executed;
+        if (!separating_word(proposal.machine, mutant)) ++t.exact;
+        ModelDevice fresh(mutant, "model:mutant", declared);
+        Device* fresh_devices[] = {&fresh};
+        const LearnedSpec scratch = learn_spec(fresh_devices, options);
+        t.scratch += scratch.stats.total().queries_executed;
+    }
+    return t;
+}
+
+std::vector<fs::path> yaml_files(const fs::path& dir) {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".yaml") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"typestar re-learning benchmark: proposals after one-transition changes"};
+    std::string droidstar = std::string(TYPESTAR_SOURCE_DIR) + "/bench/droidstar";
+    std::string specs = std::string(TYPESTAR_SOURCE_DIR) + "/specs";
+    std::string json_path;
+    app.add_option("--droidstar", droidstar, "directory of the DroidStar stand-in specs");
+    app.add_option("--specs", specs, "directory of the bundled specs (asynctask.yaml, mediaplayer.yaml are used)");
+    app.add_option("--json", json_path, "write the results as JSON here");
+    CLI11_PARSE(app, argc, argv);
+
+    std::vector<fs::path> files = yaml_files(droidstar);
+    files.push_back(fs::path(specs) / "asynctask.yaml");
+    files.push_back(fs::path(specs) / "mediaplayer.yaml");
+    std::printf("%-28s %8s %10s %7s %12s %10s %10s %7s\n", "model", "mutants", "undetected", "exact", "after fail",
+                "(check)", "scratch", "ratio");
+    ModelTotals all;
+    all.name = "total";
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    bool ok = true;
+    const auto started = std::chrono::steady_clock::now();
+    for (const fs::path& file : files) {
+        const ModelTotals t = measure(spec::load_spec(file));
+        const double ratio = t.scratch ? static_cast<double>(t.after_failure) / static_cast<double>(t.scratch) : 0;
+        std::printf("%-28s %8zu %10zu %7zu %12llu %10llu %10llu %7.3f\n", (file.stem().string()).c_str(), t.mutants,
+                    t.undetected, t.exact, static_cast<unsigned long long>(t.after_failure),
+                    static_cast<unsigned long long>(t.check), static_cast<unsigned long long>(t.scratch), ratio);
+        std::fflush(stdout);
+        ok = ok && t.exact + t.undetected == t.mutants;
+        all.mutants += t.mutants;
+        all.undetected += t.undetected;
+        all.exact += t.exact;
+        all.after_failure += t.after_failure;
+        all.check += t.check;
+        all.scratch += t.scratch;
+        rows.push_back({{"model", file.stem().string()}, {"mutants", t.mutants}, {"undetected", t.undetected},
+                        {"exact", t.exact}, {"after_failure_executed", t.after_failure},
+                        {"check_executed", t.check}, {"scratch_executed", t.scratch}, {"ratio", ratio}});
+    }
+    const double ratio = static_cast<double>(all.after_failure) / static_cast<double>(all.scratch);
+    std::printf("%-28s %8zu %10zu %7zu %12llu %10llu %10llu %7.3f   (target <= 0.30: %s)\n", "total", all.mutants,
+                all.undetected, all.exact, static_cast<unsigned long long>(all.after_failure),
+                static_cast<unsigned long long>(all.check), static_cast<unsigned long long>(all.scratch), ratio,
+                ratio <= 0.30 ? "met" : "NOT met");
+    std::printf("%.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    if (!json_path.empty()) {
+        nlohmann::ordered_json j;
+        j["models"] = rows;
+        j["total"] = {{"mutants", all.mutants}, {"undetected", all.undetected}, {"exact", all.exact},
+                      {"after_failure_executed", all.after_failure}, {"check_executed", all.check},
+                      {"scratch_executed", all.scratch}, {"ratio", ratio}};
+        std::ofstream(json_path) << j.dump(2) << '\n';
+    }
+    return ok ? 0 : 1;
+}
