@@ -67,7 +67,7 @@ struct Entry {
 
 class Reader {
 public:
-    explicit Reader(std::string file) : file_(std::move(file)) {}
+    Reader(std::string file, const ReadLimits& limits) : file_(std::move(file)), limits_(limits) {}
 
     Spec read(const std::string& text);
 
@@ -105,17 +105,25 @@ private:
     void read_symbol_map(const Entry& entry, const std::string& state, bool callins,
                          Typestate& typestate, SourceMap& source, std::vector<Entry>& enabled);
 
+    /// Throws every diagnostic collected so far, in file order.
+    [[noreturn]] void fail();
+
     std::string file_;
+    ReadLimits limits_;
+    detail::SuggestionBudget suggestions_;
     std::vector<Diagnostic> diagnostics_;
     // Declared symbols: name -> (index, location) for callins and callbacks.
     std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callins_;
     std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callbacks_;
     std::map<std::string, StateId, std::less<>> state_ids_;
-    std::vector<std::string> state_names_;
+    std::vector<std::string_view> state_names_;  // views into the state entries' keys, for did-you-mean
 };
 
 std::vector<Entry> Reader::entries(const YAML::Node& map, std::string_view what, const std::string& where) {
     std::vector<Entry> result;
+    // Key -> index in result. The views point into the node tree's own scalars, which live as long
+    // as the document (not into result, whose strings move as it grows).
+    std::map<std::string_view, std::size_t> seen;
     for (auto it = map.begin(); it != map.end(); ++it) {
         const YAML::Node key = it->first;
         const Location at = location_of(key.Mark());
@@ -124,12 +132,12 @@ std::vector<Entry> Reader::entries(const YAML::Node& map, std::string_view what,
                           (key.IsScalar() ? std::string("an empty string") : kind_of(key)));
             continue;
         }
-        const Entry* first = find(result, key.Scalar());
-        if (first != nullptr) {
+        if (const auto first = seen.find(key.Scalar()); first != seen.end()) {
             error(at, "duplicate " + std::string(what) + " '" + key.Scalar() + "'" + where +
-                          " (first at line " + std::to_string(first->where.line) + ")");
+                          " (first at line " + std::to_string(result[first->second].where.line) + ")");
             continue;
         }
+        seen.emplace(key.Scalar(), result.size());
         result.push_back(Entry{key.Scalar(), at, it->second});
     }
     return result;
@@ -145,7 +153,7 @@ void Reader::check_keys(const std::vector<Entry>& entries, std::span<const std::
     for (const Entry& entry : entries) {
         if (std::find(allowed.begin(), allowed.end(), entry.key) != allowed.end()) continue;
         std::string message = "unknown key '" + entry.key + "'" + where;
-        if (const auto suggestion = detail::did_you_mean(entry.key, allowed)) {
+        if (const auto suggestion = detail::did_you_mean(entry.key, allowed, &suggestions_)) {
             message += " (did you mean '" + *suggestion + "'?)";
         } else if (list_allowed) {
             message += " (expected " + quoted_list(allowed, " or ") + ")";
@@ -185,6 +193,7 @@ void Reader::read_name(const Entry& entry, Typestate& typestate) {
 
 std::vector<std::pair<std::string, Location>> Reader::read_symbols(const Entry& entry, std::string_view kind) {
     std::vector<std::pair<std::string, Location>> symbols;
+    std::map<std::string, std::size_t, std::less<>> seen;  // name -> index in symbols
     const YAML::Node& node = entry.value;
     if (node.IsNull()) return symbols;  // `callins:` alone is the empty list
     if (!node.IsSequence()) {
@@ -205,12 +214,12 @@ std::vector<std::pair<std::string, Location>> Reader::read_symbols(const Entry& 
                           " (wait, quiet, ok and err are reserved)");
             continue;
         }
-        const auto same = std::find_if(symbols.begin(), symbols.end(), [&](const auto& s) { return s.first == name; });
-        if (same != symbols.end()) {
+        if (const auto same = seen.find(name); same != seen.end()) {
             error(at, "duplicate " + std::string(kind) + " '" + name + "' (first at line " +
-                          std::to_string(same->second.line) + ")");
+                          std::to_string(symbols[same->second].second.line) + ")");
             continue;
         }
+        seen.emplace(name, symbols.size());
         symbols.emplace_back(name, at);
     }
     return symbols;
@@ -242,7 +251,7 @@ std::optional<double> Reader::read_milliseconds(const Entry& entry) {
         double value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (ec == std::errc() && end == text.data() + text.size() && std::isfinite(value) && value >= 0) {
-            return value;
+            return value == 0 ? 0.0 : value;  // "-0" is 0 (and written as 0)
         }
     }
     error(node.IsNull() ? entry.where : location_of(node.Mark()),
@@ -333,8 +342,7 @@ std::optional<StateId> Reader::target(const Entry& entry, std::string_view what,
     if (it != state_ids_.end()) return it->second;
     std::string message = "unknown target state '" + node.Scalar() + "' of " + std::string(what) + " in state '" +
                           state + "'";
-    std::vector<std::string_view> names(state_names_.begin(), state_names_.end());
-    if (const auto suggestion = detail::did_you_mean(node.Scalar(), names)) {
+    if (const auto suggestion = detail::did_you_mean(node.Scalar(), state_names_, &suggestions_)) {
         message += " (did you mean '" + *suggestion + "'?)";
     }
     error(node, std::move(message));
@@ -446,19 +454,79 @@ void Reader::read_state(const Entry& entry, StateId id, Typestate& typestate, So
     }
 }
 
-/// Records where documents start; ignores everything else.
-class DocumentStarts : public YAML::EventHandler {
+/// Thrown by DocumentScan for aliases the reader refuses; becomes one diagnostic.
+struct AliasProblem {
+    YAML::Mark mark;
+    std::string message;
+};
+
+/// One pass over the parser's events before any node is built: records where documents start,
+/// and measures each document with every alias expanded (yaml-cpp shares an aliased node, but the
+/// reader walks it once per alias, and messages quote its scalars). Over `limit` units (a node
+/// counts 1, a scalar 1 plus its length) it throws AliasProblem, as it does for an alias inside the
+/// node it names, so reading stays linear in the text.
+class DocumentScan : public YAML::EventHandler {
 public:
+    explicit DocumentScan(std::size_t limit) : limit_(limit) {}
+
     std::vector<YAML::Mark> starts;
-    void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        starts.push_back(mark);
+        sizes_.clear();
+        open_.clear();
+        expanded_ = 0;
+    }
     void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnMapEnd() override {}
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, 1); }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+        const auto it = sizes_.find(anchor);
+        if (it == sizes_.end()) throw AliasProblem{mark, "alias inside the node it refers to (a recursive alias)"};
+        add(mark, it->second);
+    }
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  const std::string& value) override {
+        leaf(mark, anchor, 1 + value.size());
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value) override {
+        open(mark, anchor);
+    }
+    void OnSequenceEnd() override { close(); }
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value) override {
+        open(mark, anchor);
+    }
+    void OnMapEnd() override { close(); }
+
+private:
+    void add(const YAML::Mark& mark, std::size_t units) {
+        expanded_ += units;
+        if (expanded_ > limit_) {
+            throw AliasProblem{mark, "YAML aliases expand the document beyond " + std::to_string(limit_) +
+                                         " units (4 times its size plus 1 MiB): refused as an alias bomb; "
+                                         "write the repeated parts out or use fewer aliases"};
+        }
+    }
+    void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, std::size_t units) {
+        add(mark, units);
+        if (anchor != YAML::NullAnchor) sizes_[anchor] = units;
+    }
+    void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+        add(mark, 1);
+        open_.emplace_back(anchor, expanded_ - 1);
+    }
+    void close() {
+        if (open_.empty()) return;
+        const auto [anchor, start] = open_.back();
+        open_.pop_back();
+        if (anchor != YAML::NullAnchor) sizes_[anchor] = expanded_ - start;
+    }
+
+    std::size_t limit_;
+    std::size_t expanded_ = 0;
+    std::map<YAML::anchor_t, std::size_t> sizes_;                  // closed anchors -> expanded size
+    std::vector<std::pair<YAML::anchor_t, std::size_t>> open_;     // open collections: anchor, start
 };
 
 Spec Reader::read(const std::string& text) {
@@ -471,35 +539,39 @@ Spec Reader::read(const std::string& text) {
         // a document starting where the previous one started is that bug, reported as malformed.
         std::istringstream stream(text);
         YAML::Parser parser(stream);
-        DocumentStarts documents;
+        DocumentScan documents(4 * text.size() + (std::size_t{1} << 20));
         while (documents.starts.size() < 2 && parser.HandleNextDocument(documents)) {
             const auto& starts = documents.starts;
             if (starts.size() == 2 && starts[0].pos == starts[1].pos) {
                 const auto pos = static_cast<std::size_t>(starts[1].pos);
                 error(location_of(starts[1]), "malformed YAML: unexpected '" +
                                                   (pos < text.size() ? text.substr(pos, 1) : std::string()) + "'");
-                throw SpecError(std::move(diagnostics_));
+                fail();
             }
         }
         if (documents.starts.size() > 1) {
             error(location_of(documents.starts[1]), "expected one YAML document, found a second one");
         }
         root = YAML::Load(text);
+    } catch (const AliasProblem& e) {
+        diagnostics_.clear();
+        error(location_of(e.mark), e.message);
+        fail();
     } catch (const YAML::DeepRecursion& e) {
         error(location_of(e.mark), "malformed YAML: nested too deeply (" + std::to_string(e.depth()) + " levels)");
-        throw SpecError(std::move(diagnostics_));
+        fail();
     } catch (const YAML::Exception& e) {
         diagnostics_.clear();
         error(location_of(e.mark), "malformed YAML: " + e.msg);
-        throw SpecError(std::move(diagnostics_));
+        fail();
     }
     if (!root.IsDefined() || root.IsNull()) {
         error(Location{1, 1}, "empty spec: expected a map with keys typestar, name, callins, callbacks, initial, states");
-        throw SpecError(std::move(diagnostics_));
+        fail();
     }
     if (!root.IsMap()) {
         error(root, "expected a map of spec keys at the top level, found " + kind_of(root));
-        throw SpecError(std::move(diagnostics_));
+        fail();
     }
 
     const auto top = entries(root, "top-level key", "");
@@ -509,7 +581,7 @@ Spec Reader::read(const std::string& text) {
             diagnostics_.clear();
             error(e->value, "unsupported format version " + std::to_string(*version) + " (this typestar reads " +
                                 std::to_string(kFormatVersion) + ")");
-            throw SpecError(std::move(diagnostics_));
+            fail();
         }
     }
     check_keys(top, kTopKeys, " at the top level", false);
@@ -554,7 +626,6 @@ Spec Reader::read(const std::string& text) {
                     continue;
                 }
                 state_ids_.emplace(e.key, static_cast<StateId>(state_entries.size()));
-                state_names_.push_back(e.key);
                 state_entries.push_back(std::move(e));
             }
         } else if (!node.IsNull()) {
@@ -564,6 +635,17 @@ Spec Reader::read(const std::string& text) {
             error(node.IsNull() ? states->where : location_of(node.Mark()),
                   "'states' defines no state (at least one is required)");
         }
+    }
+    for (const Entry& e : state_entries) state_names_.push_back(e.key);  // state_entries is final now
+    // The table every state gets: refuse a declared size that would exhaust memory, before allocating.
+    if (const std::size_t columns = typestate.callins.size() + 1;
+        !state_entries.empty() && state_entries.size() > limits_.max_transitions / columns) {
+        error(states->where, "the spec declares " + std::to_string(state_entries.size()) + " states and " +
+                                 std::to_string(typestate.callins.size()) + " callins: " +
+                                 std::to_string(state_entries.size()) + " x " + std::to_string(columns) +
+                                 " transitions exceed the limit of " + std::to_string(limits_.max_transitions) +
+                                 " (set TYPESTAR_MAX_TRANSITIONS to allow more)");
+        fail();
     }
     typestate.states.resize(state_entries.size());
     for (std::size_t i = 0; i < state_entries.size(); ++i) {
@@ -586,8 +668,7 @@ Spec Reader::read(const std::string& text) {
             typestate.initial = it->second;
         } else if (!state_entries.empty()) {
             std::string message = "initial state '" + node.Scalar() + "' is not defined in 'states'";
-            std::vector<std::string_view> names(state_names_.begin(), state_names_.end());
-            if (const auto suggestion = detail::did_you_mean(node.Scalar(), names)) {
+            if (const auto suggestion = detail::did_you_mean(node.Scalar(), state_names_, &suggestions_)) {
                 message += " (did you mean '" + *suggestion + "'?)";
             }
             error(node, std::move(message));
@@ -595,26 +676,29 @@ Spec Reader::read(const std::string& text) {
     }
     if (const Entry* e = find(top, "provenance")) read_provenance(*e, spec.provenance);
 
-    if (!diagnostics_.empty()) {
-        std::stable_sort(diagnostics_.begin(), diagnostics_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-            return std::pair{a.line, a.column} < std::pair{b.line, b.column};
-        });
-        throw SpecError(std::move(diagnostics_));
-    }
+    if (!diagnostics_.empty()) fail();
     return spec;
+}
+
+void Reader::fail() {
+    std::stable_sort(diagnostics_.begin(), diagnostics_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::pair{a.line, a.column} < std::pair{b.line, b.column};
+    });
+    detail::throw_spec_error(std::move(diagnostics_));
 }
 
 }  // namespace
 
-Spec parse_spec(const std::string& text, const std::string& file) {
+Spec parse_spec(const std::string& text, const std::string& file, const ReadLimits& limits) {
+    if (auto d = detail::size_diagnostic(text.size(), file, limits)) detail::throw_spec_error({*d});
     try {
-        return Reader(file).read(text);
+        return Reader(file, limits).read(text);
     } catch (const SpecError&) {
         throw;
     } catch (const YAML::Exception& e) {
         // yaml-cpp failing after parsing (should not happen: we never convert nodes).
-        throw SpecError({Diagnostic{file, location_of(e.mark).line, location_of(e.mark).column,
-                                    "malformed YAML: " + e.msg}});
+        detail::throw_spec_error({Diagnostic{file, location_of(e.mark).line, location_of(e.mark).column,
+                                             "malformed YAML: " + e.msg}});
     }
 }
 
