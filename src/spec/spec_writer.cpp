@@ -52,7 +52,7 @@ std::string flow_list(std::vector<std::string> names) {
 
 /// Throws typestar::Error unless `typestate` can be written as a spec that loads again.
 void check_writable(const Typestate& t, const Provenance& provenance) {
-    const auto fail = [](const std::string& why) { throw Error("cannot write spec: " + why); };
+    const auto fail = [](const std::string& why) { throw Error("cannot write spec: " + detail::printable(why)); };
     if (!detail::is_valid_spec_name(t.name)) {
         fail("typestate name '" + t.name + "' is empty or has characters outside [A-Za-z0-9_.-]");
     }

@@ -226,6 +226,27 @@ TEST(Printable, NotAClosureMessagesFromMachineNamesAreEscaped) {
     }
 }
 
+TEST(Printable, DiffReportsAndWriteErrorsEscapeNames) {
+    Typestate mutant = testing_support::async_task_typestate();
+    mutant.states[2].name = "Run\nning\x1b[2J";
+    mutant.states[2].callins[1] = 1;
+    Spec before;
+    before.typestate = testing_support::async_task_typestate();
+    Spec after;
+    after.typestate = mutant;
+    const std::string report = format_diff(diff_specs(before, after));
+    EXPECT_EQ(report.find('\x1b'), std::string::npos) << report;
+    EXPECT_NE(report.find("| Running (new: Run\\nning\\x1b[2J) |"), std::string::npos) << report;
+    mutant.states[1].name = mutant.states[2].name;  // twice: refused, and the message is escaped
+    after.typestate = mutant;
+    try {
+        (void)write_spec(after);
+        FAIL() << "wrote a spec with a duplicate state name";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "cannot write spec: state name 'Run\\nning\\x1b[2J' is used twice");
+    }
+}
+
 // --- item 7: every error has a location ------------------------------------------------------------
 
 TEST(DotImport, NotAClosureNamesTheEdgesLine) {
