@@ -399,6 +399,38 @@ TEST(DeclaredSize, AStateMissingManyInputsListsTenAndCountsTheRest) {
                        "'i7', 'i8', 'i9' and 15 more"}));
 }
 
+/// A chain of `states` states over one callin, in the layout typestar writes.
+std::string chain_spec(int states) {
+    std::string text = "typestar: 1\nname: Big\ncallins: [go]\ncallbacks: []\ninitial: S0\nstates:\n";
+    for (int i = 0; i < states; ++i) {
+        text += "  S" + std::to_string(i) + ":\n    callins:\n      go: S" + std::to_string((i + 1) % states) + "\n";
+    }
+    return text;
+}
+
+/// The fastest of two parses of `text`, in seconds.
+double parse_seconds(const std::string& text) {
+    double best = 1e9;
+    for (int run = 0; run < 2; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        const Spec s = parse_spec(text, "big.yaml");
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        EXPECT_FALSE(s.typestate.states.empty());
+    }
+    return best;
+}
+
+TEST(Scale, ReadingGrowsLinearlyNotQuadratically) {
+    // Reproducer: a 4.2 MB spec of 100,000 states took 40-60 s (a linear duplicate search per key).
+    // Four times the states must cost about four times as long (quadratic would be sixteen);
+    // the bound of 10 leaves room for a loaded machine.
+    const std::string small = chain_spec(10'000);
+    const std::string large = chain_spec(40'000);
+    ASSERT_EQ(parse_spec(large, "big.yaml").typestate.states.size(), 40'000u);
+    const double ratio = parse_seconds(large) / parse_seconds(small);
+    EXPECT_LT(ratio, 10.0) << "10k states vs 40k states: " << ratio << " times slower";
+}
+
 TEST(Aliases, AnAliasBombIsRefusedAtTheAliasThatGoesOver) {
     // Reproducer: 87 KB of aliases took 77 s and 1 GB (messages and did-you-mean over the expansion).
     std::string text = "typestar: 1\nname: Bomb\ncallins: [go]\ncallbacks: []\ninitial: A\njunk: &b " +
