@@ -1,8 +1,29 @@
 # Helpers shared by typestar's own targets: C++20 and warnings PRIVATE, never global flags.
+
+# Sanitizers for typestar's own targets only (README "Sanitizer builds"): a comma-separated list
+# such as `address,undefined`, passed to -fsanitize= when compiling and linking each target that
+# typestar_target_defaults() sets up. Empty (the default) builds without sanitizers. Any finding
+# aborts the program (-fno-sanitize-recover), so a test that triggers one fails. Targets that
+# already choose a sanitizer themselves (monitor_tsan_tests: -fsanitize=thread) keep theirs.
+set(TYPESTAR_SANITIZE "" CACHE STRING
+    "Sanitizers for typestar's own targets, e.g. address,undefined (empty: none)")
+# TYPESTAR_FUZZ_INSTRUMENT (set in the top-level CMakeLists.txt when TYPESTAR_FUZZ is on): every
+# typestar target is compiled with libFuzzer's coverage instrumentation, so the code under test
+# guides the fuzzers in tests/fuzz (docs/fuzzing.md).
+
 function(typestar_target_defaults target)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
                                            -Wno-sign-conversion)
+  get_target_property(own_options ${target} COMPILE_OPTIONS)
+  if(TYPESTAR_SANITIZE AND NOT "${own_options}" MATCHES "-fsanitize=")
+    target_compile_options(${target} PRIVATE -fsanitize=${TYPESTAR_SANITIZE}
+                           -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=${TYPESTAR_SANITIZE})
+  endif()
+  if(TYPESTAR_FUZZ_INSTRUMENT AND NOT "${own_options}" MATCHES "-fsanitize=")
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
 endfunction()
 
 # typestar_library(NAME <short> SOURCES … DEPS …): static library typestar_<short>, alias typestar::<short>.

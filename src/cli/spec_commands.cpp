@@ -63,18 +63,9 @@ void print_diagnostics(const SpecError& e) {
     for (const auto& d : e.diagnostics()) std::cerr << d.str() << '\n';
 }
 
-/// The spec of a Mealy DOT file; bad DOT or a machine that is no closure ends with status 2.
-spec::Spec spec_from_dot(const std::string& path, const std::string& name) {
-    const MealyMachine machine = spec::load_mealy_dot(path);  // SpecError: main prints diagnostics
-    try {
-        spec::Spec s = spec::spec_of_mealy(machine, name);
-        s.source.file = path;
-        return s;
-    } catch (const NotAClosureError& e) {
-        print_error(path + ": " + e.what());
-        exit_with(kExitBadInput);
-    }
-}
+/// The spec of a Mealy DOT file. Bad DOT, a machine that is no closure (at the edge's line) or an
+/// unreadable file: SpecError, which main prints, ending with status 2.
+spec::Spec spec_from_dot(const std::string& path, const std::string& name) { return spec::load_dot_spec(path, name); }
 
 /// A YAML spec, or a Mealy DOT file converted to one.
 spec::Spec load_any(const std::string& path) {

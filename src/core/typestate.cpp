@@ -155,9 +155,12 @@ Typestate typestate_of(const MealyMachine& m, std::string name) {
         if (!keep[s]) continue;
         auto& st = ts.states[index[s]];
         auto where = [&](Symbol i) { return "state " + m.state_name(s) + ", input '" + m.inputs().name(i) + "'"; };
+        auto fail_at = [&](Symbol i, const std::string& why) {  // names the transition for locating it
+            throw NotAClosureError("not a synchronous closure: " + why, m.state_name(s), m.inputs().name(i));
+        };
         auto check_err = [&](Symbol i, const Transition& t) {
             if (!sink[t.target])
-                fail(where(i) + " answers err but leads to state " + m.state_name(t.target) +
+                fail_at(i, where(i) + " answers err but leads to state " + m.state_name(t.target) +
                      ", which answers something other than err: err must be absorbing");
         };
         for (Symbol i : callin_ids) {
@@ -168,7 +171,7 @@ Typestate typestate_of(const MealyMachine& m, std::string name) {
             } else if (ok && t.output == *ok) {
                 st.callins.emplace_back(index[t.target]);
             } else {
-                fail(where(i) + " answers '" + m.outputs().name(t.output) + "': a callin answers ok or err");
+                fail_at(i, where(i) + " answers '" + m.outputs().name(t.output) + "': a callin answers ok or err");
             }
         }
         const auto& t = m.transition(s, *wait);
@@ -180,7 +183,7 @@ Typestate typestate_of(const MealyMachine& m, std::string name) {
         } else if (callback_index[t.output]) {
             st.callback = Typestate::CallbackEdge{*callback_index[t.output], index[t.target]};
         } else {
-            fail(where(*wait) + " answers '" + m.outputs().name(t.output) + "': wait answers a callback, quiet or err");
+            fail_at(*wait, where(*wait) + " answers '" + m.outputs().name(t.output) + "': wait answers a callback, quiet or err");
         }
     }
     return ts;

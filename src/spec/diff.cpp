@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "diff_pairing.hpp"
+#include "spec_detail.hpp"
 #include "typestar/core/algorithms.hpp"
 
 namespace typestar::spec {
@@ -36,7 +37,10 @@ std::size_t width(const std::string& s) {
         std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-std::string cell(std::string s) {
+/// A table cell: names printed without raw control characters (a name cannot break the table or
+/// send a terminal escape), `|` escaped.
+std::string cell(const std::string& text) {
+    const std::string s = detail::printable(text);
     std::string out;
     for (char c : s) {
         if (c == '|') out += '\\';
@@ -72,7 +76,7 @@ std::string table(const std::vector<std::string>& header, const std::vector<std:
     return out;
 }
 
-std::string code(const std::string& s) { return "`" + s + "`"; }
+std::string code(const std::string& s) { return "`" + detail::printable(s) + "`"; }
 
 }  // namespace
 

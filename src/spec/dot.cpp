@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "spec_detail.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 
@@ -143,48 +142,50 @@ private:
         }
     }
 
+    /// A quoted string and every `+ "..."` concatenated to it. A loop, not recursion: tens of
+    /// thousands of concatenations must not exhaust the stack.
     Token quoted_string(Token t) {
-        advance(1);  // opening quote
         t.kind = Tok::Id;
         t.quoted = true;
+        int part_line = t.line;
+        int part_column = t.column;
         while (true) {
-            if (pos_ >= text_.size()) throw SyntaxError{t.line, t.column, "unterminated string"};
-            const char c = text_[pos_];
-            if (c == '"') {
-                advance(1);
-                break;
+            advance(1);  // opening quote
+            while (true) {
+                if (pos_ >= text_.size()) throw SyntaxError{part_line, part_column, "unterminated string"};
+                const char c = text_[pos_];
+                if (c == '"') {
+                    advance(1);
+                    break;
+                }
+                if (c == '\\' && (peek(1) == '"' || peek(1) == '\\')) {
+                    t.text += peek(1);
+                    advance(2);
+                } else if (c == '\\' && peek(1) == '\n') {  // line continuation
+                    advance(2);
+                } else {
+                    t.text += c;
+                    advance(1);
+                }
             }
-            if (c == '\\' && (peek(1) == '"' || peek(1) == '\\')) {
-                t.text += peek(1);
-                advance(2);
-            } else if (c == '\\' && peek(1) == '\n') {  // line continuation
-                advance(2);
-            } else {
-                t.text += c;
-                advance(1);
+            // "a" + "b" concatenation
+            const std::size_t save_pos = pos_;
+            const int save_line = line_;
+            const int save_column = column_;
+            skip_blanks_and_comments();
+            if (pos_ >= text_.size() || text_[pos_] != '+') {
+                pos_ = save_pos;
+                line_ = save_line;
+                column_ = save_column;
+                return t;
             }
-        }
-        // "a" + "b" concatenation
-        const std::size_t save_pos = pos_;
-        const int save_line = line_;
-        const int save_column = column_;
-        skip_blanks_and_comments();
-        if (pos_ < text_.size() && text_[pos_] == '+') {
             advance(1);
             skip_blanks_and_comments();
             if (pos_ >= text_.size() || text_[pos_] != '"')
                 throw SyntaxError{line_, column_, "expected a quoted string after '+'"};
-            Token rest;
-            rest.line = line_;
-            rest.column = column_;
-            rest = quoted_string(rest);
-            t.text += rest.text;
-            return t;
+            part_line = line_;
+            part_column = column_;
         }
-        pos_ = save_pos;
-        line_ = save_line;
-        column_ = save_column;
-        return t;
     }
 
     Token html_string(Token t) {
@@ -324,12 +325,14 @@ struct Attribute {
 struct Entry {
     StateId target = 0;
     Symbol output = 0;
-    int line = 0;
+    int line = 0;    // of the label that defined it
+    int column = 0;
 };
 
 class DotParser {
 public:
-    DotParser(const std::string& text, std::string file) : lexer_(text), file_(std::move(file)) {}
+    DotParser(const std::string& text, std::string file, const ReadLimits& limits)
+        : lexer_(text), file_(std::move(file)), limits_(limits) {}
 
     MealyMachine parse() {
         try {
@@ -337,10 +340,28 @@ public:
             graph();
         } catch (const SyntaxError& e) {
             diagnostics_.push_back({file_, e.line, e.column, e.message});
-            throw SpecError(sorted(std::move(diagnostics_)));
+            detail::throw_spec_error(sorted(std::move(diagnostics_)));
         }
         return build();
     }
+
+    /// Where the transition of state `state` on `input` (names) was defined: its label.
+    [[nodiscard]] std::optional<std::pair<int, int>> transition_location(const std::string& state,
+                                                                         const std::string& input) const {
+        const auto s = state_ids_.find(state);
+        const auto i = inputs_.find(input);
+        if (s == state_ids_.end() || !i || *i >= rows_[s->second].size() || !rows_[s->second][*i]) return std::nullopt;
+        const Entry& e = *rows_[s->second][*i];
+        return std::pair{e.line, e.column};
+    }
+    /// Where state `state` was first mentioned.
+    [[nodiscard]] std::optional<std::pair<int, int>> state_location(const std::string& state) const {
+        const auto s = state_ids_.find(state);
+        if (s == state_ids_.end()) return std::nullopt;
+        return state_locations_[s->second];
+    }
+    /// Where the graph starts (its `digraph` keyword).
+    [[nodiscard]] std::pair<int, int> graph_location() const { return {graph_line_, graph_column_}; }
 
 private:
     // --- grammar -------------------------------------------------------------------------------
@@ -444,8 +465,19 @@ private:
 
     // --- semantics -----------------------------------------------------------------------------
 
+    /// Refuses a table of `states` × `inputs` transitions over the limit, at `t`, before allocating.
+    void check_table_size(const Token& t, std::size_t states, std::size_t inputs) const {
+        if (inputs == 0 || states <= limits_.max_transitions / inputs) return;
+        throw SyntaxError{t.line, t.column,
+                          "the graph has " + std::to_string(states) + " states and " + std::to_string(inputs) +
+                              " inputs: " + std::to_string(states) + " x " + std::to_string(inputs) +
+                              " transitions exceed the limit of " + std::to_string(limits_.max_transitions) +
+                              " (set TYPESTAR_MAX_TRANSITIONS to allow more)"};
+    }
+
     StateId state(const Token& t) {
         if (auto it = state_ids_.find(t.text); it != state_ids_.end()) return it->second;
+        check_table_size(t, states_.size() + 1, inputs_.size());
         const auto id = static_cast<StateId>(states_.size());
         state_ids_.emplace(t.text, id);
         states_.push_back(t.text);
@@ -528,6 +560,7 @@ private:
             return;
         }
         for (const auto& input : inputs) {
+            if (!inputs_.contains(input)) check_table_size(value, states_.size(), inputs_.size() + 1);
             const Symbol i = inputs_.intern(input);
             const Symbol o = outputs_.intern(output);
             auto& row = rows_[from];
@@ -540,7 +573,7 @@ private:
                                      outputs_.name(old.output) + "' (line " + std::to_string(old.line) +
                                      ") and to " + states_[to] + " with output '" + output + "' here");
             } else {
-                row[i] = Entry{to, o, value.line};
+                row[i] = Entry{to, o, value.line, value.column};
             }
         }
     }
@@ -561,18 +594,24 @@ private:
             diagnostics_.push_back({file_, graph_line_, graph_column_, "the graph has no labelled transitions"});
         } else {
             for (std::size_t s = 0; s < states_.size(); ++s) {
-                std::vector<std::string> missing;
-                for (std::size_t i = 0; i < inputs_.size(); ++i)
-                    if (i >= rows_[s].size() || !rows_[s][i]) missing.push_back(inputs_.name(static_cast<Symbol>(i)));
-                if (missing.empty()) continue;
+                // The first kMaxListed missing inputs by name, then how many more: a state missing
+                // thousands of inputs is one readable line, and the output stays linear in the file.
+                constexpr std::size_t kMaxListed = 10;
+                std::size_t missing = 0;
                 std::string list;
-                for (const auto& m : missing) list += (list.empty() ? "'" : ", '") + m + "'";
+                for (std::size_t i = 0; i < inputs_.size(); ++i) {
+                    if (i < rows_[s].size() && rows_[s][i]) continue;
+                    if (++missing <= kMaxListed)
+                        list += (list.empty() ? "'" : ", '") + inputs_.name(static_cast<Symbol>(i)) + "'";
+                }
+                if (missing == 0) continue;
+                if (missing > kMaxListed) list += " and " + std::to_string(missing - kMaxListed) + " more";
                 diagnostics_.push_back({file_, state_locations_[s].first, state_locations_[s].second,
                                         "state " + states_[s] + " has no transition on input" +
-                                            (missing.size() > 1 ? "s " : " ") + list});
+                                            (missing > 1 ? "s " : " ") + list});
             }
         }
-        if (!diagnostics_.empty()) throw SpecError(sorted(std::move(diagnostics_)));
+        if (!diagnostics_.empty()) detail::throw_spec_error(sorted(std::move(diagnostics_)));
         std::vector<Transition> table;
         table.reserve(states_.size() * inputs_.size());
         for (const auto& row : rows_)
@@ -582,6 +621,7 @@ private:
 
     Lexer lexer_;
     std::string file_;
+    ReadLimits limits_;
     Token tok_;
     int graph_line_ = 1;
     int graph_column_ = 1;
@@ -658,16 +698,36 @@ std::string mealy_label(const std::string& input, const std::string& output) {
 
 }  // namespace
 
-MealyMachine parse_mealy_dot(const std::string& text, const std::string& file) {
-    return DotParser(text, file).parse();
+MealyMachine parse_mealy_dot(const std::string& text, const std::string& file, const ReadLimits& limits) {
+    if (auto d = detail::size_diagnostic(text.size(), file, limits)) detail::throw_spec_error({*d});
+    return DotParser(text, file, limits).parse();
 }
 
-MealyMachine load_mealy_dot(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw SpecError({Diagnostic{path.string(), 0, 0, "cannot read file"}});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_mealy_dot(text.str(), path.string());
+MealyMachine load_mealy_dot(const std::filesystem::path& path, const ReadLimits& limits) {
+    return parse_mealy_dot(detail::read_input_file(path, limits, "DOT file"), path.string(), limits);
+}
+
+Spec parse_dot_spec(const std::string& text, const std::string& file, std::string name, const ReadLimits& limits) {
+    if (auto d = detail::size_diagnostic(text.size(), file, limits)) detail::throw_spec_error({*d});
+    DotParser parser(text, file, limits);
+    const MealyMachine machine = parser.parse();
+    try {
+        Spec spec = spec_of_mealy(machine, std::move(name));
+        spec.source.file = file;
+        return spec;
+    } catch (const NotAClosureError& e) {
+        // Located at the offending edge's label, or at the state, or (a whole-machine problem such
+        // as a missing `wait` input) at the `digraph` keyword.
+        std::optional<std::pair<int, int>> at;
+        if (!e.input().empty()) at = parser.transition_location(e.state(), e.input());
+        if (!at && !e.state().empty()) at = parser.state_location(e.state());
+        const auto [line, column] = at.value_or(parser.graph_location());
+        detail::throw_spec_error({Diagnostic{file, line, column, e.what()}});
+    }
+}
+
+Spec load_dot_spec(const std::filesystem::path& path, std::string name, const ReadLimits& limits) {
+    return parse_dot_spec(detail::read_input_file(path, limits, "DOT file"), path.string(), std::move(name), limits);
 }
 
 std::string write_mealy_dot(const MealyMachine& machine, std::string_view graph_name) {
@@ -720,7 +780,20 @@ std::string write_typestate_dot(const Typestate& typestate) {
 
 Spec spec_of_mealy(const MealyMachine& machine, std::string name) {
     Spec spec;
-    spec.typestate = canonical(typestate_of(machine, std::move(name)));
+    try {
+        Typestate typestate = typestate_of(machine, std::move(name));
+        for (const auto& state : typestate.states) {
+            if (state.name == kErrorSinkName) {
+                throw NotAClosureError("state name '" + state.name +
+                                           "' is reserved for the error sink of the synchronous closure; rename the state",
+                                       state.name, std::string());
+            }
+        }
+        spec.typestate = canonical(typestate);
+    } catch (const NotAClosureError& e) {
+        // Names come from the machine (a file, a device): no raw control characters in the message.
+        throw NotAClosureError(detail::printable(e.what()), e.state(), e.input());
+    }
     const auto bound = distinguisher_bound(minimize(synchronous_closure(spec.typestate)));
     spec.bounds.distinguisher = std::max<std::size_t>(1, bound.value_or(1));
     return spec;

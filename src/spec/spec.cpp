@@ -5,12 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <chrono>
+#include <random>
 #include <cerrno>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
+#include "spec_detail.hpp"
 #include "typestar/core/error.hpp"
 
 namespace typestar::spec {
@@ -38,24 +41,6 @@ private:
     int fd_;
 };
 
-/// The whole file, or the errno that stopped reading it.
-std::pair<std::string, int> read_all(const std::filesystem::path& path) {
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() < 0) return {{}, errno};
-    std::string text;
-    char buffer[1 << 14];
-    for (;;) {
-        const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
-        if (n == 0) break;
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return {{}, errno};
-        }
-        text.append(buffer, static_cast<std::size_t>(n));
-    }
-    return {std::move(text), 0};
-}
-
 /// Drops what canonical forms may still differ in without differing in behaviour: names.
 Typestate behaviour_of(const Typestate& typestate) {
     Typestate t = canonical(typestate);
@@ -77,27 +62,71 @@ int SourceMap::line_of(const std::string& state, const std::string& symbol) cons
     return 0;
 }
 
-Spec load_spec(const std::filesystem::path& path) {
-    auto [text, error] = read_all(path);
-    if (error != 0) {
-        throw SpecError({Diagnostic{path.string(), 0, 0, "cannot read spec file: " + errno_text(error)}});
-    }
-    return parse_spec(text, path.string());
+Spec load_spec(const std::filesystem::path& path, const ReadLimits& limits) {
+    return parse_spec(detail::read_input_file(path, limits, "spec file"), path.string(), limits);
 }
 
-void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
-    const auto fail = [&](const std::string& what, int error) {
-        throw Error("cannot write " + path.string() + ": " + what + ": " + errno_text(error));
-    };
-    const std::filesystem::path directory = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    static std::atomic<unsigned> counter{0};
+namespace {
 
-    // A fresh temporary next to the target, so the rename stays within one file system.
+constexpr std::string_view kTemporaryInfix = ".typestar-tmp-";
+/// A temporary this old belongs to a writer that died (a write takes well under a second).
+constexpr auto kStaleTemporaryAge = std::chrono::minutes(10);
+
+/// `path`, or the file it finally points to when it is a symbolic link (relative links resolved
+/// against their directory; at most 40 hops, like the kernel). Failure: errno.
+std::pair<std::filesystem::path, int> resolve_links(std::filesystem::path path) {
+    for (int hops = 0; hops < 40; ++hops) {
+        struct stat info {};
+        if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return {path, 0};
+        std::string target(static_cast<std::size_t>(info.st_size > 0 ? info.st_size : 255) + 1, '\0');
+        const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
+        if (n < 0) return {path, errno};
+        target.resize(static_cast<std::size_t>(n));
+        const std::filesystem::path next(target);
+        path = next.is_absolute() ? next : path.parent_path() / next;
+    }
+    return {path, ELOOP};
+}
+
+/// Removes `.<name>.typestar-tmp-*` files in `directory` older than kStaleTemporaryAge: what a
+/// writer killed between creating and renaming its temporary left behind. Best effort, silent.
+void remove_stale_temporaries(const std::filesystem::path& directory, const std::string& name) {
+    const std::string prefix = "." + name + std::string(kTemporaryInfix);
+    std::error_code ec;
+    const auto now = std::filesystem::file_time_type::clock::now();
+    for (std::filesystem::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string entry = it->path().filename().string();
+        if (entry.size() != prefix.size() + 6 || entry.compare(0, prefix.size(), prefix) != 0) continue;
+        std::error_code stat_error;
+        if (!it->is_regular_file(stat_error) || stat_error) continue;
+        const auto modified = it->last_write_time(stat_error);
+        if (stat_error || now - modified < kStaleTemporaryAge) continue;
+        std::filesystem::remove(it->path(), stat_error);
+    }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& requested, const std::string& text) {
+    const auto fail = [&](const std::string& what, int error) {
+        throw Error("cannot write " + requested.string() + ": " + what + ": " + errno_text(error));
+    };
+    // Through a symbolic link to the file it names, as editors and most tools do: the link stays.
+    const auto [path, link_error] = resolve_links(requested);
+    if (link_error != 0) fail("cannot follow symbolic link", link_error);
+    const std::filesystem::path directory = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    remove_stale_temporaries(directory, path.filename().string());
+
+    // A fresh temporary next to the target, so the rename stays within one file system. Created
+    // with open(2) and mode 0666 (not mkstemp's 0600) so a new file gets the umask's permissions.
+    static constexpr char kLetters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    std::random_device random;
     std::filesystem::path temporary;
     int fd = -1;
     for (int attempt = 0; fd < 0; ++attempt) {
-        temporary = directory / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
-                                 std::to_string(counter.fetch_add(1)));
+        std::string suffix(6, 'x');
+        for (char& c : suffix) c = kLetters[random() % (sizeof kLetters - 1)];
+        temporary = directory / ("." + path.filename().string() + std::string(kTemporaryInfix) + suffix);
         fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && (errno != EEXIST || attempt >= 100)) fail("cannot create temporary file", errno);
     }

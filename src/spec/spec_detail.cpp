@@ -1,33 +1,117 @@
-// Internal helpers of the spec module: did-you-mean, name checks, YAML scalar quoting.
-#include <algorithm>
-#include <array>
-#include <string>
-#include <string_view>
-#include <vector>
-
+// Internal helpers of the spec module: did-you-mean, name checks, YAML scalar quoting, printable
+// diagnostics, bounded file reading.
 #include "spec_detail.hpp"
 
-namespace typestar::spec::detail {
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-std::optional<std::string> did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace typestar::spec::detail {
+namespace {
+
+/// Edit distance of `a` and `b` if at most `limit`, else limit + 1. Only the diagonal band
+/// |i - j| <= limit is computed (hand-written: a few lines; no Debian library offers a bounded
+/// Levenshtein for C++).
+std::size_t bounded_distance(std::string_view a, std::string_view b, std::size_t limit) {
+    const std::size_t over = limit + 1;
+    if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return over;
+    std::vector<std::size_t> previous(b.size() + 1, over);
+    std::vector<std::size_t> current(b.size() + 1, over);
+    for (std::size_t j = 0; j <= std::min(b.size(), limit); ++j) previous[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        const std::size_t from = i > limit ? i - limit : 1;
+        const std::size_t to = std::min(b.size(), i + limit);
+        // Only the band is written; the cells just outside it, which this row and the next read,
+        // are reset (clearing whole rows would make long names quadratic again).
+        current[from - 1] = (from == 1 && i <= limit) ? i : over;
+        if (to + 1 <= b.size()) current[to + 1] = over;
+        std::size_t best = current[from - 1];
+        for (std::size_t j = from; j <= to; ++j) {
+            const std::size_t substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            current[j] = std::min({substitution, previous[j] + 1, current[j - 1] + 1, over});
+            best = std::min(best, current[j]);
+        }
+        if (best > limit) return over;
+        std::swap(previous, current);
+    }
+    return std::min(previous[b.size()], over);
+}
+
+/// Length of the UTF-8 sequence starting at `text[i]` if it is a valid one, else 0.
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    std::size_t length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+        length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3;
+        if (lead == 0xE0) low = 0xA0;   // no overlong forms
+        if (lead == 0xED) high = 0x9F;  // no surrogates
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4;
+        if (lead == 0xF0) low = 0x90;
+        if (lead == 0xF4) high = 0x8F;
+    } else {
+        return 0;
+    }
+    if (i + length > text.size()) return 0;
+    if (byte(i + 1) < low || byte(i + 1) > high) return 0;
+    for (std::size_t k = 2; k < length; ++k) {
+        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+    }
+    return length;
+}
+
+constexpr char kHex[] = "0123456789abcdef";
+
+std::string errno_text(int error) { return std::generic_category().message(error); }
+
+/// Closes a file descriptor on scope exit.
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    [[nodiscard]] int get() const noexcept { return fd_; }
+
+private:
+    int fd_;
+};
+
+}  // namespace
+
+std::optional<std::string> did_you_mean(std::string_view word, std::span<const std::string_view> candidates,
+                                        SuggestionBudget* budget) {
+    if (budget != nullptr && !budget->take(candidates.size())) return std::nullopt;
     std::optional<std::string> best;
     std::size_t best_distance = 3;
     for (const std::string_view candidate : candidates) {
-        // Levenshtein distance, one row at a time.
-        std::vector<std::size_t> row(candidate.size() + 1);
-        for (std::size_t j = 0; j < row.size(); ++j) row[j] = j;
-        for (std::size_t i = 1; i <= word.size(); ++i) {
-            std::size_t diagonal = row[0];
-            row[0] = i;
-            for (std::size_t j = 1; j <= candidate.size(); ++j) {
-                const std::size_t above = row[j];
-                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (word[i - 1] == candidate[j - 1] ? 0 : 1)});
-                diagonal = above;
-            }
-        }
-        if (row.back() < best_distance) {
-            best_distance = row.back();
+        const std::size_t gap =
+            word.size() > candidate.size() ? word.size() - candidate.size() : candidate.size() - word.size();
+        if (gap >= best_distance) continue;
+        if (budget != nullptr && !budget->take(std::min(word.size(), candidate.size()))) break;
+        const std::size_t distance = bounded_distance(word, candidate, best_distance - 1);
+        if (distance < best_distance) {
+            best_distance = distance;
             best = std::string(candidate);
+            if (distance == 0) break;
         }
     }
     return best;
@@ -77,7 +161,6 @@ std::string yaml_scalar(std::string_view text, bool allow_number) {
             case '\r': out += "\\r"; break;
             default:
                 if (byte < 0x20 || byte == 0x7f) {
-                    static constexpr char kHex[] = "0123456789abcdef";
                     out += "\\x";
                     out += kHex[byte >> 4];
                     out += kHex[byte & 0xf];
@@ -89,4 +172,134 @@ std::string yaml_scalar(std::string_view text, bool allow_number) {
     return out + "\"";
 }
 
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte >= 0x20 && byte < 0x7f) {
+            out += text[i++];
+            continue;
+        }
+        if (byte == '\n' || byte == '\t' || byte == '\r') {
+            out += byte == '\n' ? "\\n" : byte == '\t' ? "\\t" : "\\r";
+            ++i;
+            continue;
+        }
+        if (byte >= 0x80) {
+            const std::size_t length = utf8_length(text, i);
+            const auto second = length == 2 ? static_cast<unsigned char>(text[i + 1]) : 0;
+            if (length == 2 && byte == 0xC2 && second <= 0x9F) {  // C1 control U+0080..U+009F
+                out += "\\u00";
+                out += kHex[second >> 4];
+                out += kHex[second & 0xf];
+                i += 2;
+                continue;
+            }
+            if (length > 0) {
+                out.append(text.substr(i, length));
+                i += length;
+                continue;
+            }
+        }
+        out += "\\x";
+        out += kHex[byte >> 4];
+        out += kHex[byte & 0xf];
+        ++i;
+    }
+    return out;
+}
+
+std::vector<Diagnostic> printable(std::vector<Diagnostic> diagnostics) {
+    for (Diagnostic& d : diagnostics) {
+        d.file = printable(d.file);
+        d.message = printable(d.message);
+    }
+    return diagnostics;
+}
+
+void throw_spec_error(std::vector<Diagnostic> diagnostics) { throw SpecError(printable(std::move(diagnostics))); }
+
+std::optional<Diagnostic> size_diagnostic(std::size_t size, const std::string& file, const ReadLimits& limits) {
+    if (size <= limits.max_bytes) return std::nullopt;
+    return Diagnostic{file, 0, 0,
+                      "input is larger than the limit of " + std::to_string(limits.max_bytes) +
+                          " bytes (set TYPESTAR_MAX_INPUT_BYTES to allow more)"};
+}
+
+std::string read_input_file(const std::filesystem::path& path, const ReadLimits& limits, std::string_view what) {
+    const std::string file = path.string();
+    const auto fail = [&](const std::string& why) {
+        throw_spec_error({Diagnostic{file, 0, 0, "cannot read " + std::string(what) + ": " + why}});
+    };
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0) fail(errno_text(errno));
+    struct stat info {};
+    if (::fstat(fd.get(), &info) != 0) fail(errno_text(errno));
+    if (S_ISDIR(info.st_mode)) fail(errno_text(EISDIR));  // "Is a directory", like the other errno texts
+    if (!S_ISREG(info.st_mode) && !S_ISFIFO(info.st_mode)) {
+        fail("Not a regular file (a device or socket)");
+    }
+    if (S_ISREG(info.st_mode)) {
+        if (auto d = size_diagnostic(static_cast<std::size_t>(info.st_size), file, limits)) throw_spec_error({*d});
+    }
+    std::string text;
+    std::array<char, 1 << 16> buffer{};
+    for (;;) {
+        const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
+        if (n == 0) break;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail(errno_text(errno));
+        }
+        text.append(buffer.data(), static_cast<std::size_t>(n));
+        // A pipe, or a file that grew after fstat: bounded while reading.
+        if (auto d = size_diagnostic(text.size(), file, limits)) throw_spec_error({*d});
+    }
+    return text;
+}
+
 }  // namespace typestar::spec::detail
+
+namespace typestar::spec {
+namespace {
+
+/// Parses a limit from the environment variable `name`, if set.
+std::optional<std::size_t> limit_from_environment(const char* name) {
+    const char* value = std::getenv(name);
+    if (value == nullptr) return std::nullopt;
+    const std::string_view text(value);
+    const auto bad = [&] {
+        throw Error(std::string(name) + "='" + detail::printable(text) +
+                    "' is not a positive integer (optionally followed by K, M or G)");
+    };
+    std::size_t digits = 0;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+    if (digits == 0 || digits > 15) bad();
+    std::size_t number = 0;
+    for (std::size_t i = 0; i < digits; ++i) number = number * 10 + static_cast<std::size_t>(text[i] - '0');
+    const std::string_view suffix = text.substr(digits);
+    unsigned shift = 0;
+    if (suffix == "K") {
+        shift = 10;
+    } else if (suffix == "M") {
+        shift = 20;
+    } else if (suffix == "G") {
+        shift = 30;
+    } else if (!suffix.empty()) {
+        bad();
+    }
+    if (number == 0 || number > (std::numeric_limits<std::size_t>::max() >> shift)) bad();
+    return number << shift;
+}
+
+}  // namespace
+
+ReadLimits ReadLimits::from_environment() {
+    ReadLimits limits;
+    if (const auto v = limit_from_environment("TYPESTAR_MAX_INPUT_BYTES")) limits.max_bytes = *v;
+    if (const auto v = limit_from_environment("TYPESTAR_MAX_TRANSITIONS")) limits.max_transitions = *v;
+    return limits;
+}
+
+}  // namespace typestar::spec

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <deque>
 #include <limits>
 #include <map>
 #include <optional>
@@ -33,13 +34,59 @@ constexpr std::string_view kBoundsKeys[] = {"distinguisher", "states"};
 constexpr std::string_view kTimingKeys[] = {"tmax_ms", "tmin_ms"};
 constexpr std::string_view kProvenanceKeys[] = {"tool", "device", "framework", "stats"};
 
+/// One node of the document, built from the parser's events (DocumentScan). yaml-cpp's own node
+/// tree would cost a second parse of the text and a shared_ptr per node; this one is built in the
+/// pass that measures aliases. An alias is a pointer to the node it names, as in yaml-cpp.
+struct TreeNode {
+    YAML::NodeType::value type = YAML::NodeType::Null;
+    YAML::Mark mark;
+    std::string scalar;
+    std::vector<const TreeNode*> items;  // a sequence's items; a map's keys and values, alternating
+};
+
+/// A read-only handle with the part of Node's interface the reader uses; a default handle is
+/// an undefined node (an empty document).
+class Node {
+public:
+    Node() = default;
+    explicit Node(const TreeNode* node) : node_(node) {}
+    [[nodiscard]] YAML::NodeType::value Type() const { return node_ ? node_->type : YAML::NodeType::Undefined; }
+    [[nodiscard]] bool IsDefined() const { return node_ != nullptr; }
+    [[nodiscard]] bool IsNull() const { return Type() == YAML::NodeType::Null; }
+    [[nodiscard]] bool IsScalar() const { return Type() == YAML::NodeType::Scalar; }
+    [[nodiscard]] bool IsSequence() const { return Type() == YAML::NodeType::Sequence; }
+    [[nodiscard]] bool IsMap() const { return Type() == YAML::NodeType::Map; }
+    [[nodiscard]] const std::string& Scalar() const {
+        static const std::string kEmpty;
+        return node_ ? node_->scalar : kEmpty;
+    }
+    [[nodiscard]] YAML::Mark Mark() const { return node_ ? node_->mark : YAML::Mark::null_mark(); }
+    /// A sequence's items, or a map's keys and values alternating.
+    [[nodiscard]] std::vector<Node> children() const {
+        std::vector<Node> out;
+        if (node_ != nullptr) {
+            out.reserve(node_->items.size());
+            for (const TreeNode* item : node_->items) out.emplace_back(item);
+        }
+        return out;
+    }
+    /// Entries of a map, items of a sequence.
+    [[nodiscard]] std::size_t size() const {
+        if (node_ == nullptr) return 0;
+        return IsMap() ? node_->items.size() / 2 : node_->items.size();
+    }
+
+private:
+    const TreeNode* node_ = nullptr;
+};
+
 Location location_of(const YAML::Mark& mark) {
     if (mark.is_null() || mark.line < 0) return {};
     return {mark.line + 1, mark.column + 1};
 }
 
 /// What a node is, for "found a list" style messages.
-std::string kind_of(const YAML::Node& node) {
+std::string kind_of(const Node& node) {
     switch (node.Type()) {
         case YAML::NodeType::Null: return "nothing";
         case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
@@ -63,12 +110,12 @@ std::string quoted_list(std::span<const std::string_view> words, std::string_vie
 struct Entry {
     std::string key;
     Location where;
-    YAML::Node value;
+    Node value;
 };
 
 class Reader {
 public:
-    explicit Reader(std::string file) : file_(std::move(file)) {}
+    Reader(std::string file, const ReadLimits& limits) : file_(std::move(file)), limits_(limits) {}
 
     Spec read(const std::string& text);
 
@@ -76,14 +123,14 @@ private:
     void error(Location where, std::string message) {
         diagnostics_.push_back(Diagnostic{file_, where.line, where.column, std::move(message)});
     }
-    void error(const YAML::Node& at, std::string message) {
+    void error(const Node& at, std::string message) {
         error(location_of(at.Mark()), std::move(message));
     }
 
     /// The entries of `map` with distinct keys, in file order. Reports non-name keys and
     /// duplicates (`what` names the kind of key, e.g. "key", "state"; `where` the map, e.g.
     /// " in state 'Idle'"). Keys that are not names are dropped.
-    std::vector<Entry> entries(const YAML::Node& map, std::string_view what, const std::string& where);
+    std::vector<Entry> entries(const Node& map, std::string_view what, const std::string& where);
     /// Reports keys of `entries` not in `allowed`, with a did-you-mean.
     void check_keys(const std::vector<Entry>& entries, std::span<const std::string_view> allowed,
                     const std::string& where, bool list_allowed);
@@ -107,32 +154,41 @@ private:
     void read_symbol_map(const Entry& entry, const std::string& state, bool callins,
                          Typestate& typestate, SourceMap& source, std::vector<Entry>& enabled);
 
+    /// Throws every diagnostic collected so far, in file order.
+    [[noreturn]] void fail();
+
     std::string file_;
+    ReadLimits limits_;
+    detail::SuggestionBudget suggestions_;
     std::vector<Diagnostic> diagnostics_;
     // Declared symbols: name -> (index, location) for callins and callbacks.
     std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callins_;
     std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callbacks_;
     std::map<std::string, StateId, std::less<>> state_ids_;
-    std::vector<std::string> state_names_;
+    std::vector<std::string_view> state_names_;  // views into the state entries' keys, for did-you-mean
 };
 
-std::vector<Entry> Reader::entries(const YAML::Node& map, std::string_view what, const std::string& where) {
+std::vector<Entry> Reader::entries(const Node& map, std::string_view what, const std::string& where) {
     std::vector<Entry> result;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-        const YAML::Node key = it->first;
+    // Key -> index in result. The views point into the node tree's own scalars, which live as long
+    // as the document (not into result, whose strings move as it grows).
+    std::map<std::string_view, std::size_t> seen;
+    const std::vector<Node> children = map.children();
+    for (std::size_t k = 0; k + 1 < children.size(); k += 2) {
+        const Node& key = children[k];
         const Location at = location_of(key.Mark());
         if (!key.IsScalar() || key.Scalar().empty()) {
             error(at, "expected a name as " + std::string(what) + where + ", found " +
                           (key.IsScalar() ? std::string("an empty string") : kind_of(key)));
             continue;
         }
-        const Entry* first = find(result, key.Scalar());
-        if (first != nullptr) {
+        if (const auto first = seen.find(key.Scalar()); first != seen.end()) {
             error(at, "duplicate " + std::string(what) + " '" + key.Scalar() + "'" + where +
-                          " (first at line " + std::to_string(first->where.line) + ")");
+                          " (first at line " + std::to_string(result[first->second].where.line) + ")");
             continue;
         }
-        result.push_back(Entry{key.Scalar(), at, it->second});
+        seen.emplace(key.Scalar(), result.size());
+        result.push_back(Entry{key.Scalar(), at, children[k + 1]});
     }
     return result;
 }
@@ -147,7 +203,7 @@ void Reader::check_keys(const std::vector<Entry>& entries, std::span<const std::
     for (const Entry& entry : entries) {
         if (std::find(allowed.begin(), allowed.end(), entry.key) != allowed.end()) continue;
         std::string message = "unknown key '" + entry.key + "'" + where;
-        if (const auto suggestion = detail::did_you_mean(entry.key, allowed)) {
+        if (const auto suggestion = detail::did_you_mean(entry.key, allowed, &suggestions_)) {
             message += " (did you mean '" + *suggestion + "'?)";
         } else if (list_allowed) {
             message += " (expected " + quoted_list(allowed, " or ") + ")";
@@ -157,7 +213,7 @@ void Reader::check_keys(const std::vector<Entry>& entries, std::span<const std::
 }
 
 std::optional<int> Reader::read_version(const Entry& entry) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     int version = 0;
     if (node.IsScalar()) {
         const std::string& text = node.Scalar();
@@ -171,7 +227,7 @@ std::optional<int> Reader::read_version(const Entry& entry) {
 }
 
 void Reader::read_name(const Entry& entry, Typestate& typestate) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (!node.IsScalar() || node.Scalar().empty()) {
         error(node.IsScalar() || node.IsNull() ? entry.where : location_of(node.Mark()),
               "'name' must be a non-empty string, found " +
@@ -187,13 +243,14 @@ void Reader::read_name(const Entry& entry, Typestate& typestate) {
 
 std::vector<std::pair<std::string, Location>> Reader::read_symbols(const Entry& entry, std::string_view kind) {
     std::vector<std::pair<std::string, Location>> symbols;
-    const YAML::Node& node = entry.value;
+    std::map<std::string, std::size_t, std::less<>> seen;  // name -> index in symbols
+    const Node& node = entry.value;
     if (node.IsNull()) return symbols;  // `callins:` alone is the empty list
     if (!node.IsSequence()) {
         error(node, "'" + entry.key + "' must be a list of " + std::string(kind) + " names, found " + kind_of(node));
         return symbols;
     }
-    for (const YAML::Node& item : node) {
+    for (const Node& item : node.children()) {
         const Location at = location_of(item.Mark());
         if (!item.IsScalar() || item.Scalar().empty()) {
             error(at.line > 0 ? at : location_of(node.Mark()),
@@ -207,19 +264,19 @@ std::vector<std::pair<std::string, Location>> Reader::read_symbols(const Entry& 
                           " (wait, quiet, ok and err are reserved)");
             continue;
         }
-        const auto same = std::find_if(symbols.begin(), symbols.end(), [&](const auto& s) { return s.first == name; });
-        if (same != symbols.end()) {
+        if (const auto same = seen.find(name); same != seen.end()) {
             error(at, "duplicate " + std::string(kind) + " '" + name + "' (first at line " +
-                          std::to_string(same->second.line) + ")");
+                          std::to_string(symbols[same->second].second.line) + ")");
             continue;
         }
+        seen.emplace(name, symbols.size());
         symbols.emplace_back(name, at);
     }
     return symbols;
 }
 
 std::optional<std::size_t> Reader::read_count(const Entry& entry, std::string_view what, std::size_t minimum) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     const std::string expectation = minimum == 0 ? "a non-negative integer" : "a positive integer";
     if (node.IsScalar()) {
         const std::string& text = node.Scalar();
@@ -238,13 +295,13 @@ std::optional<std::size_t> Reader::read_count(const Entry& entry, std::string_vi
 }
 
 std::optional<double> Reader::read_milliseconds(const Entry& entry) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (node.IsScalar()) {
         const std::string& text = node.Scalar();
         double value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (ec == std::errc() && end == text.data() + text.size() && std::isfinite(value) && value >= 0) {
-            return value;
+            return value == 0 ? 0.0 : value;  // "-0" is 0 (and written as 0)
         }
     }
     error(node.IsNull() ? entry.where : location_of(node.Mark()),
@@ -253,7 +310,7 @@ std::optional<double> Reader::read_milliseconds(const Entry& entry) {
 }
 
 std::optional<std::string> Reader::read_string(const Entry& entry, std::string_view what) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (node.IsScalar()) return node.Scalar();
     if (node.IsNull()) return std::string();
     error(node, std::string(what) + " '" + entry.key + "' must be a string, found " + kind_of(node));
@@ -261,7 +318,7 @@ std::optional<std::string> Reader::read_string(const Entry& entry, std::string_v
 }
 
 void Reader::read_bounds(const Entry& entry, Bounds& bounds) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (node.IsNull()) return;
     if (!node.IsMap()) {
         error(node, "'bounds' must be a map like {distinguisher: 2, states: 10}, found " + kind_of(node));
@@ -281,7 +338,7 @@ void Reader::read_bounds(const Entry& entry, Bounds& bounds) {
 }
 
 void Reader::read_timing(const Entry& entry, Timing& timing) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (node.IsNull()) return;
     if (!node.IsMap()) {
         error(node, "'timing' must be a map like {tmax_ms: 100, tmin_ms: 5}, found " + kind_of(node));
@@ -300,7 +357,7 @@ void Reader::read_timing(const Entry& entry, Timing& timing) {
 }
 
 void Reader::read_assumptions(const Entry& entry, Assumptions& assumptions) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (node.IsNull()) return;
     if (!node.IsMap()) {
         error(node, "'assumptions' must be a map like {quiet_is_stable: true}, found " + kind_of(node));
@@ -319,7 +376,7 @@ void Reader::read_assumptions(const Entry& entry, Assumptions& assumptions) {
 }
 
 void Reader::read_provenance(const Entry& entry, Provenance& provenance) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (node.IsNull()) return;
     if (!node.IsMap()) {
         error(node, "'provenance' must be a map with keys tool, device, framework, stats, found " + kind_of(node));
@@ -343,7 +400,7 @@ void Reader::read_provenance(const Entry& entry, Provenance& provenance) {
 }
 
 std::optional<StateId> Reader::target(const Entry& entry, std::string_view what, const std::string& state) {
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (node.IsNull() || (node.IsScalar() && node.Scalar().empty())) {
         error(entry.where, std::string(what) + " in state '" + state + "' has no target state");
         return std::nullopt;
@@ -357,8 +414,7 @@ std::optional<StateId> Reader::target(const Entry& entry, std::string_view what,
     if (it != state_ids_.end()) return it->second;
     std::string message = "unknown target state '" + node.Scalar() + "' of " + std::string(what) + " in state '" +
                           state + "'";
-    std::vector<std::string_view> names(state_names_.begin(), state_names_.end());
-    if (const auto suggestion = detail::did_you_mean(node.Scalar(), names)) {
+    if (const auto suggestion = detail::did_you_mean(node.Scalar(), state_names_, &suggestions_)) {
         message += " (did you mean '" + *suggestion + "'?)";
     }
     error(node, std::move(message));
@@ -368,7 +424,7 @@ std::optional<StateId> Reader::target(const Entry& entry, std::string_view what,
 void Reader::read_symbol_map(const Entry& entry, const std::string& state, bool callins, Typestate& typestate,
                              SourceMap& source, std::vector<Entry>& enabled) {
     const std::string_view kind = callins ? "callin" : "callback";
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (node.IsNull()) return;
     if (!node.IsMap()) {
         error(node, "'" + entry.key + "' of state '" + state + "' must be a map from " + std::string(kind) +
@@ -406,7 +462,7 @@ void Reader::read_symbol_map(const Entry& entry, const std::string& state, bool 
 
 void Reader::read_state(const Entry& entry, StateId id, Typestate& typestate, SourceMap& source) {
     const std::string& state = entry.key;
-    const YAML::Node& node = entry.value;
+    const Node& node = entry.value;
     if (node.IsNull()) return;
     if (!node.IsMap()) {
         error(node, "state '" + state + "' must be a map with keys callins, callbacks, quiet, wait, found " +
@@ -441,7 +497,7 @@ void Reader::read_state(const Entry& entry, StateId id, Typestate& typestate, So
     const Entry* wait = find(items, "wait");
     bool wait_err = false;
     if (wait != nullptr) {
-        const YAML::Node& value = wait->value;
+        const Node& value = wait->value;
         if (value.IsScalar() && (value.Scalar() == kErr || value.Scalar() == kQuiet)) {
             wait_err = value.Scalar() == kErr;
             source.transitions[{state, std::string(kWait)}] = wait->where;
@@ -470,60 +526,162 @@ void Reader::read_state(const Entry& entry, StateId id, Typestate& typestate, So
     }
 }
 
-/// Records where documents start; ignores everything else.
-class DocumentStarts : public YAML::EventHandler {
+/// Thrown by DocumentScan for aliases the reader refuses; becomes one diagnostic.
+struct AliasProblem {
+    YAML::Mark mark;
+    std::string message;
+};
+
+/// One pass over the parser's events before any node is built: records where documents start,
+/// and measures each document with every alias expanded (yaml-cpp shares an aliased node, but the
+/// reader walks it once per alias, and messages quote its scalars). Over `limit` units (a node
+/// counts 1, a scalar 1 plus its length) it throws AliasProblem, as it does for an alias inside the
+/// node it names, so reading stays linear in the text.
+class DocumentScan : public YAML::EventHandler {
 public:
+    explicit DocumentScan(std::size_t limit) : limit_(limit) {}
+
     std::vector<YAML::Mark> starts;
-    void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+    /// The first document's root (null before any document, or for an empty one).
+    const TreeNode* root = nullptr;
+
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        starts.push_back(mark);
+        sizes_.clear();
+        nodes_by_anchor_.clear();
+        open_.clear();
+        parents_.clear();
+        expanded_ = 0;
+    }
     void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnMapEnd() override {}
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+        leaf(mark, anchor, 1, make(YAML::NodeType::Null, mark, {}));
+    }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+        const auto it = sizes_.find(anchor);
+        if (it == sizes_.end()) throw AliasProblem{mark, "alias inside the node it refers to (a recursive alias)"};
+        add(mark, it->second);
+        attach(building() ? nodes_by_anchor_.at(anchor) : nullptr);
+    }
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  const std::string& value) override {
+        leaf(mark, anchor, 1 + value.size(), make(YAML::NodeType::Scalar, mark, value));
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value) override {
+        open(mark, anchor, make(YAML::NodeType::Sequence, mark, {}));
+    }
+    void OnSequenceEnd() override { close(); }
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value) override {
+        open(mark, anchor, make(YAML::NodeType::Map, mark, {}));
+    }
+    void OnMapEnd() override { close(); }
+
+private:
+    void add(const YAML::Mark& mark, std::size_t units) {
+        expanded_ += units;
+        if (expanded_ > limit_) {
+            throw AliasProblem{mark, "YAML aliases expand the document beyond " + std::to_string(limit_) +
+                                         " units (4 times its size plus 1 MiB): refused as an alias bomb; "
+                                         "write the repeated parts out or use fewer aliases"};
+        }
+    }
+    /// Nodes are kept for the first document only; later ones are only measured.
+    [[nodiscard]] bool building() const { return starts.size() == 1; }
+    TreeNode* make(YAML::NodeType::value type, const YAML::Mark& mark, const std::string& scalar) {
+        if (!building()) return nullptr;
+        TreeNode& node = arena_.emplace_back();
+        node.type = type;
+        node.mark = mark;
+        node.scalar = scalar;
+        return &node;
+    }
+    /// Adds `node` to the open collection, or makes it the root.
+    void attach(const TreeNode* node) {
+        if (!building()) return;
+        if (parents_.empty()) {
+            if (root == nullptr) root = node;
+        } else {
+            parents_.back()->items.push_back(node);
+        }
+    }
+    void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, std::size_t units, TreeNode* node) {
+        add(mark, units);
+        if (anchor != YAML::NullAnchor) {
+            sizes_[anchor] = units;
+            nodes_by_anchor_[anchor] = node;
+        }
+        attach(node);
+    }
+    void open(const YAML::Mark& mark, YAML::anchor_t anchor, TreeNode* node) {
+        add(mark, 1);
+        attach(node);
+        open_.emplace_back(anchor, expanded_ - 1);
+        parents_.push_back(node);
+        if (anchor != YAML::NullAnchor) nodes_by_anchor_[anchor] = node;
+    }
+    void close() {
+        if (open_.empty()) return;
+        const auto [anchor, start] = open_.back();
+        open_.pop_back();
+        parents_.pop_back();
+        if (anchor != YAML::NullAnchor) sizes_[anchor] = expanded_ - start;
+    }
+
+    std::size_t limit_;
+    std::size_t expanded_ = 0;
+    std::map<YAML::anchor_t, std::size_t> sizes_;                  // closed anchors -> expanded size
+    std::map<YAML::anchor_t, const TreeNode*> nodes_by_anchor_;    // anchors -> their node (first document)
+    std::vector<std::pair<YAML::anchor_t, std::size_t>> open_;     // open collections: anchor, start
+    std::vector<TreeNode*> parents_;                               // open collections' nodes
+    std::deque<TreeNode> arena_;                                   // stable addresses
 };
 
 Spec Reader::read(const std::string& text) {
     Spec spec;
     spec.source.file = file_;
-    YAML::Node root;
+    Node root;
+    // The first document's nodes; outlives every Node handle the reader makes (Reader::read only).
+    DocumentScan documents(4 * text.size() + (std::size_t{1} << 20));
     try {
         // Count documents (at most two) before building nodes. yaml-cpp 0.7's LoadAll loops forever,
         // allocating, on a stray top-level ',' (yaml-cpp issue #1040, fixed upstream by PR #1319):
         // a document starting where the previous one started is that bug, reported as malformed.
         std::istringstream stream(text);
         YAML::Parser parser(stream);
-        DocumentStarts documents;
         while (documents.starts.size() < 2 && parser.HandleNextDocument(documents)) {
             const auto& starts = documents.starts;
             if (starts.size() == 2 && starts[0].pos == starts[1].pos) {
                 const auto pos = static_cast<std::size_t>(starts[1].pos);
                 error(location_of(starts[1]), "malformed YAML: unexpected '" +
                                                   (pos < text.size() ? text.substr(pos, 1) : std::string()) + "'");
-                throw SpecError(std::move(diagnostics_));
+                fail();
             }
         }
         if (documents.starts.size() > 1) {
             error(location_of(documents.starts[1]), "expected one YAML document, found a second one");
         }
-        root = YAML::Load(text);
+        root = Node(documents.root);
+    } catch (const AliasProblem& e) {
+        diagnostics_.clear();
+        error(location_of(e.mark), e.message);
+        fail();
     } catch (const YAML::DeepRecursion& e) {
         error(location_of(e.mark), "malformed YAML: nested too deeply (" + std::to_string(e.depth()) + " levels)");
-        throw SpecError(std::move(diagnostics_));
+        fail();
     } catch (const YAML::Exception& e) {
         diagnostics_.clear();
         error(location_of(e.mark), "malformed YAML: " + e.msg);
-        throw SpecError(std::move(diagnostics_));
+        fail();
     }
-    if (!root.IsDefined() || root.IsNull()) {
+    if (!root.IsDefined() || root.IsNull()) {  // no document, or an empty one
         error(Location{1, 1}, "empty spec: expected a map with keys typestar, name, callins, callbacks, initial, states");
-        throw SpecError(std::move(diagnostics_));
+        fail();
     }
     if (!root.IsMap()) {
         error(root, "expected a map of spec keys at the top level, found " + kind_of(root));
-        throw SpecError(std::move(diagnostics_));
+        fail();
     }
 
     const auto top = entries(root, "top-level key", "");
@@ -533,7 +691,7 @@ Spec Reader::read(const std::string& text) {
             diagnostics_.clear();
             error(e->value, "unsupported format version " + std::to_string(*version) + " (this typestar reads " +
                                 std::to_string(kFormatVersion) + ")");
-            throw SpecError(std::move(diagnostics_));
+            fail();
         }
     }
     check_keys(top, kTopKeys, " at the top level", false);
@@ -571,7 +729,7 @@ Spec Reader::read(const std::string& text) {
     const Entry* states = find(top, "states");
     std::vector<Entry> state_entries;
     if (states != nullptr) {
-        const YAML::Node& node = states->value;
+        const Node& node = states->value;
         if (node.IsMap()) {
             for (Entry& e : entries(node, "state", "")) {
                 if (e.key == kErrorSinkName) {
@@ -579,7 +737,6 @@ Spec Reader::read(const std::string& text) {
                     continue;
                 }
                 state_ids_.emplace(e.key, static_cast<StateId>(state_entries.size()));
-                state_names_.push_back(e.key);
                 state_entries.push_back(std::move(e));
             }
         } else if (!node.IsNull()) {
@@ -589,6 +746,17 @@ Spec Reader::read(const std::string& text) {
             error(node.IsNull() ? states->where : location_of(node.Mark()),
                   "'states' defines no state (at least one is required)");
         }
+    }
+    for (const Entry& e : state_entries) state_names_.push_back(e.key);  // state_entries is final now
+    // The table every state gets: refuse a declared size that would exhaust memory, before allocating.
+    if (const std::size_t columns = typestate.callins.size() + 1;
+        !state_entries.empty() && state_entries.size() > limits_.max_transitions / columns) {
+        error(states->where, "the spec declares " + std::to_string(state_entries.size()) + " states and " +
+                                 std::to_string(typestate.callins.size()) + " callins: " +
+                                 std::to_string(state_entries.size()) + " x " + std::to_string(columns) +
+                                 " transitions exceed the limit of " + std::to_string(limits_.max_transitions) +
+                                 " (set TYPESTAR_MAX_TRANSITIONS to allow more)");
+        fail();
     }
     typestate.states.resize(state_entries.size());
     for (std::size_t i = 0; i < state_entries.size(); ++i) {
@@ -602,7 +770,7 @@ Spec Reader::read(const std::string& text) {
     }
 
     if (const Entry* e = find(top, "initial")) {
-        const YAML::Node& node = e->value;
+        const Node& node = e->value;
         if (!node.IsScalar() || node.Scalar().empty()) {
             error(node.IsNull() || node.IsScalar() ? e->where : location_of(node.Mark()),
                   "'initial' must be a state name, found " +
@@ -611,8 +779,7 @@ Spec Reader::read(const std::string& text) {
             typestate.initial = it->second;
         } else if (!state_entries.empty()) {
             std::string message = "initial state '" + node.Scalar() + "' is not defined in 'states'";
-            std::vector<std::string_view> names(state_names_.begin(), state_names_.end());
-            if (const auto suggestion = detail::did_you_mean(node.Scalar(), names)) {
+            if (const auto suggestion = detail::did_you_mean(node.Scalar(), state_names_, &suggestions_)) {
                 message += " (did you mean '" + *suggestion + "'?)";
             }
             error(node, std::move(message));
@@ -620,26 +787,29 @@ Spec Reader::read(const std::string& text) {
     }
     if (const Entry* e = find(top, "provenance")) read_provenance(*e, spec.provenance);
 
-    if (!diagnostics_.empty()) {
-        std::stable_sort(diagnostics_.begin(), diagnostics_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-            return std::pair{a.line, a.column} < std::pair{b.line, b.column};
-        });
-        throw SpecError(std::move(diagnostics_));
-    }
+    if (!diagnostics_.empty()) fail();
     return spec;
+}
+
+void Reader::fail() {
+    std::stable_sort(diagnostics_.begin(), diagnostics_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::pair{a.line, a.column} < std::pair{b.line, b.column};
+    });
+    detail::throw_spec_error(std::move(diagnostics_));
 }
 
 }  // namespace
 
-Spec parse_spec(const std::string& text, const std::string& file) {
+Spec parse_spec(const std::string& text, const std::string& file, const ReadLimits& limits) {
+    if (auto d = detail::size_diagnostic(text.size(), file, limits)) detail::throw_spec_error({*d});
     try {
-        return Reader(file).read(text);
+        return Reader(file, limits).read(text);
     } catch (const SpecError&) {
         throw;
     } catch (const YAML::Exception& e) {
         // yaml-cpp failing after parsing (should not happen: we never convert nodes).
-        throw SpecError({Diagnostic{file, location_of(e.mark).line, location_of(e.mark).column,
-                                    "malformed YAML: " + e.msg}});
+        detail::throw_spec_error({Diagnostic{file, location_of(e.mark).line, location_of(e.mark).column,
+                                             "malformed YAML: " + e.msg}});
     }
 }
 

@@ -25,6 +25,21 @@ std::string number(double value) {
     return ec == std::errc() ? std::string(buffer.data(), end) : std::string("0");
 }
 
+/// YAML limits an implicit (`key: value`) key to 1024 characters; longer keys are written in the
+/// explicit form `? key` / `: value`, which every YAML 1.1/1.2 reader accepts. Bytes are counted
+/// (never fewer than characters), with a margin.
+constexpr std::size_t kMaxImplicitKey = 1000;
+
+/// One block-map entry at `indent` spaces: `key: value`, or `key:` followed by `block` (lines
+/// already indented deeper) when `value` is empty; `{}` for an empty value and block.
+std::string map_entry(std::size_t indent, const std::string& key, const std::string& value,
+                      const std::string& block = {}) {
+    const std::string pad(indent, ' ');
+    const std::string rest = !value.empty() ? " " + value + "\n" : block.empty() ? " {}\n" : "\n" + block;
+    if (key.size() <= kMaxImplicitKey) return pad + key + ":" + rest;
+    return pad + "? " + key + "\n" + pad + ":" + rest;
+}
+
 std::string flow_list(std::vector<std::string> names) {
     std::sort(names.begin(), names.end());
     std::string out = "[";
@@ -37,7 +52,7 @@ std::string flow_list(std::vector<std::string> names) {
 
 /// Throws typestar::Error unless `typestate` can be written as a spec that loads again.
 void check_writable(const Typestate& t, const Provenance& provenance) {
-    const auto fail = [](const std::string& why) { throw Error("cannot write spec: " + why); };
+    const auto fail = [](const std::string& why) { throw Error("cannot write spec: " + detail::printable(why)); };
     if (!detail::is_valid_spec_name(t.name)) {
         fail("typestate name '" + t.name + "' is empty or has characters outside [A-Za-z0-9_.-]");
     }
@@ -101,17 +116,17 @@ std::string write_spec(const Spec& spec) {
             if (!s.callins[c]) continue;
             if (!any_callin) body += "    callins:\n";
             any_callin = true;
-            body += "      " + yaml_scalar(t.callins[c]) + ": " + yaml_scalar(t.states[*s.callins[c]].name) + "\n";
+            body += map_entry(6, yaml_scalar(t.callins[c]), yaml_scalar(t.states[*s.callins[c]].name));
         }
         if (s.callback) {
-            body += "    callbacks:\n      " + yaml_scalar(t.callbacks[s.callback->callback]) + ": " +
-                    yaml_scalar(t.states[s.callback->target].name) + "\n";
+            body += "    callbacks:\n" + map_entry(6, yaml_scalar(t.callbacks[s.callback->callback]),
+                                                  yaml_scalar(t.states[s.callback->target].name));
         } else if (s.wait == Typestate::Wait::Err) {
             body += "    wait: err\n";
         } else if (s.quiet_target && *s.quiet_target != id) {
             body += "    quiet: " + yaml_scalar(t.states[*s.quiet_target].name) + "\n";
         }
-        out += "  " + yaml_scalar(s.name) + (body.empty() ? ": {}\n" : ":\n" + body);
+        out += map_entry(2, yaml_scalar(s.name), {}, body);
     }
 
     const Provenance& p = spec.provenance;
@@ -123,9 +138,23 @@ std::string write_spec(const Spec& spec) {
         if (!p.stats.empty()) {
             out += "  stats:\n";
             for (const auto& [key, value] : p.stats) {
-                out += "    " + yaml_scalar(key) + ": " + yaml_scalar(value, true) + "\n";
+                out += map_entry(4, yaml_scalar(key), yaml_scalar(value, true));
             }
         }
+    }
+
+    // Read back what was written (linear time, so at most doubling the cost): a spec typestar
+    // writes loads again, to the same typestate and metadata, or writing fails here; never a file
+    // that does not validate.
+    Spec back;
+    try {
+        back = parse_spec(out, "(spec being written)");
+    } catch (const SpecError& e) {
+        throw Error("cannot write spec: the text would not load again: " + e.diagnostics().front().message);
+    }
+    if (back.typestate != t || back.bounds != spec.bounds || back.timing != spec.timing ||
+        back.provenance != spec.provenance) {
+        throw Error("cannot write spec: the text would load as a different spec (a typestar bug; please report it)");
     }
     return out;
 }

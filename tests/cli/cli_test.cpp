@@ -205,7 +205,45 @@ TEST_F(Cli, ImportRejectsANonClosureWithTheReason) {
     const Result r = run({"import", "coffee.dot"});
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, "typestar: error: coffee.dot: not a synchronous closure: it has no input 'wait'\n");
+    EXPECT_EQ(r.err, "coffee.dot:1:1: not a synchronous closure: it has no input 'wait'\n");
+}
+
+TEST_F(Cli, ImportLocatesEveryProblem) {
+    // Issue 12: a directory said "1:1: expected 'digraph'"; a state named __err said "duplicate
+    // state name" with no file and no line; a non-closure edge named no line.
+    fs::create_directory(dir_ / "graphs");
+    const Result directory = run({"import", "graphs"});
+    EXPECT_EQ(directory.status, 2);
+    EXPECT_EQ(directory.err, "graphs: cannot read DOT file: Is a directory\n");
+    std::ofstream(dir_ / "err.dot") << "digraph{__err->__err[label=\"wait/err\"]}\n";
+    const Result sink = run({"import", "err.dot", "-o", "err.yaml"});
+    EXPECT_EQ(sink.status, 2);
+    EXPECT_EQ(sink.err,
+              "err.dot:1:9: state name '__err' is reserved for the error sink of the synchronous closure; rename the state\n");
+    EXPECT_FALSE(fs::exists(dir_ / "err.yaml"));
+    std::ofstream(dir_ / "boom.dot") << "digraph {\n  s -> s [label=\"wait/quiet\"]\n  s -> s [label=\"go/boom\"]\n}\n";
+    const Result boom = run({"import", "boom.dot"});
+    EXPECT_EQ(boom.status, 2);
+    EXPECT_EQ(boom.err,
+              "boom.dot:3:17: not a synchronous closure: state s, input 'go' answers 'boom': a callin answers ok or err\n");
+}
+
+TEST_F(Cli, ValidateRefusesDevicesAndDirectories) {
+    const Result r = run({"validate", "/dev/zero", "."});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "/dev/zero: cannot read spec file: Not a regular file (a device or socket)\n"
+              ".: cannot read spec file: Is a directory\n");
+}
+
+TEST_F(Cli, ExportToASymlinkWritesTheFileItNames) {
+    fs::create_directory(dir_ / "real");
+    std::ofstream(dir_ / "real" / "at.yaml") << "old\n";
+    fs::create_symlink("real/at.yaml", dir_ / "at.yaml");
+    const Result r = run({"export", kAsyncTask, "-f", "yaml", "-o", "at.yaml"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(fs::is_symlink(dir_ / "at.yaml"));
+    EXPECT_EQ(read(dir_ / "real" / "at.yaml"), write_spec(load_spec(kAsyncTask)));
 }
 
 TEST_F(Cli, ImportReportsDotDiagnostics) {
@@ -282,7 +320,7 @@ TEST_F(Cli, DiffOfBadInputExitsTwo) {
     fs::copy_file(kSource + "/tests/spec/fixtures/dot/aalpy_plain.dot", dir_ / "coffee.dot");
     const Result not_closure = run({"diff", "coffee.dot", kMediaPlayer});
     EXPECT_EQ(not_closure.status, 2);
-    EXPECT_EQ(not_closure.err, "typestar: error: coffee.dot: not a synchronous closure: it has no input 'wait'\n");
+    EXPECT_EQ(not_closure.err, "coffee.dot:1:1: not a synchronous closure: it has no input 'wait'\n");
 }
 
 // --- pictures (export --format svg, diff --picture) ----------------------------------------------

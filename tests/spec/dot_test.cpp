@@ -216,7 +216,7 @@ TEST(MealyDotReader, EmptyGraphs) {
 }
 
 TEST(MealyDotReader, UnreadableFileIsADiagnostic) {
-    EXPECT_EQ(diagnostics_of("does_not_exist.dot"), (Strings{kFixtures + "does_not_exist.dot: cannot read file"}));
+    EXPECT_EQ(diagnostics_of("does_not_exist.dot"), (Strings{kFixtures + "does_not_exist.dot: cannot read DOT file: No such file or directory"}));
 }
 
 TEST(MealyDotReader, ParseUsesTheGivenFileName) {

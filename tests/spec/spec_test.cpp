@@ -183,7 +183,8 @@ TEST(RoundTrip, GoldenOutput) {
                   read_text(kFixtures / "golden" / (name + ".yaml")))
             << name;
     }
-    for (const std::string name : {"quiet_and_err", "quoting", "minimal"}) {
+    for (const std::string name :
+         {"quiet_and_err", "quoting", "minimal", "boundaries", "extreme_numbers", "zero_timing"}) {
         EXPECT_EQ(write_spec(load_spec(kFixtures / "good" / (name + ".yaml"))),
                   read_text(kFixtures / "golden" / (name + ".yaml")))
             << name;
@@ -507,7 +508,7 @@ TEST_F(AtomicWrite, FailedRenameLeavesTheOldEntryAndNoTemporary) {
 }
 
 TEST_F(AtomicWrite, TemporaryThatCannotBeCreatedLeavesTheOldFile) {
-    // A 250-byte name is legal, but the temporary next to it (".<name>.tmp.<pid>.<n>") is too long.
+    // A 250-byte name is legal, but the temporary next to it (".<name>.typestar-tmp-XXXXXX") is too long.
     const fs::path target = dir_ / std::string(250, 'x');
     write_plain(target, "old\n");
     EXPECT_THROW(write_file_atomically(target, "new\n"), Error);

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace typestar {
@@ -39,6 +40,17 @@ private:
 class NotAClosureError : public Error {
 public:
     using Error::Error;
+    /// `message` about one transition: `state` (its name in the machine) on `input`.
+    NotAClosureError(const std::string& message, std::string state, std::string input)
+        : Error(message), state_(std::move(state)), input_(std::move(input)) {}
+    /// The state of the offending transition; empty when the problem is not one transition.
+    [[nodiscard]] const std::string& state() const noexcept { return state_; }
+    /// The input of the offending transition; empty when the problem is not one transition.
+    [[nodiscard]] const std::string& input() const noexcept { return input_; }
+
+private:
+    std::string state_;
+    std::string input_;
 };
 
 /// The device could not answer (transport, timeout, crash, garbage). Never a wrong output.

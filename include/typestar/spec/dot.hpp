@@ -26,11 +26,27 @@ namespace typestar::spec {
 /// found — a label that is not `input/output`, non-determinism (one state and input with two
 /// different results), incompleteness (one diagnostic per state, listing its missing inputs), two
 /// initial markers, an empty graph. Completeness and emptiness are not judged when some label
-/// could not be read (their diagnostics would only echo it).
-[[nodiscard]] MealyMachine parse_mealy_dot(const std::string& text, const std::string& file);
+/// could not be read (their diagnostics would only echo it); a state missing more than 10 inputs
+/// lists the first 10 and how many more. Also refused: text over `limits.max_bytes`, more states ×
+/// inputs than `limits.max_transitions` (at the node or label that goes over; parsing stops there).
+/// Time and memory are O(size · log size); messages never contain raw control characters.
+[[nodiscard]] MealyMachine parse_mealy_dot(const std::string& text, const std::string& file,
+                                           const ReadLimits& limits = ReadLimits::from_environment());
 
-/// Reads and parses a DOT file (an unreadable file is a SpecError diagnostic too).
-[[nodiscard]] MealyMachine load_mealy_dot(const std::filesystem::path& path);
+/// Reads and parses a DOT file. Throws SpecError (line 0) when the file cannot be read, is a
+/// directory or a device, or is larger than `limits.max_bytes`; else as parse_mealy_dot.
+[[nodiscard]] MealyMachine load_mealy_dot(const std::filesystem::path& path,
+                                          const ReadLimits& limits = ReadLimits::from_environment());
+
+/// `typestar import`: parse_mealy_dot, then spec_of_mealy named `name`, with `source.file` set.
+/// Every problem is a SpecError diagnostic with file:line:col: a transition that makes the machine
+/// no synchronous closure is reported at that edge's label, a kept state named `__err` at its first
+/// mention, a problem of the whole machine (no `wait` input) at the `digraph` keyword.
+[[nodiscard]] Spec parse_dot_spec(const std::string& text, const std::string& file, std::string name,
+                                  const ReadLimits& limits = ReadLimits::from_environment());
+/// Reads a DOT file (as load_mealy_dot) and converts it as parse_dot_spec.
+[[nodiscard]] Spec load_dot_spec(const std::filesystem::path& path, std::string name,
+                                 const ReadLimits& limits = ReadLimits::from_environment());
 
 /// DOT text of `machine`: `digraph <graph_name> {`, the `__start0` marker node, one node per state,
 /// then `s -> t [label="in/out"]` per state in id order and per input in id order, then
@@ -50,7 +66,9 @@ namespace typestar::spec {
 
 /// The spec of the typestate whose synchronous closure is `machine`, in canonical form, named
 /// `name`, its distinguisher bound set to the closure's (DroidStar §4.3; at least 1).
-/// Throws NotAClosureError (from typestar::typestate_of) saying exactly why it is not a closure.
+/// Throws NotAClosureError (from typestar::typestate_of) saying exactly why it is not a closure, with
+/// the state and input concerned when it is one transition, also when a state the typestate keeps
+/// is named `__err` (the closure's error sink); the message has no raw control characters.
 [[nodiscard]] Spec spec_of_mealy(const MealyMachine& machine, std::string name);
 
 }  // namespace typestar::spec

@@ -4,6 +4,7 @@
 // state order, fixed key order, sorted symbol keys) and atomic (temporary file + rename).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -80,21 +81,49 @@ struct Spec {
     SourceMap source;  ///< empty for specs built in memory
 };
 
+/// Resource limits for reading specs and DOT files, so that hostile or mistaken input fails early
+/// with a clear message instead of exhausting memory or time (docs/spec-format.md, "Limits").
+struct ReadLimits {
+    /// Largest input accepted, in bytes. Environment: TYPESTAR_MAX_INPUT_BYTES. Default 64 MiB.
+    std::size_t max_bytes = std::size_t{64} << 20;
+    /// Largest transition table a file may declare: states × (callins + 1) for a spec, states ×
+    /// inputs for DOT. Environment: TYPESTAR_MAX_TRANSITIONS. Default 2^24 (16,777,216).
+    std::size_t max_transitions = std::size_t{1} << 24;
+
+    /// The defaults, each replaced by its environment variable when that is set: a positive integer,
+    /// optionally followed by K, M or G (times 1024, 1024², 1024³). Throws typestar::Error naming the
+    /// variable when its value is anything else.
+    [[nodiscard]] static ReadLimits from_environment();
+};
+
 /// Parses spec text; `file` names it in diagnostics. Throws SpecError with every problem found,
 /// in file order (yaml-cpp syntax errors, duplicate keys, unknown keys with a did-you-mean,
 /// undeclared symbols, unknown states, two callbacks in one state, ...); never returns a partial spec.
-[[nodiscard]] Spec parse_spec(const std::string& text, const std::string& file);
-/// Reads and parses a spec file. Throws SpecError (an unreadable file is a diagnostic too).
-[[nodiscard]] Spec load_spec(const std::filesystem::path& path);
+/// Also refused, with one diagnostic: text over `limits.max_bytes`, YAML aliases that expand the
+/// document to more than 4 times its size plus 1 MiB (an alias bomb) or into itself, and more
+/// declared transitions than `limits.max_transitions`. Time and memory are O(size · log size).
+/// Messages never contain raw control characters (see detail::printable).
+[[nodiscard]] Spec parse_spec(const std::string& text, const std::string& file,
+                              const ReadLimits& limits = ReadLimits::from_environment());
+/// Reads and parses a spec file. Throws SpecError (line 0) when the file cannot be read, is a
+/// directory or a device, or is larger than `limits.max_bytes`; else as parse_spec.
+[[nodiscard]] Spec load_spec(const std::filesystem::path& path,
+                             const ReadLimits& limits = ReadLimits::from_environment());
 
 /// The canonical YAML text of `spec` (its typestate put in canonical form first: unreachable
 /// states dropped, equivalent states merged). Byte-for-byte deterministic; parse_spec reads it back
-/// to the same canonical typestate, bounds, timing and provenance. Throws typestar::Error when the
-/// typestate could not be loaded again (name outside [A-Za-z0-9_.-], empty/reserved/duplicate
-/// symbol, empty/duplicate state name or `__err`, an index out of range).
+/// to the same canonical typestate, bounds, timing and provenance (keys over 1000 bytes are written
+/// in YAML's explicit `? key` form). Throws typestar::Error when the typestate could not be loaded
+/// again (name outside [A-Za-z0-9_.-], empty/reserved/duplicate symbol, empty/duplicate state name
+/// or `__err`, an index out of range, non-finite or negative timing); the text is read back before
+/// it is returned, so a spec that would not load (with ReadLimits::from_environment()) or would load
+/// differently is an error here, never a file.
 [[nodiscard]] std::string write_spec(const Spec& spec);
-/// Writes `text` to `path` atomically: a temporary file in the same directory, fsync, rename.
-/// Throws typestar::Error naming the path on failure; the old file is then untouched.
+/// Writes `text` to `path` atomically: a temporary file `.<name>.typestar-tmp-XXXXXX` in the same
+/// directory, fsync, rename. When `path` is a symbolic link, the file it points to is replaced
+/// (the link stays). Temporaries of the same target left behind by a killed writer and older than
+/// 10 minutes are removed first. Throws typestar::Error naming the path on failure; the old file is
+/// then untouched.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 /// write_spec + write_file_atomically.
 void save_spec(const Spec& spec, const std::filesystem::path& path);
