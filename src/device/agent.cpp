@@ -322,7 +322,9 @@ struct Agent::Impl {
     HttpResponse create(const json& body) {
         std::string request_id;
         if (body.contains("request_id")) {
-            if (!body["request_id"].is_string()) return error(400, "invalid argument", "request_id must be a string");
+            // Bounded: the agent remembers up to 4096 of them.
+            if (!body["request_id"].is_string() || body["request_id"].get_ref<const std::string&>().size() > 256)
+                return error(400, "invalid argument", "request_id must be a string of at most 256 bytes");
             request_id = body["request_id"].get<std::string>();
             std::lock_guard<std::mutex> lock(mutex);
             const auto it = created_by_request.find(request_id);
@@ -435,6 +437,9 @@ struct Agent::Impl {
 Agent::Agent(Factory factory, AgentConfig config) : impl_(std::make_unique<Impl>()) {
     if (!factory) throw std::invalid_argument("the agent needs a device factory");
     if (config.token.empty()) throw std::invalid_argument("the agent needs a bearer token");
+    if (config.max_connections == 0) throw std::invalid_argument("the agent needs max_connections >= 1");
+    if (config.connection_timeout <= std::chrono::milliseconds(0))
+        throw std::invalid_argument("the agent needs a positive connection_timeout");
     impl_->factory = std::move(factory);
     impl_->config = std::move(config);
 }

@@ -231,6 +231,15 @@ TEST(AgentLimits, IdleAndSlowConnectionsAreClosed) {
     EXPECT_EQ(authorized("GET", agent->url() + "/v1/status").status, 200);
 }
 
+TEST(AgentLimits, RequestIdsAreBounded) {
+    auto agent = start_agent("asynctask");
+    const auto long_id = authorized("POST", agent->url() + "/v1/sessions", json{{"request_id", std::string(257, 'r')}}.dump());
+    EXPECT_EQ(long_id.status, 400);
+    EXPECT_EQ(json::parse(long_id.body)["value"]["message"], "request_id must be a string of at most 256 bytes");
+    EXPECT_EQ(authorized("POST", agent->url() + "/v1/sessions", json{{"request_id", std::string(256, 'r')}}.dump()).status,
+              201);
+}
+
 // ---- item 10: the client's limits ----
 
 /// A fake agent answering /v1/status with `status` (and 404 to everything else).
@@ -331,6 +340,59 @@ TEST(HttpDeviceLimits, AnAnswerOverTheSizeCapIsAnErrorNamingTheCap) {
     streamer.join();
     ::close(listener);
     EXPECT_LT(streamed.load(), std::size_t{64} << 20);  // stopped reading long before 200 MiB
+}
+
+// ---- issue 12, item 1 (the lead's, in src/device/inprocess.cpp): a late callback after a callin ----
+
+struct Late {
+    std::shared_ptr<CallbackSink> sink;
+    std::vector<std::thread> threads;
+    ~Late() {
+        for (auto& t : threads) t.join();
+    }
+};
+
+// Reproducer for the soundness fix, DISABLED until it lands: `a` schedules `cb` 60 ms later, tmax is
+// 20 ms. The first wait answers quiet (cb is late), the callin `b` clears the quiet bookkeeping
+// (InProcessDevice::run_callin sets quiet_declared = false), and today cb arrives during the next
+// wait and is answered 200 {"output":"cb"} as if `b` had caused it: a wrong answer, no error.
+TEST(AgentTiming, DISABLED_ALateCallbackAfterAQuietWaitIsADeviceErrorEvenAfterACallin) {
+    AgentConfig config;
+    config.token = kToken;
+    Agent agent(
+        [] {
+            return std::make_unique<InProcessDevice>(
+                LearningPurpose<Late>("Late")
+                    .reset([](const std::shared_ptr<CallbackSink>& sink) {
+                        auto late = std::make_shared<Late>();
+                        late->sink = sink;
+                        return late;
+                    })
+                    .callin("a",
+                            [](Late& l) {
+                                l.threads.emplace_back([sink = l.sink] {
+                                    std::this_thread::sleep_for(60ms);
+                                    sink->emit("cb");
+                                });
+                            })
+                    .callin("b", [](Late&) {})
+                    .callback("cb")
+                    .timing({20ms, 0ms})
+                    .build());
+        },
+        config);
+    agent.start();
+    const std::string id = json::parse(authorized("POST", agent.url() + "/v1/sessions", "{}").body)["session"];
+    const std::string session = agent.url() + "/v1/sessions/" + id;
+    EXPECT_EQ(authorized("POST", session + "/callin", R"({"seq":0,"callin":"a"})").body, R"({"output":"ok","seq":0})");
+    EXPECT_EQ(authorized("POST", session + "/wait", R"({"seq":1})").body, R"({"output":"quiet","seq":1})");
+    const auto b = authorized("POST", session + "/callin", R"({"seq":2,"callin":"b"})");
+    const auto wait = authorized("POST", session + "/wait", R"({"seq":3,"timeout_ms":200})");
+    // cb must end in a device error (on `b` when it came before `b`, else on the wait), never as an output.
+    const auto& failed = b.status == 500 ? b : wait;
+    EXPECT_EQ(failed.status, 500) << b.body << " " << wait.body;
+    EXPECT_EQ(json::parse(failed.body)["value"]["error"], "device error");
+    EXPECT_EQ(wait.body.find("\"output\":\"cb\""), std::string::npos) << wait.body;
 }
 
 // ---- item 10: the agent binary's exit codes ----

@@ -65,7 +65,8 @@ struct AgentConfig {
 class Agent {
 public:
     using Factory = std::function<std::unique_ptr<InProcessDevice>()>;
-    /// Throws std::invalid_argument for an empty token or no factory.
+    /// Throws std::invalid_argument for an empty token, no factory, no connections allowed or a
+    /// connection timeout that is not positive.
     Agent(Factory factory, AgentConfig config);
     ~Agent();
     Agent(const Agent&) = delete;
