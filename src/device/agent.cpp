@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "agent_access.hpp"
 #include "http_server.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
@@ -514,3 +515,9 @@ std::size_t Agent::sessions() const { return impl_->sessions_alive(); }
 std::size_t Agent::faults_injected() const { return impl_->injected; }
 
 }  // namespace typestar
+
+namespace typestar::detail {
+
+HttpResponse AgentTestAccess::handle(Agent& agent, const HttpRequest& request) { return agent.impl_->handle(request); }
+
+}  // namespace typestar::detail

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "agent_answers_target.hpp"
+#include "agent_handler_target.hpp"
 #include "agent_request_target.hpp"
 
 namespace typestar {
@@ -57,6 +58,23 @@ TEST(AgentFuzzCorpus, AnswerReadersKeepTheirPromisesOnEverySeed) {
                 (void)fuzz::agent_answers_one_input(copy.data(), copy.size());
             }
     }
+}
+
+TEST(AgentFuzzCorpus, AgentHandlerAnswersValidJsonOnEverySeed) {
+    const auto files = corpus("handler");
+    ASSERT_GE(files.size(), 10u);
+    for (const auto& f : files) {
+        SCOPED_TRACE(f.filename().string());
+        const auto data = bytes_of(f);
+        EXPECT_EQ(fuzz::agent_handler_one_input(data.data(), data.size()), 0);
+    }
+    // Also every request seed (their token is the fuzz agent's).
+    for (const auto& f : corpus("request")) {
+        SCOPED_TRACE(f.filename().string());
+        const auto data = bytes_of(f);
+        EXPECT_EQ(fuzz::agent_handler_one_input(data.data(), data.size()), 0);
+    }
+    EXPECT_EQ(fuzz::handler_agent().sessions(), 0u);  // every input's sessions were deleted
 }
 
 }  // namespace

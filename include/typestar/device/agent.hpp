@@ -61,6 +61,10 @@ struct AgentConfig {
     std::function<void()> on_crash;
 };
 
+namespace detail {
+struct AgentTestAccess;  // tests and fuzzers: handle a request without sockets (src/device)
+}  // namespace detail
+
 /// Serves devices made by `factory` (one per concurrent session) over HTTP /v1.
 class Agent {
 public:
@@ -87,6 +91,7 @@ public:
     [[nodiscard]] std::size_t faults_injected() const;
 
 private:
+    friend struct detail::AgentTestAccess;
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
