@@ -3,7 +3,8 @@
 // in-process agent serving a small synchronous class ("Door", tmax 0 ms, so no step waits).
 // Shared by the libFuzzer entry point and the corpus replay test.
 // Input: pipelined HTTP requests (up to 16); "{s}" in a target stands for the last session the
-// input created. Sessions created by an input are deleted after it.
+// input created; a wait's accepted timeout_ms is cut to 2 ms. Sessions created by an input are
+// deleted after it.
 // Oracles beyond "no crash": the handler never throws; every answer has a known status and a body
 // that is strict JSON (UTF-8) — an object, and for errors {"value": {"error": string, "message":
 // string, ...}}.
@@ -87,6 +88,14 @@ inline int agent_handler_one_input(const std::uint8_t* data, std::size_t size) {
         detail::HttpRequest& request = p.request;
         if (const auto at = request.target.find("{s}"); at != std::string::npos && !sessions.empty())
             request.target.replace(at, 3, sessions.back());
+        // A wait may last up to an hour by the protocol: keep accepted timeouts short (larger ones
+        // still reach the agent's validation).
+        if (nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
+            body.is_object() && body.contains("timeout_ms") && body["timeout_ms"].is_number_unsigned() &&
+            body["timeout_ms"].get<std::uint64_t>() > 2 && body["timeout_ms"].get<std::uint64_t>() <= 3600000) {
+            body["timeout_ms"] = 2;
+            request.body = body.dump();
+        }
         detail::HttpResponse response;
         try {
             response = detail::AgentTestAccess::handle(agent, request);
