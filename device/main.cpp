@@ -2,6 +2,9 @@
 // any in-process device) over the HTTP device protocol /v1 (device/PROTOCOL.md).
 // It shows the security defaults: loopback only unless told otherwise, a bearer token on every
 // request (TYPESTAR_DEVICE_TOKEN, or a 0600 file), no browser (Origin) requests, bounded sizes.
+// Exit codes: 0 stopped by SIGINT/SIGTERM; 2 bad usage or configuration (an option, the class, the
+// token: missing, unreadable, empty or not private); 1 cannot serve (e.g. the port is taken); 70 the
+// `crash` fault.
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +17,12 @@
 #include "typestar/core/error.hpp"
 #include "typestar/device/agent.hpp"
 #include "typestar/device/simulated.hpp"
+#include "typestar/log/logging.hpp"
+
+namespace {
+constexpr int kExitCannotServe = 1;
+constexpr int kExitBadConfiguration = 2;
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace typestar;
@@ -26,6 +35,8 @@ int main(int argc, char** argv) {
     std::uint64_t seed = 1;
     std::string variants;
     std::size_t max_sessions = 64;
+    std::size_t max_connections = 256;
+    int connection_timeout_s = 30;
     int idle_timeout_s = 60;
     std::size_t max_body = 1024 * 1024;
     std::string fault = "none";
@@ -48,24 +59,37 @@ int main(int argc, char** argv) {
     app.add_option("--idle-timeout", idle_timeout_s, "idle sessions are reaped after this many seconds")
         ->check(CLI::PositiveNumber);
     app.add_option("--max-body", max_body, "largest request body, bytes")->check(CLI::PositiveNumber);
+    app.add_option("--max-connections", max_connections,
+                   "connections served at once; more are answered 503 (default 256)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--connection-timeout", connection_timeout_s,
+                   "an idle connection (or one sending a request too slowly) is closed after this many "
+                   "seconds (default 30)")
+        ->check(CLI::PositiveNumber);
     app.add_option("--fault", fault, "inject a fault for testing clients: KIND[:AFTER[:TIMES]], "
                                      "KIND one of none, crash, hang, drop, garbage");
     app.add_option("--hang-ms", hang_ms, "how long a `hang` fault sleeps, ms")->check(CLI::NonNegativeNumber);
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : kExitBadConfiguration;  // --help, or bad usage
+    }
+    log_to_stderr();  // warnings and internal errors of the agent
 
     if (list) {
         for (const auto& c : sim::simulated_classes()) std::cout << c.key << "\t" << c.spec << "\n";
         return 0;
     }
+    const auto entry = sim::find_simulated(class_name);
+    if (!entry) {
+        std::cerr << "typestar-device: unknown class '" << class_name << "' (see --list)\n";
+        return kExitBadConfiguration;
+    }
+    AgentConfig config;
+    config.host = host;
+    config.port = static_cast<std::uint16_t>(port);
     try {
-        const auto entry = sim::find_simulated(class_name);
-        if (!entry) {
-            std::cerr << "typestar-device: unknown class '" << class_name << "' (see --list)\n";
-            return 2;
-        }
-        AgentConfig config;
-        config.host = host;
-        config.port = static_cast<std::uint16_t>(port);
         if (!token_file.empty()) {
             config.token = read_token_file(token_file);
         } else if (const char* t = std::getenv("TYPESTAR_DEVICE_TOKEN"); t != nullptr && *t != '\0') {
@@ -74,12 +98,19 @@ int main(int argc, char** argv) {
             config.token = read_token_file(f);
         } else {
             std::cerr << "typestar-device: a bearer token is required: set TYPESTAR_DEVICE_TOKEN or use --token-file\n";
-            return 2;
+            return kExitBadConfiguration;
         }
+        config.fault = parse_fault(fault);
+    } catch (const std::exception& e) {  // the token file (typestar::Error) or --fault
+        std::cerr << "typestar-device: " << e.what() << "\n";
+        return kExitBadConfiguration;
+    }
+    try {
         config.max_sessions = max_sessions;
+        config.max_connections = max_connections;
+        config.connection_timeout = std::chrono::seconds(connection_timeout_s);
         config.idle_timeout = std::chrono::seconds(idle_timeout_s);
         config.max_body_bytes = max_body;
-        config.fault = parse_fault(fault);
         config.fault.hang = std::chrono::milliseconds(hang_ms);
         config.on_crash = [] { std::_Exit(70); };
 
@@ -95,7 +126,7 @@ int main(int argc, char** argv) {
         else if (variants == "first") device_config.variants = VariantMode::First;
         else if (!variants.empty()) {
             std::cerr << "typestar-device: --variants must be compare, split or first\n";
-            return 2;
+            return kExitBadConfiguration;
         }
         if (host != "127.0.0.1" && host != "::1" && host != "localhost")
             std::cerr << "typestar-device: warning: listening on " << host
@@ -118,8 +149,11 @@ int main(int argc, char** argv) {
         agent.stop();
         std::cout << "typestar-device: stopped" << std::endl;
         return 0;
+    } catch (const std::invalid_argument& e) {  // the class with these options (e.g. --tmin > --tmax)
+        std::cerr << "typestar-device: " << e.what() << "\n";
+        return kExitBadConfiguration;
     } catch (const std::exception& e) {
         std::cerr << "typestar-device: " << e.what() << "\n";
-        return 1;
+        return kExitCannotServe;
     }
 }

@@ -2,7 +2,9 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -12,6 +14,7 @@
 #include <mutex>
 #include <random>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -19,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "agent_access.hpp"
 #include "http_server.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
@@ -39,7 +43,7 @@ std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.device")
 HttpResponse ok_json(const json& body, int status = 200) {
     HttpResponse r;
     r.status = status;
-    r.body = body.dump();
+    r.body = detail::dump_json(body);
     return r;
 }
 
@@ -49,7 +53,20 @@ HttpResponse error(int status, const std::string& code, const std::string& messa
     return r;
 }
 
-bool equal_constant_time(const std::string& a, const std::string& b) {
+/// The credentials of `Authorization: <scheme> <credentials>` when the scheme is Bearer, compared
+/// case-insensitively (RFC 7235 §2.1); nullopt for another scheme.
+std::optional<std::string_view> bearer_credentials(std::string_view value) {
+    const auto space = value.find(' ');
+    if (space != 6) return std::nullopt;
+    static constexpr std::string_view kBearer = "bearer";
+    for (std::size_t i = 0; i < kBearer.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(value[i])) != kBearer[i]) return std::nullopt;
+    value.remove_prefix(space);
+    while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    return value;
+}
+
+bool equal_constant_time(std::string_view a, std::string_view b) {
     unsigned char diff = a.size() == b.size() ? 0 : 1;
     const std::size_t n = std::max(a.size(), b.size());
     for (std::size_t i = 0; i < n; ++i) {
@@ -208,11 +225,14 @@ struct Agent::Impl {
     }
 
     HttpResponse handle(const HttpRequest& req) {
-        if (!req.header("origin").empty())
+        if (req.has_header("origin"))  // even an empty one: only browsers send it
             return error(403, "forbidden", "requests with an Origin header are refused (no browser access)");
         const std::string auth = req.header("authorization");
-        if (!equal_constant_time(auth, "Bearer " + config.token))
-            return error(401, "unauthorized", auth.empty() ? "missing bearer token" : "wrong bearer token");
+        if (auth.empty()) return error(401, "unauthorized", "missing bearer token");
+        const auto credentials = bearer_credentials(auth);
+        if (!credentials)
+            return error(401, "unauthorized", "not a bearer token (expected `Authorization: Bearer <token>`)");
+        if (!equal_constant_time(*credentials, config.token)) return error(401, "unauthorized", "wrong bearer token");
         if (crashed) {
             HttpResponse r;
             r.fault = HttpResponse::Fault::Drop;
@@ -303,7 +323,9 @@ struct Agent::Impl {
     HttpResponse create(const json& body) {
         std::string request_id;
         if (body.contains("request_id")) {
-            if (!body["request_id"].is_string()) return error(400, "invalid argument", "request_id must be a string");
+            // Bounded: the agent remembers up to 4096 of them.
+            if (!body["request_id"].is_string() || body["request_id"].get_ref<const std::string&>().size() > 256)
+                return error(400, "invalid argument", "request_id must be a string of at most 256 bytes");
             request_id = body["request_id"].get<std::string>();
             std::lock_guard<std::mutex> lock(mutex);
             const auto it = created_by_request.find(request_id);
@@ -395,7 +417,7 @@ struct Agent::Impl {
             const auto id = name.is_string() ? d.inputs().find(name.get<std::string>()) : std::nullopt;
             if (!id) {
                 release_slot(slot);
-                return error(400, "invalid argument", "unknown input " + name.dump());
+                return error(400, "invalid argument", "unknown input " + detail::dump_json(name));
             }
             word.push_back(*id);
         }
@@ -416,6 +438,9 @@ struct Agent::Impl {
 Agent::Agent(Factory factory, AgentConfig config) : impl_(std::make_unique<Impl>()) {
     if (!factory) throw std::invalid_argument("the agent needs a device factory");
     if (config.token.empty()) throw std::invalid_argument("the agent needs a bearer token");
+    if (config.max_connections == 0) throw std::invalid_argument("the agent needs max_connections >= 1");
+    if (config.connection_timeout <= std::chrono::milliseconds(0))
+        throw std::invalid_argument("the agent needs a positive connection_timeout");
     impl_->factory = std::move(factory);
     impl_->config = std::move(config);
 }
@@ -444,8 +469,10 @@ void Agent::start() {
     detail::HttpServerConfig sc;
     sc.host = m.config.host;
     sc.port = m.config.port;
-    sc.max_header_bytes = m.config.max_header_bytes;
-    sc.max_body_bytes = m.config.max_body_bytes;
+    sc.limits.max_header_bytes = m.config.max_header_bytes;
+    sc.limits.max_body_bytes = m.config.max_body_bytes;
+    sc.max_connections = m.config.max_connections;
+    sc.idle_timeout = m.config.connection_timeout;
     m.server = std::make_unique<detail::HttpServer>(sc, [this](const HttpRequest& r) { return impl_->handle(r); });
     try {
         m.server->start();
@@ -488,3 +515,9 @@ std::size_t Agent::sessions() const { return impl_->sessions_alive(); }
 std::size_t Agent::faults_injected() const { return impl_->injected; }
 
 }  // namespace typestar
+
+namespace typestar::detail {
+
+HttpResponse AgentTestAccess::handle(Agent& agent, const HttpRequest& request) { return agent.impl_->handle(request); }
+
+}  // namespace typestar::detail

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "http_answers.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
@@ -26,9 +27,22 @@ namespace {
 
 std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.device"); }
 
+/// Where an answer's body goes; stops receiving (the transfer fails) beyond `max` bytes.
+struct Sink {
+    std::string received;
+    std::size_t max = 0;
+    bool over = false;
+};
+
 std::size_t on_data(char* data, std::size_t size, std::size_t count, void* user) {
-    static_cast<std::string*>(user)->append(data, size * count);
-    return size * count;
+    auto& sink = *static_cast<Sink*>(user);
+    const std::size_t n = size * count;
+    if (n > sink.max - std::min(sink.max, sink.received.size())) {
+        sink.over = true;
+        return 0;  // CURLE_WRITE_ERROR: the rest is never read
+    }
+    sink.received.append(data, n);
+    return n;
 }
 
 void global_init() {
@@ -78,33 +92,15 @@ HttpDevice::HttpDevice(HttpConfig config) : config_(std::move(config)), curl_(st
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &on_data);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    // A larger announced Content-Length fails at once; the write callback stops any other answer.
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(config_.max_answer_bytes));
 
     const Reply reply = request("GET", "/v1/status", "", std::chrono::milliseconds(0), "status");
-    const json& s = reply.body;
-    try {
-        status_.protocol = s.at("protocol").get<std::string>();
-        if (status_.protocol != detail::kProtocol)
-            throw DeviceError("device " + config_.url + ": speaks '" + status_.protocol + "', this client speaks '" +
-                              detail::kProtocol + "'");
-        status_.name = s.at("name").get<std::string>();
-        status_.framework = s.value("framework", "");
-        status_.callins = s.at("callins").get<std::vector<std::string>>();
-        status_.callbacks = s.at("callbacks").get<std::vector<std::string>>();
-        status_.timing.tmax = std::chrono::milliseconds(s.at("timing").at("tmax_ms").get<std::int64_t>());
-        status_.timing.tmin = std::chrono::milliseconds(s.at("timing").at("tmin_ms").get<std::int64_t>());
-        status_.quiet_is_stable = s.value("quiet_is_stable", false);  // undeclared: may change
-        for (const auto& c : status_.callins) inputs_.intern(c);
-        inputs_.intern(kWait);
-        outputs_.intern(kOk);
-        outputs_.intern(kQuiet);
-        outputs_.intern(kErr);
-        for (const auto& c : status_.callbacks) outputs_.intern(c);
-        if (inputs_.size() != status_.callins.size() + 1 || outputs_.size() != status_.callbacks.size() + 3)
-            throw DeviceError("device " + config_.url + ": duplicate or reserved symbol names in its status");
-    } catch (const json::exception& e) {
-        throw DeviceError("device " + config_.url + ": malformed status: " + e.what());
-    }
-    traits_ = closure_traits(inputs_, outputs_, status_.quiet_is_stable);
+    detail::StatusAnswer status = detail::read_status_answer(reply.body, "device " + config_.url);
+    status_ = std::move(status.status);
+    inputs_ = std::move(status.inputs);
+    outputs_ = std::move(status.outputs);
+    traits_ = status.traits;
 }
 
 HttpDevice::~HttpDevice() { finish(); }
@@ -123,7 +119,7 @@ std::string HttpDevice::who() const {
     return "device " + config_.url + (status_.name.empty() ? "" : " (" + status_.name + ")");
 }
 
-std::string HttpDevice::describe(std::span<const Symbol> word) const {
+std::string HttpDevice::word_text(std::span<const Symbol> word) const {
     return to_string(Word(word.begin(), word.end()), inputs_);
 }
 
@@ -131,7 +127,9 @@ HttpDevice::Reply HttpDevice::request(const char* method, const std::string& pat
                                       std::chrono::milliseconds expected, const std::string& query) {
     CURL* h = curl_->handle;
     const std::string url = config_.url + path;
-    std::string received;
+    Sink sink;
+    sink.max = config_.max_answer_bytes;
+    const std::string& received = sink.received;
     Failure last{true, "no attempt"};
     auto backoff = config_.backoff;
     for (std::size_t attempt = 0; attempt <= config_.retries; ++attempt) {
@@ -141,7 +139,8 @@ HttpDevice::Reply HttpDevice::request(const char* method, const std::string& pat
             std::this_thread::sleep_for(backoff);
             backoff *= 2;
         }
-        received.clear();
+        sink.received.clear();
+        sink.over = false;
         curl_easy_setopt(h, CURLOPT_URL, url.c_str());
         curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
         if (std::string(method) == "GET") {
@@ -150,11 +149,14 @@ HttpDevice::Reply HttpDevice::request(const char* method, const std::string& pat
             curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.c_str());
             curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
         }
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, &received);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>((config_.request_timeout + expected).count()));
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
+                         static_cast<long>(detail::request_budget(config_.request_timeout, expected, 1).count()));
         ++requests_;
         log()->trace("{} {} {}", method, url, body);
         const CURLcode code = curl_easy_perform(h);
+        if (sink.over || code == CURLE_FILESIZE_EXCEEDED)  // retrying would fetch the same answer
+            throw DeviceError(who() + ": " + query + ": " + detail::answer_cap_message(config_.max_answer_bytes));
         if (code != CURLE_OK) {
             last = {code != CURLE_UNSUPPORTED_PROTOCOL && code != CURLE_URL_MALFORMAT,
                     "curl error " + std::to_string(static_cast<int>(code)) + ": " + curl_easy_strerror(code)};
@@ -164,26 +166,16 @@ HttpDevice::Reply HttpDevice::request(const char* method, const std::string& pat
         long status = 0;
         curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
         log()->trace("-> {} {}", status, received);
-        json parsed = json::parse(received, nullptr, false);
-        if (status >= 200 && status < 300) {
-            if (parsed.is_discarded() || !parsed.is_object()) {
-                last = {true, "garbage answer (HTTP " + std::to_string(status) + ", not a JSON object)"};
+        detail::JudgedAnswer answer = detail::judge_answer(status, received, config_.max_answer_bytes);
+        switch (answer.kind) {
+            case detail::JudgedAnswer::Kind::Accepted:
+                return Reply{status, std::move(answer.body)};
+            case detail::JudgedAnswer::Kind::Retryable:
+                last = {true, std::move(answer.what)};
                 continue;
-            }
-            return Reply{status, std::move(parsed)};
-        }
-        std::string error = "HTTP " + std::to_string(status);
-        if (!parsed.is_discarded() && parsed.is_object() && parsed.contains("value") && parsed["value"].is_object()) {
-            const json& v = parsed["value"];
-            error += " " + v.value("error", std::string("?")) + ": " + v.value("message", std::string());
-        } else {
-            error += " with a body that is not a protocol error";
-        }
-        last = {status == 502 || status == 503 || status == 504, error};
-        if (!last.retryable) {
-            Reply r{status, std::move(parsed)};
-            if (status == 404 && std::string(method) == "DELETE") return r;  // already gone
-            throw DeviceError(who() + ": " + query + ": " + error);
+            case detail::JudgedAnswer::Kind::Final:
+                if (status == 404 && std::string(method) == "DELETE") return Reply{status, {}};  // already gone
+                throw DeviceError(who() + ": " + query + ": " + answer.what);
         }
     }
     throw DeviceError(who() + ": " + query + ": " + last.what + " (" + std::to_string(config_.retries + 1) + " attempts)");
@@ -194,11 +186,9 @@ void HttpDevice::reset() {
     static thread_local std::mt19937_64 ids{std::random_device{}()};
     std::ostringstream id;
     id << std::hex << ids() << ids();
-    const Reply r = request("POST", "/v1/sessions", json{{"request_id", id.str()}}.dump(), std::chrono::milliseconds(0),
-                            "creating a session");
-    if (!r.body.contains("session") || !r.body["session"].is_string())
-        throw DeviceError(who() + ": creating a session: no session id in the answer");
-    session_ = r.body["session"].get<std::string>();
+    const Reply r = request("POST", "/v1/sessions", detail::dump_json(json{{"request_id", id.str()}}),
+                            std::chrono::milliseconds(0), "creating a session");
+    session_ = detail::read_session_answer(r.body, who() + ": creating a session");
     seq_ = 0;
     session_word_.clear();
 }
@@ -216,7 +206,7 @@ std::optional<Symbol> HttpDevice::confirm_wait(std::span<const Symbol> prefix, s
 Symbol HttpDevice::step_with(Symbol input, std::chrono::milliseconds wait_timeout) {
     if (session_.empty()) throw DeviceError("device " + config_.url + ": step without reset");
     session_word_.push_back(input);
-    const std::string query = "query '" + describe(session_word_) + "'";
+    const std::string query = "query '" + word_text(session_word_) + "'";
     const bool is_wait = traits_.wait && input == *traits_.wait;
     json body{{"seq", seq_}};
     std::chrono::milliseconds expected{0};
@@ -226,18 +216,10 @@ Symbol HttpDevice::step_with(Symbol input, std::chrono::milliseconds wait_timeou
     } else {
         body["callin"] = inputs_.name(input);
     }
-    const Reply r = request("POST", "/v1/sessions/" + session_ + (is_wait ? "/wait" : "/callin"), body.dump(), expected,
-                            query);
-    ++seq_;
-    const json& b = r.body;
-    std::optional<Symbol> output;
-    if (b.contains("output") && b["output"].is_string()) output = outputs_.find(b["output"].get<std::string>());
-    const bool fits = output && (is_wait ? (*output != *outputs_.find(kOk) && *output != *outputs_.find(kErr))
-                                         : (*output == *outputs_.find(kOk) || *output == *outputs_.find(kErr)));
-    if (!fits || !b.contains("seq") || b["seq"] != body["seq"])
-        throw DeviceError(who() + ": " + query + ": answer " + b.dump() +
-                          " does not fit the protocol");
-    return *output;
+    const Reply r = request("POST", "/v1/sessions/" + session_ + (is_wait ? "/wait" : "/callin"), detail::dump_json(body),
+                            expected, query);
+    const std::uint64_t seq = seq_++;
+    return detail::read_step_answer(r.body, seq, is_wait, outputs_, who() + ": " + query);
 }
 
 void HttpDevice::finish() noexcept {
@@ -264,36 +246,17 @@ RunResult HttpDevice::run(std::span<const Symbol> word) {
         inputs.push_back(inputs_.name(s));
         if (traits_.wait && s == *traits_.wait) ++waits;
     }
-    const std::string query = "query '" + describe(word) + "'";
-    const std::string body = json{{"inputs", inputs}}.dump();
-    const auto expected = status_.timing.tmax * static_cast<long>(waits);
+    const std::string query = "query '" + word_text(word) + "'";
+    const std::string body = detail::dump_json(json{{"inputs", inputs}});
+    const auto expected = detail::request_budget(std::chrono::milliseconds(0), status_.timing.tmax, waits);
     // A garbage answer is retried like a transport error: the run starts from a fresh instance.
     for (std::size_t attempt = 0;; ++attempt) {
         const Reply r = request("POST", "/v1/run", body, expected, query);
-        const json& b = r.body;
-        RunResult run;
-        bool fits = b.contains("outputs") && b["outputs"].is_array() && b["outputs"].size() == word.size() &&
-                    b.contains("steps") && b["steps"].is_number_unsigned() && b.contains("waits") &&
-                    b["waits"].is_number_unsigned();
-        if (fits) {
-            for (const auto& o : b["outputs"]) {
-                const auto id = o.is_string() ? outputs_.find(o.get<std::string>()) : std::nullopt;
-                if (!id) {
-                    fits = false;
-                    break;
-                }
-                run.outputs.push_back(*id);
-            }
-        }
-        if (fits) {
-            run.steps = b["steps"].get<std::size_t>();
-            run.waits = b["waits"].get<std::size_t>();
-            return run;
-        }
+        if (auto run = detail::read_run_answer(r.body, word, traits_, outputs_)) return std::move(*run);
         if (attempt >= config_.retries)
             throw DeviceError(who() + ": " + query + ": answer " +
-                              b.dump().substr(0, 200) + " does not fit the protocol (" +
-                              std::to_string(attempt + 1) + " attempts)");
+                              detail::shown_json(r.body) +
+                              " does not fit the protocol (" + std::to_string(attempt + 1) + " attempts)");
         ++retries_;
     }
 }

@@ -3,7 +3,9 @@
 // instance of the class), so concurrent clients — a pool of HttpDevices — never share an instance.
 // Steps carry sequence numbers: a retried step is answered from the session's last response and
 // never runs twice. Every request needs the bearer token; requests with an Origin header (browsers)
-// are refused; header and body sizes are bounded.
+// are refused; header and body sizes, connections and their idle time are bounded. Every answer is
+// valid JSON (bytes that are not UTF-8 become U+FFFD), and an internal failure answers 500 on its
+// connection, never ends the agent.
 #pragma once
 
 #include <chrono>
@@ -48,16 +50,27 @@ struct AgentConfig {
     std::size_t max_body_bytes = 1024 * 1024;
     std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};  ///< idle sessions are reaped
     std::size_t max_sessions = 64;  ///< instances alive at once (a create beyond it answers 503)
+    /// Connections served at once, one thread each; a connection beyond it is answered 503 and
+    /// closed (HttpDevice retries 503).
+    std::size_t max_connections = 256;
+    /// A connection that starts no request for this long, or does not complete a started one (or
+    /// does not read its answer) within it, is closed.
+    std::chrono::milliseconds connection_timeout{std::chrono::seconds(30)};
     FaultPlan fault;
     /// What FaultPlan::Crash does; empty: drop every later request unanswered.
     std::function<void()> on_crash;
 };
 
+namespace detail {
+struct AgentTestAccess;  // tests and fuzzers: handle a request without sockets (src/device)
+}  // namespace detail
+
 /// Serves devices made by `factory` (one per concurrent session) over HTTP /v1.
 class Agent {
 public:
     using Factory = std::function<std::unique_ptr<InProcessDevice>()>;
-    /// Throws std::invalid_argument for an empty token or no factory.
+    /// Throws std::invalid_argument for an empty token, no factory, no connections allowed or a
+    /// connection timeout that is not positive.
     Agent(Factory factory, AgentConfig config);
     ~Agent();
     Agent(const Agent&) = delete;
@@ -78,6 +91,7 @@ public:
     [[nodiscard]] std::size_t faults_injected() const;
 
 private:
+    friend struct detail::AgentTestAccess;
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

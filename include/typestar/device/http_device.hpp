@@ -31,6 +31,9 @@ struct HttpConfig {
     std::size_t retries = 3;                  ///< attempts after the first
     std::chrono::milliseconds backoff{50};    ///< before the first retry; doubled each time
     bool batch = true;                        ///< run() is one POST /v1/run round trip
+    /// The largest answer body read, bytes; a larger answer is a DeviceError naming this cap (not
+    /// retried).
+    std::size_t max_answer_bytes = 16 * 1024 * 1024;
 };
 
 /// What an agent reports in /v1/status.
@@ -41,7 +44,9 @@ struct AgentStatus {
     std::vector<std::string> callins;
     std::vector<std::string> callbacks;
     QuiescenceTiming timing;
-    bool quiet_is_stable = false;  ///< declared by the agent; absent means "quiet may change the state"
+    /// Whether a `wait` answered `quiet` leaves the state unchanged; false when the agent does not
+    /// say so.
+    bool quiet_is_stable = false;
 };
 
 /// A device served by a `typestar-device` agent. Inputs: the agent's callins then `wait`; outputs
@@ -50,7 +55,8 @@ struct AgentStatus {
 class HttpDevice final : public Device {
 public:
     /// Connects and reads /v1/status. Throws DeviceError (unreachable agent, refused token, another
-    /// protocol version), std::invalid_argument for a URL that is not http://HOST:PORT.
+    /// protocol version, a malformed status: e.g. tmax_ms or tmin_ms not an integer in [0, 3600000]
+    /// or tmin above tmax), std::invalid_argument for a URL that is not http://HOST:PORT.
     explicit HttpDevice(HttpConfig config);
     ~HttpDevice() override;
     HttpDevice(const HttpDevice&) = delete;
@@ -90,7 +96,7 @@ private:
     struct Reply;
     Reply request(const char* method, const std::string& path, const std::string& body,
                   std::chrono::milliseconds expected, const std::string& query);
-    std::string describe(std::span<const Symbol> word) const;
+    std::string word_text(std::span<const Symbol> word) const;
     std::string who() const;
 
     HttpConfig config_;

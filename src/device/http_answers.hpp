@@ -1,0 +1,83 @@
+// The client side of the device protocol /v1 (device/PROTOCOL.md): what HttpDevice makes of an
+// agent's answers. Pure functions (bytes or JSON in, a value or a DeviceError out, no I/O), so they
+// are unit-tested and fuzzed (tests/fuzz/agent/) without an agent. Private to src/device.
+// Every check here guards "never a wrong answer": an answer that does not fit the protocol, the
+// alphabet or the contract of Device::run is refused, never guessed into an output.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "typestar/core/alphabet.hpp"
+#include "typestar/device/http_device.hpp"
+#include "typestar/sul/device.hpp"
+
+namespace typestar::detail {
+
+/// How one HTTP exchange ended.
+struct JudgedAnswer {
+    enum class Kind {
+        Accepted,   ///< a 2xx answer whose body is a JSON object (`body`)
+        Retryable,  ///< worth another attempt: garbage in a 2xx answer, 502/503/504
+        Final,      ///< an error answer, or an answer over the size cap: retrying cannot help
+    };
+    Kind kind = Kind::Final;
+    long status = 0;
+    nlohmann::json body;  ///< the parsed body (a JSON object when Accepted; else possibly discarded)
+    std::string what;     ///< for Retryable and Final, e.g. "HTTP 404 invalid session id: no session 'x'"
+};
+
+/// Judges an answer: HTTP `status` with `body` (already received; at most `max_bytes` are
+/// accepted, a longer body is Final with a message naming the cap). Never throws (but bad_alloc).
+[[nodiscard]] JudgedAnswer judge_answer(long status, std::string_view body, std::size_t max_bytes);
+
+/// "answer over the N-byte cap (HttpConfig::max_answer_bytes)": the message for a too large answer.
+[[nodiscard]] std::string answer_cap_message(std::size_t max_bytes);
+
+/// `value` as JSON text for a message: ASCII only (control characters, invalid bytes and other
+/// non-ASCII characters escaped) and at most about 200 bytes, so a hostile answer cannot forge a
+/// line or a terminal code in a diagnostic.
+[[nodiscard]] std::string shown_json(const nlohmann::json& value);
+
+/// The agent's /v1/status and what the client derives from it.
+struct StatusAnswer {
+    AgentStatus status;
+    Alphabet inputs;      ///< callins, then `wait`
+    Alphabet outputs;     ///< `ok`, `quiet`, `err`, then callbacks
+    DeviceTraits traits;  ///< closure_traits, without `quiet` unless the agent declares quiet_is_stable
+};
+
+/// Reads a /v1/status body. Throws DeviceError "<who>: ..." when the protocol is another one, a
+/// field is missing or ill-typed, a symbol name is empty, has control characters, is reserved or
+/// repeated, or the timing is not 0 <= tmin_ms <= tmax_ms <= 3,600,000 (integers).
+[[nodiscard]] StatusAnswer read_status_answer(const nlohmann::json& body, const std::string& who);
+
+/// Reads the session id of a `POST /v1/sessions` answer: 1 to 128 characters of [A-Za-z0-9._~-]
+/// (it goes into URLs). Throws DeviceError "<context>: ...".
+[[nodiscard]] std::string read_session_answer(const nlohmann::json& body, const std::string& context);
+
+/// Reads the output of a callin or wait answer for step `seq`: the answer must echo `seq` and name
+/// an output of `outputs` that fits the input (a callin: `ok` or `err`; a wait: `quiet` or a
+/// callback). Throws DeviceError "<context>: answer ... does not fit the protocol".
+[[nodiscard]] Symbol read_step_answer(const nlohmann::json& body, std::uint64_t seq, bool is_wait,
+                                      const Alphabet& outputs, const std::string& context);
+
+/// Reads a `POST /v1/run` answer for `word`: one known output per input, each fitting its input,
+/// the contract of Device::run kept (everything after an absorbing output is that output; with a
+/// quiet output in `traits`, a wait right after a wait answered quiet is quiet), 0 <= waits <=
+/// steps <= the word's length and waits <= the word's waits. nullopt when it does not fit.
+[[nodiscard]] std::optional<RunResult> read_run_answer(const nlohmann::json& body, std::span<const Symbol> word,
+                                                       const DeviceTraits& traits, const Alphabet& outputs);
+
+/// `base + per_wait * waits` without overflow (saturates at a day; a timeout is never negative).
+[[nodiscard]] std::chrono::milliseconds request_budget(std::chrono::milliseconds base,
+                                                       std::chrono::milliseconds per_wait, std::size_t waits);
+
+}  // namespace typestar::detail
