@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "typestar/spec/monitor.hpp"
 #include "typestar/monitor/monitor.hpp"
 #include "typestar/spec/spec.hpp"
 
@@ -122,7 +123,7 @@ int main(int argc, char** argv) {
     const std::uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 2'000'000;
     const std::string path = argc > 2 ? argv[2] : TYPESTAR_SOURCE_DIR "/specs/mediaplayer.yaml";
     try {
-        const auto model = std::make_shared<const typestar::MonitorModel>(typestar::spec::load_spec(path));
+        const auto model = typestar::spec::monitor_model_of(typestar::spec::load_spec(path));
         std::vector<Row> rows;
         rows.push_back(single_ids(model, n));
         rows.push_back(single_names(model, n));

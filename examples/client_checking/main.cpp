@@ -7,6 +7,7 @@
 
 #include "monitored_media_player.hpp"
 #include "player_screen.hpp"
+#include "typestar/spec/monitor.hpp"
 #include "typestar/monitor/explorer.hpp"
 #include "typestar/spec/spec.hpp"
 
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
     const std::string path = argc > 1 ? argv[1] : TYPESTAR_SOURCE_DIR "/specs/mediaplayer.yaml";
     const std::size_t bound = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 6;
     try {
-        const auto model = std::make_shared<const typestar::MonitorModel>(typestar::spec::load_spec(path));
+        const auto model = typestar::spec::monitor_model_of(typestar::spec::load_spec(path));
         const typestar::ExploreOptions options{.bound = bound, .keep_failures = 1};
         const auto naive =
             typestar::Explorer(model, screen_setup<client_checking::NaivePlayerScreen>(), options).run();

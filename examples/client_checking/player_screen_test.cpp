@@ -11,6 +11,7 @@
 
 #include "monitored_media_player.hpp"
 #include "player_screen.hpp"
+#include "typestar/spec/monitor.hpp"
 #include "typestar/gmock/assertions.hpp"
 #include "typestar/gmock/enforce.hpp"
 #include "typestar/monitor/explorer.hpp"
@@ -25,7 +26,7 @@ const typestar::spec::Spec& media_player_spec() {
 }
 
 std::shared_ptr<const typestar::MonitorModel> media_player_model() {
-    static const auto model = std::make_shared<const typestar::MonitorModel>(media_player_spec());
+    static const auto model = typestar::spec::monitor_model_of(media_player_spec());
     return model;
 }
 
