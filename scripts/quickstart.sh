@@ -14,6 +14,10 @@ mode="${1:-example}"
 packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp-dev libspdlog-dev
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libboost-dev libsqlite3-dev)
 
+# Node.js and npm for the Node device agent (device/node): Debian's `nodejs npm`, unless a `node`
+# is already on the machine (e.g. from another package source).
+command -v node >/dev/null 2>&1 || packages+=(nodejs npm)
+
 install_missing() {
     local missing=()
     for p in "${packages[@]}"; do
@@ -27,12 +31,23 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The npm packages of the Node agent, exactly as pinned by device/node/package-lock.json (`npm ci`),
+# into device/node/node_modules (not in git). Skipped when the installed tree matches the lockfile.
+install_node_modules() {
+    local dir="$here/device/node" stamp="$here/device/node/node_modules/.typestar-lock"
+    if [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp"; then return 0; fi
+    echo "quickstart: npm ci in device/node" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    cp "$dir/package-lock.json" "$stamp"
+}
+
 build_all() {
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
     cmake --build "$build" -j "$jobs"
 }
 
 install_missing
+install_node_modules
 build_all
 
 case "$mode" in
