@@ -222,7 +222,7 @@ class Agent {
       }
       if (fault.kind === 'hang') await new Promise((r) => setTimeout(r, fault.hangMs));
     }
-    const r = await this.route(method, target, body);
+    const r = { ...(await this.route(method, target, body)) };  // a copy: a stored answer stays clean
     if (inject && fault.kind === 'drop') r.fault = 'drop';
     if (inject && fault.kind === 'garbage') r.fault = 'garbage';
     return r;

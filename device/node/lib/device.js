@@ -40,7 +40,7 @@ class Epoch {
     this.query = query;
     this.queue = [];
     this.open = true;
-    this.muted = false;         // set while the teardown snippet runs
+    this.muted = false;         // set when the teardown snippet starts
     this.emitted = 0;           // callbacks emitted by this instance (for callbacksDrained)
     this.quietDeclared = false; // last step: `wait` answered quiet, no callin since
     this.quietWaitStart = 0;
@@ -188,13 +188,16 @@ class NodeDevice {
     epoch.queue = [];
     epoch.wake();
     if (instance !== null && instance !== undefined && this.def.teardown) {
+      // Events the teardown causes (a socket's `close` after terminate()) come later, asynchronously,
+      // and are not the class's answer to the query: the instance stays muted from here on. (So a
+      // purpose with a teardown must deliver every callback of a query within it; one without a
+      // teardown keeps late callbacks observable, reported as violations.)
       epoch.muted = true;
       try {
         await this.def.teardown(instance);
       } catch (e) {
         process.stderr.write(`typestar-node-device: ${this.name}: the teardown snippet threw; ignored: ${e}\n`);
       }
-      epoch.muted = false;
     }
   }
 

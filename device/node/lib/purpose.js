@@ -26,7 +26,8 @@ function atMostPending(requests, responses, limit = 1) {
 
 /// Both filters must allow the input (a missing filter allows everything).
 function both(first, second) {
-  return (history, next) => (!first || first(history, next)) && (!second || second(history, next));
+  return (history, next, emitted) =>
+    (!first || first(history, next, emitted)) && (!second || second(history, next, emitted));
 }
 
 /// The learning purpose "no callin while a callback is undelivered" (typestar::targets::

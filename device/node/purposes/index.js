@@ -7,6 +7,26 @@ const purposes = {
     describe: 'AsyncTask simulated with timers (specs/asynctask.yaml); for protocol tests',
     make: (o) => require('./asynctask').asynctask(o),
   },
+  'readable-stream-2': {
+    describe: 'Readable of readable-stream 2.3.x (npm alias readable-stream-2)',
+    make: (o) => require('./readable_stream').readable(2, o),
+  },
+  'readable-stream-3': {
+    describe: 'Readable of readable-stream 3.6.x (npm alias readable-stream-3)',
+    make: (o) => require('./readable_stream').readable(3, o),
+  },
+  'readable-stream-4': {
+    describe: 'Readable of readable-stream 4.x (npm alias readable-stream-4)',
+    make: (o) => require('./readable_stream').readable(4, o),
+  },
+  'ws-7': {
+    describe: 'WebSocket client of ws 7.x (npm alias ws-7) against a loopback echo server (ws 8)',
+    make: (o) => require('./ws').websocket(7, o),
+  },
+  'ws-8': {
+    describe: 'WebSocket client of ws 8.x (npm alias ws-8) against a loopback echo server (ws 8)',
+    make: (o) => require('./ws').websocket(8, o),
+  },
 };
 
 module.exports = { purposes };
