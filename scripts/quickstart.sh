@@ -41,6 +41,29 @@ install_node_modules() {
     cp "$dir/package-lock.json" "$stamp"
 }
 
+# Boost 1.81's headers beside the system's 1.74, for the Boost.Asio upgrade check (tests/boost181,
+# CMake option TYPESTAR_BOOST181): Debian's libboost1.81-dev, downloaded and unpacked into the build
+# tree, never installed. Without them (no network) the check is not registered, with a warning.
+fetch_boost181() {
+    local dir="$build/boost1.81"
+    [ -f "$dir/usr/include/boost/version.hpp" ] && return 0
+    local tmp; tmp="$(mktemp -d)"
+    chmod 755 "$tmp"  # apt-get download drops privileges to _apt when it can
+    if ! (cd "$tmp" && apt-get download -qq libboost1.81-dev >/dev/null 2>&1); then
+        local sudo=""
+        [ "$(id -u)" -ne 0 ] && sudo="sudo"
+        $sudo apt-get update -qq
+        if ! (cd "$tmp" && apt-get download -qq libboost1.81-dev >/dev/null 2>&1); then
+            echo "quickstart: warning: cannot download libboost1.81-dev; the Boost.Asio 1.81 check is skipped" >&2
+            rm -rf "$tmp"
+            return 0
+        fi
+    fi
+    rm -rf "$dir.partial" && mkdir -p "$dir.partial"
+    dpkg-deb -x "$tmp"/libboost1.81-dev_*.deb "$dir.partial" && rm -rf "$dir" && mv "$dir.partial" "$dir"
+    rm -rf "$tmp"
+}
+
 build_all() {
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
     cmake --build "$build" -j "$jobs"
@@ -48,6 +71,7 @@ build_all() {
 
 install_missing
 install_node_modules
+fetch_boost181
 build_all
 
 case "$mode" in

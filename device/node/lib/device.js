@@ -41,7 +41,6 @@ class Epoch {
     this.queue = [];
     this.open = true;
     this.muted = false;         // set when the teardown snippet starts
-    this.emitted = 0;           // callbacks emitted by this instance (for callbacksDrained)
     this.quietDeclared = false; // last step: `wait` answered quiet, no callin since
     this.quietWaitStart = 0;
     this.lastCallin = null;     // performance.now() at the start of the latest callin
@@ -80,7 +79,6 @@ class CallbackSink {
       e.wake();
       return;
     }
-    ++e.emitted;
     if (e.quietDeclared) {
       m.record(`tmax too small: callback '${symbol}' arrived ${formatMs(now - e.quietWaitStart)} after the start ` +
                `of a \`wait\` that answered quiet (tmax ${m.timing.tmaxMs} ms) in ${e.where()}`, 'tmaxViolations');
@@ -98,7 +96,9 @@ class CallbackSink {
       }
     }
     ++m.report.callbacks;
-    e.queue.push(symbol);
+    // `settled`: caused by the running callin (or the reset snippet) within its settle step, as
+    // opposed to one that came later by itself; callbacksDrained waits only for the former.
+    e.queue.push({ symbol, settled: e.stepping });
     e.wake();
   }
 }
@@ -164,8 +164,10 @@ class NodeDevice {
     this.errored = false;
     const epoch = new Epoch(this.monitor, this.queryNumber);
     this.epoch = epoch;
+    epoch.stepping = true;  // callbacks of the construction count as settled
     try {
       this.instance = await this.def.reset(new CallbackSink(epoch));
+      epoch.stepping = false;
     } catch (e) {
       await this.finish();
       throw new DeviceError(`${this.name}: the reset snippet failed: ${e && e.message ? e.message : e}`);
@@ -212,7 +214,7 @@ class NodeDevice {
     let output;
     if (this.errored) {
       output = 'err';
-    } else if (this.def.filter && !this.def.filter(this.history, input, epoch.emitted)) {
+    } else if (this.def.filter && !this.def.filter(this.history, input, { undelivered: epoch.queue.filter((q) => q.settled).length })) {
       output = 'err';  // outside the learning purpose
     } else {
       output = info.wait ? await this.runWait(epoch, timeoutMs ?? this.timing.tmaxMs) : await this.runCallin(epoch, info);
@@ -229,7 +231,7 @@ class NodeDevice {
     if (epoch.queue.length > 0) {
       // A callback came between the previous step and this callin: the callin would run in a state
       // the synchronous closure does not describe (DroidStar §5.2, tmin).
-      this.monitor.record(`tmin violated: callback '${epoch.queue[0]}' arrived before callin '${callin.name}' ` +
+      this.monitor.record(`tmin violated: callback '${epoch.queue[0].symbol}' arrived before callin '${callin.name}' ` +
                           `could run, in ${epoch.where()}`, 'tminViolations');
     }
     epoch.quietDeclared = false;
@@ -255,7 +257,7 @@ class NodeDevice {
 
   runWait(epoch, timeoutMs) {
     epoch.word.push('wait');
-    if (epoch.queue.length > 0) return Promise.resolve(epoch.queue.shift());
+    if (epoch.queue.length > 0) return Promise.resolve(epoch.queue.shift().symbol);
     const start = performance.now();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -267,7 +269,7 @@ class NodeDevice {
       epoch.waiter = () => {
         clearTimeout(timer);
         // A callback, or a harness error (stop waiting; checkTiming throws it).
-        resolve(epoch.queue.length > 0 ? epoch.queue.shift() : 'quiet');
+        resolve(epoch.queue.length > 0 ? epoch.queue.shift().symbol : 'quiet');
       };
     });
   }

@@ -26,22 +26,18 @@ function atMostPending(requests, responses, limit = 1) {
 
 /// Both filters must allow the input (a missing filter allows everything).
 function both(first, second) {
-  return (history, next, emitted) =>
-    (!first || first(history, next, emitted)) && (!second || second(history, next, emitted));
+  return (history, next, context) =>
+    (!first || first(history, next, context)) && (!second || second(history, next, context));
 }
 
-/// The learning purpose "no callin while a callback is undelivered" (typestar::targets::
-/// callbacks_drained): a callin is denied (`err`) when the current instance emitted more callbacks
-/// than `wait` has returned in the history. The device passes the count of emitted callbacks as the
-/// filter's third argument. `wait` is always allowed.
+/// The learning purpose "no callin while a callback is undelivered" (as typestar::targets::
+/// callbacks_drained): a callin is denied (`err`) while a callback that the previous callin (or the
+/// reset snippet) caused within its settle step is still queued; `wait` is always allowed. The
+/// device passes {undelivered} as the filter's third argument. A callback that came later by itself
+/// (after the settle step) does not make a callin `err`: the callin runs and the device reports
+/// the race as a tmin violation (DeviceError), never as an answer.
 function callbacksDrained() {
-  return (history, next, emitted) => {
-    if (next === 'wait') return true;
-    let delivered = 0;
-    for (const step of history)
-      if (step.input === 'wait' && step.output !== 'quiet' && step.output !== 'err') ++delivered;
-    return emitted <= delivered;
-  };
+  return (history, next, context) => next === 'wait' || context.undelivered === 0;
 }
 
 /// Settle helpers for callins (see LearningPurpose#settle).
@@ -83,7 +79,7 @@ class ClassDefinition {
     this.callbacks = [];     // [{name, sources: []}]
     this.timing = { tmaxMs: 200, tminMs: 0 };
     this.quietIsStable = false;  // default: a quiet wait may change the state (nothing skipped)
-    this.filter = null;      // (history, next, emitted) => boolean
+    this.filter = null;      // (history, next, {undelivered}) => boolean
   }
 
   /// Throws an Error naming the problem: no name or reset snippet, an empty, reserved or duplicate
@@ -202,7 +198,8 @@ class LearningPurpose {
     this.def.quietIsStable = true;
     return this;
   }
-  /// Restricts the explored words: filter(history, next, emitted) is true when `next` may run.
+  /// Restricts the explored words: filter(history, next, {undelivered}) is true when `next` may run
+  /// (`undelivered`: settled callbacks not yet returned by `wait`, see callbacksDrained).
   restrictTo(filter) {
     this.def.filter = filter;
     return this;

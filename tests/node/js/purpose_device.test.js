@@ -121,6 +121,18 @@ test('settled callbacks are queued and delivered by wait; callbacksDrained refus
   assert.deepStrictEqual(await answers(d, ['on', 'wait', 'off', 'wait']), ['ok', 'changed', 'ok', 'quiet']);
 });
 
+test('callbacksDrained never absorbs a callback that came by itself: the race is a DeviceError', async () => {
+  // The C++ targets' callbacks_drained counts every emitted callback, so a timer firing between two
+  // callins turns the second into a false `err`; here only settled callbacks hold a callin back.
+  const d = new NodeDevice(toggle(5).purpose.settle(() => settle.turns()).restrictTo(callbacksDrained()).build());
+  await d.reset();
+  assert.strictEqual(await d.step('on'), 'ok');
+  await sleep(30);  // `changed` arrives after the settle step, by itself
+  await assert.rejects(d.step('off'), (e) => e instanceof DeviceError &&
+    /tmin violated: callback 'changed' arrived before callin 'off' could run/.test(e.message));
+  await d.finish();
+});
+
 test('filters: atMostPending and both', async () => {
   const filter = both(atMostPending(['on'], ['changed'], 1), null);
   const d = new NodeDevice(toggle(5).purpose.restrictTo(filter).build());
