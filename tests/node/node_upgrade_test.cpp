@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 
@@ -26,6 +27,9 @@ struct Upgrade {
     std::string counterexample;  ///< `typestar check old` output after "counterexample: URL "
     std::string bound;           ///< the distinguisher bound the specs were learned with
 };
+
+/// gtest prints the parameter in test names and failures: its name, not its bytes.
+void PrintTo(const Upgrade& u, std::ostream* os) { *os << u.name; }
 
 std::string source(const std::string& relative) { return std::string(TYPESTAR_SOURCE_DIR) + "/" + relative; }
 
