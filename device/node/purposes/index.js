@@ -27,6 +27,10 @@ const purposes = {
     describe: 'WebSocket client of ws 8.x (npm alias ws-8) against a loopback echo server (ws 8)',
     make: (o) => require('./ws').websocket(8, o),
   },
+  'net-socket': {
+    describe: "Node core's net.Socket (this Node) against a loopback echo peer",
+    make: (o) => require('./net_socket').netSocket(o),
+  },
 };
 
 module.exports = { purposes };
