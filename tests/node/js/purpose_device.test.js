@@ -33,7 +33,7 @@ class Toggle extends EventEmitter {
   }
 }
 
-function toggle(delayMs, { tmaxMs = 40, tminMs = 0 } = {}) {
+function toggle(delayMs, { tmaxMs = 150, tminMs = 0 } = {}) {
   let made = 0;
   const purpose = new LearningPurpose('Toggle')
     .framework('test-1')
@@ -124,13 +124,38 @@ test('settled callbacks are queued and delivered by wait; callbacksDrained refus
 test('callbacksDrained never absorbs a callback that came by itself: the race is a DeviceError', async () => {
   // The C++ targets' callbacks_drained counts every emitted callback, so a timer firing between two
   // callins turns the second into a false `err`; here only settled callbacks hold a callin back.
-  const d = new NodeDevice(toggle(5).purpose.settle(() => settle.turns()).restrictTo(callbacksDrained()).build());
+  // The late callback is emitted by the test itself after the callin returned: no timing involved.
+  let current = null;
+  const def = new LearningPurpose('Late')
+    .reset((sink) => {
+      current = { sink };
+      return current;
+    })
+    .callin('on', () => {})
+    .callin('off', () => {})
+    .callback('changed')
+    .settle(() => settle.turns())
+    .restrictTo(callbacksDrained())
+    .timing({ tmaxMs: 20, tminMs: 0 })
+    .build();
+  const d = new NodeDevice(def);
   await d.reset();
   assert.strictEqual(await d.step('on'), 'ok');
-  await sleep(30);  // `changed` arrives after the settle step, by itself
+  current.sink.emit('changed');  // after the settle step, by itself
   await assert.rejects(d.step('off'), (e) => e instanceof DeviceError &&
     /tmin violated: callback 'changed' arrived before callin 'off' could run/.test(e.message));
   await d.finish();
+  // Emitted within the callin (settled), the same callback holds the next callin back: `err`.
+  const held = new NodeDevice(new LearningPurpose('Held')
+    .reset((sink) => ({ sink }))
+    .callin('on', (x) => x.sink.emit('changed'))
+    .callin('off', () => {})
+    .callback('changed')
+    .restrictTo(callbacksDrained())
+    .timing({ tmaxMs: 20, tminMs: 0 })
+    .build());
+  assert.deepStrictEqual(await answers(held, ['on', 'off']), ['ok', 'err']);
+  assert.deepStrictEqual(await answers(held, ['on', 'wait', 'off']), ['ok', 'changed', 'ok']);
 });
 
 test('filters: atMostPending and both', async () => {
