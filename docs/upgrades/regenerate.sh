@@ -25,6 +25,7 @@ if [ "${1:-}" = "--specs" ]; then
     # Readable needs B = 3: its B = 2 spec fails a B = 3 suite (docs/upgrades/readable_stream.md).
     start readable-stream-2 8765; "$typestar" learn --device http://127.0.0.1:8765 --bound 3 --out "$here/specs/node/readable_stream.yaml"; stop
     start ws-7 8765; "$typestar" learn --device http://127.0.0.1:8765 --out "$here/specs/node/ws.yaml"; stop
+    start net-socket 8765; "$typestar" learn --device http://127.0.0.1:8765 --out "$here/specs/node/net_socket.yaml"; stop
 fi
 
 mkdir -p "$here/docs/upgrades/specs" "$here/docs/upgrades/diffs"
