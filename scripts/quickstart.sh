@@ -16,6 +16,10 @@ packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libboost-dev libsqlite3-dev
           libgraphviz-dev openjdk-17-jdk-headless libgoogle-gson-java)
 
+# Node.js and npm for the Node device agent (device/node): Debian's `nodejs npm`, unless a `node`
+# is already on the machine (e.g. from another package source).
+command -v node >/dev/null 2>&1 || packages+=(nodejs npm)
+
 install_missing() {
     local missing=()
     for p in "${packages[@]}"; do
@@ -29,12 +33,47 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The npm packages of the Node agent, exactly as pinned by device/node/package-lock.json (`npm ci`),
+# into device/node/node_modules (not in git). Skipped when the installed tree matches the lockfile.
+install_node_modules() {
+    local dir="$here/device/node" stamp="$here/device/node/node_modules/.typestar-lock"
+    if [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp"; then return 0; fi
+    echo "quickstart: npm ci in device/node" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    cp "$dir/package-lock.json" "$stamp"
+}
+
+# Boost 1.81's headers beside the system's 1.74, for the Boost.Asio upgrade check (tests/boost181,
+# CMake option TYPESTAR_BOOST181): Debian's libboost1.81-dev, downloaded and unpacked into the build
+# tree, never installed. Without them (no network) the check is not registered, with a warning.
+fetch_boost181() {
+    local dir="$build/boost1.81"
+    [ -f "$dir/usr/include/boost/version.hpp" ] && return 0
+    local tmp; tmp="$(mktemp -d)"
+    chmod 755 "$tmp"  # apt-get download drops privileges to _apt when it can
+    if ! (cd "$tmp" && apt-get download -qq libboost1.81-dev >/dev/null 2>&1); then
+        local sudo=""
+        [ "$(id -u)" -ne 0 ] && sudo="sudo"
+        $sudo apt-get update -qq
+        if ! (cd "$tmp" && apt-get download -qq libboost1.81-dev >/dev/null 2>&1); then
+            echo "quickstart: warning: cannot download libboost1.81-dev; the Boost.Asio 1.81 check is skipped" >&2
+            rm -rf "$tmp"
+            return 0
+        fi
+    fi
+    rm -rf "$dir.partial" && mkdir -p "$dir.partial"
+    dpkg-deb -x "$tmp"/libboost1.81-dev_*.deb "$dir.partial" && rm -rf "$dir" && mv "$dir.partial" "$dir"
+    rm -rf "$tmp"
+}
+
 build_all() {
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
     cmake --build "$build" -j "$jobs"
 }
 
 install_missing
+install_node_modules
+fetch_boost181
 build_all
 
 case "$mode" in

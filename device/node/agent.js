@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// typestar-node-device: serves a JavaScript class under learning over the HTTP device protocol /v1
+// (device/PROTOCOL.md), as typestar-device does for C++ classes: loopback only unless told
+// otherwise, a bearer token on every request (TYPESTAR_DEVICE_TOKEN, or a 0600 file), no browser
+// (Origin) requests, bounded sizes. Prints `typestar-node-device: serving NAME on URL` once ready.
+//
+//   node device/node/agent.js --purpose readable-stream-3 --port 0
+'use strict';
+
+const fs = require('fs');
+const { parseArgs } = require('util');
+
+const { Agent, parseFault } = require('./lib/agent');
+const { NodeDevice } = require('./lib/device');
+const { purposes } = require('./purposes');
+
+const USAGE = `usage: node agent.js --purpose NAME [options]
+  --purpose NAME       the class to serve (see --list)
+  --list               list the purposes and exit
+  --host ADDR          address to bind (default 127.0.0.1; anything else exposes the device)
+  --port N             port (default 8765; 0: any free port, printed)
+  --token-file PATH    bearer token file, mode 0600 (default: $TYPESTAR_DEVICE_TOKEN, else $TYPESTAR_DEVICE_TOKEN_FILE)
+  --tmax MS, --tmin MS override the purpose's timing
+  --delay-ms MS        callback delay of the simulated purposes (asynctask)
+  --variants MODE      compare, split or first (default compare)
+  --max-sessions N     instances alive at once (default 64)
+  --idle-timeout S     idle sessions are reaped after this many seconds (default 60)
+  --max-body BYTES     largest request body (default 1048576)
+  --fault KIND[:AFTER[:TIMES]]  inject a fault for testing clients (none, crash, hang, drop, garbage)
+  --hang-ms MS         how long a \`hang\` fault sleeps (default 3000)
+`;
+
+function fail(message, code = 2) {
+  process.stderr.write(`typestar-node-device: ${message}\n`);
+  process.exit(code);
+}
+
+/// The token of a file that must not be accessible by group or others (typestar::read_token_file).
+function readTokenFile(path) {
+  let st;
+  try {
+    st = fs.statSync(path);
+  } catch (e) {
+    throw new Error(`token file '${path}': cannot read it: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`);
+  }
+  if ((st.mode & 0o077) !== 0)
+    throw new Error(`token file '${path}' is accessible by group or others (mode ${(st.mode & 0o777).toString(8)}); make it 0600`);
+  let token;
+  try {
+    token = fs.readFileSync(path, 'utf8').trim();
+  } catch (e) {
+    throw new Error(`token file '${path}': cannot read it`);
+  }
+  if (token === '') throw new Error(`token file '${path}' is empty`);
+  return token;
+}
+
+function number(values, name, fallback, min = 0, max = Number.MAX_SAFE_INTEGER) {
+  if (values[name] === undefined) return fallback;
+  const text = values[name];
+  if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max)
+    fail(`--${name} must be an integer in [${min}, ${max}], not '${text}'`);
+  return Number(text);
+}
+
+async function main() {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        purpose: { type: 'string' }, list: { type: 'boolean' }, host: { type: 'string' }, port: { type: 'string' },
+        'token-file': { type: 'string' }, tmax: { type: 'string' }, tmin: { type: 'string' },
+        'delay-ms': { type: 'string' }, variants: { type: 'string' }, 'max-sessions': { type: 'string' },
+        'idle-timeout': { type: 'string' }, 'max-body': { type: 'string' }, fault: { type: 'string' },
+        'hang-ms': { type: 'string' }, help: { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    fail(`${e.message}\n${USAGE}`);
+  }
+  const v = parsed.values;
+  if (v.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (v.list) {
+    for (const key of Object.keys(purposes).sort()) process.stdout.write(`${key}\t${purposes[key].describe}\n`);
+    return;
+  }
+  const entry = purposes[v.purpose ?? ''];
+  if (!entry) fail(`unknown purpose '${v.purpose ?? ''}' (see --list)`);
+  const host = v.host ?? '127.0.0.1';
+  const port = number(v, 'port', 8765, 0, 65535);
+  let token;
+  try {
+    if (v['token-file'] !== undefined) token = readTokenFile(v['token-file']);
+    else if (process.env.TYPESTAR_DEVICE_TOKEN) token = process.env.TYPESTAR_DEVICE_TOKEN;
+    else if (process.env.TYPESTAR_DEVICE_TOKEN_FILE) token = readTokenFile(process.env.TYPESTAR_DEVICE_TOKEN_FILE);
+    else fail('a bearer token is required: set TYPESTAR_DEVICE_TOKEN or use --token-file');
+  } catch (e) {
+    fail(e.message, 1);
+  }
+  const variants = v.variants ?? 'compare';
+  if (!['compare', 'split', 'first'].includes(variants)) fail('--variants must be compare, split or first');
+  let fault;
+  try {
+    fault = parseFault(v.fault ?? 'none');
+  } catch (e) {
+    fail(e.message);
+  }
+  fault.hangMs = number(v, 'hang-ms', 3000);
+  const options = {};
+  if (v.tmax !== undefined) options.tmaxMs = number(v, 'tmax');
+  if (v.tmin !== undefined) options.tminMs = number(v, 'tmin');
+  if (v['delay-ms'] !== undefined) options.delayMs = number(v, 'delay-ms');
+  let definition;
+  try {
+    definition = entry.make(options);
+  } catch (e) {
+    fail(`purpose '${v.purpose}': ${e.message}`, 1);
+  }
+  const timing = {};
+  if (options.tmaxMs !== undefined) timing.tmaxMs = options.tmaxMs;
+  if (options.tminMs !== undefined) timing.tminMs = options.tminMs;
+  if (!['127.0.0.1', '::1', 'localhost'].includes(host))
+    process.stderr.write(`typestar-node-device: warning: listening on ${host} exposes the device beyond this machine; ` +
+                         'the token is sent in clear text\n');
+  const agent = new Agent(() => new NodeDevice(definition, { variants, timing }), {
+    token, host, port, fault,
+    maxSessions: number(v, 'max-sessions', 64, 1),
+    idleTimeoutMs: number(v, 'idle-timeout', 60, 1) * 1000,
+    maxBodyBytes: number(v, 'max-body', 1024 * 1024, 1),
+    onCrash: () => process.exit(70),
+  });
+  // An exception thrown by library code outside a callin (an event listener, a timer) must not take
+  // the agent down silently or become a wrong answer: every live instance answers `device error`.
+  process.on('uncaughtException', (e) => {
+    process.stderr.write(`typestar-node-device: uncaught exception in the class under learning: ${e && e.stack ? e.stack : e}\n`);
+    agent.harnessError(`uncaught exception in the class under learning: ${e && e.message ? e.message : e}`);
+  });
+  try {
+    await agent.start();
+  } catch (e) {
+    fail(`cannot listen on ${host}:${port}: ${e.message}`, 1);
+  }
+  process.stdout.write(`typestar-node-device: serving ${v.purpose} on ${agent.url}\n`);
+  const stop = async () => {
+    await agent.stop();
+    process.stdout.write('typestar-node-device: stopped\n');
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  // Exit with the parent (a test that died without killing us): its pid stops being our parent.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, 500).unref();
+  setInterval(() => {}, 1 << 30);  // keep running until a signal
+}
+
+main();

@@ -1,0 +1,413 @@
+// The device agent: serves NodeDevices over the HTTP device protocol /v1 (device/PROTOCOL.md), on
+// Node's own `http` module, answering exactly as typestar-device (src/device/agent.cpp) does: bearer
+// token on every request, no Origin header (not even an empty one), bounded header and body sizes,
+// sessions with request_id idempotence and `seq` retries, /v1/run, WebDriver-style errors, idle
+// sessions reaped, and the same fault injection for testing clients.
+'use strict';
+
+const crypto = require('crypto');
+const http = require('http');
+
+const { DeviceError, NondeterminismError } = require('./device');
+
+const PROTOCOL = 'typestar-device/1';
+
+/// JSON with object keys sorted and no spaces: byte-identical to typestar-device's answers
+/// (nlohmann::json keeps object keys in a std::map).
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function errorBody(code, message) {
+  return { value: { error: code, message, stacktrace: '' } };
+}
+
+function reply(status, body, headers = {}) {
+  return { status, body: canonical(body), headers };
+}
+
+function error(status, code, message) {
+  const headers = status === 401 ? { 'WWW-Authenticate': 'Bearer realm="typestar-device"' } : {};
+  return reply(status, errorBody(code, message), headers);
+}
+
+/// Compares in time independent of where the strings differ.
+function equalConstantTime(a, b) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  const n = Math.max(x.length, y.length);
+  let diff = x.length === y.length ? 0 : 1;
+  for (let i = 0; i < n; ++i) diff |= (i < x.length ? x[i] : 0) ^ (i < y.length ? y[i] : 0);
+  return diff === 0;
+}
+
+const isUnsignedInteger = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/// --fault KIND[:AFTER[:TIMES]] as typestar::parse_fault. Throws an Error naming the problem.
+function parseFault(text) {
+  const parts = text.split(':');
+  if (parts.length > 3) throw new Error(`fault '${text}': expected KIND[:AFTER[:TIMES]]`);
+  const kinds = ['none', 'crash', 'hang', 'drop', 'garbage'];
+  if (!kinds.includes(parts[0]))
+    throw new Error(`fault '${text}': unknown kind '${parts[0]}' (none, crash, hang, drop, garbage)`);
+  const number = (s, what) => {
+    if (!/^[0-9]{1,15}$/.test(s)) throw new Error(`fault '${text}': ${what} '${s}' is not a number`);
+    return Number(s);
+  };
+  return {
+    kind: parts[0],
+    after: parts.length > 1 ? number(parts[1], 'AFTER') : 0,
+    times: parts.length > 2 ? number(parts[2], 'TIMES') : Number.MAX_SAFE_INTEGER,
+    hangMs: 3000,
+  };
+}
+
+class Agent {
+  /// `makeDevice()` returns a fresh NodeDevice; config: {token (required), host ('127.0.0.1'),
+  /// port (0: any), maxSessions (64), idleTimeoutMs (60000), maxBodyBytes (1 MiB), maxHeaderBytes
+  /// (16 KiB), fault ({kind:'none'}), onCrash (called for a `crash` fault)}.
+  constructor(makeDevice, config) {
+    if (typeof makeDevice !== 'function') throw new Error('the agent needs a device factory');
+    if (!config || !config.token) throw new Error('the agent needs a bearer token');
+    this.makeDevice = makeDevice;
+    this.config = {
+      host: '127.0.0.1', port: 0, maxSessions: 64, idleTimeoutMs: 60000, maxBodyBytes: 1024 * 1024,
+      maxHeaderBytes: 16 * 1024, fault: { kind: 'none', after: 0, times: 0, hangMs: 3000 }, onCrash: null, ...config,
+    };
+    this.slots = [];
+    this.sessions = new Map();
+    this.createdByRequest = new Map();
+    this.faultCounter = 0;
+    this.injected = 0;
+    this.crashed = false;
+    this.server = null;
+    this.reaper = null;
+  }
+
+  /// Binds and listens; resolves with the port. Rejects when the address cannot be bound.
+  async start() {
+    const first = this.makeDevice();
+    this.slots.push({ device: first, busy: false });
+    this.statusBody = {
+      protocol: PROTOCOL,
+      agent: 'typestar-node-device',
+      name: first.name,
+      framework: first.def.framework,
+      callins: first.inputs.filter((n) => n !== 'wait'),
+      callbacks: first.outputs.slice(3),
+      timing: { tmax_ms: first.timing.tmaxMs, tmin_ms: first.timing.tminMs },
+      quiet_is_stable: first.quietIsStable,
+      max_sessions: this.config.maxSessions,
+    };
+    this.server = http.createServer({ maxHeaderSize: this.config.maxHeaderBytes }, (req, res) => this.receive(req, res));
+    this.server.keepAliveTimeout = 30000;
+    this.server.on('clientError', (err, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const overflow = err.code === 'HPE_HEADER_OVERFLOW';
+      const status = overflow ? 431 : 400;
+      const body = canonical(errorBody('invalid argument', overflow
+        ? `request headers exceed ${this.config.maxHeaderBytes} bytes` : 'malformed request'));
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+                 `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+    });
+    await new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.config.port, this.config.host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const period = Math.max(10, Math.floor(this.config.idleTimeoutMs / 4));
+    this.reaper = setInterval(() => this.reap(), period);
+    this.reaper.unref();
+    return this.port;
+  }
+
+  get port() {
+    return this.server ? this.server.address().port : 0;
+  }
+
+  get url() {
+    const host = this.config.host;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
+  }
+
+  /// Stops listening, ends every session. Resolves when done.
+  async stop() {
+    if (this.reaper) clearInterval(this.reaper);
+    if (this.server) {
+      this.server.close();
+      if (this.server.closeAllConnections) this.server.closeAllConnections();
+    }
+    const left = [...this.sessions.values()];
+    this.sessions.clear();
+    for (const s of left) await this.serialized(s, () => this.endSession(s));
+  }
+
+  /// Records a harness error on every live device (an exception thrown outside any callin, e.g.
+  /// from an event listener scheduled by the library): each answers `device error` next.
+  harnessError(message) {
+    for (const slot of this.slots) if (slot.busy) slot.device.monitor.record(message, 'harnessErrors');
+  }
+
+  // ---- transport ----
+
+  receive(req, res) {
+    const send = (r, keepAlive = true) => {
+      if (r.fault === 'drop') return req.socket.destroy();
+      if (r.fault === 'garbage') {
+        return req.socket.end(Buffer.concat([
+          Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n'),
+          Buffer.from([0x01, 0x02]), Buffer.from('garbage{]'), Buffer.from([0xff, 0xfe])]));
+      }
+      const wantsClose = !keepAlive || req.httpVersion === '1.0' || (req.headers.connection || '').toLowerCase() === 'close';
+      res.writeHead(r.status, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(r.body),
+        'Cache-Control': 'no-store',
+        ...r.headers,
+        Connection: wantsClose ? 'close' : 'keep-alive',
+      });
+      res.end(r.body);
+      if (wantsClose) res.once('finish', () => req.socket.end());
+    };
+    if (req.headers['transfer-encoding'] !== undefined) {
+      return send(error(411, 'invalid argument', 'chunked bodies are not supported; send Content-Length'), false);
+    }
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > this.config.maxBodyBytes) {
+      return send(error(413, 'invalid argument', `request body exceeds ${this.config.maxBodyBytes} bytes`), false);
+    }
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size <= this.config.maxBodyBytes) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > this.config.maxBodyBytes) {
+        return send(error(413, 'invalid argument', `request body exceeds ${this.config.maxBodyBytes} bytes`), false);
+      }
+      const path = req.url.split('?')[0];
+      this.handle(req.method, path, req.headers, Buffer.concat(chunks).toString('utf8'))
+        .then(send, (e) => send(error(500, 'device error', `agent failure: ${e && e.message ? e.message : e}`)));
+    });
+  }
+
+  // ---- protocol ----
+
+  async handle(method, target, headers, body) {
+    if (headers.origin !== undefined)
+      return error(403, 'forbidden', 'requests with an Origin header are refused (no browser access)');
+    const auth = headers.authorization ?? '';
+    if (!equalConstantTime(auth, `Bearer ${this.config.token}`))
+      return error(401, 'unauthorized', auth === '' ? 'missing bearer token' : 'wrong bearer token');
+    if (this.crashed) return { fault: 'drop' };
+    const fault = this.config.fault;
+    let inject = false;
+    if (target !== '/v1/status' && fault.kind !== 'none') {
+      const n = this.faultCounter++;
+      inject = n >= fault.after && n - fault.after < fault.times;
+    }
+    if (inject) {
+      ++this.injected;
+      if (fault.kind === 'crash') {
+        this.crashed = true;
+        if (this.config.onCrash) this.config.onCrash();
+        return { fault: 'drop' };
+      }
+      if (fault.kind === 'hang') await new Promise((r) => setTimeout(r, fault.hangMs));
+    }
+    const r = { ...(await this.route(method, target, body)) };  // a copy: a stored answer stays clean
+    if (inject && fault.kind === 'drop') r.fault = 'drop';
+    if (inject && fault.kind === 'garbage') r.fault = 'garbage';
+    return r;
+  }
+
+  async route(method, t, text) {
+    if (t === '/v1/status') {
+      if (method !== 'GET') return error(405, 'unknown method', `${method} ${t}`);
+      return reply(200, { ...this.statusBody, sessions: this.sessions.size });
+    }
+    let body = {};
+    if (method === 'POST') {
+      try {
+        body = JSON.parse(text === '' ? '{}' : text);
+      } catch (e) {
+        body = null;
+      }
+      if (body === null || typeof body !== 'object' || Array.isArray(body))
+        return error(400, 'invalid argument', 'the request body is not a JSON object');
+    }
+    if (t === '/v1/run') {
+      if (method !== 'POST') return error(405, 'unknown method', `${method} ${t}`);
+      return this.run(body);
+    }
+    if (t === '/v1/sessions') {
+      if (method !== 'POST') return error(405, 'unknown method', `${method} ${t}`);
+      return this.create(body);
+    }
+    const prefix = '/v1/sessions/';
+    if (t.startsWith(prefix)) {
+      let rest = t.slice(prefix.length);
+      let action = '';
+      const slash = rest.indexOf('/');
+      if (slash >= 0) {
+        action = rest.slice(slash + 1);
+        rest = rest.slice(0, slash);
+      }
+      const s = this.sessions.get(rest);
+      if (!s) return error(404, 'invalid session id', `no session '${rest}' (ended or reaped)`);
+      if (action === '') {
+        if (method !== 'DELETE') return error(405, 'unknown method', `${method} ${t}`);
+        return this.remove(s);
+      }
+      if (method !== 'POST') return error(405, 'unknown method', `${method} ${t}`);
+      if (action === 'callin' || action === 'wait') return this.serialized(s, () => this.step(s, action === 'wait', body));
+    }
+    return error(404, 'unknown command', `${method} ${t}`);
+  }
+
+  takeSlot() {
+    const free = this.slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return free;
+    }
+    if (this.slots.length >= this.config.maxSessions) return null;
+    const slot = { device: this.makeDevice(), busy: true };
+    this.slots.push(slot);
+    return slot;
+  }
+
+  async releaseSlot(slot) {
+    await slot.device.finish();
+    slot.busy = false;
+  }
+
+  /// Runs `f` after every earlier request of session `s` (one request at a time per session).
+  serialized(s, f) {
+    const result = s.chain.then(() => {
+      s.busy = true;
+      return f();
+    }).finally(() => {
+      s.busy = false;
+      s.lastUsed = Date.now();
+    });
+    s.chain = result.catch(() => {});
+    return result;
+  }
+
+  async endSession(s) {
+    if (s.ended) return;
+    s.ended = true;
+    await this.releaseSlot(s.slot);
+  }
+
+  reap() {
+    const now = Date.now();
+    for (const [id, s] of this.sessions) {
+      if (!s.busy && now - s.lastUsed > this.config.idleTimeoutMs) {
+        this.sessions.delete(id);
+        this.serialized(s, () => this.endSession(s));
+      }
+    }
+  }
+
+  async create(body) {
+    let requestId = '';
+    if (body.request_id !== undefined) {
+      if (typeof body.request_id !== 'string') return error(400, 'invalid argument', 'request_id must be a string');
+      requestId = body.request_id;
+      const known = this.createdByRequest.get(requestId);
+      if (known !== undefined && this.sessions.has(known)) return reply(201, { session: known, seq: 0 });
+    }
+    const slot = this.takeSlot();
+    if (!slot) return error(503, 'session not created', `all ${this.config.maxSessions} instances are in use`);
+    try {
+      await slot.device.reset();
+    } catch (e) {
+      await this.releaseSlot(slot);
+      return error(500, 'session not created', e.message);
+    }
+    const s = {
+      id: crypto.randomBytes(16).toString('hex'), slot, nextSeq: 0, last: null, lastUsed: Date.now(),
+      ended: false, busy: false, chain: Promise.resolve(),
+    };
+    this.sessions.set(s.id, s);
+    if (requestId !== '') {
+      if (this.createdByRequest.size > 4096) this.createdByRequest.clear();
+      this.createdByRequest.set(requestId, s.id);
+    }
+    return reply(201, { session: s.id, seq: 0 });
+  }
+
+  remove(s) {
+    this.sessions.delete(s.id);
+    return this.serialized(s, async () => {
+      await this.endSession(s);
+      return reply(200, { session: s.id, deleted: true });
+    });
+  }
+
+  async step(s, isWait, body) {
+    if (s.ended) return error(404, 'invalid session id', `session '${s.id}' has ended`);
+    if (!isUnsignedInteger(body.seq)) return error(400, 'invalid argument', 'seq (a non-negative integer) is required');
+    const seq = body.seq;
+    if (s.last && seq + 1 === s.nextSeq) return s.last;  // a retry: answer it again, do not run it
+    if (seq !== s.nextSeq) return error(409, 'sequence mismatch', `expected seq ${s.nextSeq}, got ${seq}`);
+    const d = s.slot.device;
+    let input;
+    let timeout;
+    if (isWait) {
+      input = 'wait';
+      timeout = d.timing.tmaxMs;
+      if (body.timeout_ms !== undefined) {
+        if (!isUnsignedInteger(body.timeout_ms) || body.timeout_ms > 3600000)
+          return error(400, 'invalid argument', 'timeout_ms must be an integer in [0, 3600000]');
+        timeout = body.timeout_ms;
+      }
+    } else {
+      if (typeof body.callin !== 'string') return error(400, 'invalid argument', 'callin (a string) is required');
+      input = body.callin;
+      if (input === 'wait' || !d.inputs.includes(input)) return error(400, 'invalid argument', `unknown callin '${input}'`);
+    }
+    try {
+      const output = await d.step(input, timeout);
+      s.last = reply(200, { seq, output });
+    } catch (e) {
+      s.last = error(500, 'device error', e.message);
+    }
+    ++s.nextSeq;
+    return s.last;
+  }
+
+  async run(body) {
+    if (!Array.isArray(body.inputs)) return error(400, 'invalid argument', 'inputs (an array of input names) is required');
+    const slot = this.takeSlot();
+    if (!slot) return error(503, 'session not created', `all ${this.config.maxSessions} instances are in use`);
+    const d = slot.device;
+    for (const name of body.inputs) {
+      if (typeof name !== 'string' || !d.inputs.includes(name)) {
+        await this.releaseSlot(slot);
+        return error(400, 'invalid argument', `unknown input ${JSON.stringify(name)}`);
+      }
+    }
+    try {
+      const r = await d.run(body.inputs);
+      await this.releaseSlot(slot);
+      return reply(200, { outputs: r.outputs, steps: r.steps, waits: r.waits });
+    } catch (e) {
+      await this.releaseSlot(slot);
+      if (e instanceof NondeterminismError) return error(500, 'nondeterminism', e.message);
+      if (e instanceof DeviceError) return error(500, 'device error', e.message);
+      return error(500, 'device error', `${d.name}: ${e && e.message ? e.message : e}`);
+    }
+  }
+}
+
+module.exports = { Agent, parseFault, canonical, PROTOCOL };

@@ -1,0 +1,343 @@
+// NodeDevice: runs a ClassDefinition (lib/purpose.js) on Node's event loop, as typestar's
+// InProcessDevice (src/device/inprocess.cpp) runs one in C++. A fresh instance per query (reset),
+// callins then `wait`; callbacks are queued in arrival order, also while a callin (or its settle
+// step) runs; `wait` takes the oldest or answers `quiet` after tmax (DroidStar §5.2). A callback
+// arriving after a `wait` answered `quiet` (tmax too small), sooner than tmin after a callin, or
+// between two steps, and an undeclared callback, are recorded and thrown as DeviceError before the
+// device answers again — never a wrong output. A callin that throws (or rejects) answers `err`, and
+// `err` is absorbing. One query at a time per device; the agent gives each session its own device.
+'use strict';
+
+const { performance } = require('perf_hooks');
+
+class DeviceError extends Error {}
+class NondeterminismError extends Error {}
+
+function formatMs(ms) {
+  return `${ms.toFixed(1)} ms`;
+}
+
+/// Device-level record shared by every query's sink: symbol table and timing observations.
+class Monitor {
+  constructor(deviceName, sources, timing) {
+    this.deviceName = deviceName;
+    this.sources = sources;  // Map raw event name -> output symbol
+    this.timing = timing;
+    this.report = { callbacks: 0, late: 0, tmaxViolations: 0, tminViolations: 0, harnessErrors: 0, messages: [] };
+    this.pending = [];       // violations not yet thrown
+  }
+  record(message, counter) {
+    ++this.report[counter];
+    if (this.report.messages.length < 16) this.report.messages.push(message);
+    this.pending.push(message);
+  }
+}
+
+/// One query's instance: its callback queue and what the query has done so far.
+class Epoch {
+  constructor(monitor, query) {
+    this.monitor = monitor;
+    this.query = query;
+    this.queue = [];
+    this.open = true;
+    this.muted = false;         // set when the teardown snippet starts
+    this.quietDeclared = false; // last step: `wait` answered quiet, no callin since
+    this.quietWaitStart = 0;
+    this.lastCallin = null;     // performance.now() at the start of the latest callin
+    this.lastCallinName = '';
+    this.word = [];
+    this.waiter = null;         // resolves a pending `wait`
+    this.stepping = false;      // a callin (or its settle step) is running
+  }
+  where() {
+    return `query #${this.query} '${this.word.join(' ')}'`;
+  }
+  wake() {
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w();
+    }
+  }
+}
+
+/// Where listener code reports callbacks; handed to the reset snippet. `emit` never throws; it may
+/// be called at any time, also after the query ended (then it is a late callback, counted, or a tmax
+/// violation when the query's last `wait` answered quiet).
+class CallbackSink {
+  constructor(epoch) {
+    this.epoch = epoch;
+  }
+  emit(name) {
+    const e = this.epoch;
+    const m = e.monitor;
+    if (e.muted) return;
+    const now = performance.now();
+    const symbol = m.sources.get(name);
+    if (symbol === undefined) {
+      m.record(`undeclared callback '${name}' emitted in ${e.where()}`, 'harnessErrors');
+      e.wake();
+      return;
+    }
+    if (e.quietDeclared) {
+      m.record(`tmax too small: callback '${symbol}' arrived ${formatMs(now - e.quietWaitStart)} after the start ` +
+               `of a \`wait\` that answered quiet (tmax ${m.timing.tmaxMs} ms) in ${e.where()}`, 'tmaxViolations');
+      return;
+    }
+    if (!e.open) {
+      ++m.report.late;
+      return;
+    }
+    if (e.lastCallin !== null) {
+      const delay = now - e.lastCallin;
+      if (delay < m.timing.tminMs) {
+        m.record(`tmin violated: callback '${symbol}' arrived ${formatMs(delay)} after callin '${e.lastCallinName}' ` +
+                 `started (tmin ${m.timing.tminMs} ms) in ${e.where()}`, 'tminViolations');
+      }
+    }
+    ++m.report.callbacks;
+    // `settled`: caused by the running callin (or the reset snippet) within its settle step, as
+    // opposed to one that came later by itself; callbacksDrained waits only for the former.
+    e.queue.push({ symbol, settled: e.stepping });
+    e.wake();
+  }
+}
+
+class NodeDevice {
+  /// `config.variants`: 'compare' (every variant must answer alike, else NondeterminismError),
+  /// 'split' (one input per variant, `name/label`) or 'first'. `config.timing` overrides the
+  /// definition's. Throws an Error for an invalid definition.
+  constructor(definition, config = {}) {
+    definition.validate();
+    this.def = definition;
+    this.variantMode = config.variants ?? 'compare';
+    this.timing = { ...definition.timing, ...(config.timing ?? {}) };
+    if (this.timing.tminMs > this.timing.tmaxMs) throw new Error('tmin is larger than tmax');
+    this.inputInfo = [];  // [{name, callin, variant|null, wait}]
+    for (const c of definition.callins) {
+      if (this.variantMode === 'split' && c.variants.length > 1) {
+        c.variants.forEach((v, i) => this.inputInfo.push({ name: `${c.name}/${v.label}`, callin: c, variant: i }));
+      } else {
+        this.inputInfo.push({ name: c.name, callin: c, variant: null });
+      }
+    }
+    this.inputInfo.push({ name: 'wait', wait: true });
+    const names = this.inputInfo.map((i) => i.name);
+    if (new Set(names).size !== names.length) throw new Error('split callin names collide with other callins');
+    this.inputs = names;
+    this.outputs = ['ok', 'quiet', 'err', ...definition.callbacks.map((c) => c.name)];
+    const sources = new Map();
+    for (const cb of definition.callbacks)
+      for (const s of cb.sources.length ? cb.sources : [cb.name]) sources.set(s, cb.name);
+    this.monitor = new Monitor(definition.name, sources, this.timing);
+    this.queryNumber = 0;
+    this.epoch = null;
+    this.instance = null;
+    this.history = [];
+    this.errored = false;
+    this.variantRound = 0;
+  }
+
+  get name() {
+    return this.def.name;
+  }
+  get quietIsStable() {
+    return this.def.quietIsStable;
+  }
+
+  /// Throws DeviceError for a violation recorded since the last check.
+  checkTiming() {
+    if (this.monitor.pending.length === 0) return;
+    const pending = this.monitor.pending;
+    this.monitor.pending = [];
+    let message = `${this.name}: ${pending[0]}`;
+    if (pending.length > 1) message += ` (and ${pending.length - 1} more)`;
+    throw new DeviceError(message);
+  }
+
+  /// A fresh instance. Throws DeviceError for a pending violation or a failing reset snippet.
+  async reset() {
+    await this.finish();
+    this.checkTiming();
+    ++this.queryNumber;
+    this.history = [];
+    this.errored = false;
+    const epoch = new Epoch(this.monitor, this.queryNumber);
+    this.epoch = epoch;
+    epoch.stepping = true;  // callbacks of the construction count as settled
+    try {
+      this.instance = await this.def.reset(new CallbackSink(epoch));
+      epoch.stepping = false;
+    } catch (e) {
+      await this.finish();
+      throw new DeviceError(`${this.name}: the reset snippet failed: ${e && e.message ? e.message : e}`);
+    }
+    if (this.instance === undefined || this.instance === null) {
+      await this.finish();
+      throw new DeviceError(`${this.name}: the reset snippet returned no instance`);
+    }
+    // Callbacks the construction itself caused (before any callin) are queued like any other.
+  }
+
+  /// Ends the current instance (teardown snippet with callbacks muted). Never throws.
+  async finish() {
+    const epoch = this.epoch;
+    const instance = this.instance;
+    this.epoch = null;
+    this.instance = null;
+    if (!epoch) return;
+    epoch.open = false;
+    epoch.queue = [];
+    epoch.wake();
+    if (instance !== null && instance !== undefined && this.def.teardown) {
+      // Events the teardown causes (a socket's `close` after terminate()) come later, asynchronously,
+      // and are not the class's answer to the query: the instance stays muted from here on. (So a
+      // purpose with a teardown must deliver every callback of a query within it; one without a
+      // teardown keeps late callbacks observable, reported as violations.)
+      epoch.muted = true;
+      try {
+        await this.def.teardown(instance);
+      } catch (e) {
+        process.stderr.write(`typestar-node-device: ${this.name}: the teardown snippet threw; ignored: ${e}\n`);
+      }
+    }
+  }
+
+  /// Runs one input (a name of `inputs`); `timeoutMs` for `wait` (default tmax). Returns the output
+  /// name. Throws DeviceError for a timing violation or a harness error.
+  async step(input, timeoutMs) {
+    const epoch = this.epoch;
+    if (!epoch || this.instance === null) throw new DeviceError(`${this.name}: step without reset`);
+    const info = this.inputInfo.find((i) => i.name === input);
+    if (!info) throw new Error(`unknown input '${input}'`);
+    this.checkTiming();  // a violation since the last step: do not run anything more
+    let output;
+    if (this.errored) {
+      output = 'err';
+    } else if (this.def.filter && !this.def.filter(this.history, input, { undelivered: epoch.queue.filter((q) => q.settled).length })) {
+      output = 'err';  // outside the learning purpose
+    } else {
+      output = info.wait ? await this.runWait(epoch, timeoutMs ?? this.timing.tmaxMs) : await this.runCallin(epoch, info);
+    }
+    if (output === 'err') this.errored = true;
+    this.history.push({ input, output });
+    this.checkTiming();
+    return output;
+  }
+
+  async runCallin(epoch, info) {
+    const callin = info.callin;
+    const v = info.variant ?? (this.variantMode === 'compare' ? this.variantRound % callin.variants.length : 0);
+    if (epoch.queue.length > 0) {
+      // A callback came between the previous step and this callin: the callin would run in a state
+      // the synchronous closure does not describe (DroidStar §5.2, tmin).
+      this.monitor.record(`tmin violated: callback '${epoch.queue[0].symbol}' arrived before callin '${callin.name}' ` +
+                          `could run, in ${epoch.where()}`, 'tminViolations');
+    }
+    epoch.quietDeclared = false;
+    epoch.lastCallin = performance.now();
+    epoch.lastCallinName = callin.name;
+    epoch.word.push(callin.name);
+    epoch.stepping = true;
+    try {
+      await callin.variants[v].snippet(this.instance);
+    } catch (e) {
+      epoch.stepping = false;
+      return 'err';
+    }
+    try {
+      if (this.def.settle) await this.def.settle(this.instance);
+    } catch (e) {
+      epoch.stepping = false;
+      throw new DeviceError(`${this.name}: settling after callin '${callin.name}' failed in ${epoch.where()}: ${e.message ?? e}`);
+    }
+    epoch.stepping = false;
+    return 'ok';
+  }
+
+  runWait(epoch, timeoutMs) {
+    epoch.word.push('wait');
+    if (epoch.queue.length > 0) return Promise.resolve(epoch.queue.shift().symbol);
+    const start = performance.now();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        epoch.waiter = null;
+        epoch.quietDeclared = true;
+        epoch.quietWaitStart = start;
+        resolve('quiet');
+      }, timeoutMs);
+      epoch.waiter = () => {
+        clearTimeout(timer);
+        // A callback, or a harness error (stop waiting; checkTiming throws it).
+        resolve(epoch.queue.length > 0 ? epoch.queue.shift().symbol : 'quiet');
+      };
+    });
+  }
+
+  /// One query, with exactly the contract of typestar::Device::run: a fresh instance, stop at the
+  /// first `err` (the rest answer `err` without running), and, when quiet is stable, a `wait` right
+  /// after a `wait` answered `quiet` is answered without running. In 'compare' mode the word runs
+  /// once per variant index; different answers throw NondeterminismError.
+  async run(inputs) {
+    let rounds = 1;
+    if (this.variantMode === 'compare') {
+      for (const name of inputs) {
+        const info = this.inputInfo.find((i) => i.name === name);
+        if (info && !info.wait) rounds = Math.max(rounds, info.callin.variants.length);
+      }
+    }
+    this.variantRound = 0;
+    const first = await this.runOnce(inputs);
+    for (let v = 1; v < rounds; ++v) {
+      this.variantRound = v;
+      const other = await this.runOnce(inputs);
+      first.steps += other.steps;
+      first.waits += other.waits;
+      const at = first.outputs.findIndex((o, i) => o !== other.outputs[i]);
+      if (at < 0) continue;
+      this.variantRound = 0;
+      let callin = null;
+      for (let i = 0; i <= at && !callin; ++i) {
+        const info = this.inputInfo.find((x) => x.name === inputs[i]);
+        if (!info.wait && info.callin.variants.length > 1) callin = info.callin;
+      }
+      const a = first.outputs.slice(0, at + 1).join(' ');
+      const b = other.outputs.slice(0, at + 1).join(' ');
+      const label = (k) => callin.variants[k % callin.variants.length].label;
+      throw new NondeterminismError(`variants of callin '${callin.name}' behave differently on ` +
+        `'${inputs.slice(0, at + 1).join(' ')}': with '${label(0)}' it answers '${a}', with '${label(v)}' '${b}'; ` +
+        'split the symbol (--variants split) or drop a variant');
+    }
+    this.variantRound = 0;
+    return first;
+  }
+
+  async runOnce(inputs) {
+    const result = { outputs: [], steps: 0, waits: 0 };
+    await this.reset();
+    try {
+      let quiescent = false;
+      for (let i = 0; i < inputs.length; ++i) {
+        const isWait = inputs[i] === 'wait';
+        if (isWait && quiescent && this.quietIsStable) {
+          result.outputs.push('quiet');
+          continue;
+        }
+        const output = await this.step(inputs[i]);
+        ++result.steps;
+        if (isWait) ++result.waits;
+        result.outputs.push(output);
+        if (output === 'err') {
+          while (result.outputs.length < inputs.length) result.outputs.push('err');
+          break;
+        }
+        quiescent = isWait && output === 'quiet';
+      }
+    } finally {
+      await this.finish();
+    }
+    return result;
+  }
+}
+
+module.exports = { NodeDevice, CallbackSink, DeviceError, NondeterminismError };

@@ -1,0 +1,217 @@
+// The JavaScript description of a class under learning: DroidStar's LearningPurpose (§2.1, §5.1),
+// mirroring include/typestar/device/purpose.hpp. A definition says how to get a fresh instance with
+// its listeners registered (the reset snippet, given a CallbackSink), which callins exist (snippets,
+// possibly with variants; a throw — or a rejected promise — means the callin was refused: `err`),
+// which callbacks the listeners report (several raw event names may merge into one symbol, §5.3),
+// the timing assumptions tmin/tmax (§5.2), whether a `wait` answered `quiet` leaves the state
+// unchanged, an optional settle step run after every callin, and an optional learning-purpose filter.
+'use strict';
+
+const RESERVED = new Set(['ok', 'err', 'quiet', 'wait']);
+
+/// The filter "at most `limit` pending requests" (DroidStar §5.3), as typestar::at_most_pending: an
+/// input in `requests` answered `ok` opens a request, an output in `responses` closes one; a request
+/// while `limit` are open is denied.
+function atMostPending(requests, responses, limit = 1) {
+  return (history, next) => {
+    if (!requests.includes(next)) return true;
+    let pending = 0;
+    for (const step of history) {
+      if (requests.includes(step.input) && step.output === 'ok') ++pending;
+      if (responses.includes(step.output) && pending > 0) --pending;
+    }
+    return pending < limit;
+  };
+}
+
+/// Both filters must allow the input (a missing filter allows everything).
+function both(first, second) {
+  return (history, next, context) =>
+    (!first || first(history, next, context)) && (!second || second(history, next, context));
+}
+
+/// The learning purpose "no callin while a callback is undelivered" (as typestar::targets::
+/// callbacks_drained): a callin is denied (`err`) while a callback that the previous callin (or the
+/// reset snippet) caused within its settle step is still queued; `wait` is always allowed. The
+/// device passes {undelivered} as the filter's third argument. A callback that came later by itself
+/// (after the settle step) does not make a callin `err`: the callin runs and the device reports
+/// the race as a tmin violation (DeviceError), never as an answer.
+function callbacksDrained() {
+  return (history, next, context) => next === 'wait' || context.undelivered === 0;
+}
+
+/// Settle helpers for callins (see LearningPurpose#settle).
+const settle = {
+  /// Resolves after `turns` turns of the event loop (setImmediate): every process.nextTick and
+  /// promise job queued before, and every one they queue in turn, has run by then.
+  turns(turns = 2) {
+    return new Promise((resolve) => {
+      const step = (left) => (left === 0 ? resolve() : setImmediate(() => step(left - 1)));
+      step(turns);
+    });
+  },
+  /// Resolves once `activity()` (the time of the last event, from performance.now()) lies at least
+  /// `idleMs` in the past, and at least `idleMs` after the call. Rejects after `limitMs`.
+  idle(activity, idleMs, limitMs = 2000) {
+    const { performance } = require('perf_hooks');
+    const start = performance.now();
+    return new Promise((resolve, reject) => {
+      const poll = () => {
+        const now = performance.now();
+        if (now - start >= idleMs && now - activity() >= idleMs) return resolve();
+        if (now - start > limitMs) return reject(new Error(`did not settle within ${limitMs} ms`));
+        setTimeout(poll, 1);
+      };
+      setTimeout(poll, idleMs);
+    });
+  },
+};
+
+/// The validated description a NodeDevice runs. Build it with LearningPurpose.
+class ClassDefinition {
+  constructor() {
+    this.name = '';
+    this.framework = '';
+    this.reset = null;       // (sink) => instance | Promise<instance>
+    this.teardown = null;    // (instance) => void | Promise<void>; must not throw
+    this.settle = null;      // (instance) => void | Promise<void>, after every callin that answered ok
+    this.callins = [];       // [{name, variants: [{label, snippet}]}]
+    this.callbacks = [];     // [{name, sources: []}]
+    this.timing = { tmaxMs: 200, tminMs: 0 };
+    this.quietIsStable = false;  // default: a quiet wait may change the state (nothing skipped)
+    this.filter = null;      // (history, next, {undelivered}) => boolean
+  }
+
+  /// Throws an Error naming the problem: no name or reset snippet, an empty, reserved or duplicate
+  /// symbol, a callin without snippet, duplicate variant labels, a callback source used twice,
+  /// negative timing or tmin > tmax.
+  validate() {
+    const bad = (what) => {
+      throw new Error(`class '${this.name}': ${what}`);
+    };
+    if (!this.name) throw new Error('class definition without a name');
+    if (typeof this.reset !== 'function') bad('no reset snippet');
+    const symbols = new Set();
+    const check = (s, kind) => {
+      if (typeof s !== 'string' || s === '') bad(`empty ${kind} name`);
+      if (RESERVED.has(s)) bad(`reserved name '${s}' used as a ${kind}`);
+      if (symbols.has(s)) bad(`symbol '${s}' declared twice`);
+      symbols.add(s);
+    };
+    for (const c of this.callins) {
+      check(c.name, 'callin');
+      if (c.variants.length === 0) bad(`callin '${c.name}' has no snippet`);
+      const labels = new Set();
+      for (const v of c.variants) {
+        if (typeof v.snippet !== 'function') bad(`callin '${c.name}' has an empty snippet`);
+        if (c.variants.length > 1 && !v.label) bad(`a variant of callin '${c.name}' has no label`);
+        if (labels.has(v.label)) bad(`callin '${c.name}' has two variants labelled '${v.label}'`);
+        labels.add(v.label);
+      }
+    }
+    const sources = new Set();
+    for (const cb of this.callbacks) {
+      check(cb.name, 'callback');
+      for (const s of cb.sources.length ? cb.sources : [cb.name]) {
+        if (sources.has(s)) bad(`callback source '${s}' is used twice`);
+        sources.add(s);
+      }
+    }
+    const { tmaxMs, tminMs } = this.timing;
+    if (!Number.isInteger(tmaxMs) || !Number.isInteger(tminMs) || tmaxMs < 0 || tminMs < 0) bad('negative timing');
+    if (tminMs > tmaxMs) bad('tmin is larger than tmax');
+  }
+}
+
+/// Builder of a ClassDefinition, as typestar::LearningPurpose<T>:
+///
+///     new LearningPurpose('Readable').framework('readable-stream-3.6.2')
+///       .reset((sink) => { const r = new Readable({read() {}}); r.on('data', () => sink.emit('data')); return r; })
+///       .callin('pause', (r) => r.pause())
+///       .callback('data')
+///       .timing({tmaxMs: 20, tminMs: 0})
+///       .quietIsStable()
+///       .build();
+class LearningPurpose {
+  constructor(name) {
+    this.def = new ClassDefinition();
+    this.def.name = name;
+  }
+  /// The framework version reported by the device (default empty).
+  framework(version) {
+    this.def.framework = version;
+    return this;
+  }
+  /// The reset snippet: a fresh instance with listeners registered on the sink (may be async).
+  reset(snippet) {
+    this.def.reset = snippet;
+    return this;
+  }
+  /// A tear-down snippet run after each query (must not throw; may be async). It should remove the
+  /// listeners first: events it causes would otherwise be reported as late callbacks.
+  teardown(snippet) {
+    this.def.teardown = snippet;
+    return this;
+  }
+  /// Run after every callin that did not throw, before its answer: it must return (or resolve) only
+  /// once every callback the callin causes without the passage of time has been emitted (e.g.
+  /// settle.turns() for process.nextTick events). Those callbacks are queued and `wait` returns them.
+  settle(snippet) {
+    this.def.settle = snippet;
+    return this;
+  }
+  /// A callin with one snippet. Throws if `symbol` already exists.
+  callin(symbol, snippet) {
+    if (this.find(symbol)) throw new Error(`callin '${symbol}' declared twice`);
+    this.def.callins.push({ name: symbol, variants: [{ label: '', snippet }] });
+    return this;
+  }
+  /// One more variant snippet of callin `symbol` (created on first use), labelled `label`.
+  variant(symbol, label, snippet) {
+    let c = this.find(symbol);
+    if (!c) {
+      c = { name: symbol, variants: [] };
+      this.def.callins.push(c);
+    }
+    c.variants.push({ label, snippet });
+    return this;
+  }
+  /// A callback symbol emitted under its own name.
+  callback(symbol) {
+    this.def.callbacks.push({ name: symbol, sources: [] });
+    return this;
+  }
+  /// A callback symbol standing for several raw event names (DroidStar §5.3, merged outputs).
+  mergedCallback(symbol, sources) {
+    this.def.callbacks.push({ name: symbol, sources: [...sources] });
+    return this;
+  }
+  /// The timing assumptions, {tmaxMs, tminMs}.
+  timing(t) {
+    this.def.timing = { tmaxMs: t.tmaxMs, tminMs: t.tminMs ?? 0 };
+    return this;
+  }
+  /// Declares that a `wait` answered `quiet` leaves the state unchanged, so a second `wait` may be
+  /// skipped (announced as `quiet_is_stable: true` in /v1/status). Without it the agent declares
+  /// false: time passing may change the state.
+  quietIsStable() {
+    this.def.quietIsStable = true;
+    return this;
+  }
+  /// Restricts the explored words: filter(history, next, {undelivered}) is true when `next` may run
+  /// (`undelivered`: settled callbacks not yet returned by `wait`, see callbacksDrained).
+  restrictTo(filter) {
+    this.def.filter = filter;
+    return this;
+  }
+  /// The validated definition; throws an Error (ClassDefinition#validate).
+  build() {
+    this.def.validate();
+    return this.def;
+  }
+  find(symbol) {
+    return this.def.callins.find((c) => c.name === symbol);
+  }
+}
+
+module.exports = { LearningPurpose, ClassDefinition, atMostPending, both, callbacksDrained, settle, RESERVED };

@@ -1,0 +1,218 @@
+// The JavaScript learning-purpose API (device/node/lib/purpose.js) and NodeDevice
+// (device/node/lib/device.js): fresh instances, callins that throw or reject answer `err` (absorbing),
+// event callbacks (merged sources, undeclared names), tmax/tmin quiescence and their violations,
+// filters, variants, the quiet declaration, and Device::run's contract.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert');
+const { EventEmitter } = require('events');
+const path = require('path');
+
+const root = path.join(__dirname, '..', '..', '..', 'device', 'node');
+const { LearningPurpose, atMostPending, both, callbacksDrained, settle } = require(path.join(root, 'lib', 'purpose'));
+const { NodeDevice, DeviceError, NondeterminismError } = require(path.join(root, 'lib', 'device'));
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/// A toggle: `on` emits `changed` after `delayMs` (0: on the next tick); `off` throws when already off.
+class Toggle extends EventEmitter {
+  constructor(delayMs) {
+    super();
+    this.delayMs = delayMs;
+    this.state = false;
+  }
+  on_() {
+    this.state = true;
+    if (this.delayMs === 0) process.nextTick(() => this.emit('changed'));
+    else setTimeout(() => this.emit('changed'), this.delayMs);
+  }
+  off() {
+    if (!this.state) throw new Error('already off');
+    this.state = false;
+  }
+}
+
+function toggle(delayMs, { tmaxMs = 150, tminMs = 0 } = {}) {
+  let made = 0;
+  const purpose = new LearningPurpose('Toggle')
+    .framework('test-1')
+    .reset((sink) => {
+      ++made;
+      const t = new Toggle(delayMs);
+      t.on('changed', () => sink.emit('changed'));
+      return t;
+    })
+    .callin('on', (t) => t.on_())
+    .callin('off', (t) => t.off())
+    .callback('changed')
+    .timing({ tmaxMs, tminMs });
+  return { purpose, made: () => made };
+}
+
+async function answers(device, word) {
+  return (await device.run(word)).outputs;
+}
+
+test('reset makes a fresh instance per query, and a throwing callin is err, absorbing', async () => {
+  const { purpose, made } = toggle(5);
+  const d = new NodeDevice(purpose.build());
+  assert.deepStrictEqual(d.inputs, ['on', 'off', 'wait']);
+  assert.deepStrictEqual(d.outputs, ['ok', 'quiet', 'err', 'changed']);
+  assert.deepStrictEqual(await answers(d, ['on', 'wait', 'off', 'off', 'on']), ['ok', 'changed', 'ok', 'err', 'err']);
+  assert.deepStrictEqual(await answers(d, ['off']), ['err']);  // a fresh instance: off again
+  assert.strictEqual(made(), 2);
+});
+
+test('a rejected async callin is err', async () => {
+  const def = new LearningPurpose('Async')
+    .reset(() => ({}))
+    .callin('fails', async () => {
+      await sleep(1);
+      throw new Error('no');
+    })
+    .callin('works', async () => sleep(1))
+    .build();
+  const d = new NodeDevice(def);
+  assert.deepStrictEqual(await answers(d, ['works', 'fails', 'works']), ['ok', 'err', 'err']);
+});
+
+test('quiet is not declared stable by default: a second wait runs', async () => {
+  const { purpose } = toggle(5);
+  const d = new NodeDevice(purpose.build());
+  assert.strictEqual(d.quietIsStable, false);
+  const r = await d.run(['wait', 'wait', 'wait']);
+  assert.deepStrictEqual(r, { outputs: ['quiet', 'quiet', 'quiet'], steps: 3, waits: 3 });
+  const stable = new NodeDevice(toggle(5).purpose.quietIsStable().build());
+  assert.deepStrictEqual(await stable.run(['wait', 'wait', 'wait']), { outputs: ['quiet', 'quiet', 'quiet'], steps: 1, waits: 1 });
+});
+
+test('a callback after a quiet wait (tmax too small) is a DeviceError, never an answer', async () => {
+  const { purpose } = toggle(60, { tmaxMs: 20 });
+  const d = new NodeDevice(purpose.build());
+  await d.reset();
+  assert.strictEqual(await d.step('on'), 'ok');
+  assert.strictEqual(await d.step('wait'), 'quiet');
+  await sleep(80);
+  await assert.rejects(d.step('wait'), (e) => e instanceof DeviceError &&
+    /^Toggle: tmax too small: callback 'changed' arrived [0-9.]+ ms after the start of a `wait` that answered quiet \(tmax 20 ms\) in query #1 'on wait'$/.test(e.message));
+  await d.finish();
+});
+
+test('a late callback of an ended query fails the next reset', async () => {
+  const { purpose } = toggle(60, { tmaxMs: 20 });
+  const d = new NodeDevice(purpose.build());
+  assert.deepStrictEqual(await answers(d, ['on', 'wait']), ['ok', 'quiet']);
+  await sleep(80);
+  await assert.rejects(d.run(['off']), DeviceError);
+  assert.deepStrictEqual(await answers(d, ['off']), ['err']);  // reported once, then usable again
+});
+
+test('a callback sooner than tmin, or before the next callin could run, is a DeviceError', async () => {
+  const fast = new NodeDevice(toggle(0, { tmaxMs: 40, tminMs: 10 }).purpose.settle(() => settle.turns()).build());
+  await assert.rejects(fast.run(['on', 'wait']), /tmin violated: callback 'changed' arrived [0-9.]+ ms after callin 'on' started \(tmin 10 ms\)/);
+  const between = new NodeDevice(toggle(0).purpose.settle(() => settle.turns()).build());
+  await assert.rejects(between.run(['on', 'off']), /tmin violated: callback 'changed' arrived before callin 'off' could run/);
+});
+
+test('settled callbacks are queued and delivered by wait; callbacksDrained refuses a callin before', async () => {
+  const d = new NodeDevice(toggle(0).purpose.settle(() => settle.turns()).restrictTo(callbacksDrained()).build());
+  assert.deepStrictEqual(await answers(d, ['on', 'off']), ['ok', 'err']);
+  assert.deepStrictEqual(await answers(d, ['on', 'wait', 'off', 'wait']), ['ok', 'changed', 'ok', 'quiet']);
+});
+
+test('callbacksDrained never absorbs a callback that came by itself: the race is a DeviceError', async () => {
+  // The C++ targets' callbacks_drained counts every emitted callback, so a timer firing between two
+  // callins turns the second into a false `err`; here only settled callbacks hold a callin back.
+  // The late callback is emitted by the test itself after the callin returned: no timing involved.
+  let current = null;
+  const def = new LearningPurpose('Late')
+    .reset((sink) => {
+      current = { sink };
+      return current;
+    })
+    .callin('on', () => {})
+    .callin('off', () => {})
+    .callback('changed')
+    .settle(() => settle.turns())
+    .restrictTo(callbacksDrained())
+    .timing({ tmaxMs: 20, tminMs: 0 })
+    .build();
+  const d = new NodeDevice(def);
+  await d.reset();
+  assert.strictEqual(await d.step('on'), 'ok');
+  current.sink.emit('changed');  // after the settle step, by itself
+  await assert.rejects(d.step('off'), (e) => e instanceof DeviceError &&
+    /tmin violated: callback 'changed' arrived before callin 'off' could run/.test(e.message));
+  await d.finish();
+  // Emitted within the callin (settled), the same callback holds the next callin back: `err`.
+  const held = new NodeDevice(new LearningPurpose('Held')
+    .reset((sink) => ({ sink }))
+    .callin('on', (x) => x.sink.emit('changed'))
+    .callin('off', () => {})
+    .callback('changed')
+    .restrictTo(callbacksDrained())
+    .timing({ tmaxMs: 20, tminMs: 0 })
+    .build());
+  assert.deepStrictEqual(await answers(held, ['on', 'off']), ['ok', 'err']);
+  assert.deepStrictEqual(await answers(held, ['on', 'wait', 'off']), ['ok', 'changed', 'ok']);
+});
+
+test('filters: atMostPending and both', async () => {
+  const filter = both(atMostPending(['on'], ['changed'], 1), null);
+  const d = new NodeDevice(toggle(5).purpose.restrictTo(filter).build());
+  assert.deepStrictEqual(await answers(d, ['on', 'on']), ['ok', 'err']);
+  assert.deepStrictEqual(await answers(d, ['on', 'wait', 'on', 'wait']), ['ok', 'changed', 'ok', 'changed']);
+});
+
+test('merged callbacks and undeclared ones', async () => {
+  const def = new LearningPurpose('Merge')
+    .reset((sink) => ({ sink }))
+    .callin('a', (x) => x.sink.emit('rawA'))
+    .callin('b', (x) => x.sink.emit('rawB'))
+    .callin('bad', (x) => x.sink.emit('nope'))
+    .mergedCallback('any', ['rawA', 'rawB'])
+    .timing({ tmaxMs: 10, tminMs: 0 })
+    .build();
+  const d = new NodeDevice(def);
+  assert.deepStrictEqual(d.outputs, ['ok', 'quiet', 'err', 'any']);
+  assert.deepStrictEqual(await answers(d, ['a', 'wait', 'b', 'wait']), ['ok', 'any', 'ok', 'any']);
+  await assert.rejects(d.run(['bad']), /undeclared callback 'nope' emitted in query #\d+ 'bad'/);
+});
+
+test('variants: compare finds a difference, split makes one input per variant, first runs one', async () => {
+  const build = () => new LearningPurpose('V')
+    .reset(() => ({}))
+    .variant('go', 'good', () => {})
+    .variant('go', 'bad', () => {
+      throw new Error('bad');
+    })
+    .timing({ tmaxMs: 5, tminMs: 0 })
+    .build();
+  await assert.rejects(new NodeDevice(build()).run(['go']), (e) => e instanceof NondeterminismError &&
+    e.message === "variants of callin 'go' behave differently on 'go': with 'good' it answers 'ok', with 'bad' 'err'; " +
+                  'split the symbol (--variants split) or drop a variant');
+  const split = new NodeDevice(build(), { variants: 'split' });
+  assert.deepStrictEqual(split.inputs, ['go/good', 'go/bad', 'wait']);
+  assert.deepStrictEqual(await answers(split, ['go/bad']), ['err']);
+  assert.deepStrictEqual(await answers(new NodeDevice(build(), { variants: 'first' }), ['go']), ['ok']);
+});
+
+test('a failing reset snippet is a DeviceError', async () => {
+  const def = new LearningPurpose('R').reset(() => {
+    throw new Error('no instance today');
+  }).build();
+  await assert.rejects(new NodeDevice(def).run([]),
+    (e) => e instanceof DeviceError && e.message === 'R: the reset snippet failed: no instance today');
+});
+
+test('invalid definitions are refused with the problem named', () => {
+  assert.throws(() => new LearningPurpose('X').build(), /class 'X': no reset snippet/);
+  assert.throws(() => new LearningPurpose('X').reset(() => ({})).callin('wait', () => {}).build(),
+    /class 'X': reserved name 'wait' used as a callin/);
+  assert.throws(() => new LearningPurpose('X').reset(() => ({})).callin('a', () => {}).callback('a').build(),
+    /class 'X': symbol 'a' declared twice/);
+  assert.throws(() => new LearningPurpose('X').reset(() => ({})).timing({ tmaxMs: 1, tminMs: 2 }).build(),
+    /class 'X': tmin is larger than tmax/);
+  assert.throws(() => new LearningPurpose('X').callin('a', () => {}).callin('a', () => {}), /callin 'a' declared twice/);
+});
