@@ -68,7 +68,7 @@ TEST_F(NodeAgentTest, StatusAndBatchRunsAnswerAsTheAsyncTaskSpec) {
     EXPECT_EQ(remote.status().protocol, "typestar-device/1");
     EXPECT_EQ(remote.status().name, "AsyncTask");
     EXPECT_EQ(remote.status().framework.rfind("node-", 0), 0u) << remote.status().framework;
-    EXPECT_EQ(remote.status().timing, (Timing{120ms, 1ms}));
+    EXPECT_EQ(remote.status().timing, (QuiescenceTiming{120ms, 1ms}));
     EXPECT_TRUE(remote.status().quiet_is_stable);
     EXPECT_EQ(remote.status().callins, (std::vector<std::string>{"cancel", "execute"}));
     EXPECT_EQ(remote.status().callbacks, (std::vector<std::string>{"onCancelled", "onPostExecute"}));
