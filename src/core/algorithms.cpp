@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <map>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -369,24 +368,39 @@ std::vector<Word> words_of_length(std::size_t num_inputs, std::size_t length) {
 }
 
 std::vector<Word> characterizing_set(const MealyMachine& machine, const std::vector<Word>& known) {
+    // States are grouped by their outputs on the words so far; each new word refines the groups in
+    // O(n·|w|), instead of re-sorting every state's whole output history after each word.
     const std::size_t n = machine.num_states();
     const auto classes = equivalence_classes(machine);
-    std::vector<Word> signature(n);  // each state's outputs on the words so far, concatenated
+    std::vector<std::uint32_t> group(n, 0);
+    std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, VectorHash> ids;
+    std::vector<std::uint32_t> key;
     auto extend = [&](const Word& w) {
+        ids.clear();
         for (StateId s = 0; s < n; ++s) {
-            const Word out = machine.outputs_of(w, s);
-            signature[s].insert(signature[s].end(), out.begin(), out.end());
+            key.assign(1, group[s]);
+            StateId q = s;
+            for (Symbol i : w) {
+                const auto& t = machine.transition(q, i);
+                key.push_back(t.output);
+                q = t.target;
+            }
+            group[s] = ids.try_emplace(key, static_cast<std::uint32_t>(ids.size())).first->second;
         }
     };
     for (const Word& w : known) extend(w);
     std::vector<Word> result;
+    constexpr StateId kNone = static_cast<StateId>(-1);
+    std::vector<StateId> first_of;
     for (;;) {
-        // Two inequivalent states with the same outputs on every word so far?
-        std::map<Word, StateId> first_of;
+        // The first state (by id) that shares its outputs with an inequivalent earlier state,
+        // paired with the first state of its group.
+        first_of.assign(n, kNone);
         std::optional<std::pair<StateId, StateId>> clash;
         for (StateId s = 0; s < n && !clash; ++s) {
-            const auto [it, inserted] = first_of.emplace(signature[s], s);
-            if (!inserted && classes[it->second] != classes[s]) clash = std::make_pair(it->second, s);
+            StateId& f = first_of[group[s]];
+            if (f == kNone) f = s;
+            else if (classes[f] != classes[s]) clash = std::make_pair(f, s);
         }
         if (!clash) return result;
         auto w = separating_word(machine, clash->first, clash->second);  // exists: classes differ
