@@ -6,7 +6,8 @@ Each mutation replaces one exact piece of text in one file. By default the mutat
 scratch copy of the source tree (never in your checkout), built once and then incrementally. With
 --in-place they run in your checkout and its existing build directory (much faster when that build
 is warm); a file with uncommitted changes is refused, and the pristine bytes are written back after
-each mutation whatever happened (failure, timeout, Ctrl-C, SIGTERM).
+each mutation whatever happened (failure, timeout, Ctrl-C, SIGTERM), atomically and with signals
+held off, and the mutation's targets are rebuilt so that no later test runs a mutated binary.
 
     scripts/mutate.py tests/mutation/mutations.txt              # every mutation
     scripts/mutate.py tests/mutation/mutations.txt -k core-     # names containing "core-"
@@ -20,6 +21,7 @@ import argparse
 import configparser
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -67,11 +69,17 @@ def load_mutations(path):
     return mutations
 
 
-def run(cmd, cwd, timeout, log):
+def run(cmd, cwd, timeout, log, memory_mb=0):
+    """Runs `cmd`; with `memory_mb`, each process it starts gets that much address space at most (a
+    mutant that loops while allocating fails fast instead of taking the machine's memory)."""
+    def limit():
+        if memory_mb:
+            size = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
     start = time.monotonic()
     try:
         p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout,
-                           text=True, errors="replace")
+                           text=True, errors="replace", preexec_fn=limit)
         code, out = p.returncode, p.stdout
     except subprocess.TimeoutExpired as e:
         code, out = None, (e.stdout or "") if isinstance(e.stdout, str) else ""
@@ -118,7 +126,8 @@ def sync_tree(work):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("list", help="mutation list (INI sections, see docs/mutation-testing.md)")
-    ap.add_argument("-k", "--filter", default="", help="only mutations whose name contains this")
+    ap.add_argument("-k", "--filter", action="append", default=[],
+                    help="only mutations whose name contains this (repeatable: any of them)")
     ap.add_argument("--work", default=os.environ.get("TYPESTAR_MUTATE_DIR", "/tmp/typestar-mutate"),
                     help="scratch directory: a copy of the sources and its build (default %(default)s)")
     ap.add_argument("--in-place", action="store_true",
@@ -128,11 +137,15 @@ def main():
     ap.add_argument("-j", "--jobs", default="2", help="ninja -j (default %(default)s)")
     ap.add_argument("--build-timeout", type=int, default=1800, help="seconds per build")
     ap.add_argument("--test-timeout", type=int, default=600, help="seconds per ctest run")
+    ap.add_argument("--per-test-timeout", type=int, default=120, help="seconds per test (ctest --timeout)")
+    ap.add_argument("--memory-mb", type=int, default=4096,
+                    help="address space per test process in MB, 0 for no limit (default %(default)s)")
     ap.add_argument("--report", help="write the kill table as Markdown here")
     ap.add_argument("--json", help="write the results as JSON here")
     args = ap.parse_args()
 
-    mutations = [m for m in load_mutations(args.list) if args.filter in m["name"]]
+    mutations = [m for m in load_mutations(args.list)
+                 if not args.filter or any(k in m["name"] for k in args.filter)]
     if not mutations:
         print("no mutation selected", file=sys.stderr)
         return 2
@@ -185,15 +198,21 @@ def main():
         code, out = run(["ninja", "-C", build, f"-j{args.jobs}"] + m["targets"], ROOT, args.build_timeout, log)
         if code != 0:
             return "build-failed", []
-        code, out = run(["ctest", "--test-dir", build, "-R", m["tests"], "--timeout", "300",
-                         "--output-on-failure", "-j", args.jobs], ROOT, args.test_timeout, log)
+        code, out = run(["ctest", "--test-dir", build, "-R", m["tests"], "--timeout", str(args.per_test_timeout),
+                         "--output-on-failure", "-j", args.jobs], ROOT, args.test_timeout, log, args.memory_mb)
         if code is None:
             return "timeout", []
         if "No tests were found" in out:
             return "no-tests", []
         return ("failed" if code != 0 else "passed"), failed_tests(out)
 
-    # Baseline: the unmutated code must build and pass the selected tests.
+    # Baseline: every target builds from the unmutated code (so no binary holds an earlier run's
+    # mutation), and the selected tests pass.
+    targets = sorted({t for m in mutations if m["applicable"] for t in m["targets"]})
+    code, _ = run(["ninja", "-C", build, f"-j{args.jobs}"] + targets, ROOT, args.build_timeout, log)
+    if code != 0:
+        print(f"the unmutated tree does not build, see {log}", file=sys.stderr)
+        return 2
     baseline_done = set()
     for m in mutations:
         key = (tuple(m["targets"]), m["tests"])
@@ -206,6 +225,20 @@ def main():
             return 2
         baseline_done.add(key)
 
+    signals = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+    def write_file(path, text):
+        """Atomically, with signals held off: a file is either mutated or pristine, never half."""
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+        try:
+            tmp = path + ".mutate-tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            shutil.copymode(path, tmp)
+            os.replace(tmp, path)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
     results = []
     for m in mutations:
         if not m["applicable"]:
@@ -214,12 +247,15 @@ def main():
         path = os.path.join(src, m["file"])
         start = time.monotonic()
         try:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(pristine[m["file"]].replace(m["original"], m["replacement"], 1))
+            write_file(path, pristine[m["file"]].replace(m["original"], m["replacement"], 1))
             status, failed = build_and_test(m)
         finally:
-            with open(path, "w", encoding="utf-8") as f:  # restored whatever happened
-                f.write(pristine[m["file"]])
+            write_file(path, pristine[m["file"]])  # restored whatever happened
+        # Rebuild at once, so that no later mutation runs a test binary still holding this one.
+        code, _ = run(["ninja", "-C", build, f"-j{args.jobs}"] + m["targets"], ROOT, args.build_timeout, log)
+        if code != 0:
+            print(f"rebuilding the pristine {m['targets']} failed, see {log}", file=sys.stderr)
+            return 2
         outcome = {"failed": "killed", "timeout": "killed (timeout)", "passed": "SURVIVED",
                    "build-failed": "stillborn (does not compile)", "no-tests": "no tests"}[status]
         results.append({**m, "outcome": outcome, "killed_by": failed})

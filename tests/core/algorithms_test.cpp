@@ -160,6 +160,25 @@ TEST(AccessSequences, AreShortestAndReachTheirState) {
         for (const auto& w : words_of_length(3, len)) EXPECT_LE(access[m.run(w)]->size(), len);
 }
 
+TEST(AccessSequences, BreakTiesByInputIdUnlessGivenAnOrder) {
+    // Both inputs lead from Start to Next; `z` has id 0, `a` id 1. By default the first input by id
+    // wins (not by name); a given order decides otherwise.
+    MealyBuilder b(Alphabet({"z", "a"}), Alphabet({"o"}));
+    const auto start = b.add_state("Start");
+    const auto next = b.add_state("Next");
+    for (Symbol i : {0u, 1u}) {
+        b.set_transition(start, i, next, 0);
+        b.set_transition(next, i, next, 0);
+    }
+    const auto m = b.build();
+    const auto by_id = access_sequences(m);
+    ASSERT_TRUE(by_id[next].has_value());
+    EXPECT_EQ(*by_id[next], (Word{0}));
+    const auto by_order = access_sequences(m, {1, 0});
+    EXPECT_EQ(*by_order[next], (Word{1}));
+    EXPECT_EQ(*by_order[start], Word{});
+}
+
 TEST(DistinguisherBound, IsTheLongestShortestSeparation) {
     EXPECT_EQ(distinguisher_bound(lock()), 3u);
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {

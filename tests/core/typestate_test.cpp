@@ -79,6 +79,34 @@ TEST(TypestateOf, KeepsTimePassingAndRefusedWaits) {
     EXPECT_EQ(c.states[*c.find_state("Dead")].wait, Typestate::Wait::Err);
 }
 
+TEST(TypestateOf, ErrMustBeAbsorbingEvenWhenTheOtherAnswerIsFarAway) {
+    // A's `c` answers err and leads to Y; Y and W answer only err, but W leads to V, which answers
+    // quiet: Y is no err sink (two err steps from V's quiet), so A's err is not absorbing.
+    MealyBuilder b{Alphabet({"c", "wait"}), Alphabet({"ok", "quiet", "err"})};
+    const auto a = b.add_state("A"), y = b.add_state("Y"), w = b.add_state("W"), v = b.add_state("V");
+    b.set_transition(a, 0, y, 2);
+    b.set_transition(a, 1, a, 1);
+    for (Symbol i : {0u, 1u}) {
+        b.set_transition(y, i, w, 2);
+        b.set_transition(w, i, v, 2);
+    }
+    b.set_transition(v, 0, v, 0);
+    b.set_transition(v, 1, v, 1);
+    try {
+        (void)typestate_of(b.build(), "Far");
+        ADD_FAILURE() << "accepted";
+    } catch (const NotAClosureError& e) {
+        EXPECT_EQ(std::string(e.what()), "not a synchronous closure: state A, input 'c' answers err but leads to "
+                                         "state Y, which answers something other than err: err must be absorbing");
+    }
+    // With V answering err too, all three are sinks and the machine is A with `c` refused.
+    b.set_transition(v, 0, v, 2);
+    b.set_transition(v, 1, v, 2);
+    const auto ts = typestate_of(b.build(), "Far");
+    ASSERT_EQ(ts.states.size(), 1u);
+    EXPECT_EQ(ts.states[0].callins, (std::vector<std::optional<StateId>>{std::nullopt}));
+}
+
 TEST(TypestateOf, KeepsAnInitialStateThatRefusesEverything) {
     // The initial state is an err sink itself (every callin and `wait` answer err): it is the whole
     // typestate and must survive, while the closure's own sink (entered only by err) is dropped.
