@@ -288,5 +288,18 @@ TEST(PartitionOracle, CounterImportKeepsItsBound) {
     EXPECT_EQ(s.typestate.states.size(), n);
 }
 
+TEST(SpecOfMealy, TheBoundIsAtLeastOneEvenForOneState) {
+    // One state, nothing refused: the minimal closure has one state (distinguisher bound 0), but a
+    // spec's bound is at least 1 (Algorithm 2 then still checks every transition's output).
+    const std::string dot =
+        "digraph one {\n  s0 -> s0 [label=\"go/ok\"];\n  s0 -> s0 [label=\"wait/quiet\"];\n"
+        "  __start0 -> s0;\n}\n";
+    const MealyMachine closure = spec::parse_mealy_dot(dot, "one.dot");
+    ASSERT_EQ(distinguisher_bound(minimize(closure)), std::optional<std::size_t>{0});
+    const spec::Spec s = spec::spec_of_mealy(closure, "One");
+    EXPECT_EQ(s.bounds.distinguisher, 1u);
+    EXPECT_EQ(s.typestate.states.size(), 1u);
+}
+
 }  // namespace
 }  // namespace typestar

@@ -292,6 +292,30 @@ TEST(Monitor, EventIdsAreCheckedAgainstTheirOwnKind) {
     EXPECT_EQ(m.violation_count(), 1u);
 }
 
+TEST(Monitor, ACallinAfterQuietMovesTakesTheFirstStateOfTheChainThatEnablesIt) {
+    // S enables poke itself and may drift quietly to T, which enables poke elsewhere: S's own
+    // transition wins. From R (poke disabled) the drift R -> T -> U reaches T first: T's wins.
+    const Typestate ts = monitor_test::make_typestate(
+        "Drift", {"poke"}, {},
+        {
+            {"S", {{"poke", "A"}}, {}, std::string("T")},
+            {"T", {{"poke", "B"}}, {}, std::string("U")},
+            {"U", {{"poke", "C"}}, {}, {}},
+            {"A", {}, {}, {}},
+            {"B", {}, {}, {}},
+            {"C", {}, {}, {}},
+            {"R", {}, {}, std::string("T")},
+        });
+    Monitor from_s(ts);
+    EXPECT_TRUE(from_s.callin("poke"));
+    EXPECT_EQ(from_s.state(), "A");
+    Typestate from_r_ts = ts;
+    from_r_ts.initial = *ts.find_state("R");
+    Monitor from_r(from_r_ts);
+    EXPECT_TRUE(from_r.callin("poke"));
+    EXPECT_EQ(from_r.state(), "B");
+}
+
 TEST(Monitor, ResetStartsOver) {
     Monitor m(async_task());
     m.callin("execute");

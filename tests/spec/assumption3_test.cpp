@@ -1,11 +1,13 @@
 // DroidStar Assumption 3 (at most one callback enabled per state) in the YAML reader: a second,
 // independent check of the diagnostic beside the two_callbacks fixture — three callbacks, its exact
 // position (the second callback's key), the other problems still reported, one callback accepted.
+// And the writer's reserved state name.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "typestar/core/error.hpp"
+#include "typestar/core/typestate.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -81,6 +83,23 @@ TEST(Assumption3, OneCallbackPerStateIsFineAndEachOffendingStateIsReported) {
                           "callbacks 'onError' and 'onDone'");
     EXPECT_EQ(d[1].str(), "three.yaml:16:7: non-determinism (DroidStar Assumption 3): state 'Busy' enables two "
                           "callbacks 'onDone' and 'onError'");
+}
+
+TEST(WriterNames, TheClosureSinkNameIsReservedForStates) {
+    // "__err" names the closure's error sink: a state called so would be read back as that sink.
+    spec::Spec s;
+    s.typestate.name = "Sink";
+    s.typestate.callins = {"go"};
+    s.typestate.states = {Typestate::State{"Idle", {StateId{1}}, {}, Typestate::Wait::Quiet, {}},
+                          Typestate::State{"Next", {StateId{0}}, {}, Typestate::Wait::Quiet, {}}};
+    EXPECT_NO_THROW((void)spec::write_spec(s));
+    s.typestate.states[1].name = std::string(kErrorSinkName);
+    try {
+        (void)spec::write_spec(s);
+        ADD_FAILURE() << "wrote a state named __err";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot write spec: state name '__err' is empty or reserved");
+    }
 }
 
 }  // namespace

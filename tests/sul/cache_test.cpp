@@ -273,6 +273,21 @@ TEST(CacheOracle, AnAnswerPastAKnownErrIsCaughtInAWave) {
     EXPECT_EQ(honest_cache.stats().contradictions, 0u);
 }
 
+TEST(CacheOracle, InsertChecksAKnownQuietWait) {
+    // A quiet `wait` at the root is a self-loop of the tree: an answer giving that `wait` anything
+    // else contradicts it, wherever the word goes on; answers through the loop that agree are fine.
+    ModelDevice device(toy_closure());
+    DeviceOracle executed(device);
+    CacheOracle cache(executed);
+    cache.insert(Word{kWaitIn}, Word{kQuietOut});
+    EXPECT_THROW(cache.insert(Word{kWaitIn, kStart}, Word{kDoneOut, kOkOut}), NondeterminismError);
+    EXPECT_THROW(cache.insert(Word{kWaitIn, kWaitIn, kStart}, Word{kQuietOut, kOkOut, kOkOut}), NondeterminismError);
+    cache.insert(Word{kWaitIn, kWaitIn, kStart}, Word{kQuietOut, kQuietOut, kOkOut});
+    Word out(2);
+    EXPECT_TRUE(cache.lookup(Word{kWaitIn, kStart}, out));
+    EXPECT_EQ(out, (Word{kQuietOut, kOkOut}));
+}
+
 TEST(CacheOracle, AQuietWaitLeadsBackIntoTheKnownTree) {
     // `wait` (quiet) at the root loops back to the root, whose `start` child is already known: the
     // rest of the word must follow that child, not replace it.
