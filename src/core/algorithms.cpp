@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <map>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -33,41 +32,160 @@ struct VectorHash {
     }
 };
 
-/// One round of Moore refinement: the new class of each state from its old class, its outputs and
-/// its successors' old classes. Returns the number of classes.
-std::size_t refine(const MealyMachine& m, const std::vector<std::uint32_t>& old_classes,
-                   std::vector<std::uint32_t>& new_classes, bool with_outputs) {
-    const std::size_t k = m.num_inputs();
-    std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, VectorHash> ids;
-    ids.reserve(m.num_states() * 2);
-    std::vector<std::uint32_t> sig(1 + 2 * k);
-    new_classes.assign(m.num_states(), 0);
-    for (StateId s = 0; s < m.num_states(); ++s) {
-        sig[0] = old_classes[s];
-        for (std::size_t i = 0; i < k; ++i) {
-            const auto& t = m.transition(s, static_cast<Symbol>(i));
-            sig[1 + 2 * i] = with_outputs ? t.output : 0;
-            sig[2 + 2 * i] = old_classes[t.target];
-        }
-        auto [it, inserted] = ids.try_emplace(sig, static_cast<std::uint32_t>(ids.size()));
-        new_classes[s] = it->second;
-    }
-    return ids.size();
-}
+/// The coarsest output-preserving partition of a machine's states and the number of Moore rounds
+/// it takes (DroidStar's distinguisher bound when the partition is discrete).
+struct Partition {
+    std::vector<std::uint32_t> block;  ///< block of each state (numbering arbitrary)
+    std::size_t num_blocks = 0;
+    /// The smallest r such that r-equivalence (same outputs on every word of length <= r) is
+    /// already the fixpoint; 1 when the output rows alone decide (also for one block).
+    std::size_t rounds = 0;
+};
 
-/// Classes after outputs only (1-equivalence).
-std::size_t output_classes(const MealyMachine& m, std::vector<std::uint32_t>& classes) {
-    // With all old classes equal, the successor classes carry no information: outputs decide.
+/// Level-synchronous partition refinement in O(n·k·log n) (Hopcroft's "process the smaller half",
+/// with the refinable-partition arrays of Valmari and Lehtinen, STACS 2008), hand-written because no
+/// Debian library offers Mealy-machine minimisation. Round r+1 computes the Moore partition P_{r+1}
+/// from P_r exactly: two states of one P_r block have successors in one P_{r-1} block on every
+/// input, so it suffices to split by "the a-successor lies in part X" for every part X of a P_{r-1}
+/// block that split in round r, except its largest part. Each state lies in such a part at most
+/// log2 n times, so marking predecessors costs O(n·k·log n) over all rounds; rounds without
+/// splitters cost nothing, so the round count (up to n) is exact and free.
+Partition refine_partition(const MealyMachine& m) {
+    const std::size_t n = m.num_states();
     const std::size_t k = m.num_inputs();
-    std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, VectorHash> ids;
-    std::vector<std::uint32_t> sig(k);
-    classes.assign(m.num_states(), 0);
-    for (StateId s = 0; s < m.num_states(); ++s) {
-        for (std::size_t i = 0; i < k; ++i) sig[i] = m.output(s, static_cast<Symbol>(i));
-        auto [it, inserted] = ids.try_emplace(sig, static_cast<std::uint32_t>(ids.size()));
-        classes[s] = it->second;
+    Partition result;
+    // Initial partition: by output row, blocks numbered by first occurrence.
+    std::vector<std::uint32_t> row_class(n);
+    {
+        std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, VectorHash> ids;
+        ids.reserve(n);
+        std::vector<std::uint32_t> sig(k);
+        for (StateId s = 0; s < n; ++s) {
+            for (std::size_t i = 0; i < k; ++i) sig[i] = m.output(s, static_cast<Symbol>(i));
+            row_class[s] = ids.try_emplace(sig, static_cast<std::uint32_t>(ids.size())).first->second;
+        }
+        result.num_blocks = ids.size();
     }
-    return ids.size();
+    result.rounds = 1;
+    if (result.num_blocks == n || n <= 1) {
+        result.block = std::move(row_class);
+        return result;
+    }
+    // Predecessors by (input, target), compressed rows: pred[start[a*n+t] .. start[a*n+t+1]).
+    std::vector<std::uint32_t> start(n * k + 1, 0);
+    for (StateId s = 0; s < n; ++s)
+        for (std::size_t a = 0; a < k; ++a) ++start[a * n + m.successor(s, static_cast<Symbol>(a)) + 1];
+    for (std::size_t x = 1; x < start.size(); ++x) start[x] += start[x - 1];
+    std::vector<StateId> pred(n * k);
+    {
+        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+        for (StateId s = 0; s < n; ++s)
+            for (std::size_t a = 0; a < k; ++a) pred[fill[a * n + m.successor(s, static_cast<Symbol>(a))]++] = s;
+    }
+    // Refinable partition: each block is the range [first, end) of `elems`; its marked states are
+    // moved to the front, [first, mid).
+    std::vector<StateId> elems(n);
+    std::vector<std::uint32_t> loc(n), block(n);
+    std::vector<std::uint32_t> first(result.num_blocks + 1, 0), end, mid;
+    for (StateId s = 0; s < n; ++s) ++first[row_class[s] + 1];
+    for (std::size_t b = 1; b < first.size(); ++b) first[b] += first[b - 1];
+    first.pop_back();
+    end.assign(first.begin() + 1, first.end());
+    end.push_back(static_cast<std::uint32_t>(n));
+    {
+        std::vector<std::uint32_t> fill = first;
+        for (StateId s = 0; s < n; ++s) {
+            block[s] = row_class[s];
+            loc[s] = fill[row_class[s]]++;
+            elems[loc[s]] = s;
+        }
+    }
+    mid = first;
+    constexpr std::uint32_t kNone = static_cast<std::uint32_t>(-1);
+    std::vector<std::uint32_t> origin(result.num_blocks, kNone);   // block at the round's start
+    std::vector<std::size_t> born(result.num_blocks, 0);           // round that created the block
+    std::vector<std::uint32_t> first_child(result.num_blocks, kNone), next_child(result.num_blocks, kNone);
+    std::vector<std::size_t> origin_split(result.num_blocks, 0);   // last round the origin split
+
+    // Splitters: states of every part but a largest one, per split block (flat, with offsets).
+    std::vector<StateId> splitter_states;
+    std::vector<std::size_t> splitter_start{0};
+    auto add_splitter = [&](std::uint32_t b) {
+        splitter_states.insert(splitter_states.end(), elems.begin() + first[b], elems.begin() + end[b]);
+        splitter_start.push_back(splitter_states.size());
+    };
+    {  // P_0 is one block: every output class but a largest one
+        std::uint32_t largest = 0;
+        for (std::uint32_t b = 1; b < result.num_blocks; ++b)
+            if (end[b] - first[b] > end[largest] - first[largest]) largest = b;
+        for (std::uint32_t b = 0; b < result.num_blocks; ++b)
+            if (b != largest) add_splitter(b);
+    }
+    std::vector<std::uint32_t> touched, split_origins;
+    std::vector<StateId> current;
+    std::vector<std::size_t> current_start;
+    for (std::size_t round = 2; splitter_start.size() > 1; ++round) {
+        current.swap(splitter_states);
+        current_start.swap(splitter_start);
+        splitter_states.clear();
+        splitter_start.assign(1, 0);
+        split_origins.clear();
+        for (std::size_t x = 0; x + 1 < current_start.size(); ++x) {
+            for (std::size_t a = 0; a < k; ++a) {
+                for (std::size_t y = current_start[x]; y < current_start[x + 1]; ++y) {
+                    const std::size_t row = a * n + current[y];
+                    for (std::uint32_t z = start[row]; z < start[row + 1]; ++z) {
+                        const StateId s = pred[z];
+                        const std::uint32_t b = block[s];
+                        if (loc[s] < mid[b]) continue;  // already marked (cannot happen twice per (x, a))
+                        if (mid[b] == first[b]) touched.push_back(b);
+                        const StateId other = elems[mid[b]];
+                        std::swap(elems[loc[s]], elems[mid[b]]);
+                        loc[other] = loc[s];
+                        loc[s] = mid[b]++;
+                    }
+                }
+                for (const std::uint32_t b : touched) {
+                    if (mid[b] == end[b]) {  // every state marked: no split
+                        mid[b] = first[b];
+                        continue;
+                    }
+                    const auto nb = static_cast<std::uint32_t>(first.size());
+                    const std::uint32_t o = born[b] == round ? origin[b] : b;
+                    first.push_back(first[b]);
+                    end.push_back(mid[b]);
+                    mid.push_back(first[b]);
+                    first[b] = mid[b];
+                    for (std::uint32_t z = first[nb]; z < end[nb]; ++z) block[elems[z]] = nb;
+                    origin.push_back(o);
+                    born.push_back(round);
+                    first_child.push_back(kNone);
+                    if (origin_split[o] != round) {
+                        origin_split[o] = round;
+                        first_child[o] = kNone;
+                        split_origins.push_back(o);
+                    }
+                    next_child.push_back(first_child[o]);
+                    first_child[o] = nb;
+                    origin_split.push_back(0);
+                }
+                touched.clear();
+            }
+        }
+        if (split_origins.empty()) break;  // P_{round} = P_{round-1}: the fixpoint
+        result.rounds = round;
+        for (const std::uint32_t o : split_origins) {
+            std::uint32_t largest = o;
+            for (std::uint32_t c = first_child[o]; c != kNone; c = next_child[c])
+                if (end[c] - first[c] > end[largest] - first[largest]) largest = c;
+            if (largest != o) add_splitter(o);
+            for (std::uint32_t c = first_child[o]; c != kNone; c = next_child[c])
+                if (c != largest) add_splitter(c);
+        }
+    }
+    result.num_blocks = first.size();
+    result.block = std::move(block);
+    return result;
 }
 
 /// Breadth-first search over pairs of states, returning a shortest word that leads from (p, q) to a
@@ -166,14 +284,15 @@ MealyMachine canonical(const MealyMachine& machine, const std::vector<Symbol>& i
 }
 
 std::vector<std::uint32_t> equivalence_classes(const MealyMachine& machine) {
-    std::vector<std::uint32_t> classes;
-    std::size_t count = output_classes(machine, classes);
-    std::vector<std::uint32_t> next;
-    for (;;) {
-        const std::size_t refined = refine(machine, classes, next, false);
-        classes.swap(next);
-        if (refined == count) break;
-        count = refined;
+    const Partition p = refine_partition(machine);
+    constexpr std::uint32_t kNone = static_cast<std::uint32_t>(-1);
+    std::vector<std::uint32_t> number(p.num_blocks, kNone);  // renumber by first occurrence
+    std::vector<std::uint32_t> classes(machine.num_states());
+    std::uint32_t next = 0;
+    for (StateId s = 0; s < machine.num_states(); ++s) {
+        auto& c = number[p.block[s]];
+        if (c == kNone) c = next++;
+        classes[s] = c;
     }
     return classes;
 }
@@ -249,24 +368,39 @@ std::vector<Word> words_of_length(std::size_t num_inputs, std::size_t length) {
 }
 
 std::vector<Word> characterizing_set(const MealyMachine& machine, const std::vector<Word>& known) {
+    // States are grouped by their outputs on the words so far; each new word refines the groups in
+    // O(n·|w|), instead of re-sorting every state's whole output history after each word.
     const std::size_t n = machine.num_states();
     const auto classes = equivalence_classes(machine);
-    std::vector<Word> signature(n);  // each state's outputs on the words so far, concatenated
+    std::vector<std::uint32_t> group(n, 0);
+    std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, VectorHash> ids;
+    std::vector<std::uint32_t> key;
     auto extend = [&](const Word& w) {
+        ids.clear();
         for (StateId s = 0; s < n; ++s) {
-            const Word out = machine.outputs_of(w, s);
-            signature[s].insert(signature[s].end(), out.begin(), out.end());
+            key.assign(1, group[s]);
+            StateId q = s;
+            for (Symbol i : w) {
+                const auto& t = machine.transition(q, i);
+                key.push_back(t.output);
+                q = t.target;
+            }
+            group[s] = ids.try_emplace(key, static_cast<std::uint32_t>(ids.size())).first->second;
         }
     };
     for (const Word& w : known) extend(w);
     std::vector<Word> result;
+    constexpr StateId kNone = static_cast<StateId>(-1);
+    std::vector<StateId> first_of;
     for (;;) {
-        // Two inequivalent states with the same outputs on every word so far?
-        std::map<Word, StateId> first_of;
+        // The first state (by id) that shares its outputs with an inequivalent earlier state,
+        // paired with the first state of its group.
+        first_of.assign(n, kNone);
         std::optional<std::pair<StateId, StateId>> clash;
         for (StateId s = 0; s < n && !clash; ++s) {
-            const auto [it, inserted] = first_of.emplace(signature[s], s);
-            if (!inserted && classes[it->second] != classes[s]) clash = std::make_pair(it->second, s);
+            StateId& f = first_of[group[s]];
+            if (f == kNone) f = s;
+            else if (classes[f] != classes[s]) clash = std::make_pair(f, s);
         }
         if (!clash) return result;
         auto w = separating_word(machine, clash->first, clash->second);  // exists: classes differ
@@ -278,18 +412,9 @@ std::vector<Word> characterizing_set(const MealyMachine& machine, const std::vec
 std::optional<std::size_t> distinguisher_bound(const MealyMachine& machine) {
     const std::size_t n = machine.num_states();
     if (n <= 1) return 0;
-    std::vector<std::uint32_t> classes;
-    std::size_t count = output_classes(machine, classes);
-    std::size_t k = 1;
-    std::vector<std::uint32_t> next;
-    while (count < n) {
-        const std::size_t refined = refine(machine, classes, next, false);
-        classes.swap(next);
-        if (refined == count) return std::nullopt;  // stable but not discrete: equivalent states
-        count = refined;
-        ++k;
-    }
-    return k;
+    const Partition p = refine_partition(machine);
+    if (p.num_blocks < n) return std::nullopt;  // equivalent states
+    return p.rounds;
 }
 
 }  // namespace typestar

@@ -84,25 +84,33 @@ MealyMachine synchronous_closure(const Typestate& ts) {
 
 namespace {
 
-/// States from which only `err` can ever be output (greatest fixpoint).
+/// States from which only `err` can ever be output (the greatest fixpoint), in O(n·k): a state is
+/// not a sink iff it reaches a transition answering something else, found backwards from those.
 std::vector<bool> err_sinks(const MealyMachine& m, std::optional<Symbol> err) {
-    std::vector<bool> sink(m.num_states(), err.has_value());
+    const std::size_t n = m.num_states(), k = m.num_inputs();
+    std::vector<bool> sink(n, err.has_value());
     if (!err) return sink;
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (StateId s = 0; s < m.num_states(); ++s) {
-            if (!sink[s]) continue;
-            for (Symbol i = 0; i < m.num_inputs(); ++i) {
-                const auto& t = m.transition(s, i);
-                if (t.output != *err || !sink[t.target]) {
-                    sink[s] = false;
-                    changed = true;
-                    break;
-                }
+    std::vector<std::uint32_t> start(n + 1, 0);  // predecessors by target, compressed rows
+    for (StateId s = 0; s < n; ++s)
+        for (Symbol i = 0; i < k; ++i) ++start[m.successor(s, i) + 1];
+    for (std::size_t x = 1; x <= n; ++x) start[x] += start[x - 1];
+    std::vector<StateId> pred(n * k);
+    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+    for (StateId s = 0; s < n; ++s)
+        for (Symbol i = 0; i < k; ++i) pred[fill[m.successor(s, i)]++] = s;
+    std::vector<StateId> queue;
+    for (StateId s = 0; s < n; ++s)
+        for (Symbol i = 0; i < k && sink[s]; ++i)
+            if (m.output(s, i) != *err) {
+                sink[s] = false;
+                queue.push_back(s);
             }
-        }
-    }
+    for (std::size_t head = 0; head < queue.size(); ++head)
+        for (std::uint32_t z = start[queue[head]]; z < start[queue[head] + 1]; ++z)
+            if (sink[pred[z]]) {
+                sink[pred[z]] = false;
+                queue.push_back(pred[z]);
+            }
     return sink;
 }
 

@@ -54,6 +54,41 @@ TEST(Minimize, MergesEquivalentStatesAndKeepsBehaviour) {
     EXPECT_FALSE(separating_word(m, min).has_value());
 }
 
+TEST(Minimize, NamesEachClassAfterItsFirstStateInCanonicalOrder) {
+    // Start reaches Low (declared first) by `b` and High (declared later) by `a`; Low and High are
+    // equivalent. Breadth-first over inputs by name visits High first, so the class is "High";
+    // with the input order (b, a) it is "Low". Neither the lowest id nor the last visit decides.
+    MealyBuilder b(Alphabet({"b", "a"}), Alphabet({"x", "y"}));
+    const auto start = b.add_state("Start");
+    const auto low = b.add_state("Low");
+    const auto high = b.add_state("High");
+    b.set_transition(start, 0, low, 0);
+    b.set_transition(start, 1, high, 0);
+    for (StateId s : {low, high})
+        for (Symbol i : {0u, 1u}) b.set_transition(s, i, s, 1);
+    const auto m = b.build();
+    const auto by_name = minimize(m);
+    ASSERT_EQ(by_name.num_states(), 2u);
+    EXPECT_EQ(by_name.state_name(0), "Start");
+    EXPECT_EQ(by_name.state_name(1), "High");
+    const auto by_id = minimize(m, {0, 1});
+    EXPECT_EQ(by_id.state_name(1), "Low");
+    // Three equivalent states: the first of the three in canonical order names the class.
+    MealyBuilder c(Alphabet({"a", "b", "c"}), Alphabet({"x", "y"}));
+    const auto root = c.add_state("Root");
+    const auto third = c.add_state("Third");
+    const auto second = c.add_state("Second");
+    const auto first = c.add_state("First");
+    c.set_transition(root, 0, first, 0);
+    c.set_transition(root, 1, second, 0);
+    c.set_transition(root, 2, third, 0);
+    for (StateId s : {first, second, third})
+        for (Symbol i : {0u, 1u, 2u}) c.set_transition(s, i, s, 1);
+    const auto three = minimize(c.build());
+    ASSERT_EQ(three.num_states(), 2u);
+    EXPECT_EQ(three.state_name(1), "First");
+}
+
 TEST(Minimize, KeepsMinimalRandomMachinesAndDropsUnreachableStates) {
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
         const auto m = random_mealy(2 + seed * 3, 3, 3, seed);
@@ -123,6 +158,25 @@ TEST(AccessSequences, AreShortestAndReachTheirState) {
     // Breadth-first: no state is reached by a shorter word than its access sequence.
     for (std::size_t len = 0; len <= 3; ++len)
         for (const auto& w : words_of_length(3, len)) EXPECT_LE(access[m.run(w)]->size(), len);
+}
+
+TEST(AccessSequences, BreakTiesByInputIdUnlessGivenAnOrder) {
+    // Both inputs lead from Start to Next; `z` has id 0, `a` id 1. By default the first input by id
+    // wins (not by name); a given order decides otherwise.
+    MealyBuilder b(Alphabet({"z", "a"}), Alphabet({"o"}));
+    const auto start = b.add_state("Start");
+    const auto next = b.add_state("Next");
+    for (Symbol i : {0u, 1u}) {
+        b.set_transition(start, i, next, 0);
+        b.set_transition(next, i, next, 0);
+    }
+    const auto m = b.build();
+    const auto by_id = access_sequences(m);
+    ASSERT_TRUE(by_id[next].has_value());
+    EXPECT_EQ(*by_id[next], (Word{0}));
+    const auto by_order = access_sequences(m, {1, 0});
+    EXPECT_EQ(*by_order[next], (Word{1}));
+    EXPECT_EQ(*by_order[start], Word{});
 }
 
 TEST(DistinguisherBound, IsTheLongestShortestSeparation) {

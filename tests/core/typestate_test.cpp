@@ -79,6 +79,87 @@ TEST(TypestateOf, KeepsTimePassingAndRefusedWaits) {
     EXPECT_EQ(c.states[*c.find_state("Dead")].wait, Typestate::Wait::Err);
 }
 
+TEST(TypestateOf, ErrMustBeAbsorbingEvenWhenTheOtherAnswerIsFarAway) {
+    // A's `c` answers err and leads to Y; Y and W answer only err, but W leads to V, which answers
+    // quiet: Y is no err sink (two err steps from V's quiet), so A's err is not absorbing.
+    MealyBuilder b{Alphabet({"c", "wait"}), Alphabet({"ok", "quiet", "err"})};
+    const auto a = b.add_state("A"), y = b.add_state("Y"), w = b.add_state("W"), v = b.add_state("V");
+    b.set_transition(a, 0, y, 2);
+    b.set_transition(a, 1, a, 1);
+    for (Symbol i : {0u, 1u}) {
+        b.set_transition(y, i, w, 2);
+        b.set_transition(w, i, v, 2);
+    }
+    b.set_transition(v, 0, v, 0);
+    b.set_transition(v, 1, v, 1);
+    try {
+        (void)typestate_of(b.build(), "Far");
+        ADD_FAILURE() << "accepted";
+    } catch (const NotAClosureError& e) {
+        EXPECT_EQ(std::string(e.what()), "not a synchronous closure: state A, input 'c' answers err but leads to "
+                                         "state Y, which answers something other than err: err must be absorbing");
+    }
+    // With V answering err too, all three are sinks and the machine is A with `c` refused.
+    b.set_transition(v, 0, v, 2);
+    b.set_transition(v, 1, v, 2);
+    const auto ts = typestate_of(b.build(), "Far");
+    ASSERT_EQ(ts.states.size(), 1u);
+    EXPECT_EQ(ts.states[0].callins, (std::vector<std::optional<StateId>>{std::nullopt}));
+}
+
+TEST(TypestateOf, KeepsAnInitialStateThatRefusesEverything) {
+    // The initial state is an err sink itself (every callin and `wait` answer err): it is the whole
+    // typestate and must survive, while the closure's own sink (entered only by err) is dropped.
+    Typestate ts;
+    ts.name = "Broken";
+    ts.callins = {"open", "close"};
+    ts.states = {State{"Dead", {std::nullopt, std::nullopt}, {}, Typestate::Wait::Err, {}}};
+    const auto m = synchronous_closure(ts);
+    ASSERT_EQ(m.num_states(), 2u);  // Dead and __err
+    const auto back = typestate_of(m, ts.name);
+    EXPECT_EQ(back, ts);
+    ASSERT_EQ(back.states.size(), 1u);
+    EXPECT_EQ(back.initial, 0u);
+    // A one-state machine whose only state answers err to everything, with no separate sink.
+    MealyBuilder b{Alphabet({"open", "wait"}), Alphabet({"ok", "quiet", "err"})};
+    b.add_state("Nothing");
+    b.set_transition(0, 0, 0, 2);
+    b.set_transition(0, 1, 0, 2);
+    const auto lone = typestate_of(b.build(), "Lone");
+    ASSERT_EQ(lone.states.size(), 1u);
+    EXPECT_EQ(lone.states[0].name, "Nothing");
+    EXPECT_EQ(lone.states[0].callins, (std::vector<std::optional<StateId>>{std::nullopt}));
+    EXPECT_EQ(lone.states[0].wait, Typestate::Wait::Err);
+    // And its canonical form is that one state, under the user's name.
+    const auto c = canonical(ts);
+    ASSERT_EQ(c.states.size(), 1u);
+    EXPECT_EQ(c.states[0].name, "Dead");
+}
+
+TEST(Canonical, UserDeadStateNamesTheSinkEvenWhenAnErrComesFirst) {
+    // Breadth-first over the sorted callins (a, b, wait), Idle's refused `a` reaches the closure's
+    // err sink before `b` reaches the user's Dead state, which behaves the same: the minimal state
+    // still takes the user's name, not "__err" (nor the "Error" a kept closure sink would get).
+    Typestate ts;
+    ts.name = "Late";
+    ts.callins = {"a", "b"};
+    ts.states = {State{"Idle", {std::nullopt, 1}, {}, Typestate::Wait::Quiet, {}},
+                 State{"Dead", {std::nullopt, std::nullopt}, {}, Typestate::Wait::Err, {}}};
+    const auto closure = synchronous_closure(ts);
+    EXPECT_EQ(names_of(run(closure, {"a", "wait"}), closure.outputs()), (std::vector<std::string>{"err", "err"}));
+    const auto c = canonical(ts);
+    std::vector<std::string> names;
+    for (const auto& st : c.states) names.push_back(st.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"Idle", "Dead"}));
+    EXPECT_EQ(c.states[0].callins, (std::vector<std::optional<StateId>>{std::nullopt, StateId{1}}));
+    // The same with the dead state declared first and reached last: still "Dead".
+    Typestate swapped = ts;
+    std::swap(swapped.states[0], swapped.states[1]);
+    swapped.states[1].callins[1] = 0;
+    swapped.initial = 1;
+    EXPECT_EQ(canonical(swapped), c);
+}
+
 TEST(TypestateOf, SaysWhyAMachineIsNotAClosure) {
     auto expect_reason = [](const MealyMachine& m, const std::string& reason) {
         try {

@@ -234,6 +234,89 @@ TEST(Monitor, TraceLimitBoundsMemoryAndCountsWhatItDropped) {
     EXPECT_NE(v.message().find("trace:   ... (98 earlier events) >flip >flip >flip [>poke]"), std::string::npos);
 }
 
+TEST(Monitor, TraceLimitTrimsExactlyAtTwiceTheLimitDownToTheLimit) {
+    // Amortised trimming: the trace grows to 2 * limit - 1 events; the event that makes it 2 * limit
+    // drops all but the last `limit`. Events alternate >flip <tick, so the kept ones are visible.
+    MonitorOptions options;
+    options.trace_limit = 3;
+    Monitor m(monitor_test::toggle(), options);
+    const std::vector<std::size_t> sizes{1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4};
+    const std::vector<std::size_t> omitted{0, 0, 0, 0, 0, 3, 3, 3, 6, 6, 6, 9, 9};
+    for (std::size_t n = 1; n <= sizes.size(); ++n) {
+        if (n % 2 == 1) m.callin("flip");
+        else m.callback("tick");
+        EXPECT_EQ(m.trace().size(), sizes[n - 1]) << "after " << n << " events";
+        EXPECT_EQ(m.trace_omitted(), omitted[n - 1]) << "after " << n << " events";
+    }
+    EXPECT_EQ(m.trace_text(), "<tick >flip <tick >flip");  // events 10..13
+    EXPECT_EQ(m.event_count(), 13u);
+    m.callin("poke");  // refused: the violation shows what is kept, and counts the rest
+    const auto v = m.violations().at(0);
+    EXPECT_EQ(v.trace_omitted, 9u);
+    EXPECT_EQ(v.trace, (std::vector<std::string>{"<tick", ">flip", "<tick", ">flip"}));
+    EXPECT_NE(v.message().find("trace:   ... (9 earlier events) <tick >flip <tick >flip [>poke]"),
+              std::string::npos);
+    // A refused event is not part of the trace and triggers no trimming.
+    EXPECT_EQ(m.trace().size(), 4u);
+    EXPECT_EQ(m.trace_omitted(), 9u);
+}
+
+TEST(Monitor, TraceLimitOneKeepsTheLastEventAndZeroKeepsAll) {
+    MonitorOptions one;
+    one.trace_limit = 1;
+    Monitor m(monitor_test::toggle(), one);
+    m.callin("flip");
+    EXPECT_EQ(m.trace_text(), ">flip");
+    m.callback("tick");
+    EXPECT_EQ(m.trace_text(), "<tick");
+    EXPECT_EQ(m.trace_omitted(), 1u);
+    m.callin("flip");
+    EXPECT_EQ(m.trace_text(), ">flip");
+    EXPECT_EQ(m.trace_omitted(), 2u);
+    Monitor all(monitor_test::toggle());
+    for (int i = 0; i < 50; ++i) all.callin("flip");
+    EXPECT_EQ(all.trace().size(), 50u);
+    EXPECT_EQ(all.trace_omitted(), 0u);
+}
+
+TEST(Monitor, EventIdsAreCheckedAgainstTheirOwnKind) {
+    // Toggle: two callins (flip, poke), one callback (tick). Each kind is checked against its own
+    // count, at the exact boundary, and an out-of-range id records nothing.
+    Monitor m(monitor_test::toggle());
+    EXPECT_THROW(m.observe(Event::callback(1)), std::out_of_range);
+    EXPECT_THROW(m.observe(Event::callin(2)), std::out_of_range);
+    EXPECT_THROW((void)m.check(Event::callback(7)), std::out_of_range);
+    EXPECT_EQ(m.event_count(), 0u);
+    EXPECT_TRUE(m.observe(Event::callback(0)));  // tick, the last valid callback id
+    EXPECT_FALSE(m.observe(Event::callin(1)));   // poke, the last valid callin id: a violation
+    EXPECT_EQ(m.event_count(), 2u);
+    EXPECT_EQ(m.violation_count(), 1u);
+}
+
+TEST(Monitor, ACallinAfterQuietMovesTakesTheFirstStateOfTheChainThatEnablesIt) {
+    // S enables poke itself and may drift quietly to T, which enables poke elsewhere: S's own
+    // transition wins. From R (poke disabled) the drift R -> T -> U reaches T first: T's wins.
+    const Typestate ts = monitor_test::make_typestate(
+        "Drift", {"poke"}, {},
+        {
+            {"S", {{"poke", "A"}}, {}, std::string("T")},
+            {"T", {{"poke", "B"}}, {}, std::string("U")},
+            {"U", {{"poke", "C"}}, {}, {}},
+            {"A", {}, {}, {}},
+            {"B", {}, {}, {}},
+            {"C", {}, {}, {}},
+            {"R", {}, {}, std::string("T")},
+        });
+    Monitor from_s(ts);
+    EXPECT_TRUE(from_s.callin("poke"));
+    EXPECT_EQ(from_s.state(), "A");
+    Typestate from_r_ts = ts;
+    from_r_ts.initial = *ts.find_state("R");
+    Monitor from_r(from_r_ts);
+    EXPECT_TRUE(from_r.callin("poke"));
+    EXPECT_EQ(from_r.state(), "B");
+}
+
 TEST(Monitor, ResetStartsOver) {
     Monitor m(async_task());
     m.callin("execute");

@@ -234,6 +234,79 @@ TEST(CacheOracle, InsertChecksAgainstTheTree) {
     EXPECT_THROW(cache.insert(Word{kStop, kStart}, Word{kErrOut, kOkOut}), NondeterminismError);
 }
 
+/// An oracle over the toy model that breaks its own traits: the input right after the first `err`
+/// of a word answers `ok` (a device whose err is not absorbing, run by something that does not stop
+/// at an err, e.g. a remote pool).
+class PastErrOracle final : public MembershipOracle {
+public:
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    DeviceTraits traits() const override { return infer_traits(model_); }
+    /// Runs batches "in parallel", so a cache above sends words in waves (as to a device pool).
+    std::size_t parallelism() const override { return 2; }
+    void query_all(std::span<const Query> batch) override {
+        for (const Query& q : batch) {
+            Word w(q.prefix.begin(), q.prefix.end());
+            w.insert(w.end(), q.suffix.begin(), q.suffix.end());
+            Word out = model_.outputs_of(w);
+            const auto err = std::find(out.begin(), out.end(), kErrOut);
+            if (err != out.end() && err + 1 != out.end()) *(err + 1) = kOkOut;
+            std::copy(out.begin() + static_cast<std::ptrdiff_t>(q.prefix.size()), out.end(), q.answer.begin());
+            ++runs;
+        }
+    }
+    int runs = 0;
+
+private:
+    MealyMachine model_ = toy_closure();
+};
+
+TEST(CacheOracle, AnAnswerPastAKnownErrIsCaughtInAWave) {
+    // With parallel waves (as a device pool runs them) the two words of one batch leave the tree by
+    // different edges (`wait`, `stop`) and run in one wave. The first puts `stop`/err at the root
+    // (its quiet `wait` loops back there); the second's answer goes on after that err with `ok` —
+    // every time, so it is non-determinism, not an answer taken at face value.
+    PastErrOracle inner;
+    CacheConfig config;
+    CacheOracle cache(inner, config);
+    const Word first{kWaitIn, kStop, kStart}, second{kStop, kWaitIn};
+    Word a1(3), a2(2);
+    const std::vector<Query> batch{Query{{}, first, a1}, Query{{}, second, a2}};
+    try {
+        cache.query_all(batch);
+        FAIL() << "no NondeterminismError";
+    } catch (const NondeterminismError& e) {
+        EXPECT_EQ(e.inputs(), (std::vector<std::string>{"stop", "wait"}));
+        EXPECT_EQ(e.first_outputs(), (std::vector<std::string>{"err", "err"}));
+        EXPECT_EQ(e.second_outputs(), (std::vector<std::string>{"err", "ok"}));
+    }
+    EXPECT_EQ(cache.stats().contradictions, 1u);
+    EXPECT_EQ(inner.runs, 2 + static_cast<int>(config.reruns));  // both words, and the contradicting one again
+    // Answers that stay err after the err are consistent: the same batch on the honest model passes.
+    ModelDevice honest(toy_closure());
+    DeviceOracle honest_executed(honest);
+    CacheOracle honest_cache(honest_executed, config);
+    honest_cache.query_all(batch);
+    EXPECT_EQ(a1, (Word{kQuietOut, kErrOut, kErrOut}));
+    EXPECT_EQ(a2, (Word{kErrOut, kErrOut}));
+    EXPECT_EQ(honest_cache.stats().contradictions, 0u);
+}
+
+TEST(CacheOracle, InsertChecksAKnownQuietWait) {
+    // A quiet `wait` at the root is a self-loop of the tree: an answer giving that `wait` anything
+    // else contradicts it, wherever the word goes on; answers through the loop that agree are fine.
+    ModelDevice device(toy_closure());
+    DeviceOracle executed(device);
+    CacheOracle cache(executed);
+    cache.insert(Word{kWaitIn}, Word{kQuietOut});
+    EXPECT_THROW(cache.insert(Word{kWaitIn, kStart}, Word{kDoneOut, kOkOut}), NondeterminismError);
+    EXPECT_THROW(cache.insert(Word{kWaitIn, kWaitIn, kStart}, Word{kQuietOut, kOkOut, kOkOut}), NondeterminismError);
+    cache.insert(Word{kWaitIn, kWaitIn, kStart}, Word{kQuietOut, kQuietOut, kOkOut});
+    Word out(2);
+    EXPECT_TRUE(cache.lookup(Word{kWaitIn, kStart}, out));
+    EXPECT_EQ(out, (Word{kQuietOut, kOkOut}));
+}
+
 TEST(CacheOracle, AQuietWaitLeadsBackIntoTheKnownTree) {
     // `wait` (quiet) at the root loops back to the root, whose `start` child is already known: the
     // rest of the word must follow that child, not replace it.

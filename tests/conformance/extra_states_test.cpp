@@ -1,0 +1,137 @@
+// W and Wp with extra states against one- and two-extra-state mutants. A mutant copies a state t of
+// the model into a new state x, changes one transition of x (its target, so that x answers like t
+// on every single input and differs only after a longer word), and redirects one transition into t
+// so that it enters x instead. Chow's theorem (W) and Fujiwara et al.'s (Wp): a suite with
+// extra_states = e finds every inequivalent machine with at most n + e states, so every such mutant
+// must fail; with e = 0 some must pass, or the mutants would not test the middle section at all.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "support/random_mealy.hpp"
+#include "support/random_typestate.hpp"
+#include "support/reference_machines.hpp"
+#include "typestar/conformance/runner.hpp"
+#include "typestar/conformance/suite.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/sul/model_device.hpp"
+#include "typestar/sul/stack.hpp"
+
+namespace typestar {
+namespace {
+
+/// `m` plus `copies` new states: copy c of state `t` (c = 1..copies) goes on like t, except that
+/// copy 1's input `j` leads to `u` (or to copy 2, which does the same with the next pair...), and
+/// transition (s, i) enters copy 1. Only mutants that behave differently from `m`, stay complete,
+/// keep the traits of `m` and have every state reachable are returned (at most n + copies states
+/// each, so the theorems above apply).
+std::vector<MealyMachine> extra_state_mutants(const MealyMachine& m, std::size_t copies) {
+    std::vector<MealyMachine> result;
+    const std::size_t n = m.num_states(), k = m.num_inputs();
+    const DeviceTraits base = infer_traits(m);
+    for (StateId s = 0; s < n; ++s)
+        for (Symbol i = 0; i < k; ++i) {
+            const StateId t = m.successor(s, i);
+            for (Symbol j = 0; j < k; ++j)
+                for (StateId u = 0; u < n + copies; ++u) {
+                    std::vector<Transition> table(m.table().begin(), m.table().end());
+                    table.resize((n + copies) * k);
+                    for (std::size_t c = 0; c < copies; ++c) {
+                        const StateId x = static_cast<StateId>(n + c);
+                        for (Symbol a = 0; a < k; ++a) table[x * k + a] = m.transition(t, a);
+                        // The first copy's j-transition goes to the next copy, the last one's to u.
+                        table[x * k + j].target = c + 1 < copies ? static_cast<StateId>(x + 1) : u;
+                    }
+                    table[s * k + i].target = static_cast<StateId>(n);
+                    MealyMachine mutant(m.inputs(), m.outputs(), m.initial(), std::move(table));
+                    const DeviceTraits traits = infer_traits(mutant);
+                    if ((base.absorbing && !traits.absorbing) || (base.quiet && !traits.quiet)) continue;
+                    const auto access = access_sequences(mutant);
+                    if (std::any_of(access.begin(), access.end(), [](const auto& a) { return !a.has_value(); }))
+                        continue;
+                    if (!separating_word(mutant, m)) continue;
+                    result.push_back(std::move(mutant));
+                }
+        }
+    return result;
+}
+
+std::size_t survivors(const TestSuite& suite, const std::vector<MealyMachine>& mutants) {
+    std::size_t alive = 0;
+    for (const auto& mutant : mutants) {
+        ModelDevice device(mutant);
+        OracleStack stack(device);
+        if (!run_suite(suite, stack.oracle())) ++alive;
+    }
+    return alive;
+}
+
+struct Counts {
+    std::size_t mutants = 0;
+    std::size_t escaped_without_extra_states = 0;
+};
+
+/// Every mutant with up to `copies` extra states fails W and Wp at extra_states = copies (and more).
+Counts expect_killed(const MealyMachine& m, const std::string& name, std::size_t copies) {
+    Counts counts;
+    const auto mutants = extra_state_mutants(m, copies);
+    counts.mutants = mutants.size();
+    for (SuiteMethod method : {SuiteMethod::W, SuiteMethod::Wp}) {
+        SuiteConfig config;
+        config.method = method;
+        config.extra_states = 0;
+        counts.escaped_without_extra_states += survivors(generate_suite(m, config), mutants);
+        for (std::size_t e = copies; e <= 2; ++e) {
+            config.extra_states = e;
+            EXPECT_EQ(survivors(generate_suite(m, config), mutants), 0u)
+                << name << " " << method_name(method) << " extra_states " << e << ", " << mutants.size()
+                << " mutants with " << copies << " extra state(s)";
+        }
+    }
+    return counts;
+}
+
+/// Small machines: the reference machines and two seeded random ones.
+std::vector<testing_support::NamedMachine> small_machines() {
+    auto machines = testing_support::reference_machines();
+    machines.push_back({"random4_2", testing_support::random_mealy(4, 2, 2, 2)});
+    machines.push_back({"random5_9", testing_support::random_mealy(5, 2, 2, 9)});
+    return machines;
+}
+
+TEST(ExtraStates, WAndWpKillEveryOneExtraStateMutant) {
+    std::size_t mutants = 0, escaped = 0;
+    for (const auto& [name, m] : small_machines()) {
+        const Counts c = expect_killed(m, name, 1);
+        mutants += c.mutants;
+        escaped += c.escaped_without_extra_states;
+    }
+    EXPECT_GT(mutants, 100u);
+    EXPECT_GT(escaped, 0u) << "no mutant needs the middle section: the test would not test it";
+}
+
+TEST(ExtraStates, WAndWpKillEveryTwoExtraStateMutant) {
+    std::size_t mutants = 0, escaped = 0;
+    for (const auto& [name, m] : small_machines()) {
+        if (m.num_states() > 5) continue;  // keeps the suites small
+        const Counts c = expect_killed(m, name, 2);
+        mutants += c.mutants;
+        escaped += c.escaped_without_extra_states;
+    }
+    EXPECT_GT(mutants, 50u);
+    EXPECT_GT(escaped, 0u);
+}
+
+TEST(ExtraStates, ClosuresWithAnErrSinkToo) {
+    for (std::uint64_t seed : {2u, 4u}) {
+        const MealyMachine m = minimize(synchronous_closure(testing_support::random_typestate(3, 2, 1, seed)));
+        if (m.num_states() < 2) continue;
+        (void)expect_killed(m, "typestate " + std::to_string(seed), 1);
+    }
+}
+
+}  // namespace
+}  // namespace typestar
