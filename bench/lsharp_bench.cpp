@@ -296,12 +296,15 @@ int main(int argc, char** argv) {
     std::string droidstar_dir = std::string(TYPESTAR_SOURCE_DIR) + "/bench/droidstar";
     std::string json_file;
     std::uint64_t seed = 20180527;
-    bool skip_random = false;
+    bool skip_random = false, random_only = false;
+    std::vector<std::size_t> random_sizes{1000, 10000};
     app.add_option("--models", models_dir, "directory of the Mealy benchmark models (holds aalpy/ and README.md)");
     app.add_option("--droidstar", droidstar_dir, "directory of the DroidStar spec files");
     app.add_option("--json", json_file, "also write the results as JSON to this file");
     app.add_option("--seed", seed, "seed of the random machines");
-    app.add_flag("--skip-random", skip_random, "leave out the random 1,000- and 10,000-state machines");
+    app.add_flag("--skip-random", skip_random, "leave out the random machines");
+    app.add_option("--random", random_sizes, "sizes of the random machines (default 1000 10000)");
+    app.add_flag("--random-only", random_only, "run only the random machines");
     CLI11_PARSE(app, argc, argv);
 
     std::printf("typestar L# benchmark (build type: %s)\n", TYPESTAR_BUILD_TYPE);
@@ -319,7 +322,9 @@ int main(int argc, char** argv) {
     // (a) AALpy models: perfect oracle; the devices declare nothing (as AALpy assumes nothing).
     const fs::path models(models_dir);
     const auto anchors = read_anchors(models / "README.md");
-    if (fs::is_directory(models / "aalpy")) {
+    if (random_only) {
+        // nothing but (c)
+    } else if (fs::is_directory(models / "aalpy")) {
         print_pair_header("AALpy models, perfect equivalence oracle (executed queries = resets)");
         for (const fs::path& file : files_with_extension(models / "aalpy", ".dot", true)) {
             const std::string rel = fs::relative(file, models).generic_string();
@@ -340,6 +345,7 @@ int main(int argc, char** argv) {
     // bench/learn_bench.cpp's model devices do).
     std::vector<std::pair<std::string, MealyMachine>> droidstar;
     try {
+        if (!random_only)
         for (const fs::path& file : files_with_extension(droidstar_dir, ".yaml", false)) {
             const typestar::spec::Spec s = typestar::spec::load_spec(file);
             droidstar.emplace_back(s.typestate.name, typestar::synchronous_closure(s.typestate));
@@ -348,10 +354,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cannot load the DroidStar models from %s: %s\n", droidstar_dir.c_str(), e.what());
         return 2;
     }
-    print_pair_header("DroidStar stand-ins, perfect equivalence oracle (learning alone)");
+    if (!random_only) print_pair_header("DroidStar stand-ins, perfect equivalence oracle (learning alone)");
     for (const auto& [name, m] : droidstar)
         pair(learn("droidstar", name, m, Kind::LStar, 0, std::nullopt), learn("droidstar", name, m, Kind::LSharp, 0, std::nullopt));
-    print_pair_header("DroidStar stand-ins, DroidStar Algorithm 2 with B = 2 (learning + conformance)");
+    if (!random_only) print_pair_header("DroidStar stand-ins, DroidStar Algorithm 2 with B = 2 (learning + conformance)");
     for (const auto& [name, m] : droidstar)
         pair(learn("droidstar", name, m, Kind::LStar, 2, std::nullopt), learn("droidstar", name, m, Kind::LSharp, 2, std::nullopt));
 
@@ -361,7 +367,7 @@ int main(int argc, char** argv) {
                     ull(seed));
         std::printf("%-14s %-3s %9s %9s %8s %12s %6s %5s\n", "model", "", "executed", "cpu s", "wall s", "peak RSS KiB",
                     "rounds", "exact");
-        for (std::size_t n : {std::size_t{1000}, std::size_t{10000}}) {
+        for (std::size_t n : random_sizes) {
             const MealyMachine m = typestar::testing_support::random_mealy(n, 5, 5, seed);
             for (Kind kind : {Kind::LStar, Kind::LSharp}) {
                 Row r = learn_in_child("random_" + std::to_string(n), m, kind);

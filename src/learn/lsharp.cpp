@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -22,6 +23,7 @@ namespace {
 using NodeId = CacheOracle::NodeId;
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 constexpr NodeId kRoot = CacheOracle::kRootNode;
+constexpr std::size_t kAdsSample = 64;
 
 Word concat(const Word& a, const Word& b) {
     Word w;
@@ -56,6 +58,7 @@ public:
     std::vector<Word> hypothesis_access_;
     std::vector<NodeId> basis_;       // basis state i is tree node basis_[i]; hypothesis state i
     std::size_t alive_frontier_ = 0;
+    std::size_t full_passes_ = 0;
 
 private:
     struct Frontier {
@@ -122,7 +125,7 @@ private:
     std::size_t k_;
     std::shared_ptr<spdlog::logger> log_;
     std::unique_ptr<CacheOracle> own_;
-    const CacheOracle* tree_ = nullptr;
+    CacheOracle* tree_ = nullptr;  // the observation tree: read through its view; a counterexample is inserted
     MembershipOracle* ask_ = nullptr;
 
     std::vector<Word> access_;             // per basis state
@@ -356,6 +359,7 @@ void LSharp::Impl::refresh(std::uint32_t f) {
     fr.dirty = false;
     if (fr.key_input == kNone) file(f);
     std::erase_if(fr.candidates, [&](std::uint32_t b) { return apart(fr.node, basis_[b]); });
+    if (fr.candidates.capacity() > 4 * fr.candidates.size() + 16) fr.candidates.shrink_to_fit();  // memory ~ tree
 }
 
 void LSharp::Impl::promote(std::uint32_t f) {
@@ -404,16 +408,18 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
         Symbol best = 0;
         std::size_t best_score = 0, best_defined = 0;
         bool found = false;
+        // Scored on the first kAdsSample candidates only: the choice stays linear in |current|.
+        const std::span<const NodeId> sample(current.data(), std::min(current.size(), kAdsSample));
         for (Symbol a = 0; a < k_; ++a) {
             std::size_t defined = 0, largest = 0;
-            for (const NodeId n : current) {
+            for (const NodeId n : sample) {
                 const auto e = edge(n, a);
                 if (!e) continue;
                 if (counts_.size() <= e->output) counts_.resize(e->output + 1, 0);
                 largest = std::max<std::size_t>(largest, ++counts_[e->output]);
                 ++defined;
             }
-            for (const NodeId n : current) {
+            for (const NodeId n : sample) {
                 const auto e = edge(n, a);
                 if (e) counts_[e->output] = 0;
             }
@@ -497,6 +503,7 @@ void LSharp::Impl::make_adequate() {
                 identify(f);  // separation: the answer makes it dirty
             }
         }
+        ++full_passes_;
         // Answers below basis states may have made them apart from frontier nodes: check all once.
         for (std::uint32_t f = 0; f < frontier_.size(); ++f) {
             Frontier& fr = frontier_[f];
@@ -626,7 +633,11 @@ bool LSharp::Impl::refine(const Counterexample& cex) {
     while (d < cex.inputs.size() && d < cex.actual.size() && expected[d] == cex.actual[d]) ++d;
     if (d >= cex.inputs.size() || d >= cex.actual.size()) return false;
     const Word prefix(cex.inputs.begin(), cex.inputs.begin() + static_cast<std::ptrdiff_t>(d) + 1);
-    ask(prefix);
+    // The counterexample's answer is the device's (the equivalence oracle's contract): into the tree
+    // like any answer, checked against it (NondeterminismError on a contradiction), no query.
+    tree_->insert(prefix, std::span<const Symbol>(cex.actual.data(), d + 1));
+    grow_roles();
+    touch(prefix);
     const auto last = tree_->node_of(Word(prefix.begin(), prefix.end() - 1));
     const auto e = last ? edge(*last, prefix.back()) : std::nullopt;
     if (!e || e->output == expected[d]) return false;  // the device does not answer as the counterexample says
@@ -654,7 +665,7 @@ std::vector<Word> LSharp::access_sequences() const { return impl_->hypothesis_ac
 
 std::string LSharp::progress() const {
     return std::to_string(impl_->basis_.size()) + " basis, " + std::to_string(impl_->alive_frontier_) +
-           " frontier states";
+           " frontier states, " + std::to_string(impl_->full_passes_) + " passes";
 }
 
 }  // namespace typestar

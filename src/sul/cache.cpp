@@ -369,15 +369,6 @@ void CacheOracle::query_all(std::span<const Query> batch) {
 
 // ---- Read-only view of the prefix tree (added for L#) ----------------------------------------------
 
-std::optional<CacheOracle::Edge> CacheOracle::edge(NodeId node, Symbol input) const {
-    if (traits_.absorbing && node != kRootNode && nodes_[node].output == *traits_.absorbing)
-        return Edge{node, *traits_.absorbing};
-    const std::uint32_t c = child(node, input);
-    if (c == kNone) return std::nullopt;
-    if (c == kQuietLoop) return Edge{node, *traits_.quiet};
-    return Edge{c, nodes_[c].output};
-}
-
 std::optional<CacheOracle::NodeId> CacheOracle::node_of(std::span<const Symbol> word) const {
     NodeId node = kRootNode;
     for (const Symbol a : word) {

@@ -75,12 +75,19 @@ public:
         Symbol output = 0;
     };
     /// This cache itself.
-    [[nodiscard]] const CacheOracle* prefix_tree() const override { return this; }
+    [[nodiscard]] CacheOracle* prefix_tree() override { return this; }
     /// The step from `node` on `input` if the tree knows it, else nullopt. Under the traits this
     /// cache uses, a `wait` answered `quiet` and every input after an absorbing output are
     /// self-loops (target == node; output quiet, resp. the absorbing output). `node` must be below
     /// num_nodes() and `input` below inputs().size() (unchecked).
-    [[nodiscard]] std::optional<Edge> edge(NodeId node, Symbol input) const;
+    [[nodiscard]] std::optional<Edge> edge(NodeId node, Symbol input) const {
+        if (traits_.absorbing && node != kRootNode && nodes_[node].output == *traits_.absorbing)
+            return Edge{node, *traits_.absorbing};
+        const std::uint32_t c = child(node, input);
+        if (c == kNone) return std::nullopt;
+        if (c == kQuietLoop) return Edge{node, *traits_.quiet};
+        return Edge{c, nodes_[c].output};
+    }
     /// The node `word` leads to from the root, if every step is known.
     [[nodiscard]] std::optional<NodeId> node_of(std::span<const Symbol> word) const;
     /// How many nodes the tree has (ids are 0..num_nodes()-1).

@@ -61,9 +61,10 @@ public:
     [[nodiscard]] virtual std::size_t parallelism() const { return 1; }
 
     /// The prefix tree of every answer seen, if this oracle is (or forwards to) a cache: the
-    /// observation tree of tree-based learners (L#), read through CacheOracle's view. Decorators
-    /// forward it; default none. Added for L# (h-lsharp).
-    [[nodiscard]] virtual const CacheOracle* prefix_tree() const { return nullptr; }
+    /// observation tree of tree-based learners (L#), read through CacheOracle's view (and added to
+    /// only through CacheOracle::insert, checked like a device answer). Decorators forward it;
+    /// default none. Added for L# (h-lsharp).
+    [[nodiscard]] virtual CacheOracle* prefix_tree() { return nullptr; }
 
     /// The outputs of `word`, one per input: a batch of one.
     [[nodiscard]] Word query(std::span<const Symbol> word);
@@ -104,7 +105,7 @@ public:
         return inner_.lookup(word, out);
     }
     /// Forwarded.
-    [[nodiscard]] const CacheOracle* prefix_tree() const override { return inner_.prefix_tree(); }
+    [[nodiscard]] CacheOracle* prefix_tree() override { return inner_.prefix_tree(); }
 
 private:
     MembershipOracle& inner_;
