@@ -104,12 +104,23 @@ private:
     void promote(std::uint32_t f);
     void identify(std::uint32_t f);
     Word extension_suffix(std::uint32_t b, Symbol a);
+    // Pads a suffix asked from a frontier node to the equivalence oracle's suggested length (the
+    // words DroidStar Algorithm 2 at bound B runs from every transition are all words of length B:
+    // a learning query of that length is one the final suite would run anyway, a shorter one is not).
+    void pad(Word& suffix) const {
+        while (suffix.size() < suggested_) suffix.push_back(pad_input_);
+    }
     // An ADS over `candidates` (basis indices) computed on the tree, as the word along one branch:
     // where `tracked` (a node) knows the answer, the branch it takes; else the seed's prediction from
     // `seed_state`, if any; else the largest branch.
     Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
                   std::optional<StateId> seed_state);
     void make_adequate();
+    std::pair<std::size_t, std::size_t> access_cost(std::uint32_t f) const {
+        const Word& w = frontier_[f].access;
+        const auto wait = ask_->traits().wait;
+        return {wait ? static_cast<std::size_t>(std::count(w.begin(), w.end(), *wait)) : 0, w.size()};
+    }
     void build();
     void construct();
     std::optional<Word> inconsistency();
@@ -141,6 +152,7 @@ private:
     std::vector<std::pair<NodeId, NodeId>> stack_;
     std::vector<std::uint32_t> counts_;
 
+    Symbol pad_input_ = 0;  // the first input that is not `wait` (waits are slow on a device)
     std::optional<MealyMachine> seed_;
     bool seed_hypothesis_ = false;  // the hypothesis is the seed itself (nothing asked yet)
 };
@@ -278,7 +290,8 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
             ads = extension_suffix(b, a);
             have_ads = true;
         }
-        const Word suffix = seed_ ? extension_suffix(b, a) : ads;
+        Word suffix = seed_ ? extension_suffix(b, a) : ads;
+        pad(suffix);
         w.insert(w.end(), suffix.begin(), suffix.end());
         words.push_back(std::move(w));
     }
@@ -392,6 +405,7 @@ void LSharp::Impl::identify(std::uint32_t f) {
     }
     // A witness of two candidates: the node cannot know it (it would be apart from one of them).
     if (suffix.empty()) suffix = basis_witness(fr.candidates[0], fr.candidates[1]);
+    pad(suffix);
     ask(concat(fr.access, suffix));
 }
 
@@ -478,8 +492,13 @@ void LSharp::Impl::make_adequate() {
         while (!isolated_.empty() || !attention_.empty()) {
             if (!isolated_.empty()) {
                 // Promotion first: a frontier node apart from the whole basis.
-                const std::uint32_t f = *isolated_.begin();
-                isolated_.erase(isolated_.begin());
+                // Of the isolated ones, the access sequence with the fewest waits, then the shortest
+                // (the equivalence oracle's suite runs every test through these words).
+                auto pick = isolated_.begin();
+                for (auto it = std::next(pick); it != isolated_.end(); ++it)
+                    if (access_cost(*it) < access_cost(*pick)) pick = it;
+                const std::uint32_t f = *pick;
+                isolated_.erase(pick);
                 Frontier& fr = frontier_[f];
                 if (!fr.alive) continue;
                 if (fr.dirty) refresh(f);
@@ -528,7 +547,16 @@ void LSharp::Impl::construct() {
         }
     }
     hypothesis_.emplace(ask_->inputs(), ask_->outputs(), 0, std::move(table));
-    hypothesis_access_ = access_;
+    // The equivalence oracle runs its tests through these: the hypothesis's own shortest access
+    // sequences (inputs other than `wait` first: waits are slow on a device), which may be shorter
+    // than the basis's tree paths.
+    std::vector<Symbol> order;
+    const auto wait = ask_->traits().wait;
+    for (Symbol a = 0; a < k_; ++a)
+        if (!wait || a != *wait) order.push_back(a);
+    if (wait) order.push_back(*wait);
+    hypothesis_access_.clear();
+    for (auto& w : typestar::access_sequences(*hypothesis_, order)) hypothesis_access_.push_back(w.value_or(Word{}));
 }
 
 std::optional<Word> LSharp::Impl::inconsistency() {
@@ -604,6 +632,9 @@ void LSharp::Impl::build() {
 void LSharp::Impl::start() {
     const Alphabet& inputs = ask_->inputs();
     basis_by_output_.assign(k_, {});
+    const auto wait = ask_->traits().wait;
+    for (Symbol a = k_; a-- > 0;)
+        if (!wait || a != *wait) pad_input_ = a;
     frontier_by_key_.assign(k_, {});
     if (config_.seed) {
         seed_ = over_alphabets(minimize(*config_.seed), inputs, ask_->outputs());
