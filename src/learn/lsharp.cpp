@@ -68,6 +68,7 @@ private:
         std::uint32_t key_input = kNone;        // the bucket it is filed under (kNone: unkeyed)
         bool alive = true;
         bool dirty = false;                     // its subtree grew since candidates were checked
+        bool no_prediction = false;             // a counterexample ran into it: ask, never predict
     };
 
     // ---- the tree, through the cache's view ----
@@ -116,6 +117,35 @@ private:
     Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
                   std::optional<StateId> seed_state);
     void make_adequate();
+    // Inputs by id, `wait` last.
+    std::vector<Symbol> input_order() const {
+        std::vector<Symbol> order;
+        const auto wait = ask_->traits().wait;
+        for (Symbol a = 0; a < k_; ++a)
+            if (!wait || a != *wait) order.push_back(a);
+        if (wait) order.push_back(*wait);
+        return order;
+    }
+    // Seeded learning: the one candidate of `f` whose state in the seed is the seed's state of f, if
+    // predictions are on for f (the seed predicts the identification the tree has not confirmed).
+    std::optional<std::uint32_t> predicted(std::uint32_t f) const {
+        const Frontier& fr = frontier_[f];
+        if (!predicting_ || fr.no_prediction || fr.candidates.size() < 2) return std::nullopt;
+        const StateId s = seed_->run(fr.access);
+        std::optional<std::uint32_t> match;
+        for (const std::uint32_t b : fr.candidates) {
+            if (basis_seed_[b] != s) continue;
+            if (match) return std::nullopt;
+            match = b;
+        }
+        return match;
+    }
+    // The basis state a frontier node stands for in the hypothesis.
+    std::uint32_t choice(std::uint32_t f) const {
+        const Frontier& fr = frontier_[f];
+        if (fr.candidates.size() == 1) return fr.candidates.front();
+        return predicted(f).value();
+    }
     std::pair<std::size_t, std::size_t> access_cost(std::uint32_t f) const {
         const Word& w = frontier_[f].access;
         const auto wait = ask_->traits().wait;
@@ -154,7 +184,9 @@ private:
 
     Symbol pad_input_ = 0;  // the first input that is not `wait` (waits are slow on a device)
     std::optional<MealyMachine> seed_;
-    bool seed_hypothesis_ = false;  // the hypothesis is the seed itself (nothing asked yet)
+    bool seed_hypothesis_ = false;
+    bool predicting_ = false;           // seeded: identifications predicted by the seed are taken
+    std::vector<StateId> basis_seed_;   // seeded: the seed's state of each basis state's access  // the hypothesis is the seed itself (nothing asked yet)
 };
 
 // ---- apartness ---------------------------------------------------------------------------------------
@@ -275,6 +307,7 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
     const auto b = static_cast<std::uint32_t>(basis_.size());
     basis_.push_back(node);
     access_.push_back(std::move(access));
+    if (seed_) basis_seed_.push_back(seed_->run(access_.back()));
     grow_roles();
     basis_role_[node] = b;
     // Extension: every input of the new basis state, asked in one batch (a known err or quiet wait
@@ -513,7 +546,7 @@ void LSharp::Impl::make_adequate() {
                 continue;
             }
             if (fr.dirty) refresh(f);
-            if (fr.candidates.size() == 1) {
+            if (fr.candidates.size() == 1 || predicted(f)) {
                 attention_.erase(attention_.begin());
             } else if (fr.candidates.empty()) {
                 attention_.erase(attention_.begin());
@@ -529,7 +562,7 @@ void LSharp::Impl::make_adequate() {
             if (!fr.alive) continue;
             refresh(f);
             if (fr.candidates.empty()) isolated_.insert(f);
-            else if (fr.candidates.size() > 1) attention_.insert(f);
+            else if (fr.candidates.size() > 1 && !predicted(f)) attention_.insert(f);
         }
         if (isolated_.empty() && attention_.empty()) return;
     }
@@ -542,7 +575,7 @@ void LSharp::Impl::construct() {
         for (Symbol a = 0; a < k_; ++a) {
             const auto e = edge(basis_[b], a);
             std::uint32_t target = basis_of(e->target);
-            if (target == kNone) target = frontier_[frontier_of(e->target)].candidates.front();
+            if (target == kNone) target = choice(frontier_of(e->target));
             table[static_cast<std::size_t>(b) * k_ + a] = Transition{target, e->output};
         }
     }
@@ -550,13 +583,9 @@ void LSharp::Impl::construct() {
     // The equivalence oracle runs its tests through these: the hypothesis's own shortest access
     // sequences (inputs other than `wait` first: waits are slow on a device), which may be shorter
     // than the basis's tree paths.
-    std::vector<Symbol> order;
-    const auto wait = ask_->traits().wait;
-    for (Symbol a = 0; a < k_; ++a)
-        if (!wait || a != *wait) order.push_back(a);
-    if (wait) order.push_back(*wait);
     hypothesis_access_.clear();
-    for (auto& w : typestar::access_sequences(*hypothesis_, order)) hypothesis_access_.push_back(w.value_or(Word{}));
+    for (auto& w : typestar::access_sequences(*hypothesis_, input_order()))
+        hypothesis_access_.push_back(w.value_or(Word{}));
 }
 
 std::optional<Word> LSharp::Impl::inconsistency() {
@@ -596,6 +625,7 @@ void LSharp::Impl::process(Word sigma) {
         if (basis_of(*r) != kNone) return;
         if (const std::uint32_t f = frontier_of(*r); f != kNone && frontier_[f].alive) {
             frontier_[f].dirty = true;
+            frontier_[f].no_prediction = true;
             attention_.insert(f);
             return;
         }
@@ -640,7 +670,7 @@ void LSharp::Impl::start() {
         seed_ = over_alphabets(minimize(*config_.seed), inputs, ask_->outputs());
         hypothesis_ = *seed_;
         hypothesis_access_.clear();
-        for (auto& a : typestar::access_sequences(*seed_)) hypothesis_access_.push_back(a.value_or(Word{}));
+        for (auto& a : typestar::access_sequences(*seed_, input_order())) hypothesis_access_.push_back(a.value_or(Word{}));
         seed_hypothesis_ = true;
         log_->info("L# seeded with a {}-state machine: it is the first hypothesis", seed_->num_states());
         return;
@@ -654,6 +684,7 @@ bool LSharp::Impl::refine(const Counterexample& cex) {
         // The seed is refuted: learn on the tree (which holds what the equivalence oracle ran), with the
         // seed still predicting the branches of identification.
         seed_hypothesis_ = false;
+        predicting_ = true;
         add_basis(kRoot, {});
         build();
         return true;
@@ -674,8 +705,18 @@ bool LSharp::Impl::refine(const Counterexample& cex) {
     if (!e || e->output == expected[d]) return false;  // the device does not answer as the counterexample says
     process(Word(prefix.begin(), prefix.end() - 1));
     build();
-    return hypothesis_->num_states() != old.num_states() ||
-           !std::equal(hypothesis_->table().begin(), hypothesis_->table().end(), old.table().begin());
+    auto changed = [&] {
+        return hypothesis_->num_states() != old.num_states() ||
+               !std::equal(hypothesis_->table().begin(), hypothesis_->table().end(), old.table().begin());
+    };
+    if (!changed() && predicting_) {
+        log_->info("L#: seed predictions stop helping; identifying every state by queries from now on");
+        predicting_ = false;
+        for (std::uint32_t f = 0; f < frontier_.size(); ++f)
+            if (frontier_[f].alive && frontier_[f].candidates.size() > 1) attention_.insert(f);
+        build();
+    }
+    return changed();
 }
 
 // ---- LSharp --------------------------------------------------------------------------------------------
