@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -24,6 +25,7 @@ using NodeId = CacheOracle::NodeId;
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 constexpr NodeId kRoot = CacheOracle::kRootNode;
 constexpr std::size_t kAdsSample = 64;
+constexpr std::size_t kSharedLength = 8;
 
 Word concat(const Word& a, const Word& b) {
     Word w;
@@ -69,6 +71,7 @@ private:
         bool alive = true;
         bool dirty = false;                     // its subtree grew since candidates were checked
         bool no_prediction = false;             // a counterexample ran into it: ask, never predict
+        bool responsive = false;                // filed by its answer to the shared suffix
     };
 
     // ---- the tree, through the cache's view ----
@@ -117,6 +120,21 @@ private:
     Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
                   std::optional<StateId> seed_state);
     void make_adequate();
+    // A node's outputs on the shared extension suffix, if the tree knows them all.
+    std::optional<Word> response(NodeId x) const {
+        Word out;
+        for (const Symbol a : shared_ads_) {
+            const auto e = edge(x, a);
+            if (!e) return std::nullopt;
+            out.push_back(e->output);
+            x = e->target;
+        }
+        return out;
+    }
+    void file_basis_response(std::uint32_t q) {
+        if (auto r = response(basis_[q])) basis_by_response_[*r].push_back(q);
+        else basis_no_response_.push_back(q);
+    }
     // Inputs by id, `wait` last.
     std::vector<Symbol> input_order() const {
         std::vector<Symbol> order;
@@ -177,12 +195,22 @@ private:
     std::vector<std::uint32_t> unkeyed_;
     std::vector<std::uint32_t> basis_role_, frontier_role_;  // per tree node
     std::set<std::uint32_t> attention_;    // frontier nodes that may not have exactly one candidate
-    std::set<std::uint32_t> isolated_;     // frontier nodes seen with no candidate: promote first
+    // Frontier nodes seen with no candidate, to promote first: by (waits, length) of their access
+    // sequence (the equivalence oracle's suite runs every test through these words), then index.
+    std::set<std::tuple<std::size_t, std::size_t, std::uint32_t>> isolated_;
+    void isolate(std::uint32_t f) {
+        const auto [waits, length] = access_cost(f);
+        isolated_.emplace(waits, length, f);
+    }
     std::map<std::pair<std::uint32_t, std::uint32_t>, Word> witnesses_;
     std::vector<std::pair<NodeId, NodeId>> stack_;
     std::vector<std::uint32_t> counts_;
 
-    Symbol pad_input_ = 0;  // the first input that is not `wait` (waits are slow on a device)
+    Symbol pad_input_ = 0;
+    Word shared_ads_;                   // the extension suffix above LSharpConfig::ads_limit
+    std::size_t shared_ads_basis_ = 0;  // basis size when it was computed (0: not yet)
+    std::map<Word, std::vector<std::uint32_t>> basis_by_response_, frontier_by_response_;
+    std::vector<std::uint32_t> basis_no_response_;  // the first input that is not `wait` (waits are slow on a device)
     std::optional<MealyMachine> seed_;
     bool seed_hypothesis_ = false;
     bool predicting_ = false;           // seeded: identifications predicted by the seed are taken
@@ -293,14 +321,29 @@ void LSharp::Impl::touch(const Word& word) {
 
 Word LSharp::Impl::extension_suffix(std::uint32_t b, Symbol a) {
     if (basis_.size() < 2 || config_.extension == LSharpExtension::Plain) return {};
-    if (config_.extension == LSharpExtension::Ads && basis_.size() <= config_.ads_limit) {
-        std::vector<std::uint32_t> all(basis_.size());
-        for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    if (config_.extension != LSharpExtension::Ads) return basis_witness(b, b == 0 ? 1 : 0);
+    std::vector<std::uint32_t> all(basis_.size());
+    for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    if (basis_.size() <= config_.ads_limit) {
         std::optional<StateId> predicted;
         if (seed_) predicted = seed_->successor(*seed_state_of(access_[b]), a);
         return ads_path(all, std::nullopt, predicted);
     }
-    return basis_witness(b, b == 0 ? 1 : 0);
+    // A large basis: one ADS path over all of it, computed again only when the basis has grown by a
+    // quarter (every new state then shares one suffix, so extension stays linear overall).
+    if (shared_ads_basis_ == 0) {
+        // Long enough to tell many states apart by their answers alone: padded to kSharedLength
+        // with the inputs in turn (`wait` last).
+        shared_ads_ = ads_path(all, std::nullopt, std::nullopt);
+        pad(shared_ads_);
+        const auto order = input_order();
+        for (std::size_t i = 0; shared_ads_.size() < kSharedLength; ++i) shared_ads_.push_back(order[i % order.size()]);
+        shared_ads_basis_ = basis_.size();
+        // From now on every new basis state and frontier node knows its answer to this suffix, so
+        // they are filed by it: candidates are looked up, not searched.
+        for (std::uint32_t q = 0; q + 1 < basis_.size(); ++q) file_basis_response(q);
+    }
+    return shared_ads_;
 }
 
 void LSharp::Impl::add_basis(NodeId node, Word access) {
@@ -328,6 +371,10 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
         w.insert(w.end(), suffix.begin(), suffix.end());
         words.push_back(std::move(w));
     }
+    if (shared_ads_basis_ != 0 && !response(node)) {
+        // Above ads_limit: every basis state answers the shared suffix, so candidates are looked up.
+        words.push_back(concat(access_[b], shared_ads_));
+    }
     ask_all(words);
     // Its signature, filed by output per input.
     for (Symbol a = 0; a < k_; ++a) {
@@ -348,14 +395,21 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
             attention_.insert(f);
         }
     };
+    if (shared_ads_basis_ != 0) file_basis_response(b);
+    const std::optional<Word> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
+    // Frontier nodes filed by their response are found by it (when this state knows its own).
     for (Symbol a = 0; a < k_; ++a) {
         auto& by = frontier_by_key_[a];
         const Symbol o = signature_[static_cast<std::size_t>(b) * k_ + a];
         if (o < by.size())
-            for (const std::uint32_t f : by[o]) consider(f);
+            for (const std::uint32_t f : by[o])
+                if (!own || !frontier_[f].responsive) consider(f);
     }
     for (const std::uint32_t f : unkeyed_)
-        if (frontier_[f].key_input == kNone) consider(f);
+        if (frontier_[f].key_input == kNone && (!own || !frontier_[f].responsive)) consider(f);
+    if (own)
+        if (const auto it = frontier_by_response_.find(*own); it != frontier_by_response_.end())
+            for (const std::uint32_t f : it->second) consider(f);
     // Its successors outside the basis become frontier nodes.
     for (Symbol a = 0; a < k_; ++a) {
         const NodeId t = edge(node, a)->target;
@@ -386,7 +440,18 @@ void LSharp::Impl::add_frontier(NodeId node, Word access) {
     ++alive_frontier_;
     file(f);
     Frontier& fr = frontier_[f];
-    if (fr.key_input == kNone) {
+    const std::optional<Word> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
+    if (own) {
+        fr.responsive = true;
+        frontier_by_response_[*own].push_back(f);
+        if (fr.key_input == kNone) unkeyed_.push_back(f);  // (cannot happen: it knows a suffix)
+        std::vector<std::uint32_t> maybe = basis_no_response_;
+        if (const auto it = basis_by_response_.find(*own); it != basis_by_response_.end())
+            maybe.insert(maybe.end(), it->second.begin(), it->second.end());
+        std::sort(maybe.begin(), maybe.end());
+        for (const std::uint32_t b : maybe)
+            if (!apart(node, basis_[b])) fr.candidates.push_back(b);
+    } else if (fr.key_input == kNone) {
         unkeyed_.push_back(f);
         for (std::uint32_t b = 0; b < basis_.size(); ++b) fr.candidates.push_back(b);  // nothing known
     } else {
@@ -396,7 +461,7 @@ void LSharp::Impl::add_frontier(NodeId node, Word access) {
             for (const std::uint32_t b : by[o])
                 if (!apart(node, basis_[b])) fr.candidates.push_back(b);
     }
-    if (fr.candidates.empty()) isolated_.insert(f);
+    if (fr.candidates.empty()) isolate(f);
     else if (fr.candidates.size() > 1) attention_.insert(f);
 }
 
@@ -404,6 +469,19 @@ void LSharp::Impl::refresh(std::uint32_t f) {
     Frontier& fr = frontier_[f];
     fr.dirty = false;
     if (fr.key_input == kNone) file(f);
+    if (shared_ads_basis_ != 0 && !fr.responsive) {
+        if (auto own = response(fr.node)) {
+            // Now it answers the shared suffix: only basis states with its answer (or none) remain.
+            fr.responsive = true;
+            frontier_by_response_[*own].push_back(f);
+            const auto it = basis_by_response_.find(*own);
+            std::erase_if(fr.candidates, [&](std::uint32_t b) {
+                const auto r = response(basis_[b]);
+                return r && *r != *own;
+            });
+            (void)it;
+        }
+    }
     std::erase_if(fr.candidates, [&](std::uint32_t b) { return apart(fr.node, basis_[b]); });
     if (fr.candidates.capacity() > 4 * fr.candidates.size() + 16) fr.candidates.shrink_to_fit();  // memory ~ tree
 }
@@ -413,7 +491,7 @@ void LSharp::Impl::promote(std::uint32_t f) {
     fr.alive = false;
     --alive_frontier_;
     attention_.erase(f);
-    isolated_.erase(f);
+    isolated_.erase({access_cost(f).first, access_cost(f).second, f});
     frontier_role_[fr.node] = kNone;
     add_basis(fr.node, std::move(fr.access));
 }
@@ -421,7 +499,9 @@ void LSharp::Impl::promote(std::uint32_t f) {
 void LSharp::Impl::identify(std::uint32_t f) {
     const Frontier& fr = frontier_[f];
     Word suffix;
-    if (config_.separation == LSharpSeparation::Ads) {
+    if (shared_ads_basis_ != 0 && !fr.responsive && !response(fr.node)) {
+        suffix = shared_ads_;  // first its answer to the shared suffix: then it is looked up
+    } else if (config_.separation == LSharpSeparation::Ads) {
         suffix = ads_path(fr.candidates, fr.node, seed_state_of(fr.access));
         // A word the tree already answers from this node brings nothing new.
         NodeId n = fr.node;
@@ -525,13 +605,8 @@ void LSharp::Impl::make_adequate() {
         while (!isolated_.empty() || !attention_.empty()) {
             if (!isolated_.empty()) {
                 // Promotion first: a frontier node apart from the whole basis.
-                // Of the isolated ones, the access sequence with the fewest waits, then the shortest
-                // (the equivalence oracle's suite runs every test through these words).
-                auto pick = isolated_.begin();
-                for (auto it = std::next(pick); it != isolated_.end(); ++it)
-                    if (access_cost(*it) < access_cost(*pick)) pick = it;
-                const std::uint32_t f = *pick;
-                isolated_.erase(pick);
+                const std::uint32_t f = std::get<2>(*isolated_.begin());
+                isolated_.erase(isolated_.begin());
                 Frontier& fr = frontier_[f];
                 if (!fr.alive) continue;
                 if (fr.dirty) refresh(f);
@@ -550,7 +625,7 @@ void LSharp::Impl::make_adequate() {
                 attention_.erase(attention_.begin());
             } else if (fr.candidates.empty()) {
                 attention_.erase(attention_.begin());
-                isolated_.insert(f);
+                isolate(f);
             } else {
                 identify(f);  // separation: the answer makes it dirty
             }
@@ -561,7 +636,7 @@ void LSharp::Impl::make_adequate() {
             Frontier& fr = frontier_[f];
             if (!fr.alive) continue;
             refresh(f);
-            if (fr.candidates.empty()) isolated_.insert(f);
+            if (fr.candidates.empty()) isolate(f);
             else if (fr.candidates.size() > 1 && !predicted(f)) attention_.insert(f);
         }
         if (isolated_.empty() && attention_.empty()) return;

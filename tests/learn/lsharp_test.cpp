@@ -483,7 +483,7 @@ TEST(LSharp, NondeterministicDeviceRaisesFromTheCache) {
 
 // ---- L# beside L* --------------------------------------------------------------------------------
 
-TEST(LSharp, DISABLED_AsksFewerQueriesThanLStarOnRandomMachines) {
+TEST(LSharp, AsksFewerQueriesThanLStarOnRandomMachines) {
     std::uint64_t lsharp = 0, lstar = 0;
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
         const MealyMachine truth = testing_support::random_mealy(40, 5, 3, seed);

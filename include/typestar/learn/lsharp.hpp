@@ -41,8 +41,9 @@ enum class LSharpExtension {
     Plain,
     /// access(q)·i followed by a witness that separates q from another basis state (AALpy's default).
     SeparatingSequence,
-    /// access(q)·i followed by an ADS over the whole basis, along its predicted branch (falls back to
-    /// SeparatingSequence above LSharpConfig::ads_limit basis states, to keep extension cheap).
+    /// access(q)·i followed by an ADS over the whole basis, along its predicted branch (above
+    /// LSharpConfig::ads_limit basis states, one such path is shared and recomputed only when the
+    /// basis has grown by a quarter, to keep extension linear).
     Ads,
 };
 
@@ -58,8 +59,8 @@ enum class LSharpSeparation {
 struct LSharpConfig {
     LSharpExtension extension = LSharpExtension::Ads;
     LSharpSeparation separation = LSharpSeparation::Ads;
-    /// The Ads extension rule computes an ADS over the whole basis only up to this many basis states.
-    std::size_t ads_limit = 256;
+    /// The Ads extension rule computes an ADS for each new basis state up to this many basis states.
+    std::size_t ads_limit = 128;
     /// Start from this machine (e.g. an old spec's synchronous closure; see seed_of in lstar.hpp).
     /// The first hypothesis is the seed itself, asked no learning query, so a right seed costs one
     /// equivalence query. Once refuted, L# runs on the tree (which holds what the equivalence oracle
