@@ -132,7 +132,9 @@ private:
         return out;
     }
     void file_basis_response(std::uint32_t q) {
-        if (auto r = response(basis_[q])) basis_by_response_[*r].push_back(q);
+        if (basis_response_.size() <= q) basis_response_.resize(q + 1);
+        basis_response_[q] = response(basis_[q]);
+        if (basis_response_[q]) basis_by_response_[*basis_response_[q]].push_back(q);
         else basis_no_response_.push_back(q);
     }
     // Inputs by id, `wait` last.
@@ -194,6 +196,7 @@ private:
     std::vector<std::vector<std::vector<std::uint32_t>>> frontier_by_key_;     // [input][output]
     std::vector<std::uint32_t> unkeyed_;
     std::vector<std::uint32_t> basis_role_, frontier_role_;  // per tree node
+    std::vector<char> basis_changed_;      // per basis state: its subtree grew since the last full pass
     std::set<std::uint32_t> attention_;    // frontier nodes that may not have exactly one candidate
     // Frontier nodes seen with no candidate, to promote first: by (waits, length) of their access
     // sequence (the equivalence oracle's suite runs every test through these words), then index.
@@ -210,7 +213,8 @@ private:
     Word shared_ads_;                   // the extension suffix above LSharpConfig::ads_limit
     std::size_t shared_ads_basis_ = 0;  // basis size when it was computed (0: not yet)
     std::map<Word, std::vector<std::uint32_t>> basis_by_response_, frontier_by_response_;
-    std::vector<std::uint32_t> basis_no_response_;  // the first input that is not `wait` (waits are slow on a device)
+    std::vector<std::uint32_t> basis_no_response_;
+    std::vector<std::optional<Word>> basis_response_;  // per basis state, as filed  // the first input that is not `wait` (waits are slow on a device)
     std::optional<MealyMachine> seed_;
     bool seed_hypothesis_ = false;
     bool predicting_ = false;           // seeded: identifications predicted by the seed are taken
@@ -306,6 +310,7 @@ void LSharp::Impl::touch(const Word& word) {
     NodeId node = kRoot;
     std::size_t i = 0;
     while (i < word.size() && basis_of(node) != kNone) {
+        basis_changed_[basis_of(node)] = 1;  // its subtree may have grown
         const auto e = edge(node, word[i++]);
         if (!e) return;
         node = e->target;
@@ -351,6 +356,7 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
     basis_.push_back(node);
     access_.push_back(std::move(access));
     if (seed_) basis_seed_.push_back(seed_->run(access_.back()));
+    basis_changed_.push_back(1);
     grow_roles();
     basis_role_[node] = b;
     // Extension: every input of the new basis state, asked in one batch (a known err or quiet wait
@@ -476,7 +482,7 @@ void LSharp::Impl::refresh(std::uint32_t f) {
             frontier_by_response_[*own].push_back(f);
             const auto it = basis_by_response_.find(*own);
             std::erase_if(fr.candidates, [&](std::uint32_t b) {
-                const auto r = response(basis_[b]);
+                const auto& r = basis_response_[b];
                 return r && *r != *own;
             });
             (void)it;
@@ -632,13 +638,18 @@ void LSharp::Impl::make_adequate() {
         }
         ++full_passes_;
         // Answers below basis states may have made them apart from frontier nodes: check all once.
+        // Only pairs where one side grew can have become apart.
         for (std::uint32_t f = 0; f < frontier_.size(); ++f) {
             Frontier& fr = frontier_[f];
             if (!fr.alive) continue;
+            if (!fr.dirty && std::none_of(fr.candidates.begin(), fr.candidates.end(),
+                                          [&](std::uint32_t b) { return basis_changed_[b] != 0; }))
+                continue;
             refresh(f);
             if (fr.candidates.empty()) isolate(f);
             else if (fr.candidates.size() > 1 && !predicted(f)) attention_.insert(f);
         }
+        std::fill(basis_changed_.begin(), basis_changed_.end(), 0);
         if (isolated_.empty() && attention_.empty()) return;
     }
 }
@@ -755,6 +766,9 @@ void LSharp::Impl::start() {
 }
 
 bool LSharp::Impl::refine(const Counterexample& cex) {
+    // The equivalence oracle's queries went into the tree too: any subtree may have grown.
+    std::fill(basis_changed_.begin(), basis_changed_.end(), 1);
+    for (Frontier& fr : frontier_) fr.dirty = fr.alive;
     if (seed_hypothesis_) {
         // The seed is refuted: learn on the tree (which holds what the equivalence oracle ran), with the
         // seed still predicting the branches of identification.
