@@ -196,6 +196,7 @@ private:
     std::vector<std::vector<std::vector<std::uint32_t>>> frontier_by_key_;     // [input][output]
     std::vector<std::uint32_t> unkeyed_;
     std::vector<std::uint32_t> basis_role_, frontier_role_;  // per tree node
+    std::size_t nodes_after_build_ = 0;    // tree size when the last hypothesis was built
     std::vector<char> basis_changed_;      // per basis state: its subtree grew since the last full pass
     std::set<std::uint32_t> attention_;    // frontier nodes that may not have exactly one candidate
     // Frontier nodes seen with no candidate, to promote first: by (waits, length) of their access
@@ -739,7 +740,10 @@ void LSharp::Impl::build() {
         make_adequate();
         construct();
         const auto word = inconsistency();
-        if (!word) return;
+        if (!word) {
+            nodes_after_build_ = tree_->num_nodes();
+            return;
+        }
         log_->debug("L#: the hypothesis contradicts the tree on a word of length {}", word->size());
         process(Word(word->begin(), word->end() - 1));
     }
@@ -766,9 +770,11 @@ void LSharp::Impl::start() {
 }
 
 bool LSharp::Impl::refine(const Counterexample& cex) {
-    // The equivalence oracle's queries went into the tree too: any subtree may have grown.
-    std::fill(basis_changed_.begin(), basis_changed_.end(), 1);
-    for (Frontier& fr : frontier_) fr.dirty = fr.alive;
+    if (tree_->num_nodes() != nodes_after_build_) {
+        // The equivalence oracle's queries went into the tree too: any subtree may have grown.
+        std::fill(basis_changed_.begin(), basis_changed_.end(), 1);
+        for (Frontier& fr : frontier_) fr.dirty = fr.alive;
+    }
     if (seed_hypothesis_) {
         // The seed is refuted: learn on the tree (which holds what the equivalence oracle ran), with the
         // seed still predicting the branches of identification.
