@@ -1,3 +1,4 @@
+// L# (lsharp.hpp). Hand-written: no Debian package offers an active automata learner.
 #include "typestar/learn/lsharp.hpp"
 
 #include <algorithm>
@@ -215,7 +216,8 @@ private:
     std::size_t shared_ads_basis_ = 0;  // basis size when it was computed (0: not yet)
     std::map<Word, std::vector<std::uint32_t>> basis_by_response_, frontier_by_response_;
     std::vector<std::uint32_t> basis_no_response_;
-    std::vector<std::optional<Word>> basis_response_;  // per basis state, as filed  // the first input that is not `wait` (waits are slow on a device)
+    std::vector<std::optional<Word>> basis_response_;  // per basis state, as filed
+    std::vector<std::uint32_t> nonresponsive_;          // frontier nodes not filed by a response  // the first input that is not `wait` (waits are slow on a device)
     std::optional<MealyMachine> seed_;
     bool seed_hypothesis_ = false;
     bool predicting_ = false;           // seeded: identifications predicted by the seed are taken
@@ -404,19 +406,23 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
     };
     if (shared_ads_basis_ != 0) file_basis_response(b);
     const std::optional<Word> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
-    // Frontier nodes filed by their response are found by it (when this state knows its own).
-    for (Symbol a = 0; a < k_; ++a) {
-        auto& by = frontier_by_key_[a];
-        const Symbol o = signature_[static_cast<std::size_t>(b) * k_ + a];
-        if (o < by.size())
-            for (const std::uint32_t f : by[o])
-                if (!own || !frontier_[f].responsive) consider(f);
-    }
-    for (const std::uint32_t f : unkeyed_)
-        if (frontier_[f].key_input == kNone && (!own || !frontier_[f].responsive)) consider(f);
-    if (own)
+    if (own) {
+        // Frontier nodes filed by their response are found by it; the others are few (those from
+        // before the shared suffix, or that learned their response later), kept in a list.
+        std::erase_if(nonresponsive_, [&](std::uint32_t f) { return !frontier_[f].alive || frontier_[f].responsive; });
+        for (const std::uint32_t f : nonresponsive_) consider(f);
         if (const auto it = frontier_by_response_.find(*own); it != frontier_by_response_.end())
             for (const std::uint32_t f : it->second) consider(f);
+    } else {
+        for (Symbol a = 0; a < k_; ++a) {
+            auto& by = frontier_by_key_[a];
+            const Symbol o = signature_[static_cast<std::size_t>(b) * k_ + a];
+            if (o < by.size())
+                for (const std::uint32_t f : by[o]) consider(f);
+        }
+        for (const std::uint32_t f : unkeyed_)
+            if (frontier_[f].key_input == kNone) consider(f);
+    }
     // Its successors outside the basis become frontier nodes.
     for (Symbol a = 0; a < k_; ++a) {
         const NodeId t = edge(node, a)->target;
@@ -459,9 +465,11 @@ void LSharp::Impl::add_frontier(NodeId node, Word access) {
         for (const std::uint32_t b : maybe)
             if (!apart(node, basis_[b])) fr.candidates.push_back(b);
     } else if (fr.key_input == kNone) {
+        nonresponsive_.push_back(f);
         unkeyed_.push_back(f);
         for (std::uint32_t b = 0; b < basis_.size(); ++b) fr.candidates.push_back(b);  // nothing known
     } else {
+        nonresponsive_.push_back(f);
         const Symbol o = edge(node, fr.key_input)->output;
         const auto& by = basis_by_output_[fr.key_input];
         if (o < by.size())
@@ -536,6 +544,8 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
     for (const std::uint32_t b : candidates) current.push_back(basis_[b]);
     Word word;
     std::vector<NodeId> next;
+    bool is_tracked = tracked.has_value();
+    NodeId tracked_node = tracked.value_or(kRoot);
     while (current.size() > 1) {
         // The input that leaves the fewest candidates in the worst case (ties: more answers known,
         // then the smaller input).
@@ -569,13 +579,13 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
         word.push_back(best);
         // The branch: known from the tracked node, else predicted.
         std::optional<Symbol> branch;
-        if (tracked) {
-            const auto e = edge(*tracked, best);
+        if (is_tracked) {
+            const auto e = edge(tracked_node, best);
             if (e) {
                 branch = e->output;
-                tracked = e->target;
+                tracked_node = e->target;
             } else {
-                tracked.reset();
+                is_tracked = false;
             }
         }
         for (const NodeId n : current) {
@@ -753,7 +763,7 @@ void LSharp::Impl::start() {
     const Alphabet& inputs = ask_->inputs();
     basis_by_output_.assign(k_, {});
     const auto wait = ask_->traits().wait;
-    for (Symbol a = k_; a-- > 0;)
+    for (auto a = static_cast<Symbol>(k_); a-- > 0;)
         if (!wait || a != *wait) pad_input_ = a;
     frontier_by_key_.assign(k_, {});
     if (config_.seed) {
