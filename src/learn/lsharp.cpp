@@ -368,7 +368,11 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
     Word ads;  // without a seed the extension suffix does not depend on the input: compute it once
     bool have_ads = false;
     for (Symbol a = 0; a < k_; ++a) {
-        if (edge(node, a)) continue;
+        if (const auto e = edge(node, a)) {
+            // Known already; above ads_limit its answer to the shared suffix is asked too, so that
+            // it is looked up by it (else it would be compared with every new basis state).
+            if (shared_ads_basis_ == 0 || e->target == node || response(e->target)) continue;
+        }
         Word w = access_[b];
         w.push_back(a);
         if (!seed_ && !have_ads) {
