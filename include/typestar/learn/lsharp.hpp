@@ -60,7 +60,7 @@ struct LSharpConfig {
     LSharpExtension extension = LSharpExtension::Ads;
     LSharpSeparation separation = LSharpSeparation::Ads;
     /// The Ads extension rule computes an ADS for each new basis state up to this many basis states.
-    std::size_t ads_limit = 128;
+    std::size_t ads_limit = 64;
     /// Start from this machine (e.g. an old spec's synchronous closure; see seed_of in lstar.hpp).
     /// The first hypothesis is the seed itself, asked no learning query, so a right seed costs one
     /// equivalence query. Once refuted, L# runs on the tree (which holds what the equivalence oracle
