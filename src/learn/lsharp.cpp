@@ -209,6 +209,13 @@ private:
     }
     std::map<std::pair<std::uint32_t, std::uint32_t>, Word> witnesses_;
     std::vector<std::pair<NodeId, NodeId>> stack_;
+    struct ConsistencyItem {
+        NodeId node;
+        StateId state;
+        std::uint32_t parent;
+        Symbol input;
+    };
+    std::vector<ConsistencyItem> consistency_queue_;
     std::vector<std::uint32_t> counts_;
 
     Symbol pad_input_ = 0;
@@ -691,15 +698,12 @@ void LSharp::Impl::construct() {
 
 std::optional<Word> LSharp::Impl::inconsistency() {
     // Breadth-first over the tree beside the hypothesis: the first answer it gets wrong.
-    struct Item {
-        NodeId node;
-        StateId state;
-        std::uint32_t parent;
-        Symbol input;
-    };
-    std::vector<Item> queue{{kRoot, hypothesis_->initial(), kNone, 0}};
+    auto& queue = consistency_queue_;  // kept between calls: no reallocation per hypothesis
+    queue.clear();
+    queue.reserve(tree_->num_nodes());
+    queue.push_back(ConsistencyItem{kRoot, hypothesis_->initial(), kNone, 0});
     for (std::size_t i = 0; i < queue.size(); ++i) {
-        const Item item = queue[i];
+        const ConsistencyItem item = queue[i];
         for (Symbol a = 0; a < k_; ++a) {
             const auto e = edge(item.node, a);
             if (!e) continue;
@@ -712,7 +716,7 @@ std::optional<Word> LSharp::Impl::inconsistency() {
                 return w;
             }
             if (e->target == item.node) continue;  // a loop: its output is all there is to compare
-            queue.push_back(Item{e->target, t.target, static_cast<std::uint32_t>(i), a});
+            queue.push_back(ConsistencyItem{e->target, t.target, static_cast<std::uint32_t>(i), a});
         }
     }
     return std::nullopt;

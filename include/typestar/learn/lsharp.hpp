@@ -12,7 +12,10 @@
 // promotion, extension, separation, equivalence; counterexamples are analysed by binary search on the
 // tree. Identification uses adaptive distinguishing sequences computed on the tree; since a
 // membership query is a fixed word, an ADS runs as the word along its predicted branch (the largest
-// one, or the seed's), and a deviation costs one more query from where it deviated.
+// one, or the seed's), and a deviation costs one more query from where it deviated. A
+// counterexample's answer goes into the tree (CacheOracle::insert, checked like a device answer)
+// without a query. Queries from a frontier node are padded to the equivalence oracle's suggested
+// suffix length, so that DroidStar Algorithm 2's suite finds them in the cache.
 //
 // Typical use (exactly like LStar; the session layer does this):
 //
@@ -41,9 +44,10 @@ enum class LSharpExtension {
     Plain,
     /// access(q)·i followed by a witness that separates q from another basis state (AALpy's default).
     SeparatingSequence,
-    /// access(q)·i followed by an ADS over the whole basis, along its predicted branch (above
-    /// LSharpConfig::ads_limit basis states, one such path is shared and recomputed only when the
-    /// basis has grown by a quarter, to keep extension linear).
+    /// access(q)·i followed by an ADS over the whole basis, along its predicted branch. Above
+    /// LSharpConfig::ads_limit basis states one suffix is fixed (that ADS path, padded to 8 inputs)
+    /// and every basis state and frontier node is asked it, so candidates are looked up by their
+    /// answer instead of compared with the whole basis (learning stays near-linear in CPU).
     Ads,
 };
 
@@ -59,15 +63,18 @@ enum class LSharpSeparation {
 struct LSharpConfig {
     LSharpExtension extension = LSharpExtension::Ads;
     LSharpSeparation separation = LSharpSeparation::Ads;
-    /// The Ads extension rule computes an ADS for each new basis state up to this many basis states.
+    /// The Ads extension rule computes an ADS for each new basis state up to this many basis states
+    /// (then the shared suffix, see LSharpExtension::Ads).
     std::size_t ads_limit = 64;
     /// Start from this machine (e.g. an old spec's synchronous closure; see seed_of in lstar.hpp).
     /// The first hypothesis is the seed itself, asked no learning query, so a right seed costs one
     /// equivalence query. Once refuted, L# runs on the tree (which holds what the equivalence oracle
-    /// ran), and the seed keeps predicting the answers the tree has not confirmed: which branch an ADS
-    /// takes, so a node the seed predicts right is identified by one query. Predictions never enter
-    /// the tree; the equivalence oracle judges every hypothesis, so the result is as exact as without
-    /// a seed. Its inputs must equal the device's by name; its outputs are matched by name.
+    /// ran), and the seed keeps predicting what the tree has not confirmed: which branch an ADS takes,
+    /// and which candidate a frontier node is (the one in the seed's state, taken without a query
+    /// while the tree does not contradict it). A counterexample that lands on a predicted node stops
+    /// predicting it; if predictions stop helping, they stop altogether. Predictions never enter the
+    /// tree; the equivalence oracle judges every hypothesis, so the result is as exact as without a
+    /// seed. Its inputs must equal the device's by name; its outputs are matched by name.
     std::optional<MealyMachine> seed;
 };
 
