@@ -27,6 +27,7 @@ constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 constexpr NodeId kRoot = CacheOracle::kRootNode;
 constexpr std::size_t kAdsSample = 64;
 constexpr std::size_t kSharedLength = 8;
+constexpr std::size_t kConsistencyBatch = 16;
 
 Word concat(const Word& a, const Word& b) {
     Word w;
@@ -174,7 +175,9 @@ private:
     }
     void build();
     void construct();
-    std::optional<Word> inconsistency();
+    // Words of the tree the hypothesis answers wrongly at their last input (breadth-first, at most
+    // `limit`): all are analysed against the same hypothesis, then it is rebuilt once.
+    std::vector<Word> inconsistencies(std::size_t limit);
     // Counterexample analysis by binary search on the tree (L# §3, ProcCounterEx): `sigma` is in the
     // tree and its node is apart from the basis node of the hypothesis state it reaches.
     void process(Word sigma);
@@ -696,7 +699,8 @@ void LSharp::Impl::construct() {
         hypothesis_access_.push_back(w.value_or(Word{}));
 }
 
-std::optional<Word> LSharp::Impl::inconsistency() {
+std::vector<Word> LSharp::Impl::inconsistencies(std::size_t limit) {
+    std::vector<Word> found;
     // Breadth-first over the tree beside the hypothesis: the first answer it gets wrong.
     auto& queue = consistency_queue_;  // kept between calls: no reallocation per hypothesis
     queue.clear();
@@ -713,13 +717,15 @@ std::optional<Word> LSharp::Impl::inconsistency() {
                 for (std::uint32_t j = static_cast<std::uint32_t>(i); queue[j].parent != kNone; j = queue[j].parent)
                     w.push_back(queue[j].input);
                 std::reverse(w.begin(), w.end());
-                return w;
+                found.push_back(std::move(w));
+                if (found.size() >= limit) return found;
+                continue;  // not below it
             }
             if (e->target == item.node) continue;  // a loop: its output is all there is to compare
             queue.push_back(ConsistencyItem{e->target, t.target, static_cast<std::uint32_t>(i), a});
         }
     }
-    return std::nullopt;
+    return found;
 }
 
 void LSharp::Impl::process(Word sigma) {
@@ -757,13 +763,13 @@ void LSharp::Impl::build() {
     while (true) {
         make_adequate();
         construct();
-        const auto word = inconsistency();
-        if (!word) {
+        const auto words = inconsistencies(kConsistencyBatch);
+        if (words.empty()) {
             nodes_after_build_ = tree_->num_nodes();
             return;
         }
-        log_->debug("L#: the hypothesis contradicts the tree on a word of length {}", word->size());
-        process(Word(word->begin(), word->end() - 1));
+        log_->debug("L#: the hypothesis contradicts the tree on {} words", words.size());
+        for (const Word& word : words) process(Word(word.begin(), word.end() - 1));
     }
 }
 
