@@ -70,6 +70,52 @@ std::string describe(const LSharpConfig& c) {
            std::to_string(static_cast<int>(c.separation));
 }
 
+// ---- the cache's read-only view (the observation tree) -----------------------------------------
+
+TEST(CacheView, EdgesNodesLoopsAndTheAbsorbingOutput) {
+    // AsyncTask's closure: callins execute, cancel; then wait. err absorbing, quiet declared.
+    const MealyMachine truth = minimize(synchronous_closure(testing_support::async_task_typestate()));
+    const DeviceTraits traits = closure_traits(truth.inputs(), truth.outputs());
+    ModelDevice device(truth, "model", traits);
+    OracleStack stack(device);
+    CacheOracle* tree = stack.oracle().prefix_tree();
+    ASSERT_NE(tree, nullptr);
+    EXPECT_EQ(tree, &stack.cache());
+    const Symbol execute = truth.inputs().at("execute"), wait = truth.inputs().at("wait");
+    EXPECT_FALSE(tree->edge(CacheOracle::kRootNode, execute).has_value());  // nothing asked yet
+    EXPECT_EQ(tree->num_nodes(), 1u);
+    const Word answer = stack.oracle().query(Word{wait, execute, execute, wait});
+    // wait answered quiet in the initial state: a self-loop of the root.
+    const auto first = tree->edge(CacheOracle::kRootNode, wait);
+    ASSERT_TRUE(first.has_value());
+    EXPECT_EQ(first->target, CacheOracle::kRootNode);
+    EXPECT_EQ(first->output, *traits.quiet);
+    // The rest of the word follows real nodes; node_of agrees with stepping edges.
+    {
+        CacheOracle::NodeId n = CacheOracle::kRootNode;
+        for (std::size_t i = 0; i < 4; ++i) {
+            const Word w{wait, execute, execute, wait};
+            const auto e = tree->edge(n, w[i]);
+            ASSERT_TRUE(e.has_value()) << i;
+            EXPECT_EQ(e->output, answer[i]) << i;
+            n = e->target;
+        }
+        EXPECT_EQ(tree->node_of(Word{wait, execute, execute, wait}), n);
+    }
+    // A second execute is refused (err): everything after it is a self-loop answering err, known
+    // without a query.
+    const auto err_node = tree->node_of(Word{execute, execute});
+    ASSERT_TRUE(err_node.has_value());
+    EXPECT_EQ(answer[2], *traits.absorbing);
+    for (Symbol a = 0; a < truth.num_inputs(); ++a) {
+        const auto e = tree->edge(*err_node, a);
+        ASSERT_TRUE(e.has_value());
+        EXPECT_EQ(e->target, *err_node);
+        EXPECT_EQ(e->output, *traits.absorbing);
+    }
+    EXPECT_FALSE(tree->node_of(Word{truth.inputs().at("cancel")}).has_value());
+}
+
 // ---- learner x model matrix -------------------------------------------------------------------
 
 TEST(LSharpMatrix, ReferenceMachinesEveryVariantPerfectAndAlgorithm2) {
