@@ -695,8 +695,17 @@ void LSharp::Impl::construct() {
     // sequences (inputs other than `wait` first: waits are slow on a device), which may be shorter
     // than the basis's tree paths.
     hypothesis_access_.clear();
-    for (auto& w : typestar::access_sequences(*hypothesis_, input_order()))
-        hypothesis_access_.push_back(w.value_or(Word{}));
+    const auto wait = ask_->traits().wait;
+    auto cost = [&](const Word& w) {
+        return std::make_pair(wait ? std::count(w.begin(), w.end(), *wait) : 0, w.size());
+    };
+    StateId s = 0;
+    for (auto& w : typestar::access_sequences(*hypothesis_, input_order())) {
+        // The basis's own word where it is no dearer: the words asked from it are then the suite's.
+        Word shortest = w.value_or(Word{});
+        hypothesis_access_.push_back(cost(access_[s]) <= cost(shortest) ? access_[s] : std::move(shortest));
+        ++s;
+    }
 }
 
 std::vector<Word> LSharp::Impl::inconsistencies(std::size_t limit) {
