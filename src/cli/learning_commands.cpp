@@ -150,6 +150,7 @@ nlohmann::json stats_json(const QueryStats& s, std::size_t states, double second
 
 struct LearnArgs {
     std::string device;
+    std::string learner = "lstar";
     std::string bound = "2";
     std::uint64_t budget = EquivalenceOptions{}.budget;
     std::string equivalence = "alg2";
@@ -194,6 +195,12 @@ void run_learn(const LearnArgs& o) {
     LearnOptions options;
     options.name = opened.name;
     options.device_label = o.device;
+    if (const auto kind = parse_learner(o.learner)) {
+        options.learner = *kind;
+    } else {
+        print_error("unknown --learner '" + o.learner + "' (lstar or lsharp)");
+        exit_with(kExitBadInput);
+    }
     if (method) {
         options.equivalence.method = *method;
         options.equivalence.bound = bound;
@@ -380,6 +387,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine), inproc:NAME or http://HOST:PORT")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (a number, or 'auto': raise B while the learned machine needs all of it, within --budget), extra states for wp (default 2)");
         cmd->add_option("--budget", o->budget, "--bound auto: the most executed queries to spend (default 3000000)");
+        cmd->add_option("--learner", o->learner, "lstar (default) or lsharp (L#: far fewer queries on larger protocols)");
         cmd->add_option("--equivalence", o->equivalence, "equivalence oracle: alg2 (default), wp, or perfect (model devices)");
         cmd->add_option("--from", o->from, "seed learning with an old spec (.yaml) or Mealy machine (.dot)");
         cmd->add_option("--out", o->out, "write the learned spec (.yaml) or Mealy machine (.dot) here, atomically; default: stdout");

@@ -28,12 +28,14 @@ std::string tool_version() { return std::string("typestar ") + TYPESTAR_VERSION;
 const char* learner_name(LearnerKind kind) noexcept {
     switch (kind) {
         case LearnerKind::LStar: return "lstar";
+        case LearnerKind::LSharp: return "lsharp";
     }
     return "?";
 }
 
 std::optional<LearnerKind> parse_learner(std::string_view name) noexcept {
     if (name == "lstar") return LearnerKind::LStar;
+    if (name == "lsharp") return LearnerKind::LSharp;
     return std::nullopt;
 }
 
@@ -73,6 +75,11 @@ SuiteConfig suite_config(SuiteMethod method, std::size_t bound, std::size_t extr
 std::unique_ptr<Learner> make_learner(LearnerKind kind, MembershipOracle& oracle, LearnerConfig config) {
     switch (kind) {
         case LearnerKind::LStar: return std::make_unique<LStar>(oracle, std::move(config));
+        case LearnerKind::LSharp: {
+            LSharpConfig lsharp;
+            lsharp.seed = std::move(config.seed);
+            return std::make_unique<LSharp>(oracle, std::move(lsharp));
+        }
     }
     throw std::invalid_argument("unknown learner");
 }

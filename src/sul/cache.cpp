@@ -379,4 +379,16 @@ void CacheOracle::query_all(std::span<const Query> batch) {
     }
 }
 
+// ---- Read-only view of the prefix tree (added for L#) ----------------------------------------------
+
+std::optional<CacheOracle::NodeId> CacheOracle::node_of(std::span<const Symbol> word) const {
+    NodeId node = kRootNode;
+    for (const Symbol a : word) {
+        const auto e = edge(node, a);
+        if (!e) return std::nullopt;
+        node = e->target;
+    }
+    return node;
+}
+
 }  // namespace typestar

@@ -20,6 +20,7 @@
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/mealy.hpp"
 #include "typestar/learn/learner.hpp"
+#include "typestar/learn/lsharp.hpp"
 #include "typestar/learn/lstar.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/cache.hpp"
@@ -35,11 +36,12 @@ namespace typestar {
 
 /// Which learning algorithm.
 enum class LearnerKind {
-    LStar,  ///< L* with Rivest–Schapire (DroidStar Algorithm 1)
+    LStar,   ///< L* with Rivest–Schapire (DroidStar Algorithm 1)
+    LSharp,  ///< L# (Vaandrager et al., TACAS 2022) with adaptive distinguishing sequences, err-aware
 };
-/// "lstar".
+/// "lstar" or "lsharp".
 [[nodiscard]] const char* learner_name(LearnerKind kind) noexcept;
-/// The learner named `name` ("lstar"); nullopt otherwise.
+/// The learner named `name` ("lstar", "lsharp"); nullopt otherwise.
 [[nodiscard]] std::optional<LearnerKind> parse_learner(std::string_view name) noexcept;
 
 /// How hypotheses are judged while learning. Plain data with defaults.

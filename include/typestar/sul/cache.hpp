@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -63,6 +64,35 @@ public:
     /// Throws NondeterminismError if it contradicts the tree.
     void insert(std::span<const Symbol> word, std::span<const Symbol> outputs);
     [[nodiscard]] const CacheStats& stats() const noexcept { return stats_; }
+
+    // ---- Read-only view of the prefix tree (added for L#, h-lsharp; nothing else changed) ----
+    /// A node of the tree: the word that leads to it from the root. Ids are dense and stable (nodes
+    /// are never removed); the root (the empty word) is kRootNode.
+    using NodeId = std::uint32_t;
+    static constexpr NodeId kRootNode = 0;
+    /// One known step of the tree: the node it leads to and its output.
+    struct Edge {
+        NodeId target = 0;
+        Symbol output = 0;
+    };
+    /// This cache itself.
+    [[nodiscard]] CacheOracle* prefix_tree() override { return this; }
+    /// The step from `node` on `input` if the tree knows it, else nullopt. Under the traits this
+    /// cache uses, a `wait` answered `quiet` and every input after an absorbing output are
+    /// self-loops (target == node; output quiet, resp. the absorbing output). `node` must be below
+    /// num_nodes() and `input` below inputs().size() (unchecked).
+    [[nodiscard]] std::optional<Edge> edge(NodeId node, Symbol input) const {
+        if (traits_.absorbing && node != kRootNode && nodes_[node].output == *traits_.absorbing)
+            return Edge{node, *traits_.absorbing};
+        const std::uint32_t c = child(node, input);
+        if (c == kNone) return std::nullopt;
+        if (c == kQuietLoop) return Edge{node, *traits_.quiet};
+        return Edge{c, nodes_[c].output};
+    }
+    /// The node `word` leads to from the root, if every step is known.
+    [[nodiscard]] std::optional<NodeId> node_of(std::span<const Symbol> word) const;
+    /// How many nodes the tree has (ids are 0..num_nodes()-1).
+    [[nodiscard]] std::size_t num_nodes() const noexcept { return nodes_.size(); }
 
 private:
     static constexpr std::uint32_t kNone = 0;               // no child (the root is never a child)

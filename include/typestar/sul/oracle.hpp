@@ -22,6 +22,8 @@
 
 namespace typestar {
 
+class CacheOracle;
+
 /// One membership query of a batch: run `prefix·suffix` from a fresh instance and write the
 /// outputs of the `suffix` part to `answer` (caller-owned storage of exactly `suffix.size()`).
 /// The spans must stay valid during the call.
@@ -57,6 +59,12 @@ public:
     /// How many queries of a batch the oracle runs at once (a pool of devices: their number).
     /// Decorators forward it; a cache sends independent words in waves of this width. Default 1.
     [[nodiscard]] virtual std::size_t parallelism() const { return 1; }
+
+    /// The prefix tree of every answer seen, if this oracle is (or forwards to) a cache: the
+    /// observation tree of tree-based learners (L#), read through CacheOracle's view (and added to
+    /// only through CacheOracle::insert, checked like a device answer). Decorators forward it;
+    /// default none. Added for L# (h-lsharp).
+    [[nodiscard]] virtual CacheOracle* prefix_tree() { return nullptr; }
 
     /// The outputs of `word`, one per input: a batch of one.
     [[nodiscard]] Word query(std::span<const Symbol> word);
@@ -96,6 +104,8 @@ public:
     bool lookup(std::span<const Symbol> word, std::span<Symbol> out) override {
         return inner_.lookup(word, out);
     }
+    /// Forwarded.
+    [[nodiscard]] CacheOracle* prefix_tree() override { return inner_.prefix_tree(); }
 
 private:
     MembershipOracle& inner_;

@@ -1,0 +1,105 @@
+// L# for Mealy machines (Vaandrager, Garhewal, Rot, Wißmann, "A New Approach for Active Automata
+// Learning Based on Apartness", TACAS 2022, arXiv 2107.05419), error-aware (Kruger, Junges, Rot,
+// "Error-awareness accelerates active automata learning").
+// Design note: L# keeps no table. Its observation tree is the oracle stack's prefix-tree cache, read
+// through CacheOracle's view (MembershipOracle::prefix_tree()), so every answer the stack has seen —
+// learning, counterexample analysis, the equivalence oracle's suite — counts for apartness. The
+// assumptions the device declares are the cache's: a known `err` is absorbing (no query extends it,
+// and a node past it answers `err` to everything, so every state that answers only `err` is one
+// basis state, the sink, identified without a query) and a `wait` answered `quiet` is a self-loop
+// only when the device declares `quiet` (DeviceTraits). The learner keeps a basis (tree nodes pairwise
+// apart), its frontier (their one-input successors) with candidate sets, and applies the four rules:
+// promotion, extension, separation, equivalence; counterexamples are analysed by binary search on the
+// tree. Identification uses adaptive distinguishing sequences computed on the tree; since a
+// membership query is a fixed word, an ADS runs as the word along its predicted branch (the largest
+// one, or the seed's), and a deviation costs one more query from where it deviated. A
+// counterexample's answer goes into the tree (CacheOracle::insert, checked like a device answer)
+// without a query. Queries from a frontier node are padded to the equivalence oracle's suggested
+// suffix length, so that DroidStar Algorithm 2's suite finds them in the cache.
+//
+// Typical use (exactly like LStar; the session layer does this):
+//
+//     OracleStack stack(device);
+//     SuiteEquivalenceOracle alg2(stack.oracle());
+//     LSharp lsharp(stack.oracle());
+//     LearnResult r = run_experiment(lsharp, alg2, stack.counter());
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "typestar/core/mealy.hpp"
+#include "typestar/learn/learner.hpp"
+#include "typestar/sul/equivalence.hpp"
+#include "typestar/sul/oracle.hpp"
+
+namespace typestar {
+
+/// What a new frontier node is asked together with its first output (the L# extension rule).
+enum class LSharpExtension {
+    /// Only access(q)·i (the rule as first published).
+    Plain,
+    /// access(q)·i followed by a witness that separates q from another basis state (AALpy's default).
+    SeparatingSequence,
+    /// access(q)·i followed by an ADS over the whole basis, along its predicted branch. Above
+    /// LSharpConfig::ads_limit basis states one suffix is fixed (that ADS path, padded to 8 inputs)
+    /// and every basis state and frontier node is asked it, so candidates are looked up by their
+    /// answer instead of compared with the whole basis (learning stays near-linear in CPU).
+    Ads,
+};
+
+/// How a frontier node with several candidates is told apart (the L# separation rule).
+enum class LSharpSeparation {
+    /// A witness of two of its candidates (the rule as first published).
+    SeparatingSequence,
+    /// An adaptive distinguishing sequence over its candidates (the variant the paper reports best).
+    Ads,
+};
+
+/// Options of L#. Plain data with defaults.
+struct LSharpConfig {
+    LSharpExtension extension = LSharpExtension::Ads;
+    LSharpSeparation separation = LSharpSeparation::Ads;
+    /// The Ads extension rule computes an ADS for each new basis state up to this many basis states
+    /// (then the shared suffix, see LSharpExtension::Ads).
+    std::size_t ads_limit = 64;
+    /// Start from this machine (e.g. an old spec's synchronous closure; see seed_of in lstar.hpp).
+    /// The first hypothesis is the seed itself, asked no learning query, so a right seed costs one
+    /// equivalence query. Once refuted, L# runs on the tree (which holds what the equivalence oracle
+    /// ran), and the seed keeps predicting what the tree has not confirmed: which branch an ADS takes,
+    /// and which candidate a frontier node is (the one in the seed's state, taken without a query
+    /// while the tree does not contradict it). A counterexample that lands on a predicted node stops
+    /// predicting it; if predictions stop helping, they stop altogether. Predictions never enter the
+    /// tree; the equivalence oracle judges every hypothesis, so the result is as exact as without a
+    /// seed. Its inputs must equal the device's by name; its outputs are matched by name.
+    std::optional<MealyMachine> seed;
+};
+
+/// L# as a Learner. Asks through `oracle`; its observation tree is `oracle.prefix_tree()` (an
+/// OracleStack's cache), or a cache of its own over `oracle` if it has none. Throws
+/// std::invalid_argument from start() for a seed over other inputs; DeviceError and
+/// NondeterminismError from the oracle (a device whose answers contradict the tree).
+class LSharp final : public Learner {
+public:
+    explicit LSharp(MembershipOracle& oracle, LSharpConfig config = {});
+    ~LSharp() override;
+    LSharp(const LSharp&) = delete;
+    LSharp& operator=(const LSharp&) = delete;
+
+    void prepare_for(std::size_t suggested_suffix_length) override;
+    void start() override;
+    bool refine(const Counterexample& cex) override;
+    [[nodiscard]] MealyMachine hypothesis() const override;
+    [[nodiscard]] std::vector<Word> access_sequences() const override;
+    [[nodiscard]] std::string progress() const override;
+    [[nodiscard]] std::string name() const override { return "L#"; }
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace typestar

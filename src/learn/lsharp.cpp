@@ -1,0 +1,871 @@
+// L# (lsharp.hpp). Hand-written: no Debian package offers an active automata learner.
+#include "typestar/learn/lsharp.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "typestar/core/algorithms.hpp"
+#include "typestar/sul/cache.hpp"
+#include "typestar/sul/logging.hpp"
+#include "typestar/sul/model_device.hpp"
+
+namespace typestar {
+
+namespace {
+
+using NodeId = CacheOracle::NodeId;
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+constexpr NodeId kRoot = CacheOracle::kRootNode;
+constexpr std::size_t kAdsSample = 64;
+constexpr std::size_t kSharedLength = 8;
+constexpr std::size_t kConsistencyBatch = 16;
+
+Word concat(const Word& a, const Word& b) {
+    Word w;
+    w.reserve(a.size() + b.size());
+    w.insert(w.end(), a.begin(), a.end());
+    w.insert(w.end(), b.begin(), b.end());
+    return w;
+}
+
+}  // namespace
+
+class LSharp::Impl {
+public:
+    Impl(MembershipOracle& oracle, LSharpConfig config)
+        : config_(std::move(config)), k_(oracle.inputs().size()), log_(detail::logger("typestar.learn")) {
+        tree_ = oracle.prefix_tree();
+        if (tree_ == nullptr) {
+            // No cache in the stack: keep one of our own over it (the tree must exist somewhere).
+            own_ = std::make_unique<CacheOracle>(oracle);
+            tree_ = own_.get();
+            ask_ = own_.get();
+        } else {
+            ask_ = &oracle;
+        }
+    }
+
+    void start();
+    bool refine(const Counterexample& cex);
+
+    std::size_t suggested_ = 1;
+    std::optional<MealyMachine> hypothesis_;
+    std::vector<Word> hypothesis_access_;
+    std::vector<NodeId> basis_;       // basis state i is tree node basis_[i]; hypothesis state i
+    std::size_t alive_frontier_ = 0;
+    std::size_t full_passes_ = 0;
+
+private:
+    struct Frontier {
+        NodeId node = 0;
+        Word access;
+        std::vector<std::uint32_t> candidates;  // basis indices not (yet known to be) apart, ascending
+        std::uint32_t key_input = kNone;        // the bucket it is filed under (kNone: unkeyed)
+        bool alive = true;
+        bool dirty = false;                     // its subtree grew since candidates were checked
+        bool no_prediction = false;             // a counterexample ran into it: ask, never predict
+        bool responsive = false;                // filed by its answer to the shared suffix
+    };
+
+    // ---- the tree, through the cache's view ----
+    std::optional<CacheOracle::Edge> edge(NodeId node, Symbol a) const { return tree_->edge(node, a); }
+    std::uint32_t basis_of(NodeId node) const { return node < basis_role_.size() ? basis_role_[node] : kNone; }
+    std::uint32_t frontier_of(NodeId node) const {
+        return node < frontier_role_.size() ? frontier_role_[node] : kNone;
+    }
+    void grow_roles() {
+        const std::size_t n = tree_->num_nodes();
+        if (basis_role_.size() < n) {
+            basis_role_.resize(n, kNone);
+            frontier_role_.resize(n, kNone);
+        }
+    }
+    // Apartness (L# §3): some word is defined in both subtrees with different outputs. Self-loops
+    // (a quiet wait, everything after err) stand for the whole infinite branch.
+    bool apart(NodeId x, NodeId y);
+    // A shortest witness of x # y, if apart (breadth-first over the common subtree).
+    std::optional<Word> witness(NodeId x, NodeId y) const;
+    const Word& basis_witness(std::uint32_t p, std::uint32_t q);
+
+    // ---- queries ----
+    void ask(const Word& word);
+    void ask_all(const std::vector<Word>& words);
+    // Marks the frontier node a word runs through as dirty.
+    void touch(const Word& word);
+
+    // ---- the rules ----
+    void add_basis(NodeId node, Word access);
+    void add_frontier(NodeId node, Word access);
+    void refresh(std::uint32_t f);
+    void file(std::uint32_t f);
+    void promote(std::uint32_t f);
+    void identify(std::uint32_t f);
+    Word extension_suffix(std::uint32_t b, Symbol a);
+    // Pads a suffix asked from a frontier node to the equivalence oracle's suggested length (the
+    // words DroidStar Algorithm 2 at bound B runs from every transition are all words of length B:
+    // a learning query of that length is one the final suite would run anyway, a shorter one is not).
+    void pad(Word& suffix) const {
+        while (suffix.size() < suggested_) suffix.push_back(pad_input_);
+    }
+    // An ADS over `candidates` (basis indices) computed on the tree, as the word along one branch:
+    // where `tracked` (a node) knows the answer, the branch it takes; else the seed's prediction from
+    // `seed_state`, if any; else the largest branch.
+    Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
+                  std::optional<StateId> seed_state);
+    void make_adequate();
+    // A node's outputs on the shared extension suffix, if the tree knows them all.
+    std::optional<Word> response(NodeId x) const {
+        Word out;
+        for (const Symbol a : shared_ads_) {
+            const auto e = edge(x, a);
+            if (!e) return std::nullopt;
+            out.push_back(e->output);
+            x = e->target;
+        }
+        return out;
+    }
+    void file_basis_response(std::uint32_t q) {
+        if (basis_response_.size() <= q) basis_response_.resize(q + 1);
+        basis_response_[q] = response(basis_[q]);
+        if (basis_response_[q]) basis_by_response_[*basis_response_[q]].push_back(q);
+        else basis_no_response_.push_back(q);
+    }
+    // Inputs by id, `wait` last.
+    std::vector<Symbol> input_order() const {
+        std::vector<Symbol> order;
+        const auto wait = ask_->traits().wait;
+        for (Symbol a = 0; a < k_; ++a)
+            if (!wait || a != *wait) order.push_back(a);
+        if (wait) order.push_back(*wait);
+        return order;
+    }
+    // Seeded learning: the one candidate of `f` whose state in the seed is the seed's state of f, if
+    // predictions are on for f (the seed predicts the identification the tree has not confirmed).
+    std::optional<std::uint32_t> predicted(std::uint32_t f) const {
+        const Frontier& fr = frontier_[f];
+        if (!predicting_ || fr.no_prediction || fr.candidates.size() < 2) return std::nullopt;
+        const StateId s = seed_->run(fr.access);
+        std::optional<std::uint32_t> match;
+        for (const std::uint32_t b : fr.candidates) {
+            if (basis_seed_[b] != s) continue;
+            if (match) return std::nullopt;
+            match = b;
+        }
+        return match;
+    }
+    // The basis state a frontier node stands for in the hypothesis.
+    std::uint32_t choice(std::uint32_t f) const {
+        const Frontier& fr = frontier_[f];
+        if (fr.candidates.size() == 1) return fr.candidates.front();
+        return predicted(f).value();
+    }
+    std::pair<std::size_t, std::size_t> access_cost(std::uint32_t f) const {
+        const Word& w = frontier_[f].access;
+        const auto wait = ask_->traits().wait;
+        return {wait ? static_cast<std::size_t>(std::count(w.begin(), w.end(), *wait)) : 0, w.size()};
+    }
+    void build();
+    void construct();
+    // Words of the tree the hypothesis answers wrongly at their last input (breadth-first, at most
+    // `limit`): all are analysed against the same hypothesis, then it is rebuilt once.
+    std::vector<Word> inconsistencies(std::size_t limit);
+    // Counterexample analysis by binary search on the tree (L# §3, ProcCounterEx): `sigma` is in the
+    // tree and its node is apart from the basis node of the hypothesis state it reaches.
+    void process(Word sigma);
+    std::optional<StateId> seed_state_of(const Word& word) const {
+        if (!seed_) return std::nullopt;
+        return seed_->run(word);
+    }
+
+    LSharpConfig config_;
+    std::size_t k_;
+    std::shared_ptr<spdlog::logger> log_;
+    std::unique_ptr<CacheOracle> own_;
+    CacheOracle* tree_ = nullptr;  // the observation tree: read through its view; a counterexample is inserted
+    MembershipOracle* ask_ = nullptr;
+
+    std::vector<Word> access_;             // per basis state
+    std::vector<Symbol> signature_;        // basis * k + input: its output (basis states are complete)
+    std::vector<std::vector<std::vector<std::uint32_t>>> basis_by_output_;     // [input][output]
+    std::vector<Frontier> frontier_;
+    std::vector<std::vector<std::vector<std::uint32_t>>> frontier_by_key_;     // [input][output]
+    std::vector<std::uint32_t> unkeyed_;
+    std::vector<std::uint32_t> basis_role_, frontier_role_;  // per tree node
+    std::size_t nodes_after_build_ = 0;    // tree size when the last hypothesis was built
+    std::vector<char> basis_changed_;      // per basis state: its subtree grew since the last full pass
+    std::set<std::uint32_t> attention_;    // frontier nodes that may not have exactly one candidate
+    // Frontier nodes seen with no candidate, to promote first: by (waits, length) of their access
+    // sequence (the equivalence oracle's suite runs every test through these words), then index.
+    std::set<std::tuple<std::size_t, std::size_t, std::uint32_t>> isolated_;
+    void isolate(std::uint32_t f) {
+        const auto [waits, length] = access_cost(f);
+        isolated_.emplace(waits, length, f);
+    }
+    std::map<std::pair<std::uint32_t, std::uint32_t>, Word> witnesses_;
+    std::vector<std::pair<NodeId, NodeId>> stack_;
+    struct ConsistencyItem {
+        NodeId node;
+        StateId state;
+        std::uint32_t parent;
+        Symbol input;
+    };
+    std::vector<ConsistencyItem> consistency_queue_;
+    std::vector<std::uint32_t> counts_;
+
+    Symbol pad_input_ = 0;
+    Word shared_ads_;                   // the extension suffix above LSharpConfig::ads_limit
+    std::size_t shared_ads_basis_ = 0;  // basis size when it was computed (0: not yet)
+    std::map<Word, std::vector<std::uint32_t>> basis_by_response_, frontier_by_response_;
+    std::vector<std::uint32_t> basis_no_response_;
+    std::vector<std::optional<Word>> basis_response_;  // per basis state, as filed
+    std::vector<std::uint32_t> nonresponsive_;          // frontier nodes not filed by a response  // the first input that is not `wait` (waits are slow on a device)
+    std::optional<MealyMachine> seed_;
+    bool seed_hypothesis_ = false;
+    bool predicting_ = false;           // seeded: identifications predicted by the seed are taken
+    std::vector<StateId> basis_seed_;   // seeded: the seed's state of each basis state's access  // the hypothesis is the seed itself (nothing asked yet)
+};
+
+// ---- apartness ---------------------------------------------------------------------------------------
+
+bool LSharp::Impl::apart(NodeId x, NodeId y) {
+    if (x == y) return false;
+    stack_.clear();
+    stack_.emplace_back(x, y);
+    while (!stack_.empty()) {
+        const auto [u, v] = stack_.back();
+        stack_.pop_back();
+        for (Symbol a = 0; a < k_; ++a) {
+            const auto eu = edge(u, a);
+            if (!eu) continue;
+            const auto ev = edge(v, a);
+            if (!ev) continue;
+            if (eu->output != ev->output) return true;
+            if (eu->target == u && ev->target == v) continue;  // both loop: the same pair again
+            if (eu->target == ev->target) continue;
+            stack_.emplace_back(eu->target, ev->target);
+        }
+    }
+    return false;
+}
+
+std::optional<Word> LSharp::Impl::witness(NodeId x, NodeId y) const {
+    struct Item {
+        NodeId u, v;
+        std::uint32_t parent;
+        Symbol input;
+    };
+    std::vector<Item> queue{{x, y, kNone, 0}};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const Item item = queue[i];
+        for (Symbol a = 0; a < k_; ++a) {
+            const auto eu = edge(item.u, a);
+            if (!eu) continue;
+            const auto ev = edge(item.v, a);
+            if (!ev) continue;
+            if (eu->output != ev->output) {
+                Word w{a};
+                for (std::uint32_t j = static_cast<std::uint32_t>(i); queue[j].parent != kNone; j = queue[j].parent)
+                    w.push_back(queue[j].input);
+                std::reverse(w.begin(), w.end());
+                return w;
+            }
+            if (eu->target == item.u && ev->target == item.v) continue;
+            if (eu->target == ev->target) continue;
+            queue.push_back(Item{eu->target, ev->target, static_cast<std::uint32_t>(i), a});
+        }
+    }
+    return std::nullopt;
+}
+
+const Word& LSharp::Impl::basis_witness(std::uint32_t p, std::uint32_t q) {
+    const auto key = std::make_pair(std::min(p, q), std::max(p, q));
+    auto it = witnesses_.find(key);
+    if (it == witnesses_.end()) {
+        auto w = witness(basis_[key.first], basis_[key.second]);
+        if (!w) throw std::logic_error("L#: two basis states are not apart");
+        it = witnesses_.emplace(key, std::move(*w)).first;
+    }
+    return it->second;
+}
+
+// ---- queries -----------------------------------------------------------------------------------------
+
+void LSharp::Impl::ask(const Word& word) {
+    (void)ask_->query(word);
+    grow_roles();
+    touch(word);
+}
+
+void LSharp::Impl::ask_all(const std::vector<Word>& words) {
+    if (words.empty()) return;
+    std::vector<Word> answers(words.size());
+    std::vector<Query> batch;
+    batch.reserve(words.size());
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        answers[i].resize(words[i].size());
+        batch.push_back(Query{{}, words[i], answers[i]});
+    }
+    ask_->query_all(batch);
+    grow_roles();
+    for (const Word& w : words) touch(w);
+}
+
+void LSharp::Impl::touch(const Word& word) {
+    NodeId node = kRoot;
+    std::size_t i = 0;
+    while (i < word.size() && basis_of(node) != kNone) {
+        basis_changed_[basis_of(node)] = 1;  // its subtree may have grown
+        const auto e = edge(node, word[i++]);
+        if (!e) return;
+        node = e->target;
+    }
+    if (basis_of(node) != kNone) return;
+    const std::uint32_t f = frontier_of(node);
+    if (f == kNone || !frontier_[f].alive) return;
+    frontier_[f].dirty = true;
+    attention_.insert(f);
+}
+
+// ---- basis and frontier ------------------------------------------------------------------------------
+
+Word LSharp::Impl::extension_suffix(std::uint32_t b, Symbol a) {
+    if (basis_.size() < 2 || config_.extension == LSharpExtension::Plain) return {};
+    if (config_.extension != LSharpExtension::Ads) return basis_witness(b, b == 0 ? 1 : 0);
+    std::vector<std::uint32_t> all(basis_.size());
+    for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    if (basis_.size() <= config_.ads_limit) {
+        std::optional<StateId> predicted;
+        if (seed_) predicted = seed_->successor(*seed_state_of(access_[b]), a);
+        return ads_path(all, std::nullopt, predicted);
+    }
+    // A large basis: one ADS path over all of it, computed again only when the basis has grown by a
+    // quarter (every new state then shares one suffix, so extension stays linear overall).
+    if (shared_ads_basis_ == 0) {
+        // Long enough to tell many states apart by their answers alone: padded to kSharedLength
+        // with the inputs in turn (`wait` last).
+        shared_ads_ = ads_path(all, std::nullopt, std::nullopt);
+        pad(shared_ads_);
+        const auto order = input_order();
+        for (std::size_t i = 0; shared_ads_.size() < kSharedLength; ++i) shared_ads_.push_back(order[i % order.size()]);
+        shared_ads_basis_ = basis_.size();
+        // From now on every new basis state and frontier node knows its answer to this suffix, so
+        // they are filed by it: candidates are looked up, not searched.
+        for (std::uint32_t q = 0; q + 1 < basis_.size(); ++q) file_basis_response(q);
+    }
+    return shared_ads_;
+}
+
+void LSharp::Impl::add_basis(NodeId node, Word access) {
+    const auto b = static_cast<std::uint32_t>(basis_.size());
+    basis_.push_back(node);
+    access_.push_back(std::move(access));
+    if (seed_) basis_seed_.push_back(seed_->run(access_.back()));
+    basis_changed_.push_back(1);
+    grow_roles();
+    basis_role_[node] = b;
+    // Extension: every input of the new basis state, asked in one batch (a known err or quiet wait
+    // is already an edge of the tree and asks nothing).
+    std::vector<Word> words;
+    Word ads;  // without a seed the extension suffix does not depend on the input: compute it once
+    bool have_ads = false;
+    for (Symbol a = 0; a < k_; ++a) {
+        if (const auto e = edge(node, a)) {
+            // Known already; above ads_limit its answer to the shared suffix is asked too, so that
+            // it is looked up by it (else it would be compared with every new basis state).
+            if (shared_ads_basis_ == 0 || e->target == node || response(e->target)) continue;
+        }
+        Word w = access_[b];
+        w.push_back(a);
+        if (!seed_ && !have_ads) {
+            ads = extension_suffix(b, a);
+            have_ads = true;
+        }
+        Word suffix = seed_ ? extension_suffix(b, a) : ads;
+        pad(suffix);
+        w.insert(w.end(), suffix.begin(), suffix.end());
+        words.push_back(std::move(w));
+    }
+    if (shared_ads_basis_ != 0 && !response(node)) {
+        // Above ads_limit: every basis state answers the shared suffix, so candidates are looked up.
+        words.push_back(concat(access_[b], shared_ads_));
+    }
+    ask_all(words);
+    // Its signature, filed by output per input.
+    for (Symbol a = 0; a < k_; ++a) {
+        const auto e = edge(node, a);
+        if (!e) throw std::logic_error("L#: a basis state is not complete after extension");
+        signature_.push_back(e->output);
+        auto& by = basis_by_output_[a];
+        if (by.size() <= e->output) by.resize(e->output + 1);
+        by[e->output].push_back(b);
+    }
+    // The new state as a candidate of every frontier node not apart from it: only those filed under an
+    // (input, output) it agrees with, and the unkeyed ones, can be.
+    auto consider = [&](std::uint32_t f) {
+        Frontier& fr = frontier_[f];
+        if (!fr.alive) return;
+        if (!apart(fr.node, node)) {
+            fr.candidates.push_back(b);
+            attention_.insert(f);
+        }
+    };
+    if (shared_ads_basis_ != 0) file_basis_response(b);
+    const std::optional<Word> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
+    if (own) {
+        // Frontier nodes filed by their response are found by it; the others are few (those from
+        // before the shared suffix, or that learned their response later), kept in a list.
+        std::erase_if(nonresponsive_, [&](std::uint32_t f) { return !frontier_[f].alive || frontier_[f].responsive; });
+        for (const std::uint32_t f : nonresponsive_) consider(f);
+        if (const auto it = frontier_by_response_.find(*own); it != frontier_by_response_.end())
+            for (const std::uint32_t f : it->second) consider(f);
+    } else {
+        for (Symbol a = 0; a < k_; ++a) {
+            auto& by = frontier_by_key_[a];
+            const Symbol o = signature_[static_cast<std::size_t>(b) * k_ + a];
+            if (o < by.size())
+                for (const std::uint32_t f : by[o]) consider(f);
+        }
+        for (const std::uint32_t f : unkeyed_)
+            if (frontier_[f].key_input == kNone) consider(f);
+    }
+    // Its successors outside the basis become frontier nodes.
+    for (Symbol a = 0; a < k_; ++a) {
+        const NodeId t = edge(node, a)->target;
+        if (t == node || basis_of(t) != kNone || frontier_of(t) != kNone) continue;
+        Word w = access_[b];
+        w.push_back(a);
+        add_frontier(t, std::move(w));
+    }
+}
+
+void LSharp::Impl::file(std::uint32_t f) {
+    Frontier& fr = frontier_[f];
+    for (Symbol a = 0; a < k_; ++a) {
+        const auto e = edge(fr.node, a);
+        if (!e) continue;
+        fr.key_input = a;
+        auto& by = frontier_by_key_[a];
+        if (by.size() <= e->output) by.resize(e->output + 1);
+        by[e->output].push_back(f);
+        return;
+    }
+}
+
+void LSharp::Impl::add_frontier(NodeId node, Word access) {
+    const auto f = static_cast<std::uint32_t>(frontier_.size());
+    frontier_.push_back(Frontier{node, std::move(access), {}, kNone, true, false});
+    frontier_role_[node] = f;
+    ++alive_frontier_;
+    file(f);
+    Frontier& fr = frontier_[f];
+    const std::optional<Word> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
+    if (own) {
+        fr.responsive = true;
+        frontier_by_response_[*own].push_back(f);
+        if (fr.key_input == kNone) unkeyed_.push_back(f);  // (cannot happen: it knows a suffix)
+        std::vector<std::uint32_t> maybe = basis_no_response_;
+        if (const auto it = basis_by_response_.find(*own); it != basis_by_response_.end())
+            maybe.insert(maybe.end(), it->second.begin(), it->second.end());
+        std::sort(maybe.begin(), maybe.end());
+        for (const std::uint32_t b : maybe)
+            if (!apart(node, basis_[b])) fr.candidates.push_back(b);
+    } else if (fr.key_input == kNone) {
+        nonresponsive_.push_back(f);
+        unkeyed_.push_back(f);
+        for (std::uint32_t b = 0; b < basis_.size(); ++b) fr.candidates.push_back(b);  // nothing known
+    } else {
+        nonresponsive_.push_back(f);
+        const Symbol o = edge(node, fr.key_input)->output;
+        const auto& by = basis_by_output_[fr.key_input];
+        if (o < by.size())
+            for (const std::uint32_t b : by[o])
+                if (!apart(node, basis_[b])) fr.candidates.push_back(b);
+    }
+    if (fr.candidates.empty()) isolate(f);
+    else if (fr.candidates.size() > 1) attention_.insert(f);
+}
+
+void LSharp::Impl::refresh(std::uint32_t f) {
+    Frontier& fr = frontier_[f];
+    fr.dirty = false;
+    if (fr.key_input == kNone) file(f);
+    if (shared_ads_basis_ != 0 && !fr.responsive) {
+        if (auto own = response(fr.node)) {
+            // Now it answers the shared suffix: only basis states with its answer (or none) remain.
+            fr.responsive = true;
+            frontier_by_response_[*own].push_back(f);
+            const auto it = basis_by_response_.find(*own);
+            std::erase_if(fr.candidates, [&](std::uint32_t b) {
+                const auto& r = basis_response_[b];
+                return r && *r != *own;
+            });
+            (void)it;
+        }
+    }
+    std::erase_if(fr.candidates, [&](std::uint32_t b) { return apart(fr.node, basis_[b]); });
+    if (fr.candidates.capacity() > 4 * fr.candidates.size() + 16) fr.candidates.shrink_to_fit();  // memory ~ tree
+}
+
+void LSharp::Impl::promote(std::uint32_t f) {
+    Frontier& fr = frontier_[f];
+    fr.alive = false;
+    --alive_frontier_;
+    attention_.erase(f);
+    isolated_.erase({access_cost(f).first, access_cost(f).second, f});
+    frontier_role_[fr.node] = kNone;
+    add_basis(fr.node, std::move(fr.access));
+}
+
+void LSharp::Impl::identify(std::uint32_t f) {
+    const Frontier& fr = frontier_[f];
+    Word suffix;
+    if (shared_ads_basis_ != 0 && !fr.responsive && !response(fr.node)) {
+        suffix = shared_ads_;  // first its answer to the shared suffix: then it is looked up
+    } else if (config_.separation == LSharpSeparation::Ads) {
+        suffix = ads_path(fr.candidates, fr.node, seed_state_of(fr.access));
+        // A word the tree already answers from this node brings nothing new.
+        NodeId n = fr.node;
+        bool known = true;
+        for (const Symbol a : suffix) {
+            const auto e = edge(n, a);
+            if (!e) {
+                known = false;
+                break;
+            }
+            n = e->target;
+        }
+        if (known) suffix.clear();
+    }
+    // A witness of two candidates: the node cannot know it (it would be apart from one of them).
+    if (suffix.empty()) suffix = basis_witness(fr.candidates[0], fr.candidates[1]);
+    pad(suffix);
+    ask(concat(fr.access, suffix));
+}
+
+Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
+                            std::optional<StateId> seed_state) {
+    std::vector<NodeId> current;
+    current.reserve(candidates.size());
+    for (const std::uint32_t b : candidates) current.push_back(basis_[b]);
+    Word word;
+    std::vector<NodeId> next;
+    bool is_tracked = tracked.has_value();
+    NodeId tracked_node = tracked.value_or(kRoot);
+    while (current.size() > 1) {
+        // The input that leaves the fewest candidates in the worst case (ties: more answers known,
+        // then the smaller input).
+        Symbol best = 0;
+        std::size_t best_score = 0, best_defined = 0;
+        bool found = false;
+        // Scored on the first kAdsSample candidates only: the choice stays linear in |current|.
+        const std::span<const NodeId> sample(current.data(), std::min(current.size(), kAdsSample));
+        for (Symbol a = 0; a < k_; ++a) {
+            std::size_t defined = 0, largest = 0;
+            for (const NodeId n : sample) {
+                const auto e = edge(n, a);
+                if (!e) continue;
+                if (counts_.size() <= e->output) counts_.resize(e->output + 1, 0);
+                largest = std::max<std::size_t>(largest, ++counts_[e->output]);
+                ++defined;
+            }
+            for (const NodeId n : sample) {
+                const auto e = edge(n, a);
+                if (e) counts_[e->output] = 0;
+            }
+            const std::size_t score = defined - largest;
+            if (score > 0 && (!found || score > best_score || (score == best_score && defined > best_defined))) {
+                found = true;
+                best = a;
+                best_score = score;
+                best_defined = defined;
+            }
+        }
+        if (!found) break;
+        word.push_back(best);
+        // The branch: known from the tracked node, else predicted.
+        std::optional<Symbol> branch;
+        if (is_tracked) {
+            const auto e = edge(tracked_node, best);
+            if (e) {
+                branch = e->output;
+                tracked_node = e->target;
+            } else {
+                is_tracked = false;
+            }
+        }
+        for (const NodeId n : current) {
+            const auto e = edge(n, best);
+            if (e) ++(counts_[e->output]);
+        }
+        if (!branch && seed_state) {
+            const Symbol predicted = seed_->output(*seed_state, best);
+            if (predicted < counts_.size() && counts_[predicted] > 0) branch = predicted;
+        }
+        if (!branch) {
+            Symbol largest = 0;
+            for (Symbol o = 0; o < counts_.size(); ++o)
+                if (counts_[o] > counts_[largest]) largest = o;
+            branch = largest;
+        }
+        if (seed_state) seed_state = seed_->successor(*seed_state, best);
+        next.clear();
+        for (const NodeId n : current) {
+            const auto e = edge(n, best);
+            if (!e) continue;
+            counts_[e->output] = 0;
+            if (e->output == *branch) next.push_back(e->target);
+        }
+        current.swap(next);
+    }
+    return word;
+}
+
+// ---- the loop ------------------------------------------------------------------------------------------
+
+void LSharp::Impl::make_adequate() {
+    while (true) {
+        while (!isolated_.empty() || !attention_.empty()) {
+            if (!isolated_.empty()) {
+                // Promotion first: a frontier node apart from the whole basis.
+                const std::uint32_t f = std::get<2>(*isolated_.begin());
+                isolated_.erase(isolated_.begin());
+                Frontier& fr = frontier_[f];
+                if (!fr.alive) continue;
+                if (fr.dirty) refresh(f);
+                if (fr.candidates.empty()) promote(f);
+                else if (fr.candidates.size() > 1) attention_.insert(f);
+                continue;
+            }
+            const std::uint32_t f = *attention_.begin();
+            Frontier& fr = frontier_[f];
+            if (!fr.alive) {
+                attention_.erase(attention_.begin());
+                continue;
+            }
+            if (fr.dirty) refresh(f);
+            if (fr.candidates.size() == 1 || predicted(f)) {
+                attention_.erase(attention_.begin());
+            } else if (fr.candidates.empty()) {
+                attention_.erase(attention_.begin());
+                isolate(f);
+            } else {
+                identify(f);  // separation: the answer makes it dirty
+            }
+        }
+        ++full_passes_;
+        // Answers below basis states may have made them apart from frontier nodes: check all once.
+        // Only pairs where one side grew can have become apart.
+        for (std::uint32_t f = 0; f < frontier_.size(); ++f) {
+            Frontier& fr = frontier_[f];
+            if (!fr.alive) continue;
+            if (!fr.dirty && std::none_of(fr.candidates.begin(), fr.candidates.end(),
+                                          [&](std::uint32_t b) { return basis_changed_[b] != 0; }))
+                continue;
+            refresh(f);
+            if (fr.candidates.empty()) isolate(f);
+            else if (fr.candidates.size() > 1 && !predicted(f)) attention_.insert(f);
+        }
+        std::fill(basis_changed_.begin(), basis_changed_.end(), 0);
+        if (isolated_.empty() && attention_.empty()) return;
+    }
+}
+
+void LSharp::Impl::construct() {
+    const std::size_t n = basis_.size();
+    std::vector<Transition> table(n * k_);
+    for (std::uint32_t b = 0; b < n; ++b) {
+        for (Symbol a = 0; a < k_; ++a) {
+            const auto e = edge(basis_[b], a);
+            std::uint32_t target = basis_of(e->target);
+            if (target == kNone) target = choice(frontier_of(e->target));
+            table[static_cast<std::size_t>(b) * k_ + a] = Transition{target, e->output};
+        }
+    }
+    hypothesis_.emplace(ask_->inputs(), ask_->outputs(), 0, std::move(table));
+    // The equivalence oracle runs its tests through these: the hypothesis's own shortest access
+    // sequences (inputs other than `wait` first: waits are slow on a device), which may be shorter
+    // than the basis's tree paths.
+    hypothesis_access_.clear();
+    const auto wait = ask_->traits().wait;
+    auto cost = [&](const Word& w) {
+        return std::make_pair(wait ? std::count(w.begin(), w.end(), *wait) : 0, w.size());
+    };
+    StateId s = 0;
+    for (auto& w : typestar::access_sequences(*hypothesis_, input_order())) {
+        // The basis's own word where it is no dearer: the words asked from it are then the suite's.
+        Word shortest = w.value_or(Word{});
+        hypothesis_access_.push_back(cost(access_[s]) <= cost(shortest) ? access_[s] : std::move(shortest));
+        ++s;
+    }
+}
+
+std::vector<Word> LSharp::Impl::inconsistencies(std::size_t limit) {
+    std::vector<Word> found;
+    // Breadth-first over the tree beside the hypothesis: the first answer it gets wrong.
+    auto& queue = consistency_queue_;  // kept between calls: no reallocation per hypothesis
+    queue.clear();
+    queue.reserve(tree_->num_nodes());
+    queue.push_back(ConsistencyItem{kRoot, hypothesis_->initial(), kNone, 0});
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const ConsistencyItem item = queue[i];
+        for (Symbol a = 0; a < k_; ++a) {
+            const auto e = edge(item.node, a);
+            if (!e) continue;
+            const Transition& t = hypothesis_->transition(item.state, a);
+            if (t.output != e->output) {
+                Word w{a};
+                for (std::uint32_t j = static_cast<std::uint32_t>(i); queue[j].parent != kNone; j = queue[j].parent)
+                    w.push_back(queue[j].input);
+                std::reverse(w.begin(), w.end());
+                found.push_back(std::move(w));
+                if (found.size() >= limit) return found;
+                continue;  // not below it
+            }
+            if (e->target == item.node) continue;  // a loop: its output is all there is to compare
+            queue.push_back(ConsistencyItem{e->target, t.target, static_cast<std::uint32_t>(i), a});
+        }
+    }
+    return found;
+}
+
+void LSharp::Impl::process(Word sigma) {
+    const MealyMachine& h = *hypothesis_;
+    while (true) {
+        const auto r = tree_->node_of(sigma);
+        if (!r) throw std::logic_error("L#: a counterexample left the tree");
+        if (basis_of(*r) != kNone) return;
+        if (const std::uint32_t f = frontier_of(*r); f != kNone && frontier_[f].alive) {
+            frontier_[f].dirty = true;
+            frontier_[f].no_prediction = true;
+            attention_.insert(f);
+            return;
+        }
+        // The part of sigma inside the basis, up to the frontier node it runs through.
+        std::size_t j = 0;
+        for (NodeId n = kRoot; basis_of(n) != kNone; ++j) n = edge(n, sigma[j])->target;
+        --j;  // the frontier node is reached by sigma[0..j]
+        const std::size_t split = (j + 1 + sigma.size()) / 2;
+        const Word s1(sigma.begin(), sigma.begin() + static_cast<std::ptrdiff_t>(split));
+        const Word s2(sigma.begin() + static_cast<std::ptrdiff_t>(split), sigma.end());
+        const StateId q1 = h.run(s1);
+        const NodeId b = basis_[h.run(sigma)];
+        const auto eta = witness(*r, b);
+        if (!eta) throw std::logic_error("L#: counterexample analysis lost its witness");
+        Word next = concat(access_[q1], s2);
+        ask(concat(next, *eta));
+        const auto x = tree_->node_of(next);
+        if (x && apart(*x, b)) sigma = std::move(next);
+        else sigma = s1;
+    }
+}
+
+void LSharp::Impl::build() {
+    while (true) {
+        make_adequate();
+        construct();
+        const auto words = inconsistencies(kConsistencyBatch);
+        if (words.empty()) {
+            nodes_after_build_ = tree_->num_nodes();
+            return;
+        }
+        log_->debug("L#: the hypothesis contradicts the tree on {} words", words.size());
+        for (const Word& word : words) process(Word(word.begin(), word.end() - 1));
+    }
+}
+
+void LSharp::Impl::start() {
+    const Alphabet& inputs = ask_->inputs();
+    basis_by_output_.assign(k_, {});
+    const auto wait = ask_->traits().wait;
+    for (auto a = static_cast<Symbol>(k_); a-- > 0;)
+        if (!wait || a != *wait) pad_input_ = a;
+    frontier_by_key_.assign(k_, {});
+    if (config_.seed) {
+        seed_ = over_alphabets(minimize(*config_.seed), inputs, ask_->outputs());
+        hypothesis_ = *seed_;
+        hypothesis_access_.clear();
+        for (auto& a : typestar::access_sequences(*seed_, input_order())) hypothesis_access_.push_back(a.value_or(Word{}));
+        seed_hypothesis_ = true;
+        log_->info("L# seeded with a {}-state machine: it is the first hypothesis", seed_->num_states());
+        return;
+    }
+    add_basis(kRoot, {});
+    build();
+}
+
+bool LSharp::Impl::refine(const Counterexample& cex) {
+    if (tree_->num_nodes() != nodes_after_build_) {
+        // The equivalence oracle's queries went into the tree too: any subtree may have grown.
+        std::fill(basis_changed_.begin(), basis_changed_.end(), 1);
+        for (Frontier& fr : frontier_) fr.dirty = fr.alive;
+    }
+    if (seed_hypothesis_) {
+        // The seed is refuted: learn on the tree (which holds what the equivalence oracle ran), with the
+        // seed still predicting the branches of identification.
+        seed_hypothesis_ = false;
+        predicting_ = true;
+        add_basis(kRoot, {});
+        build();
+        return true;
+    }
+    const MealyMachine old = *hypothesis_;
+    const Word expected = old.outputs_of(cex.inputs);
+    std::size_t d = 0;
+    while (d < cex.inputs.size() && d < cex.actual.size() && expected[d] == cex.actual[d]) ++d;
+    if (d >= cex.inputs.size() || d >= cex.actual.size()) return false;
+    const Word prefix(cex.inputs.begin(), cex.inputs.begin() + static_cast<std::ptrdiff_t>(d) + 1);
+    // The counterexample's answer is the device's (the equivalence oracle's contract): into the tree
+    // like any answer, checked against it (NondeterminismError on a contradiction), no query.
+    tree_->insert(prefix, std::span<const Symbol>(cex.actual.data(), d + 1));
+    grow_roles();
+    touch(prefix);
+    const auto last = tree_->node_of(Word(prefix.begin(), prefix.end() - 1));
+    const auto e = last ? edge(*last, prefix.back()) : std::nullopt;
+    if (!e || e->output == expected[d]) return false;  // the device does not answer as the counterexample says
+    process(Word(prefix.begin(), prefix.end() - 1));
+    build();
+    auto changed = [&] {
+        return hypothesis_->num_states() != old.num_states() ||
+               !std::equal(hypothesis_->table().begin(), hypothesis_->table().end(), old.table().begin());
+    };
+    if (!changed() && predicting_) {
+        log_->info("L#: seed predictions stop helping; identifying every state by queries from now on");
+        predicting_ = false;
+        for (std::uint32_t f = 0; f < frontier_.size(); ++f)
+            if (frontier_[f].alive && frontier_[f].candidates.size() > 1) attention_.insert(f);
+        build();
+    }
+    return changed();
+}
+
+// ---- LSharp --------------------------------------------------------------------------------------------
+
+LSharp::LSharp(MembershipOracle& oracle, LSharpConfig config)
+    : impl_(std::make_unique<Impl>(oracle, std::move(config))) {}
+LSharp::~LSharp() = default;
+
+void LSharp::prepare_for(std::size_t suggested_suffix_length) { impl_->suggested_ = suggested_suffix_length; }
+void LSharp::start() { impl_->start(); }
+bool LSharp::refine(const Counterexample& cex) { return impl_->refine(cex); }
+
+MealyMachine LSharp::hypothesis() const {
+    if (!impl_->hypothesis_) throw std::logic_error("LSharp::hypothesis() before start()");
+    return *impl_->hypothesis_;
+}
+std::vector<Word> LSharp::access_sequences() const { return impl_->hypothesis_access_; }
+
+std::string LSharp::progress() const {
+    return std::to_string(impl_->basis_.size()) + " basis, " + std::to_string(impl_->alive_frontier_) +
+           " frontier states, " + std::to_string(impl_->full_passes_) + " passes";
+}
+
+}  // namespace typestar

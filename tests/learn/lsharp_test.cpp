@@ -1,0 +1,547 @@
+// L#: exact on every reference machine, on seeded random machines of 2-200 states, on random
+// typestate closures and on the bundled specs, with the perfect oracle and with Algorithm 2 at the
+// bound the machine needs, for every rule variant; err-awareness, seeding, determinism and
+// non-determinism detection.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <stdexcept>
+
+#include "support/random_mealy.hpp"
+#include "support/random_typestate.hpp"
+#include "support/reference_machines.hpp"
+#include "typestar/conformance/runner.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/learn/lsharp.hpp"
+#include "typestar/learn/lstar.hpp"
+#include "typestar/spec/spec.hpp"
+#include "typestar/sul/model_device.hpp"
+#include "typestar/sul/stack.hpp"
+
+namespace typestar {
+namespace {
+
+enum class Eq { Perfect, Alg2 };
+
+struct Outcome {
+    LearnResult result;
+    bool exact = false;
+};
+
+/// Learns `truth` with L# through a model device and the usual oracle stack (the device declares
+/// `traits` if given, else the assumptions that hold in `truth`, infer_traits).
+Outcome learn_model(const MealyMachine& truth, Eq eq, LSharpConfig config = {}, std::size_t bound = 1,
+                    std::optional<DeviceTraits> traits = std::nullopt) {
+    ModelDevice device(truth, "model", traits);
+    OracleStack stack(device);
+    PerfectOracle perfect(truth);
+    SuiteConfig suite;
+    suite.method = SuiteMethod::Algorithm2;
+    suite.bound = bound;
+    SuiteEquivalenceOracle testing(stack.oracle(), suite);
+    EquivalenceOracle& oracle = eq == Eq::Perfect ? static_cast<EquivalenceOracle&>(perfect) : testing;
+    LSharp lsharp(stack.oracle(), std::move(config));
+    Outcome out{run_experiment(lsharp, oracle, stack.counter()), false};
+    out.exact = out.result.converged && !separating_word(out.result.hypothesis, truth).has_value();
+    return out;
+}
+
+std::size_t needed_bound(const MealyMachine& m) {
+    return std::max<std::size_t>(1, distinguisher_bound(minimize(m)).value());
+}
+
+std::vector<LSharpConfig> all_variants() {
+    std::vector<LSharpConfig> result;
+    for (auto e : {LSharpExtension::Plain, LSharpExtension::SeparatingSequence, LSharpExtension::Ads})
+        for (auto s : {LSharpSeparation::SeparatingSequence, LSharpSeparation::Ads}) {
+            LSharpConfig c;
+            c.extension = e;
+            c.separation = s;
+            result.push_back(c);
+        }
+    return result;
+}
+
+std::string describe(const LSharpConfig& c) {
+    return "extension " + std::to_string(static_cast<int>(c.extension)) + " separation " +
+           std::to_string(static_cast<int>(c.separation));
+}
+
+// ---- the cache's read-only view (the observation tree) -----------------------------------------
+
+TEST(CacheView, EdgesNodesLoopsAndTheAbsorbingOutput) {
+    // AsyncTask's closure: callins execute, cancel; then wait. err absorbing, quiet declared.
+    const MealyMachine truth = minimize(synchronous_closure(testing_support::async_task_typestate()));
+    const DeviceTraits traits = closure_traits(truth.inputs(), truth.outputs());
+    ModelDevice device(truth, "model", traits);
+    OracleStack stack(device);
+    CacheOracle* tree = stack.oracle().prefix_tree();
+    ASSERT_NE(tree, nullptr);
+    EXPECT_EQ(tree, &stack.cache());
+    const Symbol execute = truth.inputs().at("execute"), wait = truth.inputs().at("wait");
+    EXPECT_FALSE(tree->edge(CacheOracle::kRootNode, execute).has_value());  // nothing asked yet
+    EXPECT_EQ(tree->num_nodes(), 1u);
+    const Word answer = stack.oracle().query(Word{wait, execute, execute, wait});
+    // wait answered quiet in the initial state: a self-loop of the root.
+    const auto first = tree->edge(CacheOracle::kRootNode, wait);
+    ASSERT_TRUE(first.has_value());
+    EXPECT_EQ(first->target, CacheOracle::kRootNode);
+    EXPECT_EQ(first->output, *traits.quiet);
+    // The rest of the word follows real nodes; node_of agrees with stepping edges.
+    {
+        CacheOracle::NodeId n = CacheOracle::kRootNode;
+        for (std::size_t i = 0; i < 4; ++i) {
+            const Word w{wait, execute, execute, wait};
+            const auto e = tree->edge(n, w[i]);
+            ASSERT_TRUE(e.has_value()) << i;
+            EXPECT_EQ(e->output, answer[i]) << i;
+            n = e->target;
+        }
+        EXPECT_EQ(tree->node_of(Word{wait, execute, execute, wait}), n);
+    }
+    // A second execute is refused (err): everything after it is a self-loop answering err, known
+    // without a query.
+    const auto err_node = tree->node_of(Word{execute, execute});
+    ASSERT_TRUE(err_node.has_value());
+    EXPECT_EQ(answer[2], *traits.absorbing);
+    for (Symbol a = 0; a < truth.num_inputs(); ++a) {
+        const auto e = tree->edge(*err_node, a);
+        ASSERT_TRUE(e.has_value());
+        EXPECT_EQ(e->target, *err_node);
+        EXPECT_EQ(e->output, *traits.absorbing);
+    }
+    EXPECT_FALSE(tree->node_of(Word{truth.inputs().at("cancel")}).has_value());
+}
+
+// ---- learner x model matrix -------------------------------------------------------------------
+
+TEST(LSharpMatrix, ReferenceMachinesEveryVariantPerfectAndAlgorithm2) {
+    for (const auto& [name, machine] : testing_support::reference_machines()) {
+        const std::size_t bound = needed_bound(machine);
+        for (const LSharpConfig& c : all_variants()) {
+            const auto perfect = learn_model(machine, Eq::Perfect, c);
+            EXPECT_TRUE(perfect.exact) << name << " perfect " << describe(c);
+            EXPECT_EQ(perfect.result.hypothesis.num_states(), minimize(machine).num_states()) << name;
+            EXPECT_EQ(perfect.result.access_sequences.size(), perfect.result.hypothesis.num_states());
+            const auto alg2 = learn_model(machine, Eq::Alg2, c, bound);
+            EXPECT_TRUE(alg2.exact) << name << " alg2 B=" << bound << " " << describe(c);
+        }
+    }
+}
+
+TEST(LSharpMatrix, ReferenceMachinesWithoutAnyDeclaredAssumption) {
+    // A device that declares nothing: err is not absorbing and quiet waits may move (issue 11).
+    for (const auto& [name, machine] : testing_support::reference_machines()) {
+        const auto out = learn_model(machine, Eq::Perfect, {}, 1, DeviceTraits{});
+        EXPECT_TRUE(out.exact) << name;
+        const auto alg2 = learn_model(machine, Eq::Alg2, {}, needed_bound(machine), DeviceTraits{});
+        EXPECT_TRUE(alg2.exact) << name;
+    }
+}
+
+class LSharpRandomMachines : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(LSharpRandomMachines, PerfectOracleEveryVariant) {
+    const std::size_t n = GetParam();
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        const MealyMachine truth = testing_support::random_mealy(n, 3, 2 + seed % 2, seed);
+        for (const LSharpConfig& c : all_variants()) {
+            const auto out = learn_model(truth, Eq::Perfect, c);
+            EXPECT_TRUE(out.exact) << "n=" << n << " seed=" << seed << " " << describe(c);
+            EXPECT_EQ(out.result.hypothesis.num_states(), minimize(truth).num_states());
+        }
+    }
+}
+
+TEST_P(LSharpRandomMachines, Algorithm2AtTheNeededBound) {
+    const std::size_t n = GetParam();
+    // The suite has about |Q|·|Σ|^(B+1) words: two inputs above 30 states keep it test-sized.
+    const std::size_t inputs = n > 30 ? 2 : 3;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        const MealyMachine truth = testing_support::random_mealy(n, inputs, 3, seed);
+        const std::size_t bound = needed_bound(truth);
+        const auto out = learn_model(truth, Eq::Alg2, {}, bound);
+        EXPECT_TRUE(out.exact) << "n=" << n << " seed=" << seed << " B=" << bound;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(States, LSharpRandomMachines, ::testing::Values(2, 3, 5, 10, 20, 30, 50, 100, 200));
+
+TEST(LSharp, RandomTypestateClosuresPerfectAndAlgorithm2) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        const Typestate t = testing_support::random_typestate(2 + seed % 7, 3, 2, seed);
+        const MealyMachine truth = minimize(synchronous_closure(t));
+        const auto perfect = learn_model(truth, Eq::Perfect);
+        EXPECT_TRUE(perfect.exact) << "seed " << seed;
+        const std::size_t bound = needed_bound(truth);
+        const auto out = learn_model(truth, Eq::Alg2, {}, bound);
+        EXPECT_TRUE(out.exact) << "seed " << seed;
+        // Learned as the closure of a typestate again.
+        EXPECT_NO_THROW((void)typestate_of(out.result.hypothesis, "learned")) << "seed " << seed;
+    }
+}
+
+std::vector<std::filesystem::path> yaml_files(const std::string& dir) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+MealyMachine closure_of(const std::filesystem::path& file) {
+    return minimize(synchronous_closure(spec::load_spec(file).typestate));
+}
+
+TEST(LSharp, BundledSpecsAndDroidStarStandInsAreLearnedExactly) {
+    std::size_t models = 0;
+    for (const std::string dir : {"/specs", "/bench/droidstar"}) {
+        for (const auto& file : yaml_files(std::string(TYPESTAR_SOURCE_DIR) + dir)) {
+            ++models;
+            const MealyMachine truth = closure_of(file);
+            const auto perfect = learn_model(truth, Eq::Perfect);
+            EXPECT_TRUE(perfect.exact) << file;
+            const auto alg2 = learn_model(truth, Eq::Alg2, {}, std::max<std::size_t>(2, needed_bound(truth)));
+            EXPECT_TRUE(alg2.exact) << file;
+        }
+    }
+    EXPECT_EQ(models, 5u + 16u);
+}
+
+// ---- err-awareness ----------------------------------------------------------------------------
+
+/// Records every word a device runs.
+class RecordingDevice final : public Device {
+public:
+    explicit RecordingDevice(const MealyMachine& m) : model_(m) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    DeviceTraits traits() const override { return model_.traits(); }
+    std::string name() const override { return "recording"; }
+    void reset() override { model_.reset(); }
+    Symbol step(Symbol input) override { return model_.step(input); }
+    RunResult run(std::span<const Symbol> in) override {
+        runs.emplace_back(in.begin(), in.end());
+        return model_.run(in);
+    }
+    std::vector<Word> runs;
+
+private:
+    ModelDevice model_;
+};
+
+TEST(LSharp, NothingRunsPastAKnownErrAndTheSinkCostsNothing) {
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        const MealyMachine truth = minimize(synchronous_closure(testing_support::random_typestate(6, 3, 2, seed)));
+        RecordingDevice device(truth);
+        OracleStack stack(device);
+        PerfectOracle perfect(truth);
+        LSharp lsharp(stack.oracle());
+        const auto result = run_experiment(lsharp, perfect, stack.counter());
+        EXPECT_FALSE(separating_word(result.hypothesis, truth).has_value());
+        const Symbol err = truth.outputs().at("err");
+        std::set<Word> err_words;  // words known to end in err (from earlier runs)
+        std::size_t reached_err = 0;
+        for (const Word& w : device.runs) {
+            for (std::size_t n = 1; n < w.size(); ++n)
+                EXPECT_FALSE(err_words.count(Word(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n))))
+                    << "ran a word extending a known err";
+            const Word out = truth.outputs_of(w);
+            for (std::size_t n = 1; n <= w.size(); ++n)
+                if (out[n - 1] == err) {
+                    err_words.insert(Word(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n)));
+                    ++reached_err;
+                    break;
+                }
+        }
+        EXPECT_GT(reached_err, 0u) << "seed " << seed;
+    }
+}
+
+TEST(LSharp, ErrAwarenessSavesQueries) {
+    // The same machine learned by a device that declares err absorbing and by one that declares nothing.
+    std::uint64_t aware = 0, unaware = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        const MealyMachine truth = minimize(synchronous_closure(testing_support::random_typestate(6, 3, 2, seed)));
+        DeviceTraits only_err;
+        only_err.absorbing = truth.outputs().at("err");
+        const auto a = learn_model(truth, Eq::Perfect, {}, 1, only_err);
+        const auto u = learn_model(truth, Eq::Perfect, {}, 1, DeviceTraits{});
+        EXPECT_TRUE(a.exact && u.exact) << seed;
+        aware += a.result.stats.total().queries_executed;
+        unaware += u.result.stats.total().queries_executed;
+    }
+    EXPECT_LT(aware, unaware);
+}
+
+TEST(LSharp, QuietLoopsAreAssumedOnlyWhenDeclared) {
+    // quiet_timer: a `wait` answered `quiet` moves from Armed to Elapsed, so the quiet assumption
+    // does not hold; a device that does not declare it is learned exactly.
+    const MealyMachine timer = testing_support::quiet_timer();
+    DeviceTraits undeclared = closure_traits(timer.inputs(), timer.outputs());
+    undeclared.quiet.reset();
+    EXPECT_TRUE(learn_model(timer, Eq::Perfect, {}, 1, undeclared).exact);
+    EXPECT_TRUE(learn_model(timer, Eq::Alg2, {}, needed_bound(timer), undeclared).exact);
+    // Where it holds (typestate closures), declaring it saves waits, and both are exact.
+    std::uint64_t with_waits = 0, without_waits = 0;
+    std::size_t checked = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        const MealyMachine truth = minimize(synchronous_closure(testing_support::random_typestate(5, 3, 2, seed)));
+        const DeviceTraits declared = infer_traits(truth);  // what really holds
+        if (!declared.quiet) continue;
+        ++checked;
+        DeviceTraits no_quiet = declared;
+        no_quiet.quiet.reset();
+        const auto with = learn_model(truth, Eq::Perfect, {}, 1, declared);
+        const auto without = learn_model(truth, Eq::Perfect, {}, 1, no_quiet);
+        EXPECT_TRUE(with.exact && without.exact) << seed;
+        with_waits += with.result.stats.total().waits_executed;
+        without_waits += without.result.stats.total().waits_executed;
+    }
+    EXPECT_GE(checked, 3u);
+    EXPECT_LT(with_waits, without_waits);
+}
+
+TEST(LSharp, AQuietWaitThatMovesIsLearnedWhenQuietIsNotDeclared) {
+    // Issue 11's device QM: in A a quiet wait moves to A2, where callin c is enabled.
+    MealyBuilder b(Alphabet({"go", "c", "wait"}), Alphabet({"ok", "err", "quiet"}));
+    const StateId s0 = b.add_state("Start"), a = b.add_state("A"), a2 = b.add_state("A2"), sink = b.add_state("Err");
+    const Symbol go = 0, c = 1, wait = 2, ok = 0, err = 1, quiet = 2;
+    b.set_transition(s0, go, a, ok);
+    b.set_transition(s0, c, sink, err);
+    b.set_transition(s0, wait, s0, quiet);
+    b.set_transition(a, go, sink, err);
+    b.set_transition(a, c, sink, err);
+    b.set_transition(a, wait, a2, quiet);
+    b.set_transition(a2, go, sink, err);
+    b.set_transition(a2, c, a2, ok);
+    b.set_transition(a2, wait, a2, quiet);
+    for (Symbol i : {go, c, wait}) b.set_transition(sink, i, sink, err);
+    const MealyMachine truth = b.build();
+    DeviceTraits undeclared;
+    undeclared.wait = wait;
+    undeclared.absorbing = err;
+    const auto out = learn_model(truth, Eq::Perfect, {}, 1, undeclared);
+    EXPECT_TRUE(out.exact);
+    EXPECT_EQ(out.result.hypothesis.num_states(), 4u);
+}
+
+// ---- seeding ----------------------------------------------------------------------------------
+
+/// The first single-transition change of `m` (in state, input, then target order) that keeps its
+/// closure traits and changes the behaviour.
+MealyMachine first_mutant(const MealyMachine& m) {
+    const auto base = infer_traits(m);
+    for (StateId s = 0; s < m.num_states(); ++s)
+        for (Symbol i = 0; i < m.num_inputs(); ++i)
+            for (StateId t = 0; t < m.num_states(); ++t) {
+                std::vector<Transition> table(m.table().begin(), m.table().end());
+                auto& tr = table[s * m.num_inputs() + i];
+                if (tr.target == t) continue;
+                tr.target = t;
+                MealyMachine mutant(m.inputs(), m.outputs(), m.initial(), table);
+                if (infer_traits(mutant) == base && separating_word(mutant, m)) return mutant;
+            }
+    throw std::logic_error("no mutant");
+}
+
+std::vector<MealyMachine> bundled_specs() {
+    std::vector<MealyMachine> result;
+    for (const auto& file : yaml_files(std::string(TYPESTAR_SOURCE_DIR) + "/specs")) result.push_back(closure_of(file));
+    return result;
+}
+
+TEST(LSharp, SeededWithTheRightSpecNeedsNoLearningQuery) {
+    for (const MealyMachine& truth : bundled_specs()) {
+        for (Eq eq : {Eq::Perfect, Eq::Alg2}) {
+            LSharpConfig c;
+            c.seed = truth;
+            const auto out = learn_model(truth, eq, c, 2);
+            EXPECT_TRUE(out.exact);
+            EXPECT_EQ(out.result.rounds, 1u);
+            EXPECT_EQ(out.result.stats.learning.queries_asked, 0u);
+            EXPECT_EQ(out.result.stats.learning.queries_executed, 0u);
+        }
+    }
+}
+
+TEST(LSharp, SeededWithAMutantCostsFarLessThanFromScratch) {
+    std::uint64_t scratch_total = 0, seeded_total = 0;
+    for (const MealyMachine& truth : bundled_specs()) {
+        const MealyMachine mutant = first_mutant(truth);
+        LSharpConfig seeded_config;
+        seeded_config.seed = mutant;
+        const auto scratch = learn_model(truth, Eq::Alg2, {}, 2);
+        const auto seeded = learn_model(truth, Eq::Alg2, seeded_config, 2);
+        EXPECT_TRUE(scratch.exact && seeded.exact);
+        EXPECT_LE(seeded.result.stats.learning.queries_executed, scratch.result.stats.learning.queries_executed);
+        scratch_total += scratch.result.stats.learning.queries_executed;
+        seeded_total += seeded.result.stats.learning.queries_executed;
+        // With the perfect oracle the seed still predicts and the result is exact.
+        const auto perfect = learn_model(truth, Eq::Perfect, seeded_config);
+        EXPECT_TRUE(perfect.exact);
+    }
+    // Measured: 148 vs 230 learning queries over the five bundled specs (the seed predicts
+    // identifications; a new basis state's transitions are still asked).
+    EXPECT_LT(seeded_total * 3, scratch_total * 2) << seeded_total << " vs " << scratch_total;
+}
+
+TEST(LSharp, SeedOverOtherInputsIsRejected) {
+    const MealyMachine truth = testing_support::angluin_example();
+    LSharpConfig c;
+    c.seed = testing_support::combination_lock();  // inputs {a, b} too, but outputs differ: fine
+    EXPECT_TRUE(learn_model(truth, Eq::Perfect, c).exact);
+    c.seed = testing_support::coffee_machine();
+    EXPECT_THROW((void)learn_model(truth, Eq::Perfect, c), std::invalid_argument);
+}
+
+// ---- determinism, rounds, failure modes --------------------------------------------------------
+
+TEST(LSharp, TwoRunsAreByteIdentical) {
+    for (const std::size_t n : {17u, 120u}) {
+        const MealyMachine truth = testing_support::random_mealy(n, 4, 3, 99);
+        for (Eq eq : {Eq::Perfect, Eq::Alg2}) {
+            std::vector<Word> runs[2];
+            std::optional<LearnResult> results[2];
+            for (int r = 0; r < 2; ++r) {
+                RecordingDevice device(truth);
+                OracleStack stack(device);
+                PerfectOracle perfect(truth);
+                SuiteConfig suite;
+                suite.bound = needed_bound(truth);
+                SuiteEquivalenceOracle alg2(stack.oracle(), suite);
+                LSharp lsharp(stack.oracle());
+                results[r] = run_experiment(lsharp, eq == Eq::Perfect ? static_cast<EquivalenceOracle&>(perfect) : alg2,
+                                            stack.counter());
+                runs[r] = device.runs;
+            }
+            EXPECT_FALSE(runs[0].empty());
+            EXPECT_EQ(runs[0], runs[1]);  // the same queries, in the same order
+            const auto& a = results[0]->hypothesis;
+            const auto& b = results[1]->hypothesis;
+            EXPECT_TRUE(std::equal(a.table().begin(), a.table().end(), b.table().begin(), b.table().end()));
+            EXPECT_EQ(a.outputs(), b.outputs());
+            EXPECT_EQ(results[0]->access_sequences, results[1]->access_sequences);
+            EXPECT_EQ(results[0]->rounds, results[1]->rounds);
+        }
+    }
+}
+
+TEST(LSharp, WorksWithoutACacheInTheStack) {
+    // A bare DeviceOracle: L# keeps a cache of its own and learns the same machine.
+    const MealyMachine truth = testing_support::combination_lock();
+    ModelDevice device(truth);
+    QueryCounter counter;
+    DeviceOracle bare(device, &counter);
+    PerfectOracle perfect(truth);
+    LSharp lsharp(bare);
+    const auto result = run_experiment(lsharp, perfect, counter);
+    EXPECT_TRUE(result.converged);
+    EXPECT_FALSE(separating_word(result.hypothesis, truth).has_value());
+}
+
+TEST(LSharp, ReportsEveryRound) {
+    const MealyMachine truth = testing_support::combination_lock();
+    ModelDevice device(truth);
+    OracleStack stack(device);
+    PerfectOracle perfect(truth);
+    LSharp lsharp(stack.oracle());
+    std::vector<RoundInfo> rounds;
+    ExperimentConfig config;
+    config.on_round = [&](const RoundInfo& r) { rounds.push_back(r); };
+    const auto result = run_experiment(lsharp, perfect, stack.counter(), config);
+    EXPECT_TRUE(result.converged);
+    ASSERT_EQ(rounds.size(), result.rounds);
+    for (std::size_t i = 0; i < rounds.size(); ++i) EXPECT_EQ(rounds[i].counterexample, i + 1 < rounds.size());
+    EXPECT_NE(rounds.back().progress.find("basis"), std::string::npos);
+    for (StateId s = 0; s < result.access_sequences.size(); ++s)
+        EXPECT_EQ(result.hypothesis.run(result.access_sequences[s]), s);
+}
+
+/// Returns a "counterexample" on which the hypothesis is right.
+class LyingOracle final : public EquivalenceOracle {
+public:
+    std::optional<Counterexample> find_counterexample(const MealyMachine& h, std::span<const Word>) override {
+        const Word w(3, 0);
+        return Counterexample{w, h.outputs_of(w), h.outputs_of(w), "lie", std::nullopt};
+    }
+};
+
+TEST(LSharp, ACounterexampleThatIsNoneIsAnError) {
+    const MealyMachine truth = testing_support::angluin_example();
+    ModelDevice device(truth);
+    OracleStack stack(device);
+    LyingOracle liar;
+    LSharp lsharp(stack.oracle());
+    EXPECT_THROW((void)run_experiment(lsharp, liar, stack.counter()), Error);
+}
+
+/// Answers like `m`, except that from the `from`-th run on the output at `position` is flipped
+/// (cf. tests/sul/cache_test.cpp's FlippingDevice).
+class FlippingDevice final : public Device {
+public:
+    FlippingDevice(const MealyMachine& m, int from, std::size_t position)
+        : model_(m, "model", DeviceTraits{}), from_(from), position_(position) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    std::string name() const override { return "flipping"; }
+    void reset() override {
+        ++resets_;
+        steps_ = 0;
+        model_.reset();
+    }
+    Symbol step(Symbol input) override {
+        const Symbol out = model_.step(input);
+        const bool flip = resets_ >= from_ && steps_ == position_;
+        ++steps_;
+        return flip ? static_cast<Symbol>((out + 1) % outputs().size()) : out;
+    }
+
+private:
+    ModelDevice model_;
+    int from_;
+    std::size_t position_;
+    int resets_ = 0;
+    std::size_t steps_ = 0;
+};
+
+TEST(LSharp, NondeterministicDeviceRaisesFromTheCache) {
+    const MealyMachine truth = testing_support::random_mealy(12, 3, 3, 5);
+    for (const std::size_t position : {0u, 1u}) {
+        FlippingDevice device(truth, 6, position);
+        OracleStack stack(device);
+        PerfectOracle perfect(truth);
+        LSharp lsharp(stack.oracle());
+        try {
+            (void)run_experiment(lsharp, perfect, stack.counter());
+            FAIL() << "no NondeterminismError";
+        } catch (const NondeterminismError& e) {
+            ASSERT_FALSE(e.inputs().empty());
+            EXPECT_EQ(e.inputs().size(), e.first_outputs().size());
+            EXPECT_EQ(e.inputs().size(), e.second_outputs().size());
+            EXPECT_NE(e.first_outputs(), e.second_outputs());
+        }
+    }
+}
+
+// ---- L# beside L* --------------------------------------------------------------------------------
+
+TEST(LSharp, AsksFewerQueriesThanLStarOnRandomMachines) {
+    std::uint64_t lsharp = 0, lstar = 0;
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        const MealyMachine truth = testing_support::random_mealy(40, 5, 3, seed);
+        lsharp += learn_model(truth, Eq::Perfect).result.stats.total().queries_executed;
+        ModelDevice device(truth);
+        OracleStack stack(device);
+        PerfectOracle perfect(truth);
+        LStar l(stack.oracle());
+        lstar += run_experiment(l, perfect, stack.counter()).stats.total().queries_executed;
+    }
+    EXPECT_LT(lsharp * 2, lstar) << lsharp << " vs " << lstar;
+}
+
+}  // namespace
+}  // namespace typestar
