@@ -90,8 +90,20 @@ TEST(Settings, BadValuesAndUnknownFlagsAreErrorsNotExceptions) {
                   "--typestar_update=maybe: expected 1, 0, true, false, yes, no, on or off",
                   "--typestar_device: expected --typestar_device=URL",
                   "--typestar_colour: unknown flag (known: --typestar_update, --typestar_bound=B, "
-                  "--typestar_device=URL, --typestar_require_device)"}));
+                  "--typestar_learner=lstar|lsharp, --typestar_device=URL, --typestar_require_device)"}));
     EXPECT_EQ(args.rest(), (std::vector<std::string>{"bin"}));
+}
+
+TEST(Settings, LearnerFromFlagOrEnvironment) {
+    Args none({"bin"});
+    EXPECT_EQ(parse(none).learner, "lstar");
+    Args flag({"bin", "--typestar_learner=lsharp"});
+    EXPECT_EQ(parse(flag).learner, "lsharp");
+    Args env({"bin"});
+    EXPECT_EQ(parse(env, {{"TYPESTAR_LEARNER", "lsharp"}}).learner, "lsharp");
+    Args bad({"bin", "--typestar_learner=gpt"});
+    EXPECT_EQ(parse(bad).errors,
+              (std::vector<std::string>{"--typestar_learner=gpt: expected --typestar_learner=lstar or lsharp"}));
 }
 
 }  // namespace

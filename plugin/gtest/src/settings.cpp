@@ -55,6 +55,13 @@ Settings parse_settings(int& argc, char** argv, const std::function<const char*(
             s.errors.push_back("TYPESTAR_BOUND=" + std::string(b) + ": not a non-negative integer");
     }
 
+    if (const char* l = env("TYPESTAR_LEARNER"); l != nullptr && *l != '\0') {
+        if (std::string_view(l) == "lstar" || std::string_view(l) == "lsharp")
+            s.learner = l;
+        else
+            s.errors.push_back("TYPESTAR_LEARNER=" + std::string(l) + ": not lstar or lsharp");
+    }
+
     int kept = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -84,6 +91,11 @@ Settings parse_settings(int& argc, char** argv, const std::function<const char*(
                 s.bound = *v;
             else
                 s.errors.push_back(std::string(arg) + ": expected --typestar_bound=B, B a non-negative integer");
+        } else if (name == "typestar_learner") {
+            if (value && (*value == "lstar" || *value == "lsharp"))
+                s.learner = std::string(*value);
+            else
+                s.errors.push_back(std::string(arg) + ": expected --typestar_learner=lstar or lsharp");
         } else if (name == "typestar_device") {
             if (value && !value->empty())
                 s.device = std::string(*value);
@@ -92,7 +104,7 @@ Settings parse_settings(int& argc, char** argv, const std::function<const char*(
         } else {
             s.errors.push_back(std::string(arg) +
                                ": unknown flag (known: --typestar_update, --typestar_bound=B, "
-                               "--typestar_device=URL, --typestar_require_device)");
+                               "--typestar_learner=lstar|lsharp, --typestar_device=URL, --typestar_require_device)");
         }
     }
     if (kept < argc) argv[kept] = nullptr;
@@ -104,11 +116,14 @@ std::string settings_help() {
     return "Typestar flags (environment fallback in parentheses):\n"
            "  --typestar_update           write learned specs instead of <spec>.proposed.yaml (TYPESTAR_UPDATE)\n"
            "  --typestar_bound=B          distinguisher bound of suites and learning (TYPESTAR_BOUND)\n"
+           "  --typestar_learner=L        lstar (default) or lsharp, for missing specs and proposals "
+           "(TYPESTAR_LEARNER)\n"
            "  --typestar_device=URL       device for every spec: model:PATH, inproc:NAME, http://HOST:PORT "
            "(TYPESTAR_DEVICE)\n"
            "  --typestar_require_device   fail, not skip, when the device cannot be reached "
            "(TYPESTAR_REQUIRE_DEVICE)\n"
-           "  CI set: never write, a missing spec or an unreachable device fails.\n"
+           "  CI set (to anything but empty, 0, false, no or off): never write; a missing spec or an unreachable\n"
+           "  device fails.\n"
            "  SPDLOG_LEVEL=info|debug|trace shows typestar's log (e.g. SPDLOG_LEVEL=typestar.learn=debug).\n";
 }
 

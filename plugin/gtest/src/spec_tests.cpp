@@ -244,6 +244,7 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
         LearnOptions options;
         options.name = name;
         options.equivalence.bound = b;
+        options.learner = parse_learner(settings().learner).value_or(LearnerKind::LStar);
         Device* devices[] = {device_.get()};
         const bool seeded = spec_ && alphabet_mismatch_.empty();
         logger("typestar.gtest")

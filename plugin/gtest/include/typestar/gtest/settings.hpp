@@ -17,6 +17,9 @@ struct Settings {
     /// --typestar_bound=B / TYPESTAR_BOUND: distinguisher bound B of the suites and of learning;
     /// default: the spec's `bounds.distinguisher` (2 when learning a missing spec).
     std::optional<std::size_t> bound;
+    /// --typestar_learner=lstar|lsharp / TYPESTAR_LEARNER: the learner of a missing spec and of
+    /// proposals (default lstar).
+    std::string learner = "lstar";
     /// --typestar_device=URL / TYPESTAR_DEVICE: the device of every registered spec (`model:PATH`,
     /// `inproc:NAME`, `http://HOST:PORT`), over any registered factory. Empty: the factory.
     std::string device;
