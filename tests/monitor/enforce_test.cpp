@@ -268,7 +268,7 @@ TEST(Enforce, WorksInsideAnExploration) {
         });
         s.action("play", [mock, enforcer] { mock->start(); });  // the bug: may run before onPrepared
     };
-    const Explorer explorer(std::make_shared<const MonitorModel>(media_player_spec()), setup, ExploreOptions{.bound = 3});
+    const Explorer explorer(spec::monitor_model_of(media_player_spec()), setup, ExploreOptions{.bound = 3});
     const auto result = explorer.run();
     EXPECT_FALSE(every_interleaving_passes(result));
     ASSERT_FALSE(result.failures.empty());
