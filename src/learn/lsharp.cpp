@@ -15,7 +15,7 @@
 
 #include "typestar/core/algorithms.hpp"
 #include "typestar/sul/cache.hpp"
-#include "typestar/sul/logging.hpp"
+#include "typestar/log/logging.hpp"
 #include "typestar/sul/model_device.hpp"
 
 namespace typestar {
