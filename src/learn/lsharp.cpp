@@ -16,7 +16,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/sul/cache.hpp"
 #include "typestar/log/logging.hpp"
-#include "typestar/sul/model_device.hpp"
+#include "typestar/core/translate.hpp"
 
 namespace typestar {
 

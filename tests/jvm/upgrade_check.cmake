@@ -27,9 +27,12 @@ if(NOT code EQUAL 1)
 endif()
 expect_in("${out}"
   "counterexample: ${url} does not conform to java.util.concurrent.Future (test 31 of 85: state s5, input wait, then suffix cancel cancel)\n"
-  "  input     submit  cancel  wait  cancel  cancel\n"
-  "  expected  ok      ok      done  ok      ok\n"
-  "  actual    ok      ok      done  err     err\n")
+  "  step  state  input   expected  actual\n"
+  "  1     s0     submit  ok        ok\n"
+  "  2     s3     cancel  ok        ok\n"
+  "  3     s5     wait    done      done\n"
+  "  4     s7     cancel  ok        err     <- differs\n"
+  "  5     s7     cancel  ok        err\n")
 
 file(REMOVE "${WORK}/java_future.proposed.yaml")
 execute_process(COMMAND "${TYPESTAR}" learn --device "${url}" --from "${SPEC}" --out "${WORK}/java_future.proposed.yaml"

@@ -75,7 +75,7 @@ std::string describe(const LSharpConfig& c) {
 TEST(CacheView, EdgesNodesLoopsAndTheAbsorbingOutput) {
     // AsyncTask's closure: callins execute, cancel; then wait. err absorbing, quiet declared.
     const MealyMachine truth = minimize(synchronous_closure(testing_support::async_task_typestate()));
-    const DeviceTraits traits = closure_traits(truth.inputs(), truth.outputs());
+    const DeviceTraits traits = closure_traits(truth.inputs(), truth.outputs(), true);
     ModelDevice device(truth, "model", traits);
     OracleStack stack(device);
     CacheOracle* tree = stack.oracle().prefix_tree();

@@ -83,10 +83,11 @@ TEST_P(NodeUpgrade, RelearningFromTheOldSpecGivesTheCommittedProposal) {
 
 const char* kPushAfterEnd =
     "does not conform to Readable (test 20 of 8329: state s0, input read, then suffix push_null wait push)\n"
-    "  input     read  push_null  wait  push\n"
-    "  expected  ok    ok         end   ok\n"
-    "  actual    ok    ok         end   err\n"
-    "                                   ^ first difference (input 4)\n";
+    "  step  state  input      expected  actual\n"
+    "  1     s0     read       ok        ok\n"
+    "  2     s0     push_null  ok        ok\n"
+    "  3     s1     wait       end       end\n"
+    "  4     s5     push       ok        err     <- differs\n";
 
 INSTANTIATE_TEST_SUITE_P(
     Npm, NodeUpgrade,
@@ -94,10 +95,11 @@ INSTANTIATE_TEST_SUITE_P(
         Upgrade{"readable_stream_2_to_3", "specs/node/readable_stream.yaml", "readable-stream-3",
                 "docs/upgrades/specs/readable_stream-3.6.2.yaml", "docs/upgrades/diffs/readable_stream-2.3.8-to-3.6.2.md",
                 "does not conform to Readable (test 68 of 8329: state s0, input read, then suffix read destroy wait)\n"
-                "  input     read  read  destroy  wait\n"
-                "  expected  ok    ok    ok       end\n"
-                "  actual    ok    ok    ok       close\n"
-                "                                 ^ first difference (input 4)\n",
+                "  step  state  input    expected  actual\n"
+                "  1     s0     read     ok        ok\n"
+                "  2     s0     read     ok        ok\n"
+                "  3     s0     destroy  ok        ok\n"
+                "  4     s1     wait     end       close   <- differs\n",
                 "3"},
         Upgrade{"readable_stream_2_to_4", "specs/node/readable_stream.yaml", "readable-stream-4",
                 "docs/upgrades/specs/readable_stream-4.5.2.yaml", "docs/upgrades/diffs/readable_stream-2.3.8-to-4.5.2.md",
@@ -105,18 +107,21 @@ INSTANTIATE_TEST_SUITE_P(
         Upgrade{"readable_stream_3_to_4", "docs/upgrades/specs/readable_stream-3.6.2.yaml", "readable-stream-4",
                 "docs/upgrades/specs/readable_stream-4.5.2.yaml", "docs/upgrades/diffs/readable_stream-3.6.2-to-4.5.2.md",
                 "does not conform to Readable (test 20 of 18577: state s0, input read, then suffix push_null wait push)\n"
-                "  input     read  push_null  wait  push\n"
-                "  expected  ok    ok         end   ok\n"
-                "  actual    ok    ok         end   err\n"
-                "                                   ^ first difference (input 4)\n",
+                "  step  state  input      expected  actual\n"
+                "  1     s0     read       ok        ok\n"
+                "  2     s0     push_null  ok        ok\n"
+                "  3     s4     wait       end       end\n"
+                "  4     s10    push       ok        err     <- differs\n",
                 "3"},
         Upgrade{"ws_7_to_8", "specs/node/ws.yaml", "ws-8", "docs/upgrades/specs/ws-8.18.0.yaml",
                 "docs/upgrades/diffs/ws-7.5.10-to-8.18.0.md",
                 "does not conform to WebSocket (test 28 of 121: state s5, input wait, then suffix connect connect)\n"
-                "  input     connect  wait     send  wait               connect\n"
-                "  expected  ok       on_open  ok    on_message_string  err\n"
-                "  actual    ok       on_open  ok    on_message_buffer  err\n"
-                "                                    ^ first difference (input 4)\n",
+                "  step  state  input    expected           actual\n"
+                "  1     s0     connect  ok                 ok\n"
+                "  2     s2     wait     on_open            on_open\n"
+                "  3     s3     send     ok                 ok\n"
+                "  4     s5     wait     on_message_string  on_message_buffer  <- differs\n"
+                "  5     s3     connect  err                err\n",
                 "2"}),
     [](const ::testing::TestParamInfo<Upgrade>& info) { return info.param.name; });
 

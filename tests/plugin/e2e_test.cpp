@@ -184,7 +184,7 @@ TEST_F(PluginE2E, ChangedTransitionFailsWithTraceAndProposesTheDevicesTypestate)
                          "    2     Running  start  err       ok      <- differs\n"),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("bounded evidence, not proof"), std::string::npos);
+    EXPECT_NE(r.out.find("bounded evidence, not a proof"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("distinguisher bound B=2"), std::string::npos);
     EXPECT_NE(r.out.find("Reproduce: typestar check " + spec.string() + " --device " + device + " --bound 2"),
               std::string::npos)

@@ -295,7 +295,7 @@ TEST(CacheOracle, AnAnswerPastAKnownErrIsCaughtInAWave) {
 TEST(CacheOracle, InsertChecksAKnownQuietWait) {
     // A quiet `wait` at the root is a self-loop of the tree: an answer giving that `wait` anything
     // else contradicts it, wherever the word goes on; answers through the loop that agree are fine.
-    ModelDevice device(toy_closure());
+    ModelDevice device = declared_quiet();
     DeviceOracle executed(device);
     CacheOracle cache(executed);
     cache.insert(Word{kWaitIn}, Word{kQuietOut});
