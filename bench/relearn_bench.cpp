@@ -2,10 +2,11 @@
 // a class, what does the proposal cost next to learning the changed class from scratch?
 //   typestar_relearn_bench [--droidstar DIR] [--specs DIR] [--json FILE]
 // For every one-transition mutant (one transition of the Mealy machine retargeted, err still
-// absorbing, behaviour changed) of the 16 DroidStar stand-ins and the bundled specs: check the
-// stored spec against the mutant (Algorithm 2, B = 2) until it fails, then propose() through that
-// run's oracle stack, seeded with the stored spec and driven by the failing word; count the
-// executed queries of everything after the failure, against learn_spec on the mutant from scratch.
+// absorbing, behaviour changed) of the 16 DroidStar stand-ins and the bundled specs: run the stored
+// spec's conformance suite against the mutant as CI does (every transition's words, Algorithm 2,
+// B = 2), then propose() through that run's oracle stack, seeded with the stored spec and driven by
+// the first failing word; count the executed queries of the proposal — everything after the
+// conformance run failed — against learn_spec on the mutant from scratch.
 // Model devices declare only what their spec file declares. Not a test: it fails only on a wrong
 // proposal (one that is not the mutant) or a crash.
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,14 +69,27 @@ ModelTotals measure(const spec::Spec& stored) {
         ++t.mutants;
         ModelDevice device(mutant, "model:mutant", declared);
         Device* devices[] = {&device};
+        // The conformance run as CI runs it: every transition's words (the gtest plugin runs one
+        // test per transition, each to its end), through one oracle stack; the first failing word
+        // drives the proposal.
         Conformance conformance(truth, {&device});
         CheckOptions check;
-        const CheckReport report = conformance.run(conformance.suite(check));
-        if (report.verdict == Verdict::Pass) {
+        const TestSuite suite = conformance.suite(check);
+        std::optional<CheckReport> failed;
+        std::uint64_t checked = 0;
+        for (const TestCase& c : suite.cases) {
+            TestSuite one = suite;
+            one.cases = {c};
+            CheckReport report = conformance.run(one);
+            checked += report.stats.total().queries_executed;
+            if (report.verdict == Verdict::Fail && !failed) failed = std::move(report);
+        }
+        if (!failed) {
             ++t.undetected;
             continue;
         }
-        t.check += report.stats.total().queries_executed;
+        const CheckReport& report = *failed;
+        t.check += checked;
         LearnOptions options;
         options.wait_rechecks = 0;  // a simulation cannot be flaky; the comparison is of learning alone
         const LearnedSpec proposal = propose(&stored, conformance, &*report.counterexample, options);
