@@ -151,6 +151,7 @@ nlohmann::json stats_json(const QueryStats& s, std::size_t states, double second
 struct LearnArgs {
     std::string device;
     std::string learner = "lstar";
+    std::optional<std::size_t> states;
     std::string bound = "2";
     std::uint64_t budget = EquivalenceOptions{}.budget;
     std::string equivalence = "alg2";
@@ -181,6 +182,10 @@ void run_learn(const LearnArgs& o) {
             exit_with(kExitBadInput);
         }
     }
+    if (o.states && (!method || method == SuiteMethod::Algorithm2)) {
+        print_error("--states is an absolute state bound for --equivalence wp or w");
+        exit_with(kExitBadInput);
+    }
     if (auto_bound && method != SuiteMethod::Algorithm2) {
         print_error("--bound auto raises Algorithm 2's distinguisher bound: use it with --equivalence alg2");
         exit_with(kExitBadInput);
@@ -206,6 +211,7 @@ void run_learn(const LearnArgs& o) {
         options.equivalence.bound = bound;
         options.equivalence.extra_states = bound;
         options.equivalence.auto_bound = auto_bound;
+        options.equivalence.state_bound = o.states;
         options.equivalence.budget = o.budget;
     } else {
         options.equivalence.perfect = *opened.truth;
@@ -260,7 +266,9 @@ void run_learn(const LearnArgs& o) {
     if (!learned.bound_note.empty()) std::cerr << "typestar: --bound auto " << learned.bound_note << "\n";
     if (method) {
         std::cerr << "typestar: no counterexample from " << method_title(*method) << " ("
-                  << bound_text(*method, method == SuiteMethod::Algorithm2 ? learned.bound : bound)
+                  << (o.states ? "devices with at most " + std::to_string(*o.states) + " states (absolute --states)"
+                               : bound_text(*method, method == SuiteMethod::Algorithm2 ? learned.bound : bound) +
+                                     (method == SuiteMethod::Algorithm2 ? "" : " (relative to each hypothesis)"))
                   << "): bounded evidence, not a proof\n";
         if (learned_spec && learned_spec->assumptions.quiet_is_stable)
             std::cerr << "typestar: assumed (declared by the device): a wait answered quiet changes nothing\n";
@@ -386,6 +394,7 @@ void register_learning_commands(CLI::App& app) {
         auto* cmd = app.add_subcommand("learn", "Learn a device's callback typestate (L*, DroidStar Algorithm 1).");
         cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine), inproc:NAME or http://HOST:PORT")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (a number, or 'auto': raise B while the learned machine needs all of it, within --budget), extra states for wp (default 2)");
+        cmd->add_option("--states", o->states, "wp/w: an absolute bound on the device's states (instead of --bound extra states)");
         cmd->add_option("--budget", o->budget, "--bound auto: the most executed queries to spend (default 3000000)");
         cmd->add_option("--learner", o->learner, "lstar (default) or lsharp (L#: far fewer queries on larger protocols)");
         cmd->add_option("--equivalence", o->equivalence, "equivalence oracle: alg2 (default), wp, or perfect (model devices)");

@@ -184,9 +184,9 @@ TestSuite w_method_suite(const MealyMachine& model, const SuiteConfig& config) {
     const std::size_t k = model.num_inputs();
     auto w_set = characterizing_set(model);
     if (w_set.empty()) w_set.push_back(Word{});
-    const auto middles = words_up_to(k, config.extra_states);
+    const auto middles = words_up_to(k, extra_states_for(model, config));
     const Alphabet& in = model.inputs();
-    TestSuite suite = make_suite(model, SuiteMethod::W, config.extra_states);
+    TestSuite suite = make_suite(model, SuiteMethod::W, extra_states_for(model, config));
     std::vector<Word> cover;
     for (StateId q = 0; q < model.num_states(); ++q) {
         cover.push_back(access[q]);
@@ -209,7 +209,7 @@ TestSuite wp_method_suite(const MealyMachine& model, const SuiteConfig& config) 
     const std::size_t k = model.num_inputs();
     auto w_set = characterizing_set(model);
     const auto classes = equivalence_classes(model);
-    const auto middles = words_up_to(k, config.extra_states);
+    const auto middles = words_up_to(k, extra_states_for(model, config));
     const Alphabet& in = model.inputs();
     // Identification set of each state: the first word of W telling it from each other class.
     std::vector<std::vector<Word>> local(n);
@@ -231,7 +231,7 @@ TestSuite wp_method_suite(const MealyMachine& model, const SuiteConfig& config) 
         if (local[q].empty()) local[q].push_back(Word{});
     }
     if (w_set.empty()) w_set.push_back(Word{});
-    TestSuite suite = make_suite(model, SuiteMethod::Wp, config.extra_states);
+    TestSuite suite = make_suite(model, SuiteMethod::Wp, extra_states_for(model, config));
     for (StateId q = 0; q < n; ++q)
         for (const Word& m : middles)
             for (const Word& w : w_set)
@@ -253,6 +253,13 @@ TestSuite wp_method_suite(const MealyMachine& model, const SuiteConfig& config) 
         }
     finalize_cases(suite.cases, traits.absorbing);
     return suite;
+}
+
+std::size_t extra_states_for(const MealyMachine& model, const SuiteConfig& config) noexcept {
+    std::size_t k = config.extra_states;
+    if (config.state_bound && *config.state_bound > model.num_states())
+        k = std::max(k, *config.state_bound - model.num_states());
+    return k;
 }
 
 TestSuite generate_suite(const MealyMachine& model, const SuiteConfig& config) {

@@ -204,8 +204,9 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         } else {
             RunConfig run;
             run.batch_size = eq.batch_size;
-            equivalence = std::make_unique<SuiteEquivalenceOracle>(stack.oracle(),
-                                                                   suite_config(eq.method, bound, eq.extra_states), run);
+            SuiteConfig suite = suite_config(eq.method, bound, eq.extra_states);
+            suite.state_bound = eq.state_bound;
+            equivalence = std::make_unique<SuiteEquivalenceOracle>(stack.oracle(), suite, run);
         }
         LearnerConfig config = options.lstar;
         if (options.seed) config.seed = options.seed;

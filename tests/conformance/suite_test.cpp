@@ -252,3 +252,25 @@ TEST(MethodNames, RoundTrip) {
 
 }  // namespace
 }  // namespace typestar
+
+namespace typestar {
+namespace {
+
+TEST(StateBound, AnAbsoluteBoundIsTheExtraStatesAboveTheModel) {
+    const MealyMachine m = testing_support::coffee_machine();
+    SuiteConfig relative;
+    relative.method = SuiteMethod::Wp;
+    relative.extra_states = 2;
+    SuiteConfig absolute;
+    absolute.method = SuiteMethod::Wp;
+    absolute.state_bound = m.num_states() + 2;
+    EXPECT_EQ(extra_states_for(m, absolute), 2u);
+    EXPECT_EQ(generate_suite(m, absolute).cases, generate_suite(m, relative).cases);
+    absolute.state_bound = 1;  // below the model: no extra states, never negative
+    EXPECT_EQ(extra_states_for(m, absolute), 0u);
+    absolute.extra_states = 1;  // the relative bound is a floor
+    EXPECT_EQ(extra_states_for(m, absolute), 1u);
+}
+
+}  // namespace
+}  // namespace typestar

@@ -64,6 +64,9 @@ struct SuiteConfig {
     std::size_t bound = 2;
     /// Extra states k of the W- and Wp-methods (the device may have up to |Q| + k states).
     std::size_t extra_states = 0;
+    /// W and Wp: an absolute state bound instead (as AALpy's W/Wp oracles take): the device has at
+    /// most this many states, so k = max(extra_states, state_bound − |Q|) for each model.
+    std::optional<std::size_t> state_bound;
     /// One access sequence per state, each reaching its state (e.g. L*'s short prefixes, as the
     /// Remark after Algorithm 2 suggests). Empty: shortest ones (core access_sequences).
     std::vector<Word> access;
@@ -91,6 +94,10 @@ struct SuiteConfig {
 /// The Wp-method: Q·Σ^{<=k}·W for the state cover Q, then (P∖Q)·Σ^{<=k} each followed by the
 /// identification set of the state it reaches. Same failure modes as algorithm2_suite.
 [[nodiscard]] TestSuite wp_method_suite(const MealyMachine& model, const SuiteConfig& config = {});
+
+/// The extra states k the W/Wp suite of `model` uses under `config` (extra_states, or what
+/// state_bound leaves above the model's states).
+[[nodiscard]] std::size_t extra_states_for(const MealyMachine& model, const SuiteConfig& config) noexcept;
 
 /// The suite of `config.method`.
 [[nodiscard]] TestSuite generate_suite(const MealyMachine& model, const SuiteConfig& config = {});

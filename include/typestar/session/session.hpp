@@ -49,8 +49,11 @@ struct EquivalenceOptions {
     SuiteMethod method = SuiteMethod::Algorithm2;
     /// Algorithm 2: the distinguisher bound B (DroidStar §4.3).
     std::size_t bound = 2;
-    /// W and Wp: the extra states k.
+    /// W and Wp: the extra states k (relative to each hypothesis) ...
     std::size_t extra_states = 0;
+    /// ... or an absolute bound on the device's states (k = state_bound − |hypothesis|, at least
+    /// extra_states), as AALpy's W/Wp oracles take it.
+    std::optional<std::size_t> state_bound;
     /// Learning alone against a known truth (a perfect oracle: shortest separating words, no
     /// queries). Only for benchmarks and model devices whose machine the caller loaded itself.
     std::optional<MealyMachine> perfect;
