@@ -105,7 +105,7 @@ void adopt_state_names(Typestate& learned, const Typestate& stored) {
 }
 
 std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, const DeviceTraits& traits,
-                                        const DeviceDescription& device) {
+                                        const DeviceDescription& device, double quiet_check_factor) {
     std::vector<std::string> out;
     if (method == SuiteMethod::Algorithm2)
         out.push_back("the device's states are told apart by words of length <= " + std::to_string(bound) +
@@ -117,7 +117,10 @@ std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, c
         out.push_back("a wait answered quiet changes nothing (declared by the device): quiet self-loops are not tested");
     if (device.tmax_ms)
         out.push_back("every callback arrives within tmax=" + std::to_string(static_cast<long long>(*device.tmax_ms)) +
-                      " ms (quiescence; quiet waits of the spec double-checked with a longer wait)");
+                      " ms (quiescence; " +
+                      (quiet_check_factor > 0 ? "the spec's quiet waits double-checked with a wait of " +
+                                                    std::to_string(quiet_check_factor).substr(0, 3) + " x tmax)"
+                                              : "not double-checked)"));
     return out;
 }
 
@@ -428,7 +431,7 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     }
     report.verdict = report.counterexample ? Verdict::Fail : Verdict::Pass;
     report.assumptions = assumptions_of(suite.method, suite.bound, stack_.oracle().traits(),
-                                        stack_.devices().front()->describe());
+                                        stack_.devices().front()->describe(), quiet_check_factor_);
     report.stats = stack_.stats().since(before);
     if (report.counterexample) {
         const Counterexample& cex = *report.counterexample;
