@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "support/first_mutant.hpp"
 #include "support/random_mealy.hpp"
 #include "support/random_typestate.hpp"
 #include "support/reference_machines.hpp"
@@ -331,22 +332,7 @@ TEST(LSharp, AQuietWaitThatMovesIsLearnedWhenQuietIsNotDeclared) {
 
 // ---- seeding ----------------------------------------------------------------------------------
 
-/// The first single-transition change of `m` (in state, input, then target order) that keeps its
-/// closure traits and changes the behaviour.
-MealyMachine first_mutant(const MealyMachine& m) {
-    const auto base = infer_traits(m);
-    for (StateId s = 0; s < m.num_states(); ++s)
-        for (Symbol i = 0; i < m.num_inputs(); ++i)
-            for (StateId t = 0; t < m.num_states(); ++t) {
-                std::vector<Transition> table(m.table().begin(), m.table().end());
-                auto& tr = table[s * m.num_inputs() + i];
-                if (tr.target == t) continue;
-                tr.target = t;
-                MealyMachine mutant(m.inputs(), m.outputs(), m.initial(), table);
-                if (infer_traits(mutant) == base && separating_word(mutant, m)) return mutant;
-            }
-    throw std::logic_error("no mutant");
-}
+using testing_support::first_mutant;
 
 std::vector<MealyMachine> bundled_specs() {
     std::vector<MealyMachine> result;

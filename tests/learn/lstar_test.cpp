@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 
+#include "support/first_mutant.hpp"
 #include "support/random_mealy.hpp"
 #include "support/random_typestate.hpp"
 #include "support/reference_machines.hpp"
@@ -215,22 +216,7 @@ MealyMachine bundled(const std::string& file) {
     return minimize(synchronous_closure(spec::load_spec(std::string(TYPESTAR_SOURCE_DIR) + "/specs/" + file).typestate));
 }
 
-/// The first single-transition change of `m` (in state, input, then target/output order) that keeps
-/// err absorbing and changes the behaviour.
-MealyMachine first_mutant(const MealyMachine& m) {
-    const auto base = infer_traits(m);
-    for (StateId s = 0; s < m.num_states(); ++s)
-        for (Symbol i = 0; i < m.num_inputs(); ++i)
-            for (StateId t = 0; t < m.num_states(); ++t) {
-                std::vector<Transition> table(m.table().begin(), m.table().end());
-                auto& tr = table[s * m.num_inputs() + i];
-                if (tr.target == t) continue;
-                tr.target = t;
-                MealyMachine mutant(m.inputs(), m.outputs(), m.initial(), table);
-                if (infer_traits(mutant) == base && separating_word(mutant, m)) return mutant;
-            }
-    throw std::logic_error("no mutant");
-}
+using testing_support::first_mutant;
 
 TEST(LStar, BundledSpecsAreLearnedExactly) {
     for (const char* file : {"asynctask.yaml", "mediaplayer.yaml"}) {
