@@ -359,31 +359,50 @@ void run_suite_command(const SuiteArgs& o) {
     config.method = *method;
     config.bound = bound;
     config.extra_states = bound;
-    const TestSuite suite = generate_suite(model.machine, config);
+    // Streamed: the generator yields one case at a time, so memory does not grow with the suite.
+    const Alphabet& inputs = model.machine.inputs();
+    const Alphabet& outputs = model.machine.outputs();
+    const auto wait = inputs.find(kWait);
+    auto waits_of = [&](const Word& w) {
+        return wait ? static_cast<std::size_t>(std::count(w.begin(), w.end(), *wait)) : std::size_t{0};
+    };
+    std::size_t tests = 0;
+    std::size_t symbols = 0;
+    std::size_t waits = 0;
     if (o.format == "json") {
-        nlohmann::json j;
-        j["spec"] = model.name;
-        j["method"] = method_name(*method);
-        j["bound"] = bound;
-        j["inputs"] = suite.inputs.names();
-        j["tests"] = nlohmann::json::array();
-        for (const auto& c : suite.cases)
-            j["tests"].push_back({{"inputs", names_of(c.inputs, suite.inputs)},
-                                  {"expected", names_of(c.expected, suite.outputs)},
-                                  {"purpose", c.purpose}});
-        j["symbols"] = suite.symbols();
-        j["waits"] = suite.waits();
-        std::cout << j.dump(2) << '\n';
+        // Keys in a fixed order, counts after the tests (known only at the end); each test on one line.
+        std::cout << "{\n  \"spec\": " << nlohmann::json(model.name).dump() << ",\n  \"method\": "
+                  << nlohmann::json(method_name(*method)).dump() << ",\n  \"bound\": " << bound
+                  << ",\n  \"inputs\": " << nlohmann::json(inputs.names()).dump() << ",\n  \"tests\": [";
+        SuiteGenerator generator(model.machine, config);
+        while (auto c = generator.next()) {
+            const nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
+                                   {"expected", names_of(c->expected, outputs)},
+                                   {"purpose", c->purpose}};
+            std::cout << (tests == 0 ? "\n    " : ",\n    ") << t.dump();
+            ++tests;
+            symbols += c->inputs.size();
+            waits += waits_of(c->inputs);
+        }
+        std::cout << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols
+                  << ",\n  \"waits\": " << waits << "\n}\n";
         return;
     }
-    std::cout << "# " << method_title(*method) << " suite of " << model.name << " (" << bound_text(*method, bound)
-              << "): " << suite.cases.size() << " tests, " << suite.symbols() << " inputs, " << suite.waits()
-              << " waits\n";
-    for (std::size_t i = 0; i < suite.cases.size(); ++i) {
-        const auto& c = suite.cases[i];
-        std::cout << i + 1 << ": " << to_string(c.inputs, suite.inputs) << " -> " << to_string(c.expected, suite.outputs)
-                  << "  # " << c.purpose << '\n';
+    {  // First pass: the header's totals.
+        SuiteGenerator counting(model.machine, config);
+        while (auto c = counting.next()) {
+            ++tests;
+            symbols += c->inputs.size();
+            waits += waits_of(c->inputs);
+        }
     }
+    std::cout << "# " << method_title(*method) << " suite of " << model.name << " (" << bound_text(*method, bound)
+              << "): " << tests << " tests, " << symbols << " inputs, " << waits << " waits\n";
+    SuiteGenerator generator(model.machine, config);
+    std::size_t i = 0;
+    while (auto c = generator.next())
+        std::cout << ++i << ": " << to_string(c->inputs, inputs) << " -> " << to_string(c->expected, outputs)
+                  << "  # " << c->purpose << '\n';
 }
 
 }  // namespace

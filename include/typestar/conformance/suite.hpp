@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -99,8 +100,39 @@ struct SuiteConfig {
 /// state_bound leaves above the model's states).
 [[nodiscard]] std::size_t extra_states_for(const MealyMachine& model, const SuiteConfig& config) noexcept;
 
-/// The suite of `config.method`.
+/// The suite of `config.method` (drains a SuiteGenerator).
 [[nodiscard]] TestSuite generate_suite(const MealyMachine& model, const SuiteConfig& config = {});
+
+/// The suite of `config.method`, lazily: next() yields exactly the cases of generate_suite(model,
+/// config), in the same order, one at a time. Memory is proportional to the model (its access
+/// sequences, W and identification sets, a trie of the words the cases start with), never to the
+/// suite: deduplication decides for each candidate word, from the generator's structure, whether
+/// a later or earlier candidate stands for it (a word that is a prefix of another, or equal to an
+/// earlier one after err-truncation, is dropped). Copies nothing of `model`'s lifetime: the
+/// generator keeps its own copy. Same failure modes as generate_suite (thrown by the constructor).
+class SuiteGenerator {
+public:
+    explicit SuiteGenerator(const MealyMachine& model, const SuiteConfig& config = {});
+    ~SuiteGenerator();
+    SuiteGenerator(SuiteGenerator&&) noexcept;
+    SuiteGenerator& operator=(SuiteGenerator&&) noexcept;
+
+    /// The next test case, or nullopt when the suite is exhausted.
+    [[nodiscard]] std::optional<TestCase> next();
+    /// The next candidate before deduplication (err-truncated only), or nullopt: what
+    /// finalize_cases would receive; for tests and measurements. Do not mix with next().
+    [[nodiscard]] std::optional<TestCase> next_candidate();
+
+    [[nodiscard]] const Alphabet& inputs() const noexcept;
+    [[nodiscard]] const Alphabet& outputs() const noexcept;
+    [[nodiscard]] SuiteMethod method() const noexcept;
+    /// B (Algorithm 2) or the extra states k (W, Wp) the suite uses.
+    [[nodiscard]] std::size_t bound() const noexcept;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 
 /// Err-truncates (after the first expected `absorbing` output, if given) and prefix-deduplicates
