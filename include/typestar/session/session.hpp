@@ -166,7 +166,9 @@ struct TraceStep {
 
 /// Checks the timing assumption a `wait` answered `quiet` relies on (tmax, DroidStar §5.2): for
 /// every state of `machine` (over the devices' alphabets) whose `wait` answers `quiet`, runs its
-/// access word and a `wait` listening `factor` times the device's tmax. A callback arriving then is
+/// access word, and the access word of every non-refused transition into it (access[p]·i: a callin
+/// there may have scheduled a callback that the state's own access word never sees), each followed
+/// by a `wait` listening `factor` times the device's tmax. A callback arriving then is
 /// a DeviceError "tmax too small: ..." naming the word, the callback and the times — never a spec
 /// or a pass that relies on it. Devices without real time (simulations) have nothing to check.
 /// Only the states marked in `only`, when given. Returns the number of waits confirmed.
