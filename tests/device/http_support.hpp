@@ -3,12 +3,10 @@
 #pragma once
 
 #include <arpa/inet.h>
-#include <curl/curl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,10 +19,10 @@
 #include <vector>
 
 #include "learning_support.hpp"
+#include "support/child_process.hpp"
 #include "typestar/device/agent.hpp"
 #include "typestar/device/simulated.hpp"
 
-extern char** environ;
 
 namespace typestar::testing_support {
 
@@ -54,46 +52,12 @@ inline HttpConfig http_config(const Agent& agent) {
     return c;
 }
 
-struct RawReply {
-    long status = 0;
-    std::string body;
-    std::string headers;
-};
-
-/// One HTTP request with libcurl, no retries.
-inline RawReply raw_request(const std::string& method, const std::string& url, const std::string& body,
-                            const std::vector<std::string>& headers) {
-    CURL* h = curl_easy_init();
-    RawReply reply;
-    curl_slist* list = nullptr;
-    for (const auto& header : headers) list = curl_slist_append(list, header.c_str());
-    list = curl_slist_append(list, "Expect:");
-    auto append = +[](char* data, std::size_t size, std::size_t n, void* out) {
-        static_cast<std::string*>(out)->append(data, size * n);
-        return size * n;
-    };
-    curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method.c_str());
-    if (method != "GET") {
-        curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.c_str());
-        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
-    }
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, list);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, append);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &reply.body);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, append);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &reply.headers);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 5000L);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    if (curl_easy_perform(h) == CURLE_OK) curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &reply.status);
-    curl_slist_free_all(list);
-    curl_easy_cleanup(h);
-    return reply;
-}
+using testing_support::RawReply;
+using testing_support::raw_request;
 
 /// A request with the test token.
 inline RawReply authorized(const std::string& method, const std::string& url, const std::string& body = "") {
-    return raw_request(method, url, body, {std::string("Authorization: Bearer ") + kToken, "Content-Type: application/json"});
+    return authorized_request(kToken, method, url, body);
 }
 
 /// A TCP connection to 127.0.0.1:`port`, for requests curl would not send (raw bytes, repeated or
@@ -165,79 +129,20 @@ inline std::string body_of(const std::string& answer) {
 }
 
 /// The typestar-device binary running as a child process; killed (SIGTERM) on destruction.
-class AgentProcess {
+class AgentProcess : public ChildProcess {
 public:
     /// Starts it with `args` and `token` in TYPESTAR_DEVICE_TOKEN (unset when empty); reads the
-    /// first line it prints. Throws std::runtime_error when it does not start serving.
-    AgentProcess(const std::vector<std::string>& args, const std::string& token) {
-        int out[2];
-        int err[2];
-        if (::pipe(out) != 0 || ::pipe(err) != 0) throw std::runtime_error("pipe");
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-        posix_spawn_file_actions_addclose(&actions, out[0]);
-        posix_spawn_file_actions_addclose(&actions, err[0]);
-        std::vector<std::string> argv_s{TYPESTAR_DEVICE_BIN};
-        argv_s.insert(argv_s.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (auto& a : argv_s) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        std::vector<std::string> env_s;
-        for (char** e = environ; *e != nullptr; ++e)
-            if (std::string(*e).rfind("TYPESTAR_DEVICE_TOKEN", 0) != 0) env_s.emplace_back(*e);
-        if (!token.empty()) env_s.push_back("TYPESTAR_DEVICE_TOKEN=" + token);
-        std::vector<char*> envp;
-        for (auto& e : env_s) envp.push_back(e.data());
-        envp.push_back(nullptr);
-        const int rc = posix_spawn(&pid_, TYPESTAR_DEVICE_BIN, &actions, nullptr, argv.data(), envp.data());
-        posix_spawn_file_actions_destroy(&actions);
-        ::close(out[1]);
-        ::close(err[1]);
-        if (rc != 0) throw std::runtime_error("cannot spawn " + std::string(TYPESTAR_DEVICE_BIN));
-        out_ = ::fdopen(out[0], "r");
-        err_ = ::fdopen(err[0], "r");
-        char line[512];
-        if (std::fgets(line, sizeof line, out_) != nullptr) first_line_ = line;
-        const auto at = first_line_.find("http://");
-        if (at != std::string::npos) url_ = first_line_.substr(at, first_line_.find_first_of("\r\n") - at);
-    }
-    ~AgentProcess() {
-        if (pid_ > 0 && !exited_) {
-            ::kill(pid_, SIGTERM);
-            int status = 0;
-            ::waitpid(pid_, &status, 0);
-        }
-        if (out_ != nullptr) std::fclose(out_);
-        if (err_ != nullptr) std::fclose(err_);
-    }
-    AgentProcess(const AgentProcess&) = delete;
-    AgentProcess& operator=(const AgentProcess&) = delete;
-
-    [[nodiscard]] const std::string& url() const { return url_; }
-    /// Waits for the process to end; its exit code (or 128 + signal).
-    int wait_exit() {
-        int status = 0;
-        ::waitpid(pid_, &status, 0);
-        exited_ = true;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-    /// Everything it wrote to stderr (after it exited).
-    std::string error_output() {
-        std::string s;
-        char buf[512];
-        while (std::fgets(buf, sizeof buf, err_) != nullptr) s += buf;
-        return s;
-    }
+    /// first line it prints. Throws std::runtime_error when it cannot be spawned.
+    AgentProcess(const std::vector<std::string>& args, const std::string& token)
+        : ChildProcess(command(args), token.empty() ? std::vector<std::string>{}
+                                                    : std::vector<std::string>{"TYPESTAR_DEVICE_TOKEN=" + token}) {}
 
 private:
-    pid_t pid_ = -1;
-    bool exited_ = false;
-    std::FILE* out_ = nullptr;
-    std::FILE* err_ = nullptr;
-    std::string first_line_;
-    std::string url_;
+    static std::vector<std::string> command(const std::vector<std::string>& args) {
+        std::vector<std::string> argv{TYPESTAR_DEVICE_BIN};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return argv;
+    }
 };
 
 }  // namespace typestar::testing_support
