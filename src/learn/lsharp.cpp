@@ -58,6 +58,7 @@ public:
     bool refine(const Counterexample& cex);
 
     std::size_t suggested_ = 1;
+    bool explore_ = false;  // LSharpConfig::explore_suggested and a suggested length >= 2
     std::optional<MealyMachine> hypothesis_;
     std::vector<Word> hypothesis_access_;
     std::vector<NodeId> basis_;       // basis state i is tree node basis_[i]; hypothesis state i
@@ -74,6 +75,7 @@ private:
         bool dirty = false;                     // its subtree grew since candidates were checked
         bool no_prediction = false;             // a counterexample ran into it: ask, never predict
         bool responsive = false;                // filed by its answer to the shared suffix
+        bool explored = false;                  // explore_suggested asked its words
     };
 
     // ---- the tree, through the cache's view ----
@@ -113,9 +115,19 @@ private:
     // Pads a suffix asked from a frontier node to the equivalence oracle's suggested length (the
     // words DroidStar Algorithm 2 at bound B runs from every transition are all words of length B:
     // a learning query of that length is one the final suite would run anyway, a shorter one is not).
+    // With the suggested words explored (explore_), one input more: a look-ahead, so that a query from
+    // a frontier node that is promoted later is still a word of the final suite (R(q)·i·s, |s| = B,
+    // from the new state), as L*'s padded rows are.
     void pad(Word& suffix) const {
-        while (suffix.size() < suggested_) suffix.push_back(pad_input_);
+        const std::size_t length = explore_ ? suggested_ + 1 : suggested_;
+        while (suffix.size() < length) suffix.push_back(pad_input_);
     }
+    // Before a hypothesis is handed out (explore_ only): asks, for every transition that leaves the
+    // basis tree, R(q)·i·s for every s of the suggested length (with a look-ahead pad) that the tree
+    // does not know — exactly the words DroidStar Algorithm 2 at that bound runs from the
+    // hypothesis, so its suite is answered by the tree. Only frontier nodes not explored yet, and
+    // of access cost below `below` if given. Returns whether the tree grew.
+    bool explore_suggested(std::optional<std::pair<std::size_t, std::size_t>> below = std::nullopt);
     // An ADS over `candidates` (basis indices) computed on the tree, as the word along one branch:
     // where `tracked` (a node) knows the answer, the branch it takes; else the seed's prediction from
     // `seed_state`, if any; else the largest branch.
@@ -220,6 +232,7 @@ private:
     };
     std::vector<ConsistencyItem> consistency_queue_;
     std::vector<std::uint32_t> counts_;
+    std::vector<Word> suggested_words_;  // Σ^B for explore_suggested, computed once
 
     Symbol pad_input_ = 0;
     Word shared_ads_;                   // the extension suffix above LSharpConfig::ads_limit
@@ -634,7 +647,20 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
 void LSharp::Impl::make_adequate() {
     while (true) {
         while (!isolated_.empty() || !attention_.empty()) {
-            if (!isolated_.empty()) {
+            // Exploring the suggested words, the basis's access sequences become the suite's, whose
+            // every word repeats them: a frontier node dearer than one still to be identified waits
+            // for it (cheapest first, as L*'s breadth-first rows; that node may be the new state).
+            std::optional<std::uint32_t> cheaper;
+            if (explore_ && !isolated_.empty()) {
+                const auto bound = std::make_pair(std::get<0>(*isolated_.begin()), std::get<1>(*isolated_.begin()));
+                for (const std::uint32_t g : attention_)
+                    if (frontier_[g].alive && access_cost(g) < bound && (!cheaper || access_cost(g) < access_cost(*cheaper)))
+                        cheaper = g;
+            }
+            if (explore_ && !isolated_.empty() && !cheaper &&
+                explore_suggested(std::make_pair(std::get<0>(*isolated_.begin()), std::get<1>(*isolated_.begin()))))
+                continue;  // cheaper frontier nodes first: their answers may make one of them the new state
+            if (!isolated_.empty() && !cheaper) {
                 // Promotion first: a frontier node apart from the whole basis.
                 const std::uint32_t f = std::get<2>(*isolated_.begin());
                 isolated_.erase(isolated_.begin());
@@ -645,17 +671,17 @@ void LSharp::Impl::make_adequate() {
                 else if (fr.candidates.size() > 1) attention_.insert(f);
                 continue;
             }
-            const std::uint32_t f = *attention_.begin();
+            const std::uint32_t f = cheaper.value_or(*attention_.begin());
             Frontier& fr = frontier_[f];
             if (!fr.alive) {
-                attention_.erase(attention_.begin());
+                attention_.erase(f);
                 continue;
             }
             if (fr.dirty) refresh(f);
             if (fr.candidates.size() == 1 || predicted(f)) {
-                attention_.erase(attention_.begin());
+                attention_.erase(f);
             } else if (fr.candidates.empty()) {
-                attention_.erase(attention_.begin());
+                attention_.erase(f);
                 isolate(f);
             } else {
                 identify(f);  // separation: the answer makes it dirty
@@ -699,6 +725,12 @@ void LSharp::Impl::construct() {
     auto cost = [&](const Word& w) {
         return std::make_pair(wait ? std::count(w.begin(), w.end(), *wait) : 0, w.size());
     };
+    if (explore_) {
+        // The words explore_suggested asked are built on the basis's access sequences: the suite must
+        // use the same ones to find them in the tree.
+        hypothesis_access_ = access_;
+        return;
+    }
     StateId s = 0;
     for (auto& w : typestar::access_sequences(*hypothesis_, input_order())) {
         // The basis's own word where it is no dearer: the words asked from it are then the suite's.
@@ -768,12 +800,74 @@ void LSharp::Impl::process(Word sigma) {
     }
 }
 
+bool LSharp::Impl::explore_suggested(std::optional<std::pair<std::size_t, std::size_t>> below) {
+    if (suggested_words_.empty()) {
+        // Σ^B in input order: the suffixes DroidStar Algorithm 2 runs from every transition.
+        suggested_words_.emplace_back();
+        for (std::size_t length = 0; length < suggested_; ++length) {
+            std::vector<Word> longer;
+            longer.reserve(suggested_words_.size() * k_);
+            for (const Word& w : suggested_words_)
+                for (Symbol a = 0; a < k_; ++a) {
+                    longer.push_back(w);
+                    longer.back().push_back(a);
+                }
+            suggested_words_.swap(longer);
+        }
+    }
+    const std::size_t before = tree_->num_nodes();
+    std::vector<Word> words;
+    // Every transition leaving the basis tree ends in a frontier node (a loop — err, a declared
+    // quiet wait — and an edge of the basis tree have no words of their own). Cheapest first.
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t f = 0; f < frontier_.size(); ++f)
+        if (frontier_[f].alive && !frontier_[f].explored && (!below || access_cost(f) < *below)) order.push_back(f);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return access_cost(x) < access_cost(y); });
+    for (const std::uint32_t f : order) {
+        frontier_[f].explored = true;
+        {
+            for (const Word& s : suggested_words_) {
+                NodeId n = frontier_[f].node;
+                bool known = true;
+                for (const Symbol x : s) {
+                    const auto next = edge(n, x);
+                    if (!next) {
+                        known = false;
+                        break;
+                    }
+                    n = next->target;
+                }
+                if (known) continue;
+                Word w = frontier_[f].access;
+                w.insert(w.end(), s.begin(), s.end());
+                w.push_back(pad_input_);
+                words.push_back(std::move(w));
+            }
+        }
+    }
+    if (words.empty()) return false;
+    // The pad is a look-ahead (Query::optional_tail): what the tree knows without it runs nothing.
+    std::vector<Word> answers(words.size());
+    std::vector<Query> batch;
+    batch.reserve(words.size());
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        answers[i].resize(words[i].size());
+        batch.push_back(Query{{}, words[i], answers[i], 1});
+    }
+    ask_->query_all(batch);
+    grow_roles();
+    for (const Word& w : words) touch(w);
+    return tree_->num_nodes() != before;
+}
+
 void LSharp::Impl::build() {
     while (true) {
         make_adequate();
         construct();
         const auto words = inconsistencies(kConsistencyBatch);
         if (words.empty()) {
+            if (explore_ && explore_suggested()) continue;  // new answers: adequate and consistent again
             nodes_after_build_ = tree_->num_nodes();
             return;
         }
@@ -784,6 +878,7 @@ void LSharp::Impl::build() {
 
 void LSharp::Impl::start() {
     const Alphabet& inputs = ask_->inputs();
+    explore_ = config_.explore_suggested && suggested_ >= 2;
     basis_by_output_.assign(k_, {});
     const auto wait = ask_->traits().wait;
     for (auto a = static_cast<Symbol>(k_); a-- > 0;)

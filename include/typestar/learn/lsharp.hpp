@@ -15,7 +15,10 @@
 // one, or the seed's), and a deviation costs one more query from where it deviated. A
 // counterexample's answer goes into the tree (CacheOracle::insert, checked like a device answer)
 // without a query. Queries from a frontier node are padded to the equivalence oracle's suggested
-// suffix length, so that DroidStar Algorithm 2's suite finds them in the cache.
+// suffix length, so that DroidStar Algorithm 2's suite finds them in the cache. When that length B
+// is at least 2, L# also asks the suite's own words before each hypothesis (R(q)·i·s, |s| = B, on
+// the basis's access sequences, frontier nodes cheapest first, each word with one look-ahead input),
+// so the suite is answered by the tree and no query is spent twice (LSharpConfig::explore_suggested).
 //
 // Typical use (exactly like LStar; the session layer does this):
 //
@@ -66,6 +69,14 @@ struct LSharpConfig {
     /// The Ads extension rule computes an ADS for each new basis state up to this many basis states
     /// (then the shared suffix, see LSharpExtension::Ads).
     std::size_t ads_limit = 64;
+    /// When the equivalence oracle suggests suffixes of length B >= 2 (DroidStar Algorithm 2 at
+    /// bound B, EquivalenceOracle::suggested_suffix_length), ask its words before each hypothesis:
+    /// R(q)·i·s for every transition (q, i) that leaves the basis tree and every s of length B, each
+    /// with one look-ahead input, on the basis's access sequences (which the hypothesis then
+    /// reports). The suite is then answered by the tree, and every query from a frontier node is a
+    /// word the final suite runs even if that node is promoted later. Off: L# asks only what its
+    /// rules need, and the suite runs what is left (more equivalence rounds, more queries in total).
+    bool explore_suggested = true;
     /// Start from this machine (e.g. an old spec's synchronous closure; see seed_of in lstar.hpp).
     /// The first hypothesis is the seed itself, asked no learning query, so a right seed costs one
     /// equivalence query. Once refuted, L# runs on the tree (which holds what the equivalence oracle
