@@ -17,6 +17,7 @@
 #include "typestar/sul/cache.hpp"
 #include "typestar/log/logging.hpp"
 #include "typestar/core/translate.hpp"
+#include "tree_consistency.hpp"
 
 namespace typestar {
 
@@ -52,6 +53,7 @@ public:
         } else {
             ask_ = &oracle;
         }
+        consistency_.emplace(*tree_);
     }
 
     void start();
@@ -213,6 +215,7 @@ private:
     std::vector<std::uint32_t> unkeyed_;
     std::vector<std::uint32_t> basis_role_, frontier_role_;  // per tree node
     std::size_t nodes_after_build_ = 0;    // tree size when the last hypothesis was built
+    std::uint64_t executed_after_build_ = 0;  // and the words it had run (a quiet loop adds no node)
     std::vector<char> basis_changed_;      // per basis state: its subtree grew since the last full pass
     std::set<std::uint32_t> attention_;    // frontier nodes that may not have exactly one candidate
     // Frontier nodes seen with no candidate, to promote first: by (waits, length) of their access
@@ -224,13 +227,7 @@ private:
     }
     std::map<std::pair<std::uint32_t, std::uint32_t>, Word> witnesses_;
     std::vector<std::pair<NodeId, NodeId>> stack_;
-    struct ConsistencyItem {
-        NodeId node;
-        StateId state;
-        std::uint32_t parent;
-        Symbol input;
-    };
-    std::vector<ConsistencyItem> consistency_queue_;
+    std::optional<detail::TreeConsistency> consistency_;  // the hypothesis against the tree, incrementally
     std::vector<std::uint32_t> counts_;
     std::vector<Word> suggested_words_;  // Σ^B for explore_suggested, computed once
 
@@ -333,6 +330,7 @@ void LSharp::Impl::ask_all(const std::vector<Word>& words) {
 }
 
 void LSharp::Impl::touch(const Word& word) {
+    consistency_->note_word(word);
     NodeId node = kRoot;
     std::size_t i = 0;
     while (i < word.size() && basis_of(node) != kNone) {
@@ -741,32 +739,9 @@ void LSharp::Impl::construct() {
 }
 
 std::vector<Word> LSharp::Impl::inconsistencies(std::size_t limit) {
-    std::vector<Word> found;
-    // Breadth-first over the tree beside the hypothesis: the first answer it gets wrong.
-    auto& queue = consistency_queue_;  // kept between calls: no reallocation per hypothesis
-    queue.clear();
-    queue.reserve(tree_->num_nodes());
-    queue.push_back(ConsistencyItem{kRoot, hypothesis_->initial(), kNone, 0});
-    for (std::size_t i = 0; i < queue.size(); ++i) {
-        const ConsistencyItem item = queue[i];
-        for (Symbol a = 0; a < k_; ++a) {
-            const auto e = edge(item.node, a);
-            if (!e) continue;
-            const Transition& t = hypothesis_->transition(item.state, a);
-            if (t.output != e->output) {
-                Word w{a};
-                for (std::uint32_t j = static_cast<std::uint32_t>(i); queue[j].parent != kNone; j = queue[j].parent)
-                    w.push_back(queue[j].input);
-                std::reverse(w.begin(), w.end());
-                found.push_back(std::move(w));
-                if (found.size() >= limit) return found;
-                continue;  // not below it
-            }
-            if (e->target == item.node) continue;  // a loop: its output is all there is to compare
-            queue.push_back(ConsistencyItem{e->target, t.target, static_cast<std::uint32_t>(i), a});
-        }
-    }
-    return found;
+    // Incremental: only nodes whose hypothesis state changed, or that are new, are looked at again
+    // (the same words as a breadth-first pass over the whole tree; tree_consistency.hpp).
+    return consistency_->check(*hypothesis_, limit);
 }
 
 void LSharp::Impl::process(Word sigma) {
@@ -869,6 +844,7 @@ void LSharp::Impl::build() {
         if (words.empty()) {
             if (explore_ && explore_suggested()) continue;  // new answers: adequate and consistent again
             nodes_after_build_ = tree_->num_nodes();
+            executed_after_build_ = tree_->stats().executed;
             return;
         }
         log_->debug("L#: the hypothesis contradicts the tree on {} words", words.size());
@@ -898,8 +874,9 @@ void LSharp::Impl::start() {
 }
 
 bool LSharp::Impl::refine(const Counterexample& cex) {
-    if (tree_->num_nodes() != nodes_after_build_) {
+    if (tree_->num_nodes() != nodes_after_build_ || tree_->stats().executed != executed_after_build_) {
         // The equivalence oracle's queries went into the tree too: any subtree may have grown.
+        consistency_->reset();
         std::fill(basis_changed_.begin(), basis_changed_.end(), 1);
         for (Frontier& fr : frontier_) fr.dirty = fr.alive;
     }
