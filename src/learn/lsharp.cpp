@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -62,7 +63,9 @@ public:
     std::size_t suggested_ = 1;
     bool explore_ = false;  // LSharpConfig::explore_suggested and a suggested length >= 2
     std::optional<MealyMachine> hypothesis_;
-    std::vector<Word> hypothesis_access_;
+    std::vector<Word> hypothesis_access_;  // valid unless access_stale_ (see hypothesis_access())
+    bool access_stale_ = false;
+    const std::vector<Word>& hypothesis_access();
     std::vector<NodeId> basis_;       // basis state i is tree node basis_[i]; hypothesis state i
     std::size_t alive_frontier_ = 0;
     std::size_t full_passes_ = 0;
@@ -78,6 +81,7 @@ private:
         bool no_prediction = false;             // a counterexample ran into it: ask, never predict
         bool responsive = false;                // filed by its answer to the shared suffix
         bool explored = false;                  // explore_suggested asked its words
+        std::size_t source = 0;                 // its transition in the hypothesis table: basis * k + input
     };
 
     // ---- the tree, through the cache's view ----
@@ -108,7 +112,9 @@ private:
 
     // ---- the rules ----
     void add_basis(NodeId node, Word access);
-    void add_frontier(NodeId node, Word access);
+    void add_frontier(NodeId node, Word access, std::size_t source);
+    // The hypothesis transition into frontier node f may have changed (its candidates did).
+    void changed(std::uint32_t f) { changed_transitions_.push_back(frontier_[f].source); }
     void refresh(std::uint32_t f);
     void file(std::uint32_t f);
     void promote(std::uint32_t f);
@@ -136,16 +142,19 @@ private:
     Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
                   std::optional<StateId> seed_state);
     void make_adequate();
-    // A node's outputs on the shared extension suffix, if the tree knows them all.
-    std::optional<Word> response(NodeId x) const {
-        Word out;
+    // A node's outputs on the shared extension suffix, if the tree knows them all, as a 64-bit key
+    // (no allocation). Equal outputs give equal keys; two different outputs may share a key, which
+    // only costs an apartness check: every candidate found by key is checked by apart(), and a
+    // candidate is dropped by key only when the keys differ (then the outputs differ: apart).
+    std::optional<std::uint64_t> response(NodeId x) const {
+        std::uint64_t key = 0x9E3779B97F4A7C15ull;
         for (const Symbol a : shared_ads_) {
             const auto e = edge(x, a);
             if (!e) return std::nullopt;
-            out.push_back(e->output);
+            key ^= static_cast<std::uint64_t>(e->output) + 0x9E3779B97F4A7C15ull + (key << 6) + (key >> 2);
             x = e->target;
         }
-        return out;
+        return key;
     }
     void file_basis_response(std::uint32_t q) {
         if (basis_response_.size() <= q) basis_response_.resize(q + 1);
@@ -229,14 +238,16 @@ private:
     std::vector<std::pair<NodeId, NodeId>> stack_;
     std::optional<detail::TreeConsistency> consistency_;  // the hypothesis against the tree, incrementally
     std::vector<std::uint32_t> counts_;
+    std::vector<Transition> table_;                   // the last hypothesis's transitions
+    std::vector<std::size_t> changed_transitions_;    // to construct again (see changed())
     std::vector<Word> suggested_words_;  // Σ^B for explore_suggested, computed once
 
     Symbol pad_input_ = 0;
     Word shared_ads_;                   // the extension suffix above LSharpConfig::ads_limit
     std::size_t shared_ads_basis_ = 0;  // basis size when it was computed (0: not yet)
-    std::map<Word, std::vector<std::uint32_t>> basis_by_response_, frontier_by_response_;
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> basis_by_response_, frontier_by_response_;
     std::vector<std::uint32_t> basis_no_response_;
-    std::vector<std::optional<Word>> basis_response_;  // per basis state, as filed
+    std::vector<std::optional<std::uint64_t>> basis_response_;  // per basis state, as filed
     std::vector<std::uint32_t> nonresponsive_;          // frontier nodes not filed by a response  // the first input that is not `wait` (waits are slow on a device)
     std::optional<MealyMachine> seed_;
     bool seed_hypothesis_ = false;
@@ -426,11 +437,12 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
         if (!fr.alive) return;
         if (!apart(fr.node, node)) {
             fr.candidates.push_back(b);
+            changed(f);
             attention_.insert(f);
         }
     };
     if (shared_ads_basis_ != 0) file_basis_response(b);
-    const std::optional<Word> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
+    const std::optional<std::uint64_t> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
     if (own) {
         // Frontier nodes filed by their response are found by it; the others are few (those from
         // before the shared suffix, or that learned their response later), kept in a list.
@@ -454,7 +466,7 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
         if (t == node || basis_of(t) != kNone || frontier_of(t) != kNone) continue;
         Word w = access_[b];
         w.push_back(a);
-        add_frontier(t, std::move(w));
+        add_frontier(t, std::move(w), static_cast<std::size_t>(b) * k_ + a);
     }
 }
 
@@ -471,14 +483,15 @@ void LSharp::Impl::file(std::uint32_t f) {
     }
 }
 
-void LSharp::Impl::add_frontier(NodeId node, Word access) {
+void LSharp::Impl::add_frontier(NodeId node, Word access, std::size_t source) {
     const auto f = static_cast<std::uint32_t>(frontier_.size());
     frontier_.push_back(Frontier{node, std::move(access), {}, kNone, true, false});
+    frontier_.back().source = source;
     frontier_role_[node] = f;
     ++alive_frontier_;
     file(f);
     Frontier& fr = frontier_[f];
-    const std::optional<Word> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
+    const std::optional<std::uint64_t> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
     if (own) {
         fr.responsive = true;
         frontier_by_response_[*own].push_back(f);
@@ -508,6 +521,7 @@ void LSharp::Impl::add_frontier(NodeId node, Word access) {
 void LSharp::Impl::refresh(std::uint32_t f) {
     Frontier& fr = frontier_[f];
     fr.dirty = false;
+    changed(f);
     if (fr.key_input == kNone) file(f);
     if (shared_ads_basis_ != 0 && !fr.responsive) {
         if (auto own = response(fr.node)) {
@@ -528,6 +542,7 @@ void LSharp::Impl::refresh(std::uint32_t f) {
 
 void LSharp::Impl::promote(std::uint32_t f) {
     Frontier& fr = frontier_[f];
+    changed(f);
     fr.alive = false;
     --alive_frontier_;
     attention_.erase(f);
@@ -704,17 +719,29 @@ void LSharp::Impl::make_adequate() {
 }
 
 void LSharp::Impl::construct() {
+    // Incrementally: the rows of new basis states, and the transitions into frontier nodes whose
+    // candidates changed since the last hypothesis (a basis state's outputs and tree edges never change).
     const std::size_t n = basis_.size();
-    std::vector<Transition> table(n * k_);
-    for (std::uint32_t b = 0; b < n; ++b) {
-        for (Symbol a = 0; a < k_; ++a) {
-            const auto e = edge(basis_[b], a);
-            std::uint32_t target = basis_of(e->target);
-            if (target == kNone) target = choice(frontier_of(e->target));
-            table[static_cast<std::size_t>(b) * k_ + a] = Transition{target, e->output};
-        }
-    }
-    hypothesis_.emplace(ask_->inputs(), ask_->outputs(), 0, std::move(table));
+    auto fill = [&](std::size_t i) {
+        const auto b = static_cast<std::uint32_t>(i / k_);
+        const auto e = edge(basis_[b], static_cast<Symbol>(i % k_));
+        std::uint32_t target = basis_of(e->target);
+        if (target == kNone) target = choice(frontier_of(e->target));
+        table_[i] = Transition{target, e->output};
+    };
+    const std::size_t built = table_.size();
+    table_.resize(n * k_);
+    for (const std::size_t i : changed_transitions_)
+        if (i < built) fill(i);
+    changed_transitions_.clear();
+    for (std::size_t i = built; i < table_.size(); ++i) fill(i);
+    hypothesis_.emplace(ask_->inputs(), ask_->outputs(), 0, table_);
+    access_stale_ = true;  // computed when asked (access_sequences()), not per hypothesis
+}
+
+const std::vector<Word>& LSharp::Impl::hypothesis_access() {
+    if (!access_stale_) return hypothesis_access_;
+    access_stale_ = false;
     // The equivalence oracle runs its tests through these: the hypothesis's own shortest access
     // sequences (inputs other than `wait` first: waits are slow on a device), which may be shorter
     // than the basis's tree paths.
@@ -727,7 +754,7 @@ void LSharp::Impl::construct() {
         // The words explore_suggested asked are built on the basis's access sequences: the suite must
         // use the same ones to find them in the tree.
         hypothesis_access_ = access_;
-        return;
+        return hypothesis_access_;
     }
     StateId s = 0;
     for (auto& w : typestar::access_sequences(*hypothesis_, input_order())) {
@@ -736,6 +763,7 @@ void LSharp::Impl::construct() {
         hypothesis_access_.push_back(cost(access_[s]) <= cost(shortest) ? access_[s] : std::move(shortest));
         ++s;
     }
+    return hypothesis_access_;
 }
 
 std::vector<Word> LSharp::Impl::inconsistencies(std::size_t limit) {
@@ -753,6 +781,7 @@ void LSharp::Impl::process(Word sigma) {
         if (const std::uint32_t f = frontier_of(*r); f != kNone && frontier_[f].alive) {
             frontier_[f].dirty = true;
             frontier_[f].no_prediction = true;
+            changed(f);
             attention_.insert(f);
             return;
         }
@@ -885,6 +914,7 @@ bool LSharp::Impl::refine(const Counterexample& cex) {
         // seed still predicting the branches of identification.
         seed_hypothesis_ = false;
         predicting_ = true;
+        table_.clear();  // every identification may be predicted now: construct it all
         add_basis(kRoot, {});
         build();
         return true;
@@ -912,6 +942,7 @@ bool LSharp::Impl::refine(const Counterexample& cex) {
     if (!changed() && predicting_) {
         log_->info("L#: seed predictions stop helping; identifying every state by queries from now on");
         predicting_ = false;
+        table_.clear();
         for (std::uint32_t f = 0; f < frontier_.size(); ++f)
             if (frontier_[f].alive && frontier_[f].candidates.size() > 1) attention_.insert(f);
         build();
@@ -933,7 +964,7 @@ MealyMachine LSharp::hypothesis() const {
     if (!impl_->hypothesis_) throw std::logic_error("LSharp::hypothesis() before start()");
     return *impl_->hypothesis_;
 }
-std::vector<Word> LSharp::access_sequences() const { return impl_->hypothesis_access_; }
+std::vector<Word> LSharp::access_sequences() const { return impl_->hypothesis_access(); }
 
 std::string LSharp::progress() const {
     return std::to_string(impl_->basis_.size()) + " basis, " + std::to_string(impl_->alive_frontier_) +
