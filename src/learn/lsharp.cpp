@@ -141,6 +141,17 @@ private:
     // `seed_state`, if any; else the largest branch.
     Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
                   std::optional<StateId> seed_state);
+    // LSharpConfig::continue_with_ads: appends an ADS over the whole basis without `wait`, along its
+    // largest branch, while the basis has at most ads_limit states.
+    void continue_word(Word& suffix) {
+        if (!config_.continue_with_ads || basis_.size() > config_.ads_limit) return;
+        std::vector<std::uint32_t> all(basis_.size());
+        for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+        ads_without_wait_ = true;
+        const Word more = ads_path(all, std::nullopt, std::nullopt);
+        ads_without_wait_ = false;
+        suffix.insert(suffix.end(), more.begin(), more.end());
+    }
     void make_adequate();
     // A node's outputs on the shared extension suffix, if the tree knows them all, as a 64-bit key
     // (no allocation). Equal outputs give equal keys; two different outputs may share a key, which
@@ -238,6 +249,7 @@ private:
     std::vector<std::pair<NodeId, NodeId>> stack_;
     std::optional<detail::TreeConsistency> consistency_;  // the hypothesis against the tree, incrementally
     std::vector<std::uint32_t> counts_;
+    bool ads_without_wait_ = false;  // ads_path leaves out `wait` (see continue_word)
     std::vector<Transition> table_;                   // the last hypothesis's transitions
     std::vector<std::size_t> changed_transitions_;    // to construct again (see changed())
     std::vector<Word> suggested_words_;  // Σ^B for explore_suggested, computed once
@@ -412,6 +424,7 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
             have_ads = true;
         }
         Word suffix = seed_ ? extension_suffix(b, a) : ads;
+        if (basis_.size() > 1) continue_word(suffix);
         pad(suffix);
         w.insert(w.end(), suffix.begin(), suffix.end());
         words.push_back(std::move(w));
@@ -573,6 +586,7 @@ void LSharp::Impl::identify(std::uint32_t f) {
     }
     // A witness of two candidates: the node cannot know it (it would be apart from one of them).
     if (suffix.empty()) suffix = basis_witness(fr.candidates[0], fr.candidates[1]);
+    continue_word(suffix);
     pad(suffix);
     ask(concat(fr.access, suffix));
 }
@@ -595,6 +609,7 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
         // Scored on the first kAdsSample candidates only: the choice stays linear in |current|.
         const std::span<const NodeId> sample(current.data(), std::min(current.size(), kAdsSample));
         for (Symbol a = 0; a < k_; ++a) {
+            if (ads_without_wait_ && ask_->traits().wait && a == *ask_->traits().wait) continue;
             std::size_t defined = 0, largest = 0;
             for (const NodeId n : sample) {
                 const auto e = edge(n, a);
