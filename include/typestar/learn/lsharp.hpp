@@ -19,6 +19,9 @@
 // is at least 2, L# also asks the suite's own words before each hypothesis (R(q)·i·s, |s| = B, on
 // the basis's access sequences, frontier nodes cheapest first, each word with one look-ahead input),
 // so the suite is answered by the tree and no query is spent twice (LSharpConfig::explore_suggested).
+// Every hypothesis is checked against the whole tree, incrementally: only tree nodes whose
+// hypothesis state changed, or that are new, are looked at again; and the hypothesis itself is
+// rebuilt only where a frontier node's candidates changed (near-linear CPU at 10,000 states).
 //
 // Typical use (exactly like LStar; the session layer does this):
 //
