@@ -147,7 +147,8 @@ std::vector<Word> TreeConsistency::check(const MealyMachine& hypothesis, std::si
     wrong_.erase(std::unique(wrong_.begin(), wrong_.end()), wrong_.end());
     if (wrong_.empty()) return {};
     // Reported as a breadth-first pass would: not below another wrong answer, shortest first.
-    std::vector<char> below_wrong(n, 0);
+    std::vector<char>& below_wrong = below_wrong_;  // all 0 between checks: only marked entries are cleared
+    below_wrong.resize(n, 0);
     for (const auto& [u, a] : wrong_) {
         const auto e = tree_.edge(u, a);
         if (e->target != u) below_wrong[e->target] = 1;
@@ -158,6 +159,10 @@ std::vector<Word> TreeConsistency::check(const MealyMachine& hypothesis, std::si
         bool hidden = false;
         for (NodeId m = u; m != CacheOracle::kRootNode; m = parent_[m], ++depth) hidden = hidden || below_wrong[m];
         if (!hidden) candidates.emplace_back(depth, u, a);
+    }
+    for (const auto& [u, a] : wrong_) {
+        const auto e = tree_.edge(u, a);
+        if (e->target != u) below_wrong[e->target] = 0;
     }
     std::sort(candidates.begin(), candidates.end());
     // Every candidate as short as the limit-th one, in shortlex order.

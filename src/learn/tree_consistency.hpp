@@ -68,6 +68,7 @@ private:
     std::size_t states_ = 0;
     std::vector<NodeId> pending_;        // checked nodes whose children are to be (re)examined
     std::vector<std::pair<NodeId, Symbol>> wrong_;  // (node, input) the hypothesis answered wrongly
+    std::vector<char> below_wrong_;      // per node, scratch of check(): kept all 0 between checks
     std::size_t checked_nodes_ = 0;      // nodes with a state
     std::size_t member_entries_ = 0;     // in members_, stale ones included
     StateId initial_ = 0;
