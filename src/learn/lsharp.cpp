@@ -237,6 +237,25 @@ private:
     std::size_t nodes_after_build_ = 0;    // tree size when the last hypothesis was built
     std::uint64_t executed_after_build_ = 0;  // and the words it had run (a quiet loop adds no node)
     std::vector<char> basis_changed_;      // per basis state: its subtree grew since the last full pass
+    // What the full pass of make_adequate must look at (instead of every frontier node): the dirty
+    // ones, and those with a candidate whose subtree grew (found through by_candidate_).
+    std::vector<std::uint32_t> dirty_list_, changed_basis_list_, pass_scratch_;
+    std::vector<std::vector<std::uint32_t>> by_candidate_;  // per basis state: frontier nodes that had it as a candidate (stale entries dropped when read)
+    bool all_dirty_ = false;
+    void mark_dirty(std::uint32_t f) {
+        if (frontier_[f].dirty) return;
+        frontier_[f].dirty = true;
+        dirty_list_.push_back(f);
+    }
+    void mark_basis_changed(std::uint32_t b) {
+        if (basis_changed_[b]) return;
+        basis_changed_[b] = 1;
+        changed_basis_list_.push_back(b);
+    }
+    void add_candidate(std::uint32_t f, std::uint32_t b) {
+        frontier_[f].candidates.push_back(b);
+        by_candidate_[b].push_back(f);
+    }
     std::set<std::uint32_t> attention_;    // frontier nodes that may not have exactly one candidate
     // The same, by (waits, length) of their access sequence: one cheaper than every isolated node is
     // identified before a promotion (it may be the new state, with a cheaper access sequence).
@@ -372,7 +391,7 @@ void LSharp::Impl::touch(const Word& word) {
     NodeId node = kRoot;
     std::size_t i = 0;
     while (i < word.size() && basis_of(node) != kNone) {
-        basis_changed_[basis_of(node)] = 1;  // its subtree may have grown
+        mark_basis_changed(basis_of(node));  // its subtree may have grown
         const auto e = edge(node, word[i++]);
         if (!e) return;
         node = e->target;
@@ -380,7 +399,7 @@ void LSharp::Impl::touch(const Word& word) {
     if (basis_of(node) != kNone) return;
     const std::uint32_t f = frontier_of(node);
     if (f == kNone || !frontier_[f].alive) return;
-    frontier_[f].dirty = true;
+    mark_dirty(f);
     attend(f);
 }
 
@@ -418,7 +437,9 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
     basis_.push_back(node);
     access_.push_back(std::move(access));
     if (seed_) basis_seed_.push_back(seed_->run(access_.back()));
-    basis_changed_.push_back(1);
+    basis_changed_.push_back(0);
+    by_candidate_.emplace_back();
+    mark_basis_changed(b);
     grow_roles();
     basis_role_[node] = b;
     // Extension: every input of the new basis state, asked in one batch (a known err or quiet wait
@@ -464,7 +485,7 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
         Frontier& fr = frontier_[f];
         if (!fr.alive) return;
         if (!apart(fr.node, node)) {
-            fr.candidates.push_back(b);
+            add_candidate(f, b);
             changed(f);
             attend(f);
         }
@@ -529,18 +550,18 @@ void LSharp::Impl::add_frontier(NodeId node, Word access, std::size_t source) {
             maybe.insert(maybe.end(), it->second.begin(), it->second.end());
         std::sort(maybe.begin(), maybe.end());
         for (const std::uint32_t b : maybe)
-            if (!apart(node, basis_[b])) fr.candidates.push_back(b);
+            if (!apart(node, basis_[b])) add_candidate(f, b);
     } else if (fr.key_input == kNone) {
         nonresponsive_.push_back(f);
         unkeyed_.push_back(f);
-        for (std::uint32_t b = 0; b < basis_.size(); ++b) fr.candidates.push_back(b);  // nothing known
+        for (std::uint32_t b = 0; b < basis_.size(); ++b) add_candidate(f, b);  // nothing known
     } else {
         nonresponsive_.push_back(f);
         const Symbol o = edge(node, fr.key_input)->output;
         const auto& by = basis_by_output_[fr.key_input];
         if (o < by.size())
             for (const std::uint32_t b : by[o])
-                if (!apart(node, basis_[b])) fr.candidates.push_back(b);
+                if (!apart(node, basis_[b])) add_candidate(f, b);
     }
     if (fr.candidates.empty()) isolate(f);
     else if (fr.candidates.size() > 1) attend(f);
@@ -737,7 +758,25 @@ void LSharp::Impl::make_adequate() {
         ++full_passes_;
         // Answers below basis states may have made them apart from frontier nodes: check all once.
         // Only pairs where one side grew can have become apart.
-        for (std::uint32_t f = 0; f < frontier_.size(); ++f) {
+        // Only those can pass the test below (in the same ascending order as a loop over all).
+        std::vector<std::uint32_t>& todo = pass_scratch_;
+        todo.clear();
+        if (all_dirty_) {
+            for (std::uint32_t f = 0; f < frontier_.size(); ++f) todo.push_back(f);
+        } else {
+            todo.insert(todo.end(), dirty_list_.begin(), dirty_list_.end());
+            for (const std::uint32_t b : changed_basis_list_) {
+                auto& list = by_candidate_[b];
+                std::erase_if(list, [&](std::uint32_t f) {
+                    const Frontier& fr = frontier_[f];
+                    return !fr.alive || std::find(fr.candidates.begin(), fr.candidates.end(), b) == fr.candidates.end();
+                });
+                todo.insert(todo.end(), list.begin(), list.end());
+            }
+            std::sort(todo.begin(), todo.end());
+            todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
+        }
+        for (const std::uint32_t f : todo) {
             Frontier& fr = frontier_[f];
             if (!fr.alive) continue;
             if (!fr.dirty && std::none_of(fr.candidates.begin(), fr.candidates.end(),
@@ -747,7 +786,11 @@ void LSharp::Impl::make_adequate() {
             if (fr.candidates.empty()) isolate(f);
             else if (fr.candidates.size() > 1 && !predicted(f)) attend(f);
         }
-        std::fill(basis_changed_.begin(), basis_changed_.end(), 0);
+        if (all_dirty_) std::fill(basis_changed_.begin(), basis_changed_.end(), 0);
+        for (const std::uint32_t b : changed_basis_list_) basis_changed_[b] = 0;
+        changed_basis_list_.clear();
+        dirty_list_.clear();
+        all_dirty_ = false;
         if (isolated_.empty() && attention_.empty()) return;
     }
 }
@@ -813,7 +856,7 @@ void LSharp::Impl::process(Word sigma) {
         if (!r) throw std::logic_error("L#: a counterexample left the tree");
         if (basis_of(*r) != kNone) return;
         if (const std::uint32_t f = frontier_of(*r); f != kNone && frontier_[f].alive) {
-            frontier_[f].dirty = true;
+            mark_dirty(f);
             frontier_[f].no_prediction = true;
             changed(f);
             attend(f);
@@ -942,6 +985,7 @@ bool LSharp::Impl::refine(const Counterexample& cex) {
         consistency_->reset();
         std::fill(basis_changed_.begin(), basis_changed_.end(), 1);
         for (Frontier& fr : frontier_) fr.dirty = fr.alive;
+        all_dirty_ = true;  // the next pass looks at every frontier node
     }
     if (seed_hypothesis_) {
         // The seed is refuted: learn on the tree (which holds what the equivalence oracle ran), with the
