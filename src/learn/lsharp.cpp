@@ -141,12 +141,19 @@ private:
     // `seed_state`, if any; else the largest branch.
     Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
                   std::optional<StateId> seed_state);
-    // LSharpConfig::continue_with_ads: appends an ADS over the whole basis without `wait`, along its
-    // largest branch, while the basis has at most ads_limit states.
+    // LSharpConfig::continue_with_ads: appends an ADS over the basis (but the sink) without `wait`,
+    // along its largest branch, while the basis has at most ads_limit states.
     void continue_word(Word& suffix) {
         if (!config_.continue_with_ads || basis_.size() > config_.ads_limit) return;
-        std::vector<std::uint32_t> all(basis_.size());
-        for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+        // Not the sink (a basis state answering only the absorbing output): it is told apart by
+        // its first answer already, and an ADS that splits it off spends inputs on `err`.
+        std::vector<std::uint32_t> all;
+        const auto absorbing = ask_->traits().absorbing;
+        for (std::uint32_t i = 0; i < basis_.size(); ++i) {
+            bool sink = absorbing.has_value() && signature_.size() >= (static_cast<std::size_t>(i) + 1) * k_;
+            for (Symbol a = 0; sink && a < k_; ++a) sink = signature_[static_cast<std::size_t>(i) * k_ + a] == *absorbing;
+            if (!sink) all.push_back(i);
+        }
         ads_without_wait_ = true;
         const Word more = ads_path(all, std::nullopt, std::nullopt);
         ads_without_wait_ = false;

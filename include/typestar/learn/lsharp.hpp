@@ -81,12 +81,12 @@ struct LSharpConfig {
     /// rules need, and the suite runs what is left (more equivalence rounds, more queries in total).
     bool explore_suggested = true;
     /// Each extension and identification query continues, after the suffix its rule needs, with an
-    /// ADS over the whole basis along its largest branch, without `wait` (while the basis has at
-    /// most ads_limit states). The same query then answers more of the tree, so later apartness
-    /// needs fewer queries: more symbols per query, fewer queries, no more waits (measured on the
-    /// 16 stand-ins, perfect oracle: 807 queries / 668 waits instead of 850 / 718). Allowing
-    /// `wait` in it saved more queries (791 instead of 813, before frontier nodes were identified
-    /// cheapest first) for 31% more waits, a trade this option does not make.
+    /// ADS over the basis (the err sink left out) along its largest branch, without `wait` (while
+    /// the basis has at most ads_limit states). The same query then answers more of the tree, so
+    /// later apartness needs fewer queries: more symbols per query, fewer queries, no more waits
+    /// (measured on the 16 stand-ins, perfect oracle: 781 queries / 639 waits instead of 850 /
+    /// 718). Allowing `wait` in it saved more queries in an earlier measurement (791 instead of
+    /// 813) for 31% more waits, a trade this option does not make.
     bool continue_with_ads = true;
     /// Start from this machine (e.g. an old spec's synchronous closure; see seed_of in lstar.hpp).
     /// The first hypothesis is the seed itself, asked no learning query, so a right seed costs one
