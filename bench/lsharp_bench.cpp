@@ -87,6 +87,9 @@ struct Row {
     std::string group, model, learner, oracle;
     std::size_t states = 0, inputs = 0;
     std::uint64_t executed = 0, symbols = 0, waits = 0, learning_executed = 0;
+    /// Algorithm 2 rows: the final hypothesis's suite (with the learner's access sequences), its
+    /// words and waits: every one must have run, so no learner executes fewer (a lower bound).
+    std::uint64_t suite_words = 0, suite_waits = 0;
     std::size_t rounds = 0;
     double seconds = 0, cpu_seconds = 0;
     double equivalence_cpu_seconds = 0;  ///< of cpu_seconds, inside the equivalence oracle
@@ -166,6 +169,16 @@ Row learn(std::string group, std::string model, const MealyMachine& truth, Kind 
         row.waits = total.waits_executed;
         row.learning_executed = result.stats.learning.queries_executed;
         row.rounds = result.rounds;
+        if (bound != 0) {
+            typestar::SuiteConfig suite;
+            suite.method = typestar::SuiteMethod::Algorithm2;
+            suite.bound = bound;
+            suite.access = result.access_sequences;
+            suite.traits = stack.oracle().traits();
+            const typestar::TestSuite final_suite = typestar::generate_suite(result.hypothesis, suite);
+            row.suite_words = final_suite.cases.size();
+            row.suite_waits = final_suite.waits();
+        }
         row.exact = result.converged && !typestar::separating_word(result.hypothesis, truth).has_value();
     } catch (const std::exception& e) {
         row.error = e.what();
@@ -186,6 +199,10 @@ nlohmann::ordered_json row_json(const Row& r) {
     j["learning_queries_executed"] = r.learning_executed;
     j["symbols_executed"] = r.symbols;
     j["waits_executed"] = r.waits;
+    if (r.suite_words != 0) {
+        j["final_suite_words"] = r.suite_words;
+        j["final_suite_waits"] = r.suite_waits;
+    }
     j["rounds"] = r.rounds;
     j["seconds"] = r.seconds;
     j["cpu_seconds"] = r.cpu_seconds;
@@ -209,6 +226,10 @@ Row row_of_json(const nlohmann::json& j) {
     r.learning_executed = j["learning_queries_executed"];
     r.symbols = j["symbols_executed"];
     r.waits = j["waits_executed"];
+    if (j.contains("final_suite_words")) {
+        r.suite_words = j["final_suite_words"];
+        r.suite_waits = j["final_suite_waits"];
+    }
     r.rounds = j["rounds"];
     r.seconds = j["seconds"];
     r.cpu_seconds = j["cpu_seconds"];
@@ -285,13 +306,16 @@ void print_pair(const Row& a, const Row& b) {
     std::printf("%-48s %5zu %4zu | %8llu %9llu %7llu %4s | %8llu %9llu %7llu %4s\n", a.model.c_str(), a.states,
                 a.inputs, ull(a.executed), ull(a.symbols), ull(a.waits), ok(a), ull(b.executed), ull(b.symbols),
                 ull(b.waits), ok(b));
+    if (a.suite_words != 0 || b.suite_words != 0)
+        std::printf("    final suite (lower bound): L* %llu words / %llu waits, L# %llu / %llu\n", ull(a.suite_words),
+                    ull(a.suite_waits), ull(b.suite_words), ull(b.suite_waits));
     for (const Row* r : {&a, &b})
         if (!r->error.empty()) std::printf("    %s error: %s\n", r->learner.c_str(), r->error.c_str());
     std::fflush(stdout);
 }
 
 struct Sum {
-    std::uint64_t executed = 0, symbols = 0, waits = 0, learning = 0;
+    std::uint64_t executed = 0, symbols = 0, waits = 0, learning = 0, suite_words = 0, suite_waits = 0;
     std::size_t models = 0, exact = 0;
 };
 
@@ -304,6 +328,8 @@ Sum sum(const std::vector<Row>& rows, const std::string& group, const std::strin
         s.symbols += r.symbols;
         s.waits += r.waits;
         s.learning += r.learning_executed;
+        s.suite_words += r.suite_words;
+        s.suite_waits += r.suite_waits;
         if (r.exact && r.error.empty()) ++s.exact;
     }
     return s;
@@ -311,7 +337,8 @@ Sum sum(const std::vector<Row>& rows, const std::string& group, const std::strin
 
 nlohmann::ordered_json sum_json(const Sum& s) {
     return {{"models", s.models}, {"exact", s.exact}, {"queries_executed", s.executed},
-            {"learning_queries_executed", s.learning}, {"symbols_executed", s.symbols}, {"waits_executed", s.waits}};
+            {"learning_queries_executed", s.learning}, {"symbols_executed", s.symbols}, {"waits_executed", s.waits},
+            {"final_suite_words", s.suite_words}, {"final_suite_waits", s.suite_waits}};
 }
 
 }  // namespace
@@ -462,6 +489,9 @@ int main(int argc, char** argv) {
     std::printf("DroidStar stand-ins, Algorithm 2 B=2: L# %llu queries / %llu waits, L* %llu / %llu (%s)\n",
                 ull(lsharp_alg2.executed), ull(lsharp_alg2.waits), ull(lstar_alg2.executed), ull(lstar_alg2.waits),
                 verdict(lsharp_alg2.executed < lstar_alg2.executed && lsharp_alg2.waits < lstar_alg2.waits));
+    std::printf("  their final suites (every word must run: a lower bound): L# %llu words / %llu waits, L* %llu / %llu\n",
+                ull(lsharp_alg2.suite_words), ull(lsharp_alg2.suite_waits), ull(lstar_alg2.suite_words),
+                ull(lstar_alg2.suite_waits));
     }
     for (const Row& r : rows) {
         if (r.group != "random" || r.learner != "L#") continue;

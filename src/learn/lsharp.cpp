@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -17,6 +18,7 @@
 #include "typestar/sul/cache.hpp"
 #include "typestar/log/logging.hpp"
 #include "typestar/core/translate.hpp"
+#include "tree_consistency.hpp"
 
 namespace typestar {
 
@@ -52,14 +54,18 @@ public:
         } else {
             ask_ = &oracle;
         }
+        consistency_.emplace(*tree_);
     }
 
     void start();
     bool refine(const Counterexample& cex);
 
     std::size_t suggested_ = 1;
+    bool explore_ = false;  // LSharpConfig::explore_suggested and a suggested length >= 2
     std::optional<MealyMachine> hypothesis_;
-    std::vector<Word> hypothesis_access_;
+    std::vector<Word> hypothesis_access_;  // valid unless access_stale_ (see hypothesis_access())
+    bool access_stale_ = false;
+    const std::vector<Word>& hypothesis_access();
     std::vector<NodeId> basis_;       // basis state i is tree node basis_[i]; hypothesis state i
     std::size_t alive_frontier_ = 0;
     std::size_t full_passes_ = 0;
@@ -74,6 +80,8 @@ private:
         bool dirty = false;                     // its subtree grew since candidates were checked
         bool no_prediction = false;             // a counterexample ran into it: ask, never predict
         bool responsive = false;                // filed by its answer to the shared suffix
+        bool explored = false;                  // explore_suggested asked its words
+        std::size_t source = 0;                 // its transition in the hypothesis table: basis * k + input
     };
 
     // ---- the tree, through the cache's view ----
@@ -104,7 +112,9 @@ private:
 
     // ---- the rules ----
     void add_basis(NodeId node, Word access);
-    void add_frontier(NodeId node, Word access);
+    void add_frontier(NodeId node, Word access, std::size_t source);
+    // The hypothesis transition into frontier node f may have changed (its candidates did).
+    void changed(std::uint32_t f) { changed_transitions_.push_back(frontier_[f].source); }
     void refresh(std::uint32_t f);
     void file(std::uint32_t f);
     void promote(std::uint32_t f);
@@ -113,25 +123,56 @@ private:
     // Pads a suffix asked from a frontier node to the equivalence oracle's suggested length (the
     // words DroidStar Algorithm 2 at bound B runs from every transition are all words of length B:
     // a learning query of that length is one the final suite would run anyway, a shorter one is not).
+    // With the suggested words explored (explore_), one input more: a look-ahead, so that a query from
+    // a frontier node that is promoted later is still a word of the final suite (R(q)·i·s, |s| = B,
+    // from the new state), as L*'s padded rows are.
     void pad(Word& suffix) const {
-        while (suffix.size() < suggested_) suffix.push_back(pad_input_);
+        const std::size_t length = explore_ ? suggested_ + 1 : suggested_;
+        while (suffix.size() < length) suffix.push_back(pad_input_);
     }
+    // Before a hypothesis is handed out (explore_ only): asks, for every transition that leaves the
+    // basis tree, R(q)·i·s for every s of the suggested length (with a look-ahead pad) that the tree
+    // does not know — exactly the words DroidStar Algorithm 2 at that bound runs from the
+    // hypothesis, so its suite is answered by the tree. Only frontier nodes not explored yet, and
+    // of access cost below `below` if given. Returns whether the tree grew.
+    bool explore_suggested(std::optional<std::pair<std::size_t, std::size_t>> below = std::nullopt);
     // An ADS over `candidates` (basis indices) computed on the tree, as the word along one branch:
     // where `tracked` (a node) knows the answer, the branch it takes; else the seed's prediction from
     // `seed_state`, if any; else the largest branch.
     Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
                   std::optional<StateId> seed_state);
+    // LSharpConfig::continue_with_ads: appends an ADS over the basis (but the sink) without `wait`,
+    // along its largest branch, while the basis has at most ads_limit states.
+    void continue_word(Word& suffix) {
+        if (!config_.continue_with_ads || basis_.size() > config_.ads_limit) return;
+        // Not the sink (a basis state answering only the absorbing output): it is told apart by
+        // its first answer already, and an ADS that splits it off spends inputs on `err`.
+        std::vector<std::uint32_t> all;
+        const auto absorbing = ask_->traits().absorbing;
+        for (std::uint32_t i = 0; i < basis_.size(); ++i) {
+            bool sink = absorbing.has_value() && signature_.size() >= (static_cast<std::size_t>(i) + 1) * k_;
+            for (Symbol a = 0; sink && a < k_; ++a) sink = signature_[static_cast<std::size_t>(i) * k_ + a] == *absorbing;
+            if (!sink) all.push_back(i);
+        }
+        ads_without_wait_ = true;
+        const Word more = ads_path(all, std::nullopt, std::nullopt);
+        ads_without_wait_ = false;
+        suffix.insert(suffix.end(), more.begin(), more.end());
+    }
     void make_adequate();
-    // A node's outputs on the shared extension suffix, if the tree knows them all.
-    std::optional<Word> response(NodeId x) const {
-        Word out;
+    // A node's outputs on the shared extension suffix, if the tree knows them all, as a 64-bit key
+    // (no allocation). Equal outputs give equal keys; two different outputs may share a key, which
+    // only costs an apartness check: every candidate found by key is checked by apart(), and a
+    // candidate is dropped by key only when the keys differ (then the outputs differ: apart).
+    std::optional<std::uint64_t> response(NodeId x) const {
+        std::uint64_t key = 0x9E3779B97F4A7C15ull;
         for (const Symbol a : shared_ads_) {
             const auto e = edge(x, a);
             if (!e) return std::nullopt;
-            out.push_back(e->output);
+            key ^= static_cast<std::uint64_t>(e->output) + 0x9E3779B97F4A7C15ull + (key << 6) + (key >> 2);
             x = e->target;
         }
-        return out;
+        return key;
     }
     void file_basis_response(std::uint32_t q) {
         if (basis_response_.size() <= q) basis_response_.resize(q + 1);
@@ -201,8 +242,43 @@ private:
     std::vector<std::uint32_t> unkeyed_;
     std::vector<std::uint32_t> basis_role_, frontier_role_;  // per tree node
     std::size_t nodes_after_build_ = 0;    // tree size when the last hypothesis was built
+    std::uint64_t executed_after_build_ = 0;  // and the words it had run (a quiet loop adds no node)
     std::vector<char> basis_changed_;      // per basis state: its subtree grew since the last full pass
+    // What the full pass of make_adequate must look at (instead of every frontier node): the dirty
+    // ones, and those with a candidate whose subtree grew (found through by_candidate_).
+    std::vector<std::uint32_t> dirty_list_, changed_basis_list_, pass_scratch_;
+    std::vector<std::vector<std::uint32_t>> by_candidate_;  // per basis state: frontier nodes that had it as a candidate (stale entries dropped when read)
+    bool all_dirty_ = false;
+    void mark_dirty(std::uint32_t f) {
+        if (frontier_[f].dirty) return;
+        frontier_[f].dirty = true;
+        dirty_list_.push_back(f);
+    }
+    void mark_basis_changed(std::uint32_t b) {
+        if (basis_changed_[b]) return;
+        basis_changed_[b] = 1;
+        changed_basis_list_.push_back(b);
+    }
+    void add_candidate(std::uint32_t f, std::uint32_t b) {
+        frontier_[f].candidates.push_back(b);
+        by_candidate_[b].push_back(f);
+    }
     std::set<std::uint32_t> attention_;    // frontier nodes that may not have exactly one candidate
+    // The same, by (waits, length) of their access sequence: one cheaper than every isolated node is
+    // identified before a promotion (it may be the new state, with a cheaper access sequence).
+    std::set<std::tuple<std::size_t, std::size_t, std::uint32_t>> attention_by_cost_;
+    void attend(std::uint32_t f) {
+        if (attention_.insert(f).second) {
+            const auto [waits, length] = access_cost(f);
+            attention_by_cost_.emplace(waits, length, f);
+        }
+    }
+    void unattend(std::uint32_t f) {
+        if (attention_.erase(f) != 0) {
+            const auto [waits, length] = access_cost(f);
+            attention_by_cost_.erase({waits, length, f});
+        }
+    }
     // Frontier nodes seen with no candidate, to promote first: by (waits, length) of their access
     // sequence (the equivalence oracle's suite runs every test through these words), then index.
     std::set<std::tuple<std::size_t, std::size_t, std::uint32_t>> isolated_;
@@ -212,21 +288,19 @@ private:
     }
     std::map<std::pair<std::uint32_t, std::uint32_t>, Word> witnesses_;
     std::vector<std::pair<NodeId, NodeId>> stack_;
-    struct ConsistencyItem {
-        NodeId node;
-        StateId state;
-        std::uint32_t parent;
-        Symbol input;
-    };
-    std::vector<ConsistencyItem> consistency_queue_;
+    std::optional<detail::TreeConsistency> consistency_;  // the hypothesis against the tree, incrementally
     std::vector<std::uint32_t> counts_;
+    bool ads_without_wait_ = false;  // ads_path leaves out `wait` (see continue_word)
+    std::vector<Transition> table_;                   // the last hypothesis's transitions
+    std::vector<std::size_t> changed_transitions_;    // to construct again (see changed())
+    std::vector<Word> suggested_words_;  // Σ^B for explore_suggested, computed once
 
     Symbol pad_input_ = 0;
     Word shared_ads_;                   // the extension suffix above LSharpConfig::ads_limit
     std::size_t shared_ads_basis_ = 0;  // basis size when it was computed (0: not yet)
-    std::map<Word, std::vector<std::uint32_t>> basis_by_response_, frontier_by_response_;
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> basis_by_response_, frontier_by_response_;
     std::vector<std::uint32_t> basis_no_response_;
-    std::vector<std::optional<Word>> basis_response_;  // per basis state, as filed
+    std::vector<std::optional<std::uint64_t>> basis_response_;  // per basis state, as filed
     std::vector<std::uint32_t> nonresponsive_;          // frontier nodes not filed by a response  // the first input that is not `wait` (waits are slow on a device)
     std::optional<MealyMachine> seed_;
     bool seed_hypothesis_ = false;
@@ -320,10 +394,11 @@ void LSharp::Impl::ask_all(const std::vector<Word>& words) {
 }
 
 void LSharp::Impl::touch(const Word& word) {
+    consistency_->note_word(word);
     NodeId node = kRoot;
     std::size_t i = 0;
     while (i < word.size() && basis_of(node) != kNone) {
-        basis_changed_[basis_of(node)] = 1;  // its subtree may have grown
+        mark_basis_changed(basis_of(node));  // its subtree may have grown
         const auto e = edge(node, word[i++]);
         if (!e) return;
         node = e->target;
@@ -331,8 +406,8 @@ void LSharp::Impl::touch(const Word& word) {
     if (basis_of(node) != kNone) return;
     const std::uint32_t f = frontier_of(node);
     if (f == kNone || !frontier_[f].alive) return;
-    frontier_[f].dirty = true;
-    attention_.insert(f);
+    mark_dirty(f);
+    attend(f);
 }
 
 // ---- basis and frontier ------------------------------------------------------------------------------
@@ -369,7 +444,9 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
     basis_.push_back(node);
     access_.push_back(std::move(access));
     if (seed_) basis_seed_.push_back(seed_->run(access_.back()));
-    basis_changed_.push_back(1);
+    basis_changed_.push_back(0);
+    by_candidate_.emplace_back();
+    mark_basis_changed(b);
     grow_roles();
     basis_role_[node] = b;
     // Extension: every input of the new basis state, asked in one batch (a known err or quiet wait
@@ -390,6 +467,7 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
             have_ads = true;
         }
         Word suffix = seed_ ? extension_suffix(b, a) : ads;
+        if (basis_.size() > 1) continue_word(suffix);
         pad(suffix);
         w.insert(w.end(), suffix.begin(), suffix.end());
         words.push_back(std::move(w));
@@ -414,12 +492,13 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
         Frontier& fr = frontier_[f];
         if (!fr.alive) return;
         if (!apart(fr.node, node)) {
-            fr.candidates.push_back(b);
-            attention_.insert(f);
+            add_candidate(f, b);
+            changed(f);
+            attend(f);
         }
     };
     if (shared_ads_basis_ != 0) file_basis_response(b);
-    const std::optional<Word> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
+    const std::optional<std::uint64_t> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
     if (own) {
         // Frontier nodes filed by their response are found by it; the others are few (those from
         // before the shared suffix, or that learned their response later), kept in a list.
@@ -443,7 +522,7 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
         if (t == node || basis_of(t) != kNone || frontier_of(t) != kNone) continue;
         Word w = access_[b];
         w.push_back(a);
-        add_frontier(t, std::move(w));
+        add_frontier(t, std::move(w), static_cast<std::size_t>(b) * k_ + a);
     }
 }
 
@@ -460,14 +539,15 @@ void LSharp::Impl::file(std::uint32_t f) {
     }
 }
 
-void LSharp::Impl::add_frontier(NodeId node, Word access) {
+void LSharp::Impl::add_frontier(NodeId node, Word access, std::size_t source) {
     const auto f = static_cast<std::uint32_t>(frontier_.size());
     frontier_.push_back(Frontier{node, std::move(access), {}, kNone, true, false});
+    frontier_.back().source = source;
     frontier_role_[node] = f;
     ++alive_frontier_;
     file(f);
     Frontier& fr = frontier_[f];
-    const std::optional<Word> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
+    const std::optional<std::uint64_t> own = shared_ads_basis_ != 0 ? response(node) : std::nullopt;
     if (own) {
         fr.responsive = true;
         frontier_by_response_[*own].push_back(f);
@@ -477,26 +557,27 @@ void LSharp::Impl::add_frontier(NodeId node, Word access) {
             maybe.insert(maybe.end(), it->second.begin(), it->second.end());
         std::sort(maybe.begin(), maybe.end());
         for (const std::uint32_t b : maybe)
-            if (!apart(node, basis_[b])) fr.candidates.push_back(b);
+            if (!apart(node, basis_[b])) add_candidate(f, b);
     } else if (fr.key_input == kNone) {
         nonresponsive_.push_back(f);
         unkeyed_.push_back(f);
-        for (std::uint32_t b = 0; b < basis_.size(); ++b) fr.candidates.push_back(b);  // nothing known
+        for (std::uint32_t b = 0; b < basis_.size(); ++b) add_candidate(f, b);  // nothing known
     } else {
         nonresponsive_.push_back(f);
         const Symbol o = edge(node, fr.key_input)->output;
         const auto& by = basis_by_output_[fr.key_input];
         if (o < by.size())
             for (const std::uint32_t b : by[o])
-                if (!apart(node, basis_[b])) fr.candidates.push_back(b);
+                if (!apart(node, basis_[b])) add_candidate(f, b);
     }
     if (fr.candidates.empty()) isolate(f);
-    else if (fr.candidates.size() > 1) attention_.insert(f);
+    else if (fr.candidates.size() > 1) attend(f);
 }
 
 void LSharp::Impl::refresh(std::uint32_t f) {
     Frontier& fr = frontier_[f];
     fr.dirty = false;
+    changed(f);
     if (fr.key_input == kNone) file(f);
     if (shared_ads_basis_ != 0 && !fr.responsive) {
         if (auto own = response(fr.node)) {
@@ -517,9 +598,10 @@ void LSharp::Impl::refresh(std::uint32_t f) {
 
 void LSharp::Impl::promote(std::uint32_t f) {
     Frontier& fr = frontier_[f];
+    changed(f);
     fr.alive = false;
     --alive_frontier_;
-    attention_.erase(f);
+    unattend(f);
     isolated_.erase({access_cost(f).first, access_cost(f).second, f});
     frontier_role_[fr.node] = kNone;
     add_basis(fr.node, std::move(fr.access));
@@ -547,6 +629,7 @@ void LSharp::Impl::identify(std::uint32_t f) {
     }
     // A witness of two candidates: the node cannot know it (it would be apart from one of them).
     if (suffix.empty()) suffix = basis_witness(fr.candidates[0], fr.candidates[1]);
+    continue_word(suffix);
     pad(suffix);
     ask(concat(fr.access, suffix));
 }
@@ -569,6 +652,7 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
         // Scored on the first kAdsSample candidates only: the choice stays linear in |current|.
         const std::span<const NodeId> sample(current.data(), std::min(current.size(), kAdsSample));
         for (Symbol a = 0; a < k_; ++a) {
+            if (ads_without_wait_ && ask_->traits().wait && a == *ask_->traits().wait) continue;
             std::size_t defined = 0, largest = 0;
             for (const NodeId n : sample) {
                 const auto e = edge(n, a);
@@ -634,7 +718,24 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
 void LSharp::Impl::make_adequate() {
     while (true) {
         while (!isolated_.empty() || !attention_.empty()) {
+            // Cheapest first, as L*'s breadth-first rows: a frontier node dearer than one still to be
+            // identified waits for it (that node may be the new state). Its access sequence becomes a
+            // basis state's, which every word of an Algorithm 2 suite repeats; and a cheaper basis
+            // makes cheaper queries (measured: fewer queries and waits on the stand-ins).
+            std::optional<std::uint32_t> cheaper;
             if (!isolated_.empty()) {
+                const auto bound = std::make_pair(std::get<0>(*isolated_.begin()), std::get<1>(*isolated_.begin()));
+                while (!attention_by_cost_.empty() && !frontier_[std::get<2>(*attention_by_cost_.begin())].alive)
+                    unattend(std::get<2>(*attention_by_cost_.begin()));
+                if (!attention_by_cost_.empty()) {
+                    const auto& [waits, length, g] = *attention_by_cost_.begin();
+                    if (std::make_pair(waits, length) < bound) cheaper = g;
+                }
+            }
+            if (explore_ && !isolated_.empty() && !cheaper &&
+                explore_suggested(std::make_pair(std::get<0>(*isolated_.begin()), std::get<1>(*isolated_.begin()))))
+                continue;  // cheaper frontier nodes first: their answers may make one of them the new state
+            if (!isolated_.empty() && !cheaper) {
                 // Promotion first: a frontier node apart from the whole basis.
                 const std::uint32_t f = std::get<2>(*isolated_.begin());
                 isolated_.erase(isolated_.begin());
@@ -642,20 +743,20 @@ void LSharp::Impl::make_adequate() {
                 if (!fr.alive) continue;
                 if (fr.dirty) refresh(f);
                 if (fr.candidates.empty()) promote(f);
-                else if (fr.candidates.size() > 1) attention_.insert(f);
+                else if (fr.candidates.size() > 1) attend(f);
                 continue;
             }
-            const std::uint32_t f = *attention_.begin();
+            const std::uint32_t f = cheaper.value_or(*attention_.begin());
             Frontier& fr = frontier_[f];
             if (!fr.alive) {
-                attention_.erase(attention_.begin());
+                unattend(f);
                 continue;
             }
             if (fr.dirty) refresh(f);
             if (fr.candidates.size() == 1 || predicted(f)) {
-                attention_.erase(attention_.begin());
+                unattend(f);
             } else if (fr.candidates.empty()) {
-                attention_.erase(attention_.begin());
+                unattend(f);
                 isolate(f);
             } else {
                 identify(f);  // separation: the answer makes it dirty
@@ -664,7 +765,25 @@ void LSharp::Impl::make_adequate() {
         ++full_passes_;
         // Answers below basis states may have made them apart from frontier nodes: check all once.
         // Only pairs where one side grew can have become apart.
-        for (std::uint32_t f = 0; f < frontier_.size(); ++f) {
+        // Only those can pass the test below (in the same ascending order as a loop over all).
+        std::vector<std::uint32_t>& todo = pass_scratch_;
+        todo.clear();
+        if (all_dirty_) {
+            for (std::uint32_t f = 0; f < frontier_.size(); ++f) todo.push_back(f);
+        } else {
+            todo.insert(todo.end(), dirty_list_.begin(), dirty_list_.end());
+            for (const std::uint32_t b : changed_basis_list_) {
+                auto& list = by_candidate_[b];
+                std::erase_if(list, [&](std::uint32_t f) {
+                    const Frontier& fr = frontier_[f];
+                    return !fr.alive || std::find(fr.candidates.begin(), fr.candidates.end(), b) == fr.candidates.end();
+                });
+                todo.insert(todo.end(), list.begin(), list.end());
+            }
+            std::sort(todo.begin(), todo.end());
+            todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
+        }
+        for (const std::uint32_t f : todo) {
             Frontier& fr = frontier_[f];
             if (!fr.alive) continue;
             if (!fr.dirty && std::none_of(fr.candidates.begin(), fr.candidates.end(),
@@ -672,25 +791,41 @@ void LSharp::Impl::make_adequate() {
                 continue;
             refresh(f);
             if (fr.candidates.empty()) isolate(f);
-            else if (fr.candidates.size() > 1 && !predicted(f)) attention_.insert(f);
+            else if (fr.candidates.size() > 1 && !predicted(f)) attend(f);
         }
-        std::fill(basis_changed_.begin(), basis_changed_.end(), 0);
+        if (all_dirty_) std::fill(basis_changed_.begin(), basis_changed_.end(), 0);
+        for (const std::uint32_t b : changed_basis_list_) basis_changed_[b] = 0;
+        changed_basis_list_.clear();
+        dirty_list_.clear();
+        all_dirty_ = false;
         if (isolated_.empty() && attention_.empty()) return;
     }
 }
 
 void LSharp::Impl::construct() {
+    // Incrementally: the rows of new basis states, and the transitions into frontier nodes whose
+    // candidates changed since the last hypothesis (a basis state's outputs and tree edges never change).
     const std::size_t n = basis_.size();
-    std::vector<Transition> table(n * k_);
-    for (std::uint32_t b = 0; b < n; ++b) {
-        for (Symbol a = 0; a < k_; ++a) {
-            const auto e = edge(basis_[b], a);
-            std::uint32_t target = basis_of(e->target);
-            if (target == kNone) target = choice(frontier_of(e->target));
-            table[static_cast<std::size_t>(b) * k_ + a] = Transition{target, e->output};
-        }
-    }
-    hypothesis_.emplace(ask_->inputs(), ask_->outputs(), 0, std::move(table));
+    auto fill = [&](std::size_t i) {
+        const auto b = static_cast<std::uint32_t>(i / k_);
+        const auto e = edge(basis_[b], static_cast<Symbol>(i % k_));
+        std::uint32_t target = basis_of(e->target);
+        if (target == kNone) target = choice(frontier_of(e->target));
+        table_[i] = Transition{target, e->output};
+    };
+    const std::size_t built = table_.size();
+    table_.resize(n * k_);
+    for (const std::size_t i : changed_transitions_)
+        if (i < built) fill(i);
+    changed_transitions_.clear();
+    for (std::size_t i = built; i < table_.size(); ++i) fill(i);
+    hypothesis_.emplace(ask_->inputs(), ask_->outputs(), 0, table_);
+    access_stale_ = true;  // computed when asked (access_sequences()), not per hypothesis
+}
+
+const std::vector<Word>& LSharp::Impl::hypothesis_access() {
+    if (!access_stale_) return hypothesis_access_;
+    access_stale_ = false;
     // The equivalence oracle runs its tests through these: the hypothesis's own shortest access
     // sequences (inputs other than `wait` first: waits are slow on a device), which may be shorter
     // than the basis's tree paths.
@@ -699,6 +834,12 @@ void LSharp::Impl::construct() {
     auto cost = [&](const Word& w) {
         return std::make_pair(wait ? std::count(w.begin(), w.end(), *wait) : 0, w.size());
     };
+    if (explore_) {
+        // The words explore_suggested asked are built on the basis's access sequences: the suite must
+        // use the same ones to find them in the tree.
+        hypothesis_access_ = access_;
+        return hypothesis_access_;
+    }
     StateId s = 0;
     for (auto& w : typestar::access_sequences(*hypothesis_, input_order())) {
         // The basis's own word where it is no dearer: the words asked from it are then the suite's.
@@ -706,35 +847,13 @@ void LSharp::Impl::construct() {
         hypothesis_access_.push_back(cost(access_[s]) <= cost(shortest) ? access_[s] : std::move(shortest));
         ++s;
     }
+    return hypothesis_access_;
 }
 
 std::vector<Word> LSharp::Impl::inconsistencies(std::size_t limit) {
-    std::vector<Word> found;
-    // Breadth-first over the tree beside the hypothesis: the first answer it gets wrong.
-    auto& queue = consistency_queue_;  // kept between calls: no reallocation per hypothesis
-    queue.clear();
-    queue.reserve(tree_->num_nodes());
-    queue.push_back(ConsistencyItem{kRoot, hypothesis_->initial(), kNone, 0});
-    for (std::size_t i = 0; i < queue.size(); ++i) {
-        const ConsistencyItem item = queue[i];
-        for (Symbol a = 0; a < k_; ++a) {
-            const auto e = edge(item.node, a);
-            if (!e) continue;
-            const Transition& t = hypothesis_->transition(item.state, a);
-            if (t.output != e->output) {
-                Word w{a};
-                for (std::uint32_t j = static_cast<std::uint32_t>(i); queue[j].parent != kNone; j = queue[j].parent)
-                    w.push_back(queue[j].input);
-                std::reverse(w.begin(), w.end());
-                found.push_back(std::move(w));
-                if (found.size() >= limit) return found;
-                continue;  // not below it
-            }
-            if (e->target == item.node) continue;  // a loop: its output is all there is to compare
-            queue.push_back(ConsistencyItem{e->target, t.target, static_cast<std::uint32_t>(i), a});
-        }
-    }
-    return found;
+    // Incremental: only nodes whose hypothesis state changed, or that are new, are looked at again
+    // (the same words as a breadth-first pass over the whole tree; tree_consistency.hpp).
+    return consistency_->check(*hypothesis_, limit);
 }
 
 void LSharp::Impl::process(Word sigma) {
@@ -744,9 +863,10 @@ void LSharp::Impl::process(Word sigma) {
         if (!r) throw std::logic_error("L#: a counterexample left the tree");
         if (basis_of(*r) != kNone) return;
         if (const std::uint32_t f = frontier_of(*r); f != kNone && frontier_[f].alive) {
-            frontier_[f].dirty = true;
+            mark_dirty(f);
             frontier_[f].no_prediction = true;
-            attention_.insert(f);
+            changed(f);
+            attend(f);
             return;
         }
         // The part of sigma inside the basis, up to the frontier node it runs through.
@@ -768,13 +888,76 @@ void LSharp::Impl::process(Word sigma) {
     }
 }
 
+bool LSharp::Impl::explore_suggested(std::optional<std::pair<std::size_t, std::size_t>> below) {
+    if (suggested_words_.empty()) {
+        // Σ^B in input order: the suffixes DroidStar Algorithm 2 runs from every transition.
+        suggested_words_.emplace_back();
+        for (std::size_t length = 0; length < suggested_; ++length) {
+            std::vector<Word> longer;
+            longer.reserve(suggested_words_.size() * k_);
+            for (const Word& w : suggested_words_)
+                for (Symbol a = 0; a < k_; ++a) {
+                    longer.push_back(w);
+                    longer.back().push_back(a);
+                }
+            suggested_words_.swap(longer);
+        }
+    }
+    const std::size_t before = tree_->num_nodes();
+    std::vector<Word> words;
+    // Every transition leaving the basis tree ends in a frontier node (a loop — err, a declared
+    // quiet wait — and an edge of the basis tree have no words of their own). Cheapest first.
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t f = 0; f < frontier_.size(); ++f)
+        if (frontier_[f].alive && !frontier_[f].explored && (!below || access_cost(f) < *below)) order.push_back(f);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return access_cost(x) < access_cost(y); });
+    for (const std::uint32_t f : order) {
+        frontier_[f].explored = true;
+        {
+            for (const Word& s : suggested_words_) {
+                NodeId n = frontier_[f].node;
+                bool known = true;
+                for (const Symbol x : s) {
+                    const auto next = edge(n, x);
+                    if (!next) {
+                        known = false;
+                        break;
+                    }
+                    n = next->target;
+                }
+                if (known) continue;
+                Word w = frontier_[f].access;
+                w.insert(w.end(), s.begin(), s.end());
+                w.push_back(pad_input_);
+                words.push_back(std::move(w));
+            }
+        }
+    }
+    if (words.empty()) return false;
+    // The pad is a look-ahead (Query::optional_tail): what the tree knows without it runs nothing.
+    std::vector<Word> answers(words.size());
+    std::vector<Query> batch;
+    batch.reserve(words.size());
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        answers[i].resize(words[i].size());
+        batch.push_back(Query{{}, words[i], answers[i], 1});
+    }
+    ask_->query_all(batch);
+    grow_roles();
+    for (const Word& w : words) touch(w);
+    return tree_->num_nodes() != before;
+}
+
 void LSharp::Impl::build() {
     while (true) {
         make_adequate();
         construct();
         const auto words = inconsistencies(kConsistencyBatch);
         if (words.empty()) {
+            if (explore_ && explore_suggested()) continue;  // new answers: adequate and consistent again
             nodes_after_build_ = tree_->num_nodes();
+            executed_after_build_ = tree_->stats().executed;
             return;
         }
         log_->debug("L#: the hypothesis contradicts the tree on {} words", words.size());
@@ -784,6 +967,7 @@ void LSharp::Impl::build() {
 
 void LSharp::Impl::start() {
     const Alphabet& inputs = ask_->inputs();
+    explore_ = config_.explore_suggested && suggested_ >= 2;
     basis_by_output_.assign(k_, {});
     const auto wait = ask_->traits().wait;
     for (auto a = static_cast<Symbol>(k_); a-- > 0;)
@@ -803,16 +987,19 @@ void LSharp::Impl::start() {
 }
 
 bool LSharp::Impl::refine(const Counterexample& cex) {
-    if (tree_->num_nodes() != nodes_after_build_) {
+    if (tree_->num_nodes() != nodes_after_build_ || tree_->stats().executed != executed_after_build_) {
         // The equivalence oracle's queries went into the tree too: any subtree may have grown.
+        consistency_->reset();
         std::fill(basis_changed_.begin(), basis_changed_.end(), 1);
         for (Frontier& fr : frontier_) fr.dirty = fr.alive;
+        all_dirty_ = true;  // the next pass looks at every frontier node
     }
     if (seed_hypothesis_) {
         // The seed is refuted: learn on the tree (which holds what the equivalence oracle ran), with the
         // seed still predicting the branches of identification.
         seed_hypothesis_ = false;
         predicting_ = true;
+        table_.clear();  // every identification may be predicted now: construct it all
         add_basis(kRoot, {});
         build();
         return true;
@@ -840,8 +1027,9 @@ bool LSharp::Impl::refine(const Counterexample& cex) {
     if (!changed() && predicting_) {
         log_->info("L#: seed predictions stop helping; identifying every state by queries from now on");
         predicting_ = false;
+        table_.clear();
         for (std::uint32_t f = 0; f < frontier_.size(); ++f)
-            if (frontier_[f].alive && frontier_[f].candidates.size() > 1) attention_.insert(f);
+            if (frontier_[f].alive && frontier_[f].candidates.size() > 1) attend(f);
         build();
     }
     return changed();
@@ -861,7 +1049,7 @@ MealyMachine LSharp::hypothesis() const {
     if (!impl_->hypothesis_) throw std::logic_error("LSharp::hypothesis() before start()");
     return *impl_->hypothesis_;
 }
-std::vector<Word> LSharp::access_sequences() const { return impl_->hypothesis_access_; }
+std::vector<Word> LSharp::access_sequences() const { return impl_->hypothesis_access(); }
 
 std::string LSharp::progress() const {
     return std::to_string(impl_->basis_.size()) + " basis, " + std::to_string(impl_->alive_frontier_) +
