@@ -508,6 +508,15 @@ std::vector<std::string> validate(const RegisterAutomaton& ra) {
                 continue;
             }
             const Location& to = ra.locations[t.target];
+            // one namespace per transition in files: parameters, the source's registers, constants
+            for (const auto& p : ra.inputs[t.input].params) {
+                for (const auto& r : l.registers)
+                    if (r.name == p.name)
+                        problems.push_back(where(l, t) + ": '" + p.name + "' is both a parameter and a register");
+                for (const auto& c : ra.constants)
+                    if (c.name == p.name)
+                        problems.push_back(where(l, t) + ": '" + p.name + "' is both a parameter and a constant");
+            }
             if (t.output_args.size() != ra.outputs[t.output].params.size()) {
                 problems.push_back(where(l, t) + ": output " + ra.outputs[t.output].name + " takes " +
                                    std::to_string(ra.outputs[t.output].params.size()) + " values, the transition gives " +

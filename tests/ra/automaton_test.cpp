@@ -89,6 +89,12 @@ TEST(RaValidate, FindsOverlapsGapsAndTypeErrors) {
     ASSERT_FALSE(problems.empty());
     EXPECT_NE(problems.front().find("ids have only == and !="), std::string::npos) << problems.front();
     EXPECT_THROW(check_valid(typed), Error);
+
+    RegisterAutomaton clash = testing::key_store();
+    clash.locations[1].registers[0].name = "k";  // get(k) reads register k: ambiguous in a file
+    problems = validate(clash);
+    ASSERT_FALSE(problems.empty());
+    EXPECT_NE(problems.front().find("'k' is both a parameter and a register"), std::string::npos) << problems.front();
 }
 
 TEST(RaValueClasses, EqualityAndOrder) {

@@ -62,7 +62,7 @@ inline RegisterAutomaton login() {
                  {"login", {{"u", DataType::Id}, {"pw", DataType::Id}}},
                  {"logout", {}}};
     ra.outputs = {{"ok", {}}, {"nok", {}}};
-    const Register id{"id", DataType::Id}, pw{"pw", DataType::Id};
+    const Register id{"id", DataType::Id}, pw{"password", DataType::Id};
     ra.locations = {{"out", {}, {}}, {"registered", {id, pw}, {}}, {"in", {id, pw}, {}}};
     auto& l0 = ra.locations[0].transitions;
     l0.push_back({0, Guard{}, 0, {}, 1, {param(0), param(1)}});

@@ -39,6 +39,7 @@ struct Parameter {
 struct SymbolDecl {
     std::string name;
     std::vector<Parameter> params;
+    bool callback = false;  ///< an output that is a callback (else a return of the callin)
     bool operator==(const SymbolDecl&) const = default;
 };
 
