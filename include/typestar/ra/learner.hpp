@@ -1,0 +1,63 @@
+// An SL*-style learner for register automata (Cassel, Howar, Jonsson, Steffen: "Learning Extended
+// Finite State Machines", SEFM 2014). Design note: tree queries are realised by black-box testing.
+// For a prefix u (a concrete data word) and a symbolic suffix (a sequence of inputs), the tree
+// oracle enumerates one concrete continuation per data class of the suffix's parameters (equal to
+// each earlier value, fresh, and for `int` below, between and above them) and records the output
+// words symbolically: that is the tree. A prefix value is *memorable* when some branch depends on
+// it (replacing it by a neighbouring or fresh value in the suffix changes the answer) or an output
+// reveals it; memorable values become registers. Rows are compared by their trees over the
+// memorable values, up to an order-preserving renaming of `int` values and any renaming of `id`
+// values (tried exhaustively for up to RaLearnConfig::max_permuted ids, else first-occurrence
+// order, which can only add locations, never merge wrong ones). Closedness adds prefixes, register
+// consistency adds suffixes, counterexamples add all their suffixes (Maler–Pnueli).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "typestar/ra/automaton.hpp"
+#include "typestar/ra/oracle.hpp"
+
+namespace typestar::ra {
+
+/// Options of the learner and its equivalence oracle; plain values with defaults.
+struct RaLearnConfig {
+    std::size_t max_locations = 64;   ///< give up (converged = false) beyond this many locations
+    std::size_t max_rounds = 64;      ///< give up after this many hypotheses
+    std::size_t max_permuted = 5;     ///< try every renaming of up to this many memorable ids
+    /// Equivalence oracle: from every location's access word, every data word of up to this many
+    /// steps, one per data class relative to all values of the word (and the constants).
+    std::size_t equivalence_bound = 3;
+};
+
+/// The result of learning. `converged` is true when the last hypothesis passed the equivalence
+/// oracle (bounded evidence: words of up to equivalence_bound steps from each location); else
+/// `failure` says why learning stopped and `hypothesis` is the last one.
+struct RaLearnResult {
+    RegisterAutomaton hypothesis;
+    RaStats stats;
+    bool converged = false;
+    std::string failure;
+    std::size_t suffixes = 0;  ///< symbolic suffixes in the final table
+};
+
+/// Learns the register automaton behind `sul`. `signature` gives the name, inputs, outputs and
+/// constants (its locations are ignored). Throws NondeterminismError when the device answers a
+/// data word in two ways, DeviceError when it fails.
+[[nodiscard]] RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& signature,
+                                                     const RaLearnConfig& config = {});
+
+/// Looks for a data word on which `sul` and `spec` differ: from the access word of every location
+/// of `spec` as reached in `access` (concrete words, one per location, in the device's values) —
+/// or from the empty word when `access` is empty — every word of up to `bound` steps, one per data
+/// class relative to all values of the word and the constants. Returns the first difference (the
+/// inputs up to and including the differing step) and the reason, or nothing.
+struct RaCounterexample {
+    DataWord inputs;
+    DataWord outputs;     ///< the device's answers
+    std::string reason;   ///< expected vs got
+};
+[[nodiscard]] std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
+                                                              const std::vector<DataWord>& access, std::size_t bound);
+
+}  // namespace typestar::ra
