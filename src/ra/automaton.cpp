@@ -427,6 +427,12 @@ std::string order_type_key(const std::vector<DataType>& types, const std::vector
 
 }  // namespace
 
+std::string order_type(const RegisterAutomaton& ra, std::size_t location, const std::vector<Value>& registers) {
+    std::vector<DataType> types;
+    for (const auto& r : ra.locations.at(location).registers) types.push_back(r.type);
+    return order_type_key(types, registers, anchors(ra, DataType::Int), anchors(ra, DataType::Id));
+}
+
 std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit, std::size_t max_states) {
     const auto anchors_int = anchors(ra, DataType::Int), anchors_id = anchors(ra, DataType::Id);
     std::set<std::pair<std::size_t, std::string>> seen;

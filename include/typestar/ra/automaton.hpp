@@ -207,6 +207,12 @@ using ClassVisitor = std::function<void(std::size_t location, const std::vector<
 std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit,
                             std::size_t max_states = 200000);
 
+/// The order type of `registers` (values of location `location`'s registers) relative to each other
+/// and to the automaton's constants and guard literals: two valuations with the same order type
+/// behave the same from that location.
+[[nodiscard]] std::string order_type(const RegisterAutomaton& ra, std::size_t location,
+                                     const std::vector<Value>& registers);
+
 /// Executes a register automaton on data words (the simulator: data word in, data word out).
 /// A `fresh` output is 1 + the largest value seen in the run so far (inputs, outputs, registers,
 /// constants): deterministic, and new in the run.

@@ -77,6 +77,8 @@ public:
     /// One step: `input` and `output` as the device saw them. Returns an empty string when the
     /// automaton agrees, else why not (expected vs got, in the device's values).
     std::string step(const DataSymbol& input, const DataSymbol& output);
+    /// The spec's location and register values after the steps so far.
+    [[nodiscard]] const RaSimulator& simulator() const noexcept { return sim_; }
 
 private:
     const RegisterAutomaton* spec_;
