@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <random>
 #include <set>
 
 #include "typestar/log/logging.hpp"
@@ -102,8 +103,22 @@ public:
         for (const auto& c : sig_.constants) constants_.push_back({c.type, c.value});
     }
 
+    struct BudgetExceeded {};
+
     RaLearnResult run() {
         RaLearnResult result;
+        try {
+            run(result);
+        } catch (const BudgetExceeded&) {
+            result.converged = false;
+            result.failure = "query budget exhausted (" + std::to_string(config_.max_executed) + " concrete queries)";
+        }
+        result.stats = oracle_.stats();
+        result.suffixes = E_.size();
+        return result;
+    }
+
+    void run(RaLearnResult& result) {
         S_.push_back({});
         for (std::size_t a = 0; a < sig_.inputs.size(); ++a) E_.push_back({a});
         while (true) {
@@ -118,19 +133,36 @@ public:
             std::vector<DataWord> access;
             for (const auto& s : S_) access.push_back(s);
             auto cex = find_difference(oracle_, result.hypothesis, access, config_.equivalence_bound);
+            if (!cex)
+                cex = random_difference(oracle_, result.hypothesis, config_.random_words, config_.random_length,
+                                        config_.seed + oracle_.stats().rounds);
             if (!cex) {
                 result.converged = true;
                 break;
             }
             log_->debug("ra counterexample: {} ({})", format_word(sig_, cex->inputs, cex->outputs), cex->reason);
+            // Suffixes of the counterexample, shortest first, until the hypothesis answers it right
+            // (Maler–Pnueli adds them all; adding them lazily keeps the trees small).
             std::size_t added = 0;
-            for (std::size_t i = 0; i < cex->inputs.size(); ++i) {
+            bool fixed = false;
+            for (std::size_t len = 1; len <= cex->inputs.size() && !fixed; ++len) {
                 Suffix e;
-                for (std::size_t j = i; j < cex->inputs.size(); ++j) e.push_back(cex->inputs[j].symbol);
-                if (std::find(E_.begin(), E_.end(), e) == E_.end()) {
-                    E_.push_back(e);
-                    ++added;
+                for (std::size_t j = cex->inputs.size() - len; j < cex->inputs.size(); ++j)
+                    e.push_back(cex->inputs[j].symbol);
+                if (std::find(E_.begin(), E_.end(), e) != E_.end()) continue;
+                E_.push_back(e);
+                ++added;
+                rows_.clear();
+                if (!close()) {
+                    result.failure = failure_;
+                    return;
                 }
+                const RegisterAutomaton h = hypothesis();
+                LockstepCheck check(h);
+                const DataWord out = oracle_.query(cex->inputs);
+                fixed = true;
+                for (std::size_t i = 0; i < out.size() && fixed; ++i)
+                    if (!check.step(cex->inputs[i], out[i]).empty()) fixed = false;
             }
             rows_.clear();
             if (added == 0) {
@@ -143,9 +175,6 @@ public:
                 break;
             }
         }
-        result.stats = oracle_.stats();
-        result.suffixes = E_.size();
-        return result;
     }
 
 private:
@@ -156,6 +185,7 @@ private:
     void enumerate(const DataWord& prefix, const Suffix& suffix, const std::vector<TV>& relevant,
                    const std::function<void(const DataWord&, const DataWord&)>& visit) {
         ++oracle_.stats().tree_queries;
+        if (config_.max_executed && oracle_.stats().executed > config_.max_executed) throw BudgetExceeded{};
         const DataWord prefix_out = oracle_.query(prefix);
         std::vector<TV> avoid = word_values(sig_, prefix, prefix_out);
         DataWord suf_in, suf_out;
@@ -171,6 +201,7 @@ private:
                     DataWord word = prefix;
                     word.insert(word.end(), suf_in.begin(), suf_in.end());
                     word.push_back(in);
+                    if (config_.max_executed && oracle_.stats().executed > config_.max_executed) throw BudgetExceeded{};
                     const DataWord out = oracle_.query(word);
                     suf_in.push_back(in);
                     suf_out.push_back(out.back());
@@ -691,6 +722,47 @@ std::optional<RaCounterexample> find_difference(DataOracle& oracle, const Regist
         word = s;
         extend(bound);
         if (found) return found;
+    }
+    return std::nullopt;
+}
+
+std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec, std::size_t count,
+                                                  std::size_t length, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<Value> consts;
+    for (const auto& c : spec.constants) consts.push_back(c.value);
+    for (std::size_t n = 0; n < count && !spec.inputs.empty(); ++n) {
+        DataWord word, out;
+        std::vector<Value> ints = consts, ids = consts, all = consts;
+        LockstepCheck check(spec);
+        for (std::size_t step = 0; step < length; ++step) {
+            const std::size_t a = std::uniform_int_distribution<std::size_t>(0, spec.inputs.size() - 1)(rng);
+            const auto& decl = spec.inputs[a];
+            DataSymbol in{a, {}};
+            for (std::size_t k = 0; k < decl.params.size(); ++k) {
+                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
+                for (std::size_t q = 0; q < k; ++q) {
+                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
+                    av.push_back(in.values[q]);
+                }
+                const auto cands = class_candidates(decl.params[k].type, rel, av);
+                in.values.push_back(cands[std::uniform_int_distribution<std::size_t>(0, cands.size() - 1)(rng)]);
+            }
+            word.push_back(in);
+            const DataSymbol o = oracle.query(word).back();
+            const std::string why = check.step(in, o);
+            out.push_back(o);
+            if (!why.empty()) return RaCounterexample{word, out, why};
+            for (std::size_t k = 0; k < in.values.size(); ++k) {
+                (decl.params[k].type == DataType::Int ? ints : ids).push_back(in.values[k]);
+                all.push_back(in.values[k]);
+            }
+            const auto& od = spec.outputs[o.symbol];
+            for (std::size_t k = 0; k < o.values.size(); ++k) {
+                (od.params[k].type == DataType::Int ? ints : ids).push_back(o.values[k]);
+                all.push_back(o.values[k]);
+            }
+        }
     }
     return std::nullopt;
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "typestar/ra/automaton.hpp"
@@ -27,7 +28,14 @@ struct RaLearnConfig {
     std::size_t max_permuted = 5;     ///< try every renaming of up to this many memorable ids
     /// Equivalence oracle: from every location's access word, every data word of up to this many
     /// steps, one per data class relative to all values of the word (and the constants).
-    std::size_t equivalence_bound = 3;
+    std::size_t equivalence_bound = 2;
+    /// Then this many random data words (each parameter in a uniformly chosen data class relative
+    /// to all values of the word) of `random_length` steps, from a generator seeded with `seed`.
+    std::size_t random_words = 500;
+    std::size_t random_length = 12;
+    std::uint64_t seed = 1;
+    /// Give up (converged = false) once this many concrete queries were executed; 0: no limit.
+    std::size_t max_executed = 0;
 };
 
 /// The result of learning. `converged` is true when the last hypothesis passed the equivalence
@@ -59,5 +67,10 @@ struct RaCounterexample {
 };
 [[nodiscard]] std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
                                                               const std::vector<DataWord>& access, std::size_t bound);
+/// Looks for a difference on `count` random data words of `length` steps (inputs uniform, each
+/// parameter in a uniformly chosen data class relative to all values of the word), seeded.
+[[nodiscard]] std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec,
+                                                                std::size_t count, std::size_t length,
+                                                                std::uint64_t seed);
 
 }  // namespace typestar::ra
