@@ -177,8 +177,24 @@ public:
         }
     }
 
+    // ---- the tree oracle, also for tree_query and memorable_values ----
+    void set_suffixes(std::vector<Suffix> e) { E_ = std::move(e); }
+    std::vector<std::pair<DataWord, DataWord>> leaves(const DataWord& prefix, const Suffix& suffix) {
+        const auto vals = word_values(sig_, prefix, oracle_.query(prefix));
+        std::vector<TV> relevant;
+        for (const auto& v : vals)
+            if (std::find(relevant.begin(), relevant.end(), v) == relevant.end()) relevant.push_back(v);
+        std::vector<std::pair<DataWord, DataWord>> out;
+        enumerate(prefix, suffix, relevant, [&](const DataWord& in, const DataWord& o) { out.emplace_back(in, o); });
+        return out;
+    }
+    std::vector<Value> memorable_of(const DataWord& prefix) {
+        std::vector<Value> out;
+        for (const auto& v : memorable(prefix, oracle_.query(prefix))) out.push_back(v.value);
+        return out;
+    }
+
 private:
-    // ---- the tree oracle ----
 
     /// Enumerates one continuation of `prefix` per data class of `suffix`'s parameters, relative to
     /// `relevant` prefix values, the constants and the suffix's own earlier values.
@@ -765,6 +781,19 @@ std::optional<RaCounterexample> random_difference(DataOracle& oracle, const Regi
         }
     }
     return std::nullopt;
+}
+
+std::vector<std::pair<DataWord, DataWord>> tree_query(DataOracle& oracle, const RegisterAutomaton& signature,
+                                                      const DataWord& prefix, const std::vector<std::size_t>& suffix) {
+    Learner learner(signature, oracle, RaLearnConfig{});
+    return learner.leaves(prefix, suffix);
+}
+
+std::vector<Value> memorable_values(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,
+                                    const std::vector<std::vector<std::size_t>>& suffixes) {
+    Learner learner(signature, oracle, RaLearnConfig{});
+    learner.set_suffixes(suffixes);
+    return learner.memorable_of(prefix);
 }
 
 RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& signature, const RaLearnConfig& config) {

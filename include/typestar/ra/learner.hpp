@@ -55,6 +55,20 @@ struct RaLearnResult {
 [[nodiscard]] RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& signature,
                                                      const RaLearnConfig& config = {});
 
+/// The tree oracle alone: one concrete continuation of `prefix` per data class of `suffix`'s
+/// parameters relative to every value of the prefix (and its outputs), the constants of
+/// `signature` and the suffix's own earlier values; each leaf is the suffix's inputs and the
+/// device's outputs. Counts one tree query.
+[[nodiscard]] std::vector<std::pair<DataWord, DataWord>> tree_query(DataOracle& oracle, const RegisterAutomaton& signature,
+                                                                    const DataWord& prefix,
+                                                                    const std::vector<std::size_t>& suffix);
+/// The memorable values of `prefix` with respect to the symbolic `suffixes` (each a sequence of
+/// input indices): the prefix values (constants excluded) that some tree depends on or some output
+/// reveals, in order of first occurrence.
+[[nodiscard]] std::vector<Value> memorable_values(DataOracle& oracle, const RegisterAutomaton& signature,
+                                                  const DataWord& prefix,
+                                                  const std::vector<std::vector<std::size_t>>& suffixes);
+
 /// Looks for a data word on which `sul` and `spec` differ: from the access word of every location
 /// of `spec` as reached in `access` (concrete words, one per location, in the device's values) —
 /// or from the empty word when `access` is empty — every word of up to `bound` steps, one per data
