@@ -96,4 +96,13 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& s
     return result;
 }
 
+std::optional<RaCounterexample> separating_word(const RegisterAutomaton& a, const RegisterAutomaton& b,
+                                                std::size_t max_depth) {
+    SimulatorSul device(b);
+    DataOracle oracle(device, b);
+    for (std::size_t depth = 1; depth <= max_depth; ++depth)
+        if (auto cex = find_difference(oracle, a, {}, depth)) return cex;
+    return std::nullopt;
+}
+
 }  // namespace typestar::ra

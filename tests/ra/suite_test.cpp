@@ -109,5 +109,15 @@ TEST(RaSuite, ReportsTheDifferingWord) {
     EXPECT_NE(r.summary().find("expected out("), std::string::npos) << r.summary();
 }
 
+TEST(RaSuite, SeparatingWordIsShortest) {
+    RegisterAutomaton wrong = testing::priority_queue2();
+    wrong.locations[2].transitions[1].output_args[0].term = Term{Term::Kind::Register, 1};  // poll returns the largest
+    const auto cex = separating_word(testing::priority_queue2(), wrong, 5);
+    ASSERT_TRUE(cex);
+    ASSERT_EQ(cex->inputs.size(), 3U);  // offer offer poll, with different values
+    EXPECT_NE(cex->inputs[0].values, cex->inputs[1].values);
+    EXPECT_FALSE(separating_word(testing::priority_queue2(), testing::priority_queue2(), 4));
+}
+
 }  // namespace
 }  // namespace typestar::ra

@@ -37,4 +37,11 @@ struct RaSuiteResult {
 [[nodiscard]] RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul,
                                                      const RaSuiteConfig& config = {});
 
+/// A shortest data word on which `a` and `b` answer differently (for diffs of two register
+/// automata with the same inputs and outputs): iterative deepening over every data word of up to
+/// `max_depth` steps, one per data class relative to all values of the word; `b` is simulated as
+/// the device, `a` is the spec. Nothing when they agree on all of them (bounded evidence).
+[[nodiscard]] std::optional<RaCounterexample> separating_word(const RegisterAutomaton& a, const RegisterAutomaton& b,
+                                                              std::size_t max_depth);
+
 }  // namespace typestar::ra
