@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -127,6 +128,15 @@ public:
                 break;
             }
             result.hypothesis = hypothesis();
+            if (covering_ && !validate(result.hypothesis).empty()) {
+                // Merged equality classes made guards overlap on equal register values: learn
+                // without merging (every equality class its own branch, registers distinct).
+                log_->info("ra: equality merging gives overlapping guards; every equality class gets its own branch");
+                covering_ = false;
+                rows_.clear();
+                covered_.clear();
+                continue;
+            }
             ++oracle_.stats().rounds;
             ++oracle_.stats().equivalence_queries;
             log_->info("ra round {}: {} locations, {} suffixes", oracle_.stats().rounds, S_.size(), E_.size());
@@ -153,6 +163,7 @@ public:
                 E_.push_back(e);
                 ++added;
                 rows_.clear();
+                covered_.clear();
                 if (!close()) {
                     result.failure = failure_;
                     return;
@@ -165,6 +176,7 @@ public:
                     if (!check.step(cex->inputs[i], out[i]).empty()) fixed = false;
             }
             rows_.clear();
+                covered_.clear();
             if (added == 0) {
                 result.failure = "no progress: the counterexample " + format_word(sig_, cex->inputs, cex->outputs) +
                                  " adds no new suffix";
@@ -496,13 +508,145 @@ private:
         return out;
     }
 
+    /// For a successor whose parameter k equals a register of s: a sibling class (the same input
+    /// and values, parameter k fresh or in a neighbouring interval) whose every tree answers the
+    /// same once its value of parameter k is replaced by the register's (SL*'s guard merging: the
+    /// equality needs no branch of its own). Cached until E changes.
+    std::optional<std::size_t> covering_sibling(const Row& s, const std::vector<Successor>& succs, std::size_t si) {
+        if (!covering_) return std::nullopt;
+        const Successor& succ = succs[si];
+        auto cached = covered_.find(succ.word);
+        if (cached != covered_.end()) {
+            if (!cached->second) return std::nullopt;
+            for (std::size_t j = 0; j < succs.size(); ++j)
+                if (succs[j].word == *cached->second) return j;
+            return std::nullopt;
+        }
+        const auto& decl = sig_.inputs[succ.input.symbol];
+        std::optional<std::size_t> k_eq;
+        for (std::size_t k = 0; k < decl.params.size(); ++k) {
+            const TV x{decl.params[k].type, succ.input.values[k]};
+            bool equal_earlier = false;
+            for (std::size_t q = 0; q < k; ++q)
+                if (decl.params[q].type == x.type && succ.input.values[q] == x.value) equal_earlier = true;
+            if (equal_earlier || std::find(s.memorable.begin(), s.memorable.end(), x) != s.memorable.end()) k_eq = k;
+        }
+        std::optional<std::size_t> found;
+        if (k_eq) {
+            const std::size_t k = *k_eq;
+            const TV v{decl.params[k].type, succ.input.values[k]};
+            // siblings: same input and other values; parameter k not a register, constant or earlier parameter
+            std::vector<std::size_t> siblings;
+            for (std::size_t j = 0; j < succs.size(); ++j) {
+                const auto& o = succs[j].input;
+                if (j == si || o.symbol != succ.input.symbol) continue;
+                bool same = true;
+                for (std::size_t q = 0; q < o.values.size(); ++q)
+                    if (q != k && o.values[q] != succ.input.values[q]) same = false;
+                const TV f{v.type, o.values[k]};
+                if (!same || std::find(s.memorable.begin(), s.memorable.end(), f) != s.memorable.end() ||
+                    std::find(constants_.begin(), constants_.end(), f) != constants_.end())
+                    continue;
+                bool earlier = false;
+                for (std::size_t q = 0; q < k; ++q)
+                    if (decl.params[q].type == v.type && o.values[q] == f.value) earlier = true;
+                if (!earlier) siblings.push_back(j);
+            }
+            if (v.type == DataType::Int && siblings.size() > 2) {
+                // only the neighbouring intervals can cover an equality
+                std::optional<std::size_t> below, above;
+                for (std::size_t j : siblings) {
+                    const Value x = succs[j].input.values[k];
+                    if (x < v.value && (!below || x > succs[*below].input.values[k])) below = j;
+                    if (x > v.value && (!above || x < succs[*above].input.values[k])) above = j;
+                }
+                siblings.clear();
+                if (below) siblings.push_back(*below);
+                if (above) siblings.push_back(*above);
+            }
+            for (std::size_t j : siblings)
+                if (behaves_as(succs[j], succ, k)) {
+                    found = j;
+                    break;
+                }
+        }
+        covered_[succ.word] = found ? std::optional<DataWord>(succs[*found].word) : std::nullopt;
+        return found;
+    }
+
+    /// True when every tree of `sibling` answers like `eq` once the sibling's parameter k value is
+    /// replaced by eq's (outputs compared as values under that replacement; new values as new).
+    bool behaves_as(const Successor& sibling, const Successor& eq, std::size_t k) {
+        const Value f = sibling.input.values[k], v = eq.input.values[k];
+        const DataType type = sig_.inputs[sibling.input.symbol].params[k].type;
+        const DataWord sib_out = oracle_.query(sibling.word);
+        const DataWord eq_out = oracle_.query(eq.word);
+        auto subst_word = [&](DataWord w) {
+            for (auto& x : w)
+                for (std::size_t q = 0; q < x.values.size(); ++q)
+                    if (sig_.inputs[x.symbol].params[q].type == type && x.values[q] == f) x.values[q] = v;
+            return w;
+        };
+        auto same_answers = [&](const DataWord& in_a, const DataWord& out_a, const DataWord& in_b, const DataWord& out_b,
+                                std::size_t from) {
+            std::vector<TV> seen_a, seen_b;
+            for (std::size_t i = 0; i < in_a.size(); ++i) {
+                const auto& id = sig_.inputs[in_a[i].symbol];
+                for (std::size_t q = 0; q < in_a[i].values.size(); ++q) {
+                    seen_a.push_back({id.params[q].type, in_a[i].values[q]});
+                    seen_b.push_back({id.params[q].type, in_b[i].values[q]});
+                }
+                if (out_a[i].symbol != out_b[i].symbol) return false;
+                const auto& od = sig_.outputs[out_a[i].symbol];
+                for (std::size_t q = 0; q < out_a[i].values.size(); ++q) {
+                    const TV x{od.params[q].type, out_a[i].values[q]}, y{od.params[q].type, out_b[i].values[q]};
+                    const bool x_new = std::find(seen_a.begin(), seen_a.end(), x) == seen_a.end() &&
+                                       std::find(constants_.begin(), constants_.end(), x) == constants_.end();
+                    const bool y_new = std::find(seen_b.begin(), seen_b.end(), y) == seen_b.end() &&
+                                       std::find(constants_.begin(), constants_.end(), y) == constants_.end();
+                    if (i >= from) {
+                        if (x_new != y_new) return false;
+                        if (!x_new && (x.type == type && x.value == f ? v : x.value) != y.value) return false;
+                    }
+                    seen_a.push_back(x);
+                    seen_b.push_back(y);
+                }
+            }
+            return true;
+        };
+        const std::size_t from = sibling.word.size() - 1;
+        if (!same_answers(sibling.word, sib_out, eq.word, eq_out, from)) return false;
+        for (const auto& e : E_) {
+            bool ok = true;
+            const auto vals = word_values(sig_, sibling.word, sib_out);
+            std::vector<TV> relevant;
+            for (const auto& x : vals)
+                if (std::find(relevant.begin(), relevant.end(), x) == relevant.end()) relevant.push_back(x);
+            enumerate(sibling.word, e, relevant, [&](const DataWord& suf_in, const DataWord& suf_out) {
+                if (!ok) return;
+                DataWord a = sibling.word;
+                a.insert(a.end(), suf_in.begin(), suf_in.end());
+                DataWord a_out = sib_out;
+                a_out.insert(a_out.end(), suf_out.begin(), suf_out.end());
+                const DataWord b = subst_word(a);
+                const DataWord b_out = oracle_.query(b);
+                if (!same_answers(a, a_out, b, b_out, from)) ok = false;
+            });
+            if (!ok) return false;
+        }
+        return true;
+    }
+
     /// Makes the table closed and register-consistent. False (with failure_) when it gives up.
     bool close() {
         for (bool changed = true; changed;) {
             changed = false;
             for (std::size_t si = 0; si < S_.size() && !changed; ++si) {
                 const Row s = row(S_[si]);
-                for (const auto& succ : successors(s)) {
+                const auto succs = successors(s);
+                for (std::size_t ci = 0; ci < succs.size(); ++ci) {
+                    const Successor& succ = succs[ci];
+                    if (covering_sibling(s, succs, ci)) continue;
                     const Row& t = row(succ.word);
                     // register consistency: every memorable value of t is a register of s, a
                     // parameter or an output of the step
@@ -529,6 +673,7 @@ private:
                             return false;
                         }
                         rows_.clear();
+                covered_.clear();
                         changed = true;
                         break;
                     }
@@ -574,8 +719,13 @@ private:
         for (std::size_t i = 0; i < S_.size(); ++i) {
             const Row s = row(S_[i]);
             std::vector<Transition> trs;
-            for (const auto& succ : successors(s)) {
-                const Row& t = row(succ.word);
+            const auto succs = successors(s);
+            for (std::size_t si = 0; si < succs.size(); ++si) {
+                const Successor& succ = succs[si];
+                // a class covered by a sibling class takes the sibling's transition, with its own guard
+                const auto sibling = covering_sibling(s, succs, si);
+                const Successor& basis = sibling ? succs[*sibling] : succ;
+                const Row& t = row(basis.word);
                 const std::size_t target = index.at(t.signature);
                 const Row& target_row = row(S_[target]);
                 (void)target_row;
@@ -622,7 +772,7 @@ private:
                     for (std::size_t m = 0; m < s.memorable.size() && !term; ++m)
                         if (s.memorable[m] == v) term = Term{Term::Kind::Register, m};
                     for (std::size_t q = 0; q < decl.params.size() && !term; ++q)
-                        if (TV{decl.params[q].type, succ.input.values[q]} == v) term = Term{Term::Kind::Param, q};
+                        if (TV{decl.params[q].type, basis.input.values[q]} == v) term = Term{Term::Kind::Param, q};
                     for (std::size_t c = 0; c < constants_.size() && !term; ++c)
                         if (constants_[c] == v) term = Term{Term::Kind::Constant, c};
                     tr.output_args.push_back(term ? OutputArg{false, *term} : OutputArg{true, {}});
@@ -633,7 +783,7 @@ private:
                     for (std::size_t r = 0; r < s.memorable.size() && !term; ++r)
                         if (s.memorable[r] == m) term = Term{Term::Kind::Register, r};
                     for (std::size_t q = 0; q < decl.params.size() && !term; ++q)
-                        if (TV{decl.params[q].type, succ.input.values[q]} == m) term = Term{Term::Kind::Param, q};
+                        if (TV{decl.params[q].type, basis.input.values[q]} == m) term = Term{Term::Kind::Param, q};
                     for (std::size_t k = 0; k < out.values.size() && !term; ++k)
                         if (TV{od.params[k].type, out.values[k]} == m) term = Term{Term::Kind::OutputParam, k};
                     tr.assign.push_back(term.value_or(Term{Term::Kind::Literal, 0, 0}));
@@ -658,7 +808,28 @@ private:
             }
             h.locations[i].transitions = std::move(trs);
         }
-        return h;
+        // names in breadth-first order from the initial location, so equal machines read equal
+        std::vector<std::size_t> order{h.initial}, pos(h.locations.size(), SIZE_MAX);
+        pos[h.initial] = 0;
+        for (std::size_t head = 0; head < order.size(); ++head)
+            for (const auto& t : h.locations[order[head]].transitions)
+                if (pos[t.target] == SIZE_MAX) {
+                    pos[t.target] = order.size();
+                    order.push_back(t.target);
+                }
+        for (std::size_t i = 0; i < h.locations.size(); ++i)
+            if (pos[i] == SIZE_MAX) {
+                pos[i] = order.size();
+                order.push_back(i);
+            }
+        RegisterAutomaton renamed = h;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            renamed.locations[i] = h.locations[order[i]];
+            renamed.locations[i].name = "l" + std::to_string(i);
+            for (auto& t : renamed.locations[i].transitions) t.target = pos[t.target];
+        }
+        renamed.initial = 0;
+        return renamed;
     }
 
     const RegisterAutomaton& sig_;
@@ -669,6 +840,8 @@ private:
     std::vector<DataWord> S_;
     std::vector<Suffix> E_;
     std::map<DataWord, Row> rows_;
+    std::map<DataWord, std::optional<DataWord>> covered_;
+    bool covering_ = true;
     std::string failure_;
 };
 

@@ -33,9 +33,10 @@ TEST(RaLearner, LearnsLoginOverIds) {
 }
 
 TEST(RaLearner, LearnsThePriorityQueueOverOrderedInts) {
-    // As in RALib's pq3.xml, a queue holding two equal values is its own location (one register).
+    // Offering a value equal to the stored one behaves like a larger one here, so the equality
+    // class merges into `p > r1` (registers may then hold equal values): the truth's 3 locations.
     const auto r = learn(testing::priority_queue2(), 5);
-    EXPECT_EQ(r.hypothesis.locations.size(), 4U);
+    EXPECT_EQ(r.hypothesis.locations.size(), 3U);
     EXPECT_EQ(r.hypothesis.max_registers(), 2U);
 }
 
