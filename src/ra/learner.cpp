@@ -105,6 +105,11 @@ public:
     }
 
     struct BudgetExceeded {};
+    void check_budget() const {
+        const auto& st = oracle_.stats();
+        if (config_.max_executed && (st.executed > config_.max_executed || st.queries > 10 * config_.max_executed))
+            throw BudgetExceeded{};
+    }
 
     RaLearnResult run() {
         RaLearnResult result;
@@ -112,7 +117,8 @@ public:
             run(result);
         } catch (const BudgetExceeded&) {
             result.converged = false;
-            result.failure = "query budget exhausted (" + std::to_string(config_.max_executed) + " concrete queries)";
+            result.failure = "query budget exhausted (" + std::to_string(config_.max_executed) +
+                             " concrete queries executed or ten times that many asked)";
         }
         result.stats = oracle_.stats();
         result.suffixes = E_.size();
@@ -213,7 +219,7 @@ private:
     void enumerate(const DataWord& prefix, const Suffix& suffix, const std::vector<TV>& relevant,
                    const std::function<void(const DataWord&, const DataWord&)>& visit) {
         ++oracle_.stats().tree_queries;
-        if (config_.max_executed && oracle_.stats().executed > config_.max_executed) throw BudgetExceeded{};
+        check_budget();
         const DataWord prefix_out = oracle_.query(prefix);
         std::vector<TV> avoid = word_values(sig_, prefix, prefix_out);
         DataWord suf_in, suf_out;
@@ -229,7 +235,7 @@ private:
                     DataWord word = prefix;
                     word.insert(word.end(), suf_in.begin(), suf_in.end());
                     word.push_back(in);
-                    if (config_.max_executed && oracle_.stats().executed > config_.max_executed) throw BudgetExceeded{};
+                    check_budget();
                     const DataWord out = oracle_.query(word);
                     suf_in.push_back(in);
                     suf_out.push_back(out.back());

@@ -34,7 +34,8 @@ struct RaLearnConfig {
     std::size_t random_words = 500;
     std::size_t random_length = 12;
     std::uint64_t seed = 1;
-    /// Give up (converged = false) once this many concrete queries were executed; 0: no limit.
+    /// Give up (converged = false) once this many concrete queries were executed, or ten times as
+    /// many were asked (cache hits included); 0: no limit.
     std::size_t max_executed = 0;
 };
 
