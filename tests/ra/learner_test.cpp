@@ -113,3 +113,33 @@ TEST(RaTreeOracle, OrderTheoryBelowBetweenAbove) {
 
 }  // namespace
 }  // namespace typestar::ra
+
+namespace typestar::ra {
+namespace {
+
+TEST(RaLearner, StopsHonestlyWhenTheBudgetIsExhausted) {
+    const RegisterAutomaton truth = testing::login();
+    SimulatorSul sul(truth);
+    RaLearnConfig config;
+    config.max_executed = 20;
+    const RaLearnResult r = learn_register_automaton(sul, truth, config);
+    EXPECT_FALSE(r.converged);
+    EXPECT_NE(r.failure.find("query budget exhausted"), std::string::npos) << r.failure;
+}
+
+TEST(RaLearner, ANondeterministicDeviceIsAnError) {
+    /// answers ok and nok alternately across runs: the same word, two answers
+    class Flaky final : public DataSul {
+    public:
+        void reset() override {}
+        DataSymbol step(const DataSymbol&) override { return {(calls_++ % 2) ? std::size_t{0} : std::size_t{1}, {}}; }
+
+    private:
+        std::size_t calls_ = 0;
+    };
+    Flaky flaky;
+    EXPECT_THROW((void)learn_register_automaton(flaky, testing::login()), NondeterminismError);
+}
+
+}  // namespace
+}  // namespace typestar::ra
