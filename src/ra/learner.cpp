@@ -622,22 +622,28 @@ private:
         };
         const std::size_t from = sibling.word.size() - 1;
         if (!same_answers(sibling.word, sib_out, eq.word, eq_out, from)) return false;
+        struct Mismatch {};  // stops the enumeration at the first differing leaf
         for (const auto& e : E_) {
             bool ok = true;
             const auto vals = word_values(sig_, sibling.word, sib_out);
             std::vector<TV> relevant;
             for (const auto& x : vals)
                 if (std::find(relevant.begin(), relevant.end(), x) == relevant.end()) relevant.push_back(x);
+            try {
             enumerate(sibling.word, e, relevant, [&](const DataWord& suf_in, const DataWord& suf_out) {
-                if (!ok) return;
                 DataWord a = sibling.word;
                 a.insert(a.end(), suf_in.begin(), suf_in.end());
                 DataWord a_out = sib_out;
                 a_out.insert(a_out.end(), suf_out.begin(), suf_out.end());
                 const DataWord b = subst_word(a);
                 const DataWord b_out = oracle_.query(b);
-                if (!same_answers(a, a_out, b, b_out, from)) ok = false;
+                if (!same_answers(a, a_out, b, b_out, from)) {
+                    ok = false;
+                    throw Mismatch{};
+                }
             });
+            } catch (const Mismatch&) {
+            }
             if (!ok) return false;
         }
         return true;
