@@ -12,7 +12,7 @@ build="${BUILD_DIR:-$here/build}"
 jobs="${JOBS:-$(nproc)}"
 mode="${1:-example}"
 
-packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp-dev libspdlog-dev
+packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp-dev libspdlog-dev libtinyxml2-dev
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libboost-dev libsqlite3-dev
           libgraphviz-dev openjdk-17-jdk-headless libgoogle-gson-java)
 

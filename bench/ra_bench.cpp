@@ -1,0 +1,193 @@
+// Register-automaton benchmark (issue 18): learns RALib's models (LearnLib/ralib, Apache-2.0, read
+// from --models; not copied into the repository) with the SL*-style learner through a simulator
+// device, and compares each learned automaton with the truth: the generalised Algorithm 2 suite of
+// the learned automaton run against the truth and of the truth run against the learned one (every
+// transition of every reachable (location, register order type), then every data word of up to
+// B + 1 steps, one per data class), plus every data word of up to --depth steps from the start.
+// Prints a table next to SL*'s published figures (Table 1) and writes JSON. Not a test: it reports
+// a model that is not learned exactly, it does not fail on it.
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "typestar/ra/format.hpp"
+#include "typestar/ra/learner.hpp"
+#include "typestar/ra/suite.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace typestar::ra;
+
+double cpu_now() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+struct Model {
+    const char* key;
+    const char* file;
+    bool first_match;       ///< RALib's first-transition-wins reading (keygen.xml has overlapping guards)
+    const char* published;  ///< SL* Table 1: locations / registers / transitions / tree queries
+};
+
+constexpr Model kModels[] = {
+    {"ABP", "abp.output.xml", false, "3 / 0 / 5 / 9"},
+    {"PriorityQueue", "pq3.xml", false, "8 / 2 / 33 / 113"},
+    {"login", "login.xml", false, "-"},
+    {"keygen", "keygen.xml", true, "-"},
+    {"fifo7", "fifo7.xml", false, "-"},
+    {"palindrome", "palindrome.xml", false, "-"},
+    {"mixed", "mixed.xml", false, "-"},
+    {"sip", "sip.xml", false, "-"},
+    {"passport", "passport.xml", false, "-"},
+};
+
+struct Row {
+    std::string key, file, published, note;
+    std::size_t truth_locations = 0, truth_registers = 0, truth_transitions = 0;
+    bool converged = false, exact = false;
+    std::size_t locations = 0, registers = 0, transitions = 0;
+    RaStats stats;
+    double cpu_seconds = 0;
+    std::string equivalence;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"typestar register-automaton learning benchmark (RALib models)"};
+    std::string models_dir = "/work/shared/bench/models/ralib";
+    std::string json_path;
+    std::size_t depth = 3, bound = 2, budget = 3000000;
+    std::vector<std::string> only;
+    app.add_option("--models", models_dir, "directory of RALib's XML models");
+    app.add_option("--json", json_path, "write the results as JSON here");
+    app.add_option("--depth", depth, "equivalence: every data word up to this many steps from the start");
+    app.add_option("--bound", bound, "equivalence: the suites' distinguisher bound B");
+    app.add_option("--budget", budget, "give up learning a model after this many concrete queries");
+    app.add_option("--only", only, "models to run (keys), default all");
+    CLI11_PARSE(app, argc, argv);
+
+    std::vector<Row> rows;
+    for (const auto& m : kModels) {
+        if (!only.empty() && std::find(only.begin(), only.end(), m.key) == only.end()) continue;
+        Row row;
+        row.key = m.key;
+        row.file = m.file;
+        row.published = m.published;
+        RegisterAutomaton truth;
+        try {
+            RalibImportOptions options;
+            options.first_match = m.first_match;
+            truth = load_ralib_xml(fs::path(models_dir) / m.file, options);
+        } catch (const typestar::SpecError& e) {
+            row.note = "import failed: " + e.diagnostics().front().str();
+            rows.push_back(row);
+            continue;
+        }
+        if (m.first_match) row.note = "imported first-match (overlapping guards in the file)";
+        row.truth_locations = truth.locations.size();
+        row.truth_registers = truth.max_registers();
+        row.truth_transitions = truth.num_transitions();
+        SimulatorSul sul(truth);
+        RaLearnConfig config;
+        config.max_executed = budget;
+        const double start = cpu_now();
+        RaLearnResult learned;
+        try {
+            learned = learn_register_automaton(sul, truth, config);
+        } catch (const std::exception& e) {
+            row.note = std::string("learning failed: ") + e.what();
+            rows.push_back(row);
+            continue;
+        }
+        row.cpu_seconds = cpu_now() - start;
+        row.converged = learned.converged;
+        row.stats = learned.stats;
+        row.locations = learned.hypothesis.locations.size();
+        row.registers = learned.hypothesis.max_registers();
+        row.transitions = learned.hypothesis.num_transitions();
+        if (!learned.converged) row.note += (row.note.empty() ? "" : "; ") + learned.failure;
+        const auto problems = validate(learned.hypothesis);
+        if (!problems.empty()) {
+            row.equivalence = "learned automaton invalid: " + problems.front();
+            rows.push_back(row);
+            continue;
+        }
+        // Equivalence with the truth: both suites and the exhaustive words from the start.
+        SimulatorSul truth_device(truth), learned_device(learned.hypothesis), truth_device2(truth);
+        const auto forward = check_register_automaton(learned.hypothesis, truth_device, RaSuiteConfig{bound, 20000});
+        std::optional<RaCounterexample> diff = forward.counterexample;
+        std::optional<RaSuiteResult> backward;
+        if (!diff) {
+            backward = check_register_automaton(truth, learned_device, RaSuiteConfig{bound, 20000});
+            diff = backward->counterexample;
+        }
+        if (!diff) {
+            DataOracle oracle(truth_device2, truth);
+            diff = find_difference(oracle, learned.hypothesis, {}, depth);
+        }
+        row.exact = !diff && !forward.truncated && !(backward && backward->truncated);
+        if (diff) row.equivalence = "differs on " + format_word(truth, diff->inputs, diff->outputs) + ": " + diff->reason;
+        else
+            row.equivalence = "equivalent: suites both ways (B = " + std::to_string(bound) + ", " +
+                              std::to_string(forward.states) + " + " + std::to_string(backward->states) +
+                              " states) and all words up to " + std::to_string(depth) + " steps" +
+                              (row.exact ? "" : " (exploration truncated)");
+        rows.push_back(row);
+        std::fprintf(stderr, "%s: done (%.2f s CPU)\n", m.key, row.cpu_seconds);
+    }
+
+    std::printf("| model | truth loc / reg / trans | learned exactly? | locations | registers | transitions | tree "
+                "queries | concrete queries executed | CPU s | SL* Table 1 (loc / reg / trans / TQ) |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const auto& r : rows) {
+        std::printf("| %s (`%s`) | %zu / %zu / %zu | %s | %zu | %zu | %zu | %zu | %zu | %.3f | %s |\n", r.key.c_str(),
+                    r.file.c_str(), r.truth_locations, r.truth_registers, r.truth_transitions,
+                    r.exact ? "yes" : (r.converged ? "no (differs)" : "no"), r.locations, r.registers, r.transitions,
+                    r.stats.tree_queries, r.stats.executed, r.cpu_seconds, r.published.c_str());
+    }
+    std::printf("\nEquivalence with the truth (every data word up to %zu steps from the start, and the generalised "
+                "Algorithm 2 suites both ways at B = %zu):\n",
+                depth, bound);
+    for (const auto& r : rows)
+        std::printf("- %s: %s%s%s\n", r.key.c_str(), r.equivalence.c_str(), r.note.empty() ? "" : "; ",
+                    r.note.c_str());
+    if (!json_path.empty()) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& r : rows) {
+            j.push_back({{"model", r.key},
+                         {"file", r.file},
+                         {"truth", {{"locations", r.truth_locations}, {"registers", r.truth_registers}, {"transitions", r.truth_transitions}}},
+                         {"converged", r.converged},
+                         {"exact", r.exact},
+                         {"locations", r.locations},
+                         {"registers", r.registers},
+                         {"transitions", r.transitions},
+                         {"tree_queries", r.stats.tree_queries},
+                         {"concrete_queries_executed", r.stats.executed},
+                         {"queries_asked", r.stats.queries},
+                         {"steps", r.stats.steps},
+                         {"rounds", r.stats.rounds},
+                         {"cpu_seconds", r.cpu_seconds},
+                         {"equivalence", r.equivalence},
+                         {"note", r.note},
+                         {"published_sl_star", r.published},
+                         {"equivalence_depth", depth},
+                         {"equivalence_bound", bound}});
+        }
+        std::ofstream(json_path) << j.dump(2) << "\n";
+    }
+    return 0;
+}

@@ -1,0 +1,252 @@
+// Register automata (SL*, "Learning Extended Finite State Machines", Cassel, Howar, Jonsson,
+// Steffen): locations with local registers, inputs and outputs with typed data parameters, guards
+// over parameters, registers and constants, assignments. Design note: the automaton is an immutable
+// value with dense indices (names only for printing); RaSimulator executes it on data words. Two data
+// types: `int` (ordered: =, ≠, <, ≤, >, ≥) and `id` (opaque: = and ≠ only). A register automaton is
+// Mealy-style: every input step answers one output, whose data are drawn from parameters, registers,
+// constants or are `fresh` (a new value the device chooses).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "typestar/core/error.hpp"
+
+namespace typestar::ra {
+
+/// A data value. Values of different types are never compared.
+using Value = std::int64_t;
+
+/// The data types of the format: `int` is ordered, `id` is compared only for equality.
+enum class DataType { Int, Id };
+
+/// "int" or "id".
+[[nodiscard]] const char* type_name(DataType type);
+
+/// A typed formal parameter of an input or output symbol.
+struct Parameter {
+    std::string name;
+    DataType type = DataType::Id;
+    bool operator==(const Parameter&) const = default;
+};
+
+/// An input (callin) or output (return or callback) symbol with its parameters.
+struct SymbolDecl {
+    std::string name;
+    std::vector<Parameter> params;
+    bool callback = false;  ///< an output that is a callback (else a return of the callin)
+    bool operator==(const SymbolDecl&) const = default;
+};
+
+/// A named constant.
+struct Constant {
+    std::string name;
+    DataType type = DataType::Id;
+    Value value = 0;
+    bool operator==(const Constant&) const = default;
+};
+
+/// One operand of a guard, an output argument or an assignment. `index` is into the transition's
+/// input parameters (Param), the source location's registers (Register), the automaton's constants
+/// (Constant) or the output's parameters (OutputParam, assignments only: stores a `fresh` output).
+struct Term {
+    enum class Kind { Param, Register, Constant, Literal, OutputParam };
+    Kind kind = Kind::Param;
+    std::size_t index = 0;
+    Value literal = 0;  ///< Kind::Literal only
+    bool operator==(const Term&) const = default;
+    auto operator<=>(const Term&) const = default;
+};
+
+/// Comparison operators of the theories (equality: Eq, Ne; ordered: all).
+enum class Op { Eq, Ne, Lt, Le, Gt, Ge };
+
+/// "==", "!=", "<", "<=", ">", ">=".
+[[nodiscard]] const char* op_text(Op op);
+
+/// `left op right`.
+struct Atom {
+    Term left;
+    Op op = Op::Eq;
+    Term right;
+    bool operator==(const Atom&) const = default;
+    auto operator<=>(const Atom&) const = default;
+};
+
+/// A guard in disjunctive normal form: true iff some conjunction holds. `true` is one empty
+/// conjunction; no conjunction at all is `false` (never written in files).
+struct Guard {
+    std::vector<std::vector<Atom>> disjuncts{{}};
+    [[nodiscard]] bool is_true() const;
+    bool operator==(const Guard&) const = default;
+};
+
+/// An output argument: a term, or `fresh` (a value the device chooses, new in the run).
+struct OutputArg {
+    bool fresh = false;
+    Term term;  ///< unless fresh; never Kind::OutputParam
+    bool operator==(const OutputArg&) const = default;
+};
+
+/// One guarded transition: on `input` (index into RegisterAutomaton::inputs) when `guard` holds,
+/// answer `output` with `output_args`, move to `target` with its registers set by `assign` (one
+/// term per target register, evaluated on the values before the step, SL*'s convention).
+struct Transition {
+    std::size_t input = 0;
+    Guard guard;
+    std::size_t output = 0;
+    std::vector<OutputArg> output_args;
+    std::size_t target = 0;
+    std::vector<Term> assign;
+    int line = 0;  ///< source line in a file, 0 when built in memory
+    bool operator==(const Transition& o) const {
+        return input == o.input && guard == o.guard && output == o.output && output_args == o.output_args &&
+               target == o.target && assign == o.assign;
+    }
+};
+
+/// A register of a location.
+struct Register {
+    std::string name;
+    DataType type = DataType::Id;
+    bool operator==(const Register&) const = default;
+};
+
+/// A location: its registers and its outgoing transitions.
+struct Location {
+    std::string name;
+    std::vector<Register> registers;
+    std::vector<Transition> transitions;
+    int line = 0;  ///< source line, 0 when built in memory
+    bool operator==(const Location& o) const {
+        return name == o.name && registers == o.registers && transitions == o.transitions;
+    }
+};
+
+/// A register automaton. Valid ones (see validate) are deterministic and complete: in every
+/// location, for every input and every data valuation exactly one guard holds.
+struct RegisterAutomaton {
+    std::string name;
+    std::vector<SymbolDecl> inputs;
+    std::vector<SymbolDecl> outputs;
+    std::vector<Constant> constants;
+    std::vector<Location> locations;
+    std::size_t initial = 0;
+    bool operator==(const RegisterAutomaton&) const = default;
+
+    /// Index of the input/output symbol named `name`, if any.
+    [[nodiscard]] std::optional<std::size_t> input_index(const std::string& name) const;
+    [[nodiscard]] std::optional<std::size_t> output_index(const std::string& name) const;
+    /// Total number of transitions and the largest number of registers of one location.
+    [[nodiscard]] std::size_t num_transitions() const;
+    [[nodiscard]] std::size_t max_registers() const;
+};
+
+/// A concrete input or output: a symbol index and one value per parameter.
+struct DataSymbol {
+    std::size_t symbol = 0;
+    std::vector<Value> values;
+    bool operator==(const DataSymbol&) const = default;
+    auto operator<=>(const DataSymbol&) const = default;
+};
+/// A data word (inputs, or the outputs answering them).
+using DataWord = std::vector<DataSymbol>;
+
+/// `name(v1,v2)` or `name` for a concrete symbol of `decls`.
+[[nodiscard]] std::string format_symbol(const std::vector<SymbolDecl>& decls, const DataSymbol& symbol);
+/// Space-separated `in/out` pairs (or only inputs when `outputs` is empty).
+[[nodiscard]] std::string format_word(const RegisterAutomaton& ra, const DataWord& inputs,
+                                      const DataWord& outputs = {});
+
+/// The name of `term` as it reads in transition `t` of location `from`.
+[[nodiscard]] std::string term_text(const RegisterAutomaton& ra, const Location& from, const Transition& t,
+                                    const Term& term);
+/// The guard as text (`p < r1 && p != r2 || p == c`), "true" for the true guard.
+[[nodiscard]] std::string guard_text(const RegisterAutomaton& ra, const Location& from, const Transition& t);
+/// The output as text: `out(r1)`, `ok`, `key(fresh)`.
+[[nodiscard]] std::string output_text(const RegisterAutomaton& ra, const Location& from, const Transition& t);
+/// The input as text with its declared parameter names: `offer(p)`.
+[[nodiscard]] std::string input_text(const RegisterAutomaton& ra, const Transition& t);
+
+/// Resolves a name in a guard: returns the term, or nullopt when the name is unknown.
+using TermResolver = std::function<std::optional<Term>(const std::string& name)>;
+/// A guard parse error at a 1-based column of the guard text.
+struct GuardSyntaxError {
+    int column = 0;
+    std::string message;
+};
+/// Parses `a == b && c < d || true`: comparisons (==, !=, <, <=, >, >=) of names and integer
+/// literals, joined by && (binding tighter) and ||; `true` alone or as an atom. Returns the guard,
+/// or the first error (unknown name, bad operator, `x + c` which is not supported yet).
+[[nodiscard]] std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const TermResolver& resolve);
+
+/// Every problem of the automaton, each naming the location, the input and the transition's line:
+/// indices out of range, type errors (an `id` compared with <, a parameter compared with a value of
+/// another type, an assignment of the wrong type), arity, and for every location and input the
+/// valuations (found by enumerating the data classes of registers, constants and parameters) where
+/// no guard holds or two guards hold. Empty when valid.
+[[nodiscard]] std::vector<std::string> validate(const RegisterAutomaton& ra);
+/// Throws typestar::Error listing validate's problems, if any.
+void check_valid(const RegisterAutomaton& ra);
+
+/// Called once per reachable data class: `location` with one representative of its register
+/// values, an input and one representative of its parameters' class, and the transitions (indices
+/// into the location's) whose guard holds there.
+using ClassVisitor = std::function<void(std::size_t location, const std::vector<Value>& registers, std::size_t input,
+                                        const std::vector<Value>& params, const std::vector<std::size_t>& holding)>;
+/// Explores the reachable (location, order type of the register values) pairs breadth-first from
+/// the initial location, enumerating for each input every class of its parameters relative to the
+/// registers, the constants and the guards' literals (value_classes), and follows the transitions
+/// of the classes where exactly one guard holds. Stops after `max_states` pairs. Returns the number
+/// of pairs found. Precondition: the automaton is structurally valid (indices in range).
+std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit,
+                            std::size_t max_states = 200000);
+
+/// The order type of `registers` (values of location `location`'s registers) relative to each other
+/// and to the automaton's constants and guard literals: two valuations with the same order type
+/// behave the same from that location.
+[[nodiscard]] std::string order_type(const RegisterAutomaton& ra, std::size_t location,
+                                     const std::vector<Value>& registers);
+
+/// Executes a register automaton on data words (the simulator: data word in, data word out).
+/// A `fresh` output is 1 + the largest value seen in the run so far (inputs, outputs, registers,
+/// constants): deterministic, and new in the run.
+class RaSimulator {
+public:
+    /// Keeps a reference: `ra` must outlive the simulator. Precondition: check_valid(ra) passed.
+    explicit RaSimulator(const RegisterAutomaton& ra);
+    /// Back to the initial location with no register values.
+    void reset();
+    /// One step. Throws typestar::Error when the input is unknown, has the wrong arity, or no
+    /// guard holds (an invalid automaton).
+    DataSymbol step(const DataSymbol& input);
+    /// reset, then every step of `inputs`.
+    DataWord run(const DataWord& inputs);
+    [[nodiscard]] std::size_t location() const noexcept { return location_; }
+    [[nodiscard]] const std::vector<Value>& registers() const noexcept { return registers_; }
+    /// The transition taken by the last step.
+    [[nodiscard]] std::size_t last_transition() const noexcept { return last_transition_; }
+
+private:
+    const RegisterAutomaton* ra_;
+    std::size_t location_ = 0;
+    std::vector<Value> registers_;
+    std::size_t last_transition_ = 0;
+    std::optional<Value> max_seen_;
+};
+
+/// True when `guard` holds for input values `params` and register values `registers`.
+[[nodiscard]] bool evaluate(const RegisterAutomaton& ra, const Guard& guard, const std::vector<Value>& params,
+                            const std::vector<Value>& registers);
+
+/// Candidate values for one new value of `type` relative to the `known` values of that type: for
+/// `id` each distinct known value and one fresh value; for `int` additionally a value below all,
+/// between each two neighbours (when an integer fits) and above all. Sorted, deduplicated.
+[[nodiscard]] std::vector<Value> value_classes(DataType type, std::vector<Value> known);
+
+}  // namespace typestar::ra

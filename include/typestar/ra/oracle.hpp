@@ -1,0 +1,98 @@
+// Data SULs and the concrete query path for register automata: a black-box device that answers a
+// data word, a cache with counters and a determinism check, and the lockstep comparison of a
+// device's answers with a register automaton. Design note: a data word is a word over concrete
+// values; every concrete query goes through DataOracle, so the counts are the queries executed.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "typestar/ra/automaton.hpp"
+
+namespace typestar::ra {
+
+/// A device over data words: reset, then one output per input.
+class DataSul {
+public:
+    virtual ~DataSul() = default;
+    /// Back to the initial state. Throws DeviceError when the device cannot.
+    virtual void reset() = 0;
+    /// One input; the device's output. Throws DeviceError when the device cannot answer.
+    virtual DataSymbol step(const DataSymbol& input) = 0;
+};
+
+/// A simulated register automaton as a device (for tests, benches and `model:` specs).
+class SimulatorSul final : public DataSul {
+public:
+    /// Keeps a reference; check_valid(ra) must have passed.
+    explicit SimulatorSul(const RegisterAutomaton& ra) : sim_(ra) {}
+    void reset() override { sim_.reset(); }
+    DataSymbol step(const DataSymbol& input) override { return sim_.step(input); }
+
+private:
+    RaSimulator sim_;
+};
+
+/// What learning or checking a register automaton cost.
+struct RaStats {
+    std::size_t queries = 0;       ///< data words asked (cache hits included)
+    std::size_t executed = 0;      ///< concrete queries run on the device (cache misses)
+    std::size_t steps = 0;         ///< device steps executed
+    std::size_t tree_queries = 0;  ///< SL* tree queries (a prefix and a symbolic suffix)
+    std::size_t equivalence_queries = 0;
+    std::size_t rounds = 0;
+};
+
+/// The one path to a device: a prefix-closed cache (a word answered once is never run again, and
+/// every prefix of it is answered too), counters, and a determinism check: a device that answers
+/// a cached prefix differently throws NondeterminismError with both answers.
+class DataOracle {
+public:
+    /// `decls` name the symbols in error messages; both must outlive the oracle.
+    DataOracle(DataSul& sul, const RegisterAutomaton& decls) : sul_(&sul), decls_(&decls) {}
+    /// The outputs answering `inputs` (one per input).
+    DataWord query(const DataWord& inputs);
+    [[nodiscard]] RaStats& stats() noexcept { return stats_; }
+    [[nodiscard]] const RaStats& stats() const noexcept { return stats_; }
+
+private:
+    DataSul* sul_;
+    const RegisterAutomaton* decls_;
+    std::map<DataWord, DataSymbol> cache_;  // input prefix -> the output of its last step
+    RaStats stats_;
+};
+
+/// Compares a device's run with a register automaton step by step. Values the automaton outputs
+/// as `fresh` may differ from the device's: a device value answering a `fresh` output must be new
+/// in the device's run, and is then identified with the automaton's value from there on (inputs
+/// are translated through that identification).
+class LockstepCheck {
+public:
+    /// Keeps a reference to `spec` (valid, outliving the check).
+    explicit LockstepCheck(const RegisterAutomaton& spec);
+    /// Back to the start of a run.
+    void reset();
+    /// One step: `input` and `output` as the device saw them. Returns an empty string when the
+    /// automaton agrees, else why not (expected vs got, in the device's values).
+    std::string step(const DataSymbol& input, const DataSymbol& output);
+    /// The spec's location and register values after the steps so far.
+    [[nodiscard]] const RaSimulator& simulator() const noexcept { return sim_; }
+
+private:
+    const RegisterAutomaton* spec_;
+    RaSimulator sim_;
+    std::map<Value, Value> device_to_spec_;
+    std::vector<Value> device_values_;
+};
+
+/// Candidate values for the next parameter of `type`, one per data class relative to the
+/// `relevant` values (in first-occurrence order for `id`): each relevant value, then for `id` one
+/// fresh value, for `int` below, between neighbours and above; fresh values avoid every value in
+/// `avoid` (the whole word so far). The order is a function of the order type alone, so the i-th
+/// candidate means the same class in two runs whose values have the same order type.
+[[nodiscard]] std::vector<Value> class_candidates(DataType type, const std::vector<Value>& relevant,
+                                                  const std::vector<Value>& avoid);
+
+}  // namespace typestar::ra

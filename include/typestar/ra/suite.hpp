@@ -1,0 +1,47 @@
+// The bounded conformance suite for register automata: DroidStar's Algorithm 2 generalised to data.
+// Design note: every transition of every location is exercised in every data class of the input's
+// parameters relative to all values of the word so far (so every class of the relevant registers
+// is among them), from an access word of every reachable (location, order type of its registers)
+// pair; then every word of up to `bound` further steps, again one per data class. Words are built
+// adaptively in the device's values (an output value can be an input later); the spec runs in
+// lockstep (LockstepCheck). "No difference found" is bounded evidence, and results say so.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "typestar/ra/learner.hpp"
+#include "typestar/ra/oracle.hpp"
+
+namespace typestar::ra {
+
+/// Options of the suite; plain values with defaults.
+struct RaSuiteConfig {
+    std::size_t bound = 2;             ///< distinguisher bound B: steps after each transition
+    std::size_t max_states = 10000;    ///< stop exploring beyond this many (location, order type) pairs
+};
+
+/// The verdict of a suite run: a counterexample (the first difference), or none with the evidence.
+struct RaSuiteResult {
+    std::optional<RaCounterexample> counterexample;
+    std::size_t states = 0;   ///< reachable (location, register order type) pairs explored
+    std::size_t words = 0;    ///< distinct data words executed (after the cache)
+    bool truncated = false;   ///< max_states reached: the evidence covers only part of the spec
+    /// "conforms up to bound B on N data words from S states" or the difference.
+    [[nodiscard]] std::string summary() const;
+};
+
+/// Runs the suite of `spec` (valid) against `sul`. Throws NondeterminismError / DeviceError as
+/// DataOracle does.
+[[nodiscard]] RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul,
+                                                     const RaSuiteConfig& config = {});
+
+/// A shortest data word on which `a` and `b` answer differently (for diffs of two register
+/// automata with the same inputs and outputs): iterative deepening over every data word of up to
+/// `max_depth` steps, one per data class relative to all values of the word; `b` is simulated as
+/// the device, `a` is the spec. Nothing when they agree on all of them (bounded evidence).
+[[nodiscard]] std::optional<RaCounterexample> separating_word(const RegisterAutomaton& a, const RegisterAutomaton& b,
+                                                              std::size_t max_depth);
+
+}  // namespace typestar::ra

@@ -1,0 +1,627 @@
+#include "typestar/ra/automaton.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace typestar::ra {
+
+const char* type_name(DataType type) { return type == DataType::Int ? "int" : "id"; }
+
+const char* op_text(Op op) {
+    switch (op) {
+        case Op::Eq: return "==";
+        case Op::Ne: return "!=";
+        case Op::Lt: return "<";
+        case Op::Le: return "<=";
+        case Op::Gt: return ">";
+        case Op::Ge: return ">=";
+    }
+    return "?";
+}
+
+bool Guard::is_true() const {
+    return std::any_of(disjuncts.begin(), disjuncts.end(), [](const auto& c) { return c.empty(); });
+}
+
+std::optional<std::size_t> RegisterAutomaton::input_index(const std::string& n) const {
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        if (inputs[i].name == n) return i;
+    return std::nullopt;
+}
+std::optional<std::size_t> RegisterAutomaton::output_index(const std::string& n) const {
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+        if (outputs[i].name == n) return i;
+    return std::nullopt;
+}
+std::size_t RegisterAutomaton::num_transitions() const {
+    std::size_t n = 0;
+    for (const auto& l : locations) n += l.transitions.size();
+    return n;
+}
+std::size_t RegisterAutomaton::max_registers() const {
+    std::size_t n = 0;
+    for (const auto& l : locations) n = std::max(n, l.registers.size());
+    return n;
+}
+
+std::string format_symbol(const std::vector<SymbolDecl>& decls, const DataSymbol& s) {
+    std::string out = s.symbol < decls.size() ? decls[s.symbol].name : "#" + std::to_string(s.symbol);
+    if (!s.values.empty()) {
+        out += "(";
+        for (std::size_t i = 0; i < s.values.size(); ++i) out += (i ? "," : "") + std::to_string(s.values[i]);
+        out += ")";
+    }
+    return out;
+}
+
+std::string format_word(const RegisterAutomaton& ra, const DataWord& inputs, const DataWord& outputs) {
+    std::string out;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (i) out += ' ';
+        out += format_symbol(ra.inputs, inputs[i]);
+        if (i < outputs.size()) out += "/" + format_symbol(ra.outputs, outputs[i]);
+    }
+    return out;
+}
+
+std::string term_text(const RegisterAutomaton& ra, const Location& from, const Transition& t, const Term& term) {
+    switch (term.kind) {
+        case Term::Kind::Param:
+            if (t.input < ra.inputs.size() && term.index < ra.inputs[t.input].params.size())
+                return ra.inputs[t.input].params[term.index].name;
+            break;
+        case Term::Kind::Register:
+            if (term.index < from.registers.size()) return from.registers[term.index].name;
+            break;
+        case Term::Kind::Constant:
+            if (term.index < ra.constants.size()) return ra.constants[term.index].name;
+            break;
+        case Term::Kind::Literal: return std::to_string(term.literal);
+        case Term::Kind::OutputParam:
+            if (t.output < ra.outputs.size() && term.index < ra.outputs[t.output].params.size())
+                return ra.outputs[t.output].params[term.index].name;
+            break;
+    }
+    return "?" + std::to_string(term.index);
+}
+
+std::string guard_text(const RegisterAutomaton& ra, const Location& from, const Transition& t) {
+    if (t.guard.is_true()) return "true";
+    if (t.guard.disjuncts.empty()) return "false";
+    std::string out;
+    for (std::size_t d = 0; d < t.guard.disjuncts.size(); ++d) {
+        if (d) out += " || ";
+        const auto& conj = t.guard.disjuncts[d];
+        for (std::size_t a = 0; a < conj.size(); ++a) {
+            if (a) out += " && ";
+            out += term_text(ra, from, t, conj[a].left) + " " + op_text(conj[a].op) + " " +
+                   term_text(ra, from, t, conj[a].right);
+        }
+    }
+    return out;
+}
+
+std::string output_text(const RegisterAutomaton& ra, const Location& from, const Transition& t) {
+    std::string out = t.output < ra.outputs.size() ? ra.outputs[t.output].name : "?";
+    if (!t.output_args.empty()) {
+        out += "(";
+        for (std::size_t i = 0; i < t.output_args.size(); ++i) {
+            if (i) out += ", ";
+            out += t.output_args[i].fresh ? "fresh" : term_text(ra, from, t, t.output_args[i].term);
+        }
+        out += ")";
+    }
+    return out;
+}
+
+std::string input_text(const RegisterAutomaton& ra, const Transition& t) {
+    if (t.input >= ra.inputs.size()) return "?";
+    const auto& decl = ra.inputs[t.input];
+    std::string out = decl.name;
+    if (!decl.params.empty()) {
+        out += "(";
+        for (std::size_t i = 0; i < decl.params.size(); ++i) out += (i ? ", " : "") + decl.params[i].name;
+        out += ")";
+    }
+    return out;
+}
+
+// ---- guard parsing (hand-written: a dozen lines of grammar do not warrant a parser library) ----
+
+namespace {
+
+struct GuardLexer {
+    const std::string& text;
+    std::size_t pos = 0;
+    void skip() {
+        while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
+    }
+    [[nodiscard]] int column() const { return static_cast<int>(pos) + 1; }
+    bool eat(const std::string& s) {
+        skip();
+        if (text.compare(pos, s.size(), s) == 0) {
+            pos += s.size();
+            return true;
+        }
+        return false;
+    }
+    bool at_end() {
+        skip();
+        return pos >= text.size();
+    }
+};
+
+}  // namespace
+
+std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const TermResolver& resolve) {
+    GuardLexer lx{text};
+    Guard guard;
+    guard.disjuncts.clear();
+    auto parse_term = [&](Term& out) -> std::optional<GuardSyntaxError> {
+        lx.skip();
+        const std::size_t start = lx.pos;
+        if (lx.pos < text.size() && (std::isdigit(static_cast<unsigned char>(text[lx.pos])) || text[lx.pos] == '-')) {
+            std::size_t end = lx.pos + 1;
+            while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+            const std::string number = text.substr(lx.pos, end - lx.pos);
+            if (number == "-") return GuardSyntaxError{lx.column(), "expected a name or an integer"};
+            try {
+                out = Term{Term::Kind::Literal, 0, std::stoll(number)};
+            } catch (const std::exception&) {
+                return GuardSyntaxError{lx.column(), "integer '" + number + "' is out of range"};
+            }
+            lx.pos = end;
+        } else {
+            std::size_t end = lx.pos;
+            while (end < text.size() &&
+                   (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' || text[end] == '.'))
+                ++end;
+            if (end == lx.pos) return GuardSyntaxError{lx.column(), "expected a name or an integer"};
+            const std::string name = text.substr(lx.pos, end - lx.pos);
+            auto term = resolve(name);
+            if (!term)
+                return GuardSyntaxError{static_cast<int>(start) + 1,
+                                        "unknown name '" + name + "' (not a parameter, register or constant)"};
+            out = *term;
+            lx.pos = end;
+        }
+        lx.skip();
+        if (lx.pos < text.size() && (text[lx.pos] == '+' || (text[lx.pos] == '-' && lx.pos + 1 < text.size())))
+            return GuardSyntaxError{lx.column(), "'x + c' terms (the +c theory) are not supported yet"};
+        return std::nullopt;
+    };
+    while (true) {
+        std::vector<Atom> conj;
+        bool is_true_disjunct = false;
+        while (true) {
+            if (lx.eat("true")) {
+                is_true_disjunct = true;
+            } else {
+                Atom atom;
+                if (auto e = parse_term(atom.left)) return *e;
+                lx.skip();
+                static const std::pair<const char*, Op> ops[] = {{"==", Op::Eq}, {"!=", Op::Ne}, {"<=", Op::Le},
+                                                                 {">=", Op::Ge}, {"<", Op::Lt},  {">", Op::Gt}};
+                bool found = false;
+                for (const auto& [s, op] : ops) {
+                    if (lx.eat(s)) {
+                        atom.op = op;
+                        found = true;
+                        break;
+                    }
+                }
+                if (!found) return GuardSyntaxError{lx.column(), "expected one of == != < <= > >="};
+                if (auto e = parse_term(atom.right)) return *e;
+                conj.push_back(atom);
+            }
+            if (!lx.eat("&&")) break;
+        }
+        if (is_true_disjunct) conj.clear();
+        guard.disjuncts.push_back(std::move(conj));
+        if (!lx.eat("||")) break;
+    }
+    if (!lx.at_end()) return GuardSyntaxError{lx.column(), "expected && or || or the end of the guard"};
+    return guard;
+}
+
+// ---- evaluation and simulation ----
+
+namespace {
+
+Value term_value(const RegisterAutomaton& ra, const Term& t, const std::vector<Value>& params,
+                 const std::vector<Value>& registers, const std::vector<Value>& outputs = {}) {
+    switch (t.kind) {
+        case Term::Kind::Param: return params.at(t.index);
+        case Term::Kind::Register: return registers.at(t.index);
+        case Term::Kind::Constant: return ra.constants.at(t.index).value;
+        case Term::Kind::Literal: return t.literal;
+        case Term::Kind::OutputParam: return outputs.at(t.index);
+    }
+    return 0;
+}
+
+bool compare(Value a, Op op, Value b) {
+    switch (op) {
+        case Op::Eq: return a == b;
+        case Op::Ne: return a != b;
+        case Op::Lt: return a < b;
+        case Op::Le: return a <= b;
+        case Op::Gt: return a > b;
+        case Op::Ge: return a >= b;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool evaluate(const RegisterAutomaton& ra, const Guard& guard, const std::vector<Value>& params,
+              const std::vector<Value>& registers) {
+    for (const auto& conj : guard.disjuncts) {
+        bool all = true;
+        for (const auto& a : conj) {
+            if (!compare(term_value(ra, a.left, params, registers), a.op, term_value(ra, a.right, params, registers))) {
+                all = false;
+                break;
+            }
+        }
+        if (all) return true;
+    }
+    return false;
+}
+
+RaSimulator::RaSimulator(const RegisterAutomaton& ra) : ra_(&ra) { reset(); }
+
+void RaSimulator::reset() {
+    location_ = ra_->initial;
+    registers_.assign(ra_->locations.at(location_).registers.size(), 0);
+    max_seen_.reset();
+    for (const auto& c : ra_->constants) max_seen_ = std::max(max_seen_.value_or(c.value), c.value);
+}
+
+DataSymbol RaSimulator::step(const DataSymbol& input) {
+    if (input.symbol >= ra_->inputs.size()) throw Error("register automaton: unknown input #" + std::to_string(input.symbol));
+    if (input.values.size() != ra_->inputs[input.symbol].params.size())
+        throw Error("register automaton: input " + ra_->inputs[input.symbol].name + " takes " +
+                    std::to_string(ra_->inputs[input.symbol].params.size()) + " values, got " +
+                    std::to_string(input.values.size()));
+    for (Value v : input.values) max_seen_ = std::max(max_seen_.value_or(v), v);
+    const Location& loc = ra_->locations.at(location_);
+    for (std::size_t ti = 0; ti < loc.transitions.size(); ++ti) {
+        const Transition& t = loc.transitions[ti];
+        if (t.input != input.symbol || !evaluate(*ra_, t.guard, input.values, registers_)) continue;
+        DataSymbol out{t.output, {}};
+        for (const auto& arg : t.output_args) {
+            if (arg.fresh) {
+                const Value v = max_seen_ ? *max_seen_ + 1 : 0;
+                max_seen_ = v;
+                out.values.push_back(v);
+            } else {
+                out.values.push_back(term_value(*ra_, arg.term, input.values, registers_));
+            }
+        }
+        std::vector<Value> next;
+        next.reserve(t.assign.size());
+        for (const auto& a : t.assign) next.push_back(term_value(*ra_, a, input.values, registers_, out.values));
+        registers_ = std::move(next);
+        location_ = t.target;
+        last_transition_ = ti;
+        return out;
+    }
+    throw Error("register automaton '" + ra_->name + "': no guard of " + ra_->inputs[input.symbol].name +
+                " holds in location " + loc.name);
+}
+
+DataWord RaSimulator::run(const DataWord& inputs) {
+    reset();
+    DataWord out;
+    out.reserve(inputs.size());
+    for (const auto& in : inputs) out.push_back(step(in));
+    return out;
+}
+
+std::vector<Value> value_classes(DataType type, std::vector<Value> known) {
+    std::sort(known.begin(), known.end());
+    known.erase(std::unique(known.begin(), known.end()), known.end());
+    std::vector<Value> out = known;
+    constexpr Value kGap = Value{1} << 20;
+    if (known.empty()) {
+        out.push_back(type == DataType::Int ? 0 : 0);
+        return out;
+    }
+    if (type == DataType::Id) {
+        out.push_back(known.back() + 1);
+    } else {
+        out.push_back(known.front() - kGap);
+        out.push_back(known.back() + kGap);
+        for (std::size_t i = 0; i + 1 < known.size(); ++i)
+            if (known[i + 1] - known[i] >= 2) out.push_back(known[i] + (known[i + 1] - known[i]) / 2);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// ---- validation ----
+
+namespace {
+
+std::optional<DataType> term_type(const RegisterAutomaton& ra, const Location& from, const Transition& t,
+                                  const Term& term) {
+    switch (term.kind) {
+        case Term::Kind::Param: return ra.inputs.at(t.input).params.at(term.index).type;
+        case Term::Kind::Register: return from.registers.at(term.index).type;
+        case Term::Kind::Constant: return ra.constants.at(term.index).type;
+        case Term::Kind::Literal: return std::nullopt;  // fits either type
+        case Term::Kind::OutputParam: return ra.outputs.at(t.output).params.at(term.index).type;
+    }
+    return std::nullopt;
+}
+
+bool term_in_range(const RegisterAutomaton& ra, const Location& from, const Transition& t, const Term& term,
+                   bool allow_output) {
+    switch (term.kind) {
+        case Term::Kind::Param: return term.index < ra.inputs[t.input].params.size();
+        case Term::Kind::Register: return term.index < from.registers.size();
+        case Term::Kind::Constant: return term.index < ra.constants.size();
+        case Term::Kind::Literal: return true;
+        case Term::Kind::OutputParam: return allow_output && term.index < ra.outputs[t.output].params.size();
+    }
+    return false;
+}
+
+// Enumerates every data class of `types` (values chosen one after another relative to `known` and
+// the earlier ones), calling `visit` with one representative valuation per class.
+void enumerate_classes(const std::vector<DataType>& types, std::vector<Value> known_int, std::vector<Value> known_id,
+                       std::vector<Value>& current, const std::function<void(const std::vector<Value>&)>& visit) {
+    if (current.size() == types.size()) {
+        visit(current);
+        return;
+    }
+    const DataType type = types[current.size()];
+    auto& known = type == DataType::Int ? known_int : known_id;
+    for (Value v : value_classes(type, known)) {
+        current.push_back(v);
+        auto ki = known_int, kd = known_id;
+        (type == DataType::Int ? ki : kd).push_back(v);
+        enumerate_classes(types, ki, kd, current, visit);
+        current.pop_back();
+    }
+}
+
+
+std::vector<Value> anchors(const RegisterAutomaton& ra, DataType type) {
+    std::vector<Value> out;
+    for (const auto& c : ra.constants)
+        if (c.type == type) out.push_back(c.value);
+    for (const auto& l : ra.locations)
+        for (const auto& t : l.transitions)
+            for (const auto& conj : t.guard.disjuncts)
+                for (const auto& a : conj)
+                    for (const Term* term : {&a.left, &a.right})
+                        if (term->kind == Term::Kind::Literal) out.push_back(term->literal);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::string order_type_key(const std::vector<DataType>& types, const std::vector<Value>& values,
+                           const std::vector<Value>& anchors_int, const std::vector<Value>& anchors_id) {
+    std::string key;
+    for (DataType type : {DataType::Int, DataType::Id}) {
+        std::vector<Value> all = type == DataType::Int ? anchors_int : anchors_id;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (types[i] == type) all.push_back(values[i]);
+        std::sort(all.begin(), all.end());
+        all.erase(std::unique(all.begin(), all.end()), all.end());
+        auto pos = [&](Value v) { return std::to_string(std::lower_bound(all.begin(), all.end(), v) - all.begin()); };
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (types[i] == type) key += pos(values[i]) + ",";
+        key += "|";
+        for (Value a : type == DataType::Int ? anchors_int : anchors_id) key += pos(a) + ",";
+        key += "/";
+    }
+    return key;
+}
+
+}  // namespace
+
+std::string order_type(const RegisterAutomaton& ra, std::size_t location, const std::vector<Value>& registers) {
+    std::vector<DataType> types;
+    for (const auto& r : ra.locations.at(location).registers) types.push_back(r.type);
+    return order_type_key(types, registers, anchors(ra, DataType::Int), anchors(ra, DataType::Id));
+}
+
+std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit, std::size_t max_states) {
+    const auto anchors_int = anchors(ra, DataType::Int), anchors_id = anchors(ra, DataType::Id);
+    std::set<std::pair<std::size_t, std::string>> seen;
+    std::vector<std::pair<std::size_t, std::vector<Value>>> queue{{ra.initial, {}}};
+    seen.insert({ra.initial, order_type_key({}, {}, anchors_int, anchors_id)});
+    for (std::size_t head = 0; head < queue.size() && head < max_states; ++head) {
+        const auto [loc, regs] = queue[head];
+        const Location& l = ra.locations[loc];
+        std::vector<Value> ki = anchors_int, kd = anchors_id;
+        for (std::size_t r = 0; r < regs.size(); ++r) (l.registers[r].type == DataType::Int ? ki : kd).push_back(regs[r]);
+        for (std::size_t in = 0; in < ra.inputs.size(); ++in) {
+            std::vector<DataType> types;
+            for (const auto& p : ra.inputs[in].params) types.push_back(p.type);
+            std::vector<Value> current;
+            enumerate_classes(types, ki, kd, current, [&](const std::vector<Value>& params) {
+                std::vector<std::size_t> holding;
+                for (std::size_t ti = 0; ti < l.transitions.size(); ++ti)
+                    if (l.transitions[ti].input == in && evaluate(ra, l.transitions[ti].guard, params, regs))
+                        holding.push_back(ti);
+                visit(loc, regs, in, params, holding);
+                if (holding.size() != 1) return;
+                const Transition& t = l.transitions[holding[0]];
+                Value fresh = 0;
+                bool any = false;
+                for (const std::vector<Value>* vs : std::initializer_list<const std::vector<Value>*>{&ki, &kd, &params})
+                    for (Value v : *vs) {
+                        fresh = any ? std::max(fresh, v) : v;
+                        any = true;
+                    }
+                std::vector<Value> outs;
+                for (const auto& arg : t.output_args) {
+                    if (arg.fresh) {
+                        fresh = any ? fresh + 1 : 0;
+                        any = true;
+                        outs.push_back(fresh);
+                    } else {
+                        outs.push_back(term_value(ra, arg.term, params, regs));
+                    }
+                }
+                std::vector<Value> next;
+                std::vector<DataType> next_types;
+                for (std::size_t r = 0; r < t.assign.size(); ++r) {
+                    next.push_back(term_value(ra, t.assign[r], params, regs, outs));
+                    next_types.push_back(ra.locations[t.target].registers[r].type);
+                }
+                if (seen.insert({t.target, order_type_key(next_types, next, anchors_int, anchors_id)}).second)
+                    queue.emplace_back(t.target, std::move(next));
+            });
+        }
+    }
+    return queue.size();
+}
+
+
+std::vector<std::string> validate(const RegisterAutomaton& ra) {
+    std::vector<std::string> problems;
+    auto where = [&](const Location& l, const Transition& t) {
+        std::string s = "location " + l.name + ", " + (t.input < ra.inputs.size() ? ra.inputs[t.input].name : "?");
+        if (t.line) s += " (line " + std::to_string(t.line) + ")";
+        return s;
+    };
+    if (ra.locations.empty()) {
+        problems.push_back("the register automaton has no locations");
+        return problems;
+    }
+    if (ra.initial >= ra.locations.size()) problems.push_back("the initial location is out of range");
+    else if (!ra.locations[ra.initial].registers.empty())
+        problems.push_back("the initial location " + ra.locations[ra.initial].name +
+                           " has registers, but registers have no initial values");
+    std::set<std::string> names;
+    for (const auto& l : ra.locations)
+        if (!names.insert(l.name).second) problems.push_back("location " + l.name + " is defined twice");
+    bool structural_ok = problems.empty();
+    for (const auto& l : ra.locations) {
+        for (const auto& t : l.transitions) {
+            if (t.input >= ra.inputs.size() || t.output >= ra.outputs.size() || t.target >= ra.locations.size()) {
+                problems.push_back(where(l, t) + ": input, output or target out of range");
+                structural_ok = false;
+                continue;
+            }
+            const Location& to = ra.locations[t.target];
+            // one namespace per transition in files: parameters, the source's registers, constants
+            for (const auto& p : ra.inputs[t.input].params) {
+                for (const auto& r : l.registers)
+                    if (r.name == p.name)
+                        problems.push_back(where(l, t) + ": '" + p.name + "' is both a parameter and a register");
+                for (const auto& c : ra.constants)
+                    if (c.name == p.name)
+                        problems.push_back(where(l, t) + ": '" + p.name + "' is both a parameter and a constant");
+            }
+            if (t.output_args.size() != ra.outputs[t.output].params.size()) {
+                problems.push_back(where(l, t) + ": output " + ra.outputs[t.output].name + " takes " +
+                                   std::to_string(ra.outputs[t.output].params.size()) + " values, the transition gives " +
+                                   std::to_string(t.output_args.size()));
+                structural_ok = false;
+            }
+            if (t.assign.size() != to.registers.size()) {
+                problems.push_back(where(l, t) + ": location " + to.name + " has " + std::to_string(to.registers.size()) +
+                                   " registers, the transition assigns " + std::to_string(t.assign.size()) +
+                                   " (every register of the target must be assigned)");
+                structural_ok = false;
+                continue;
+            }
+            for (const auto& conj : t.guard.disjuncts) {
+                for (const auto& a : conj) {
+                    if (!term_in_range(ra, l, t, a.left, false) || !term_in_range(ra, l, t, a.right, false)) {
+                        problems.push_back(where(l, t) + ": guard names an operand out of range");
+                        structural_ok = false;
+                        continue;
+                    }
+                    auto lt = term_type(ra, l, t, a.left), rt = term_type(ra, l, t, a.right);
+                    if (lt && rt && *lt != *rt)
+                        problems.push_back(where(l, t) + ": guard compares " + term_text(ra, l, t, a.left) + " (" +
+                                           type_name(*lt) + ") with " + term_text(ra, l, t, a.right) + " (" +
+                                           type_name(*rt) + ")");
+                    const bool is_id = (lt && *lt == DataType::Id) || (rt && *rt == DataType::Id);
+                    if (is_id && a.op != Op::Eq && a.op != Op::Ne)
+                        problems.push_back(where(l, t) + ": guard compares id values with " + op_text(a.op) +
+                                           " (ids have only == and !=)");
+                }
+            }
+            for (std::size_t i = 0; i < t.output_args.size() && i < ra.outputs[t.output].params.size(); ++i) {
+                const auto& arg = t.output_args[i];
+                if (arg.fresh) continue;
+                if (!term_in_range(ra, l, t, arg.term, false)) {
+                    problems.push_back(where(l, t) + ": output argument out of range");
+                    structural_ok = false;
+                    continue;
+                }
+                auto ty = term_type(ra, l, t, arg.term);
+                if (ty && *ty != ra.outputs[t.output].params[i].type)
+                    problems.push_back(where(l, t) + ": output argument " + term_text(ra, l, t, arg.term) + " is " +
+                                       type_name(*ty) + ", the output's parameter is " +
+                                       type_name(ra.outputs[t.output].params[i].type));
+            }
+            for (std::size_t r = 0; r < t.assign.size(); ++r) {
+                if (!term_in_range(ra, l, t, t.assign[r], true)) {
+                    problems.push_back(where(l, t) + ": assignment to " + to.registers[r].name + " out of range");
+                    structural_ok = false;
+                    continue;
+                }
+                auto ty = term_type(ra, l, t, t.assign[r]);
+                if (ty && *ty != to.registers[r].type)
+                    problems.push_back(where(l, t) + ": register " + to.registers[r].name + " of " + to.name + " is " +
+                                       type_name(to.registers[r].type) + ", assigned " +
+                                       term_text(ra, l, t, t.assign[r]) + " of type " + type_name(*ty));
+            }
+        }
+    }
+    if (!structural_ok) return problems;
+    // Determinism and completeness on every reachable data class: explore the locations with the
+    // order type of their register values, enumerate the classes of the parameters relative to
+    // registers, constants and literals, and count the guards that hold in each.
+    std::set<std::tuple<std::size_t, std::size_t, std::string>> reported;
+    explore_classes(ra, [&](std::size_t loc, const std::vector<Value>& regs, std::size_t in,
+                            const std::vector<Value>& params, const std::vector<std::size_t>& holding) {
+        if (holding.size() == 1) return;
+        const Location& l = ra.locations[loc];
+        auto key = std::make_tuple(loc, in, std::string(holding.empty() ? "gap" : "overlap"));
+        if (!reported.insert(key).second) return;
+        std::ostringstream os;
+        os << "location " << l.name << ", " << ra.inputs[in].name << ": ";
+        os << (holding.empty() ? "no guard holds" : "guards overlap") << " when ";
+        bool first = true;
+        for (std::size_t r = 0; r < regs.size(); ++r) {
+            os << (first ? "" : ", ") << l.registers[r].name << " = " << regs[r];
+            first = false;
+        }
+        for (std::size_t p = 0; p < params.size(); ++p) {
+            os << (first ? "" : ", ") << ra.inputs[in].params[p].name << " = " << params[p];
+            first = false;
+        }
+        if (first) os << "it is called";
+        if (holding.size() > 1) {
+            os << " (lines";
+            for (auto ti : holding) os << " " << l.transitions[ti].line;
+            os << ")";
+        }
+        problems.push_back(os.str());
+    });
+    return problems;
+}
+
+void check_valid(const RegisterAutomaton& ra) {
+    auto problems = validate(ra);
+    if (problems.empty()) return;
+    std::string msg = "invalid register automaton '" + ra.name + "':";
+    for (const auto& p : problems) msg += "\n  " + p;
+    throw Error(msg);
+}
+
+}  // namespace typestar::ra

@@ -1,0 +1,990 @@
+#include "typestar/ra/learner.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "typestar/log/logging.hpp"
+
+namespace typestar::ra {
+namespace {
+
+using Suffix = std::vector<std::size_t>;
+using Tokens = std::vector<long>;
+
+/// A typed value: values of different types are different values.
+struct TV {
+    DataType type;
+    Value value;
+    bool operator==(const TV&) const = default;
+    auto operator<=>(const TV&) const = default;
+};
+
+constexpr long kMem = 1000, kConst = 2000, kSufIn = 3000, kSufOut = 5000, kNew = 5, kNonMem = 7, kEq = 9,
+               kBetween = 6, kSymbol = 100000;
+
+/// Every value of a word (inputs and outputs interleaved), with types, in order of occurrence.
+std::vector<TV> word_values(const RegisterAutomaton& sig, const DataWord& in, const DataWord& out) {
+    std::vector<TV> vals;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        for (std::size_t k = 0; k < in[i].values.size(); ++k)
+            vals.push_back({sig.inputs[in[i].symbol].params[k].type, in[i].values[k]});
+        if (i < out.size())
+            for (std::size_t k = 0; k < out[i].values.size(); ++k)
+                vals.push_back({sig.outputs[out[i].symbol].params[k].type, out[i].values[k]});
+    }
+    return vals;
+}
+
+std::vector<Value> raw(const std::vector<TV>& vals, DataType type) {
+    std::vector<Value> out;
+    for (const auto& v : vals)
+        if (v.type == type) out.push_back(v.value);
+    return out;
+}
+std::vector<Value> raw_all(const std::vector<TV>& vals) {
+    std::vector<Value> out;
+    for (const auto& v : vals) out.push_back(v.value);
+    return out;
+}
+
+/// The symbolic environment of a suffix: references to values, in a fixed order.
+struct Env {
+    std::vector<std::pair<long, TV>> refs;  // token, value
+    [[nodiscard]] std::optional<long> first(const TV& v) const {
+        for (const auto& [tok, x] : refs)
+            if (x == v) return tok;
+        return std::nullopt;
+    }
+    [[nodiscard]] std::optional<long> latest(const TV& v) const {
+        for (auto it = refs.rbegin(); it != refs.rend(); ++it)
+            if (it->second == v) return it->first;
+        return std::nullopt;
+    }
+    /// The class of a new parameter value relative to the environment.
+    void class_tokens(const TV& v, Tokens& out) const {
+        if (auto r = first(v)) {
+            out.push_back(kEq);
+            out.push_back(*r);
+            return;
+        }
+        if (v.type == DataType::Id) {
+            out.push_back(kNew);
+            return;
+        }
+        std::optional<TV> lo, hi;
+        for (const auto& [tok, x] : refs) {
+            if (x.type != DataType::Int) continue;
+            if (x.value < v.value && (!lo || x.value > lo->value)) lo = x;
+            if (x.value > v.value && (!hi || x.value < hi->value)) hi = x;
+        }
+        out.push_back(kBetween);
+        out.push_back(lo ? *first(*lo) : -1);
+        out.push_back(hi ? *first(*hi) : -1);
+    }
+};
+
+struct Row {
+    DataWord prefix;
+    DataWord outputs;
+    std::vector<TV> memorable;  // canonical order: the registers
+    std::string signature;
+};
+
+class Learner {
+public:
+    Learner(const RegisterAutomaton& sig, DataOracle& oracle, const RaLearnConfig& config)
+        : sig_(sig), oracle_(oracle), config_(config), log_(detail::logger("typestar.learn")) {
+        for (const auto& c : sig_.constants) constants_.push_back({c.type, c.value});
+    }
+
+    struct BudgetExceeded {};
+    void check_budget() const {
+        const auto& st = oracle_.stats();
+        if (config_.max_executed && (st.executed > config_.max_executed || st.queries > 10 * config_.max_executed))
+            throw BudgetExceeded{};
+    }
+
+    RaLearnResult run() {
+        RaLearnResult result;
+        try {
+            run(result);
+        } catch (const BudgetExceeded&) {
+            result.converged = false;
+            result.failure = "query budget exhausted (" + std::to_string(config_.max_executed) +
+                             " concrete queries executed or ten times that many asked)";
+        }
+        result.stats = oracle_.stats();
+        result.suffixes = E_.size();
+        return result;
+    }
+
+    void run(RaLearnResult& result) {
+        S_.push_back({});
+        for (std::size_t a = 0; a < sig_.inputs.size(); ++a) E_.push_back({a});
+        while (true) {
+            if (!close()) {
+                result.failure = failure_;
+                break;
+            }
+            result.hypothesis = hypothesis();
+            if (covering_ && !validate(result.hypothesis).empty()) {
+                // Merged equality classes made guards overlap on equal register values: learn
+                // without merging (every equality class its own branch, registers distinct).
+                log_->info("ra: equality merging gives overlapping guards; every equality class gets its own branch");
+                covering_ = false;
+                rows_.clear();
+                covered_.clear();
+                continue;
+            }
+            ++oracle_.stats().rounds;
+            ++oracle_.stats().equivalence_queries;
+            log_->info("ra round {}: {} locations, {} suffixes", oracle_.stats().rounds, S_.size(), E_.size());
+            std::vector<DataWord> access;
+            for (const auto& s : S_) access.push_back(s);
+            auto cex = find_difference(oracle_, result.hypothesis, access, config_.equivalence_bound);
+            if (!cex)
+                cex = random_difference(oracle_, result.hypothesis, config_.random_words, config_.random_length,
+                                        config_.seed + oracle_.stats().rounds);
+            if (!cex) {
+                result.converged = true;
+                break;
+            }
+            log_->debug("ra counterexample: {} ({})", format_word(sig_, cex->inputs, cex->outputs), cex->reason);
+            // Suffixes of the counterexample, shortest first, until the hypothesis answers it right
+            // (Maler–Pnueli adds them all; adding them lazily keeps the trees small).
+            std::size_t added = 0;
+            bool fixed = false;
+            for (std::size_t len = 1; len <= cex->inputs.size() && !fixed; ++len) {
+                Suffix e;
+                for (std::size_t j = cex->inputs.size() - len; j < cex->inputs.size(); ++j)
+                    e.push_back(cex->inputs[j].symbol);
+                if (std::find(E_.begin(), E_.end(), e) != E_.end()) continue;
+                E_.push_back(e);
+                ++added;
+                rows_.clear();
+                covered_.clear();
+                if (!close()) {
+                    result.failure = failure_;
+                    return;
+                }
+                const RegisterAutomaton h = hypothesis();
+                LockstepCheck check(h);
+                const DataWord out = oracle_.query(cex->inputs);
+                fixed = true;
+                for (std::size_t i = 0; i < out.size() && fixed; ++i)
+                    if (!check.step(cex->inputs[i], out[i]).empty()) fixed = false;
+            }
+            rows_.clear();
+                covered_.clear();
+            if (added == 0) {
+                result.failure = "no progress: the counterexample " + format_word(sig_, cex->inputs, cex->outputs) +
+                                 " adds no new suffix";
+                break;
+            }
+            if (oracle_.stats().rounds >= config_.max_rounds) {
+                result.failure = "gave up after " + std::to_string(config_.max_rounds) + " rounds";
+                break;
+            }
+        }
+    }
+
+    // ---- the tree oracle, also for tree_query and memorable_values ----
+    void set_suffixes(std::vector<Suffix> e) { E_ = std::move(e); }
+    std::vector<std::pair<DataWord, DataWord>> leaves(const DataWord& prefix, const Suffix& suffix) {
+        const auto vals = word_values(sig_, prefix, oracle_.query(prefix));
+        std::vector<TV> relevant;
+        for (const auto& v : vals)
+            if (std::find(relevant.begin(), relevant.end(), v) == relevant.end()) relevant.push_back(v);
+        std::vector<std::pair<DataWord, DataWord>> out;
+        enumerate(prefix, suffix, relevant, [&](const DataWord& in, const DataWord& o) { out.emplace_back(in, o); });
+        return out;
+    }
+    std::vector<Value> memorable_of(const DataWord& prefix) {
+        std::vector<Value> out;
+        for (const auto& v : memorable(prefix, oracle_.query(prefix))) out.push_back(v.value);
+        return out;
+    }
+
+private:
+
+    /// Enumerates one continuation of `prefix` per data class of `suffix`'s parameters, relative to
+    /// `relevant` prefix values, the constants and the suffix's own earlier values.
+    void enumerate(const DataWord& prefix, const Suffix& suffix, const std::vector<TV>& relevant,
+                   const std::function<void(const DataWord&, const DataWord&)>& visit) {
+        ++oracle_.stats().tree_queries;
+        check_budget();
+        const DataWord prefix_out = oracle_.query(prefix);
+        std::vector<TV> avoid = word_values(sig_, prefix, prefix_out);
+        DataWord suf_in, suf_out;
+        std::function<void(std::size_t)> step = [&](std::size_t j) {
+            if (j == suffix.size()) {
+                visit(suf_in, suf_out);
+                return;
+            }
+            const SymbolDecl& decl = sig_.inputs[suffix[j]];
+            DataSymbol in{suffix[j], {}};
+            std::function<void(std::size_t)> param = [&](std::size_t k) {
+                if (k == decl.params.size()) {
+                    DataWord word = prefix;
+                    word.insert(word.end(), suf_in.begin(), suf_in.end());
+                    word.push_back(in);
+                    check_budget();
+                    const DataWord out = oracle_.query(word);
+                    suf_in.push_back(in);
+                    suf_out.push_back(out.back());
+                    step(j + 1);
+                    suf_in.pop_back();
+                    suf_out.pop_back();
+                    return;
+                }
+                const DataType type = decl.params[k].type;
+                std::vector<TV> rel = relevant;
+                rel.insert(rel.end(), constants_.begin(), constants_.end());
+                const auto suffix_vals = word_values(sig_, suf_in, suf_out);
+                rel.insert(rel.end(), suffix_vals.begin(), suffix_vals.end());
+                std::vector<TV> av = avoid;
+                av.insert(av.end(), suffix_vals.begin(), suffix_vals.end());
+                for (std::size_t q = 0; q < k; ++q) {
+                    rel.push_back({decl.params[q].type, in.values[q]});
+                    av.push_back({decl.params[q].type, in.values[q]});
+                }
+                for (Value v : class_candidates(type, raw(rel, type), raw_all(av))) {
+                    in.values.push_back(v);
+                    param(k + 1);
+                    in.values.pop_back();
+                }
+            };
+            param(0);
+        };
+        step(0);
+    }
+
+    /// Output tokens of a suffix run: each output value by its latest reference.
+    void outcome_tokens(const Env& base, const DataWord& suf_in, const DataWord& suf_out, Tokens& out,
+                        const std::vector<TV>& non_memorable) const {
+        Env env = base;
+        for (std::size_t j = 0; j < suf_in.size(); ++j) {
+            const auto& id = sig_.inputs[suf_in[j].symbol];
+            for (std::size_t k = 0; k < suf_in[j].values.size(); ++k)
+                env.refs.push_back({kSufIn + static_cast<long>(j * 16 + k), {id.params[k].type, suf_in[j].values[k]}});
+            const auto& od = sig_.outputs[suf_out[j].symbol];
+            out.push_back(kSymbol + static_cast<long>(suf_out[j].symbol));
+            for (std::size_t k = 0; k < suf_out[j].values.size(); ++k) {
+                const TV v{od.params[k].type, suf_out[j].values[k]};
+                if (auto r = env.latest(v)) out.push_back(*r);
+                else if (std::find(non_memorable.begin(), non_memorable.end(), v) != non_memorable.end())
+                    out.push_back(kNonMem);
+                else out.push_back(kNew);
+            }
+            for (std::size_t k = 0; k < suf_out[j].values.size(); ++k)
+                env.refs.push_back({kSufOut + static_cast<long>(j * 16 + k), {od.params[k].type, suf_out[j].values[k]}});
+        }
+    }
+
+    /// Class tokens of a suffix's parameters relative to the environment.
+    void path_tokens(const Env& base, const DataWord& suf_in, const DataWord& suf_out, Tokens& out) const {
+        Env env = base;
+        for (std::size_t j = 0; j < suf_in.size(); ++j) {
+            const auto& id = sig_.inputs[suf_in[j].symbol];
+            for (std::size_t k = 0; k < suf_in[j].values.size(); ++k) {
+                const TV v{id.params[k].type, suf_in[j].values[k]};
+                env.class_tokens(v, out);
+                env.refs.push_back({kSufIn + static_cast<long>(j * 16 + k), v});
+            }
+            const auto& od = sig_.outputs[suf_out[j].symbol];
+            for (std::size_t k = 0; k < suf_out[j].values.size(); ++k)
+                env.refs.push_back({kSufOut + static_cast<long>(j * 16 + k), {od.params[k].type, suf_out[j].values[k]}});
+        }
+    }
+
+    /// The memorable values of a prefix: those some suffix of E depends on or an output reveals.
+    std::vector<TV> memorable(const DataWord& prefix, const DataWord& prefix_out) {
+        std::vector<TV> candidates;
+        for (const auto& v : word_values(sig_, prefix, prefix_out))
+            if (std::find(constants_.begin(), constants_.end(), v) == constants_.end() &&
+                std::find(candidates.begin(), candidates.end(), v) == candidates.end())
+                candidates.push_back(v);
+        std::set<TV> mem;
+        if (candidates.empty()) return {};
+        for (const auto& e : E_) {
+            enumerate(prefix, e, candidates, [&](const DataWord& suf_in, const DataWord& suf_out) {
+                // (a) an output reveals a prefix value the suffix's inputs did not carry
+                std::vector<TV> seen;
+                for (std::size_t j = 0; j < suf_in.size(); ++j) {
+                    const auto& id = sig_.inputs[suf_in[j].symbol];
+                    for (std::size_t k = 0; k < suf_in[j].values.size(); ++k) seen.push_back({id.params[k].type, suf_in[j].values[k]});
+                    const auto& od = sig_.outputs[suf_out[j].symbol];
+                    for (std::size_t k = 0; k < suf_out[j].values.size(); ++k) {
+                        const TV v{od.params[k].type, suf_out[j].values[k]};
+                        if (std::find(candidates.begin(), candidates.end(), v) != candidates.end() &&
+                            std::find(seen.begin(), seen.end(), v) == seen.end())
+                            mem.insert(v);
+                        seen.push_back(v);
+                    }
+                }
+                // (b) replacing a prefix value in the suffix by a neighbour or a fresh value changes the answer
+                for (std::size_t j = 0; j < suf_in.size(); ++j) {
+                    const auto& id = sig_.inputs[suf_in[j].symbol];
+                    for (std::size_t k = 0; k < suf_in[j].values.size(); ++k) {
+                        const TV d{id.params[k].type, suf_in[j].values[k]};
+                        if (mem.count(d) || std::find(candidates.begin(), candidates.end(), d) == candidates.end())
+                            continue;
+                        for (Value replacement : replacements(d, prefix, prefix_out, suf_in, suf_out)) {
+                            DataWord mod = suf_in;
+                            for (std::size_t jj = j; jj < mod.size(); ++jj) {
+                                const auto& idd = sig_.inputs[mod[jj].symbol];
+                                for (std::size_t kk = (jj == j ? k : 0); kk < mod[jj].values.size(); ++kk)
+                                    if (idd.params[kk].type == d.type && mod[jj].values[kk] == d.value)
+                                        mod[jj].values[kk] = replacement;
+                            }
+                            DataWord word = prefix;
+                            word.insert(word.end(), mod.begin(), mod.end());
+                            const DataWord out = oracle_.query(word);
+                            const DataWord mod_out(out.begin() + static_cast<std::ptrdiff_t>(prefix.size()), out.end());
+                            if (position_outcome(prefix, prefix_out, suf_in, suf_out) !=
+                                position_outcome(prefix, prefix_out, mod, mod_out)) {
+                                mem.insert(d);
+                                break;
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        std::vector<TV> out;
+        for (const auto& v : candidates)
+            if (mem.count(v)) out.push_back(v);
+        return out;
+    }
+
+    /// Values to put in place of `d`: a fresh id, or the integers just above and below an int.
+    std::vector<Value> replacements(const TV& d, const DataWord& prefix, const DataWord& prefix_out,
+                                    const DataWord& suf_in, const DataWord& suf_out) const {
+        auto all = word_values(sig_, prefix, prefix_out);
+        const auto more = word_values(sig_, suf_in, suf_out);
+        all.insert(all.end(), more.begin(), more.end());
+        all.insert(all.end(), constants_.begin(), constants_.end());
+        std::set<Value> taken;
+        for (const auto& v : all) taken.insert(v.value);
+        if (d.type == DataType::Id) return {*taken.rbegin() + 1};
+        std::vector<Value> out;
+        for (Value cand : {d.value + 1, d.value - 1}) {
+            // strictly between d and its neighbour among the word's ints, and unused
+            bool ok = !taken.count(cand);
+            for (const auto& v : all)
+                if (v.type == DataType::Int && ((v.value > d.value && v.value <= cand) || (v.value < d.value && v.value >= cand)))
+                    ok = false;
+            if (ok) out.push_back(cand);
+        }
+        return out;
+    }
+
+    /// Output words with each value as the latest earlier position holding it (run-independent).
+    Tokens position_outcome(const DataWord& prefix, const DataWord& prefix_out, const DataWord& suf_in,
+                            const DataWord& suf_out) const {
+        Env env;
+        long pos = 0;
+        for (std::size_t i = 0; i < prefix.size(); ++i) {
+            const auto& id = sig_.inputs[prefix[i].symbol];
+            for (std::size_t k = 0; k < prefix[i].values.size(); ++k) env.refs.push_back({pos++, {id.params[k].type, prefix[i].values[k]}});
+            const auto& od = sig_.outputs[prefix_out[i].symbol];
+            for (std::size_t k = 0; k < prefix_out[i].values.size(); ++k)
+                env.refs.push_back({pos++, {od.params[k].type, prefix_out[i].values[k]}});
+        }
+        for (std::size_t c = 0; c < constants_.size(); ++c) env.refs.insert(env.refs.begin(), {kConst + static_cast<long>(c), constants_[c]});
+        Tokens out;
+        for (std::size_t j = 0; j < suf_in.size(); ++j) {
+            const auto& id = sig_.inputs[suf_in[j].symbol];
+            for (std::size_t k = 0; k < suf_in[j].values.size(); ++k) env.refs.push_back({pos++, {id.params[k].type, suf_in[j].values[k]}});
+            const auto& od = sig_.outputs[suf_out[j].symbol];
+            out.push_back(kSymbol + static_cast<long>(suf_out[j].symbol));
+            for (std::size_t k = 0; k < suf_out[j].values.size(); ++k) {
+                const TV v{od.params[k].type, suf_out[j].values[k]};
+                auto r = env.latest(v);
+                out.push_back(r ? *r : -kNew);
+            }
+            for (std::size_t k = 0; k < suf_out[j].values.size(); ++k)
+                env.refs.push_back({pos++, {od.params[k].type, suf_out[j].values[k]}});
+        }
+        return out;
+    }
+
+    /// The row of a prefix: memorable values in canonical order and the signature.
+    const Row& row(const DataWord& prefix) {
+        if (auto it = rows_.find(prefix); it != rows_.end()) return it->second;
+        Row r;
+        r.prefix = prefix;
+        r.outputs = oracle_.query(prefix);
+        std::vector<TV> mem = memorable(prefix, r.outputs);
+        // base order: ints ascending, then ids in first-occurrence order
+        std::vector<TV> ints, ids;
+        for (const auto& v : mem) (v.type == DataType::Int ? ints : ids).push_back(v);
+        std::sort(ints.begin(), ints.end());
+        std::vector<TV> base = ints;
+        base.insert(base.end(), ids.begin(), ids.end());
+        std::vector<TV> non_mem;
+        for (const auto& v : word_values(sig_, prefix, r.outputs))
+            if (std::find(base.begin(), base.end(), v) == base.end()) non_mem.push_back(v);
+        Env env;
+        for (std::size_t i = 0; i < base.size(); ++i) env.refs.push_back({kMem + static_cast<long>(i), base[i]});
+        for (std::size_t c = 0; c < constants_.size(); ++c) env.refs.push_back({kConst + static_cast<long>(c), constants_[c]});
+        std::vector<Tokens> entries;
+        for (std::size_t ei = 0; ei < E_.size(); ++ei) {
+            enumerate(prefix, E_[ei], base, [&](const DataWord& suf_in, const DataWord& suf_out) {
+                Tokens t{static_cast<long>(ei)};
+                path_tokens(env, suf_in, suf_out, t);
+                t.push_back(-1);
+                outcome_tokens(env, suf_in, suf_out, t, non_mem);
+                entries.push_back(std::move(t));
+            });
+        }
+        // canonical renaming of the ids: the least signature over the permutations tried
+        std::vector<std::size_t> perm(ids.size());
+        std::iota(perm.begin(), perm.end(), 0);
+        std::string best;
+        std::vector<std::size_t> best_perm = perm;
+        bool first = true;
+        do {
+            std::vector<Tokens> relabelled = entries;
+            for (auto& t : relabelled)
+                for (auto& tok : t)
+                    if (tok >= kMem + static_cast<long>(ints.size()) && tok < kMem + static_cast<long>(base.size()))
+                        tok = kMem + static_cast<long>(ints.size() + perm[static_cast<std::size_t>(tok - kMem) - ints.size()]);
+            std::sort(relabelled.begin(), relabelled.end());
+            std::string sig = std::to_string(ints.size()) + "/" + std::to_string(ids.size()) + ":";
+            for (const auto& t : relabelled) {
+                for (long tok : t) sig += std::to_string(tok) + ",";
+                sig += ";";
+            }
+            if (first || sig < best) {
+                best = sig;
+                best_perm = perm;
+                first = false;
+            }
+            if (ids.size() > config_.max_permuted) break;
+        } while (std::next_permutation(perm.begin(), perm.end()));
+        r.signature = best;
+        r.memorable = ints;
+        r.memorable.resize(base.size(), TV{DataType::Id, 0});
+        for (std::size_t i = 0; i < ids.size(); ++i) r.memorable[ints.size() + best_perm[i]] = ids[i];
+        return rows_.emplace(prefix, std::move(r)).first->second;
+    }
+
+    // ---- closedness and consistency ----
+
+    struct Successor {
+        DataSymbol input;
+        DataWord word;
+    };
+    /// One successor of row s per data class of each input, relative to s's registers.
+    std::vector<Successor> successors(const Row& s) {
+        std::vector<Successor> out;
+        const auto avoid = word_values(sig_, s.prefix, s.outputs);
+        for (std::size_t a = 0; a < sig_.inputs.size(); ++a) {
+            const auto& decl = sig_.inputs[a];
+            DataSymbol in{a, {}};
+            std::function<void(std::size_t)> param = [&](std::size_t k) {
+                if (k == decl.params.size()) {
+                    DataWord w = s.prefix;
+                    w.push_back(in);
+                    out.push_back({in, w});
+                    return;
+                }
+                std::vector<TV> rel = s.memorable, av = avoid;
+                rel.insert(rel.end(), constants_.begin(), constants_.end());
+                for (std::size_t q = 0; q < k; ++q) {
+                    rel.push_back({decl.params[q].type, in.values[q]});
+                    av.push_back({decl.params[q].type, in.values[q]});
+                }
+                for (Value v : class_candidates(decl.params[k].type, raw(rel, decl.params[k].type), raw_all(av))) {
+                    in.values.push_back(v);
+                    param(k + 1);
+                    in.values.pop_back();
+                }
+            };
+            param(0);
+        }
+        return out;
+    }
+
+    /// For a successor whose parameter k equals a register of s: a sibling class (the same input
+    /// and values, parameter k fresh or in a neighbouring interval) whose every tree answers the
+    /// same once its value of parameter k is replaced by the register's (SL*'s guard merging: the
+    /// equality needs no branch of its own). Cached until E changes.
+    std::optional<std::size_t> covering_sibling(const Row& s, const std::vector<Successor>& succs, std::size_t si) {
+        if (!covering_) return std::nullopt;
+        const Successor& succ = succs[si];
+        auto cached = covered_.find(succ.word);
+        if (cached != covered_.end()) {
+            if (!cached->second) return std::nullopt;
+            for (std::size_t j = 0; j < succs.size(); ++j)
+                if (succs[j].word == *cached->second) return j;
+            return std::nullopt;
+        }
+        const auto& decl = sig_.inputs[succ.input.symbol];
+        std::optional<std::size_t> k_eq;
+        for (std::size_t k = 0; k < decl.params.size(); ++k) {
+            const TV x{decl.params[k].type, succ.input.values[k]};
+            bool equal_earlier = false;
+            for (std::size_t q = 0; q < k; ++q)
+                if (decl.params[q].type == x.type && succ.input.values[q] == x.value) equal_earlier = true;
+            if (equal_earlier || std::find(s.memorable.begin(), s.memorable.end(), x) != s.memorable.end()) k_eq = k;
+        }
+        std::optional<std::size_t> found;
+        if (k_eq) {
+            const std::size_t k = *k_eq;
+            const TV v{decl.params[k].type, succ.input.values[k]};
+            // siblings: same input and other values; parameter k not a register, constant or earlier parameter
+            std::vector<std::size_t> siblings;
+            for (std::size_t j = 0; j < succs.size(); ++j) {
+                const auto& o = succs[j].input;
+                if (j == si || o.symbol != succ.input.symbol) continue;
+                bool same = true;
+                for (std::size_t q = 0; q < o.values.size(); ++q)
+                    if (q != k && o.values[q] != succ.input.values[q]) same = false;
+                const TV f{v.type, o.values[k]};
+                if (!same || std::find(s.memorable.begin(), s.memorable.end(), f) != s.memorable.end() ||
+                    std::find(constants_.begin(), constants_.end(), f) != constants_.end())
+                    continue;
+                bool earlier = false;
+                for (std::size_t q = 0; q < k; ++q)
+                    if (decl.params[q].type == v.type && o.values[q] == f.value) earlier = true;
+                if (!earlier) siblings.push_back(j);
+            }
+            if (v.type == DataType::Int && siblings.size() > 2) {
+                // only the neighbouring intervals can cover an equality
+                std::optional<std::size_t> below, above;
+                for (std::size_t j : siblings) {
+                    const Value x = succs[j].input.values[k];
+                    if (x < v.value && (!below || x > succs[*below].input.values[k])) below = j;
+                    if (x > v.value && (!above || x < succs[*above].input.values[k])) above = j;
+                }
+                siblings.clear();
+                if (below) siblings.push_back(*below);
+                if (above) siblings.push_back(*above);
+            }
+            for (std::size_t j : siblings)
+                if (behaves_as(succs[j], succ, k)) {
+                    found = j;
+                    break;
+                }
+        }
+        covered_[succ.word] = found ? std::optional<DataWord>(succs[*found].word) : std::nullopt;
+        return found;
+    }
+
+    /// True when every tree of `sibling` answers like `eq` once the sibling's parameter k value is
+    /// replaced by eq's (outputs compared as values under that replacement; new values as new).
+    bool behaves_as(const Successor& sibling, const Successor& eq, std::size_t k) {
+        const Value f = sibling.input.values[k], v = eq.input.values[k];
+        const DataType type = sig_.inputs[sibling.input.symbol].params[k].type;
+        const DataWord sib_out = oracle_.query(sibling.word);
+        const DataWord eq_out = oracle_.query(eq.word);
+        auto subst_word = [&](DataWord w) {
+            for (auto& x : w)
+                for (std::size_t q = 0; q < x.values.size(); ++q)
+                    if (sig_.inputs[x.symbol].params[q].type == type && x.values[q] == f) x.values[q] = v;
+            return w;
+        };
+        auto same_answers = [&](const DataWord& in_a, const DataWord& out_a, const DataWord& in_b, const DataWord& out_b,
+                                std::size_t from) {
+            std::vector<TV> seen_a, seen_b;
+            for (std::size_t i = 0; i < in_a.size(); ++i) {
+                const auto& id = sig_.inputs[in_a[i].symbol];
+                for (std::size_t q = 0; q < in_a[i].values.size(); ++q) {
+                    seen_a.push_back({id.params[q].type, in_a[i].values[q]});
+                    seen_b.push_back({id.params[q].type, in_b[i].values[q]});
+                }
+                if (out_a[i].symbol != out_b[i].symbol) return false;
+                const auto& od = sig_.outputs[out_a[i].symbol];
+                for (std::size_t q = 0; q < out_a[i].values.size(); ++q) {
+                    const TV x{od.params[q].type, out_a[i].values[q]}, y{od.params[q].type, out_b[i].values[q]};
+                    const bool x_new = std::find(seen_a.begin(), seen_a.end(), x) == seen_a.end() &&
+                                       std::find(constants_.begin(), constants_.end(), x) == constants_.end();
+                    const bool y_new = std::find(seen_b.begin(), seen_b.end(), y) == seen_b.end() &&
+                                       std::find(constants_.begin(), constants_.end(), y) == constants_.end();
+                    if (i >= from) {
+                        if (x_new != y_new) return false;
+                        if (!x_new && (x.type == type && x.value == f ? v : x.value) != y.value) return false;
+                    }
+                    seen_a.push_back(x);
+                    seen_b.push_back(y);
+                }
+            }
+            return true;
+        };
+        const std::size_t from = sibling.word.size() - 1;
+        if (!same_answers(sibling.word, sib_out, eq.word, eq_out, from)) return false;
+        struct Mismatch {};  // stops the enumeration at the first differing leaf
+        for (const auto& e : E_) {
+            bool ok = true;
+            const auto vals = word_values(sig_, sibling.word, sib_out);
+            std::vector<TV> relevant;
+            for (const auto& x : vals)
+                if (std::find(relevant.begin(), relevant.end(), x) == relevant.end()) relevant.push_back(x);
+            try {
+            enumerate(sibling.word, e, relevant, [&](const DataWord& suf_in, const DataWord& suf_out) {
+                DataWord a = sibling.word;
+                a.insert(a.end(), suf_in.begin(), suf_in.end());
+                DataWord a_out = sib_out;
+                a_out.insert(a_out.end(), suf_out.begin(), suf_out.end());
+                const DataWord b = subst_word(a);
+                const DataWord b_out = oracle_.query(b);
+                if (!same_answers(a, a_out, b, b_out, from)) {
+                    ok = false;
+                    throw Mismatch{};
+                }
+            });
+            } catch (const Mismatch&) {
+            }
+            if (!ok) return false;
+        }
+        return true;
+    }
+
+    /// Makes the table closed and register-consistent. False (with failure_) when it gives up.
+    bool close() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (std::size_t si = 0; si < S_.size() && !changed; ++si) {
+                const Row s = row(S_[si]);
+                const auto succs = successors(s);
+                for (std::size_t ci = 0; ci < succs.size(); ++ci) {
+                    const Successor& succ = succs[ci];
+                    if (covering_sibling(s, succs, ci)) continue;
+                    const Row& t = row(succ.word);
+                    // register consistency: every memorable value of t is a register of s, a
+                    // parameter or an output of the step
+                    std::vector<TV> allowed = s.memorable;
+                    const auto step_vals = word_values(sig_, {succ.input}, {t.outputs.back()});
+                    allowed.insert(allowed.end(), step_vals.begin(), step_vals.end());
+                    bool consistent = true;
+                    for (const auto& m : t.memorable)
+                        if (std::find(allowed.begin(), allowed.end(), m) == allowed.end()) consistent = false;
+                    if (!consistent) {
+                        std::size_t added = 0;
+                        const auto current = E_;
+                        for (const auto& e : current) {
+                            Suffix ae{succ.input.symbol};
+                            ae.insert(ae.end(), e.begin(), e.end());
+                            if (std::find(E_.begin(), E_.end(), ae) == E_.end()) {
+                                E_.push_back(ae);
+                                ++added;
+                            }
+                        }
+                        if (added == 0) {
+                            failure_ = "register consistency: " + format_word(sig_, succ.word) +
+                                       " remembers a value its prefix forgot, and no suffix is left to add";
+                            return false;
+                        }
+                        rows_.clear();
+                covered_.clear();
+                        changed = true;
+                        break;
+                    }
+                    bool found = false;
+                    for (const auto& other : S_)
+                        if (row(other).signature == t.signature) {
+                            found = true;
+                            break;
+                        }
+                    if (!found) {
+                        if (S_.size() >= config_.max_locations) {
+                            failure_ = "more than " + std::to_string(config_.max_locations) + " locations";
+                            return false;
+                        }
+                        S_.push_back(succ.word);
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    // ---- the hypothesis ----
+
+    RegisterAutomaton hypothesis() {
+        RegisterAutomaton h;
+        h.name = sig_.name;
+        h.inputs = sig_.inputs;
+        h.outputs = sig_.outputs;
+        h.constants = sig_.constants;
+        std::map<std::string, std::size_t> index;
+        for (std::size_t i = 0; i < S_.size(); ++i) {
+            const Row& r = row(S_[i]);
+            index.emplace(r.signature, i);
+            Location l;
+            l.name = "l" + std::to_string(i);
+            for (std::size_t m = 0; m < r.memorable.size(); ++m)
+                l.registers.push_back({"r" + std::to_string(m + 1), r.memorable[m].type});
+            h.locations.push_back(std::move(l));
+        }
+        for (std::size_t i = 0; i < S_.size(); ++i) {
+            const Row s = row(S_[i]);
+            std::vector<Transition> trs;
+            const auto succs = successors(s);
+            for (std::size_t si = 0; si < succs.size(); ++si) {
+                const Successor& succ = succs[si];
+                // a class covered by a sibling class takes the sibling's transition, with its own guard
+                const auto sibling = covering_sibling(s, succs, si);
+                const Successor& basis = sibling ? succs[*sibling] : succ;
+                const Row& t = row(basis.word);
+                const std::size_t target = index.at(t.signature);
+                const Row& target_row = row(S_[target]);
+                (void)target_row;
+                const auto& decl = sig_.inputs[succ.input.symbol];
+                Transition tr;
+                tr.input = succ.input.symbol;
+                tr.target = target;
+                // guard: the class of each parameter relative to registers, constants, earlier parameters
+                std::vector<std::pair<Term, TV>> env;
+                for (std::size_t m = 0; m < s.memorable.size(); ++m) env.push_back({Term{Term::Kind::Register, m}, s.memorable[m]});
+                for (std::size_t c = 0; c < constants_.size(); ++c) env.push_back({Term{Term::Kind::Constant, c}, constants_[c]});
+                std::vector<Atom> conj;
+                for (std::size_t k = 0; k < decl.params.size(); ++k) {
+                    const TV v{decl.params[k].type, succ.input.values[k]};
+                    const Term p{Term::Kind::Param, k};
+                    auto eq = std::find_if(env.begin(), env.end(), [&](const auto& x) { return x.second == v; });
+                    if (eq != env.end()) {
+                        conj.push_back({p, Op::Eq, eq->first});
+                    } else if (v.type == DataType::Id) {
+                        for (const auto& [term, x] : env)
+                            if (x.type == DataType::Id) conj.push_back({p, Op::Ne, term});
+                    } else {
+                        const std::pair<Term, TV>* lo = nullptr;
+                        const std::pair<Term, TV>* hi = nullptr;
+                        for (const auto& x : env) {
+                            if (x.second.type != DataType::Int) continue;
+                            if (x.second.value < v.value && (!lo || x.second.value > lo->second.value)) lo = &x;
+                            if (x.second.value > v.value && (!hi || x.second.value < hi->second.value)) hi = &x;
+                        }
+                        if (lo) conj.push_back({p, Op::Gt, lo->first});
+                        if (hi) conj.push_back({p, Op::Lt, hi->first});
+                    }
+                    env.push_back({p, v});
+                }
+                tr.guard = Guard{{conj}};
+                // output
+                const DataSymbol& out = t.outputs.back();
+                tr.output = out.symbol;
+                const auto& od = sig_.outputs[out.symbol];
+                for (std::size_t k = 0; k < out.values.size(); ++k) {
+                    const TV v{od.params[k].type, out.values[k]};
+                    std::optional<Term> term;
+                    // registers first, so classes that differ only in equalities merge
+                    for (std::size_t m = 0; m < s.memorable.size() && !term; ++m)
+                        if (s.memorable[m] == v) term = Term{Term::Kind::Register, m};
+                    for (std::size_t q = 0; q < decl.params.size() && !term; ++q)
+                        if (TV{decl.params[q].type, basis.input.values[q]} == v) term = Term{Term::Kind::Param, q};
+                    for (std::size_t c = 0; c < constants_.size() && !term; ++c)
+                        if (constants_[c] == v) term = Term{Term::Kind::Constant, c};
+                    tr.output_args.push_back(term ? OutputArg{false, *term} : OutputArg{true, {}});
+                }
+                // assignments: the target's registers (its canonical order) from t's memorable values
+                for (const auto& m : t.memorable) {
+                    std::optional<Term> term;
+                    for (std::size_t r = 0; r < s.memorable.size() && !term; ++r)
+                        if (s.memorable[r] == m) term = Term{Term::Kind::Register, r};
+                    for (std::size_t q = 0; q < decl.params.size() && !term; ++q)
+                        if (TV{decl.params[q].type, basis.input.values[q]} == m) term = Term{Term::Kind::Param, q};
+                    for (std::size_t k = 0; k < out.values.size() && !term; ++k)
+                        if (TV{od.params[k].type, out.values[k]} == m) term = Term{Term::Kind::OutputParam, k};
+                    tr.assign.push_back(term.value_or(Term{Term::Kind::Literal, 0, 0}));
+                }
+                // merge with an equal transition (same output, target, assignment): one guard
+                auto same = std::find_if(trs.begin(), trs.end(), [&](const Transition& x) {
+                    return x.input == tr.input && x.output == tr.output && x.output_args == tr.output_args &&
+                           x.target == tr.target && x.assign == tr.assign;
+                });
+                if (same != trs.end()) {
+                    if (!same->guard.is_true() && !tr.guard.is_true())
+                        same->guard.disjuncts.push_back(tr.guard.disjuncts.front());
+                    else same->guard = Guard{};
+                } else {
+                    trs.push_back(std::move(tr));
+                }
+            }
+            // a single transition for an input covers every class: its guard is true
+            for (auto& tr : trs) {
+                const auto n = std::count_if(trs.begin(), trs.end(), [&](const Transition& x) { return x.input == tr.input; });
+                if (n == 1) tr.guard = Guard{};
+            }
+            h.locations[i].transitions = std::move(trs);
+        }
+        // names in breadth-first order from the initial location, so equal machines read equal
+        std::vector<std::size_t> order{h.initial}, pos(h.locations.size(), SIZE_MAX);
+        pos[h.initial] = 0;
+        for (std::size_t head = 0; head < order.size(); ++head)
+            for (const auto& t : h.locations[order[head]].transitions)
+                if (pos[t.target] == SIZE_MAX) {
+                    pos[t.target] = order.size();
+                    order.push_back(t.target);
+                }
+        for (std::size_t i = 0; i < h.locations.size(); ++i)
+            if (pos[i] == SIZE_MAX) {
+                pos[i] = order.size();
+                order.push_back(i);
+            }
+        RegisterAutomaton renamed = h;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            renamed.locations[i] = h.locations[order[i]];
+            renamed.locations[i].name = "l" + std::to_string(i);
+            for (auto& t : renamed.locations[i].transitions) t.target = pos[t.target];
+        }
+        renamed.initial = 0;
+        return renamed;
+    }
+
+    const RegisterAutomaton& sig_;
+    DataOracle& oracle_;
+    RaLearnConfig config_;
+    std::shared_ptr<spdlog::logger> log_;
+    std::vector<TV> constants_;
+    std::vector<DataWord> S_;
+    std::vector<Suffix> E_;
+    std::map<DataWord, Row> rows_;
+    std::map<DataWord, std::optional<DataWord>> covered_;
+    bool covering_ = true;
+    std::string failure_;
+};
+
+}  // namespace
+
+std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
+                                                const std::vector<DataWord>& access, std::size_t bound) {
+    std::vector<DataWord> starts = access;
+    if (starts.empty()) starts.push_back({});
+    std::vector<Value> consts;
+    for (const auto& c : spec.constants) consts.push_back(c.value);
+    LockstepCheck check(spec);
+    std::optional<RaCounterexample> found;
+    DataWord word;
+    std::function<void(std::size_t)> extend = [&](std::size_t depth) {
+        if (found) return;
+        const DataWord out = oracle.query(word);
+        check.reset();
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            const std::string why = check.step(word[i], out[i]);
+            if (!why.empty()) {
+                found = RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                                         DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), why};
+                return;
+            }
+        }
+        if (depth == 0) return;
+        // every value of the word, per type
+        std::vector<Value> ints = consts, ids = consts, all;
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            const auto& id = spec.inputs[word[i].symbol];
+            for (std::size_t k = 0; k < word[i].values.size(); ++k)
+                (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
+            const auto& od = spec.outputs[out[i].symbol];
+            for (std::size_t k = 0; k < out[i].values.size(); ++k)
+                (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
+        }
+        all = ints;
+        all.insert(all.end(), ids.begin(), ids.end());
+        for (std::size_t a = 0; a < spec.inputs.size() && !found; ++a) {
+            const auto& decl = spec.inputs[a];
+            DataSymbol in{a, {}};
+            std::function<void(std::size_t)> param = [&](std::size_t k) {
+                if (found) return;
+                if (k == decl.params.size()) {
+                    word.push_back(in);
+                    extend(depth - 1);
+                    word.pop_back();
+                    return;
+                }
+                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
+                for (std::size_t q = 0; q < k; ++q) {
+                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
+                    av.push_back(in.values[q]);
+                }
+                for (Value v : class_candidates(decl.params[k].type, rel, av)) {
+                    in.values.push_back(v);
+                    param(k + 1);
+                    in.values.pop_back();
+                    if (found) return;
+                }
+            };
+            param(0);
+        }
+    };
+    for (const auto& s : starts) {
+        word = s;
+        extend(bound);
+        if (found) return found;
+    }
+    return std::nullopt;
+}
+
+std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec, std::size_t count,
+                                                  std::size_t length, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<Value> consts;
+    for (const auto& c : spec.constants) consts.push_back(c.value);
+    for (std::size_t n = 0; n < count && !spec.inputs.empty(); ++n) {
+        DataWord word, out;
+        std::vector<Value> ints = consts, ids = consts, all = consts;
+        LockstepCheck check(spec);
+        for (std::size_t step = 0; step < length; ++step) {
+            const std::size_t a = std::uniform_int_distribution<std::size_t>(0, spec.inputs.size() - 1)(rng);
+            const auto& decl = spec.inputs[a];
+            DataSymbol in{a, {}};
+            for (std::size_t k = 0; k < decl.params.size(); ++k) {
+                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
+                for (std::size_t q = 0; q < k; ++q) {
+                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
+                    av.push_back(in.values[q]);
+                }
+                const auto cands = class_candidates(decl.params[k].type, rel, av);
+                in.values.push_back(cands[std::uniform_int_distribution<std::size_t>(0, cands.size() - 1)(rng)]);
+            }
+            word.push_back(in);
+            const DataSymbol o = oracle.query(word).back();
+            const std::string why = check.step(in, o);
+            out.push_back(o);
+            if (!why.empty()) return RaCounterexample{word, out, why};
+            for (std::size_t k = 0; k < in.values.size(); ++k) {
+                (decl.params[k].type == DataType::Int ? ints : ids).push_back(in.values[k]);
+                all.push_back(in.values[k]);
+            }
+            const auto& od = spec.outputs[o.symbol];
+            for (std::size_t k = 0; k < o.values.size(); ++k) {
+                (od.params[k].type == DataType::Int ? ints : ids).push_back(o.values[k]);
+                all.push_back(o.values[k]);
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::vector<std::pair<DataWord, DataWord>> tree_query(DataOracle& oracle, const RegisterAutomaton& signature,
+                                                      const DataWord& prefix, const std::vector<std::size_t>& suffix) {
+    Learner learner(signature, oracle, RaLearnConfig{});
+    return learner.leaves(prefix, suffix);
+}
+
+std::vector<Value> memorable_values(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,
+                                    const std::vector<std::vector<std::size_t>>& suffixes) {
+    Learner learner(signature, oracle, RaLearnConfig{});
+    learner.set_suffixes(suffixes);
+    return learner.memorable_of(prefix);
+}
+
+RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& signature, const RaLearnConfig& config) {
+    DataOracle oracle(sul, signature);
+    Learner learner(signature, oracle, config);
+    return learner.run();
+}
+
+}  // namespace typestar::ra

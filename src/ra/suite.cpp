@@ -1,0 +1,108 @@
+#include "typestar/ra/suite.hpp"
+
+#include <deque>
+#include <functional>
+#include <set>
+
+namespace typestar::ra {
+
+std::string RaSuiteResult::summary() const {
+    if (counterexample) return "the device differs from the spec: " + counterexample->reason;
+    return "no difference found up to the bound on " + std::to_string(words) + " data words from " +
+           std::to_string(states) + " (location, register order type) states" +
+           (truncated ? " (exploration truncated: partial evidence)" : "");
+}
+
+RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul, const RaSuiteConfig& config) {
+    RaSuiteResult result;
+    DataOracle oracle(sul, spec);
+    LockstepCheck check(spec);
+    std::vector<Value> consts;
+    for (const auto& c : spec.constants) consts.push_back(c.value);
+    // Breadth-first over (location, order type): every input in every data class relative to all
+    // values of the access word; each new pair keeps the first word that reached it.
+    std::set<std::pair<std::size_t, std::string>> seen;
+    std::deque<DataWord> queue{DataWord{}};
+    std::vector<DataWord> access;
+    seen.insert({spec.initial, order_type(spec, spec.initial, {})});
+    auto run = [&](const DataWord& word) -> bool {  // false on a difference (stored)
+        const DataWord out = oracle.query(word);
+        check.reset();
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            const std::string why = check.step(word[i], out[i]);
+            if (!why.empty()) {
+                result.counterexample =
+                    RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                                     DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), why};
+                return false;
+            }
+        }
+        return true;
+    };
+    while (!queue.empty()) {
+        DataWord word = queue.front();
+        queue.pop_front();
+        access.push_back(word);
+        if (!run(word)) break;
+        const DataWord out = oracle.query(word);
+        std::vector<Value> ints = consts, ids = consts;
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            const auto& id = spec.inputs[word[i].symbol];
+            for (std::size_t k = 0; k < word[i].values.size(); ++k)
+                (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
+            const auto& od = spec.outputs[out[i].symbol];
+            for (std::size_t k = 0; k < out[i].values.size(); ++k)
+                (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
+        }
+        std::vector<Value> all = ints;
+        all.insert(all.end(), ids.begin(), ids.end());
+        for (std::size_t a = 0; a < spec.inputs.size() && !result.counterexample; ++a) {
+            const auto& decl = spec.inputs[a];
+            DataSymbol in{a, {}};
+            std::function<void(std::size_t)> param = [&](std::size_t k) {
+                if (result.counterexample) return;
+                if (k == decl.params.size()) {
+                    DataWord next = word;
+                    next.push_back(in);
+                    if (!run(next)) return;
+                    const auto key = std::make_pair(check.simulator().location(),
+                                                    order_type(spec, check.simulator().location(),
+                                                               check.simulator().registers()));
+                    if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
+                    else if (seen.size() >= config.max_states) result.truncated = true;
+                    return;
+                }
+                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
+                for (std::size_t q = 0; q < k; ++q) {
+                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
+                    av.push_back(in.values[q]);
+                }
+                for (Value v : class_candidates(decl.params[k].type, rel, av)) {
+                    in.values.push_back(v);
+                    param(k + 1);
+                    in.values.pop_back();
+                }
+            };
+            param(0);
+        }
+        if (result.counterexample) break;
+    }
+    result.states = seen.size();
+    if (!result.counterexample) {
+        // every transition again, followed by every word of up to B steps
+        result.counterexample = find_difference(oracle, spec, access, config.bound + 1);
+    }
+    result.words = oracle.stats().executed;
+    return result;
+}
+
+std::optional<RaCounterexample> separating_word(const RegisterAutomaton& a, const RegisterAutomaton& b,
+                                                std::size_t max_depth) {
+    SimulatorSul device(b);
+    DataOracle oracle(device, b);
+    for (std::size_t depth = 1; depth <= max_depth; ++depth)
+        if (auto cex = find_difference(oracle, a, {}, depth)) return cex;
+    return std::nullopt;
+}
+
+}  // namespace typestar::ra

@@ -1,0 +1,241 @@
+// The v2 register-automaton format, RALib XML import and DOT (issue 18).
+#include "typestar/ra/format.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "ra_fixtures.hpp"
+
+namespace typestar::ra {
+namespace {
+
+const char* const kPq = R"~(typestar: 2
+kind: register-automaton
+name: PriorityQueue
+callins: ["offer(p: int)", poll]
+callbacks: []
+returns: [ok, nok, "out(v: int)"]
+constants: {}
+initial: l0
+locations:
+  l0:
+    registers: []
+    transitions:
+      - {input: "offer(p)", output: ok,  assign: {r1: p}, to: l1}
+      - {input: poll,       output: nok, to: l0}
+  l1:
+    registers: [r1]
+    transitions:
+      - {input: "offer(x)", guard: "x < r1",  output: ok, assign: {r1: x, r2: r1}, to: l2}
+      - {input: "offer(p)", guard: "p >= r1", output: ok, assign: {r1: r1, r2: p}, to: l2}
+      - {input: poll, output: "out(r1)", to: l0}
+  l2:
+    registers: [r1, r2]
+    transitions:
+      - {input: "offer(p)", output: nok, assign: {r1: r1, r2: r2}, to: l2}
+      - {input: poll, output: "out(r1)", assign: {r1: r2}, to: l1}
+)~";
+
+std::vector<std::string> messages(const std::string& text) {
+    try {
+        (void)parse_register_spec(text, "f.yaml");
+    } catch (const SpecError& e) {
+        std::vector<std::string> out;
+        for (const auto& d : e.diagnostics()) out.push_back(d.str());
+        return out;
+    }
+    return {};
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+    const auto pos = text.find(from);
+    EXPECT_NE(pos, std::string::npos) << from;
+    if (pos != std::string::npos) text.replace(pos, from.size(), to);
+    return text;
+}
+
+TEST(RaFormat, ReadsTheDesignExampleAndBehavesLikeTheQueue) {
+    const RaSpec spec = parse_register_spec(kPq, "pq.yaml");
+    const RegisterAutomaton& ra = spec.automaton;
+    EXPECT_EQ(ra.locations.size(), 3U);
+    EXPECT_EQ(ra.locations[1].registers.at(0).type, DataType::Int);
+    EXPECT_EQ(ra.locations[1].transitions[0].line, 18);
+    const RegisterAutomaton truth = testing::priority_queue2();
+    RaSimulator a(ra), b(truth);
+    const DataWord w{{0, {5}}, {0, {3}}, {0, {9}}, {1, {}}, {1, {}}, {1, {}}, {0, {4}}, {0, {4}}, {1, {}}};
+    EXPECT_EQ(a.run(w), b.run(w));
+}
+
+TEST(RaFormat, WritesCanonicallyAndReadsBackEqual) {
+    const RaSpec spec = parse_register_spec(kPq, "pq.yaml");
+    const std::string text = write_register_spec(spec);
+    EXPECT_EQ(text, write_register_spec(spec));
+    const RaSpec back = parse_register_spec(text, "back.yaml");
+    EXPECT_EQ(write_register_spec(back), text);  // a fixpoint
+    EXPECT_NE(text.find(R"~(- {input: "offer(p)", guard: "p < r1", output: ok, assign: {r1: p, r2: r1}, to: l2})~"),
+              std::string::npos)
+        << text;
+    for (const auto& fixture : {testing::key_store(), testing::login(), testing::priority_queue2()}) {
+        const std::string t = write_register_spec(RaSpec{fixture, 2, {}});
+        EXPECT_EQ(parse_register_spec(t, "x.yaml").automaton, fixture) << t;
+    }
+}
+
+TEST(RaFormat, MalformedFilesNameFileLineAndColumn) {
+    EXPECT_EQ(messages(replace(kPq, "guard: \"x < r1\"", "guard: \"x < q1\"")),
+              std::vector<std::string>{"f.yaml:18:41: guard: unknown name 'q1' (not a parameter, register or constant)"});
+    EXPECT_EQ(messages(replace(kPq, "input: poll,       output", "input: pull,       output")),
+              std::vector<std::string>{"f.yaml:14:17: undeclared callin 'pull'"});
+    EXPECT_EQ(messages(replace(kPq, "assign: {r1: r2}, to: l1", "to: l1")),
+              std::vector<std::string>{"f.yaml:25:9: register r1 of l1 is not assigned (write `r1: r1` to keep it)"});
+    EXPECT_EQ(messages(replace(kPq, "guard: \"p >= r1\"", "guard: \"p > r1\"")).at(0),
+              "f.yaml:15: location l1, offer: no guard holds when r1 = 0, p = 0");
+    EXPECT_EQ(messages(replace(kPq, "guard: \"p >= r1\"", "guard: \"p <= r1\"")).at(0),
+              "f.yaml:15: location l1, offer: guards overlap when r1 = 0, p = -1048576 (lines 18 19)");
+    EXPECT_EQ(messages(replace(kPq, "kind: register-automaton", "kind: typestate")),
+              std::vector<std::string>{"f.yaml:2:7: this file is a typestate: use load_spec"});
+    EXPECT_EQ(messages(replace(kPq, "typestar: 2", "typestar: 1")),
+              std::vector<std::string>{"f.yaml:1:11: register automata need `typestar: 2`"});
+    EXPECT_EQ(messages(replace(kPq, "\"offer(p: int)\"", "\"offer(p: float)\"")),
+              std::vector<std::string>{"f.yaml:4:11: type 'float' is not compared by register automata (use int or id)"});
+    EXPECT_EQ(messages(replace(kPq, "initial: l0", "initial: l0\ninital: l1")).at(0),
+              "f.yaml:9:1: spec: unknown key 'inital' (expected one of typestar, kind, name, callins, callbacks, returns, "
+              "constants, initial, bounds, provenance, locations, timing, assumptions)");
+    EXPECT_FALSE(messages("{").empty());
+    EXPECT_FALSE(messages("").empty());
+    EXPECT_FALSE(messages("- 1\n- 2\n").empty());
+    EXPECT_EQ(messages(replace(kPq, "guard: \"x < r1\"", "guard: \"x < r1 + 1\"")).at(0),
+              "f.yaml:18:44: guard: 'x + c' terms (the +c theory) are not supported yet");
+}
+
+TEST(RaFormat, SavesAtomically) {
+    const auto dir = std::filesystem::temp_directory_path() / ("ra_format_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const RaSpec spec = parse_register_spec(kPq, "pq.yaml");
+    save_register_spec(spec, dir / "pq.yaml");
+    EXPECT_EQ(load_register_spec(dir / "pq.yaml").automaton, parse_register_spec(write_register_spec(spec), "x").automaton);
+    RaSpec broken = spec;
+    broken.automaton.locations[1].transitions.pop_back();  // poll is missing: invalid
+    EXPECT_THROW(save_register_spec(broken, dir / "pq.yaml"), Error);
+    EXPECT_EQ(load_register_spec(dir / "pq.yaml").automaton.num_transitions(), 7U);  // the old file survives
+    EXPECT_THROW((void)load_register_spec(dir / "missing.yaml"), SpecError);
+    std::filesystem::remove_all(dir);
+}
+
+const char* const kXml = R"~(<?xml version="1.0" encoding="UTF-8" ?>
+<register-automaton>
+   <alphabet>
+      <inputs>
+         <symbol name="IPut"><param type="int" name="p0"/></symbol>
+         <symbol name="IGet"><param type="int" name="p0"/></symbol>
+      </inputs>
+      <outputs>
+         <symbol name="OKey"><param type="int" name="p0"/></symbol>
+         <symbol name="OVal"><param type="int" name="p0"/></symbol>
+         <symbol name="ONOK"/>
+      </outputs>
+   </alphabet>
+   <constants></constants>
+   <globals>
+      <variable type="int" name="key">0</variable>
+      <variable type="int" name="val">0</variable>
+      <variable type="int" name="dead">0</variable>
+   </globals>
+   <locations>
+      <location name="s0" initial="true"/>
+      <location name="m0"/><location name="m1"/><location name="s1"/>
+      <location name="m2"/><location name="m3"/><location name="m4"/>
+   </locations>
+   <transitions>
+      <transition from="s0" to="m0" symbol="IPut" params="v">
+         <assignments><assign to="val">v</assign><assign to="dead">v</assign></assignments>
+      </transition>
+      <transition from="m0" to="s1" symbol="OKey" params="key">
+         <assignments><assign to="key">__fresh__</assign></assignments>
+      </transition>
+      <transition from="s0" to="m1" symbol="IGet" params="k"/>
+      <transition from="m1" to="s0" symbol="ONOK"/>
+      <transition from="s1" to="m2" symbol="IPut" params="v"/>
+      <transition from="m2" to="s1" symbol="ONOK"/>
+      <transition from="s1" to="m3" symbol="IGet" params="k"><guard>key==k</guard></transition>
+      <transition from="m3" to="s1" symbol="OVal" params="val"/>
+      <transition from="s1" to="m4" symbol="IGet" params="k"><guard>key!=k</guard></transition>
+      <transition from="m4" to="s1" symbol="ONOK"/>
+   </transitions>
+</register-automaton>
+)~";
+
+TEST(RaRalibXml, JoinsInputAndOutputLocationsAndKeepsLiveRegisters) {
+    const RegisterAutomaton ra = import_ralib_xml(kXml, "keys.xml");
+    ASSERT_EQ(ra.locations.size(), 2U);
+    EXPECT_EQ(ra.locations[1].registers.size(), 2U);  // key and val; `dead` is never read
+    EXPECT_EQ(ra.inputs[0].params[0].type, DataType::Id);
+    RaSimulator sim(ra);
+    const DataWord out = sim.run({{0, {10}}, {1, {3}}});
+    ASSERT_EQ(out[0].values.size(), 1U);
+    const Value key = out[0].values[0];
+    const DataWord again = sim.run({{0, {10}}, {1, {key}}, {0, {11}}});
+    EXPECT_EQ(ra.outputs[again[1].symbol].name, "OVal");
+    EXPECT_EQ(again[1].values, std::vector<Value>{10});
+    EXPECT_EQ(ra.outputs[again[2].symbol].name, "ONOK");
+    // The same machine as the in-memory key store, up to names.
+    const RegisterAutomaton ks = testing::key_store();
+    RaSimulator other(ks);
+    const DataWord w{{0, {4}}, {1, {5}}, {1, {5}}, {0, {5}}};
+    auto names = [](const RegisterAutomaton&, const DataWord& o) {
+        std::vector<std::size_t> s;
+        for (const auto& x : o) s.push_back(x.symbol);
+        return s;
+    };
+    EXPECT_EQ(names(ra, sim.run(w)), names(ks, other.run(w)));
+}
+
+TEST(RaRalibXml, RefusesOverlapsUnlessFirstMatchAndReportsLines) {
+    std::string overlapping = kXml;
+    overlapping.replace(overlapping.find("<guard>key!=k</guard>"), 21, "<guard>key!=k || val!=k</guard>");
+    try {
+        (void)import_ralib_xml(overlapping, "keys.xml");
+        ADD_FAILURE() << "overlap accepted";
+    } catch (const SpecError& e) {
+        for (const auto& d : e.diagnostics()) std::cerr << d.str() << "\n";
+        EXPECT_NE(e.diagnostics().at(0).message.find("guards overlap"), std::string::npos) << e.diagnostics().at(0).str();
+    }
+    std::string broken = kXml;
+    broken.replace(broken.find("<guard>key==k</guard>"), 21, "<guard>kee==k</guard>");
+    try {
+        (void)import_ralib_xml(broken, "keys.xml");
+        ADD_FAILURE() << "unknown name accepted";
+    } catch (const SpecError& e) {
+        EXPECT_EQ(e.diagnostics().at(0).str(), "keys.xml:36: guard 'kee==k': unknown name 'kee' (not a parameter, "
+                                               "register or constant)");
+    }
+    EXPECT_THROW((void)import_ralib_xml("<register-automaton><alphabet>", "x.xml"), SpecError);
+    EXPECT_THROW((void)import_ralib_xml("<other/>", "x.xml"), SpecError);
+}
+
+TEST(RaRalibXml, FirstMatchMakesOverlapsDeterministic) {
+    std::string overlapping = kXml;
+    // `key!=k || val!=k` overlaps `key==k` when val != key == k; RALib takes the first (key==k).
+    overlapping.replace(overlapping.find("<guard>key!=k</guard>"), 21, "<guard>key!=k || val!=k</guard>");
+    RalibImportOptions options;
+    options.first_match = true;
+    const RegisterAutomaton ra = import_ralib_xml(overlapping, "keys.xml", options);
+    RaSimulator sim(ra);
+    const DataWord out = sim.run({{0, {10}}});
+    const DataWord w{{0, {10}}, {1, {out[0].values[0]}}};
+    EXPECT_EQ(ra.outputs[sim.run(w)[1].symbol].name, "OVal");
+}
+
+TEST(RaDot, GuardsAndAssignmentsOnEdges) {
+    const std::string dot = write_register_dot(testing::priority_queue2());
+    EXPECT_NE(dot.find(R"~("l1" -> "l2" [label="offer(p) | p < r1 / ok\nr1:=p, r2:=r1"];)~"), std::string::npos) << dot;
+    EXPECT_NE(dot.find(R"~("l2" [label="l2\n[r1,r2]"];)~"), std::string::npos) << dot;
+    EXPECT_NE(dot.find(R"~("l2" -> "l1" [label="poll / out(r1)\nr1:=r2"];)~"), std::string::npos) << dot;
+    EXPECT_EQ(dot, write_register_dot(testing::priority_queue2()));
+}
+
+}  // namespace
+}  // namespace typestar::ra
