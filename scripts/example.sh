@@ -20,7 +20,7 @@ echo "== typestar validate specs/*.yaml"
 "$typestar" validate "$here"/specs/*.yaml
 
 echo
-echo "== typestar learn --device inproc:mediaplayer (L*, DroidStar Algorithm 2, B=2; real threads and delays)"
+echo "== typestar learn --device inproc:mediaplayer (L#, DroidStar Algorithm 2, B=2; real threads and delays)"
 "$typestar" learn --device inproc:mediaplayer --bound 2 --equivalence alg2 \
     --out "$out/MediaPlayer.yaml" --stats "$out/MediaPlayer.stats.json"
 echo

@@ -150,7 +150,7 @@ nlohmann::json stats_json(const QueryStats& s, std::size_t states, double second
 
 struct LearnArgs {
     std::string device;
-    std::string learner = "lstar";
+    std::string learner = "lsharp";
     std::optional<std::size_t> states;
     std::string bound = "2";
     std::uint64_t budget = EquivalenceOptions{}.budget;
@@ -415,7 +415,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (a number, or 'auto': raise B while the learned machine needs all of it, within --budget), extra states for wp (default 2)");
         cmd->add_option("--states", o->states, "wp/w: an absolute bound on the device's states (instead of --bound extra states)");
         cmd->add_option("--budget", o->budget, "--bound auto: the most executed queries to spend (default 3000000)");
-        cmd->add_option("--learner", o->learner, "lstar (default) or lsharp (L#: far fewer queries on larger protocols)");
+        cmd->add_option("--learner", o->learner, "lsharp (L#, the default: fewer device queries) or lstar (L*, DroidStar Algorithm 1)");
         cmd->add_option("--equivalence", o->equivalence, "equivalence oracle: alg2 (default), wp, or perfect (model devices)");
         cmd->add_option("--from", o->from, "seed learning with an old spec (.yaml) or Mealy machine (.dot)");
         cmd->add_option("--out", o->out, "write the learned spec (.yaml) or Mealy machine (.dot) here, atomically; default: stdout");

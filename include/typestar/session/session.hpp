@@ -72,7 +72,8 @@ struct EquivalenceOptions {
 struct LearnOptions {
     /// The spec's name; empty: the device's class name (Device::describe), else "learned".
     std::string name;
-    LearnerKind learner = LearnerKind::LStar;
+    /// L# by default: fewer device queries and waits than L* on every measured row (issue 14).
+    LearnerKind learner = LearnerKind::LSharp;
     /// L*'s own options (counterexample strategy, initial suffixes, padding, seed).
     LearnerConfig lstar;
     EquivalenceOptions equivalence;

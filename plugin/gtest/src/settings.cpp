@@ -116,7 +116,7 @@ std::string settings_help() {
     return "Typestar flags (environment fallback in parentheses):\n"
            "  --typestar_update           write learned specs instead of <spec>.proposed.yaml (TYPESTAR_UPDATE)\n"
            "  --typestar_bound=B          distinguisher bound of suites and learning (TYPESTAR_BOUND)\n"
-           "  --typestar_learner=L        lstar (default) or lsharp, for missing specs and proposals "
+           "  --typestar_learner=L        lsharp (default) or lstar, for missing specs and proposals "
            "(TYPESTAR_LEARNER)\n"
            "  --typestar_device=URL       device for every spec: model:PATH, inproc:NAME, http://HOST:PORT "
            "(TYPESTAR_DEVICE)\n"

@@ -18,8 +18,8 @@ struct Settings {
     /// default: the spec's `bounds.distinguisher` (2 when learning a missing spec).
     std::optional<std::size_t> bound;
     /// --typestar_learner=lstar|lsharp / TYPESTAR_LEARNER: the learner of a missing spec and of
-    /// proposals (default lstar).
-    std::string learner = "lstar";
+    /// proposals (default lsharp).
+    std::string learner = "lsharp";
     /// --typestar_device=URL / TYPESTAR_DEVICE: the device of every registered spec (`model:PATH`,
     /// `inproc:NAME`, `http://HOST:PORT`), over any registered factory. Empty: the factory.
     std::string device;
