@@ -87,6 +87,20 @@ struct Epoch {
 
 }  // namespace detail
 
+void CallbackSink::fail(std::string_view message) noexcept {
+    try {
+        detail::Epoch& e = *epoch_;
+        std::string where;
+        {
+            std::lock_guard<std::mutex> lock(e.mutex);
+            where = "query #" + std::to_string(e.query) + " '" + e.word + "'";
+        }
+        e.monitor->record("harness error in " + where + ": " + std::string(message), &TimingReport::harness_errors);
+        e.arrived.notify_all();
+    } catch (...) {
+    }
+}
+
 void CallbackSink::emit(std::string_view name) noexcept {
     try {
         const auto now = Clock::now();

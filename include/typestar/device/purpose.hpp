@@ -34,6 +34,10 @@ public:
     /// undeclared name is recorded as a harness error, thrown by the device as DeviceError at its
     /// next step; `emit` itself never throws.
     void emit(std::string_view name) noexcept;
+    /// Reports a broken harness, e.g. an adapter whose handler did not run when it had to
+    /// ("settle timed out"): recorded as a harness error and thrown by the device as DeviceError
+    /// at its next step, so the answer of the step in progress is never used. Never throws.
+    void fail(std::string_view message) noexcept;
 
 private:
     std::shared_ptr<detail::Epoch> epoch_;
