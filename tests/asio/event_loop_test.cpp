@@ -89,6 +89,7 @@ TEST(EventLoop, CallRunsOnTheLoopThreadReturnsAndRethrows) {
     EXPECT_THROW(loop.call([] { throw std::logic_error("refused"); }), std::logic_error);
     loop.stop();
     loop.stop();  // idempotent
+    EXPECT_THROW(loop.call([] {}), std::logic_error);  // nothing would run it
 }
 
 TEST(EventLoop, AHandlerDueAtOnceIsQueuedBeforeTheCallinReturns) {

@@ -84,10 +84,12 @@ public:
     [[nodiscard]] boost::asio::io_context& context() noexcept { return io_; }
 
     /// Runs `f` on the loop thread and waits for it; returns what it returns, rethrows what it
-    /// throws. Must not be called from the loop thread (it would wait for itself).
+    /// throws. Must not be called from the loop thread (it would wait for itself). Throws
+    /// std::logic_error after `stop` (nothing would run `f`).
     template <class F>
     auto call(F&& f) -> std::invoke_result_t<F&> {
         using R = std::invoke_result_t<F&>;
+        if (stopped_.load()) throw std::logic_error("typestar::asio::EventLoop: call after stop");
         auto done = std::make_shared<std::promise<R>>();
         auto result = done->get_future();
         boost::asio::post(io_, [&f, done] {
@@ -164,6 +166,7 @@ public:
             } catch (...) {
             }
         }
+        stopped_.store(true);
         guard_.reset();
         io_.stop();
         thread_.join();
@@ -179,6 +182,7 @@ private:
     CountingSink sink_;
     SettleOptions settle_;
     std::atomic<long long> last_activity_{0};
+    std::atomic<bool> stopped_{false};
     boost::asio::io_context io_;
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_;
     std::thread thread_;  // last: starts once everything it uses exists
