@@ -5,7 +5,7 @@ include(CMakePackageConfigHelpers)
 
 set(_typestar_install_targets
   typestar_log typestar_core typestar_spec typestar_render typestar_sul typestar_learn typestar_conformance typestar_session
-  typestar_device
+  typestar_device typestar_asio
   typestar_monitor typestar_gmock typestar_gtest typestar_gtest_main)
 set(_typestar_exported "")
 foreach(target IN LISTS _typestar_install_targets)
@@ -23,9 +23,11 @@ install(TARGETS ${_typestar_exported}
 # The targets' headers belong to typestar_targets, which is not installed (Boost and SQLite devices
 # of typestar's own tests): a header whose library is not exported would not link.
 set(_typestar_header_excludes PATTERN targets EXCLUDE)
-if(NOT TARGET typestar_render)
-  list(APPEND _typestar_header_excludes PATTERN render EXCLUDE)
-endif()
+foreach(optional render asio)
+  if(NOT TARGET typestar_${optional})
+    list(APPEND _typestar_header_excludes PATTERN ${optional} EXCLUDE)
+  endif()
+endforeach()
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/typestar" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         ${_typestar_header_excludes})
 foreach(plugin gtest gmock)

@@ -87,6 +87,20 @@ struct Epoch {
 
 }  // namespace detail
 
+void CallbackSink::fail(std::string_view message) noexcept {
+    try {
+        detail::Epoch& e = *epoch_;
+        std::string where;
+        {
+            std::lock_guard<std::mutex> lock(e.mutex);
+            where = "query #" + std::to_string(e.query) + " '" + e.word + "'";
+        }
+        e.monitor->record("harness error in " + where + ": " + std::string(message), &TimingReport::harness_errors);
+        e.arrived.notify_all();
+    } catch (...) {
+    }
+}
+
 void CallbackSink::emit(std::string_view name) noexcept {
     try {
         const auto now = Clock::now();
@@ -324,7 +338,8 @@ Symbol InProcessDevice::run_callin(const InputInfo& info) {
                 outputs_.name(epoch_->queue.front()) + "' was queued when callin '" + callin.name +
                 "' was to run, in query #" + std::to_string(epoch_->query) + " '" + epoch_->word +
                 "' (a callback that completes during a call: give it tmin, or restrict the learning purpose "
-                "with a drained filter so that a wait follows every callin that queues one)";
+                "with typestar::callbacks_drained from typestar/device/drained.hpp so that a wait follows every "
+                "callin that queues one)";
             lock.unlock();
             monitor_->record(message, &TimingReport::tmin_violations);
             lock.lock();

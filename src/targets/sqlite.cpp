@@ -23,8 +23,8 @@ struct SqliteError : std::runtime_error {
 
 class Connection {
 public:
-    Connection(std::shared_ptr<CallbackSink> sink, std::shared_ptr<std::atomic<std::size_t>> emitted, bool veto)
-        : sink_(std::move(sink)), emitted_(std::move(emitted)), veto_(veto) {}
+    Connection(std::shared_ptr<CallbackSink> sink, CallbackLedger& ledger, bool veto)
+        : sink_(std::move(sink), ledger.start_instance()), veto_(veto) {}
     ~Connection() { teardown(); }
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
@@ -62,17 +62,13 @@ public:
     }
     /// Closes the handle without reporting anything (after the query).
     void teardown() noexcept {
-        muted_ = true;
+        sink_.mute();
         if (db_ != nullptr) sqlite3_close(db_);
         db_ = nullptr;
     }
 
 private:
-    void emit(const char* name) {
-        if (muted_) return;
-        emitted_->fetch_add(1);
-        sink_->emit(name);
-    }
+    void emit(const char* name) { sink_.emit(name); }
     static void on_update(void* self, int, const char*, const char*, sqlite3_int64) {
         static_cast<Connection*>(self)->emit("update_hook");
     }
@@ -83,10 +79,8 @@ private:
     }
     static void on_rollback(void* self) { static_cast<Connection*>(self)->emit("rollback_hook"); }
 
-    std::shared_ptr<CallbackSink> sink_;
-    std::shared_ptr<std::atomic<std::size_t>> emitted_;
+    CountingSink sink_;  // counts for callbacks_drained; muted by teardown
     bool veto_;
-    bool muted_ = false;
     sqlite3* db_ = nullptr;
 };
 
@@ -98,7 +92,7 @@ ClassDefinition sqlite(const SqliteOptions& options) {
     return LearningPurpose<Connection>("sqlite")
         .framework(std::string("sqlite-") + sqlite3_libversion() + (veto ? "+veto_commits" : ""))
         .reset([ledger, veto](const std::shared_ptr<CallbackSink>& sink) {
-            return std::make_shared<Connection>(sink, ledger->start_instance(), veto);
+            return std::make_shared<Connection>(sink, *ledger, veto);
         })
         .teardown([](Connection& c) { c.teardown(); })
         .callin("open", [](Connection& c) { c.open(); })

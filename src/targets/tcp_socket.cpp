@@ -13,7 +13,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/version.hpp>
 
-#include "io_thread.hpp"
+#include "typestar/asio/event_loop.hpp"
 #include "typestar/targets/targets.hpp"
 
 namespace typestar::targets {
@@ -26,7 +26,7 @@ using asio::ip::tcp;
 /// The server side of one accepted connection.
 class Peer : public std::enable_shared_from_this<Peer> {
 public:
-    Peer(tcp::socket socket, detail::IoThread* io) : socket_(std::move(socket)), io_(io) {}
+    Peer(tcp::socket socket, typestar::asio::EventLoop* io) : socket_(std::move(socket)), io_(io) {}
     void start(PeerMode mode) {
         if (mode == PeerMode::CloseFirst) {
             boost::system::error_code ignored;
@@ -62,15 +62,15 @@ private:
     }
 
     tcp::socket socket_;
-    detail::IoThread* io_;
+    typestar::asio::EventLoop* io_;
     std::array<char, 256> buffer_{};
 };
 
 class SocketTarget {
 public:
-    SocketTarget(std::shared_ptr<CallbackSink> sink, std::shared_ptr<std::atomic<std::size_t>> emitted,
-                 const TcpSocketOptions& options)
-        : io_(std::move(sink), std::move(emitted)), acceptor_(io_.io()), socket_(io_.io()), options_(options) {
+    SocketTarget(std::shared_ptr<CallbackSink> sink, CallbackLedger& ledger, const TcpSocketOptions& options)
+        : io_(std::move(sink), ledger, {options.settle}), acceptor_(io_.context()), socket_(io_.context()),
+          options_(options) {
         io_.call([this] {
             const tcp::endpoint loopback(asio::ip::make_address_v4("127.0.0.1"), 0);
             acceptor_.open(loopback.protocol());
@@ -89,11 +89,7 @@ public:
         if (op == "connect") ++prompt_;  // a loopback connect completes without anyone's help
         return [this, op = std::move(op)](const boost::system::error_code& ec, auto&&...) {
             if (op == "connect") --prompt_;
-            std::string symbol = op + "_ok";
-            if (ec == asio::error::operation_aborted) symbol = op + "_aborted";
-            else if (ec == asio::error::eof) symbol = op + "_eof";
-            else if (ec) symbol = op + "_error";
-            io_.emit(symbol.c_str());
+            io_.emit(typestar::asio::completion_symbol(op, ec));
         };
     }
 
@@ -122,12 +118,7 @@ public:
     /// the peer's) ran for the settle time. (A write is not waited for: after a failed write on a
     /// shut-down socket, the next async_write never completes.)
     void settle() {
-        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-        while (prompt_.load() > 0) {
-            if (std::chrono::steady_clock::now() > give_up)
-                throw std::runtime_error("tcp_socket: a connect did not complete within 2 s");
-            std::this_thread::sleep_for(std::chrono::microseconds(200));
-        }
+        io_.settle_until([this] { return prompt_ == 0; }, "tcp_socket: a loopback connect");
         io_.settle(options_.settle);
     }
     void teardown() noexcept {
@@ -152,8 +143,8 @@ private:
         });
     }
 
-    detail::IoThread io_;
-    std::atomic<int> prompt_{0};  // connect operations in flight
+    typestar::asio::EventLoop io_;
+    int prompt_ = 0;  // connect operations in flight (on the loop thread)
     tcp::acceptor acceptor_;
     tcp::socket socket_;
     TcpSocketOptions options_;
@@ -171,7 +162,7 @@ ClassDefinition tcp_socket(const TcpSocketOptions& options) {
                 "." + std::to_string(BOOST_VERSION % 100) +
                 (options.peer == PeerMode::CloseFirst ? "+peer_closes" : "+peer_echoes"))
         .reset([ledger, options](const std::shared_ptr<CallbackSink>& sink) {
-            return std::make_shared<SocketTarget>(sink, ledger->start_instance(), options);
+            return std::make_shared<SocketTarget>(sink, *ledger, options);
         })
         .teardown([](SocketTarget& s) { s.teardown(); })
         .callin("connect", [](SocketTarget& s) { s.connect(); })

@@ -335,8 +335,8 @@ TEST(Quiescence, CallbackBeforeTheNextCallinIsATminViolation) {
                   "inproc:Probe: a callin ran while a callback was still queued (the synchronous closure's rule: no "
                   "callin before the callbacks of the previous steps were delivered by a wait): callback 'x' was "
                   "queued when callin 'other' was to run, in query #1 'sync' (a callback that completes during a "
-                  "call: give it tmin, or restrict the learning purpose with a drained filter so that a wait "
-                  "follows every callin that queues one)");
+                  "call: give it tmin, or restrict the learning purpose with typestar::callbacks_drained from "
+                  "typestar/device/drained.hpp so that a wait follows every callin that queues one)");
     }
 }
 

@@ -1,5 +1,5 @@
 // The real targets' devices, word by word: the behaviours the docs in docs/targets/ report, each
-// measured here on the real library, and the learning-purpose helpers.
+// measured here on the real library. (The drained rule's helpers: tests/asio/drained_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <sqlite3.h>
@@ -41,34 +41,6 @@ std::string predict(const std::string& spec_file, const std::string& word) {
     std::string out;
     for (const Symbol o : m.outputs_of(inputs)) out += (out.empty() ? "" : " ") + m.outputs().name(o);
     return out;
-}
-
-TEST(CallbacksDrained, DeniesCallinsWhileAnArrivedCallbackIsUndelivered) {
-    auto ledger = std::make_shared<CallbackLedger>();
-    const QueryFilter filter = callbacks_drained(ledger);
-    EXPECT_EQ(ledger->emitted(), 0U);
-    EXPECT_TRUE(filter({}, "open"));
-    auto counter = ledger->start_instance();
-    counter->fetch_add(1);  // a callback arrived during the first callin
-    const std::vector<StepRecord> after_callin{{"insert", "ok"}};
-    EXPECT_FALSE(filter(after_callin, "commit"));
-    EXPECT_TRUE(filter(after_callin, "wait"));
-    const std::vector<StepRecord> delivered{{"insert", "ok"}, {"wait", "update_hook"}};
-    EXPECT_TRUE(filter(delivered, "commit"));
-    const std::vector<StepRecord> quiet{{"insert", "ok"}, {"wait", "quiet"}};
-    EXPECT_FALSE(filter(quiet, "commit"));
-    (void)ledger->start_instance();  // a new instance starts from zero
-    EXPECT_TRUE(filter({}, "open"));
-}
-
-TEST(Both, AllowsOnlyWhatBothAllow) {
-    const QueryFilter no_a = [](std::span<const StepRecord>, std::string_view n) { return n != "a"; };
-    const QueryFilter no_b = [](std::span<const StepRecord>, std::string_view n) { return n != "b"; };
-    const QueryFilter f = both(no_a, no_b);
-    EXPECT_FALSE(f({}, "a"));
-    EXPECT_FALSE(f({}, "b"));
-    EXPECT_TRUE(f({}, "c"));
-    EXPECT_TRUE(both({}, {})({}, "a"));
 }
 
 TEST(Registry, ListsTheThreeTargetsSorted) {

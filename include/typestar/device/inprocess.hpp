@@ -59,7 +59,7 @@ struct TimingReport {
     std::uint64_t late = 0;             ///< callbacks that arrived after their query ended (dropped)
     std::uint64_t tmax_violations = 0;  ///< callbacks after a `wait` answered `quiet`
     std::uint64_t tmin_violations = 0;  ///< callbacks sooner than tmin after a callin
-    std::uint64_t harness_errors = 0;   ///< undeclared callback names emitted
+    std::uint64_t harness_errors = 0;   ///< undeclared callback names emitted, CallbackSink::fail reports
     double min_delay_ms = 0;            ///< smallest observed delay (0 when none observed)
     double max_delay_ms = 0;            ///< largest observed delay
     std::vector<std::string> messages;  ///< the first violation messages (at most 16)

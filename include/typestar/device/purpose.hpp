@@ -34,12 +34,22 @@ public:
     /// undeclared name is recorded as a harness error, thrown by the device as DeviceError at its
     /// next step; `emit` itself never throws.
     void emit(std::string_view name) noexcept;
+    /// Reports a broken harness, e.g. an adapter whose handler did not run when it had to
+    /// ("settle timed out"): recorded as a harness error and thrown by the device as DeviceError
+    /// at its next step, so the answer of the step in progress is never used. Never throws.
+    void fail(std::string_view message) noexcept;
 
 private:
     std::shared_ptr<detail::Epoch> epoch_;
 };
 
-/// Quiescence timing (DroidStar §5.2, Assumption 1).
+/// Quiescence timing (DroidStar §5.2, Assumption 1). The rule behind both bounds: no callin while a
+/// callback is still queued. A callback that arrives while the device has not yet handed out the
+/// previous ones (at a `wait`) would let the next callin run in a state the synchronous closure does
+/// not describe, so the device reports it instead of answering. Callbacks that complete *during* a
+/// call (an Asio handler run at once, a hook fired inside the library call) break it with any tmin;
+/// for them, settle inside the callin and restrict the purpose with `callbacks_drained`
+/// (typestar/device/drained.hpp; typestar/asio/event_loop.hpp for Asio-based classes).
 struct QuiescenceTiming {
     /// `wait` answers `quiet` when no callback arrives for this long.
     std::chrono::milliseconds tmax{200};

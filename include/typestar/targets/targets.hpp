@@ -3,11 +3,12 @@
 // callback the call makes happen without the passage of time has been delivered to the sink (an
 // Asio handler completing at once, a SQLite hook firing inside the call, a loopback peer's echo).
 // Such a callback is queued by the device and returned by the next `wait`. A learning purpose
-// (`callbacks_drained`) then refuses a callin while a callback that already arrived is still
-// undelivered: the client handles each callback before its next callin, which is what synchronous
-// callbacks force on real clients anyway, and what keeps the synchronous closure deterministic
-// (DroidStar §5.2, tmin). Callbacks that need time (a timer expiring) stay asynchronous.
-// See docs/targets/ for what was learned.
+// (`callbacks_drained`, typestar/device/drained.hpp: no callin while a callback is still queued)
+// then refuses a callin while a callback that already arrived is still undelivered: the client
+// handles each callback before its next callin, which is what synchronous callbacks force on real
+// clients anyway, and what keeps the synchronous closure deterministic (DroidStar §5.2, tmin).
+// Callbacks that need time (a timer expiring) stay asynchronous. The Asio targets are built on
+// typestar::asio::EventLoop (typestar/asio/event_loop.hpp). See docs/targets/ for what was learned.
 #pragma once
 
 #include <atomic>
@@ -19,31 +20,13 @@
 #include <string_view>
 #include <vector>
 
+#include "typestar/device/drained.hpp"
 #include "typestar/device/inprocess.hpp"
 #include "typestar/device/purpose.hpp"
 
 namespace typestar::targets {
 
-/// Counts the callbacks an instance emitted, for `callbacks_drained`. Shared between a definition's
-/// reset snippet (which starts a fresh count per instance) and its purpose filter.
-class CallbackLedger {
-public:
-    /// A fresh per-instance counter, made current (call from the reset snippet).
-    [[nodiscard]] std::shared_ptr<std::atomic<std::size_t>> start_instance();
-    /// Callbacks the current instance emitted so far (0 before the first instance).
-    [[nodiscard]] std::size_t emitted() const;
-
-private:
-    std::shared_ptr<std::atomic<std::size_t>> current_;
-};
-
-/// The learning purpose "no callin while a callback is undelivered": a callin is denied (`err`) when
-/// the current instance emitted more callbacks than `wait` has returned in `history`. `wait` is
-/// always allowed.
-[[nodiscard]] QueryFilter callbacks_drained(std::shared_ptr<CallbackLedger> ledger);
-
-/// Both filters must allow the input (an empty filter allows everything).
-[[nodiscard]] QueryFilter both(QueryFilter first, QueryFilter second);
+// CallbackLedger, callbacks_drained and both: typestar/device/drained.hpp (public, installed).
 
 /// boost::asio::steady_timer on an io_context run by a background thread (one per instance).
 struct SteadyTimerOptions {

@@ -1,0 +1,115 @@
+# Installs typestar and runs the out-of-tree example examples/pipe_reader against the package, the
+# way a user meets it (cmake -P script):
+#   -DTYPESTAR_BUILD_DIR=<built typestar tree> -DEXAMPLE=<examples/pipe_reader> -DEXPECTED=<dir of
+#   the reviewed specs> -DWORK=<scratch dir> -DGENERATOR=<generator> -DCXX=<compiler>
+#   [-DLAUNCHER=<compiler launcher>] [-DCONFIG=<config>] [-DRENDER=0|1]
+# 1. `cmake --install` into WORK/prefix, then move the prefix (the package must be relocatable).
+# 2. Configure and build the example with CMAKE_PREFIX_PATH only.
+# 3. First test run: no spec, so the one `learn` test learns PipeReader and proposes its spec (and
+#    its picture); the proposal has the behaviour of the reviewed spec. Accept it (rename).
+# 4. Second run: one test per transition, all passing.
+# 5. PipeReader 2.0 (close() on a closed reader no longer fails) against the accepted spec: fails at
+#    the transition that changed, with the proposal, the diff and the pictures; the approved spec
+#    is untouched.
+function(run)
+  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "failed (${code}): ${ARGN}\n${out}${err}")
+  endif()
+  set(output "${out}${err}" PARENT_SCOPE)
+endfunction()
+# Runs a command that must fail (a non-zero exit code).
+function(run_failing)
+  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
+  if(code EQUAL 0)
+    message(FATAL_ERROR "expected a failure, but it passed: ${ARGN}\n${out}${err}")
+  endif()
+  set(output "${out}${err}" PARENT_SCOPE)
+endfunction()
+function(expect text)
+  string(FIND "${output}" "${text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected '${text}' in:\n${output}")
+  endif()
+endfunction()
+function(expect_file path)
+  if(NOT EXISTS "${path}")
+    message(FATAL_ERROR "expected the file ${path}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}/specs")
+# A user's shell, not CI: typestar writes proposals only outside CI (docs/gtest-plugin.md).
+set(env "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE --unset=TYPESTAR_DEVICE --unset=TYPESTAR_BOUND
+        --unset=TYPESTAR_LEARNER --unset=TYPESTAR_REQUIRE_DEVICE --unset=GTEST_FILTER)
+
+# 1. Install, then move: nothing in the package may point back at the build or the first prefix.
+set(install_config "")
+if(CONFIG)
+  set(install_config --config "${CONFIG}")
+endif()
+run("${CMAKE_COMMAND}" --install "${TYPESTAR_BUILD_DIR}" --prefix "${WORK}/staging" ${install_config})
+file(RENAME "${WORK}/staging" "${WORK}/prefix")
+set(prefix "${WORK}/prefix")
+foreach(required lib/cmake/typestar/typestarConfig.cmake lib/cmake/typestar/TypestarTests.cmake
+                 include/typestar/asio/event_loop.hpp include/typestar/device/drained.hpp
+                 include/typestar/gtest/gtest.hpp bin/typestar)
+  expect_file("${prefix}/${required}")
+endforeach()
+
+# 2. Configure and build the example against the package.
+set(config_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_PREFIX_PATH=${prefix}"
+    "-DPIPE_READER_SPEC_DIR=${WORK}/specs")
+if(LAUNCHER)
+  list(APPEND config_args "-DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER}")
+endif()
+if(CONFIG)
+  list(APPEND config_args "-DCMAKE_BUILD_TYPE=${CONFIG}")
+endif()
+run("${CMAKE_COMMAND}" -S "${EXAMPLE}" -B "${WORK}/build" ${config_args})
+file(READ "${WORK}/build/CMakeCache.txt" output)
+expect("typestar_DIR:PATH=${prefix}/lib/cmake/typestar")
+run("${CMAKE_COMMAND}" --build "${WORK}/build")
+
+# 3. First run: learns.
+set(spec "${WORK}/specs/pipe_reader.yaml")
+set(proposal "${WORK}/specs/pipe_reader.proposed.yaml")
+run(${env} "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK}/build" -N)
+expect("pipe_reader.learn")
+expect("Total Tests: 1")
+run_failing(${env} "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK}/build" --output-on-failure)
+expect("the spec ${spec} does not exist, so it was learned from inproc:PipeReader")
+expect("Proposed spec: ${proposal}")
+expect_file("${proposal}")
+if(RENDER)
+  expect_file("${WORK}/specs/pipe_reader.proposed.svg")
+endif()
+run("${prefix}/bin/typestar" diff "${EXPECTED}/pipe_reader.expected.yaml" "${proposal}")
+# The user reviews the proposal and accepts it.
+file(RENAME "${proposal}" "${spec}")
+
+# 4. Second run: the accepted spec's tests, re-discovered without a rebuild, all pass.
+run(${env} "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK}/build" --output-on-failure -j 2)
+expect("100% tests passed, 0 tests failed out of 72")
+file(READ "${spec}" approved)
+
+# 5. The upgrade fails, proposes, diffs and draws; the approved spec survives.
+run_failing(${env} "${WORK}/build/pipe_reader_v2_tests")
+expect("does not conform to the spec")
+expect("<- differs")
+expect("Proposed spec: ${proposal}")
+expect("Stored -> proposed (typestar diff):")
+expect_file("${proposal}")
+if(RENDER)
+  expect("${WORK}/specs/pipe_reader.diff.svg")
+  expect_file("${WORK}/specs/pipe_reader.diff.svg")
+endif()
+file(READ "${spec}" after)
+if(NOT approved STREQUAL after)
+  message(FATAL_ERROR "the approved spec was overwritten by the upgrade run")
+endif()
+run("${prefix}/bin/typestar" diff "${EXPECTED}/pipe_reader_v2.expected.yaml" "${proposal}")
+run_failing("${prefix}/bin/typestar" diff "${spec}" "${proposal}")
+expect("| close  | added  | err |")
+message(STATUS "install + examples/pipe_reader: learned, passed, upgrade caught: ok")
