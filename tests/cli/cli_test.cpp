@@ -438,5 +438,69 @@ TEST_F(Cli, LearnsAndChecksOverHttpWithTheToken) {
 }
 #endif
 
+#ifdef EXEC_SUBJECT
+// --- a user's own class, served by its test binary (exec:BINARY#SPEC) ----------------------------
+
+TEST_F(Cli, LearnsAndChecksTheUsersOwnClassThroughItsTestBinary) {
+    const std::string device = std::string("exec:") + EXEC_SUBJECT + "#Beeper";
+    const Result learned = run({"learn", "--device", device, "--out", "beeper.yaml"});
+    ASSERT_EQ(learned.status, 0) << learned.err;
+    const Spec spec = load_spec(dir_ / "beeper.yaml");
+    EXPECT_EQ(spec.typestate.name, "Beeper");  // the LearningPurpose's class name, from /v1/status
+    EXPECT_EQ(spec.provenance.device, device);  // a URL that can be passed again
+    EXPECT_EQ(spec.provenance.framework, "exec-subject-1");
+    ASSERT_EQ(spec.typestate.states.size(), 3u) << read(dir_ / "beeper.yaml");
+    EXPECT_EQ(spec.timing.tmax_ms, std::optional<double>(60));
+
+    const Result checked = run({"check", "beeper.yaml", "--device", device});
+    EXPECT_EQ(checked.status, 0) << checked.out << checked.err;
+    EXPECT_NE(checked.out.find("conforms: " + device), std::string::npos) << checked.out;
+
+    // The same class with `start` allowed twice in the spec: a counterexample from the real class.
+    Spec twice = load_spec(dir_ / "beeper.yaml");
+    auto& states = twice.typestate.states;
+    const auto refused = std::find_if(states.begin(), states.end(), [](const auto& st) { return !st.callins.at(0); });
+    ASSERT_NE(refused, states.end());
+    refused->callins[0] = static_cast<StateId>(refused - states.begin());
+    save_spec(twice, dir_ / "twice.yaml");
+    const Result mutant = run({"check", "twice.yaml", "--device", device});
+    EXPECT_EQ(mutant.status, 1) << mutant.out << mutant.err;
+    EXPECT_NE(mutant.out.find("counterexample: " + device), std::string::npos) << mutant.out;
+}
+
+TEST_F(Cli, ExecDeviceErrorsNameTheCause) {
+    const Result unknown = run({"check", kAsyncTask, "--device", std::string("exec:") + EXEC_SUBJECT + "#Nope"});
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find("no registered spec 'Nope' (registered: Beeper)"), std::string::npos) << unknown.err;
+    EXPECT_NE(unknown.err.find("did not start serving (it exited with status 2"), std::string::npos) << unknown.err;
+    const Result not_a_test = run({"check", kAsyncTask, "--device", "exec:/bin/true"});
+    EXPECT_EQ(not_a_test.status, 2);
+    EXPECT_NE(not_a_test.err.find("exec:/bin/true: the binary did not start serving (it exited with status 0"),
+              std::string::npos)
+        << not_a_test.err;
+    const Result missing = run({"check", kAsyncTask, "--device", "exec:./no-such-binary"});
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("cannot run the binary"), std::string::npos) << missing.err;
+}
+
+TEST_F(Cli, TheTestBinaryRefusesToServeWithoutAToken) {
+    const std::string command = "cd " + shell_quote(dir_.string()) + " && env -u TYPESTAR_DEVICE_TOKEN -u " +
+                                "TYPESTAR_DEVICE_TOKEN_FILE " + shell_quote(EXEC_SUBJECT) +
+                                " --typestar_serve=127.0.0.1:0 > out.txt 2> err.txt";
+    const int raw = std::system(command.c_str());
+    EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
+    EXPECT_EQ(read(dir_ / "out.txt"), "");
+    EXPECT_NE(read(dir_ / "err.txt").find("no bearer token"), std::string::npos) << read(dir_ / "err.txt");
+    // A token file others can read is refused too.
+    std::ofstream(dir_ / "token") << "t0ken";
+    fs::permissions(dir_ / "token", fs::perms::owner_read | fs::perms::owner_write | fs::perms::others_read);
+    const std::string loose = "cd " + shell_quote(dir_.string()) + " && " + shell_quote(EXEC_SUBJECT) +
+                              " --typestar_serve=127.0.0.1:0 --typestar_token_file=token > out.txt 2> err.txt";
+    const int raw2 = std::system(loose.c_str());
+    EXPECT_EQ(WIFEXITED(raw2) ? WEXITSTATUS(raw2) : -1, 2);
+    EXPECT_NE(read(dir_ / "err.txt").find("token"), std::string::npos) << read(dir_ / "err.txt");
+}
+#endif
+
 }  // namespace
 }  // namespace typestar::spec

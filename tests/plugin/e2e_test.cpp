@@ -150,8 +150,10 @@ TEST_F(PluginE2E, FactoryDeviceIsUsedWithoutAUrl) {
     EXPECT_EQ(pass.code, 0) << pass.out;
     const Outcome fail = subject(spec, "", {{"TYPESTAR_SUBJECT_MODEL", fixture("timer_restartable.yaml")}});
     EXPECT_EQ(fail.code, 1) << fail.out;
-    // No URL for a factory device: the reproduce line reruns the test binary.
-    EXPECT_NE(fail.out.find("Reproduce: " + std::string(SUBJECT) + " --gtest_filter=Timer.Running_start"),
+    // No URL for a factory device: the CLI reaches it through this binary (exec:), or the test reruns.
+    EXPECT_NE(fail.out.find("Reproduce: typestar check " + spec.string() + " --device 'exec:" + std::string(SUBJECT) +
+                            "#Timer' --bound 2\n       or: " + std::string(SUBJECT) +
+                            " --gtest_filter=Timer.Running_start"),
               std::string::npos)
         << fail.out;
     EXPECT_NE(fail.out.find("  device: subject-model"), std::string::npos);

@@ -130,6 +130,20 @@ void SpecTests::register_tests(std::set<std::string>& used_suites) {
     }
 }
 
+bool SpecTests::answers_to(const std::string& name) const {
+    return name == suite_name_ || name == path_.stem().string() || (spec_ && name == spec_->typestate.name);
+}
+
+std::unique_ptr<Device> SpecTests::make_device() const {
+    if (!settings().device.empty()) return device_from_url(settings().device);
+    if (!reg_.factory)
+        throw std::invalid_argument("no device: " + path_.string() +
+                                    " is registered without a device factory (and no --typestar_device)");
+    auto d = reg_.factory();
+    if (!d) throw std::invalid_argument("the device factory of " + path_.string() + " returned no device");
+    return d;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 
@@ -326,7 +340,8 @@ std::string SpecTests::reproduce(const std::string& test) const {
     std::string url = settings().device;
     if (url.empty()) url = reg_.options.device_url;
     const std::string rerun = gtest::rerun_command(binary_, suite_name_ + "." + test);
-    if (url.empty()) return "Reproduce: " + rerun + "\n";
+    // A factory device has no URL of its own, but this binary serves it (--typestar_serve).
+    if (url.empty()) url = "exec:" + binary_ + "#" + suite_name_;
     return "Reproduce: " + gtest::check_command(path_, url, bound()) + "\n       or: " + rerun + "\n";
 }
 

@@ -22,6 +22,9 @@ namespace typestar::detail {
 /// typestar::make_device of device/factory.hpp). Throws like make_device.
 [[nodiscard]] std::unique_ptr<Device> device_from_url(const std::string& url);
 
+/// argv[0] of the test binary (after initialize; "test-binary" before).
+[[nodiscard]] const std::string& test_binary();
+
 /// One register_spec_tests call.
 struct Registration {
     std::filesystem::path spec;  ///< as given
@@ -44,6 +47,16 @@ public:
 
     /// Registers this spec's tests with gtest under a suite name not in `used_suites` (adding it).
     void register_tests(std::set<std::string>& used_suites);
+
+    /// The gtest test suite name (after register_tests).
+    [[nodiscard]] const std::string& suite_name() const noexcept { return suite_name_; }
+    /// The spec file, resolved.
+    [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
+    /// True when `name` is the suite name, the loaded spec's name or the spec file's stem.
+    [[nodiscard]] bool answers_to(const std::string& name) const;
+    /// A fresh device as the tests get it (--typestar_device's URL, else the factory). Throws
+    /// DeviceError / std::exception like the factory, std::invalid_argument when there is none.
+    [[nodiscard]] std::unique_ptr<Device> make_device() const;
 
 private:
     struct Proposal {
