@@ -13,6 +13,7 @@
 #include "typestar/conformance/suite.hpp"
 #include "typestar/gtest/gtest.hpp"
 #include "typestar/gtest/plan.hpp"
+#include "typestar/spec/diff.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/session/session.hpp"
 
@@ -63,8 +64,17 @@ private:
         std::optional<spec::Spec> spec;  ///< the learned spec, if learning worked
         std::string error;               ///< why learning failed
         std::string report;              ///< where it went (or why nowhere), and the diff
+        std::string pointer;             ///< one line: where the proposal is (for every later failure)
+        std::optional<spec::SpecDiff> diff;  ///< stored -> proposed, when there is a stored spec
         bool wrote_spec = false;         ///< update mode wrote the spec file itself
+        bool shared = false;             ///< reused from another test process of this run
     };
+
+    /// The proposal another test process computed for the same key, if it explains `cex` and its
+    /// files are in place (shared_proposal.hpp).
+    std::optional<Proposal> reuse_shared(const std::string& key, const Counterexample& cex);
+    /// True when `candidate` predicts the device's answer on the counterexample's word.
+    [[nodiscard]] bool explains(const spec::Spec& candidate, const Counterexample& cex) const;
 
     void run_load() const;
     void run_learn();
@@ -110,6 +120,7 @@ private:
     std::string alphabet_mismatch_;
     std::optional<Proposal> proposal_;
     bool update_announced_ = false;
+    bool report_printed_ = false;  // the full proposal report went into one failure message already
 };
 
 }  // namespace typestar::detail
