@@ -438,6 +438,120 @@ TEST_F(Cli, LearnsAndChecksOverHttpWithTheToken) {
 }
 #endif
 
+// --- accept -------------------------------------------------------------------------------------
+
+constexpr const char* kStoredTimer = R"(typestar: 1
+name: Timer
+callins: [start, cancel]
+callbacks: [onFired, onCancelled]
+initial: Idle
+states:
+  Idle:
+    callins: {start: Running}
+  Running:
+    callins: {cancel: Cancelling}
+    callbacks: {onFired: Idle}
+  Cancelling:
+    callbacks: {onCancelled: Idle}
+)";
+
+// A learned proposal with generated names: cancelling now ends in a new state s3 that refuses
+// everything (s0, s1, s2 are Idle, Running, Cancelling).
+constexpr const char* kProposedTimer = R"y(typestar: 1
+name: TimerService
+callins: [cancel, start]
+callbacks: [onCancelled, onFired]
+initial: s0
+timing: {tmax_ms: 150, tmin_ms: 2}
+states:
+  s0:
+    callins: {start: s1}
+  s1:
+    callins: {cancel: s2}
+    callbacks: {onFired: s0}
+  s2:
+    callbacks: {onCancelled: s3}
+  s3: {}
+provenance:
+  tool: "typestar 0.1.0"
+  device: "TimerService (in-process)"
+)y";
+
+TEST_F(Cli, AcceptKeepsStoredNamesAndAsksOnlyForNewStates) {
+    std::ofstream(dir_ / "timer.yaml") << kStoredTimer;
+    std::ofstream(dir_ / "timer.proposed.yaml") << kProposedTimer;
+    std::ofstream(dir_ / "timer.proposed.dot") << "digraph {}";
+    std::ofstream(dir_ / "timer.diff.svg") << "<svg/>";
+
+    const Result unnamed = run({"accept", "timer.yaml"});
+    EXPECT_EQ(unnamed.status, 2);
+    EXPECT_EQ(unnamed.out, "");
+    EXPECT_EQ(unnamed.err,
+              "typestar: error: the proposal has 1 new state without a name; name it with --name NEW=Chosen, or keep "
+              "the generated name with --auto:\n"
+              "  s3  reached by: start cancel wait\n"
+              "  e.g. typestar accept timer.yaml --name s3=...\n");
+    EXPECT_EQ(read(dir_ / "timer.yaml"), kStoredTimer);  // nothing written
+    EXPECT_TRUE(fs::exists(dir_ / "timer.proposed.yaml"));
+
+    const Result stored_state = run({"accept", "timer.yaml", "--name", "s1=Busy"});
+    EXPECT_EQ(stored_state.status, 2);
+    EXPECT_NE(stored_state.err.find("'s1' is the stored state 'Running' (same behaviour); stored names are kept"),
+              std::string::npos)
+        << stored_state.err;
+    const Result clash = run({"accept", "timer.yaml", "--name", "s3=Idle"});
+    EXPECT_EQ(clash.status, 2);
+    EXPECT_NE(clash.err.find("two states would be named 'Idle'"), std::string::npos) << clash.err;
+    const Result bad = run({"accept", "timer.yaml", "--name", "s3=no good"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("'no good' is not a state name"), std::string::npos) << bad.err;
+    const Result unknown = run({"accept", "timer.yaml", "--name", "s9=X"});
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find("has no state 's9'"), std::string::npos) << unknown.err;
+    EXPECT_EQ(read(dir_ / "timer.yaml"), kStoredTimer);
+
+    const Result ok = run({"accept", "timer.yaml", "--name", "s3=Finished"});
+    ASSERT_EQ(ok.status, 0) << ok.err;
+    EXPECT_EQ(ok.out,
+              "accepted timer.proposed.yaml as timer.yaml: 4 states (3 with their stored names, 1 new), 4 renamed; "
+              "removed timer.proposed.yaml timer.proposed.dot timer.diff.svg\n");
+    const Spec accepted = load_spec(dir_ / "timer.yaml");
+    std::vector<std::string> names;
+    for (const auto& st : accepted.typestate.states) names.push_back(st.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"Idle", "Running", "Cancelling", "Finished"}));
+    EXPECT_TRUE(same_behaviour(accepted, parse_spec(kProposedTimer, "proposal")));
+    EXPECT_EQ(accepted.typestate.name, "TimerService");  // the class name the proposal records
+    EXPECT_EQ(accepted.timing.tmax_ms, std::optional<double>(150));
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.dot"));
+    EXPECT_FALSE(fs::exists(dir_ / "timer.diff.svg"));
+
+    const Result again = run({"accept", "timer.yaml"});
+    EXPECT_EQ(again.status, 2);
+    EXPECT_NE(again.err.find("no proposal to accept: timer.proposed.yaml does not exist"), std::string::npos)
+        << again.err;
+}
+
+TEST_F(Cli, AcceptAutoKeepsGeneratedNamesOfNewStatesOnly) {
+    std::ofstream(dir_ / "timer.yaml") << kStoredTimer;
+    std::ofstream(dir_ / "timer.proposed.yaml") << kProposedTimer;
+    const Result ok = run({"accept", "timer.yaml", "--auto"});
+    ASSERT_EQ(ok.status, 0) << ok.err;
+    std::vector<std::string> names;
+    for (const auto& st : load_spec(dir_ / "timer.yaml").typestate.states) names.push_back(st.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"Idle", "Running", "Cancelling", "s3"}));
+}
+
+TEST_F(Cli, AcceptRefusesABrokenProposalAndKeepsTheSpec) {
+    std::ofstream(dir_ / "timer.yaml") << kStoredTimer;
+    std::ofstream(dir_ / "timer.proposed.yaml") << "typestar: 1\nname: T\nstates: [\n";
+    const Result r = run({"accept", "timer.yaml", "--auto"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("timer.proposed.yaml:"), std::string::npos) << r.err;
+    EXPECT_EQ(read(dir_ / "timer.yaml"), kStoredTimer);
+    EXPECT_TRUE(fs::exists(dir_ / "timer.proposed.yaml"));
+}
+
 #ifdef EXEC_SUBJECT
 // --- a user's own class, served by its test binary (exec:BINARY#SPEC) ----------------------------
 
@@ -451,6 +565,11 @@ TEST_F(Cli, LearnsAndChecksTheUsersOwnClassThroughItsTestBinary) {
     EXPECT_EQ(spec.provenance.framework, "exec-subject-1");
     ASSERT_EQ(spec.typestate.states.size(), 3u) << read(dir_ / "beeper.yaml");
     EXPECT_EQ(spec.timing.tmax_ms, std::optional<double>(60));
+    // Query statistics are not in the spec: learning again gives the same bytes (no diff noise).
+    EXPECT_TRUE(spec.provenance.stats.empty());
+    const Result relearned = run({"learn", "--device", device, "--out", "beeper2.yaml"});
+    ASSERT_EQ(relearned.status, 0) << relearned.err;
+    EXPECT_EQ(read(dir_ / "beeper2.yaml"), read(dir_ / "beeper.yaml"));
 
     const Result checked = run({"check", "beeper.yaml", "--device", device});
     EXPECT_EQ(checked.status, 0) << checked.out << checked.err;

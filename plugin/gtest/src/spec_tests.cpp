@@ -446,7 +446,8 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
                 }
 #endif
                 r << "Proposed spec: " << proposed_yaml.string() << "\n  (pictures: " << pictures
-                  << ")\nReview it, then accept it:\n    mv " << gtest::shell_quote(proposed_yaml.string()) << ' '
+                  << ")\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, "
+                     "or --auto):\n    typestar accept "
                   << gtest::shell_quote(path_.string())
                   << "\nor rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes "
                   << path_.filename().string() << " itself.\n";
