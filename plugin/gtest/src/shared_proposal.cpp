@@ -15,7 +15,7 @@ namespace typestar::gtest {
 
 namespace {
 
-constexpr const char* kMagic = "typestar-shared-proposal 1";
+constexpr const char* kMagic = "typestar-shared-proposal 2";
 
 std::filesystem::path base(const std::filesystem::path& spec, const std::filesystem::path& dir) {
     const std::filesystem::path d = dir.empty() ? std::filesystem::temp_directory_path() : dir;
@@ -59,12 +59,13 @@ std::optional<SharedProposal> read_shared_proposal(const std::filesystem::path& 
     std::ostringstream s;
     s << in.rdbuf();
     const std::string text = s.str();
-    // magic \n pid \n key-lines-count \n key lines... yaml-bytes \n yaml
+    // magic \n pid \n test \n key-lines-count \n key lines... yaml-bytes \n yaml
     std::istringstream lines(text);
-    std::string magic, pid, count;
+    std::string magic, pid, test, count;
     if (!std::getline(lines, magic) || magic != kMagic) return std::nullopt;
-    if (!std::getline(lines, pid) || !std::getline(lines, count)) return std::nullopt;
+    if (!std::getline(lines, pid) || !std::getline(lines, test) || !std::getline(lines, count)) return std::nullopt;
     SharedProposal r;
+    r.test = test;
     try {
         r.pid = std::stol(pid);
         const std::size_t n = std::stoul(count);
@@ -88,7 +89,11 @@ std::optional<SharedProposal> read_shared_proposal(const std::filesystem::path& 
 void write_shared_proposal(const std::filesystem::path& path, const SharedProposal& record) {
     std::size_t lines = 0;
     for (char c : record.key) lines += c == '\n' ? 1 : 0;
-    std::string text = std::string(kMagic) + "\n" + std::to_string(record.pid) + "\n" + std::to_string(lines) + "\n" +
+    std::string test = record.test;
+    for (char& c : test)
+        if (c == '\n' || c == '\r') c = ' ';
+    std::string text = std::string(kMagic) + "\n" + std::to_string(record.pid) + "\n" + test + "\n" +
+                       std::to_string(lines) + "\n" +
                        record.key + std::to_string(record.yaml.size()) + "\n" + record.yaml;
     spec::write_file_atomically(path, text);
 }

@@ -19,6 +19,7 @@ namespace typestar::gtest {
 struct SharedProposal {
     std::string key;   ///< what the proposal was computed from (see shared_proposal_key)
     long pid = 0;      ///< the process that computed it
+    std::string test;  ///< the gtest test (Suite.Name) whose failure computed it, one line
     std::string yaml;  ///< the proposed spec, as written
     bool operator==(const SharedProposal&) const = default;
 };

@@ -93,6 +93,12 @@ std::string indent(const std::string& text, const std::string& prefix) {
     return out;
 }
 
+/// `Suite.Name` of the running gtest test, or empty.
+std::string current_test() {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    return info == nullptr ? std::string() : std::string(info->test_suite_name()) + "." + info->name();
+}
+
 /// What changed from the stored spec to the proposal, one line per changed transition (the
 /// stored spec's state names), the test's own transition marked; or why the test fails although
 /// its own transition did not change.
@@ -307,7 +313,8 @@ std::optional<SpecTests::Proposal> SpecTests::reuse_shared(const std::string& ke
         return std::nullopt;
     }
     const Settings& s = settings();
-    const std::string who = "test process " + std::to_string(record->pid) + " of this run";
+    const std::string who = (record->test.empty() ? std::string() : record->test + ", ") + "test process " +
+                            std::to_string(record->pid) + " of this run";
     if (!s.ci) {
         // The files it wrote must still be the proposal (not removed, accepted or edited since).
         if (read_file(s.update ? path_ : proposed_yaml) != record->yaml) return std::nullopt;
@@ -473,7 +480,7 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
     if (lock && lock->held()) {
         try {
             gtest::write_shared_proposal(gtest::shared_record_path(path_),
-                                         gtest::SharedProposal{key, static_cast<long>(::getpid()), yaml});
+                                         gtest::SharedProposal{key, static_cast<long>(::getpid()), current_test(), yaml});
         } catch (const std::exception& e) {
             logger("typestar.gtest")->warn("could not share the proposal with other test processes: {}", e.what());
         }
