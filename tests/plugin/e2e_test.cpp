@@ -445,7 +445,7 @@ TEST_F(PluginE2E, TheTestProcessesOfOneCtestRunShareOneProposal) {
         EXPECT_EQ(one.code, 1) << test;
         EXPECT_EQ(count(one.err, "re-learning Timer"), 0u) << test << "\n" << one.err;
         EXPECT_EQ(count(one.out, "Stored -> proposed (typestar diff):"), 0u) << one.out;
-        EXPECT_NE(one.out.find("learned once for this spec, by " + failed.front() + ", test process "),
+        EXPECT_NE(one.out.find("learned once for this spec and change, by " + failed.front() + " in test process "),
                   std::string::npos)
             << one.out;
         // (the diff pairs the stored Cancelling with the proposal's Idle: cancel now ends the timer)
@@ -484,7 +484,7 @@ TEST_F(PluginE2E, ParallelTestProcessesLearnTheProposalOnce) {
         const std::string err = slurp(dir_ / ("err" + std::to_string(i) + ".txt"));
         learned += count(err, "re-learning Timer");
         full += count(out, "Stored -> proposed (typestar diff):");
-        pointers += count(out, "learned once for this spec, by Timer.");
+        pointers += count(out, "learned once for this spec and change, by Timer.");
         failing += out.find("[  FAILED  ] " + tests[i]) != std::string::npos ? 1 : 0;
     }
     ASSERT_GE(failing, 2u);
@@ -524,6 +524,54 @@ TEST_F(PluginE2E, AStaleProposalIsNeverReused) {
     EXPECT_EQ(count(same.err, "re-learning Timer"), 0u) << same.err;
     EXPECT_NE(same.out.find("    Running start: err  =>  -> Running   <- this test's transition"), std::string::npos)
         << same.out;
+}
+
+TEST_F(PluginE2E, OnCiTheSharedProposalIsPrintedOnceAndNothingIsWritten) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::string device = "model:" + fixture("timer_instant_cancel.yaml");
+    fs::create_directories(dir_ / "tmp");
+    const std::map<std::string, std::string> env{{"TMPDIR", (dir_ / "tmp").string()}, {"CI", "true"}};
+    std::size_t full = 0, pointers = 0;
+    // (the two failing tests, then the first again: a rerun with nothing changed)
+    for (const std::string test : {"Timer.Cancelling_start", "Timer.Cancelling_wait", "Timer.Cancelling_start"}) {
+        const Outcome one = subject(spec, device, env, {"--gtest_filter=" + test});
+        EXPECT_EQ(one.code, 1) << one.out;
+        full += count(one.out, "CI is set, so nothing was written. The proposed spec:");
+        pointers += count(one.out, "CI is set, so nothing was written; the proposed spec (learned once for this spec "
+                                   "and change, by Timer.Cancelling_start in test process ");
+    }
+    EXPECT_EQ(full, 1u);
+    EXPECT_EQ(pointers, 2u);
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
+}
+
+TEST_F(PluginE2E, UpdateModeInParallelProcessesWritesTheSpecOnce) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::string device = "model:" + fixture("timer_instant_cancel.yaml");
+    fs::create_directories(dir_ / "tmp");
+    const std::vector<std::string> tests{"Timer.Cancelling_start", "Timer.Cancelling_wait", "Timer.Running_wait",
+                                         "Timer.Idle_start"};
+    std::string cmd = "cd " + quote(dir_.string()) + " || exit 1; ";
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+        cmd += "env";
+        for (const char* v : kCleared) cmd += std::string(" -u ") + v;
+        cmd += " TMPDIR=" + quote((dir_ / "tmp").string()) +
+               " TYPESTAR_UPDATE=1 SPDLOG_LEVEL=typestar.gtest=info TYPESTAR_SUBJECT_SPEC=" + quote(spec.string()) +
+               " TYPESTAR_DEVICE=" + quote(device) + " " + quote(SUBJECT) + " --gtest_filter=" + tests[i] + " > out" +
+               std::to_string(i) + ".txt 2> err" + std::to_string(i) + ".txt; echo $? > code" + std::to_string(i) +
+               ".txt & ";
+    }
+    cmd += "wait";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    std::size_t learned = 0;
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+        learned += count(slurp(dir_ / ("err" + std::to_string(i) + ".txt")), "re-learning Timer");
+        EXPECT_EQ(slurp(dir_ / ("code" + std::to_string(i) + ".txt")), "0\n")
+            << tests[i] << "\n" << slurp(dir_ / ("out" + std::to_string(i) + ".txt"));
+    }
+    EXPECT_LE(learned, 1u);  // processes that start after the write test the new spec and pass
+    EXPECT_TRUE(typestar::spec::same_behaviour(typestar::spec::load_spec(spec),
+                                               typestar::spec::load_spec(fixture("timer_instant_cancel.yaml"))));
 }
 
 }  // namespace

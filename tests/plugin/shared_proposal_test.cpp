@@ -51,7 +51,7 @@ TEST_F(SharedProposalTest, PathsAreNamedAfterTheSpecsPath) {
 TEST_F(SharedProposalTest, RecordRoundTripsAndAnythingElseIsNoRecord) {
     const fs::path p = dir_ / "r.record";
     EXPECT_EQ(read_shared_proposal(p), std::nullopt);  // missing
-    const SharedProposal r{"spec x\ndevice y\n", 4242, "Timer.Running_start", "typestar: 1\nname: T\n# a line\n"};
+    const SharedProposal r{"spec x\ndevice y\n", 4242, "Timer.Running_start", "2026-11-24 04:00:00 UTC", "typestar: 1\nname: T\n# a line\n"};
     write_shared_proposal(p, r);
     EXPECT_EQ(read_shared_proposal(p), r);
     std::string text;
@@ -65,7 +65,7 @@ TEST_F(SharedProposalTest, RecordRoundTripsAndAnythingElseIsNoRecord) {
     EXPECT_EQ(read_shared_proposal(p), std::nullopt);
     std::ofstream(p, std::ios::binary) << "garbage\n1\n2\n";
     EXPECT_EQ(read_shared_proposal(p), std::nullopt);
-    std::ofstream(p, std::ios::binary) << "typestar-shared-proposal 2\nx\nT.t\ny\n";
+    std::ofstream(p, std::ios::binary) << "typestar-shared-proposal 3\nx\nT.t\nnow\ny\n";
     EXPECT_EQ(read_shared_proposal(p), std::nullopt);
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -15,7 +16,7 @@ namespace typestar::gtest {
 
 namespace {
 
-constexpr const char* kMagic = "typestar-shared-proposal 2";
+constexpr const char* kMagic = "typestar-shared-proposal 3";
 
 std::filesystem::path base(const std::filesystem::path& spec, const std::filesystem::path& dir) {
     const std::filesystem::path d = dir.empty() ? std::filesystem::temp_directory_path() : dir;
@@ -59,13 +60,16 @@ std::optional<SharedProposal> read_shared_proposal(const std::filesystem::path& 
     std::ostringstream s;
     s << in.rdbuf();
     const std::string text = s.str();
-    // magic \n pid \n test \n key-lines-count \n key lines... yaml-bytes \n yaml
+    // magic \n pid \n test \n when \n key-lines-count \n key lines... yaml-bytes \n yaml
     std::istringstream lines(text);
-    std::string magic, pid, test, count;
+    std::string magic, pid, test, when, count;
     if (!std::getline(lines, magic) || magic != kMagic) return std::nullopt;
-    if (!std::getline(lines, pid) || !std::getline(lines, test) || !std::getline(lines, count)) return std::nullopt;
+    if (!std::getline(lines, pid) || !std::getline(lines, test) || !std::getline(lines, when) ||
+        !std::getline(lines, count))
+        return std::nullopt;
     SharedProposal r;
     r.test = test;
+    r.when = when;
     try {
         r.pid = std::stol(pid);
         const std::size_t n = std::stoul(count);
@@ -89,10 +93,13 @@ std::optional<SharedProposal> read_shared_proposal(const std::filesystem::path& 
 void write_shared_proposal(const std::filesystem::path& path, const SharedProposal& record) {
     std::size_t lines = 0;
     for (char c : record.key) lines += c == '\n' ? 1 : 0;
-    std::string test = record.test;
-    for (char& c : test)
-        if (c == '\n' || c == '\r') c = ' ';
-    std::string text = std::string(kMagic) + "\n" + std::to_string(record.pid) + "\n" + test + "\n" +
+    auto one_line = [](std::string t) {
+        for (char& c : t)
+            if (c == '\n' || c == '\r') c = ' ';
+        return t;
+    };
+    std::string text = std::string(kMagic) + "\n" + std::to_string(record.pid) + "\n" + one_line(record.test) +
+                       "\n" + one_line(record.when) + "\n" +
                        std::to_string(lines) + "\n" +
                        record.key + std::to_string(record.yaml.size()) + "\n" + record.yaml;
     spec::write_file_atomically(path, text);
@@ -113,6 +120,15 @@ ProposalLock::ProposalLock(const std::filesystem::path& path) {
 
 ProposalLock::~ProposalLock() {
     if (fd_ >= 0) ::close(fd_);  // releases the flock
+}
+
+std::string utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc);
+    return text;
 }
 
 std::string executable_hash() {

@@ -20,6 +20,7 @@ struct SharedProposal {
     std::string key;   ///< what the proposal was computed from (see shared_proposal_key)
     long pid = 0;      ///< the process that computed it
     std::string test;  ///< the gtest test (Suite.Name) whose failure computed it, one line
+    std::string when;  ///< when, "YYYY-MM-DD HH:MM:SS UTC", one line
     std::string yaml;  ///< the proposed spec, as written
     bool operator==(const SharedProposal&) const = default;
 };
@@ -55,6 +56,9 @@ public:
 private:
     int fd_ = -1;
 };
+
+/// Now as "YYYY-MM-DD HH:MM:SS UTC".
+[[nodiscard]] std::string utc_now();
 
 /// The content hash of this process's executable (/proc/self/exe); empty when unreadable.
 [[nodiscard]] std::string executable_hash();

@@ -313,8 +313,9 @@ std::optional<SpecTests::Proposal> SpecTests::reuse_shared(const std::string& ke
         return std::nullopt;
     }
     const Settings& s = settings();
-    const std::string who = (record->test.empty() ? std::string() : record->test + ", ") + "test process " +
-                            std::to_string(record->pid) + " of this run";
+    // Usually an earlier process of this ctest run; possibly of an earlier run with the same inputs.
+    const std::string who = (record->test.empty() ? std::string("a test") : record->test) + " in test process " +
+                            std::to_string(record->pid) + (record->when.empty() ? "" : " at " + record->when);
     if (!s.ci) {
         // The files it wrote must still be the proposal (not removed, accepted or edited since).
         if (read_file(s.update ? path_ : proposed_yaml) != record->yaml) return std::nullopt;
@@ -325,8 +326,8 @@ std::optional<SpecTests::Proposal> SpecTests::reuse_shared(const std::string& ke
     }
     p.shared = true;
     if (s.ci) {
-        p.pointer = "CI is set, so nothing was written; the proposed spec (learned once for this spec, by " + who +
-                    ") is printed in full in that test's output.\n";
+        p.pointer = "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, by " +
+                    who + ") is printed in full in that test's output.\n";
     } else if (s.update) {
         p.wrote_spec = true;
         p.pointer = "Update mode: " + path_.string() + " was rewritten by " + who + ".\n";
@@ -340,7 +341,7 @@ std::optional<SpecTests::Proposal> SpecTests::reuse_shared(const std::string& ke
             std::error_code ec;
             if (std::filesystem::exists(f, ec)) pictures += (pictures.empty() ? "" : ", ") + f.string();
         }
-        p.pointer = "Proposed spec: " + proposed_yaml.string() + " (learned once for this spec, by " + who +
+        p.pointer = "Proposed spec: " + proposed_yaml.string() + " (learned once for this spec and change, by " + who +
                     "; its full diff is in that test's output, or run: typestar diff " +
                     gtest::shell_quote(path_.string()) + " " + gtest::shell_quote(proposed_yaml.string()) + ")\n" +
                     (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") +
@@ -480,7 +481,8 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
     if (lock && lock->held()) {
         try {
             gtest::write_shared_proposal(gtest::shared_record_path(path_),
-                                         gtest::SharedProposal{key, static_cast<long>(::getpid()), current_test(), yaml});
+                                         gtest::SharedProposal{key, static_cast<long>(::getpid()), current_test(),
+                                                               gtest::utc_now(), yaml});
         } catch (const std::exception& e) {
             logger("typestar.gtest")->warn("could not share the proposal with other test processes: {}", e.what());
         }
