@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -86,6 +87,25 @@ TEST_F(SharedProposalTest, TheLockIsExclusiveUntilReleased) {
     other.join();
     EXPECT_TRUE(second.load());
     EXPECT_FALSE(ProposalLock(dir_ / "no-such-dir" / "l.lock").held());  // cannot open: holds nothing
+}
+
+TEST(EnvironmentHash, ChangesWithTheEnvironmentButNotWithGtestOrLogLevel) {
+    const char* level = std::getenv("SPDLOG_LEVEL");
+    const std::string saved_level = level != nullptr ? level : "";
+    const std::string before = environment_hash();
+    ::setenv("TYPESTAR_TEST_FACTORY_KNOB", "1", 1);
+    const std::string knob = environment_hash();
+    ::setenv("GTEST_SHARD_INDEX_UNUSED_BY_TEST", "3", 1);
+    ::setenv("SPDLOG_LEVEL", "debug", 1);
+    EXPECT_EQ(environment_hash(), knob);
+    ::unsetenv("TYPESTAR_TEST_FACTORY_KNOB");
+    ::unsetenv("GTEST_SHARD_INDEX_UNUSED_BY_TEST");
+    if (level != nullptr)
+        ::setenv("SPDLOG_LEVEL", saved_level.c_str(), 1);
+    else
+        ::unsetenv("SPDLOG_LEVEL");
+    EXPECT_NE(before, knob);
+    EXPECT_EQ(environment_hash(), before);
 }
 
 TEST(ExecutableHash, IsStableWithinTheProcess) {

@@ -4,10 +4,12 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <ctime>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "typestar/gtest/report.hpp"
 #include "typestar/spec/spec.hpp"
@@ -120,6 +122,22 @@ ProposalLock::ProposalLock(const std::filesystem::path& path) {
 
 ProposalLock::~ProposalLock() {
     if (fd_ >= 0) ::close(fd_);  // releases the flock
+}
+
+std::string environment_hash() {
+    std::vector<std::string> entries;
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+        const std::string entry = *e;
+        const std::string name = entry.substr(0, entry.find('='));
+        if (name.rfind("GTEST_", 0) == 0 || name == "SPDLOG_LEVEL" || name == "_" || name == "PWD" ||
+            name == "OLDPWD" || name == "SHLVL")
+            continue;
+        entries.push_back(entry);
+    }
+    std::sort(entries.begin(), entries.end());
+    std::string all;
+    for (const auto& e : entries) all += e + '\0';
+    return content_hash(all);
 }
 
 std::string utc_now() {

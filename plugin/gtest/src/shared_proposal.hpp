@@ -4,7 +4,8 @@
 // the temporary directory (named after the spec's absolute path), learns, writes the proposal files
 // and a record {key, proposed YAML, pid}; the others wait on the lock and reuse the record when its
 // key is theirs — the spec file's bytes, the device's description, the test binary's bytes, the
-// bound, the learner and the tool version — and the proposal explains their own counterexample.
+// environment and working directory, the bound, the learner and the tool version — and the
+// proposal explains their own counterexample.
 // Anything else (another key, a proposal that does not explain the failing word, a proposal file
 // that is gone or edited) recomputes. Records are advisory: losing one only costs a re-learn.
 #pragma once
@@ -56,6 +57,11 @@ public:
 private:
     int fd_ = -1;
 };
+
+/// The content hash of this process's environment, sorted, without variables that cannot change a
+/// device (GTEST_*, SPDLOG_LEVEL, and the shell's _, PWD, OLDPWD, SHLVL): a factory may read the
+/// environment, so another environment is another device.
+[[nodiscard]] std::string environment_hash();
 
 /// Now as "YYYY-MM-DD HH:MM:SS UTC".
 [[nodiscard]] std::string utc_now();

@@ -371,6 +371,9 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
                     << (who.tmax_ms ? std::to_string(*who.tmax_ms) : "-") << " | tmin "
                     << (who.tmin_ms ? std::to_string(*who.tmin_ms) : "-");
         if (is_model) device_text << " | model " << gtest::content_hash(read_file(url.substr(6)));
+        std::error_code cwd_error;
+        device_text << " | env " << gtest::environment_hash() << " | cwd "
+                    << std::filesystem::current_path(cwd_error).string();
         key = gtest::shared_proposal_key(file_text_, device_text.str(), gtest::executable_hash(),
                                          std::max<std::size_t>(1, bound()), settings_now.learner, tool_version()) +
               "mode " + (settings_now.ci ? "ci" : settings_now.update ? "update" : "proposal") + "\n";
