@@ -587,6 +587,28 @@ TEST_F(Cli, LearnsAndChecksTheUsersOwnClassThroughItsTestBinary) {
     EXPECT_NE(mutant.out.find("counterexample: " + device), std::string::npos) << mutant.out;
 }
 
+TEST_F(Cli, TheGtestPluginRecordsClassNameAndTimingAndNoStatistics) {
+    // The plugin's first run learns the missing spec (beeper.proposed.yaml); twice, for the bytes.
+    const std::string command = "cd " + shell_quote(dir_.string()) + " && env -u CI -u TYPESTAR_UPDATE " +
+                                "TYPESTAR_EXEC_SUBJECT_SPEC=" + shell_quote((dir_ / "beeper.yaml").string()) + " " +
+                                shell_quote(EXEC_SUBJECT) + " > out.txt 2> err.txt";
+    const int first = std::system(command.c_str());
+    EXPECT_EQ(WIFEXITED(first) ? WEXITSTATUS(first) : -1, 1) << read(dir_ / "out.txt");
+    const std::string proposal = read(dir_ / "beeper.proposed.yaml");
+    ASSERT_FALSE(proposal.empty()) << read(dir_ / "out.txt") << read(dir_ / "err.txt");
+    const Spec spec = parse_spec(proposal, "beeper.proposed.yaml");
+    EXPECT_EQ(spec.typestate.name, "Beeper");
+    EXPECT_EQ(spec.timing.tmax_ms, std::optional<double>(60));
+    EXPECT_EQ(spec.timing.tmin_ms, std::optional<double>(2));
+    EXPECT_EQ(spec.provenance.framework, "exec-subject-1");
+    EXPECT_EQ(spec.provenance.device, "Beeper (in-process)");
+    EXPECT_TRUE(spec.provenance.stats.empty());
+    EXPECT_EQ(proposal.find("queries"), std::string::npos) << proposal;
+    EXPECT_NE(read(dir_ / "out.txt").find("typestar accept " + (dir_ / "beeper.yaml").string()), std::string::npos);
+    (void)std::system(command.c_str());
+    EXPECT_EQ(read(dir_ / "beeper.proposed.yaml"), proposal);  // same behaviour, same bytes
+}
+
 TEST_F(Cli, ExecDeviceErrorsNameTheCause) {
     const Result unknown = run({"check", kAsyncTask, "--device", std::string("exec:") + EXEC_SUBJECT + "#Nope"});
     EXPECT_EQ(unknown.status, 2);
