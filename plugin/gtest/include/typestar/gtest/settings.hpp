@@ -27,7 +27,8 @@ struct Settings {
     /// (default: they skip, except on CI).
     bool require_device = false;
     /// --typestar_serve=HOST:PORT: instead of running tests, serve the registered devices as /v1
-    /// agents on HOST:PORT (port 0: an ephemeral one per device), print one line
+    /// agents on HOST:PORT (port 0: an ephemeral port; with several registrations served, each
+    /// agent gets an ephemeral port whatever PORT says), print one line
     /// `typestar: serving <Suite> at http://HOST:PORT (spec <path>)` per device, then
     /// `typestar: ready`, and stop on SIGTERM, SIGINT or SIGHUP. Empty: run tests.
     std::string serve;
