@@ -30,6 +30,9 @@ inline void print_error(const std::string& message) { std::cerr << "typestar: er
 /// Adds `validate`, `export`, `import` and `diff` (src/cli/spec_commands.cpp).
 void register_spec_commands(CLI::App& app);
 
+/// Adds `accept` (src/cli/accept_command.cpp).
+void register_accept_command(CLI::App& app);
+
 /// Adds the learning and conformance subcommands (src/cli/learning_commands.cpp).
 void register_learning_commands(CLI::App& app);
 

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "exec_device.hpp"
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
@@ -91,7 +92,7 @@ OpenedDevice open_device(const std::string& text) {
     }
     std::unique_ptr<Device> device;
     try {
-        device = make_device(text);  // DeviceError (unreachable agent): main reports it
+        device = is_exec_url(text) ? launch_exec_device(text) : make_device(text);  // DeviceError (unreachable agent): main reports it
     } catch (const std::invalid_argument& e) {
         print_error(e.what());  // names the device and the kinds it knows
         exit_with(kExitBadInput);
@@ -411,7 +412,7 @@ void register_learning_commands(CLI::App& app) {
     {
         auto o = std::make_shared<LearnArgs>();
         auto* cmd = app.add_subcommand("learn", "Learn a device's callback typestate (L*, DroidStar Algorithm 1).");
-        cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine), inproc:NAME or http://HOST:PORT")->required();
+        cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine), inproc:NAME, http://HOST:PORT, or exec:TEST_BINARY#SPEC (a gtest binary serving its registered device)")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (a number, or 'auto': raise B while the learned machine needs all of it, within --budget), extra states for wp (default 2)");
         cmd->add_option("--states", o->states, "wp/w: an absolute bound on the device's states (instead of --bound extra states)");
         cmd->add_option("--budget", o->budget, "--bound auto: the most executed queries to spend (default 3000000)");
@@ -427,7 +428,7 @@ void register_learning_commands(CLI::App& app) {
         auto* cmd = app.add_subcommand(
             "check", "Test a device against a spec (exit 0 conforms up to the bound, 1 counterexample, 2 bad input).");
         cmd->add_option("spec", o->spec, "the spec (.yaml) or Mealy machine (.dot)")->required();
-        cmd->add_option("--device", o->device, "the device: model:PATH, inproc:NAME or http://HOST:PORT")->required();
+        cmd->add_option("--device", o->device, "the device: model:PATH, inproc:NAME, http://HOST:PORT or exec:TEST_BINARY#SPEC")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");
         cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
         cmd->callback([o] { run_check(*o); });

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     });
     register_spec_commands(app);
     register_learning_commands(app);
+    register_accept_command(app);
 
     try {
         app.parse(argc, argv);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <condition_variable>
@@ -131,7 +132,8 @@ std::string read_token_file(const std::filesystem::path& path) {
 
 struct Agent::Impl {
     struct Slot {
-        std::unique_ptr<InProcessDevice> device;
+        std::unique_ptr<Device> device;
+        InProcessDevice* inproc = nullptr;  // set when made by the InProcessDevice factory: waits of any timeout
         bool busy = false;
     };
     struct Session {
@@ -142,9 +144,12 @@ struct Agent::Impl {
         std::optional<HttpResponse> last;   // response to step next_seq - 1 (for retries)
         Clock::time_point last_used = Clock::now();
         bool ended = false;
+        Word word;           // the inputs stepped so far (a generic device's confirm_wait replays them)
+        bool spent = false;  // a generic device's confirm_wait replaced the session's instance
     };
 
     Factory factory;
+    AnyDevices any;
     AgentConfig config;
     std::unique_ptr<detail::HttpServer> server;
 
@@ -164,6 +169,20 @@ struct Agent::Impl {
     bool stopping = false;
     std::thread reaper;
 
+    std::unique_ptr<Slot> make_slot() {
+        auto slot = std::make_unique<Slot>();
+        if (factory) {
+            auto d = factory();
+            if (!d) throw Error("the device factory returned no device");
+            slot->inproc = d.get();
+            slot->device = std::move(d);
+        } else {
+            slot->device = any.make();
+            if (!slot->device) throw Error("the device factory returned no device");
+        }
+        return slot;
+    }
+
     Slot* take_slot() {
         std::lock_guard<std::mutex> lock(mutex);
         for (auto& s : slots)
@@ -172,8 +191,7 @@ struct Agent::Impl {
                 return s.get();
             }
         if (slots.size() >= config.max_sessions) return nullptr;
-        auto slot = std::make_unique<Slot>();
-        slot->device = factory();
+        auto slot = make_slot();
         slot->busy = true;
         slots.push_back(std::move(slot));
         return slots.back().get();
@@ -364,6 +382,9 @@ struct Agent::Impl {
         return ok_json({{"session", s->id}, {"deleted", true}});
     }
 
+    std::chrono::milliseconds status_tmax_{0};  // the device's, as /v1/status says
+    std::chrono::milliseconds status_tmax() const { return status_tmax_; }
+
     HttpResponse step(Session& s, bool is_wait, const json& body) {
         std::lock_guard<std::mutex> l(s.mutex);
         s.last_used = Clock::now();
@@ -375,17 +396,34 @@ struct Agent::Impl {
         if (seq != s.next_seq)
             return error(409, "sequence mismatch",
                          "expected seq " + std::to_string(s.next_seq) + ", got " + std::to_string(seq));
-        InProcessDevice& d = *s.slot->device;
+        if (s.spent)
+            return error(409, "session spent",
+                         "a wait with timeout_ms ran in a fresh instance (the device's confirm_wait); create a new "
+                         "session");
+        Device& d = *s.slot->device;
         Symbol output = 0;
         try {
             if (is_wait) {
-                auto timeout = d.timing().tmax;
+                const auto wait = d.inputs().find(kWait);
+                if (!wait) return error(400, "invalid argument", "the device has no wait input");
+                const auto tmax = status_tmax();
+                auto timeout = tmax;
                 if (body.contains("timeout_ms")) {
                     if (!body["timeout_ms"].is_number_unsigned() || body["timeout_ms"].get<std::uint64_t>() > 3600000)
                         return error(400, "invalid argument", "timeout_ms must be an integer in [0, 3600000]");
                     timeout = std::chrono::milliseconds(body["timeout_ms"].get<std::int64_t>());
                 }
-                output = d.step_wait(timeout);
+                if (s.slot->inproc != nullptr) {
+                    output = s.slot->inproc->step_wait(timeout);
+                } else if (timeout == tmax) {
+                    output = d.step(*wait);
+                } else if (const auto confirmed = d.confirm_wait(s.word, timeout)) {
+                    output = *confirmed;  // ran in a fresh instance, which confirm_wait ended
+                    s.spent = true;
+                } else {
+                    output = d.step(*wait);  // no real time: the timeout changes nothing
+                }
+                s.word.push_back(*wait);
             } else {
                 if (!body.contains("callin") || !body["callin"].is_string())
                     return error(400, "invalid argument", "callin (a string) is required");
@@ -393,6 +431,7 @@ struct Agent::Impl {
                 const auto id = d.inputs().find(name);
                 if (!id || name == kWait) return error(400, "invalid argument", "unknown callin '" + name + "'");
                 output = d.step(*id);
+                s.word.push_back(*id);
             }
         } catch (const std::exception& e) {
             s.last = error(500, "device error", e.what());
@@ -411,7 +450,7 @@ struct Agent::Impl {
         if (slot == nullptr)
             return error(503, "session not created",
                          "all " + std::to_string(config.max_sessions) + " instances are in use");
-        InProcessDevice& d = *slot->device;
+        Device& d = *slot->device;
         Word word;
         for (const auto& name : body["inputs"]) {
             const auto id = name.is_string() ? d.inputs().find(name.get<std::string>()) : std::nullopt;
@@ -445,24 +484,46 @@ Agent::Agent(Factory factory, AgentConfig config) : impl_(std::make_unique<Impl>
     impl_->config = std::move(config);
 }
 
+Agent::Agent(AnyDevices devices, AgentConfig config) : impl_(std::make_unique<Impl>()) {
+    if (!devices.make) throw std::invalid_argument("the agent needs a device factory");
+    if (config.token.empty()) throw std::invalid_argument("the agent needs a bearer token");
+    if (config.max_connections == 0) throw std::invalid_argument("the agent needs max_connections >= 1");
+    if (config.connection_timeout <= std::chrono::milliseconds(0))
+        throw std::invalid_argument("the agent needs a positive connection_timeout");
+    impl_->any = std::move(devices);
+    impl_->config = std::move(config);
+}
+
 Agent::~Agent() { stop(); }
 
 void Agent::start() {
     Impl& m = *impl_;
-    auto first = std::make_unique<Impl::Slot>();
-    first->device = m.factory();
-    const InProcessDevice& d = *first->device;
+    auto first = m.make_slot();
+    const Device& d = *first->device;
     std::vector<std::string> callins;
     for (const auto& name : d.inputs().names())
         if (name != kWait) callins.push_back(name);
-    std::vector<std::string> callbacks(d.outputs().names().begin() + 3, d.outputs().names().end());
+    std::vector<std::string> callbacks;
+    for (const auto& name : d.outputs().names())
+        if (name != kOk && name != kQuiet && name != kErr) callbacks.push_back(name);
+    const DeviceDescription who = d.describe();
+    long long tmax = 0, tmin = 0;
+    if (first->inproc != nullptr) {
+        tmax = first->inproc->timing().tmax.count();
+        tmin = first->inproc->timing().tmin.count();
+    } else {
+        if (who.tmax_ms) tmax = std::llround(*who.tmax_ms);
+        if (who.tmin_ms) tmin = std::llround(*who.tmin_ms);
+    }
+    m.status_tmax_ = std::chrono::milliseconds(tmax);
     m.status_body = {{"protocol", detail::kProtocol},
                      {"agent", "typestar-device"},
-                     {"name", d.definition().name},
-                     {"framework", d.definition().framework},
+                     {"name", first->inproc != nullptr ? first->inproc->definition().name
+                                                       : (who.class_name.empty() ? d.name() : who.class_name)},
+                     {"framework", first->inproc != nullptr ? first->inproc->definition().framework : who.framework},
                      {"callins", callins},
                      {"callbacks", callbacks},
-                     {"timing", {{"tmax_ms", d.timing().tmax.count()}, {"tmin_ms", d.timing().tmin.count()}}},
+                     {"timing", {{"tmax_ms", tmax}, {"tmin_ms", tmin}}},
                      {"quiet_is_stable", d.traits().quiet.has_value()},
                      {"max_sessions", m.config.max_sessions}};
     m.slots.push_back(std::move(first));

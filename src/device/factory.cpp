@@ -43,6 +43,7 @@ std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions&
         InProcessConfig config;
         config.variants = options.variants.value_or(entry->variants);
         config.violations = options.violations;
+        config.label = url;
         return std::make_unique<InProcessDevice>(entry->make(options.sim), config);
     }
     if (url.rfind("http://", 0) == 0) {

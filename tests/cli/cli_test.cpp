@@ -438,5 +438,210 @@ TEST_F(Cli, LearnsAndChecksOverHttpWithTheToken) {
 }
 #endif
 
+// --- accept -------------------------------------------------------------------------------------
+
+constexpr const char* kStoredTimer = R"(typestar: 1
+name: Timer
+callins: [start, cancel]
+callbacks: [onFired, onCancelled]
+initial: Idle
+states:
+  Idle:
+    callins: {start: Running}
+  Running:
+    callins: {cancel: Cancelling}
+    callbacks: {onFired: Idle}
+  Cancelling:
+    callbacks: {onCancelled: Idle}
+)";
+
+// A learned proposal with generated names: cancelling now ends in a new state s3 that refuses
+// everything (s0, s1, s2 are Idle, Running, Cancelling).
+constexpr const char* kProposedTimer = R"y(typestar: 1
+name: TimerService
+callins: [cancel, start]
+callbacks: [onCancelled, onFired]
+initial: s0
+timing: {tmax_ms: 150, tmin_ms: 2}
+states:
+  s0:
+    callins: {start: s1}
+  s1:
+    callins: {cancel: s2}
+    callbacks: {onFired: s0}
+  s2:
+    callbacks: {onCancelled: s3}
+  s3: {}
+provenance:
+  tool: "typestar 0.1.0"
+  device: "TimerService (in-process)"
+)y";
+
+TEST_F(Cli, AcceptKeepsStoredNamesAndAsksOnlyForNewStates) {
+    std::ofstream(dir_ / "timer.yaml") << kStoredTimer;
+    std::ofstream(dir_ / "timer.proposed.yaml") << kProposedTimer;
+    std::ofstream(dir_ / "timer.proposed.dot") << "digraph {}";
+    std::ofstream(dir_ / "timer.diff.svg") << "<svg/>";
+
+    const Result unnamed = run({"accept", "timer.yaml"});
+    EXPECT_EQ(unnamed.status, 2);
+    EXPECT_EQ(unnamed.out, "");
+    EXPECT_EQ(unnamed.err,
+              "typestar: error: the proposal has 1 new state without a name; name it with --name NEW=Chosen, or keep "
+              "the generated name with --auto:\n"
+              "  s3  reached by: start cancel wait\n"
+              "  e.g. typestar accept timer.yaml --name s3=...\n");
+    EXPECT_EQ(read(dir_ / "timer.yaml"), kStoredTimer);  // nothing written
+    EXPECT_TRUE(fs::exists(dir_ / "timer.proposed.yaml"));
+
+    const Result stored_state = run({"accept", "timer.yaml", "--name", "s1=Busy"});
+    EXPECT_EQ(stored_state.status, 2);
+    EXPECT_NE(stored_state.err.find("'s1' is the stored state 'Running' (same behaviour); stored names are kept"),
+              std::string::npos)
+        << stored_state.err;
+    const Result clash = run({"accept", "timer.yaml", "--name", "s3=Idle"});
+    EXPECT_EQ(clash.status, 2);
+    EXPECT_NE(clash.err.find("two states would be named 'Idle'"), std::string::npos) << clash.err;
+    const Result bad = run({"accept", "timer.yaml", "--name", "s3=no good"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("'no good' is not a state name"), std::string::npos) << bad.err;
+    const Result unknown = run({"accept", "timer.yaml", "--name", "s9=X"});
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find("has no state 's9'"), std::string::npos) << unknown.err;
+    EXPECT_EQ(read(dir_ / "timer.yaml"), kStoredTimer);
+
+    const Result ok = run({"accept", "timer.yaml", "--name", "s3=Finished"});
+    ASSERT_EQ(ok.status, 0) << ok.err;
+    EXPECT_EQ(ok.out,
+              "accepted timer.proposed.yaml as timer.yaml: 4 states (3 with their stored names, 1 new), 4 renamed; "
+              "removed timer.proposed.yaml timer.proposed.dot timer.diff.svg\n");
+    const Spec accepted = load_spec(dir_ / "timer.yaml");
+    std::vector<std::string> names;
+    for (const auto& st : accepted.typestate.states) names.push_back(st.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"Idle", "Running", "Cancelling", "Finished"}));
+    EXPECT_TRUE(same_behaviour(accepted, parse_spec(kProposedTimer, "proposal")));
+    EXPECT_EQ(accepted.typestate.name, "TimerService");  // the class name the proposal records
+    EXPECT_EQ(accepted.timing.tmax_ms, std::optional<double>(150));
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.dot"));
+    EXPECT_FALSE(fs::exists(dir_ / "timer.diff.svg"));
+
+    const Result again = run({"accept", "timer.yaml"});
+    EXPECT_EQ(again.status, 2);
+    EXPECT_NE(again.err.find("no proposal to accept: timer.proposed.yaml does not exist"), std::string::npos)
+        << again.err;
+}
+
+TEST_F(Cli, AcceptAutoKeepsGeneratedNamesOfNewStatesOnly) {
+    std::ofstream(dir_ / "timer.yaml") << kStoredTimer;
+    std::ofstream(dir_ / "timer.proposed.yaml") << kProposedTimer;
+    const Result ok = run({"accept", "timer.yaml", "--auto"});
+    ASSERT_EQ(ok.status, 0) << ok.err;
+    std::vector<std::string> names;
+    for (const auto& st : load_spec(dir_ / "timer.yaml").typestate.states) names.push_back(st.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"Idle", "Running", "Cancelling", "s3"}));
+}
+
+TEST_F(Cli, AcceptRefusesABrokenProposalAndKeepsTheSpec) {
+    std::ofstream(dir_ / "timer.yaml") << kStoredTimer;
+    std::ofstream(dir_ / "timer.proposed.yaml") << "typestar: 1\nname: T\nstates: [\n";
+    const Result r = run({"accept", "timer.yaml", "--auto"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("timer.proposed.yaml:"), std::string::npos) << r.err;
+    EXPECT_EQ(read(dir_ / "timer.yaml"), kStoredTimer);
+    EXPECT_TRUE(fs::exists(dir_ / "timer.proposed.yaml"));
+}
+
+#ifdef EXEC_SUBJECT
+// --- a user's own class, served by its test binary (exec:BINARY#SPEC) ----------------------------
+
+TEST_F(Cli, LearnsAndChecksTheUsersOwnClassThroughItsTestBinary) {
+    const std::string device = std::string("exec:") + EXEC_SUBJECT + "#Beeper";
+    const Result learned = run({"learn", "--device", device, "--out", "beeper.yaml"});
+    ASSERT_EQ(learned.status, 0) << learned.err;
+    const Spec spec = load_spec(dir_ / "beeper.yaml");
+    EXPECT_EQ(spec.typestate.name, "Beeper");  // the LearningPurpose's class name, from /v1/status
+    EXPECT_EQ(spec.provenance.device, device);  // a URL that can be passed again
+    EXPECT_EQ(spec.provenance.framework, "exec-subject-1");
+    ASSERT_EQ(spec.typestate.states.size(), 3u) << read(dir_ / "beeper.yaml");
+    EXPECT_EQ(spec.timing.tmax_ms, std::optional<double>(60));
+    // Query statistics are not in the spec: learning again gives the same bytes (no diff noise).
+    EXPECT_TRUE(spec.provenance.stats.empty());
+    const Result relearned = run({"learn", "--device", device, "--out", "beeper2.yaml"});
+    ASSERT_EQ(relearned.status, 0) << relearned.err;
+    EXPECT_EQ(read(dir_ / "beeper2.yaml"), read(dir_ / "beeper.yaml"));
+
+    const Result checked = run({"check", "beeper.yaml", "--device", device});
+    EXPECT_EQ(checked.status, 0) << checked.out << checked.err;
+    EXPECT_NE(checked.out.find("conforms: " + device), std::string::npos) << checked.out;
+
+    // The same class with `start` allowed twice in the spec: a counterexample from the real class.
+    Spec twice = load_spec(dir_ / "beeper.yaml");
+    auto& states = twice.typestate.states;
+    const auto refused = std::find_if(states.begin(), states.end(), [](const auto& st) { return !st.callins.at(0); });
+    ASSERT_NE(refused, states.end());
+    refused->callins[0] = static_cast<StateId>(refused - states.begin());
+    save_spec(twice, dir_ / "twice.yaml");
+    const Result mutant = run({"check", "twice.yaml", "--device", device});
+    EXPECT_EQ(mutant.status, 1) << mutant.out << mutant.err;
+    EXPECT_NE(mutant.out.find("counterexample: " + device), std::string::npos) << mutant.out;
+}
+
+TEST_F(Cli, TheGtestPluginRecordsClassNameAndTimingAndNoStatistics) {
+    // The plugin's first run learns the missing spec (beeper.proposed.yaml); twice, for the bytes.
+    const std::string command = "cd " + shell_quote(dir_.string()) + " && env -u CI -u TYPESTAR_UPDATE " +
+                                "TYPESTAR_EXEC_SUBJECT_SPEC=" + shell_quote((dir_ / "beeper.yaml").string()) + " " +
+                                shell_quote(EXEC_SUBJECT) + " > out.txt 2> err.txt";
+    const int first = std::system(command.c_str());
+    EXPECT_EQ(WIFEXITED(first) ? WEXITSTATUS(first) : -1, 1) << read(dir_ / "out.txt");
+    const std::string proposal = read(dir_ / "beeper.proposed.yaml");
+    ASSERT_FALSE(proposal.empty()) << read(dir_ / "out.txt") << read(dir_ / "err.txt");
+    const Spec spec = parse_spec(proposal, "beeper.proposed.yaml");
+    EXPECT_EQ(spec.typestate.name, "Beeper");
+    EXPECT_EQ(spec.timing.tmax_ms, std::optional<double>(60));
+    EXPECT_EQ(spec.timing.tmin_ms, std::optional<double>(2));
+    EXPECT_EQ(spec.provenance.framework, "exec-subject-1");
+    EXPECT_EQ(spec.provenance.device, "Beeper (in-process)");
+    EXPECT_TRUE(spec.provenance.stats.empty());
+    EXPECT_EQ(proposal.find("queries"), std::string::npos) << proposal;
+    EXPECT_NE(read(dir_ / "out.txt").find("typestar accept " + (dir_ / "beeper.yaml").string()), std::string::npos);
+    (void)std::system(command.c_str());
+    EXPECT_EQ(read(dir_ / "beeper.proposed.yaml"), proposal);  // same behaviour, same bytes
+}
+
+TEST_F(Cli, ExecDeviceErrorsNameTheCause) {
+    const Result unknown = run({"check", kAsyncTask, "--device", std::string("exec:") + EXEC_SUBJECT + "#Nope"});
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find("no registered spec 'Nope' (registered: Beeper)"), std::string::npos) << unknown.err;
+    EXPECT_NE(unknown.err.find("did not start serving (it exited with status 2"), std::string::npos) << unknown.err;
+    const Result not_a_test = run({"check", kAsyncTask, "--device", "exec:/bin/true"});
+    EXPECT_EQ(not_a_test.status, 2);
+    EXPECT_NE(not_a_test.err.find("exec:/bin/true: the binary did not start serving (it exited with status 0"),
+              std::string::npos)
+        << not_a_test.err;
+    const Result missing = run({"check", kAsyncTask, "--device", "exec:./no-such-binary"});
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("cannot run the binary"), std::string::npos) << missing.err;
+}
+
+TEST_F(Cli, TheTestBinaryRefusesToServeWithoutAToken) {
+    const std::string command = "cd " + shell_quote(dir_.string()) + " && env -u TYPESTAR_DEVICE_TOKEN -u " +
+                                "TYPESTAR_DEVICE_TOKEN_FILE " + shell_quote(EXEC_SUBJECT) +
+                                " --typestar_serve=127.0.0.1:0 > out.txt 2> err.txt";
+    const int raw = std::system(command.c_str());
+    EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
+    EXPECT_EQ(read(dir_ / "out.txt"), "");
+    EXPECT_NE(read(dir_ / "err.txt").find("no bearer token"), std::string::npos) << read(dir_ / "err.txt");
+    // A token file others can read is refused too.
+    std::ofstream(dir_ / "token") << "t0ken";
+    fs::permissions(dir_ / "token", fs::perms::owner_read | fs::perms::owner_write | fs::perms::others_read);
+    const std::string loose = "cd " + shell_quote(dir_.string()) + " && " + shell_quote(EXEC_SUBJECT) +
+                              " --typestar_serve=127.0.0.1:0 --typestar_token_file=token > out.txt 2> err.txt";
+    const int raw2 = std::system(loose.c_str());
+    EXPECT_EQ(WIFEXITED(raw2) ? WEXITSTATUS(raw2) : -1, 2);
+    EXPECT_NE(read(dir_ / "err.txt").find("token"), std::string::npos) << read(dir_ / "err.txt");
+}
+#endif
+
 }  // namespace
 }  // namespace typestar::spec

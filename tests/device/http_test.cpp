@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -15,6 +16,8 @@
 #include "typestar/core/error.hpp"
 #include "typestar/device/factory.hpp"
 #include "typestar/device/http_device.hpp"
+#include "typestar/spec/spec.hpp"
+#include "typestar/sul/model_device.hpp"
 
 namespace typestar {
 namespace {
@@ -253,4 +256,80 @@ TEST(DeviceFactory, MakesEveryKindOfDevice) {
 }
 
 }  // namespace
+/// A model device that describes itself as a class with timing and counts its confirm_wait calls
+/// (as a user's factory device behind `--typestar_serve` would be served).
+class DescribedModel final : public Device {
+public:
+    explicit DescribedModel(std::atomic<int>& confirms)
+        : model_(synchronous_closure(spec::load_spec(std::string(TYPESTAR_SOURCE_DIR) + "/specs/asynctask.yaml").typestate),
+                 "model-asynctask"),
+          confirms_(confirms) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    DeviceTraits traits() const override { return model_.traits(); }
+    std::string name() const override { return "Probe (in-process)"; }
+    DeviceDescription describe() const override { return {name(), "Probe", "fw-1", 40.0, 1.0}; }
+    void reset() override { model_.reset(); }
+    Symbol step(Symbol input) override { return model_.step(input); }
+    std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds) override {
+        ++confirms_;
+        last_prefix_size = prefix.size();
+        DeviceSession session(model_);
+        for (Symbol s : prefix) (void)session.step(s);
+        return session.step(*model_.inputs().find(kWait));
+    }
+    inline static std::size_t last_prefix_size = 0;
+
+private:
+    ModelDevice model_;
+    std::atomic<int>& confirms_;
+};
+
+TEST(AgentOfAnyDevice, StatusFromDescribeAnswersFromTheDevice) {
+    std::atomic<int> confirms{0};
+    AgentConfig config;
+    config.token = kToken;
+    Agent agent(AnyDevices{[&] { return std::make_unique<DescribedModel>(confirms); }}, config);
+    agent.start();
+    HttpConfig hc;
+    hc.url = agent.url();
+    hc.token = kToken;
+    HttpDevice remote(hc);
+    EXPECT_EQ(remote.status().name, "Probe");
+    EXPECT_EQ(remote.status().framework, "fw-1");
+    EXPECT_EQ(remote.status().timing, (QuiescenceTiming{std::chrono::milliseconds(40), std::chrono::milliseconds(1)}));
+    DescribedModel local(confirms);
+    for (const auto& w : std::vector<std::vector<std::string>>{
+             {"execute", "wait", "wait"}, {"cancel", "execute", "wait"}, {"execute", "execute"}}) {
+        EXPECT_EQ(answer(remote, w), answer(local, w));
+    }
+    EXPECT_EQ(confirms.load(), 0);
+    // The double-check of a quiet wait (another timeout) runs as the device's confirm_wait.
+    const Word prefix = word_of({"execute", "wait"}, remote.inputs());
+    const auto confirmed = remote.confirm_wait(prefix, std::chrono::milliseconds(120));
+    ASSERT_TRUE(confirmed.has_value());
+    EXPECT_EQ(remote.outputs().name(*confirmed), local.outputs().name(*local.confirm_wait(prefix, {})));
+    EXPECT_EQ(confirms.load(), 2);  // the agent's, then the local one just above
+    EXPECT_EQ(DescribedModel::last_prefix_size, prefix.size());
+}
+
+TEST(AgentOfAnyDevice, ASessionIsSpentAfterAWaitOfAnotherTimeout) {
+    std::atomic<int> confirms{0};
+    AgentConfig config;
+    config.token = kToken;
+    Agent agent(AnyDevices{[&] { return std::make_unique<DescribedModel>(confirms); }}, config);
+    agent.start();
+    const auto created = nlohmann::json::parse(authorized("POST", agent.url() + "/v1/sessions", "{}").body);
+    const std::string session = agent.url() + "/v1/sessions/" + created["session"].get<std::string>();
+    EXPECT_EQ(authorized("POST", session + "/callin", R"({"seq": 0, "callin": "execute"})").status, 200);
+    EXPECT_EQ(authorized("POST", session + "/wait", R"({"seq": 1, "timeout_ms": 40})").status, 200);  // tmax
+    EXPECT_EQ(confirms.load(), 0);
+    EXPECT_EQ(authorized("POST", session + "/wait", R"({"seq": 2, "timeout_ms": 120})").status, 200);
+    EXPECT_EQ(confirms.load(), 1);
+    const RawReply spent = authorized("POST", session + "/callin", R"({"seq": 3, "callin": "cancel"})");
+    EXPECT_EQ(spent.status, 409);
+    EXPECT_NE(spent.body.find("session spent"), std::string::npos) << spent.body;
+    EXPECT_EQ(authorized("DELETE", session).status, 200);
+}
+
 }  // namespace typestar

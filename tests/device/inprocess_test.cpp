@@ -70,7 +70,7 @@ TEST(InProcessDevice, AlphabetsTraitsAndName) {
     EXPECT_EQ(d.inputs().names(), (std::vector<std::string>{"b", "a", "wait"}));
     EXPECT_EQ(d.outputs().names(), (std::vector<std::string>{"ok", "quiet", "err", "x", "y"}));
     EXPECT_EQ(d.traits(), closure_traits(d.inputs(), d.outputs()));
-    EXPECT_EQ(d.name(), "inproc:Probe");
+    EXPECT_EQ(d.name(), "Probe (in-process)");
 }
 
 TEST(InProcessDevice, ThrowingCallinAnswersErrAndErrIsAbsorbing) {
@@ -136,7 +136,7 @@ TEST(InProcessDevice, UndeclaredCallbackIsAHarnessError) {
         (void)d.run(word_of({"go"}, d.inputs()));
         FAIL() << "expected DeviceError";
     } catch (const DeviceError& e) {
-        EXPECT_EQ(std::string(e.what()), "inproc:Probe: undeclared callback 'onSurprise' emitted in query #1 'go'");
+        EXPECT_EQ(std::string(e.what()), "Probe (in-process): undeclared callback 'onSurprise' emitted in query #1 'go'");
     }
 }
 
@@ -152,7 +152,7 @@ TEST(InProcessDevice, FailingResetSnippetIsADeviceError) {
         d.reset();
         FAIL() << "expected DeviceError";
     } catch (const DeviceError& e) {
-        EXPECT_EQ(std::string(e.what()), "inproc:Broken: the reset snippet failed: no such service");
+        EXPECT_EQ(std::string(e.what()), "Broken (in-process): the reset snippet failed: no such service");
     }
 }
 
@@ -272,7 +272,7 @@ TEST(Quiescence, LateCallbackAfterQuietIsReportedAndNeverLeaks) {
         FAIL() << "expected DeviceError";
     } catch (const DeviceError& e) {
         const std::string what = e.what();
-        EXPECT_EQ(what.rfind("inproc:Probe: tmax too small: callback 'x' arrived ", 0), 0u) << what;
+        EXPECT_EQ(what.rfind("Probe (in-process): tmax too small: callback 'x' arrived ", 0), 0u) << what;
         EXPECT_NE(what.find("after the start of a `wait` that answered quiet (tmax 10 ms) in query #1 'slow wait'"),
                   std::string::npos)
             << what;
@@ -310,7 +310,7 @@ TEST(Quiescence, CallbackFasterThanTminIsReported) {
         FAIL() << "expected DeviceError";
     } catch (const DeviceError& e) {
         const std::string what = e.what();
-        EXPECT_EQ(what.rfind("inproc:Probe: tmin violated: callback 'x' arrived ", 0), 0u) << what;
+        EXPECT_EQ(what.rfind("Probe (in-process): tmin violated: callback 'x' arrived ", 0), 0u) << what;
         EXPECT_NE(what.find("after callin 'fast' started (tmin 20 ms)"), std::string::npos) << what;
     }
     InProcessConfig warn;
@@ -332,7 +332,7 @@ TEST(Quiescence, CallbackBeforeTheNextCallinIsATminViolation) {
         FAIL() << "expected DeviceError";
     } catch (const DeviceError& e) {
         EXPECT_EQ(std::string(e.what()),
-                  "inproc:Probe: a callin ran while a callback was still queued (the synchronous closure's rule: no "
+                  "Probe (in-process): a callin ran while a callback was still queued (the synchronous closure's rule: no "
                   "callin before the callbacks of the previous steps were delivered by a wait): callback 'x' was "
                   "queued when callin 'other' was to run, in query #1 'sync' (a callback that completes during a "
                   "call: give it tmin, or restrict the learning purpose with typestar::callbacks_drained from "

@@ -150,8 +150,10 @@ TEST_F(PluginE2E, FactoryDeviceIsUsedWithoutAUrl) {
     EXPECT_EQ(pass.code, 0) << pass.out;
     const Outcome fail = subject(spec, "", {{"TYPESTAR_SUBJECT_MODEL", fixture("timer_restartable.yaml")}});
     EXPECT_EQ(fail.code, 1) << fail.out;
-    // No URL for a factory device: the reproduce line reruns the test binary.
-    EXPECT_NE(fail.out.find("Reproduce: " + std::string(SUBJECT) + " --gtest_filter=Timer.Running_start"),
+    // No URL for a factory device: the CLI reaches it through this binary (exec:), or the test reruns.
+    EXPECT_NE(fail.out.find("Reproduce: typestar check " + spec.string() + " --device 'exec:" + std::string(SUBJECT) +
+                            "#Timer' --bound 2\n       or: " + std::string(SUBJECT) +
+                            " --gtest_filter=Timer.Running_start"),
               std::string::npos)
         << fail.out;
     EXPECT_NE(fail.out.find("  device: subject-model"), std::string::npos);
@@ -194,7 +196,7 @@ TEST_F(PluginE2E, ChangedTransitionFailsWithTraceAndProposesTheDevicesTypestate)
     // (the proposal keeps the stored spec's state names)
     EXPECT_NE(r.out.find("    | Running | start      | start  | added  | err | -> Running |\n"), std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("mv " + (dir_ / "timer.proposed.yaml").string() + " " + spec.string()), std::string::npos);
+    EXPECT_NE(r.out.find("\n    typestar accept " + spec.string() + "\n"), std::string::npos) << r.out;
 
     // The approved spec is untouched; the proposal is the device's typestate.
     EXPECT_EQ(slurp(spec), before);
@@ -215,7 +217,10 @@ TEST_F(PluginE2E, ManyFailingTestsReLearnOnce) {
     const auto failed = lines_matching(r.out, std::regex(R"(^\[  FAILED  \] (\S+) \()"));
     EXPECT_GE(failed.size(), 2u) << r.out;
     EXPECT_EQ(count(r.err, "re-learning Timer"), 1u) << r.err;
-    EXPECT_EQ(count(r.out, "Stored -> proposed (typestar diff):"), failed.size());
+    // The full proposal and diff once; every failure says what changed and where the proposal is.
+    EXPECT_EQ(count(r.out, "Stored -> proposed (typestar diff):"), 1u) << r.out;
+    EXPECT_EQ(count(r.out, "What changed (stored -> proposed):"), failed.size()) << r.out;
+    EXPECT_EQ(count(r.out, "Proposed spec: " + (dir_ / "timer.proposed.yaml").string()), failed.size()) << r.out;
     const auto proposed = typestar::spec::load_spec(dir_ / "timer.proposed.yaml");
     EXPECT_TRUE(typestar::spec::same_behaviour(proposed, typestar::spec::load_spec(fixture("timer_instant_cancel.yaml"))));
 }
@@ -415,6 +420,158 @@ TEST_F(PluginE2E, CustomMainRegistersAfterInitialize) {
     EXPECT_NE(r.out.find("[       OK ] Plain.StillRuns"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("[  FAILED  ] Timer.Running_start"), std::string::npos);
     EXPECT_NE(r.out.find("[       OK ] Timer.Idle_start"), std::string::npos);
+}
+
+// --- one proposal per spec and change across the processes of a ctest run ------------------------
+
+TEST_F(PluginE2E, TheTestProcessesOfOneCtestRunShareOneProposal) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::string device = "model:" + fixture("timer_instant_cancel.yaml");
+    fs::create_directories(dir_ / "tmp");
+    const std::map<std::string, std::string> env{{"TMPDIR", (dir_ / "tmp").string()},
+                                                 {"SPDLOG_LEVEL", "typestar.gtest=info"}};
+    const Outcome first = subject(spec, device, env);
+    ASSERT_EQ(first.code, 1);
+    const auto failed = lines_matching(first.out, std::regex(R"(^\[  FAILED  \] (\S+) \()"));
+    ASSERT_GE(failed.size(), 2u) << first.out;
+    EXPECT_EQ(count(first.err, "re-learning Timer"), 1u) << first.err;
+    const std::string proposal = slurp(dir_ / "timer.proposed.yaml");
+    ASSERT_FALSE(proposal.empty());
+    // As ctest runs them: one process per test. None re-learns; each names the change and points at
+    // the proposal learned once.
+    std::size_t marked = 0;
+    for (const auto& test : failed) {
+        const Outcome one = subject(spec, device, env, {"--gtest_filter=" + test});
+        EXPECT_EQ(one.code, 1) << test;
+        EXPECT_EQ(count(one.err, "re-learning Timer"), 0u) << test << "\n" << one.err;
+        EXPECT_EQ(count(one.out, "Stored -> proposed (typestar diff):"), 0u) << one.out;
+        EXPECT_NE(one.out.find("learned once for this spec and change, by " + failed.front() + " in test process "),
+                  std::string::npos)
+            << one.out;
+        // (the diff pairs the stored Cancelling with the proposal's Idle: cancel now ends the timer)
+        EXPECT_NE(one.out.find("What changed (stored -> proposed):\n"
+                               "    Cancelling start: err  =>  -> Running"),
+                  std::string::npos)
+            << one.out;
+        EXPECT_NE(one.out.find("    Cancelling wait: onCancelled -> Idle  =>  quiet"), std::string::npos) << one.out;
+        marked += count(one.out, "<- this test's transition");
+        EXPECT_EQ(slurp(dir_ / "timer.proposed.yaml"), proposal);
+    }
+    EXPECT_EQ(marked, 2u);  // Cancelling_start and Cancelling_wait are the transitions that changed
+}
+
+TEST_F(PluginE2E, ParallelTestProcessesLearnTheProposalOnce) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::string device = "model:" + fixture("timer_instant_cancel.yaml");
+    fs::create_directories(dir_ / "tmp");
+    const std::vector<std::string> tests{"Timer.Running_cancel", "Timer.Running_wait", "Timer.Cancelling_wait",
+                                         "Timer.Idle_start", "Timer.Running_start", "Timer.Cancelling_start"};
+    // All at once, like `ctest -j6`: each waits on the lock while one learns.
+    std::string cmd = "cd " + quote(dir_.string()) + " || exit 1; ";
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+        cmd += "env";
+        for (const char* v : kCleared) cmd += std::string(" -u ") + v;
+        cmd += " TMPDIR=" + quote((dir_ / "tmp").string()) + " SPDLOG_LEVEL=typestar.gtest=info TYPESTAR_SUBJECT_SPEC=" +
+               quote(spec.string()) + " TYPESTAR_DEVICE=" + quote(device) + " " + quote(SUBJECT) +
+               " --gtest_filter=" + tests[i] + " > out" + std::to_string(i) + ".txt 2> err" + std::to_string(i) +
+               ".txt & ";
+    }
+    cmd += "wait";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    std::size_t learned = 0, full = 0, pointers = 0, failing = 0;
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+        const std::string out = slurp(dir_ / ("out" + std::to_string(i) + ".txt"));
+        const std::string err = slurp(dir_ / ("err" + std::to_string(i) + ".txt"));
+        learned += count(err, "re-learning Timer");
+        full += count(out, "Stored -> proposed (typestar diff):");
+        pointers += count(out, "learned once for this spec and change, by Timer.");
+        failing += out.find("[  FAILED  ] " + tests[i]) != std::string::npos ? 1 : 0;
+    }
+    ASSERT_GE(failing, 2u);
+    EXPECT_EQ(learned, 1u);
+    EXPECT_EQ(full, 1u);
+    EXPECT_EQ(pointers, failing - 1);
+    const auto proposed = typestar::spec::load_spec(dir_ / "timer.proposed.yaml");
+    EXPECT_TRUE(typestar::spec::same_behaviour(proposed, typestar::spec::load_spec(fixture("timer_instant_cancel.yaml"))));
+}
+
+TEST_F(PluginE2E, AStaleProposalIsNeverReused) {
+    const auto spec = copy_spec("timer.yaml");
+    fs::create_directories(dir_ / "tmp");
+    fs::copy_file(fixture("timer_instant_cancel.yaml"), dir_ / "device.yaml");
+    const std::string device = "model:" + (dir_ / "device.yaml").string();
+    const std::map<std::string, std::string> env{{"TMPDIR", (dir_ / "tmp").string()},
+                                                 {"SPDLOG_LEVEL", "typestar.gtest=info"}};
+    ASSERT_EQ(count(subject(spec, device, env).err, "re-learning Timer"), 1u);
+    // The same URL, another behaviour: learned again, and the proposal is the new behaviour.
+    fs::copy_file(fixture("timer_restartable.yaml"), dir_ / "device.yaml", fs::copy_options::overwrite_existing);
+    const Outcome changed_device = subject(spec, device, env, {"--gtest_filter=Timer.Running_start"});
+    EXPECT_EQ(changed_device.code, 1);
+    EXPECT_EQ(count(changed_device.err, "re-learning Timer"), 1u) << changed_device.err;
+    EXPECT_TRUE(typestar::spec::same_behaviour(typestar::spec::load_spec(dir_ / "timer.proposed.yaml"),
+                                               typestar::spec::load_spec(fixture("timer_restartable.yaml"))));
+    // Another spec text (a comment is enough): learned again.
+    std::ofstream(spec, std::ios::app) << "# reviewed\n";
+    const Outcome changed_spec = subject(spec, device, env, {"--gtest_filter=Timer.Running_start"});
+    EXPECT_EQ(count(changed_spec.err, "re-learning Timer"), 1u) << changed_spec.err;
+    // The proposal file removed (or accepted, or edited): learned again, never a pointer to nothing.
+    fs::remove(dir_ / "timer.proposed.yaml");
+    const Outcome removed = subject(spec, device, env, {"--gtest_filter=Timer.Running_start"});
+    EXPECT_EQ(count(removed.err, "re-learning Timer"), 1u) << removed.err;
+    EXPECT_TRUE(fs::exists(dir_ / "timer.proposed.yaml"));
+    // Unchanged inputs: reused.
+    const Outcome same = subject(spec, device, env, {"--gtest_filter=Timer.Running_start"});
+    EXPECT_EQ(count(same.err, "re-learning Timer"), 0u) << same.err;
+    EXPECT_NE(same.out.find("    Running start: err  =>  -> Running   <- this test's transition"), std::string::npos)
+        << same.out;
+}
+
+TEST_F(PluginE2E, OnCiTheSharedProposalIsPrintedOnceAndNothingIsWritten) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::string device = "model:" + fixture("timer_instant_cancel.yaml");
+    fs::create_directories(dir_ / "tmp");
+    const std::map<std::string, std::string> env{{"TMPDIR", (dir_ / "tmp").string()}, {"CI", "true"}};
+    std::size_t full = 0, pointers = 0;
+    // (the two failing tests, then the first again: a rerun with nothing changed)
+    for (const std::string test : {"Timer.Cancelling_start", "Timer.Cancelling_wait", "Timer.Cancelling_start"}) {
+        const Outcome one = subject(spec, device, env, {"--gtest_filter=" + test});
+        EXPECT_EQ(one.code, 1) << one.out;
+        full += count(one.out, "CI is set, so nothing was written. The proposed spec:");
+        pointers += count(one.out, "CI is set, so nothing was written; the proposed spec (learned once for this spec "
+                                   "and change, by Timer.Cancelling_start in test process ");
+    }
+    EXPECT_EQ(full, 1u);
+    EXPECT_EQ(pointers, 2u);
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
+}
+
+TEST_F(PluginE2E, UpdateModeInParallelProcessesWritesTheSpecOnce) {
+    const auto spec = copy_spec("timer.yaml");
+    const std::string device = "model:" + fixture("timer_instant_cancel.yaml");
+    fs::create_directories(dir_ / "tmp");
+    const std::vector<std::string> tests{"Timer.Cancelling_start", "Timer.Cancelling_wait", "Timer.Running_wait",
+                                         "Timer.Idle_start"};
+    std::string cmd = "cd " + quote(dir_.string()) + " || exit 1; ";
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+        cmd += "env";
+        for (const char* v : kCleared) cmd += std::string(" -u ") + v;
+        cmd += " TMPDIR=" + quote((dir_ / "tmp").string()) +
+               " TYPESTAR_UPDATE=1 SPDLOG_LEVEL=typestar.gtest=info TYPESTAR_SUBJECT_SPEC=" + quote(spec.string()) +
+               " TYPESTAR_DEVICE=" + quote(device) + " " + quote(SUBJECT) + " --gtest_filter=" + tests[i] + " > out" +
+               std::to_string(i) + ".txt 2> err" + std::to_string(i) + ".txt; echo $? > code" + std::to_string(i) +
+               ".txt & ";
+    }
+    cmd += "wait";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    std::size_t learned = 0;
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+        learned += count(slurp(dir_ / ("err" + std::to_string(i) + ".txt")), "re-learning Timer");
+        EXPECT_EQ(slurp(dir_ / ("code" + std::to_string(i) + ".txt")), "0\n")
+            << tests[i] << "\n" << slurp(dir_ / ("out" + std::to_string(i) + ".txt"));
+    }
+    EXPECT_LE(learned, 1u);  // processes that start after the write test the new spec and pass
+    EXPECT_TRUE(typestar::spec::same_behaviour(typestar::spec::load_spec(spec),
+                                               typestar::spec::load_spec(fixture("timer_instant_cancel.yaml"))));
 }
 
 }  // namespace

@@ -90,8 +90,24 @@ TEST(Settings, BadValuesAndUnknownFlagsAreErrorsNotExceptions) {
                   "--typestar_update=maybe: expected 1, 0, true, false, yes, no, on or off",
                   "--typestar_device: expected --typestar_device=URL",
                   "--typestar_colour: unknown flag (known: --typestar_update, --typestar_bound=B, "
-                  "--typestar_learner=lstar|lsharp, --typestar_device=URL, --typestar_require_device)"}));
+                  "--typestar_learner=lstar|lsharp, --typestar_device=URL, --typestar_require_device, "
+                  "--typestar_serve=HOST:PORT, --typestar_serve_spec=NAME, --typestar_token_file=PATH)"}));
     EXPECT_EQ(args.rest(), (std::vector<std::string>{"bin"}));
+}
+
+TEST(Settings, ServeFlags) {
+    Args args({"bin", "--typestar_serve=127.0.0.1:0", "--typestar_serve_spec=Timer", "--typestar_token_file=/t/tok",
+               "--gtest_brief"});
+    const Settings s = parse(args);
+    EXPECT_TRUE(s.errors.empty());
+    EXPECT_EQ(s.serve, "127.0.0.1:0");
+    EXPECT_EQ(s.serve_spec, "Timer");
+    EXPECT_EQ(s.token_file, "/t/tok");
+    EXPECT_EQ(args.rest(), (std::vector<std::string>{"bin", "--gtest_brief"}));
+    Args bad({"bin", "--typestar_serve=8080", "--typestar_token_file"});
+    EXPECT_EQ(parse(bad).errors,
+              (std::vector<std::string>{"--typestar_serve=8080: expected --typestar_serve=HOST:PORT (e.g. 127.0.0.1:0)",
+                                        "--typestar_token_file: expected --typestar_token_file=PATH"}));
 }
 
 TEST(Settings, LearnerFromFlagOrEnvironment) {

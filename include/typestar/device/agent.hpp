@@ -65,6 +65,12 @@ namespace detail {
 struct AgentTestAccess;  // tests and fuzzers: handle a request without sockets (src/device)
 }  // namespace detail
 
+/// Any device to serve (e.g. the factory of a gtest registration): plain data.
+struct AnyDevices {
+    /// Makes one device per concurrent session (called under the agent's lock, one at a time).
+    std::function<std::unique_ptr<Device>()> make;
+};
+
 /// Serves devices made by `factory` (one per concurrent session) over HTTP /v1.
 class Agent {
 public:
@@ -72,6 +78,12 @@ public:
     /// Throws std::invalid_argument for an empty token, no factory, no connections allowed or a
     /// connection timeout that is not positive.
     Agent(Factory factory, AgentConfig config);
+    /// Serves any Device. Its status comes from Device::describe() (class name, framework, tmax and
+    /// tmin rounded to milliseconds; 0 when the device has none) and traits(). A `wait` with a
+    /// `timeout_ms` other than the device's tmax runs as Device::confirm_wait of the session's word
+    /// so far, in a fresh instance; that session then answers 409 to further steps (clients delete
+    /// it, as HttpDevice::confirm_wait does). Throws like the other constructor.
+    Agent(AnyDevices devices, AgentConfig config);
     ~Agent();
     Agent(const Agent&) = delete;
     Agent& operator=(const Agent&) = delete;

@@ -50,6 +50,10 @@ struct InProcessConfig {
     /// Overrides the definition's timing.
     std::optional<QuiescenceTiming> timing;
     TimingViolationPolicy violations = TimingViolationPolicy::Error;
+    /// What name() says: the device URL it was made from (make_device sets `inproc:KEY`), or empty
+    /// for "<class> (in-process)", which is not a URL: a class of the user's own is not reachable as
+    /// `inproc:` (serve it from its test binary, `exec:BINARY#SPEC`; docs/gtest-plugin.md).
+    std::string label;
 };
 
 /// Timing observations of a device (plain data). Delays are measured from the start of the latest
@@ -98,8 +102,10 @@ public:
     [[nodiscard]] const Alphabet& inputs() const override { return inputs_; }
     [[nodiscard]] const Alphabet& outputs() const override { return outputs_; }
     [[nodiscard]] DeviceTraits traits() const override { return traits_; }
-    /// "inproc:" + the class name.
-    [[nodiscard]] std::string name() const override { return "inproc:" + definition_.name; }
+    /// InProcessConfig::label, or "<class> (in-process)".
+    [[nodiscard]] std::string name() const override {
+        return config_.label.empty() ? definition_.name + " (in-process)" : config_.label;
+    }
     /// The class name, its framework version and the timing in force.
     [[nodiscard]] DeviceDescription describe() const override;
 

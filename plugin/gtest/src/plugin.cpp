@@ -1,5 +1,6 @@
 // initialize(), the registration queue, and the settings in force.
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "serve.hpp"
 #include "spec_tests.hpp"
 #include "typestar/gtest/gtest.hpp"
 #include "typestar/log/logging.hpp"
@@ -85,12 +87,26 @@ void initialize(int& argc, char** argv, const InitOptions& options) {
     if (help) std::printf("\n%s", settings_help().c_str());
     if (options.logging) typestar::log_to_stderr();
 
-    const std::lock_guard<std::mutex> lock(r.mutex);
-    r.settings = std::move(s);
-    r.initialized = true;
-    auto queued = std::move(r.queued);
-    r.queued.clear();
-    for (auto& registration : queued) register_now(r, std::move(registration));
+    std::vector<detail::SpecTests*> specs;
+    {
+        const std::lock_guard<std::mutex> lock(r.mutex);
+        r.settings = std::move(s);
+        r.initialized = true;
+        auto queued = std::move(r.queued);
+        r.queued.clear();
+        for (auto& registration : queued) register_now(r, std::move(registration));
+        for (auto& spec : r.specs) specs.push_back(spec.get());
+    }
+    if (!r.settings->serve.empty() && !help) {
+        // The test binary as a /v1 agent (`typestar learn|check --device exec:BINARY#SPEC`): no test runs.
+        if (!r.settings->errors.empty()) {
+            for (const auto& e : r.settings->errors) std::fprintf(stderr, "typestar: %s\n", e.c_str());
+            std::exit(2);
+        }
+        std::exit(detail::serve_devices(specs, *r.settings));
+    }
 }
+
+const std::string& detail::test_binary() { return registry().binary; }
 
 }  // namespace typestar

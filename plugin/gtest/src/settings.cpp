@@ -101,10 +101,26 @@ Settings parse_settings(int& argc, char** argv, const std::function<const char*(
                 s.device = std::string(*value);
             else
                 s.errors.push_back(std::string(arg) + ": expected --typestar_device=URL");
+        } else if (name == "typestar_serve") {
+            if (value && !value->empty() && value->find(':') != std::string_view::npos)
+                s.serve = std::string(*value);
+            else
+                s.errors.push_back(std::string(arg) + ": expected --typestar_serve=HOST:PORT (e.g. 127.0.0.1:0)");
+        } else if (name == "typestar_serve_spec") {
+            if (value && !value->empty())
+                s.serve_spec = std::string(*value);
+            else
+                s.errors.push_back(std::string(arg) + ": expected --typestar_serve_spec=NAME");
+        } else if (name == "typestar_token_file") {
+            if (value && !value->empty())
+                s.token_file = std::string(*value);
+            else
+                s.errors.push_back(std::string(arg) + ": expected --typestar_token_file=PATH");
         } else {
             s.errors.push_back(std::string(arg) +
                                ": unknown flag (known: --typestar_update, --typestar_bound=B, "
-                               "--typestar_learner=lstar|lsharp, --typestar_device=URL, --typestar_require_device)");
+                               "--typestar_learner=lstar|lsharp, --typestar_device=URL, --typestar_require_device, "
+                               "--typestar_serve=HOST:PORT, --typestar_serve_spec=NAME, --typestar_token_file=PATH)");
         }
     }
     if (kept < argc) argv[kept] = nullptr;
@@ -122,6 +138,11 @@ std::string settings_help() {
            "(TYPESTAR_DEVICE)\n"
            "  --typestar_require_device   fail, not skip, when the device cannot be reached "
            "(TYPESTAR_REQUIRE_DEVICE)\n"
+           "  --typestar_serve=HOST:PORT  run no test: serve the registered devices as /v1 agents (port 0: any), "
+           "for\n"
+           "                              `typestar learn|check --device exec:BINARY#SPEC`\n"
+           "  --typestar_serve_spec=NAME  serve only this spec (gtest suite name, spec name or file stem)\n"
+           "  --typestar_token_file=PATH  the agents' bearer token (mode 0600; else TYPESTAR_DEVICE_TOKEN[_FILE])\n"
            "  CI set (to anything but empty, 0, false, no or off): never write; a missing spec or an unreachable\n"
            "  device fails.\n"
            "  SPDLOG_LEVEL=info|debug|trace shows typestar's log (e.g. SPDLOG_LEVEL=typestar.learn=debug).\n";

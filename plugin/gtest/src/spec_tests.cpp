@@ -1,5 +1,7 @@
 #include "spec_tests.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -14,6 +16,7 @@
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
+#include "shared_proposal.hpp"
 #include "typestar/gtest/report.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/diff.hpp"
@@ -90,6 +93,44 @@ std::string indent(const std::string& text, const std::string& prefix) {
     return out;
 }
 
+/// `Suite.Name` of the running gtest test, or empty.
+std::string current_test() {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    return info == nullptr ? std::string() : std::string(info->test_suite_name()) + "." + info->name();
+}
+
+/// What changed from the stored spec to the proposal, one line per changed transition (the
+/// stored spec's state names), the test's own transition marked; or why the test fails although
+/// its own transition did not change.
+std::string change_summary(const spec::SpecDiff& d, const gtest::TransitionTest& t) {
+    std::ostringstream o;
+    bool mine = false;
+    o << "What changed (stored -> proposed):\n";
+    for (const auto& c : d.changes) {
+        const bool here = c.old_state == t.state && c.symbol == t.input;
+        mine = mine || here;
+        o << "    " << c.old_state << " " << c.symbol << ": " << c.before << "  =>  " << c.after
+          << (here ? "   <- this test's transition" : "") << "\n";
+    }
+    auto list = [&](const char* what, const std::vector<std::string>& names) {
+        if (names.empty()) return;
+        o << "    " << what << ":";
+        for (const auto& n : names) o << ' ' << n;
+        o << "\n";
+    };
+    list("callins added", d.callins_added);
+    list("callins removed", d.callins_removed);
+    list("callbacks added", d.callbacks_added);
+    list("callbacks removed", d.callbacks_removed);
+    for (const auto& st : d.old_only_states) o << "    state " << st.name << " is no longer reached\n";
+    for (const auto& st : d.new_only_states) o << "    new state " << st.name << "\n";
+    if (d.empty()) o << "    nothing up to the bound (the proposal has the stored behaviour)\n";
+    if (!mine && !d.changes.empty())
+        o << "This test's transition (" << t.state << ", " << t.input
+          << ") did not change: its words pass through a transition that did.\n";
+    return o.str();
+}
+
 }  // namespace
 
 SpecTests::SpecTests(Registration registration, std::string binary)
@@ -128,6 +169,20 @@ void SpecTests::register_tests(std::set<std::string>& used_suites) {
         suite_name_ = unique_suite(fallback, used_suites);
         add("learn", reg_.file, reg_.line, [this] { run_learn(); });
     }
+}
+
+bool SpecTests::answers_to(const std::string& name) const {
+    return name == suite_name_ || name == path_.stem().string() || (spec_ && name == spec_->typestate.name);
+}
+
+std::unique_ptr<Device> SpecTests::make_device() const {
+    if (!settings().device.empty()) return device_from_url(settings().device);
+    if (!reg_.factory)
+        throw std::invalid_argument("no device: " + path_.string() +
+                                    " is registered without a device factory (and no --typestar_device)");
+    auto d = reg_.factory();
+    if (!d) throw std::invalid_argument("the device factory of " + path_.string() + " returned no device");
+    return d;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,8 +281,110 @@ void SpecTests::prepare() {
     }
 }
 
+bool SpecTests::explains(const spec::Spec& candidate, const Counterexample& cex) const {
+    try {
+        const MealyMachine m = synchronous_closure(candidate.typestate);
+        Word w;
+        for (Symbol i : cex.inputs) w.push_back(m.inputs().at(device_->inputs().name(i)));
+        const Word predicted = m.outputs_of(w);
+        for (std::size_t k = 0; k < w.size(); ++k)
+            if (k >= cex.actual.size() || m.outputs().name(predicted[k]) != device_->outputs().name(cex.actual[k]))
+                return false;
+        return true;
+    } catch (const std::exception&) {
+        return false;  // another alphabet: not this device's proposal
+    }
+}
+
+std::optional<SpecTests::Proposal> SpecTests::reuse_shared(const std::string& key, const Counterexample& cex) {
+    const auto record = gtest::read_shared_proposal(gtest::shared_record_path(path_));
+    if (!record || record->key != key) return std::nullopt;
+    const auto proposed_yaml = gtest::proposed_path(path_, "yaml");
+    Proposal p;
+    try {
+        p.spec = spec::parse_spec(record->yaml, proposed_yaml.string());
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    if (!explains(*p.spec, cex)) {
+        logger("typestar.gtest")
+            ->info("the proposal of test process {} does not explain this test's counterexample: re-learning",
+                   record->pid);
+        return std::nullopt;
+    }
+    const Settings& s = settings();
+    // Usually an earlier process of this ctest run; possibly of an earlier run with the same inputs.
+    const std::string who = (record->test.empty() ? std::string("a test") : record->test) + " in test process " +
+                            std::to_string(record->pid) + (record->when.empty() ? "" : " at " + record->when);
+    if (!s.ci) {
+        // The files it wrote must still be the proposal (not removed, accepted or edited since).
+        if (read_file(s.update ? path_ : proposed_yaml) != record->yaml) return std::nullopt;
+    }
+    try {
+        p.diff = spec::diff_specs(*spec_, *p.spec);
+    } catch (const std::exception&) {
+    }
+    p.shared = true;
+    if (s.ci) {
+        p.pointer = "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, by " +
+                    who + ") is printed in full in that test's output.\n";
+    } else if (s.update) {
+        p.wrote_spec = true;
+        p.pointer = "Update mode: " + path_.string() + " was rewritten by " + who + ".\n";
+    } else {
+        std::string pictures;
+        for (const auto& f : {gtest::proposed_path(path_, "svg"), [&] {
+                                  auto d = path_;
+                                  d.replace_extension(".diff.svg");
+                                  return d;
+                              }()}) {
+            std::error_code ec;
+            if (std::filesystem::exists(f, ec)) pictures += (pictures.empty() ? "" : ", ") + f.string();
+        }
+        p.pointer = "Proposed spec: " + proposed_yaml.string() + " (learned once for this spec and change, by " + who +
+                    "; its full diff is in that test's output, or run: typestar diff " +
+                    gtest::shell_quote(path_.string()) + " " + gtest::shell_quote(proposed_yaml.string()) + ")\n" +
+                    (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") +
+                    "Accept it: typestar accept " + gtest::shell_quote(path_.string()) + "\n";
+    }
+    p.report = p.pointer;
+    return p;
+}
+
 const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexample) {
     if (proposal_) return *proposal_;
+    // One proposal per spec and change across the test processes of a ctest run (shared_proposal.hpp).
+    std::optional<gtest::ProposalLock> lock;
+    std::string key;
+    const Settings& settings_now = settings();
+    // Shared only when the key pins the device's behaviour: a factory or built-in simulation (the
+    // test binary's bytes), or a model file (its bytes). An http:// agent can change behind the
+    // same URL and description, so each process learns its own proposal then.
+    const std::string& url = settings_now.device;
+    const bool is_model = url.rfind("model:", 0) == 0;
+    const bool pinned = url.empty() || is_model || url.rfind("inproc:", 0) == 0;
+    if (pinned && spec_ && counterexample != nullptr && alphabet_mismatch_.empty() && conformance_) {
+        const DeviceDescription who = device_->describe();
+        std::ostringstream device_text;
+        device_text << (url.empty() ? "factory " + who.name : "url " + url) << " | class " << who.class_name
+                    << " | framework " << who.framework << " | tmax "
+                    << (who.tmax_ms ? std::to_string(*who.tmax_ms) : "-") << " | tmin "
+                    << (who.tmin_ms ? std::to_string(*who.tmin_ms) : "-");
+        if (is_model) device_text << " | model " << gtest::content_hash(read_file(url.substr(6)));
+        std::error_code cwd_error;
+        device_text << " | env " << gtest::environment_hash() << " | cwd "
+                    << std::filesystem::current_path(cwd_error).string();
+        key = gtest::shared_proposal_key(file_text_, device_text.str(), gtest::executable_hash(),
+                                         std::max<std::size_t>(1, bound()), settings_now.learner, tool_version()) +
+              "mode " + (settings_now.ci ? "ci" : settings_now.update ? "update" : "proposal") + "\n";
+        lock.emplace(gtest::shared_lock_path(path_));  // waits while another process learns
+        if (lock->held()) {
+            if (auto reused = reuse_shared(key, *counterexample)) {
+                proposal_ = std::move(*reused);
+                return *proposal_;
+            }
+        }
+    }
     proposal_.emplace();
     Proposal& p = *proposal_;
     const std::size_t b = std::max<std::size_t>(1, bound());
@@ -300,7 +457,8 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
                 }
 #endif
                 r << "Proposed spec: " << proposed_yaml.string() << "\n  (pictures: " << pictures
-                  << ")\nReview it, then accept it:\n    mv " << gtest::shell_quote(proposed_yaml.string()) << ' '
+                  << ")\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, "
+                     "or --auto):\n    typestar accept "
                   << gtest::shell_quote(path_.string())
                   << "\nor rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes "
                   << path_.filename().string() << " itself.\n";
@@ -312,13 +470,26 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
     }
     if (spec_) {
         try {
-            r << "Stored -> proposed (typestar diff):\n"
-              << indent(spec::format_diff(spec::diff_specs(*spec_, *p.spec)), "    ");
+            p.diff = spec::diff_specs(*spec_, *p.spec);
+            r << "Stored -> proposed (typestar diff):\n" << indent(spec::format_diff(*p.diff), "    ");
         } catch (const std::exception& e) {
             r << "(no diff: " << e.what() << ")\n";
         }
     }
     p.report = r.str();
+    p.pointer = s.ci        ? std::string("The proposed spec and its diff are printed in full above (first failing test).\n")
+                : s.update ? "Update mode: wrote " + path_.string() + ".\n"
+                           : "Proposed spec: " + proposed_yaml.string() +
+                                 " (its diff and pictures are in the first failing test's message above)\n";
+    if (lock && lock->held()) {
+        try {
+            gtest::write_shared_proposal(gtest::shared_record_path(path_),
+                                         gtest::SharedProposal{key, static_cast<long>(::getpid()), current_test(),
+                                                               gtest::utc_now(), yaml});
+        } catch (const std::exception& e) {
+            logger("typestar.gtest")->warn("could not share the proposal with other test processes: {}", e.what());
+        }
+    }
     return p;
 }
 
@@ -326,7 +497,8 @@ std::string SpecTests::reproduce(const std::string& test) const {
     std::string url = settings().device;
     if (url.empty()) url = reg_.options.device_url;
     const std::string rerun = gtest::rerun_command(binary_, suite_name_ + "." + test);
-    if (url.empty()) return "Reproduce: " + rerun + "\n";
+    // A factory device has no URL of its own, but this binary serves it (--typestar_serve).
+    if (url.empty()) url = "exec:" + binary_ + "#" + suite_name_;
     return "Reproduce: " + gtest::check_command(path_, url, bound()) + "\n       or: " + rerun + "\n";
 }
 
@@ -490,9 +662,15 @@ void SpecTests::run_transition(std::size_t index) {
         }
         m << "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
     }
-    m << "Re-learned (L*, seeded with the stored spec): "
-      << p.spec->typestate.states.size() << " states.\n"
-      << p.report;
+    m << "Re-learned (L*, seeded with the stored spec): " << p.spec->typestate.states.size() << " states.\n";
+    if (p.diff) m << change_summary(*p.diff, t);
+    // The full proposal and diff once per spec: in the process that learned it, in its first failure.
+    if (!p.shared && !report_printed_) {
+        report_printed_ = true;
+        m << p.report;
+    } else {
+        m << p.pointer;
+    }
     ADD_FAILURE_AT(at.c_str(), t.line) << m.str();
 }
 

@@ -13,6 +13,7 @@
 #include "typestar/conformance/suite.hpp"
 #include "typestar/gtest/gtest.hpp"
 #include "typestar/gtest/plan.hpp"
+#include "typestar/spec/diff.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/session/session.hpp"
 
@@ -21,6 +22,9 @@ namespace typestar::detail {
 /// The device named by `url`. The one place the plugin turns a URL into a device (today
 /// typestar::make_device of device/factory.hpp). Throws like make_device.
 [[nodiscard]] std::unique_ptr<Device> device_from_url(const std::string& url);
+
+/// argv[0] of the test binary (after initialize; "test-binary" before).
+[[nodiscard]] const std::string& test_binary();
 
 /// One register_spec_tests call.
 struct Registration {
@@ -45,13 +49,32 @@ public:
     /// Registers this spec's tests with gtest under a suite name not in `used_suites` (adding it).
     void register_tests(std::set<std::string>& used_suites);
 
+    /// The gtest test suite name (after register_tests).
+    [[nodiscard]] const std::string& suite_name() const noexcept { return suite_name_; }
+    /// The spec file, resolved.
+    [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
+    /// True when `name` is the suite name, the loaded spec's name or the spec file's stem.
+    [[nodiscard]] bool answers_to(const std::string& name) const;
+    /// A fresh device as the tests get it (--typestar_device's URL, else the factory). Throws
+    /// DeviceError / std::exception like the factory, std::invalid_argument when there is none.
+    [[nodiscard]] std::unique_ptr<Device> make_device() const;
+
 private:
     struct Proposal {
         std::optional<spec::Spec> spec;  ///< the learned spec, if learning worked
         std::string error;               ///< why learning failed
         std::string report;              ///< where it went (or why nowhere), and the diff
+        std::string pointer;             ///< one line: where the proposal is (for every later failure)
+        std::optional<spec::SpecDiff> diff;  ///< stored -> proposed, when there is a stored spec
         bool wrote_spec = false;         ///< update mode wrote the spec file itself
+        bool shared = false;             ///< reused from another test process of this run
     };
+
+    /// The proposal another test process computed for the same key, if it explains `cex` and its
+    /// files are in place (shared_proposal.hpp).
+    std::optional<Proposal> reuse_shared(const std::string& key, const Counterexample& cex);
+    /// True when `candidate` predicts the device's answer on the counterexample's word.
+    [[nodiscard]] bool explains(const spec::Spec& candidate, const Counterexample& cex) const;
 
     void run_load() const;
     void run_learn();
@@ -97,6 +120,7 @@ private:
     std::string alphabet_mismatch_;
     std::optional<Proposal> proposal_;
     bool update_announced_ = false;
+    bool report_printed_ = false;  // the full proposal report went into one failure message already
 };
 
 }  // namespace typestar::detail

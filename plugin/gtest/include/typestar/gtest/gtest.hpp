@@ -38,7 +38,8 @@ struct SpecTestOptions {
     std::string name;
     /// A device URL (`model:PATH`, `inproc:NAME`, `http://HOST:PORT`) that reaches the same device as
     /// the factory (e.g. the class served by a typestar-device agent), for the `typestar check` line
-    /// of failure messages. Default: none; the line reruns the gtest binary instead. A device from
+    /// of failure messages. Default: `exec:<this binary>#<suite>` (the binary serves the factory's
+    /// device, --typestar_serve), plus a line that reruns the gtest test. A device from
     /// --typestar_device has its URL anyway.
     std::string device_url;
 };
@@ -73,6 +74,9 @@ void register_spec_tests(const std::filesystem::path& spec, DeviceFactory factor
 /// argv, calls testing::InitGoogleTest(&argc, argv), sets up logging (InitOptions::logging), and
 /// registers queued specs. Call it once, before RUN_ALL_TESTS(); later calls do nothing. A bad flag
 /// value does not stop the program: every typestar test then fails, naming it.
+/// With --typestar_serve=HOST:PORT it runs no test and does not return: it serves the devices of
+/// the specs registered so far as /v1 agents (settings.hpp), then exits (0 after SIGTERM/SIGINT/
+/// SIGHUP, 2 with the reason on stderr when it cannot serve, or on a bad typestar flag).
 void initialize(int& argc, char** argv, const InitOptions& options = {});
 
 /// The settings in force (after initialize(); before it, those of the environment alone).

@@ -26,6 +26,19 @@ struct Settings {
     /// --typestar_require_device / TYPESTAR_REQUIRE_DEVICE: an unreachable device fails the tests
     /// (default: they skip, except on CI).
     bool require_device = false;
+    /// --typestar_serve=HOST:PORT: instead of running tests, serve the registered devices as /v1
+    /// agents on HOST:PORT (port 0: an ephemeral port; with several registrations served, each
+    /// agent gets an ephemeral port whatever PORT says), print one line
+    /// `typestar: serving <Suite> at http://HOST:PORT (spec <path>)` per device, then
+    /// `typestar: ready`, and stop on SIGTERM, SIGINT or SIGHUP. Empty: run tests.
+    std::string serve;
+    /// --typestar_serve_spec=NAME: serve only this registration (its gtest suite name, its spec's
+    /// name, or its spec file's stem). Empty: every registration.
+    std::string serve_spec;
+    /// --typestar_token_file=F: the agents' bearer token, read from F (mode 0600 or stricter).
+    /// Empty: TYPESTAR_DEVICE_TOKEN, else TYPESTAR_DEVICE_TOKEN_FILE; serving refuses to start
+    /// without a token.
+    std::string token_file;
     /// The environment variable CI is set (the rule insta and Vitest follow): nothing is ever
     /// written, a missing spec fails, an unreachable device fails.
     bool ci = false;

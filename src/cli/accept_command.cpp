@@ -1,0 +1,212 @@
+// `typestar accept SPEC [--name NEW=Chosen ...] [--auto]`: replaces a stored spec by its proposal
+// (`<spec>.proposed.yaml`, written by the gtest plugin), keeping the stored spec's state names (the
+// pairing `typestar diff` uses) and asking only for the names of new states.
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/spec/diff.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// `<spec>.proposed.<ext>`: the plugin's naming rule (typestar/gtest/report.hpp proposed_path; the
+/// CLI does not link the gtest plugin, so the two-line rule is repeated here).
+fs::path proposed_path(const fs::path& spec, const std::string& ext) {
+    fs::path p = spec;
+    if (p.extension() == ".yaml" || p.extension() == ".yml") p.replace_extension();
+    p += ".proposed." + ext;
+    return p;
+}
+
+bool good_state_name(const std::string& name) {
+    if (name.empty() || name.rfind("__", 0) == 0 || is_reserved(name)) return false;
+    for (const char c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '.' || c == '-';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+std::string word_text(const std::vector<std::string>& word) {
+    if (word.empty()) return "(the initial state)";
+    std::string out;
+    for (const auto& s : word) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+/// Per state, its shortest access word (breadth-first, inputs by name as `typestar diff` orders
+/// them: callins and `wait`); empty for unreachable states.
+std::vector<std::vector<std::string>> access_words(const Typestate& t) {
+    std::vector<std::pair<std::string, std::optional<std::size_t>>> inputs;  // name, callin index (none: wait)
+    for (std::size_t c = 0; c < t.callins.size(); ++c) inputs.emplace_back(t.callins[c], c);
+    inputs.emplace_back(std::string(kWait), std::nullopt);
+    std::sort(inputs.begin(), inputs.end());
+    std::vector<std::vector<std::string>> words(t.states.size());
+    std::vector<bool> seen(t.states.size(), false);
+    std::vector<StateId> queue{t.initial};
+    seen[t.initial] = true;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+        const StateId q = queue[head];
+        const auto& st = t.states[q];
+        for (const auto& [name, callin] : inputs) {
+            std::optional<StateId> next;
+            if (callin)
+                next = st.callins[*callin];
+            else if (st.callback)
+                next = st.callback->target;
+            else if (st.wait == Typestate::Wait::Quiet)
+                next = st.quiet_target.value_or(q);
+            if (!next || seen[*next]) continue;
+            seen[*next] = true;
+            words[*next] = words[q];
+            words[*next].push_back(name);
+            queue.push_back(*next);
+        }
+    }
+    return words;
+}
+
+struct AcceptArgs {
+    std::string spec;
+    std::vector<std::string> names;
+    bool keep_generated = false;
+};
+
+void run_accept(const AcceptArgs& o) {
+    const fs::path spec_path = o.spec;
+    const fs::path proposal_path = proposed_path(spec_path, "yaml");
+    std::error_code ec;
+    if (!fs::exists(proposal_path, ec)) {
+        print_error("no proposal to accept: " + proposal_path.string() +
+                    " does not exist (the gtest plugin writes it when a conformance test fails or a spec is missing)");
+        exit_with(kExitBadInput);
+    }
+    spec::Spec proposal = spec::load_spec(proposal_path);  // SpecError: main prints the diagnostics
+    std::optional<spec::Spec> stored;
+    if (fs::exists(spec_path, ec)) stored = spec::load_spec(spec_path);
+
+    // Stored names for paired states (the pairing of `typestar diff`); new states are the rest.
+    Typestate& t = proposal.typestate;
+    std::vector<std::string> final_names(t.states.size());
+    std::map<std::string, StateId> index;
+    for (StateId i = 0; i < t.states.size(); ++i) index[t.states[i].name] = i;
+    if (stored) {
+        for (const auto& pair : spec::pair_states(stored->typestate, t)) {
+            const StateId i = index.at(pair.new_state);
+            if (final_names[i].empty()) final_names[i] = pair.old_state;  // merged states: the first old name
+        }
+    }
+    const std::vector<std::vector<std::string>> access = access_words(t);
+
+    std::map<std::string, std::string> chosen;
+    for (const auto& n : o.names) {
+        const auto eq = n.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == n.size()) {
+            print_error("--name " + n + ": expected --name NEW=Chosen (a state of the proposal, then its new name)");
+            exit_with(kExitBadInput);
+        }
+        const std::string from = n.substr(0, eq), to = n.substr(eq + 1);
+        const auto it = index.find(from);
+        if (it == index.end()) {
+            print_error("--name " + n + ": the proposal " + proposal_path.string() + " has no state '" + from + "'");
+            exit_with(kExitBadInput);
+        }
+        if (!final_names[it->second].empty()) {
+            print_error("--name " + n + ": '" + from + "' is the stored state '" + final_names[it->second] +
+                        "' (same behaviour); stored names are kept");
+            exit_with(kExitBadInput);
+        }
+        if (!good_state_name(to)) {
+            print_error("--name " + n + ": '" + to + "' is not a state name ([A-Za-z0-9_.-], not starting with __, "
+                        "not wait, quiet, ok or err)");
+            exit_with(kExitBadInput);
+        }
+        chosen[from] = to;
+    }
+    std::vector<std::string> unnamed;
+    for (StateId i = 0; i < t.states.size(); ++i) {
+        if (!final_names[i].empty()) continue;
+        const std::string& generated = t.states[i].name;
+        if (const auto c = chosen.find(generated); c != chosen.end())
+            final_names[i] = c->second;
+        else if (o.keep_generated)
+            final_names[i] = generated;
+        else
+            unnamed.push_back(generated);
+    }
+    if (!unnamed.empty()) {
+        std::string text = "the proposal has " + std::to_string(unnamed.size()) + " new state" +
+                           (unnamed.size() == 1 ? "" : "s") + " without a name; name " +
+                           (unnamed.size() == 1 ? "it" : "them") + " with --name NEW=Chosen, or keep the generated " +
+                           "name" + (unnamed.size() == 1 ? "" : "s") + " with --auto:";
+        std::string example = "typestar accept " + spec_path.string();
+        for (const auto& u : unnamed) {
+            text += "\n  " + u + "  reached by: " + word_text(access[index.at(u)]);
+            example += " --name " + u + "=...";
+        }
+        print_error(text + "\n  e.g. " + example);
+        exit_with(kExitBadInput);
+    }
+    std::map<std::string, std::string> taken;
+    for (StateId i = 0; i < t.states.size(); ++i) {
+        const auto [it, fresh] = taken.emplace(final_names[i], t.states[i].name);
+        if (!fresh) {
+            print_error("two states would be named '" + final_names[i] + "' (proposal states '" + it->second +
+                        "' and '" + t.states[i].name + "'): choose another name with --name");
+            exit_with(kExitBadInput);
+        }
+    }
+
+    spec::Spec accepted = proposal;
+    std::size_t kept = 0, renamed = 0;
+    for (StateId i = 0; i < t.states.size(); ++i) {
+        if (stored && stored->typestate.find_state(final_names[i])) ++kept;
+        if (final_names[i] != t.states[i].name) ++renamed;
+        accepted.typestate.states[i].name = final_names[i];
+    }
+    if (!spec::same_behaviour(accepted, proposal))  // renaming only: a guard, never expected to fire
+        throw typestar::Error("internal error: renaming the proposal's states changed its behaviour; nothing was written");
+    spec::save_spec(accepted, spec_path);  // atomic: the stored spec survives any failure
+    std::vector<std::string> removed;
+    for (const fs::path& f : {proposal_path, proposed_path(spec_path, "dot"), proposed_path(spec_path, "svg"),
+                              fs::path(spec_path).replace_extension(".diff.svg")}) {
+        if (fs::remove(f, ec)) removed.push_back(f.filename().string());
+    }
+    std::cout << "accepted " << proposal_path.string() << " as " << spec_path.string() << ": "
+              << accepted.typestate.states.size() << " states (" << kept << " with their stored names, "
+              << accepted.typestate.states.size() - kept << " new)";
+    if (renamed > 0) std::cout << ", " << renamed << " renamed";
+    std::cout << "; removed";
+    for (const auto& r : removed) std::cout << ' ' << r;
+    std::cout << '\n';
+}
+
+}  // namespace
+
+void register_accept_command(CLI::App& app) {
+    auto o = std::make_shared<AcceptArgs>();
+    auto* cmd = app.add_subcommand(
+        "accept",
+        "Replace a spec by its proposal (<spec>.proposed.yaml), atomically, keeping the stored state names; new "
+        "states need --name or --auto. Removes the proposal files.");
+    cmd->add_option("spec", o->spec, "the stored spec (.yaml); its proposal is <spec>.proposed.yaml")->required();
+    cmd->add_option("--name", o->names, "NEW=Chosen: the name of a new state of the proposal (repeatable)");
+    cmd->add_flag("--auto", o->keep_generated, "keep the generated names (s0, s1, ...) of new states");
+    cmd->callback([o] { run_accept(*o); });
+}
+
+}  // namespace typestar::cli
