@@ -1,0 +1,135 @@
+// Spec format version 2, kind typestate (docs/spec-format-v2.md): partitions, unknown transitions,
+// the environment role; v1 files read unchanged and written as v1; three-valued minimisation.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "typestar/core/error.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar::spec {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kSource = TYPESTAR_SOURCE_DIR;
+const fs::path kFixtures = kSource / "tests" / "spec" / "fixtures";
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+TEST(SpecV2, GoldenOutputAndRoundTrip) {
+    const Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    const std::string text = write_spec(spec);
+    EXPECT_EQ(text, read_text(kFixtures / "golden" / "params_v2.yaml"));
+    const Spec back = parse_spec(text, "back.yaml");
+    EXPECT_EQ(back.typestate, canonical(spec.typestate));
+    EXPECT_EQ(back.declarations, spec.declarations);
+    EXPECT_EQ(write_spec(back), text);
+}
+
+TEST(SpecV2, ReadsDeclarationsPartitionsRolesAndUnknown) {
+    const Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    const Typestate& t = spec.typestate;
+    // Abstract inputs, indexed by name.
+    EXPECT_EQ(t.callins, (std::vector<std::string>{"close", "connect[connected]", "connect[null]",
+                                                   "connect[unconnected]", "feed", "flush", "write[empty]",
+                                                   "write[nonempty]"}));
+    ASSERT_EQ(spec.declarations.size(), 4u);  // connect, feed, flush(), write; close is bare
+    const CallinDeclaration& write = spec.declarations[3];
+    EXPECT_EQ(write.signature(), "write(buf: bytes, len: int)");
+    ASSERT_EQ(write.partitions.size(), 2u);
+    EXPECT_EQ(write.partitions[0].name, "nonempty");  // declaration order kept
+    EXPECT_EQ(write.partitions[0].values, (std::vector<std::string>{"b'abc',3", "b'x',1"}));  // sorted, unique
+    EXPECT_EQ(write.partitions[0].split_from, "any");
+    EXPECT_EQ(write.partitions[0].split_by, "connect[unconnected] write");
+    EXPECT_EQ(spec.declarations[2].signature(), "flush()");
+    EXPECT_TRUE(spec.declarations[1].environment);
+    EXPECT_TRUE(t.info("feed").environment);
+    EXPECT_EQ(t.info("connect[null]").guard, "snk == null");
+    EXPECT_FALSE(t.info("close").environment);
+    const StateId s0 = *t.find_state("S0");
+    const auto* u = t.unknown_at(s0, 1);  // connect[connected]
+    ASSERT_NE(u, nullptr);
+    EXPECT_EQ(u->source, Unknown::Source::Unresolved);
+    EXPECT_EQ(u->reason, "3 runs disagreed: ok x2, err x1");
+    EXPECT_FALSE(t.states[s0].callins[1].has_value());
+    EXPECT_EQ(t.unknown_at(*t.find_state("Connected"), 1)->source, Unknown::Source::Disagreeing);
+    EXPECT_EQ(t.unknown_at(s0, 6)->source, Unknown::Source::Purpose);
+    EXPECT_EQ(spec.source.line_of("S0", "write[empty]"), 26);
+}
+
+TEST(SpecV2, Version1IsReadUnchangedAndWrittenAsVersion1) {
+    for (const char* name : {"asynctask", "mediaplayer"}) {
+        const Spec v1 = load_spec(kSource / "specs" / (std::string(name) + ".yaml"));
+        EXPECT_FALSE(v1.uses_version2());
+        EXPECT_TRUE(v1.declarations.empty());
+        EXPECT_TRUE(v1.typestate.input_info.empty());
+        EXPECT_EQ(write_spec(v1).rfind("typestar: 1\n", 0), 0u);
+    }
+}
+
+TEST(SpecV2, Version1SpecGainingAnUnknownIsWrittenAsVersion2AndReadsBackEqual) {
+    Spec spec = load_spec(kSource / "specs" / "mediaplayer.yaml");
+    Typestate& t = spec.typestate;
+    // Make one refused callin of the initial state unknown (never tried by the purpose).
+    std::size_t callin = 0;
+    while (t.states[t.initial].callins[callin]) ++callin;
+    t.states[t.initial].unknown[callin] = Unknown{Unknown::Source::Purpose, "purpose 'Drained' never calls it here"};
+    const std::string text = write_spec(spec);
+    EXPECT_EQ(text.rfind("typestar: 2\nkind: typestate\n", 0), 0u) << text;
+    EXPECT_NE(text.find("    unknown:\n      " + t.callins[callin] +
+                        ": {source: purpose, reason: \"purpose 'Drained' never calls it here\"}\n"),
+              std::string::npos)
+        << text;
+    const Spec back = parse_spec(text, "back.yaml");
+    EXPECT_EQ(back.typestate, canonical(spec.typestate));
+    EXPECT_FALSE(same_behaviour(back, load_spec(kSource / "specs" / "mediaplayer.yaml")))
+        << "unknown and err are different answers";
+}
+
+Typestate two_twins(const Unknown* first, const Unknown* second) {
+    // S0 -a-> S1 -a-> S2 -a-> S0 ... with b refused everywhere; S1 and S2 equivalent unless their
+    // unknown sets differ.
+    Typestate t;
+    t.name = "Twins";
+    t.callins = {"a", "b"};
+    t.states = {Typestate::State{"S0", {StateId{1}, std::nullopt}, {}, Typestate::Wait::Quiet, {}, {}},
+                Typestate::State{"S1", {StateId{2}, std::nullopt}, {}, Typestate::Wait::Quiet, {}, {}},
+                Typestate::State{"S2", {StateId{1}, std::nullopt}, {}, Typestate::Wait::Quiet, {}, {}}};
+    if (first) t.states[1].unknown[1] = *first;
+    if (second) t.states[2].unknown[1] = *second;
+    return t;
+}
+
+TEST(SpecV2, MinimisationNeverMergesStatesWithDifferentUnknownSets) {
+    const Unknown purpose{Unknown::Source::Purpose, "never tried"};
+    const Unknown unresolved{Unknown::Source::Unresolved, "disagreed"};
+    EXPECT_EQ(canonical(two_twins(nullptr, nullptr)).states.size(), 1u);      // all three equivalent
+    EXPECT_EQ(canonical(two_twins(&purpose, &purpose)).states.size(), 2u);    // S1 ~ S2: same unknown
+    EXPECT_EQ(canonical(two_twins(&purpose, nullptr)).states.size(), 2u);     // S1 apart: unknown vs err
+    EXPECT_EQ(canonical(two_twins(&purpose, &unresolved)).states.size(), 3u); // different reasons
+    const Typestate c = canonical(two_twins(&purpose, &unresolved));
+    ASSERT_NE(c.unknown_at(*c.find_state("S1"), 1), nullptr);
+    EXPECT_EQ(*c.unknown_at(*c.find_state("S1"), 1), purpose);
+    EXPECT_EQ(*c.unknown_at(*c.find_state("S2"), 1), unresolved);
+}
+
+TEST(SpecV2, WriterRefusesInconsistentDeclarations) {
+    Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    spec.typestate.input_info["close"].guard = "made up";
+    EXPECT_THROW((void)write_spec(spec), Error);
+    spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    spec.declarations[0].partitions.pop_back();  // connect[connected] is still an input
+    EXPECT_THROW((void)write_spec(spec), Error);
+}
+
+}  // namespace
+}  // namespace typestar::spec
