@@ -9,6 +9,8 @@
 
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/spec/diff.hpp"
+#include "typestar/spec/dot.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar::spec {
@@ -129,6 +131,64 @@ TEST(SpecV2, WriterRefusesInconsistentDeclarations) {
     spec = load_spec(kFixtures / "good" / "params_v2.yaml");
     spec.declarations[0].partitions.pop_back();  // connect[connected] is still an input
     EXPECT_THROW((void)write_spec(spec), Error);
+}
+
+TEST(SpecV2Diff, GuardChangesAreShownApartFromBehaviour) {
+    const Spec old_spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    Spec new_spec = old_spec;
+    new_spec.declarations[0].partitions[0].guard = "snk is null";  // connect[null]
+    new_spec.typestate.input_info = input_info_of(new_spec.declarations);
+    const SpecDiff d = diff_specs(old_spec, new_spec);
+    ASSERT_EQ(d.guard_changes.size(), 1u);
+    EXPECT_EQ(d.guard_changes[0], (GuardChange{"connect[null]", "snk == null", "snk is null"}));
+    EXPECT_TRUE(d.changes.empty());
+    EXPECT_TRUE(d.unknown_changes.empty());
+    EXPECT_FALSE(d.witness);
+    EXPECT_FALSE(d.empty());
+    const std::string text = format_diff(d);
+    EXPECT_NE(text.find("### Guards and roles"), std::string::npos) << text;
+    EXPECT_NE(text.find("snk is null"), std::string::npos) << text;
+    EXPECT_TRUE(same_behaviour(old_spec, new_spec));
+}
+
+TEST(SpecV2Diff, LegalAndErrToUnknownAreListedSeparately) {
+    const Spec old_spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    Spec new_spec = old_spec;
+    Typestate& t = new_spec.typestate;
+    const StateId s0 = *t.find_state("S0");
+    // close: legal -> unknown; connect[null]: err -> unknown; connect[connected]: unknown -> err.
+    t.states[s0].callins[0].reset();
+    t.states[s0].unknown[0] = Unknown{Unknown::Source::Unresolved, "timing"};
+    t.states[s0].unknown[2] = Unknown{Unknown::Source::Purpose, "never tried"};
+    t.states[s0].unknown.erase(1);
+    const SpecDiff d = diff_specs(old_spec, new_spec);
+    EXPECT_TRUE(d.changes.empty()) << format_diff(d);
+    ASSERT_EQ(d.unknown_changes.size(), 3u) << format_diff(d);
+    EXPECT_EQ(d.unknown_changes[0].symbol, "close");
+    EXPECT_EQ(d.unknown_changes[0].before, "-> Closed");
+    EXPECT_EQ(d.unknown_changes[0].after, "unknown (unresolved: timing)");
+    EXPECT_EQ(d.unknown_changes[1].symbol, "connect[connected]");
+    EXPECT_EQ(d.unknown_changes[1].after, "err");
+    EXPECT_EQ(d.unknown_changes[2].symbol, "connect[null]");
+    EXPECT_EQ(d.unknown_changes[2].before, "err");
+    EXPECT_NE(format_diff(d).find("### Unknown transitions"), std::string::npos);
+    // err <-> unknown alone: the two-valued closures agree, the diff still is not empty.
+    Spec only_err = old_spec;
+    only_err.typestate.states[s0].unknown[2] = Unknown{Unknown::Source::Purpose, "never tried"};
+    const SpecDiff e = diff_specs(old_spec, only_err);
+    EXPECT_FALSE(e.witness);
+    EXPECT_EQ(e.unknown_changes.size(), 1u);
+    EXPECT_FALSE(e.empty());
+}
+
+TEST(SpecV2Dot, EdgesCarryGuardsAndUnknownIsDrawnApart) {
+    const Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    const std::string dot = write_typestate_dot(canonical(spec.typestate));
+    EXPECT_NE(dot.find("S0 -> Connected [label=\"connect[unconnected]()\\n[snk is an unconnected PipedInputStream]\"]"),
+              std::string::npos) << dot;
+    EXPECT_NE(dot.find("S0 -> S0 [label=\"env: feed()\"]"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("S0 -> S0 [label=\"write[empty]()\\n[len == 0] ?\\n(unknown: purpose)\" style=dotted"),
+              std::string::npos) << dot;
 }
 
 }  // namespace
