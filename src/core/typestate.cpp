@@ -45,6 +45,27 @@ const InputInfo& Typestate::info(std::string_view input) const {
     return it == input_info.end() ? kDefault : it->second;
 }
 
+std::optional<UnknownStep> first_unknown(const Typestate& t, std::span<const std::string> inputs) {
+    if (t.initial >= t.states.size()) return std::nullopt;
+    StateId s = t.initial;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        const Typestate::State& st = t.states[s];
+        if (inputs[k] == kWait) {
+            if (st.callback) s = st.callback->target;
+            else if (st.wait == Typestate::Wait::Err) return std::nullopt;
+            else s = st.quiet_target.value_or(s);
+            continue;
+        }
+        const auto it = std::find(t.callins.begin(), t.callins.end(), inputs[k]);
+        if (it == t.callins.end()) return std::nullopt;
+        const auto c = static_cast<std::size_t>(it - t.callins.begin());
+        if (const auto u = st.unknown.find(c); u != st.unknown.end()) return UnknownStep{k, st.name, u->second};
+        if (c >= st.callins.size() || !st.callins[c]) return std::nullopt;
+        s = *st.callins[c];
+    }
+    return std::nullopt;
+}
+
 std::optional<StateId> Typestate::find_state(std::string_view state_name) const {
     for (std::size_t s = 0; s < states.size(); ++s)
         if (states[s].name == state_name) return static_cast<StateId>(s);
@@ -154,6 +175,10 @@ Typestate typestate_of_impl(const MealyMachine& m, std::string name,
 
 Typestate typestate_of(const MealyMachine& m, std::string name) { return typestate_of_impl(m, std::move(name), {}); }
 
+Typestate typestate_of(const MealyMachine& m, std::string name, const std::map<Symbol, Unknown>& unknown_outputs) {
+    return typestate_of_impl(m, std::move(name), unknown_outputs);
+}
+
 namespace {
 
 Typestate typestate_of_impl(const MealyMachine& m, std::string name, const std::map<Symbol, Unknown>& unknown_outputs) {
@@ -189,7 +214,7 @@ Typestate typestate_of_impl(const MealyMachine& m, std::string name, const std::
     for (StateId s = 0; s < m.num_states(); ++s)
         for (Symbol i = 0; i < m.num_inputs(); ++i) {
             const auto& t = m.transition(s, i);
-            if (!(err && t.output == *err)) keep[t.target] = true;
+            if (!(err && t.output == *err) && !unknown_outputs.contains(t.output)) keep[t.target] = true;
         }
     constexpr StateId kDropped = static_cast<StateId>(-1);
     std::vector<StateId> index(m.num_states(), kDropped);

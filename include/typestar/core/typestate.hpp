@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,6 +94,19 @@ struct Typestate {
     bool operator==(const Typestate&) const = default;
 };
 
+/// Where a word first enters an unknown transition (three-valued typestates).
+struct UnknownStep {
+    std::size_t index = 0;  ///< position of the input in the word
+    std::string state;      ///< the state it is made in
+    Unknown unknown;
+};
+
+/// Runs `inputs` (callin names or `wait`) on `typestate` from its initial state and returns the
+/// first step into an unknown transition; nullopt when the word enters none before it ends, is
+/// refused (err), or names an input the typestate does not declare. Suites cut words there: what
+/// follows an unknown answer cannot be predicted.
+[[nodiscard]] std::optional<UnknownStep> first_unknown(const Typestate& typestate, std::span<const std::string> inputs);
+
 /// The state name the synchronous closure gives its error sink (added only when some transition errs).
 inline constexpr std::string_view kErrorSinkName = "__err";
 
@@ -110,6 +124,12 @@ inline constexpr std::string_view kErrorSinkName = "__err";
 /// other than `ok`/`err`, `wait` answering `ok`, an `err` leading to a state that outputs anything
 /// but `err`, a reserved name misused.
 [[nodiscard]] Typestate typestate_of(const MealyMachine& machine, std::string name);
+
+/// typestate_of for a three-valued closure: a callin answering one of `unknown_outputs` is an
+/// unknown transition with that Unknown (whatever follows it is ignored), and those outputs are not
+/// callbacks. Same failures as typestate_of otherwise.
+[[nodiscard]] Typestate typestate_of(const MealyMachine& machine, std::string name,
+                                     const std::map<Symbol, Unknown>& unknown_outputs);
 
 /// The canonical form of `typestate` (unknown transitions and input metadata kept; states whose
 /// unknown transitions differ, in input or reason, are never merged): minimal, states in breadth-first order from the initial state
