@@ -364,8 +364,11 @@ private:
             RefinementRecord record{refiner_.definition().callins[a.callin].name, part.name, {}, split_by};
             for (std::size_t g = 0; g < groups.size(); ++g) {
                 const std::string answer = out_names.name(keys[g][d]);
-                std::string name = part.name + "." + partition_word(answer);
-                for (int k = 2; used.count(name); ++k) name = part.name + "." + partition_word(answer) + "-" + std::to_string(k);
+                // Named after the answer that tells the groups apart: its own (`any.ok`), or a later
+                // one when the difference shows only further on (`any.then-err`).
+                const std::string stem = part.name + (d == 0 ? "." : ".then-") + partition_word(answer);
+                std::string name = stem;
+                for (int k = 2; used.count(name); ++k) name = stem + "-" + std::to_string(k);
                 used.insert(name);
                 AbstractPartition np{name,
                                      (part.guard.empty() ? std::string() : part.guard + "; ") + "answers " + answer +

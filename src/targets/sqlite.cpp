@@ -23,8 +23,9 @@ struct SqliteError : std::runtime_error {
 
 class Connection {
 public:
-    Connection(std::shared_ptr<CallbackSink> sink, std::shared_ptr<std::atomic<std::size_t>> emitted, bool veto)
-        : sink_(std::move(sink)), emitted_(std::move(emitted)), veto_(veto) {}
+    Connection(std::shared_ptr<CallbackSink> sink, std::shared_ptr<std::atomic<std::size_t>> emitted, bool veto,
+               bool hooks = true)
+        : sink_(std::move(sink)), emitted_(std::move(emitted)), veto_(veto), hooks_(hooks) {}
     ~Connection() { teardown(); }
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
@@ -39,6 +40,7 @@ public:
         }
         db_ = db;
         exec("CREATE TABLE t(x INTEGER)");
+        if (!hooks_) return;
         // Hooks after the schema, so that creating it reports nothing.
         sqlite3_update_hook(db_, &Connection::on_update, this);
         sqlite3_commit_hook(db_, &Connection::on_commit, this);
@@ -86,6 +88,7 @@ private:
     std::shared_ptr<CallbackSink> sink_;
     std::shared_ptr<std::atomic<std::size_t>> emitted_;
     bool veto_;
+    bool hooks_ = true;
     bool muted_ = false;
     sqlite3* db_ = nullptr;
 };
@@ -113,6 +116,24 @@ ClassDefinition sqlite(const SqliteOptions& options) {
         .timing(options.timing)
         .quiet_is_stable()  // hooks fire inside the callins; SQLite has no timers
         .restrict_to(callbacks_drained(ledger))
+        .build();
+}
+
+ClassDefinition sqlite_exec(QuiescenceTiming timing) {
+    auto ledger = std::make_shared<CallbackLedger>();
+    return LearningPurpose<Connection>("sqlite_exec")
+        .framework(std::string("sqlite-") + sqlite3_libversion())
+        .reset([ledger](const std::shared_ptr<CallbackSink>& sink) {
+            return std::make_shared<Connection>(sink, ledger->start_instance(), false, false);
+        })
+        .teardown([](Connection& c) { c.teardown(); })
+        .callin("open", [](Connection& c) { c.open(); })
+        .callin_with("exec", {{"sql", "string"}}, [](Connection& c, const std::string& sql) { c.exec(sql.c_str()); })
+        .partition("exec", "any", "any SQL text",
+                   ValueGenerator::fixed({"SELECT 1", "SELEC 1", "BEGIN", "COMMIT", "ROLLBACK"}))
+        .callin("close", [](Connection& c) { c.close(); })
+        .timing(timing)
+        .quiet_is_stable()  // no callbacks, no timers
         .build();
 }
 

@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "typestar/device/inprocess.hpp"
+#include "typestar/targets/targets.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar::targets {
@@ -161,6 +164,33 @@ TEST(Refinement, UnknownFromUnresolvedAnswers) {
 
 TEST(Refinement, ParameterisedCallinsAreRefusedByThePlainDevice) {
     EXPECT_THROW(InProcessDevice(pipe_purpose().build()), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace typestar::targets
+
+namespace typestar::targets {
+namespace {
+
+// The committed spec of sqlite3_exec with a parameterised SQL text is what learning with
+// refinement gives today (the real SQLite library, B = 2): byte for byte.
+TEST(RefinementSqlite, LearnedSpecMatchesTheCommittedOne) {
+    const RefinedTarget r = learn_with_refinement(sqlite_exec());
+    const std::string committed_path = std::string(TYPESTAR_SOURCE_DIR) + "/specs/targets/sqlite_exec.yaml";
+    if (const char* out = std::getenv("TYPESTAR_WRITE_SQLITE_EXEC")) spec::write_file_atomically(out, r.learned.text);
+    const spec::Spec committed = spec::load_spec(committed_path);
+    EXPECT_EQ(spec::write_spec(committed), r.learned.text);
+    EXPECT_TRUE(r.learned.converged);
+    std::cout << "sqlite_exec: alphabet " << r.report.initial_alphabet << " -> " << r.report.final_alphabet << ", "
+              << r.report.refinements.size() << " refinements, " << r.learned.spec.typestate.states.size()
+              << " states, concrete runs requested " << r.report.concrete_requested << ", executed "
+              << r.report.concrete_executed << ", reused across refinements " << r.report.reused_across_refinements
+              << ", unknown " << r.report.unknown_transitions << "\n";
+    for (const auto& rec : r.report.refinements) {
+        std::cout << "  split " << rec.callin << "[" << rec.from << "] after '" << rec.split_by << "' into";
+        for (const auto& i : rec.into) std::cout << " " << i;
+        std::cout << "\n";
+    }
 }
 
 }  // namespace
