@@ -86,6 +86,10 @@ TEST(Refinement, SplitsPartitionsByBehaviourIncludingOneNeedingATwoCallPrefix) {
 TEST(Refinement, AnswersFromBeforeASplitAreReused) {
     const RefinedTarget r = learn_with_refinement(pipe_purpose().build());
     const RefinementReport& rep = r.report;
+    std::cout << "PipedOutputStream (C++): alphabet " << rep.initial_alphabet << " -> " << rep.final_alphabet << ", "
+              << rep.refinements.size() << " refinements, " << r.learned.spec.typestate.states.size()
+              << " states, concrete runs requested " << rep.concrete_requested << ", executed " << rep.concrete_executed
+              << ", reused across refinements " << rep.reused_across_refinements << "\n";
     EXPECT_GT(rep.reused_across_refinements, 0u);
     EXPECT_LT(rep.concrete_executed, rep.concrete_requested);
     // Without the memo every request would have run: requested is the cost without memoisation.
