@@ -11,6 +11,7 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
+#include "typestar/spec/json.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar::spec {
@@ -189,6 +190,14 @@ TEST(SpecV2Dot, EdgesCarryGuardsAndUnknownIsDrawnApart) {
     EXPECT_NE(dot.find("S0 -> S0 [label=\"env: feed()\"]"), std::string::npos) << dot;
     EXPECT_NE(dot.find("S0 -> S0 [label=\"write[empty]()\\n[len == 0] ?\\n(unknown: purpose)\" style=dotted"),
               std::string::npos) << dot;
+}
+
+TEST(SpecV2Json, CarriesVersionUnknownAndGuards) {
+    const std::string json = write_spec_json(load_spec(kFixtures / "good" / "params_v2.yaml"));
+    EXPECT_NE(json.find("\"typestar\": 2"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"source\": \"unresolved\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"guard\": \"snk == null\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"role\": \"environment\""), std::string::npos) << json;
 }
 
 }  // namespace
