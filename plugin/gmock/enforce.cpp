@@ -3,6 +3,9 @@
 #include <stdexcept>
 
 #include "typestar/gmock/assertions.hpp"
+#include <spdlog/spdlog.h>
+
+#include "typestar/log/logging.hpp"
 
 namespace typestar {
 
@@ -19,10 +22,39 @@ void report_violation(const Violation& violation, const char* file, int line) {
     }
 }
 
+void report_unverified(const Unverified& unverified, UnverifiedPolicy policy, const char* file, int line) {
+    const std::string message = "typestar: " + unverified.message();
+    switch (policy) {
+        case UnverifiedPolicy::Allow: return;
+        case UnverifiedPolicy::Warn: detail::logger("typestar.monitor")->warn("{}", message); return;
+        case UnverifiedPolicy::Fail: break;
+    }
+    if (!unverified.file.empty()) {
+        ADD_FAILURE_AT(unverified.file.c_str(), unverified.line > 0 ? unverified.line : -1) << message;
+    } else if (file != nullptr && *file != '\0') {
+        ADD_FAILURE_AT(file, line) << message;
+    } else {
+        ADD_FAILURE() << message;
+    }
+}
+
 }  // namespace detail
 
+bool Enforcer::environment(std::string_view name) {
+    const Event e = state_->monitor->model().callin(name);
+    if (!state_->monitor->model().is_environment(e.symbol))
+        throw Error("Enforcer: '" + std::string(name) + "' is a client callin, not an environment event");
+    const auto outcome = state_->monitor->check_event(e, true);
+    if (outcome.unverified) {
+        detail::report_unverified(*outcome.unverified, state_->unverified, nullptr, 0);
+        return state_->unverified != UnverifiedPolicy::Fail;
+    }
+    return true;
+}
+
 Enforcer::Enforcer(std::shared_ptr<Monitor> monitor, EnforceOptions options)
-    : state_(std::make_shared<detail::EnforceState>(detail::EnforceState{std::move(monitor), options.on_refused})) {
+    : state_(std::make_shared<detail::EnforceState>(
+          detail::EnforceState{std::move(monitor), options.on_refused, options.unverified})) {
     if (!state_->monitor) throw std::invalid_argument("Enforcer: null monitor");
     driver_ = std::make_shared<CallbackDriver>(state_->monitor);
 }

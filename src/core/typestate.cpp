@@ -14,6 +14,58 @@ bool is_reserved(std::string_view name) {
     return name == kWait || name == kQuiet || name == kOk || name == kErr;
 }
 
+std::string_view to_string(Unknown::Source source) noexcept {
+    switch (source) {
+        case Unknown::Source::Purpose: return "purpose";
+        case Unknown::Source::Unresolved: return "unresolved";
+        case Unknown::Source::Disagreeing: return "disagreeing";
+    }
+    return "purpose";
+}
+
+std::optional<Unknown::Source> parse_unknown_source(std::string_view name) noexcept {
+    for (auto s : {Unknown::Source::Purpose, Unknown::Source::Unresolved, Unknown::Source::Disagreeing})
+        if (to_string(s) == name) return s;
+    return std::nullopt;
+}
+
+bool Typestate::has_unknown() const {
+    return std::any_of(states.begin(), states.end(), [](const State& s) { return !s.unknown.empty(); });
+}
+
+const Unknown* Typestate::unknown_at(StateId state, std::size_t callin) const {
+    if (state >= states.size()) return nullptr;
+    const auto it = states[state].unknown.find(callin);
+    return it == states[state].unknown.end() ? nullptr : &it->second;
+}
+
+const InputInfo& Typestate::info(std::string_view input) const {
+    static const InputInfo kDefault;
+    const auto it = input_info.find(input);
+    return it == input_info.end() ? kDefault : it->second;
+}
+
+std::optional<UnknownStep> first_unknown(const Typestate& t, std::span<const std::string> inputs) {
+    if (t.initial >= t.states.size()) return std::nullopt;
+    StateId s = t.initial;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        const Typestate::State& st = t.states[s];
+        if (inputs[k] == kWait) {
+            if (st.callback) s = st.callback->target;
+            else if (st.wait == Typestate::Wait::Err) return std::nullopt;
+            else s = st.quiet_target.value_or(s);
+            continue;
+        }
+        const auto it = std::find(t.callins.begin(), t.callins.end(), inputs[k]);
+        if (it == t.callins.end()) return std::nullopt;
+        const auto c = static_cast<std::size_t>(it - t.callins.begin());
+        if (const auto u = st.unknown.find(c); u != st.unknown.end()) return UnknownStep{k, st.name, u->second};
+        if (c >= st.callins.size() || !st.callins[c]) return std::nullopt;
+        s = *st.callins[c];
+    }
+    return std::nullopt;
+}
+
 std::optional<StateId> Typestate::find_state(std::string_view state_name) const {
     for (std::size_t s = 0; s < states.size(); ++s)
         if (states[s].name == state_name) return static_cast<StateId>(s);
@@ -114,9 +166,22 @@ std::vector<bool> err_sinks(const MealyMachine& m, std::optional<Symbol> err) {
     return sink;
 }
 
+/// typestate_of, where the outputs in `unknown_outputs` (never reserved names) answer a callin with
+/// an unknown transition (canonical() uses this to minimise three-valued typestates).
+Typestate typestate_of_impl(const MealyMachine& m, std::string name,
+                            const std::map<Symbol, Unknown>& unknown_outputs);
+
 }  // namespace
 
-Typestate typestate_of(const MealyMachine& m, std::string name) {
+Typestate typestate_of(const MealyMachine& m, std::string name) { return typestate_of_impl(m, std::move(name), {}); }
+
+Typestate typestate_of(const MealyMachine& m, std::string name, const std::map<Symbol, Unknown>& unknown_outputs) {
+    return typestate_of_impl(m, std::move(name), unknown_outputs);
+}
+
+namespace {
+
+Typestate typestate_of_impl(const MealyMachine& m, std::string name, const std::map<Symbol, Unknown>& unknown_outputs) {
     auto fail = [](const std::string& why) { throw NotAClosureError("not a synchronous closure: " + why); };
     const auto wait = m.inputs().find(kWait);
     if (!wait) fail("it has no input 'wait'");
@@ -139,7 +204,7 @@ Typestate typestate_of(const MealyMachine& m, std::string name) {
     // Callbacks: every output that is not reserved; none may answer a callin.
     std::vector<std::optional<std::size_t>> callback_index(m.outputs().size());
     for (Symbol o = 0; o < m.outputs().size(); ++o) {
-        if (is_reserved(m.outputs().name(o))) continue;
+        if (is_reserved(m.outputs().name(o)) || unknown_outputs.contains(o)) continue;
         callback_index[o] = ts.callbacks.size();
         ts.callbacks.push_back(m.outputs().name(o));
     }
@@ -149,7 +214,7 @@ Typestate typestate_of(const MealyMachine& m, std::string name) {
     for (StateId s = 0; s < m.num_states(); ++s)
         for (Symbol i = 0; i < m.num_inputs(); ++i) {
             const auto& t = m.transition(s, i);
-            if (!(err && t.output == *err)) keep[t.target] = true;
+            if (!(err && t.output == *err) && !unknown_outputs.contains(t.output)) keep[t.target] = true;
         }
     constexpr StateId kDropped = static_cast<StateId>(-1);
     std::vector<StateId> index(m.num_states(), kDropped);
@@ -178,6 +243,9 @@ Typestate typestate_of(const MealyMachine& m, std::string name) {
                 st.callins.emplace_back(std::nullopt);
             } else if (ok && t.output == *ok) {
                 st.callins.emplace_back(index[t.target]);
+            } else if (const auto u = unknown_outputs.find(t.output); u != unknown_outputs.end()) {
+                st.unknown.emplace(st.callins.size(), u->second);
+                st.callins.emplace_back(std::nullopt);
             } else {
                 fail_at(i, where(i) + " answers '" + m.outputs().name(t.output) + "': a callin answers ok or err");
             }
@@ -197,8 +265,6 @@ Typestate typestate_of(const MealyMachine& m, std::string name) {
     return ts;
 }
 
-namespace {
-
 /// `ts` with callins and callbacks sorted by name (remapping every index).
 Typestate with_sorted_symbols(const Typestate& ts) {
     auto sorted_perm = [](const std::vector<std::string>& names) {
@@ -217,15 +283,62 @@ Typestate with_sorted_symbols(const Typestate& ts) {
     for (std::size_t s = 0; s < ts.states.size(); ++s) {
         for (std::size_t n = 0; n < cin.size(); ++n) out.states[s].callins[n] = ts.states[s].callins[cin[n]];
         if (ts.states[s].callback) out.states[s].callback->callback = cb_new[ts.states[s].callback->callback];
+        out.states[s].unknown.clear();
+        for (std::size_t n = 0; n < cin.size(); ++n)
+            if (const auto u = ts.states[s].unknown.find(cin[n]); u != ts.states[s].unknown.end())
+                out.states[s].unknown.emplace(n, u->second);
     }
     return out;
+}
+
+/// The unknown answers of `ts`, sorted by (source, reason): one output each, in that order.
+std::vector<Unknown> distinct_unknowns(const Typestate& ts) {
+    std::vector<Unknown> all;
+    for (const auto& st : ts.states)
+        for (const auto& [c, u] : st.unknown) all.push_back(u);
+    const auto less = [](const Unknown& a, const Unknown& b) {
+        return std::pair{a.source, a.reason} < std::pair{b.source, b.reason};
+    };
+    std::sort(all.begin(), all.end(), less);
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
+}
+
+/// Output names for unknown answers: a control character keeps them apart from every symbol.
+std::string unknown_output_name(std::size_t k) { return "\x01unknown" + std::to_string(k); }
+
+/// `closure` (of `ts`) with every unknown transition answering its own output (one per distinct
+/// Unknown) as a self-loop, so minimisation treats "unknown with reason R" as an answer of its own.
+MealyMachine with_unknown_outputs(const Typestate& ts, const MealyMachine& closure) {
+    if (!ts.has_unknown()) return closure;
+    const auto kinds = distinct_unknowns(ts);
+    std::vector<std::string> outs = closure.outputs().names();
+    const auto first = static_cast<Symbol>(outs.size());
+    for (std::size_t k = 0; k < kinds.size(); ++k) outs.push_back(unknown_output_name(k));
+    std::vector<Transition> table(closure.table().begin(), closure.table().end());
+    const std::size_t width = closure.num_inputs();
+    for (StateId s = 0; s < ts.states.size(); ++s)
+        for (const auto& [c, u] : ts.states[s].unknown) {
+            const auto k = static_cast<Symbol>(std::find(kinds.begin(), kinds.end(), u) - kinds.begin());
+            table[s * width + c] = {s, static_cast<Symbol>(first + k)};
+        }
+    std::vector<std::string> names;
+    for (StateId s = 0; s < closure.num_states(); ++s) names.push_back(closure.state_name(s));
+    return MealyMachine(closure.inputs(), Alphabet(outs), closure.initial(), std::move(table), std::move(names));
+}
+
+/// The Unknown an output of with_unknown_outputs stands for (`kinds` = distinct_unknowns), or nullptr.
+const Unknown* unknown_of_output(const std::vector<Unknown>& kinds, const MealyMachine& closure, Symbol output) {
+    for (std::size_t k = 0; k < kinds.size(); ++k)
+        if (closure.outputs().name(output) == unknown_output_name(k)) return &kinds[k];
+    return nullptr;
 }
 
 }  // namespace
 
 Typestate canonical(const Typestate& typestate) {
     const Typestate sorted = with_sorted_symbols(typestate);
-    const MealyMachine closure = synchronous_closure(sorted);
+    const MealyMachine closure = with_unknown_outputs(sorted, synchronous_closure(sorted));
     std::vector<Symbol> order(closure.num_inputs());  // callins (already sorted by name), then wait
     std::iota(order.begin(), order.end(), Symbol{0});
     const MealyMachine minimal = minimize(closure, order);
@@ -248,7 +361,12 @@ Typestate canonical(const Typestate& typestate) {
     }
     std::vector<Transition> table(minimal.table().begin(), minimal.table().end());
     const MealyMachine named(minimal.inputs(), minimal.outputs(), minimal.initial(), std::move(table), names);
-    Typestate out = typestate_of(named, sorted.name);
+    std::map<Symbol, Unknown> unknown_outputs;
+    const auto kinds = distinct_unknowns(sorted);
+    for (Symbol o = 0; o < closure.outputs().size(); ++o)
+        if (const auto* u = unknown_of_output(kinds, closure, o)) unknown_outputs.emplace(o, *u);
+    Typestate out = typestate_of_impl(named, sorted.name, unknown_outputs);
+    out.input_info = typestate.input_info;
     std::set<std::string> used;
     for (const auto& st : out.states) used.insert(st.name);
     for (auto& st : out.states) {  // a kept sink that only the closure named

@@ -1,6 +1,7 @@
 #include "typestar/device/inprocess.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -177,6 +178,10 @@ VariantError::VariantError(std::string callin, std::string first_label, std::str
 InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig config)
     : definition_(std::move(definition)), config_(config), timing_(config.timing.value_or(definition_.timing)) {
     definition_.validate();
+    for (const auto& c : definition_.callins)
+        if (c.with_value)
+            throw std::invalid_argument("class '" + definition_.name + "': callin '" + c.name +
+                                        "' has parameters: learn it with learn_with_refinement (typestar/targets/learning.hpp)");
     if (timing_.tmin > timing_.tmax) throw std::invalid_argument("tmin is larger than tmax");
     for (std::size_t c = 0; c < definition_.callins.size(); ++c) {
         const auto& callin = definition_.callins[c];
@@ -441,6 +446,22 @@ void ClassDefinition::validate() const {
     };
     for (const auto& c : callins) {
         check_symbol(c.name, "callin");
+        if (c.with_value) {  // parameterised: partitions are its abstract inputs
+            if (!c.variants.empty()) bad("parameterised callin '" + c.name + "' also has variants");
+            if (c.partitions.empty()) bad("parameterised callin '" + c.name + "' has no partition");
+            std::set<std::string> names;
+            for (const auto& p : c.partitions) {
+                const bool ok = !p.name.empty() && std::all_of(p.name.begin(), p.name.end(), [](char ch) {
+                    return std::isalnum(static_cast<unsigned char>(ch)) != 0 ||
+                           std::string_view("_.=<>!-").find(ch) != std::string_view::npos;
+                });
+                if (!ok) bad("partition '" + p.name + "' of callin '" + c.name + "' is not a name of [A-Za-z0-9_.=<>!-]");
+                if (!names.insert(p.name).second) bad("callin '" + c.name + "' has two partitions '" + p.name + "'");
+                if (!p.values.generate) bad("partition '" + p.name + "' of callin '" + c.name + "' has no values");
+            }
+            continue;
+        }
+        if (!c.partitions.empty()) bad("callin '" + c.name + "' has partitions but no parameters");
         if (c.variants.empty()) bad("callin '" + c.name + "' has no snippet");
         std::set<std::string> labels;
         for (const auto& v : c.variants) {
@@ -459,6 +480,53 @@ void ClassDefinition::validate() const {
     }
     if (timing.tmin > timing.tmax) bad("tmin is larger than tmax");
     if (timing.tmax.count() < 0 || timing.tmin.count() < 0) bad("negative timing");
+}
+
+ValueGenerator ValueGenerator::fixed(std::vector<std::string> values) {
+    const std::string description = "fixed " + std::to_string(values.size());
+    return {[values = std::move(values)](std::uint64_t, std::size_t) { return values; }, description};
+}
+
+namespace {
+/// splitmix64: a tiny seeded generator whose sequence is the same on every platform (std::
+/// distributions are not), so generated values are reproducible byte for byte.
+std::uint64_t splitmix(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+}  // namespace
+
+ValueGenerator ValueGenerator::range(long long lo, long long hi) {
+    if (lo > hi) throw std::invalid_argument("ValueGenerator::range: lo > hi");
+    return {[lo, hi](std::uint64_t seed, std::size_t count) {
+                std::vector<std::string> out;
+                std::set<long long> seen;
+                const auto add = [&](long long v) {
+                    if (out.size() < count && seen.insert(v).second) out.push_back(std::to_string(v));
+                };
+                add(lo);
+                add(hi);
+                const auto width = static_cast<std::uint64_t>(hi - lo) + 1;
+                for (std::size_t tries = 0; out.size() < count && tries < 8 * count + 8; ++tries)
+                    add(lo + static_cast<long long>(splitmix(seed) % width));
+                return out;
+            },
+            "range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+}
+
+ValueGenerator ValueGenerator::sampler(std::function<std::string(std::uint64_t& state)> draw, std::string description) {
+    return {[draw = std::move(draw)](std::uint64_t seed, std::size_t count) {
+                std::vector<std::string> out;
+                std::set<std::string> seen;
+                for (std::size_t tries = 0; out.size() < count && tries < 8 * count + 8; ++tries) {
+                    std::string v = draw(seed);
+                    if (seen.insert(v).second) out.push_back(std::move(v));
+                }
+                return out;
+            },
+            std::move(description)};
 }
 
 QueryFilter at_most_pending(std::vector<std::string> requests, std::vector<std::string> responses,

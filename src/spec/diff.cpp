@@ -99,6 +99,16 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
     diff.callbacks_added = sorted_minus(n.callbacks, o.callbacks);
     diff.callbacks_removed = sorted_minus(o.callbacks, n.callbacks);
 
+    for (const auto& input : o.callins) {
+        if (std::find(n.callins.begin(), n.callins.end(), input) == n.callins.end()) continue;
+        const auto text = [&](const InputInfo& info) {
+            return info.guard + (info.environment ? "; role: environment" : "");
+        };
+        if (o.info(input) != n.info(input)) diff.guard_changes.push_back({input, text(o.info(input)), text(n.info(input))});
+    }
+    std::sort(diff.guard_changes.begin(), diff.guard_changes.end(),
+              [](const GuardChange& x, const GuardChange& y) { return x.input < y.input; });
+
     const detail::AlignedTypestates a = detail::align_typestates(o, n);
     const auto& callins = a.callins;
     const Typestate& old_t = a.old_t;
@@ -113,7 +123,7 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
         const Word new_word = word_of(trace.inputs, new_c.inputs());
         trace.new_outputs = names(new_c.outputs_of(new_word), new_c.outputs());
         diff.witness = std::move(trace);
-    } else {
+    } else if (!o.has_unknown() && !n.has_unknown()) {
         return diff;  // same behaviour: any state-level difference is only naming
     }
 
@@ -171,9 +181,24 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
             const auto& old_target = os.callins[input];
             const auto& new_target = ns.callins[input];
             const std::string& symbol = callins[input];
+            const Unknown* old_unknown = old_t.unknown_at(p, input);
+            const Unknown* new_unknown = new_t.unknown_at(q, input);
+            const auto describe_unknown = [](const Unknown& u) {
+                return "unknown (" + std::string(to_string(u.source)) + (u.reason.empty() ? "" : ": " + u.reason) + ")";
+            };
+            const std::string before = old_unknown ? describe_unknown(*old_unknown)
+                                       : old_target ? "-> " + old_t.states[*old_target].name
+                                                    : "err";
+            const std::string after = new_unknown ? describe_unknown(*new_unknown)
+                                      : new_target ? "-> " + new_t.states[*new_target].name
+                                                   : "err";
+            if (old_unknown || new_unknown) {
+                if (!(old_unknown && new_unknown && *old_unknown == *new_unknown))
+                    diff.unknown_changes.push_back({TransitionChange::Kind::Changed, os.name, a.paired_name[p], symbol,
+                                                    names(access[p], old_c.inputs()), before, after});
+                continue;
+            }
             if (!old_target && !new_target) continue;
-            const std::string before = old_target ? "-> " + old_t.states[*old_target].name : "err";
-            const std::string after = new_target ? "-> " + new_t.states[*new_target].name : "err";
             if (!old_target) {
                 change(TransitionChange::Kind::Added, symbol, before, after);
             } else if (!new_target) {
@@ -216,6 +241,26 @@ std::string format_diff(const SpecDiff& diff) {
         out += table({"state", "reached by", "symbol", "change", "old", "new"}, rows);
     }
 
+    if (!diff.unknown_changes.empty()) {
+        out += "\n### Unknown transitions (legal or err <-> unknown)\n\n";
+        std::vector<std::vector<std::string>> rows;
+        for (const auto& c : diff.unknown_changes) {
+            const std::string state = c.old_state == c.new_state ? c.old_state
+                                                                 : c.old_state + " (new: " + c.new_state + ")";
+            rows.push_back({cell(state), cell(join(c.access)), cell(c.symbol), cell(c.before), cell(c.after)});
+        }
+        out += table({"state", "reached by", "input", "old", "new"}, rows);
+    }
+
+    if (!diff.guard_changes.empty()) {
+        out += "\n### Guards and roles\n\n";
+        std::vector<std::vector<std::string>> rows;
+        for (const auto& g : diff.guard_changes)
+            rows.push_back({cell(g.input), cell(g.before.empty() ? "(none)" : g.before),
+                            cell(g.after.empty() ? "(none)" : g.after)});
+        out += table({"input", "old guard", "new guard"}, rows);
+    }
+
     if (!diff.old_only_states.empty() || !diff.new_only_states.empty()) {
         out += "\n### States\n\n";
         for (const auto& s : diff.old_only_states)
@@ -236,8 +281,10 @@ std::string format_diff(const SpecDiff& diff) {
                             differs ? "<-" : ""});
         }
         out += table({"#", "input", "old output", "new output", ""}, rows);
-    } else {
+    } else if (diff.unknown_changes.empty()) {
         out += "\nThe closures have the same behaviour over the shared symbols.\n";
+    } else {
+        out += "\nThe closures (unknown answered as err) have the same behaviour over the shared symbols.\n";
     }
     return out;
 }

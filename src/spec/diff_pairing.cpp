@@ -44,6 +44,7 @@ Typestate extended(const Typestate& t, const std::vector<std::string>& callins,
         }
         state.wait = s.wait;
         state.quiet_target = s.quiet_target;
+        for (const auto& [c, u] : s.unknown) state.unknown.emplace(index_in(callins, t.callins[c]), u);
         out.states.push_back(std::move(state));
     }
     return out;

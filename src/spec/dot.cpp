@@ -658,6 +658,14 @@ std::string dot_quoted(std::string_view s) {
 
 std::string id(std::string_view s) { return is_bare_id(s) ? std::string(s) : dot_quoted(s); }
 
+/// A quoted label with the separator \x01 (placed by write_typestate_dot between a label's lines)
+/// turned into DOT's line break escape.
+std::string line_breaks(std::string quoted) {
+    std::string out;
+    for (char c : quoted) out += c == '\x01' ? std::string("\\n") : std::string(1, c);
+    return out;
+}
+
 /// `s` for an HTML label: markup characters as entities, and blanks at either end as numeric
 /// entities so that the reader's trimming keeps them.
 std::string html_escaped(std::string_view s, bool escape_bar) {
@@ -762,9 +770,18 @@ std::string write_typestate_dot(const Typestate& typestate) {
     for (StateId s = 0; s < typestate.states.size(); ++s) {
         const auto& state = typestate.states[s];
         for (std::size_t c = 0; c < state.callins.size(); ++c) {
+            // Format v2: the guard of an abstract input on a second line, the environment role marked.
+            const InputInfo& info = typestate.info(typestate.callins.at(c));
+            std::string label = (info.environment ? "env: " : "") + typestate.callins.at(c) + "()";
+            if (!info.guard.empty()) label += "\x01[" + info.guard + "]";
+            if (const auto u = state.unknown.find(c); u != state.unknown.end()) {
+                out += "  " + name_of(s) + " -> " + name_of(s) + " [label=" +
+                       line_breaks(dot_quoted(label + " ?\x01(unknown: " + std::string(to_string(u->second.source)) + ")")) +
+                       " style=dotted color=gray fontcolor=gray];\n";
+                continue;
+            }
             if (!state.callins[c]) continue;
-            out += "  " + name_of(s) + " -> " + name_of(*state.callins[c]) + " [label=" +
-                   dot_quoted(typestate.callins.at(c) + "()") + "];\n";
+            out += "  " + name_of(s) + " -> " + name_of(*state.callins[c]) + " [label=" + line_breaks(dot_quoted(label)) + "];\n";
         }
         if (state.callback) {
             out += "  " + name_of(s) + " -> " + name_of(state.callback->target) + " [label=" +

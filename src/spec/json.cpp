@@ -16,7 +16,7 @@ std::string write_spec_json(const Spec& spec) {
     };
 
     json doc = json::object();
-    doc["typestar"] = kFormatVersion;
+    doc["typestar"] = spec.uses_version2() ? kLatestFormatVersion : kFormatVersion;
     doc["name"] = t.name;
     std::vector<std::string> callins = t.callins;
     std::vector<std::string> callbacks = t.callbacks;
@@ -56,9 +56,21 @@ std::string write_spec_json(const Spec& spec) {
         }
         state["callins"] = state_callins;
         state["callbacks"] = state_callbacks;
+        if (!s.unknown.empty()) {  // three-valued (format v2): neither legal nor illegal
+            json unknown = json::object();
+            for (const auto& [c, u] : s.unknown)
+                unknown[t.callins.at(c)] = json{{"source", std::string(to_string(u.source))}, {"reason", u.reason}};
+            state["unknown"] = unknown;
+        }
         states[s.name] = state;
     }
     doc["states"] = states;
+    if (!t.input_info.empty()) {  // guards and roles of abstract inputs (format v2)
+        json inputs = json::object();
+        for (const auto& [name, info] : t.input_info)
+            inputs[name] = json{{"guard", info.guard}, {"role", info.environment ? "environment" : "client"}};
+        doc["inputs"] = inputs;
+    }
 
     const Provenance& p = spec.provenance;
     if (!p.empty()) {

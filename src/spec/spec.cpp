@@ -45,6 +45,7 @@ private:
 Typestate behaviour_of(const Typestate& typestate) {
     Typestate t = canonical(typestate);
     t.name.clear();
+    t.input_info.clear();  // guards and roles describe inputs; they do not change behaviour
     for (auto& s : t.states) {
         s.name.clear();
         if (s.quiet_target && *s.quiet_target == static_cast<StateId>(&s - t.states.data())) s.quiet_target.reset();
@@ -53,6 +54,40 @@ Typestate behaviour_of(const Typestate& typestate) {
 }
 
 }  // namespace
+
+std::string abstract_input(std::string_view callin, std::string_view partition) {
+    return std::string(callin) + "[" + std::string(partition) + "]";
+}
+
+std::vector<std::string> CallinDeclaration::inputs() const {
+    if (partitions.empty()) return {name};
+    std::vector<std::string> out;
+    for (const auto& p : partitions) out.push_back(abstract_input(name, p.name));
+    return out;
+}
+
+std::string CallinDeclaration::signature() const {
+    if (!parameters) return name;
+    std::string out = name + "(";
+    for (std::size_t i = 0; i < parameters->size(); ++i)
+        out += (i > 0 ? ", " : "") + (*parameters)[i].name + ": " + (*parameters)[i].type;
+    return out + ")";
+}
+
+std::map<std::string, InputInfo, std::less<>> input_info_of(const std::vector<CallinDeclaration>& declarations) {
+    std::map<std::string, InputInfo, std::less<>> out;
+    for (const auto& d : declarations) {
+        if (d.partitions.empty()) {
+            if (d.environment) out[d.name] = InputInfo{{}, true};
+            continue;
+        }
+        for (const auto& p : d.partitions)
+            if (!p.guard.empty() || d.environment) out[abstract_input(d.name, p.name)] = InputInfo{p.guard, d.environment};
+    }
+    return out;
+}
+
+bool Spec::uses_version2() const { return !declarations.empty() || typestate.has_unknown(); }
 
 int SourceMap::line_of(const std::string& state, const std::string& symbol) const {
     if (!symbol.empty()) {

@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -27,9 +28,41 @@ namespace typestar::spec {
 namespace {
 
 constexpr std::string_view kTopKeys[] = {"typestar", "name",   "callins", "callbacks",   "initial",
-                                         "bounds",   "timing", "states",  "assumptions", "provenance"};
+                                         "bounds",   "timing", "states",  "assumptions", "provenance",
+                                         "kind"};
+constexpr std::string_view kDeclarationKeys[] = {"role", "partitions"};
+constexpr std::string_view kPartitionKeys[] = {"name", "guard", "values", "split_from", "split_by"};
+constexpr std::string_view kUnknownKeys[] = {"source", "reason"};
+constexpr std::string_view kTypes[] = {"int", "id", "object", "bytes", "string", "bool"};
+constexpr std::string_view kRoles[] = {"client", "environment"};
+constexpr std::string_view kSources[] = {"purpose", "unresolved", "disagreeing"};
+/// What a file reading version 1 says when it meets a version-2 construct.
+constexpr std::string_view kNeedsV2 = " (this file says 'typestar: 1')";
+
+/// True for partition names: [A-Za-z0-9_.=<>!-]+ (docs/spec-format-v2.md).
+bool is_partition_name(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               std::string_view("_.=<>!-").find(c) != std::string_view::npos;
+    });
+}
+
+bool is_identifier(std::string_view name) {
+    if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+std::string trimmed(std::string_view text) {
+    const auto b = text.find_first_not_of(' ');
+    if (b == std::string_view::npos) return {};
+    const auto e = text.find_last_not_of(' ');
+    return std::string(text.substr(b, e - b + 1));
+}
 constexpr std::string_view kAssumptionKeys[] = {"quiet_is_stable"};
 constexpr std::string_view kStateKeys[] = {"callins", "callbacks", "quiet", "wait"};
+constexpr std::string_view kStateKeysV2[] = {"callins", "callbacks", "quiet", "wait", "unknown"};
 constexpr std::string_view kBoundsKeys[] = {"distinguisher", "states"};
 constexpr std::string_view kTimingKeys[] = {"tmax_ms", "tmin_ms"};
 constexpr std::string_view kProvenanceKeys[] = {"tool", "device", "framework", "stats"};
@@ -140,6 +173,18 @@ private:
     void read_name(const Entry& entry, Typestate& typestate);
     /// Reads a symbol list; `kind` is "callin" or "callback".
     std::vector<std::pair<std::string, Location>> read_symbols(const Entry& entry, std::string_view kind);
+    /// Reads one v2 callin declaration (`item` a map of one signature to details, or a signature
+    /// scalar); appends its abstract inputs to `symbols`. nullopt (reported) when malformed.
+    std::optional<CallinDeclaration> read_declaration(const Node& item, std::vector<std::pair<std::string, Location>>& inputs);
+    /// Parses `name(p: type, ...)` or `name`; reports at `at`.
+    std::optional<CallinDeclaration> read_signature(const std::string& text, Location at);
+    void read_partitions(const Node& node, CallinDeclaration& declaration,
+                         std::vector<std::pair<std::string, Location>>& inputs);
+    void read_unknown(const Entry& entry, const std::string& state, Typestate& typestate, SourceMap& source,
+                      const std::vector<Entry>& enabled);
+    /// "undeclared callin 'x' in state 'S'", with a hint when `x` names a partitioned callin or
+    /// a partition that does not exist.
+    std::string undeclared_input(const std::string& input, const std::string& state) const;
     void read_bounds(const Entry& entry, Bounds& bounds);
     void read_timing(const Entry& entry, Timing& timing);
     void read_assumptions(const Entry& entry, Assumptions& assumptions);
@@ -165,6 +210,8 @@ private:
     std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callins_;
     std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callbacks_;
     std::map<std::string, StateId, std::less<>> state_ids_;
+    int version_ = kFormatVersion;
+    std::vector<CallinDeclaration> declarations_;
     std::vector<std::string_view> state_names_;  // views into the state entries' keys, for did-you-mean
 };
 
@@ -221,8 +268,7 @@ std::optional<int> Reader::read_version(const Entry& entry) {
         if (ec == std::errc() && end == text.data() + text.size()) return version;
     }
     error(node.IsNull() ? entry.where : location_of(node.Mark()),
-          "format version must be an integer (this typestar reads " + std::to_string(kFormatVersion) +
-              "), found " + kind_of(node));
+          "format version must be an integer (this typestar reads 1 and 2), found " + kind_of(node));
     return std::nullopt;
 }
 
@@ -250,8 +296,33 @@ std::vector<std::pair<std::string, Location>> Reader::read_symbols(const Entry& 
         error(node, "'" + entry.key + "' must be a list of " + std::string(kind) + " names, found " + kind_of(node));
         return symbols;
     }
+    std::map<std::string, Location, std::less<>> bases;  // declared callin names (v2 declarations)
     for (const Node& item : node.children()) {
         const Location at = location_of(item.Mark());
+        const bool declaration = kind == "callin" && version_ >= 2 &&
+                                 (item.IsMap() || (item.IsScalar() && item.Scalar().find('(') != std::string::npos));
+        if (declaration) {
+            std::vector<std::pair<std::string, Location>> inputs;
+            auto d = read_declaration(item, inputs);
+            if (!d) continue;
+            if (const auto same = bases.find(d->name); same != bases.end()) {
+                error(at, "duplicate callin '" + d->name + "' (first at line " + std::to_string(same->second.line) + ")");
+                continue;
+            }
+            bases.emplace(d->name, at);
+            for (auto& [name, where] : inputs) {
+                if (const auto same = seen.find(name); same != seen.end()) {
+                    error(where, "duplicate callin '" + name + "' (first at line " +
+                                     std::to_string(symbols[same->second].second.line) + ")");
+                    continue;
+                }
+                seen.emplace(name, symbols.size());
+                symbols.emplace_back(name, where);
+            }
+            const bool trivial = !d->parameters && d->partitions.empty() && !d->environment;
+            if (!trivial) declarations_.push_back(std::move(*d));
+            continue;
+        }
         if (!item.IsScalar() || item.Scalar().empty()) {
             error(at.line > 0 ? at : location_of(node.Mark()),
                   std::string(kind) + " names must be non-empty strings, found " +
@@ -269,10 +340,243 @@ std::vector<std::pair<std::string, Location>> Reader::read_symbols(const Entry& 
                           std::to_string(symbols[same->second].second.line) + ")");
             continue;
         }
+        if (kind == "callin") {
+            if (const auto same = bases.find(name); same != bases.end()) {
+                error(at, "duplicate callin '" + name + "' (first at line " + std::to_string(same->second.line) + ")");
+                continue;
+            }
+            bases.emplace(name, at);
+        }
         seen.emplace(name, symbols.size());
         symbols.emplace_back(name, at);
     }
     return symbols;
+}
+
+std::optional<CallinDeclaration> Reader::read_signature(const std::string& text, Location at) {
+    CallinDeclaration d;
+    const auto open = text.find('(');
+    if (open == std::string::npos) {
+        d.name = text;
+    } else {
+        d.name = trimmed(std::string_view(text).substr(0, open));
+        if (text.back() != ')') {
+            error(at, "malformed callin signature '" + text + "': expected name(param: type, ...)");
+            return std::nullopt;
+        }
+        d.parameters.emplace();
+        const std::string inside = text.substr(open + 1, text.size() - open - 2);
+        std::set<std::string, std::less<>> names;
+        if (!trimmed(inside).empty()) {
+            std::size_t start = 0;
+            while (start <= inside.size()) {
+                const auto comma = std::min(inside.find(',', start), inside.size());
+                const std::string part = inside.substr(start, comma - start);
+                start = comma + 1;
+                const auto colon = part.find(':');
+                const std::string pname = trimmed(std::string_view(part).substr(0, std::min(colon, part.size())));
+                const std::string ptype = colon == std::string::npos ? std::string() : trimmed(std::string_view(part).substr(colon + 1));
+                if (!is_identifier(pname) || colon == std::string::npos) {
+                    error(at, "malformed parameter '" + trimmed(part) + "' in signature '" + text +
+                                  "': expected name: type");
+                    return std::nullopt;
+                }
+                if (std::find(std::begin(kTypes), std::end(kTypes), ptype) == std::end(kTypes)) {
+                    error(at, "unknown type '" + ptype + "' of parameter '" + pname + "' in signature '" + text +
+                                  "' (expected " + quoted_list(kTypes, " or ") + ")");
+                    return std::nullopt;
+                }
+                if (!names.insert(pname).second) {
+                    error(at, "duplicate parameter '" + pname + "' in signature '" + text + "'");
+                    return std::nullopt;
+                }
+                d.parameters->push_back(Parameter{pname, ptype});
+                if (comma == inside.size()) break;
+            }
+        }
+    }
+    if (d.name.empty() || d.name.find_first_of("()[]") != std::string::npos) {
+        error(at, "malformed callin signature '" + text + "': the name must be non-empty, without ( ) [ ]");
+        return std::nullopt;
+    }
+    if (is_reserved(d.name)) {
+        error(at, "reserved name '" + d.name + "' used as a callin (wait, quiet, ok and err are reserved)");
+        return std::nullopt;
+    }
+    return d;
+}
+
+std::optional<CallinDeclaration> Reader::read_declaration(const Node& item,
+                                                          std::vector<std::pair<std::string, Location>>& inputs) {
+    const Location at = location_of(item.Mark());
+    if (item.IsScalar()) {
+        auto d = read_signature(item.Scalar(), at);
+        if (d) inputs.emplace_back(d->name, at);
+        return d;
+    }
+    const auto items = entries(item, "callin signature", " in 'callins'");
+    if (items.size() != 1) {
+        error(at, "a callin declaration is a map of one signature to its details, found " +
+                      std::to_string(items.size()) + " entries");
+        return std::nullopt;
+    }
+    const Entry& e = items.front();
+    auto d = read_signature(e.key, e.where);
+    if (!d) return std::nullopt;
+    const std::string where = " in the declaration of callin '" + d->name + "'";
+    if (!e.value.IsNull()) {
+        if (!e.value.IsMap()) {
+            error(e.value, "details of callin '" + d->name + "' must be a map with keys role, partitions, found " +
+                               kind_of(e.value));
+            return std::nullopt;
+        }
+        const auto details = entries(e.value, "key", where);
+        check_keys(details, kDeclarationKeys, where, true);
+        if (const Entry* r = find(details, "role")) {
+            const std::string role = r->value.IsScalar() ? r->value.Scalar() : std::string();
+            if (std::find(std::begin(kRoles), std::end(kRoles), role) == std::end(kRoles)) {
+                error(r->value.IsNull() ? r->where : location_of(r->value.Mark()),
+                      "role of callin '" + d->name + "' must be client or environment, found " + kind_of(r->value));
+            } else {
+                d->environment = role == "environment";
+            }
+        }
+        if (const Entry* p = find(details, "partitions")) read_partitions(p->value, *d, inputs);
+    }
+    if (d->partitions.empty()) inputs.emplace_back(d->name, e.where);
+    return d;
+}
+
+void Reader::read_partitions(const Node& node, CallinDeclaration& d,
+                             std::vector<std::pair<std::string, Location>>& inputs) {
+    if (node.IsNull()) return;
+    if (!node.IsSequence()) {
+        error(node, "'partitions' of callin '" + d.name + "' must be a list of {name, guard, values}, found " +
+                        kind_of(node));
+        return;
+    }
+    std::map<std::string, int, std::less<>> lines;
+    for (const Node& item : node.children()) {
+        if (!item.IsMap()) {
+            error(item, "a partition of callin '" + d.name + "' must be a map like {name: empty, guard: \"len == 0\"}, found " +
+                            kind_of(item));
+            continue;
+        }
+        const std::string where = " in a partition of callin '" + d.name + "'";
+        const auto keys = entries(item, "key", where);
+        check_keys(keys, kPartitionKeys, where, true);
+        Partition p;
+        const Entry* name = find(keys, "name");
+        if (name == nullptr) {
+            error(item, "partition of callin '" + d.name + "' has no 'name'");
+            continue;
+        }
+        // A plain `null`, `true`, `1` are scalars to this reader (the tree keeps their text).
+        if (!name->value.IsScalar() || !is_partition_name(name->value.Scalar())) {
+            error(name->value.IsNull() ? name->where : location_of(name->value.Mark()),
+                  "bad partition name " + kind_of(name->value) + " of callin '" + d.name +
+                      "' (expected characters from [A-Za-z0-9_.=<>!-])");
+            continue;
+        }
+        p.name = name->value.Scalar();
+        const Location at = location_of(name->value.Mark());
+        if (const auto same = lines.find(p.name); same != lines.end()) {
+            error(at, "duplicate partition '" + p.name + "' of callin '" + d.name + "' (first at line " +
+                          std::to_string(same->second) + ")");
+            continue;
+        }
+        lines.emplace(p.name, at.line);
+        if (const Entry* g = find(keys, "guard")) p.guard = read_string(*g, "partition").value_or("");
+        if (const Entry* v = find(keys, "values")) {
+            if (v->value.IsSequence()) {
+                for (const Node& value : v->value.children()) {
+                    if (value.IsScalar()) p.values.push_back(value.Scalar());
+                    else error(value, "partition values must be strings, found " + kind_of(value));
+                }
+                std::sort(p.values.begin(), p.values.end());
+                p.values.erase(std::unique(p.values.begin(), p.values.end()), p.values.end());
+            } else if (!v->value.IsNull()) {
+                error(v->value, "'values' of partition '" + p.name + "' must be a list of strings, found " +
+                                    kind_of(v->value));
+            }
+        }
+        if (const Entry* f = find(keys, "split_from")) {
+            p.split_from = read_string(*f, "partition").value_or("");
+            if (!is_partition_name(p.split_from))
+                error(f->value.IsNull() ? f->where : location_of(f->value.Mark()),
+                      "'split_from' of partition '" + p.name + "' must be a partition name, found " + kind_of(f->value));
+        }
+        if (const Entry* b = find(keys, "split_by")) p.split_by = read_string(*b, "partition").value_or("");
+        inputs.emplace_back(abstract_input(d.name, p.name), at);
+        d.partitions.push_back(std::move(p));
+    }
+}
+
+std::string Reader::undeclared_input(const std::string& input, const std::string& state) const {
+    std::string message = "undeclared callin '" + input + "' in state '" + state + "'";
+    const auto bracket = input.find('[');
+    const std::string base = input.substr(0, bracket);
+    for (const auto& d : declarations_) {
+        if (d.name != base || d.partitions.empty()) continue;
+        std::string names;
+        for (const auto& p : d.partitions) names += (names.empty() ? "" : ", ") + abstract_input(d.name, p.name);
+        if (bracket == std::string::npos) return message + " (callin '" + base + "' has partitions: " + names + ")";
+        return "undeclared abstract input '" + input + "' in state '" + state + "' (callin '" + base +
+               "' has partitions: " + names + ")";
+    }
+    return message;
+}
+
+void Reader::read_unknown(const Entry& entry, const std::string& state, Typestate& typestate, SourceMap& source,
+                          const std::vector<Entry>& enabled) {
+    const Node& node = entry.value;
+    if (node.IsNull()) return;
+    if (!node.IsMap()) {
+        error(node, "'unknown' of state '" + state + "' must be a map from callin to {source, reason}, found " +
+                        kind_of(node));
+        return;
+    }
+    for (const Entry& item : entries(node, "callin", " in 'unknown' of state '" + state + "'")) {
+        const auto it = callins_.find(item.key);
+        if (it == callins_.end()) {
+            error(item.where, callbacks_.contains(item.key) || item.key == kWait
+                                  ? "'" + item.key + "' in 'unknown' of state '" + state +
+                                        "': only callins can be unknown"
+                                  : undeclared_input(item.key, state));
+            continue;
+        }
+        if (const Entry* legal = find(enabled, item.key)) {
+            error(item.where, "callin '" + item.key + "' of state '" + state +
+                                  "' is both under 'callins' (line " + std::to_string(legal->where.line) +
+                                  ") and under 'unknown'");
+            continue;
+        }
+        if (!item.value.IsMap()) {
+            error(item.value.IsNull() ? item.where : location_of(item.value.Mark()),
+                  "unknown callin '" + item.key + "' of state '" + state +
+                      "' must be a map like {source: purpose, reason: \"...\"}, found " + kind_of(item.value));
+            continue;
+        }
+        const std::string where = " of unknown callin '" + item.key + "' in state '" + state + "'";
+        const auto keys = entries(item.value, "key", where);
+        check_keys(keys, kUnknownKeys, where, true);
+        Unknown u;
+        const Entry* src = find(keys, "source");
+        if (src == nullptr) {
+            error(item.value, "missing 'source'" + where + " (expected " + quoted_list(kSources, " or ") + ")");
+            continue;
+        }
+        const auto parsed = src->value.IsScalar() ? parse_unknown_source(src->value.Scalar()) : std::nullopt;
+        if (!parsed) {
+            error(src->value.IsNull() ? src->where : location_of(src->value.Mark()),
+                  "bad source " + kind_of(src->value) + where + " (expected " + quoted_list(kSources, ", ") + ")");
+            continue;
+        }
+        u.source = *parsed;
+        if (const Entry* r = find(keys, "reason")) u.reason = read_string(*r, "unknown").value_or("");
+        source.transitions[{state, item.key}] = item.where;
+        typestate.states[state_ids_.at(state)].unknown[it->second.first] = std::move(u);
+    }
 }
 
 std::optional<std::size_t> Reader::read_count(const Entry& entry, std::string_view what, std::size_t minimum) {
@@ -442,6 +746,8 @@ void Reader::read_symbol_map(const Entry& entry, const std::string& state, bool 
             } else if (other.contains(item.key)) {
                 error(item.where, std::string(callins ? "callback" : "callin") + " '" + item.key +
                                       "' listed under '" + entry.key + "' in state '" + state + "'");
+            } else if (callins) {
+                error(item.where, undeclared_input(item.key, state));
             } else {
                 error(item.where, "undeclared " + std::string(kind) + " '" + item.key + "' in state '" + state + "'");
             }
@@ -471,11 +777,22 @@ void Reader::read_state(const Entry& entry, StateId id, Typestate& typestate, So
     }
     const std::string where = " in state '" + state + "'";
     const auto items = entries(node, "key", where);
-    check_keys(items, kStateKeys, where, true);
+    if (version_ >= 2) {
+        check_keys(items, kStateKeysV2, where, true);
+    } else {
+        std::vector<Entry> others;
+        for (const Entry& e : items) {
+            if (e.key == "unknown") error(e.where, "'unknown' in state '" + state + "' needs 'typestar: 2'" + std::string(kNeedsV2));
+            else others.push_back(e);
+        }
+        check_keys(others, kStateKeys, where, true);
+    }
 
     std::vector<Entry> enabled_callins;
     std::vector<Entry> enabled_callbacks;
     if (const Entry* e = find(items, "callins")) read_symbol_map(*e, state, true, typestate, source, enabled_callins);
+    if (const Entry* e = find(items, "unknown"); e != nullptr && version_ >= 2)
+        read_unknown(*e, state, typestate, source, enabled_callins);
     if (const Entry* e = find(items, "callbacks")) {
         read_symbol_map(*e, state, false, typestate, source, enabled_callbacks);
         if (enabled_callbacks.size() >= 2) {
@@ -687,18 +1004,35 @@ Spec Reader::read(const std::string& text) {
     const auto top = entries(root, "top-level key", "");
     // An unsupported version makes every other key meaningless: report it alone.
     if (const Entry* e = find(top, "typestar")) {
-        if (const auto version = read_version(*e); version && *version != kFormatVersion) {
+        if (const auto version = read_version(*e); version && (*version < 1 || *version > kLatestFormatVersion)) {
             diagnostics_.clear();
-            error(e->value, "unsupported format version " + std::to_string(*version) + " (this typestar reads " +
-                                std::to_string(kFormatVersion) + ")");
+            error(e->value, "unsupported format version " + std::to_string(*version) + " (this typestar reads 1 and 2)");
             fail();
+        } else if (version) {
+            version_ = *version;
+        }
+    }
+    // A register automaton has its own reader: say so alone (its keys mean nothing here).
+    if (const Entry* e = find(top, "kind")) {
+        const std::string kind = e->value.IsScalar() ? e->value.Scalar() : std::string();
+        if (kind == "register-automaton") {
+            diagnostics_.clear();
+            error(e->value, "this spec is a register automaton (kind: register-automaton): use load_register_spec "
+                            "(typestar/ra), not load_spec, to read it");
+            fail();
+        }
+        if (kind != "typestate") {
+            error(e->value.IsNull() ? e->where : location_of(e->value.Mark()),
+                  "'kind' must be typestate or register-automaton, found " + kind_of(e->value));
+        } else if (version_ < 2) {
+            error(e->where, "'kind' needs 'typestar: 2'" + std::string(kNeedsV2));
         }
     }
     check_keys(top, kTopKeys, " at the top level", false);
     for (const std::string_view key : {"typestar", "name", "callins", "callbacks", "initial", "states"}) {
         if (find(top, key) == nullptr) {
             std::string message = "missing required key '" + std::string(key) + "'";
-            if (key == "typestar") message += " (the format version; this typestar reads " + std::to_string(kFormatVersion) + ")";
+            if (key == "typestar") message += " (the format version; this typestar reads 1 and 2)";
             error(root, std::move(message));
         }
     }
@@ -709,6 +1043,10 @@ Spec Reader::read(const std::string& text) {
     std::vector<std::pair<std::string, Location>> callbacks;
     if (const Entry* e = find(top, "callins")) callins = read_symbols(*e, "callin");
     if (const Entry* e = find(top, "callbacks")) callbacks = read_symbols(*e, "callback");
+    // Version 2: inputs are indexed by name (the canonical order); the file's order of callins and
+    // partitions is kept in the declarations. Version 1 keeps the file's order, as it always did.
+    if (version_ >= 2)
+        std::stable_sort(callins.begin(), callins.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [name, at] : callins) {
         callins_.emplace(name, std::pair{typestate.callins.size(), at});
         typestate.callins.push_back(name);
@@ -722,6 +1060,10 @@ Spec Reader::read(const std::string& text) {
         callbacks_.emplace(name, std::pair{typestate.callbacks.size(), at});
         typestate.callbacks.push_back(name);
     }
+    std::sort(declarations_.begin(), declarations_.end(),
+              [](const CallinDeclaration& a, const CallinDeclaration& b) { return a.name < b.name; });
+    spec.declarations = declarations_;
+    typestate.input_info = input_info_of(declarations_);
     if (const Entry* e = find(top, "bounds")) read_bounds(*e, spec.bounds);
     if (const Entry* e = find(top, "timing")) read_timing(*e, spec.timing);
     if (const Entry* e = find(top, "assumptions")) read_assumptions(*e, spec.assumptions);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -78,16 +79,106 @@ void check_writable(const Typestate& t, const Provenance& provenance) {
     if (provenance.stats.contains("")) fail("a provenance statistic has an empty name");
 }
 
+/// `declarations` sorted by name with sorted, unique values (the form the reader gives back).
+std::vector<CallinDeclaration> normalised(std::vector<CallinDeclaration> declarations) {
+    std::sort(declarations.begin(), declarations.end(),
+              [](const CallinDeclaration& a, const CallinDeclaration& b) { return a.name < b.name; });
+    for (auto& d : declarations)
+        for (auto& p : d.partitions) {
+            std::sort(p.values.begin(), p.values.end());
+            p.values.erase(std::unique(p.values.begin(), p.values.end()), p.values.end());
+        }
+    return declarations;
+}
+
+/// Canonical input order of version 2: (callin, partition declaration order); bare names by name.
+struct InputKey {
+    std::string callin;
+    std::size_t partition = 0;
+    auto operator<=>(const InputKey&) const = default;
+};
+
+/// Throws typestar::Error unless the declarations and the typestate's inputs match exactly.
+std::map<std::string, InputKey> check_declarations(const Typestate& t, const std::vector<CallinDeclaration>& decls) {
+    const auto fail = [](const std::string& why) { throw Error("cannot write spec: " + detail::printable(why)); };
+    std::map<std::string, InputKey> keys;
+    std::set<std::string> bases;
+    for (const auto& d : decls) {
+        if (!bases.insert(d.name).second) fail("callin '" + d.name + "' is declared twice");
+        if (d.name.empty() || d.name.find_first_of("()[]") != std::string::npos || is_reserved(d.name))
+            fail("callin name '" + d.name + "' is empty, reserved or has ( ) [ ]");
+        std::size_t k = 0;
+        for (const auto& input : d.inputs()) keys.emplace(input, InputKey{d.name, k++});
+    }
+    std::set<std::string> callins(t.callins.begin(), t.callins.end());
+    for (const auto& c : t.callins) {
+        if (keys.contains(c)) continue;
+        if (bases.contains(c)) fail("callin '" + c + "' has partitions, so it is not an input itself");
+        if (!decls.empty() || t.has_unknown()) {
+            if (c.find_first_of("()") != std::string::npos)
+                fail("callin '" + c + "' has ( or ), which version 2 reads as a signature");
+            if (const auto b = c.find('['); b != std::string::npos && bases.contains(c.substr(0, b)))
+                fail("input '" + c + "' is not a declared partition of callin '" + c.substr(0, b) + "'");
+        }
+        keys.emplace(c, InputKey{c, 0});
+    }
+    for (const auto& [input, key] : keys)
+        if (!callins.contains(input)) fail("declared input '" + input + "' is not a callin of the typestate");
+    if (t.input_info != input_info_of(decls))
+        fail("the typestate's input guards and roles differ from its callin declarations");
+    return keys;
+}
+
+std::string partition_line(const Partition& p) {
+    std::string out = "{name: " + yaml_scalar(p.name);
+    if (!p.guard.empty()) out += ", guard: " + yaml_scalar(p.guard);
+    if (!p.values.empty()) out += ", values: " + flow_list(p.values);
+    if (!p.split_from.empty()) out += ", split_from: " + yaml_scalar(p.split_from);
+    if (!p.split_by.empty()) out += ", split_by: " + yaml_scalar(p.split_by);
+    return out + "}";
+}
+
+/// The version-2 `callins:` block: every callin by name, declared ones with their details.
+std::string callins_block(const Typestate& t, const std::vector<CallinDeclaration>& decls,
+                          const std::map<std::string, InputKey>& keys) {
+    std::map<std::string, const CallinDeclaration*> by_name;
+    for (const auto& d : decls) by_name.emplace(d.name, &d);
+    for (const auto& [input, key] : keys) by_name.emplace(key.callin, nullptr);
+    if (by_name.empty()) return "callins: []\n";
+    std::string out = "callins:\n";
+    for (const auto& [name, d] : by_name) {
+        if (d == nullptr) {
+            out += "  - " + yaml_scalar(name) + "\n";
+            continue;
+        }
+        const std::string sig = yaml_scalar(d->signature());
+        if (d->partitions.empty()) {
+            out += d->environment ? "  - " + sig + ": {role: environment}\n" : "  - " + sig + "\n";
+            continue;
+        }
+        out += "  - " + sig + ":\n";
+        if (d->environment) out += "      role: environment\n";
+        out += "      partitions:\n";
+        for (const auto& p : d->partitions) out += "        - " + partition_line(p) + "\n";
+    }
+    (void)t;
+    return out;
+}
+
 }  // namespace
 
 std::string write_spec(const Spec& spec) {
     check_writable(spec.typestate, spec.provenance);
+    const std::vector<CallinDeclaration> decls = normalised(spec.declarations);
+    const auto keys = check_declarations(spec.typestate, decls);
     const Typestate t = canonical(spec.typestate);
+    const bool v2 = spec.uses_version2();
 
     std::string out;
-    out += "typestar: " + std::to_string(kFormatVersion) + "\n";
+    out += "typestar: " + std::to_string(v2 ? kLatestFormatVersion : kFormatVersion) + "\n";
+    if (v2) out += "kind: typestate\n";
     out += "name: " + yaml_scalar(t.name) + "\n";
-    out += "callins: " + flow_list(t.callins) + "\n";
+    out += v2 ? callins_block(t, decls, keys) : "callins: " + flow_list(t.callins) + "\n";
     out += "callbacks: " + flow_list(t.callbacks) + "\n";
     out += "initial: " + yaml_scalar(t.states[t.initial].name) + "\n";
     out += "bounds: {distinguisher: " + std::to_string(spec.bounds.distinguisher);
@@ -104,8 +195,9 @@ std::string write_spec(const Spec& spec) {
     // Symbols by name: canonical() sorts them already; sorting again keeps the writer self-contained.
     std::vector<std::size_t> callin_order(t.callins.size());
     for (std::size_t i = 0; i < callin_order.size(); ++i) callin_order[i] = i;
-    std::sort(callin_order.begin(), callin_order.end(),
-              [&](std::size_t a, std::size_t b) { return t.callins[a] < t.callins[b]; });
+    std::sort(callin_order.begin(), callin_order.end(), [&](std::size_t a, std::size_t b) {
+        return v2 ? keys.at(t.callins[a]) < keys.at(t.callins[b]) : t.callins[a] < t.callins[b];
+    });
 
     out += "states:\n";
     for (std::size_t id = 0; id < t.states.size(); ++id) {
@@ -125,6 +217,16 @@ std::string write_spec(const Spec& spec) {
             body += "    wait: err\n";
         } else if (s.quiet_target && *s.quiet_target != id) {
             body += "    quiet: " + yaml_scalar(t.states[*s.quiet_target].name) + "\n";
+        }
+        if (!s.unknown.empty()) {
+            body += "    unknown:\n";
+            for (const std::size_t c : callin_order) {
+                const auto u = s.unknown.find(c);
+                if (u == s.unknown.end()) continue;
+                std::string value = "{source: " + std::string(to_string(u->second.source));
+                if (!u->second.reason.empty()) value += ", reason: " + yaml_scalar(u->second.reason);
+                body += map_entry(6, yaml_scalar(t.callins[c]), value + "}");
+            }
         }
         out += map_entry(2, yaml_scalar(s.name), {}, body);
     }
@@ -152,7 +254,7 @@ std::string write_spec(const Spec& spec) {
     } catch (const SpecError& e) {
         throw Error("cannot write spec: the text would not load again: " + e.diagnostics().front().message);
     }
-    if (back.typestate != t || back.bounds != spec.bounds || back.timing != spec.timing ||
+    if (back.typestate != t || back.declarations != decls || back.bounds != spec.bounds || back.timing != spec.timing ||
         back.provenance != spec.provenance) {
         throw Error("cannot write spec: the text would load as a different spec (a typestar bug; please report it)");
     }

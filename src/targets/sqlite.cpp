@@ -23,8 +23,8 @@ struct SqliteError : std::runtime_error {
 
 class Connection {
 public:
-    Connection(std::shared_ptr<CallbackSink> sink, CallbackLedger& ledger, bool veto)
-        : sink_(std::move(sink), ledger.start_instance()), veto_(veto) {}
+    Connection(std::shared_ptr<CallbackSink> sink, CallbackLedger& ledger, bool veto, bool hooks = true)
+        : sink_(std::move(sink), ledger.start_instance()), veto_(veto), hooks_(hooks) {}
     ~Connection() { teardown(); }
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
@@ -39,6 +39,7 @@ public:
         }
         db_ = db;
         exec("CREATE TABLE t(x INTEGER)");
+        if (!hooks_) return;
         // Hooks after the schema, so that creating it reports nothing.
         sqlite3_update_hook(db_, &Connection::on_update, this);
         sqlite3_commit_hook(db_, &Connection::on_commit, this);
@@ -81,6 +82,7 @@ private:
 
     CountingSink sink_;  // counts for callbacks_drained; muted by teardown
     bool veto_;
+    bool hooks_ = true;
     sqlite3* db_ = nullptr;
 };
 
@@ -107,6 +109,24 @@ ClassDefinition sqlite(const SqliteOptions& options) {
         .timing(options.timing)
         .quiet_is_stable()  // hooks fire inside the callins; SQLite has no timers
         .restrict_to(callbacks_drained(ledger))
+        .build();
+}
+
+ClassDefinition sqlite_exec(QuiescenceTiming timing) {
+    auto ledger = std::make_shared<CallbackLedger>();
+    return LearningPurpose<Connection>("sqlite_exec")
+        .framework(std::string("sqlite-") + sqlite3_libversion())
+        .reset([ledger](const std::shared_ptr<CallbackSink>& sink) {
+            return std::make_shared<Connection>(sink, *ledger, false, false);
+        })
+        .teardown([](Connection& c) { c.teardown(); })
+        .callin("open", [](Connection& c) { c.open(); })
+        .callin_with("exec", {{"sql", "string"}}, [](Connection& c, const std::string& sql) { c.exec(sql.c_str()); })
+        .partition("exec", "any", "any SQL text",
+                   ValueGenerator::fixed({"SELECT 1", "SELEC 1", "BEGIN", "COMMIT", "ROLLBACK"}))
+        .callin("close", [](Connection& c) { c.close(); })
+        .timing(timing)
+        .quiet_is_stable()  // no callbacks, no timers
         .build();
 }
 

@@ -144,6 +144,22 @@ TEST_F(PluginE2E, ConformingDevicePasses) {
     EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
 }
 
+TEST_F(PluginE2E, UnknownTransitionsAreSkippedWithTheReasonNeverTested) {
+    // The device restarts a running timer; the spec says that transition is unknown: no failure.
+    const auto spec = copy_spec("timer_unknown.yaml");
+    const Outcome r = subject(spec, "model:" + fixture("timer_restartable.yaml"));
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("[  SKIPPED ] Timer.Running_start"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("state Running, input start is unknown (purpose: purpose 'Drained' never restarts a "
+                         "running timer): not tested"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("[  PASSED  ] 8 tests."), std::string::npos) << r.out;
+    // The same device against the two-valued spec fails there.
+    const Outcome two = subject(copy_spec("timer.yaml"), "model:" + fixture("timer_restartable.yaml"));
+    EXPECT_EQ(two.code, 1);
+}
+
 TEST_F(PluginE2E, FactoryDeviceIsUsedWithoutAUrl) {
     const auto spec = copy_spec("timer.yaml");
     const Outcome pass = subject(spec, "", {{"TYPESTAR_SUBJECT_MODEL", fixture("timer.yaml")}});

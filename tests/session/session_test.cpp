@@ -28,6 +28,42 @@ TEST(FormatTrace, IsAlignedAndMarksTheFirstDifferenceOnly) {
               "  3     __err    wait   err       onFired\n");
 }
 
+TEST(CheckSpec, UnknownTransitionsAreNotTestedAndAreNamedInTheAssumptions) {
+    // The truth enables one callin the spec refuses in the initial state (a self-loop there).
+    const spec::Spec stored = bundled("mediaplayer.yaml");
+    spec::Spec truth = stored;
+    Typestate& t = truth.typestate;
+    std::size_t c = 0;
+    while (t.states[t.initial].callins[c]) ++c;
+    t.states[t.initial].callins[c] = t.initial;
+    ModelDevice device(synchronous_closure(t), "model:truth");
+    Device* devices[] = {&device};
+    // Two-valued spec: the device enables a refused callin: a counterexample.
+    EXPECT_EQ(check_spec(stored, devices).verdict, Verdict::Fail);
+    // The same transition unknown: skipped, and the check passes, naming what it skipped.
+    spec::Spec three = stored;
+    three.typestate.states[three.typestate.initial].unknown[c] = Unknown{Unknown::Source::Purpose, "never tried"};
+    const CheckReport report = check_spec(three, devices);
+    EXPECT_EQ(report.verdict, Verdict::Pass);
+    ASSERT_FALSE(report.assumptions.empty());
+    EXPECT_NE(report.assumptions.back().find("1 unknown transition(s) of the spec were not tested"), std::string::npos)
+        << report.assumptions.back();
+    EXPECT_NE(report.assumptions.back().find("input " + t.callins[c] + ": unknown (purpose: never tried)"),
+              std::string::npos)
+        << report.assumptions.back();
+    // Every word was cut before the unknown step: none runs the unknown callin in the initial state.
+    ModelDevice probe(synchronous_closure(t), "model:probe");
+    Conformance conformance(synchronous_closure(three.typestate), {&probe});
+    TestSuite suite = conformance.suite(CheckOptions{});
+    const std::size_t before = suite.cases.size();
+    EXPECT_EQ(cut_at_unknown(suite, three.typestate).size(), 1u);
+    EXPECT_LE(suite.cases.size(), before);
+    for (const auto& tc : suite.cases) {
+        const auto names = names_of(tc.inputs, suite.inputs);
+        EXPECT_FALSE(first_unknown(three.typestate, names).has_value());
+    }
+}
+
 TEST(LearnSpec, LearnsTheBundledSpecWithProvenanceBuiltOnce) {
     const spec::Spec truth = bundled("asynctask.yaml");
     ModelDevice device(synchronous_closure(truth.typestate), "model:asynctask");

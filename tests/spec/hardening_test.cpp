@@ -205,9 +205,9 @@ TEST(Printable, NoNameCanForgeADiagnosticLineOrATerminalEscape) {
 }
 
 TEST(Printable, FileNamesAreEscapedToo) {
-    EXPECT_EQ(yaml_diagnostics("typestar: 2\n").size(), 1u);
-    EXPECT_EQ(diagnostics_of([] { return parse_spec("typestar: 2\n", "a\nb.yaml"); }),
-              (Strings{"a\\nb.yaml:1:11: unsupported format version 2 (this typestar reads 1)"}));
+    EXPECT_EQ(yaml_diagnostics("typestar: 3\n").size(), 1u);
+    EXPECT_EQ(diagnostics_of([] { return parse_spec("typestar: 3\n", "a\nb.yaml"); }),
+              (Strings{"a\\nb.yaml:1:11: unsupported format version 3 (this typestar reads 1 and 2)"}));
 }
 
 TEST(Printable, NotAClosureMessagesFromMachineNamesAreEscaped) {

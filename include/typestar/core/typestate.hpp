@@ -5,7 +5,10 @@
 // synchronous-closure Mealy machine can express, so the two convert both ways without loss.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +24,30 @@ inline constexpr std::string_view kOk = "ok";
 inline constexpr std::string_view kErr = "err";
 /// True for `wait`, `quiet`, `ok`, `err`.
 [[nodiscard]] bool is_reserved(std::string_view name);
+
+/// Why a transition is *unknown* (three-valued typestates, PSYCO §3): neither legal nor illegal.
+struct Unknown {
+    enum class Source : std::uint8_t {
+        Purpose,      ///< the learning purpose never tried the input in this state
+        Unresolved,   ///< the device could not answer reliably (non-determinism within the retries)
+        Disagreeing,  ///< values of one partition still answer differently after the refinement budget
+    };
+    Source source = Source::Purpose;
+    std::string reason;  ///< in words, for messages and skips
+    bool operator==(const Unknown&) const = default;
+};
+/// "purpose", "unresolved", "disagreeing".
+[[nodiscard]] std::string_view to_string(Unknown::Source source) noexcept;
+/// The source named `name`; nullopt otherwise.
+[[nodiscard]] std::optional<Unknown::Source> parse_unknown_source(std::string_view name) noexcept;
+
+/// Metadata of one input that does not change behaviour (spec format v2): the guard of an abstract
+/// input `callin[partition]` in words, and whether the peer performs it (environment role).
+struct InputInfo {
+    std::string guard;         ///< empty when the input is a whole callin
+    bool environment = false;  ///< performed by the peer, observed by monitors, never a client call
+    bool operator==(const InputInfo&) const = default;
+};
 
 /// A callback typestate. Indices into `callins`, `callbacks` and `states` identify symbols and states.
 struct Typestate {
@@ -42,6 +69,9 @@ struct Typestate {
         /// Without a callback: `wait` answers `quiet` (moving to `quiet_target`, default itself) or `err`.
         Wait wait = Wait::Quiet;
         std::optional<StateId> quiet_target;
+        /// Unknown transitions: callin index -> why. Such a callin has `callins[c] == nullopt`; the
+        /// synchronous closure (two-valued) answers it `err`, canonical() keeps it apart.
+        std::map<std::size_t, Unknown> unknown{};
         bool operator==(const State&) const = default;
     };
 
@@ -50,10 +80,32 @@ struct Typestate {
     std::vector<std::string> callbacks;
     std::vector<State> states;
     StateId initial = 0;
+    /// Input metadata by callin name; absent = a client callin without guard. Entries are never the
+    /// default InputInfo (so equal typestates have equal maps).
+    std::map<std::string, InputInfo, std::less<>> input_info;
 
+    /// True when some state has an unknown transition.
+    [[nodiscard]] bool has_unknown() const;
+    /// The unknown entry of (state, callin), if any.
+    [[nodiscard]] const Unknown* unknown_at(StateId state, std::size_t callin) const;
+    /// The metadata of callin `name` (a static default when absent).
+    [[nodiscard]] const InputInfo& info(std::string_view name) const;
     [[nodiscard]] std::optional<StateId> find_state(std::string_view name) const;
     bool operator==(const Typestate&) const = default;
 };
+
+/// Where a word first enters an unknown transition (three-valued typestates).
+struct UnknownStep {
+    std::size_t index = 0;  ///< position of the input in the word
+    std::string state;      ///< the state it is made in
+    Unknown unknown;
+};
+
+/// Runs `inputs` (callin names or `wait`) on `typestate` from its initial state and returns the
+/// first step into an unknown transition; nullopt when the word enters none before it ends, is
+/// refused (err), or names an input the typestate does not declare. Suites cut words there: what
+/// follows an unknown answer cannot be predicted.
+[[nodiscard]] std::optional<UnknownStep> first_unknown(const Typestate& typestate, std::span<const std::string> inputs);
 
 /// The state name the synchronous closure gives its error sink (added only when some transition errs).
 inline constexpr std::string_view kErrorSinkName = "__err";
@@ -73,7 +125,14 @@ inline constexpr std::string_view kErrorSinkName = "__err";
 /// but `err`, a reserved name misused.
 [[nodiscard]] Typestate typestate_of(const MealyMachine& machine, std::string name);
 
-/// The canonical form of `typestate`: minimal, states in breadth-first order from the initial state
+/// typestate_of for a three-valued closure: a callin answering one of `unknown_outputs` is an
+/// unknown transition with that Unknown (whatever follows it is ignored), and those outputs are not
+/// callbacks. Same failures as typestate_of otherwise.
+[[nodiscard]] Typestate typestate_of(const MealyMachine& machine, std::string name,
+                                     const std::map<Symbol, Unknown>& unknown_outputs);
+
+/// The canonical form of `typestate` (unknown transitions and input metadata kept; states whose
+/// unknown transitions differ, in input or reason, are never merged): minimal, states in breadth-first order from the initial state
 /// over inputs sorted by name (callins, then `wait`), callins and callbacks sorted by name, each
 /// state keeping the name of the first original state it stands for. Equal behaviour gives equal
 /// canonical forms up to state names.

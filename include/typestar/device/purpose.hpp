@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -77,6 +78,23 @@ using QueryFilter = std::function<bool(std::span<const StepRecord> history, std:
 [[nodiscard]] QueryFilter at_most_pending(std::vector<std::string> requests,
                                             std::vector<std::string> responses, std::size_t limit = 1);
 
+/// Concrete argument values for one partition of a parameterised callin (PSYCO §3: each partition
+/// is an abstract input; the values exercise it). Values are printed strings (the snippet parses
+/// them); a generator is deterministic for a given seed.
+struct ValueGenerator {
+    /// At most `count` values for `seed` (fixed representatives ignore both and give all).
+    std::function<std::vector<std::string>(std::uint64_t seed, std::size_t count)> generate;
+    std::string description;  ///< e.g. "fixed 3", "range [-5, 5]", "sampler"
+
+    /// These representatives, all of them, in this order.
+    [[nodiscard]] static ValueGenerator fixed(std::vector<std::string> values);
+    /// Integers of [lo, hi]: both ends, then seeded draws from inside, up to `count` distinct ones.
+    [[nodiscard]] static ValueGenerator range(long long lo, long long hi);
+    /// `count` draws of `draw` from a generator seeded with the seed (duplicates dropped).
+    [[nodiscard]] static ValueGenerator sampler(std::function<std::string(std::uint64_t& state)> draw,
+                                                std::string description = "sampler");
+};
+
 /// The type-erased definition a device runs. Build it with LearningPurpose<T>.
 struct ClassDefinition {
     /// One snippet of a callin; throwing any exception means the callin was refused (`err`).
@@ -84,10 +102,22 @@ struct ClassDefinition {
         std::string label;                   ///< e.g. "goodURL"; empty for a callin without variants
         std::function<void(void*)> snippet;  ///< gets the instance made by `reset`
     };
-    /// A callin: one input symbol with one or more snippets (variants, DroidStar §2.1).
+    /// A named partition of a parameterised callin's arguments: the abstract input `name[partition]`.
+    struct Partition {
+        std::string name;        ///< [A-Za-z0-9_.=<>!-]+
+        std::string guard;       ///< the predicate in words, for the spec
+        ValueGenerator values;   ///< its concrete arguments
+    };
+    /// A callin: one input symbol with one or more snippets (variants, DroidStar §2.1), or a
+    /// parameterised callin (`parameters` non-empty): `with_value` runs it with one printed argument
+    /// tuple, and each partition is an abstract input (learned with learn_with_refinement).
     struct Callin {
         std::string name;
         std::vector<Variant> variants;
+        std::vector<std::pair<std::string, std::string>> parameters{};  ///< (name, type) in order
+        std::vector<Partition> partitions{};
+        std::function<void(void*, const std::string&)> with_value{};
+        bool environment = false;  ///< performed by the peer (spec `role: environment`)
     };
     /// A callback output symbol and the raw callback names listeners emit for it (the symbol's own
     /// name when `sources` is empty). Several sources merge environment non-determinism (§5.3).
@@ -167,6 +197,37 @@ public:
             c = &def_.callins.back();
         }
         c->variants.push_back({std::move(label), wrap(std::move(snippet))});
+        return *this;
+    }
+    /// A parameterised callin `symbol(param: type, ...)` (types: int, id, object, bytes, string,
+    /// bool); `snippet` gets one printed argument tuple. Give it partitions with partition(); one
+    /// without any gets the partition `any` of `values` when given. Throws std::invalid_argument if
+    /// `symbol` already exists.
+    LearningPurpose& callin_with(const std::string& symbol, std::vector<std::pair<std::string, std::string>> parameters,
+                                 std::function<void(T&, const std::string&)> snippet) {
+        if (find(symbol) != nullptr) throw std::invalid_argument("callin '" + symbol + "' declared twice");
+        ClassDefinition::Callin c;
+        c.name = symbol;
+        c.parameters = std::move(parameters);
+        c.with_value = [snippet = std::move(snippet)](void* p, const std::string& v) { snippet(*static_cast<T*>(p), v); };
+        def_.callins.push_back(std::move(c));
+        return *this;
+    }
+    /// A partition of the parameterised callin `symbol` (declared with callin_with): the abstract
+    /// input `symbol[name]`, its guard in words and its value generator. Throws std::invalid_argument
+    /// when `symbol` is not a parameterised callin.
+    LearningPurpose& partition(const std::string& symbol, std::string name, std::string guard, ValueGenerator values) {
+        ClassDefinition::Callin* c = find(symbol);
+        if (c == nullptr || !c->with_value)
+            throw std::invalid_argument("partition of '" + symbol + "', which is not a parameterised callin");
+        c->partitions.push_back({std::move(name), std::move(guard), std::move(values)});
+        return *this;
+    }
+    /// Marks callin `symbol` as performed by the peer (spec `role: environment`).
+    LearningPurpose& environment(const std::string& symbol) {
+        ClassDefinition::Callin* c = find(symbol);
+        if (c == nullptr) throw std::invalid_argument("environment: no callin '" + symbol + "'");
+        c->environment = true;
         return *this;
     }
     /// A callback symbol emitted under its own name.

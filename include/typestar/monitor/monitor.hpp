@@ -62,6 +62,43 @@ private:
     Violation violation_;
 };
 
+/// A call the spec cannot judge (three-valued specs, docs/spec-format-v2.md): a callin into an
+/// *unknown* transition, or an environment event the current state does not list. Never a
+/// violation of the protocol. After it the monitor no longer knows the state: it stops checking
+/// (every later event is accepted and counted in Monitor::unchecked_events()) until reset().
+struct Unverified {
+    Event event;
+    std::string symbol;
+    std::string typestate;
+    std::string state;                 ///< where it happened
+    std::optional<Unknown> unknown;    ///< the spec's reason, for an unknown transition
+    std::string reason;                ///< in words (the unknown's source and reason, or why not listed)
+    std::vector<std::string> trace;    ///< events before it, oldest first
+    std::string file;
+    int line = 0;
+    /// `file:line: callin x() is unverified in state S of T (unknown: purpose: reason)`, the trace.
+    [[nodiscard]] std::string message() const;
+    bool operator==(const Unverified&) const = default;
+};
+
+/// What a monitor does with an Unverified call.
+enum class UnverifiedPolicy : std::uint8_t {
+    Allow,  ///< record it, say nothing, accept the call
+    Warn,   ///< record it, log a warning on `typestar.monitor`, accept the call (default)
+    Fail,   ///< record it and refuse the call (returns false; with ViolationPolicy::Throw, throws UnverifiedError)
+};
+
+/// Thrown for an Unverified call under UnverifiedPolicy::Fail with ViolationPolicy::Throw. Not a
+/// ViolationError: the spec does not say the call is wrong.
+class UnverifiedError : public Error {
+public:
+    explicit UnverifiedError(Unverified unverified);
+    [[nodiscard]] const Unverified& unverified() const noexcept { return unverified_; }
+
+private:
+    Unverified unverified_;
+};
+
 /// What a monitor does with a violation besides recording it.
 enum class ViolationPolicy : std::uint8_t {
     Collect,  ///< only record it (violations(), violation_count())
@@ -80,6 +117,8 @@ struct MonitorOptions {
     std::size_t trace_limit = 0;
     /// At most this many of the latest events are copied into a Violation's trace.
     std::size_t violation_trace = 1000;
+    /// What a call into an unknown transition (or an unlisted environment event) does.
+    UnverifiedPolicy unverified = UnverifiedPolicy::Warn;
 };
 
 /// A thread-safe runtime monitor of one framework object against a callback typestate.
@@ -104,6 +143,11 @@ public:
     bool callin(std::string_view name);
     /// Fast path: the callin with index `id` (MonitorModel::callin(name).symbol); no name lookup.
     bool callin(Symbol id) { return observe(Event::callin(id)); }
+    /// Reports that the peer performed the environment-role input `name` (docs/spec-format-v2.md):
+    /// an observed event, never a client call. Enabled: the monitor moves. Not listed in the current
+    /// state: an Unverified record under the unverified policy, never a violation. Throws
+    /// typestar::Error when `name` is undeclared or is a client callin (report those with callin()).
+    bool environment(std::string_view name);
     /// Reports that the framework delivered callback `name`; as callin() with UnexpectedCallback.
     bool callback(std::string_view name);
     /// Fast path: the callback with index `id`; no name lookup.
@@ -114,6 +158,14 @@ public:
     /// Records `event` and returns its violation (also recorded) without applying the policy: for
     /// adapters that report violations their own way.
     std::optional<Violation> check(Event event);
+    /// What one event did, for adapters: a violation, an unverified call (recorded, policy not
+    /// applied), or neither.
+    struct Outcome {
+        std::optional<Violation> violation;
+        std::optional<Unverified> unverified;
+    };
+    /// As check(), also returning an unverified call. `environment` marks an environment-role event.
+    Outcome check_event(Event event, bool environment = false);
     /// Atomically delivers the callback the current state owes (MonitorModel::pending), recording
     /// it. nullopt when nothing is owed.
     std::optional<Event> take_pending();
@@ -149,16 +201,29 @@ public:
     [[nodiscard]] std::size_t violation_count() const;
     /// True when no violation was recorded.
     [[nodiscard]] bool ok() const { return violation_count() == 0; }
+    /// Every unverified call so far, oldest first.
+    [[nodiscard]] std::vector<Unverified> unverified() const;
+    /// True while the monitor knows its state (no unverified call since the last reset()).
+    [[nodiscard]] bool checking() const;
+    /// Events accepted without a check because an unverified call made the state unknown.
+    [[nodiscard]] std::uint64_t unchecked_events() const;
 
     /// Back to the initial state with an empty trace and no violations.
     void reset();
 
 private:
     // Under mu_: records the event or builds its violation.
-    std::optional<Violation> record_locked(Event event);
+    std::optional<Violation> record_locked(Event event, bool environment = false,
+                                           std::optional<Unverified>* unverified = nullptr);
+    void push_trace_locked(Event event);
     Violation make_violation_locked(ViolationKind kind, Event event) const;
     bool apply_policy(std::optional<Violation> violation);
+    // Applies the unverified policy to a record made by record_locked (outside the lock).
+    bool apply_unverified(const Unverified& unverified);
 
+    std::vector<Unverified> unverified_;
+    bool lost_ = false;                              // an unverified call made the state unknown
+    std::uint64_t unchecked_ = 0;
     std::shared_ptr<const MonitorModel> model_;
     MonitorOptions options_;
     mutable std::mutex mu_;

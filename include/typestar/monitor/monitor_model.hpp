@@ -81,6 +81,15 @@ public:
         if (t == kRefused) return std::nullopt;
         return t;
     }
+    /// Why callin `callin` is unknown in `state` (three-valued specs), or nullptr when it is legal or
+    /// illegal there. Preconditions as step().
+    [[nodiscard]] const Unknown* unknown(StateId state, Symbol callin) const noexcept {
+        return typestate_.unknown_at(state, callin);
+    }
+    /// True when callin `callin` has the environment role (the peer performs it; Monitor::environment).
+    [[nodiscard]] bool is_environment(Symbol callin) const {
+        return callin < typestate_.callins.size() && typestate_.info(typestate_.callins[callin]).environment;
+    }
     /// The callback the framework owes in `state`: the state's own, or that of the first state
     /// reached by quiet moves that has one. nullopt when waiting can only end in quiescence.
     [[nodiscard]] std::optional<Symbol> pending(StateId state) const noexcept { return pending_[state]; }

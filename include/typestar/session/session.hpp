@@ -243,9 +243,16 @@ private:
 /// check_spec on a model: Conformance(model, devices).run(suite(options)).
 [[nodiscard]] CheckReport check_spec(const MealyMachine& model, std::span<Device* const> devices,
                                      const CheckOptions& options = {});
-/// The spec's synchronous closure checked against the devices.
+/// The spec's synchronous closure checked against the devices. Unknown transitions (format v2)
+/// are not tested: every word is cut before its first unknown step (cut_at_unknown), and the
+/// report's assumptions name how many unknown transitions were skipped.
 [[nodiscard]] CheckReport check_spec(const spec::Spec& spec, std::span<Device* const> devices,
                                      const CheckOptions& options = {});
+
+/// Cuts every case of `suite` (over `suite.inputs`) before its first step into an unknown transition
+/// of `typestate`, dropping cases left empty. Returns one line per distinct unknown transition met,
+/// "state S, input x: unknown (source: reason)", sorted.
+std::vector<std::string> cut_at_unknown(TestSuite& suite, const Typestate& typestate);
 
 /// "Passing is bounded evidence ..." : one paragraph naming every assumption of `report`.
 [[nodiscard]] std::string evidence_note(const CheckReport& report);

@@ -48,6 +48,14 @@ struct SeparatingTrace {
     bool operator==(const SeparatingTrace&) const = default;
 };
 
+/// An input whose guard or role differs (format v2 metadata; not behaviour, shown apart).
+struct GuardChange {
+    std::string input;   ///< an abstract input present on both sides
+    std::string before;  ///< guard in words ("" when none), "; role: environment" appended for that role
+    std::string after;
+    bool operator==(const GuardChange&) const = default;
+};
+
 /// Everything that differs in behaviour between two specs. Names, bounds, timing and provenance
 /// are not compared.
 struct SpecDiff {
@@ -63,14 +71,21 @@ struct SpecDiff {
     std::vector<UnpairedState> old_only_states;
     /// New states in no live pair (new canonical order), with their access sequence in the new spec.
     std::vector<UnpairedState> new_only_states;
-    /// The shortest word separating the closures (DroidStar §4.1); nullopt when equivalent.
+    /// Transitions that are unknown on one side (or unknown for another reason on both): legal or
+    /// err <-> unknown, listed apart from `changes` (kind Changed; before/after say
+    /// "unknown (source: reason)", "-> State" or "err").
+    std::vector<TransitionChange> unknown_changes;
+    /// Inputs on both sides whose guard or role differs, sorted by input.
+    std::vector<GuardChange> guard_changes;
+    /// The shortest word separating the closures (DroidStar §4.1; unknown answers count as err
+    /// there); nullopt when equivalent.
     std::optional<SeparatingTrace> witness;
 
     /// True when both specs have the same behaviour and the same alphabets.
     [[nodiscard]] bool empty() const {
         return callins_added.empty() && callins_removed.empty() && callbacks_added.empty() &&
                callbacks_removed.empty() && changes.empty() && old_only_states.empty() &&
-               new_only_states.empty() && !witness;
+               new_only_states.empty() && !witness && unknown_changes.empty() && guard_changes.empty();
     }
 };
 

@@ -1,4 +1,7 @@
-// Typestate spec files, format version 1 (docs/spec-format.md): the YAML a user keeps in the repo.
+// Typestate spec files, format versions 1 and 2 (docs/spec-format.md, docs/spec-format-v2.md):
+// the YAML a user keeps in the repo. Version 2 adds callin signatures with partitions (abstract
+// inputs `callin[partition]`), unknown transitions and the environment role; `kind:
+// register-automaton` files are refused here (they have their own reader).
 // Design note: parsing collects every problem as a Diagnostic and throws one SpecError at the end;
 // nothing is printed and nothing half-loaded escapes. Writing is canonical (typestar::canonical
 // state order, fixed key order, sorted symbol keys) and atomic (temporary file + rename).
@@ -9,15 +12,56 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "typestar/core/traits.hpp"
 #include "typestar/core/typestate.hpp"
 
 namespace typestar::spec {
 
-/// The format version this build reads and writes.
+/// The format version written for specs that use nothing of version 2 (read: 1 and 2).
 inline constexpr int kFormatVersion = 1;
+/// The newest format version this build reads and writes.
+inline constexpr int kLatestFormatVersion = 2;
+
+/// One parameter of a callin signature `name(param: type, ...)` (format v2).
+struct Parameter {
+    std::string name;
+    std::string type;  ///< int, id, object, bytes, string or bool
+    bool operator==(const Parameter&) const = default;
+};
+
+/// A named partition of a callin's arguments: one abstract input `callin[name]` (format v2, PSYCO).
+struct Partition {
+    std::string name;                 ///< [A-Za-z0-9_.=<>!-]+
+    std::string guard;                ///< the predicate in words
+    std::vector<std::string> values;  ///< concrete argument tuples exercised (informative; sorted, unique)
+    std::string split_from;           ///< partition it was split off from by refinement; empty if none
+    std::string split_by;             ///< the prefix after which its values answered differently
+    bool operator==(const Partition&) const = default;
+};
+
+/// A callin declared with more than a bare name (format v2). Callins absent from
+/// Spec::declarations are bare v1 names: one input, client role, no parameters.
+struct CallinDeclaration {
+    std::string name;
+    std::optional<std::vector<Parameter>> parameters;  ///< the signature, when one was written
+    std::vector<Partition> partitions;                 ///< declaration order; empty: one input `name`
+    bool environment = false;                          ///< `role: environment`
+    bool operator==(const CallinDeclaration&) const = default;
+    /// The abstract inputs this callin stands for: `name[p]` per partition, else `name`.
+    [[nodiscard]] std::vector<std::string> inputs() const;
+    /// `name(p: t, ...)` when a signature was written, else `name`.
+    [[nodiscard]] std::string signature() const;
+};
+
+/// The abstract input `callin[partition]`.
+[[nodiscard]] std::string abstract_input(std::string_view callin, std::string_view partition);
+/// Typestate::input_info derived from `declarations` (guards, environment role).
+[[nodiscard]] std::map<std::string, InputInfo, std::less<>> input_info_of(
+    const std::vector<CallinDeclaration>& declarations);
 
 /// Bounds for conformance and learning (DroidStar §4.3).
 struct Bounds {
@@ -79,6 +123,12 @@ struct Spec {
     Assumptions assumptions;
     Provenance provenance;
     SourceMap source;  ///< empty for specs built in memory
+    /// Callins declared with a signature, partitions or a role (format v2), sorted by name. Their
+    /// abstract inputs are Typestate::callins; typestate.input_info must equal input_info_of(this).
+    std::vector<CallinDeclaration> declarations{};
+
+    /// True when the spec needs format version 2 (declarations, unknown transitions).
+    [[nodiscard]] bool uses_version2() const;
 };
 
 /// Resource limits for reading specs and DOT files, so that hostile or mistaken input fails early

@@ -85,6 +85,13 @@ struct SqliteOptions {
 /// handle. Any SQLite error code is `err`. Learning purpose: callbacks_drained.
 [[nodiscard]] ClassDefinition sqlite(const SqliteOptions& options = {});
 
+/// SQLite's sqlite3_exec with its SQL text as a parameter (issue 17, learned with
+/// learn_with_refinement): callins `open`, `close` as in sqlite(), and `exec(sql: string)` with one
+/// partition `any` whose values are valid, invalid and transaction-control statements (SELECT 1,
+/// SELEC 1, BEGIN, COMMIT, ROLLBACK). No hooks (no callbacks); any SQLite error code is `err`.
+/// Refinement splits `any` by what SQLite answers.
+[[nodiscard]] ClassDefinition sqlite_exec(QuiescenceTiming timing = {std::chrono::milliseconds(2), std::chrono::milliseconds(0)});
+
 /// An entry of the registry of real targets.
 struct RealTarget {
     std::string key;   ///< e.g. "steady_timer"

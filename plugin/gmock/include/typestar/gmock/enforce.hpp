@@ -41,6 +41,11 @@ enum class OnRefused : std::uint8_t {
 /// enforce() configuration (a value).
 struct EnforceOptions {
     OnRefused on_refused = OnRefused::FailTest;
+    /// A call into an *unknown* transition of a three-valued spec (docs/spec-format-v2.md): never a
+    /// violation. Allow: accepted silently; Warn (default): accepted, a warning on
+    /// `typestar.monitor`; Fail: a test failure that says "unverified", not "violation". A monitor
+    /// made by enforce() from a spec uses the same policy.
+    UnverifiedPolicy unverified = UnverifiedPolicy::Warn;
 };
 
 namespace detail {
@@ -52,7 +57,12 @@ struct UnsetAction {};
 struct EnforceState {
     std::shared_ptr<Monitor> monitor;
     OnRefused on_refused = OnRefused::FailTest;
+    UnverifiedPolicy unverified = UnverifiedPolicy::Warn;
 };
+
+/// Reports an unverified call under `policy`: nothing, a warning on `typestar.monitor`, or a
+/// non-fatal gtest failure naming it unverified (located like report_violation).
+void report_unverified(const Unverified& unverified, UnverifiedPolicy policy, const char* file, int line);
 
 /// Adds a non-fatal gtest failure for `violation`, located at the spec's file:line when known,
 /// else at `file`:`line` (where the callin was bound).
@@ -89,7 +99,9 @@ template <class R, class... Args>
     return [state = std::move(state), callin, refused = std::move(refused), allowed = std::move(allowed),
             allowed_when_refused, file, line](Args... args) -> R {
         bool perform_allowed = true;
-        if (const auto violation = state->monitor->check(callin)) {
+        const auto outcome = state->monitor->check_event(callin);
+        if (outcome.unverified) report_unverified(*outcome.unverified, state->unverified, file, line);
+        if (const auto& violation = outcome.violation) {
             if (!refused.IsDoDefault())
                 return refused.Perform(std::tuple<Args...>(std::forward<Args>(args)...));
             if (state->on_refused == OnRefused::FailTest) report_violation(*violation, file, line);
@@ -201,6 +213,9 @@ public:
     /// Delivers callback `name` to its listener. When the current state cannot produce it, fails
     /// the test (ADD_FAILURE with spec file:line, state and trace) and returns false.
     bool deliver(std::string_view callback);
+    /// Reports that the peer performed the environment-role input `name` (an observed event, never a
+    /// client call): an event the current state does not list is unverified (EnforceOptions).
+    bool environment(std::string_view name);
     /// Delivers the callback the current state owes, if any; returns its name.
     std::optional<std::string> deliver_pending();
     /// Fails the test when the current state still owes the client a callback. True otherwise.
@@ -247,7 +262,9 @@ Enforcer enforce(Mock& mock, std::shared_ptr<Monitor> monitor, const Bindings&..
 template <class Mock, class... Bindings>
     requires(detail::is_callin_binding<Bindings> && ...)
 Enforcer enforce(Mock& mock, const spec::Spec& spec, EnforceOptions options, const Bindings&... bindings) {
-    return enforce(mock, ::typestar::spec::monitor_of(spec), options, bindings...);
+    MonitorOptions monitor_options;
+    monitor_options.unverified = options.unverified;
+    return enforce(mock, ::typestar::spec::monitor_of(spec, monitor_options), options, bindings...);
 }
 
 /// enforce() against a fresh monitor of `spec` with default options.

@@ -1,0 +1,204 @@
+// Spec format version 2, kind typestate (docs/spec-format-v2.md): partitions, unknown transitions,
+// the environment role; v1 files read unchanged and written as v1; three-valued minimisation.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "typestar/core/error.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/spec/diff.hpp"
+#include "typestar/spec/dot.hpp"
+#include "typestar/spec/json.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar::spec {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kSource = TYPESTAR_SOURCE_DIR;
+const fs::path kFixtures = kSource / "tests" / "spec" / "fixtures";
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+TEST(SpecV2, GoldenOutputAndRoundTrip) {
+    const Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    const std::string text = write_spec(spec);
+    EXPECT_EQ(text, read_text(kFixtures / "golden" / "params_v2.yaml"));
+    const Spec back = parse_spec(text, "back.yaml");
+    EXPECT_EQ(back.typestate, canonical(spec.typestate));
+    EXPECT_EQ(back.declarations, spec.declarations);
+    EXPECT_EQ(write_spec(back), text);
+}
+
+TEST(SpecV2, ReadsDeclarationsPartitionsRolesAndUnknown) {
+    const Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    const Typestate& t = spec.typestate;
+    // Abstract inputs, indexed by name.
+    EXPECT_EQ(t.callins, (std::vector<std::string>{"close", "connect[connected]", "connect[null]",
+                                                   "connect[unconnected]", "feed", "flush", "write[empty]",
+                                                   "write[nonempty]"}));
+    ASSERT_EQ(spec.declarations.size(), 4u);  // connect, feed, flush(), write; close is bare
+    const CallinDeclaration& write = spec.declarations[3];
+    EXPECT_EQ(write.signature(), "write(buf: bytes, len: int)");
+    ASSERT_EQ(write.partitions.size(), 2u);
+    EXPECT_EQ(write.partitions[0].name, "nonempty");  // declaration order kept
+    EXPECT_EQ(write.partitions[0].values, (std::vector<std::string>{"b'abc',3", "b'x',1"}));  // sorted, unique
+    EXPECT_EQ(write.partitions[0].split_from, "any");
+    EXPECT_EQ(write.partitions[0].split_by, "connect[unconnected] write");
+    EXPECT_EQ(spec.declarations[2].signature(), "flush()");
+    EXPECT_TRUE(spec.declarations[1].environment);
+    EXPECT_TRUE(t.info("feed").environment);
+    EXPECT_EQ(t.info("connect[null]").guard, "snk == null");
+    EXPECT_FALSE(t.info("close").environment);
+    const StateId s0 = *t.find_state("S0");
+    const auto* u = t.unknown_at(s0, 1);  // connect[connected]
+    ASSERT_NE(u, nullptr);
+    EXPECT_EQ(u->source, Unknown::Source::Unresolved);
+    EXPECT_EQ(u->reason, "3 runs disagreed: ok x2, err x1");
+    EXPECT_FALSE(t.states[s0].callins[1].has_value());
+    EXPECT_EQ(t.unknown_at(*t.find_state("Connected"), 1)->source, Unknown::Source::Disagreeing);
+    EXPECT_EQ(t.unknown_at(s0, 6)->source, Unknown::Source::Purpose);
+    EXPECT_EQ(spec.source.line_of("S0", "write[empty]"), 26);
+}
+
+TEST(SpecV2, Version1IsReadUnchangedAndWrittenAsVersion1) {
+    for (const char* name : {"asynctask", "mediaplayer"}) {
+        const Spec v1 = load_spec(kSource / "specs" / (std::string(name) + ".yaml"));
+        EXPECT_FALSE(v1.uses_version2());
+        EXPECT_TRUE(v1.declarations.empty());
+        EXPECT_TRUE(v1.typestate.input_info.empty());
+        EXPECT_EQ(write_spec(v1).rfind("typestar: 1\n", 0), 0u);
+    }
+}
+
+TEST(SpecV2, Version1SpecGainingAnUnknownIsWrittenAsVersion2AndReadsBackEqual) {
+    Spec spec = load_spec(kSource / "specs" / "mediaplayer.yaml");
+    Typestate& t = spec.typestate;
+    // Make one refused callin of the initial state unknown (never tried by the purpose).
+    std::size_t callin = 0;
+    while (t.states[t.initial].callins[callin]) ++callin;
+    t.states[t.initial].unknown[callin] = Unknown{Unknown::Source::Purpose, "purpose 'Drained' never calls it here"};
+    const std::string text = write_spec(spec);
+    EXPECT_EQ(text.rfind("typestar: 2\nkind: typestate\n", 0), 0u) << text;
+    EXPECT_NE(text.find("    unknown:\n      " + t.callins[callin] +
+                        ": {source: purpose, reason: \"purpose 'Drained' never calls it here\"}\n"),
+              std::string::npos)
+        << text;
+    const Spec back = parse_spec(text, "back.yaml");
+    EXPECT_EQ(back.typestate, canonical(spec.typestate));
+    EXPECT_FALSE(same_behaviour(back, load_spec(kSource / "specs" / "mediaplayer.yaml")))
+        << "unknown and err are different answers";
+}
+
+Typestate two_twins(const Unknown* first, const Unknown* second) {
+    // S0 -a-> S1 -a-> S2 -a-> S0 ... with b refused everywhere; S1 and S2 equivalent unless their
+    // unknown sets differ.
+    Typestate t;
+    t.name = "Twins";
+    t.callins = {"a", "b"};
+    t.states = {Typestate::State{"S0", {StateId{1}, std::nullopt}, {}, Typestate::Wait::Quiet, {}, {}},
+                Typestate::State{"S1", {StateId{2}, std::nullopt}, {}, Typestate::Wait::Quiet, {}, {}},
+                Typestate::State{"S2", {StateId{1}, std::nullopt}, {}, Typestate::Wait::Quiet, {}, {}}};
+    if (first) t.states[1].unknown[1] = *first;
+    if (second) t.states[2].unknown[1] = *second;
+    return t;
+}
+
+TEST(SpecV2, MinimisationNeverMergesStatesWithDifferentUnknownSets) {
+    const Unknown purpose{Unknown::Source::Purpose, "never tried"};
+    const Unknown unresolved{Unknown::Source::Unresolved, "disagreed"};
+    EXPECT_EQ(canonical(two_twins(nullptr, nullptr)).states.size(), 1u);      // all three equivalent
+    EXPECT_EQ(canonical(two_twins(&purpose, &purpose)).states.size(), 2u);    // S1 ~ S2: same unknown
+    EXPECT_EQ(canonical(two_twins(&purpose, nullptr)).states.size(), 2u);     // S1 apart: unknown vs err
+    EXPECT_EQ(canonical(two_twins(&purpose, &unresolved)).states.size(), 3u); // different reasons
+    const Typestate c = canonical(two_twins(&purpose, &unresolved));
+    ASSERT_NE(c.unknown_at(*c.find_state("S1"), 1), nullptr);
+    EXPECT_EQ(*c.unknown_at(*c.find_state("S1"), 1), purpose);
+    EXPECT_EQ(*c.unknown_at(*c.find_state("S2"), 1), unresolved);
+}
+
+TEST(SpecV2, WriterRefusesInconsistentDeclarations) {
+    Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    spec.typestate.input_info["close"].guard = "made up";
+    EXPECT_THROW((void)write_spec(spec), Error);
+    spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    spec.declarations[0].partitions.pop_back();  // connect[connected] is still an input
+    EXPECT_THROW((void)write_spec(spec), Error);
+}
+
+TEST(SpecV2Diff, GuardChangesAreShownApartFromBehaviour) {
+    const Spec old_spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    Spec new_spec = old_spec;
+    new_spec.declarations[0].partitions[0].guard = "snk is null";  // connect[null]
+    new_spec.typestate.input_info = input_info_of(new_spec.declarations);
+    const SpecDiff d = diff_specs(old_spec, new_spec);
+    ASSERT_EQ(d.guard_changes.size(), 1u);
+    EXPECT_EQ(d.guard_changes[0], (GuardChange{"connect[null]", "snk == null", "snk is null"}));
+    EXPECT_TRUE(d.changes.empty());
+    EXPECT_TRUE(d.unknown_changes.empty());
+    EXPECT_FALSE(d.witness);
+    EXPECT_FALSE(d.empty());
+    const std::string text = format_diff(d);
+    EXPECT_NE(text.find("### Guards and roles"), std::string::npos) << text;
+    EXPECT_NE(text.find("snk is null"), std::string::npos) << text;
+    EXPECT_TRUE(same_behaviour(old_spec, new_spec));
+}
+
+TEST(SpecV2Diff, LegalAndErrToUnknownAreListedSeparately) {
+    const Spec old_spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    Spec new_spec = old_spec;
+    Typestate& t = new_spec.typestate;
+    const StateId s0 = *t.find_state("S0");
+    // close: legal -> unknown; connect[null]: err -> unknown; connect[connected]: unknown -> err.
+    t.states[s0].callins[0].reset();
+    t.states[s0].unknown[0] = Unknown{Unknown::Source::Unresolved, "timing"};
+    t.states[s0].unknown[2] = Unknown{Unknown::Source::Purpose, "never tried"};
+    t.states[s0].unknown.erase(1);
+    const SpecDiff d = diff_specs(old_spec, new_spec);
+    EXPECT_TRUE(d.changes.empty()) << format_diff(d);
+    ASSERT_EQ(d.unknown_changes.size(), 3u) << format_diff(d);
+    EXPECT_EQ(d.unknown_changes[0].symbol, "close");
+    EXPECT_EQ(d.unknown_changes[0].before, "-> Closed");
+    EXPECT_EQ(d.unknown_changes[0].after, "unknown (unresolved: timing)");
+    EXPECT_EQ(d.unknown_changes[1].symbol, "connect[connected]");
+    EXPECT_EQ(d.unknown_changes[1].after, "err");
+    EXPECT_EQ(d.unknown_changes[2].symbol, "connect[null]");
+    EXPECT_EQ(d.unknown_changes[2].before, "err");
+    EXPECT_NE(format_diff(d).find("### Unknown transitions"), std::string::npos);
+    // err <-> unknown alone: the two-valued closures agree, the diff still is not empty.
+    Spec only_err = old_spec;
+    only_err.typestate.states[s0].unknown[2] = Unknown{Unknown::Source::Purpose, "never tried"};
+    const SpecDiff e = diff_specs(old_spec, only_err);
+    EXPECT_FALSE(e.witness);
+    EXPECT_EQ(e.unknown_changes.size(), 1u);
+    EXPECT_FALSE(e.empty());
+}
+
+TEST(SpecV2Dot, EdgesCarryGuardsAndUnknownIsDrawnApart) {
+    const Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    const std::string dot = write_typestate_dot(canonical(spec.typestate));
+    EXPECT_NE(dot.find("S0 -> Connected [label=\"connect[unconnected]()\\n[snk is an unconnected PipedInputStream]\"]"),
+              std::string::npos) << dot;
+    EXPECT_NE(dot.find("S0 -> S0 [label=\"env: feed()\"]"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("S0 -> S0 [label=\"write[empty]()\\n[len == 0] ?\\n(unknown: purpose)\" style=dotted"),
+              std::string::npos) << dot;
+}
+
+TEST(SpecV2Json, CarriesVersionUnknownAndGuards) {
+    const std::string json = write_spec_json(load_spec(kFixtures / "good" / "params_v2.yaml"));
+    EXPECT_NE(json.find("\"typestar\": 2"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"source\": \"unresolved\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"guard\": \"snk == null\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"role\": \"environment\""), std::string::npos) << json;
+}
+
+}  // namespace
+}  // namespace typestar::spec
