@@ -5,7 +5,7 @@ include(CMakePackageConfigHelpers)
 
 set(_typestar_install_targets
   typestar_log typestar_core typestar_spec typestar_render typestar_sul typestar_learn typestar_conformance typestar_session
-  typestar_device typestar_asio
+  typestar_device typestar_asio typestar_ra
   typestar_monitor typestar_gmock typestar_gtest typestar_gtest_main)
 set(_typestar_exported "")
 foreach(target IN LISTS _typestar_install_targets)
