@@ -112,11 +112,11 @@ TEST(Settings, ServeFlags) {
 
 TEST(Settings, LearnerFromFlagOrEnvironment) {
     Args none({"bin"});
-    EXPECT_EQ(parse(none).learner, "lstar");
-    Args flag({"bin", "--typestar_learner=lsharp"});
-    EXPECT_EQ(parse(flag).learner, "lsharp");
+    EXPECT_EQ(parse(none).learner, "lsharp");  // L#, the default
+    Args flag({"bin", "--typestar_learner=lstar"});
+    EXPECT_EQ(parse(flag).learner, "lstar");
     Args env({"bin"});
-    EXPECT_EQ(parse(env, {{"TYPESTAR_LEARNER", "lsharp"}}).learner, "lsharp");
+    EXPECT_EQ(parse(env, {{"TYPESTAR_LEARNER", "lstar"}}).learner, "lstar");
     Args bad({"bin", "--typestar_learner=gpt"});
     EXPECT_EQ(parse(bad).errors,
               (std::vector<std::string>{"--typestar_learner=gpt: expected --typestar_learner=lstar or lsharp"}));

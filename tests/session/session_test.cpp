@@ -74,7 +74,7 @@ TEST(LearnSpec, LearnsTheBundledSpecWithProvenanceBuiltOnce) {
     ASSERT_TRUE(learned.spec.has_value()) << learned.not_a_closure;
     EXPECT_TRUE(spec::same_behaviour(*learned.spec, truth));
     EXPECT_TRUE(learned.converged);
-    EXPECT_EQ(learned.learner, "L*");
+    EXPECT_EQ(learned.learner, "L#");  // the default learner
     EXPECT_EQ(learned.spec->typestate.name, "AsyncTask");
     EXPECT_EQ(learned.spec->provenance.tool, tool_version());
     EXPECT_EQ(learned.spec->provenance.device, "model:asynctask");
