@@ -68,7 +68,6 @@ ModelTotals measure(const spec::Spec& stored) {
     for (const MealyMachine& mutant : mutants_of(truth)) {
         ++t.mutants;
         ModelDevice device(mutant, "model:mutant", declared);
-        Device* devices[] = {&device};
         // The conformance run as CI runs it: every transition's words (the gtest plugin runs one
         // test per transition, each to its end), through one oracle stack; the first failing word
         // drives the proposal.

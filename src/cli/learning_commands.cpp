@@ -411,7 +411,7 @@ void run_suite_command(const SuiteArgs& o) {
 void register_learning_commands(CLI::App& app) {
     {
         auto o = std::make_shared<LearnArgs>();
-        auto* cmd = app.add_subcommand("learn", "Learn a device's callback typestate (L*, DroidStar Algorithm 1).");
+        auto* cmd = app.add_subcommand("learn", "Learn a device's callback typestate (L# by default, or L*; DroidStar Algorithm 2 as equivalence oracle).");
         cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine), inproc:NAME, http://HOST:PORT, or exec:TEST_BINARY#SPEC (a gtest binary serving its registered device)")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (a number, or 'auto': raise B while the learned machine needs all of it, within --budget), extra states for wp (default 2)");
         cmd->add_option("--states", o->states, "wp/w: an absolute bound on the device's states (instead of --bound extra states)");

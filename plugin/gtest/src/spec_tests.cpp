@@ -402,7 +402,7 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
         LearnOptions options;
         options.name = name;
         options.equivalence.bound = b;
-        options.learner = parse_learner(settings().learner).value_or(LearnerKind::LStar);
+        options.learner = parse_learner(settings().learner).value_or(LearnerKind::LSharp);
         Device* devices[] = {device_.get()};
         const bool seeded = spec_ && alphabet_mismatch_.empty();
         logger("typestar.gtest")
@@ -552,7 +552,10 @@ void SpecTests::run_learn() {
     }
     ADD_FAILURE_AT(reg_.file.c_str(), reg_.line)
         << "typestar: the spec " << path_.string() << " does not exist, so it was learned from " << d->name()
-        << " (L*, DroidStar Algorithm 1, with Algorithm 2 at bound " << std::max<std::size_t>(1, bound())
+        << " (" << (parse_learner(settings().learner).value_or(LearnerKind::LSharp) == LearnerKind::LStar
+                        ? "L*, DroidStar Algorithm 1"
+                        : "L#")
+        << ", with DroidStar Algorithm 2 at bound " << std::max<std::size_t>(1, bound())
         << " as equivalence oracle): " << summary << ".\n"
         << p.report;
 }
