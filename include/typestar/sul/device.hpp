@@ -11,6 +11,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "typestar/core/alphabet.hpp"
 #include "typestar/core/traits.hpp"
@@ -32,6 +34,32 @@ struct DeviceDescription {
     std::string framework;   ///< the framework version it reports, may be empty
     std::optional<double> tmax_ms;  ///< the quiescence timeout it runs with, if it has one
     std::optional<double> tmin_ms;  ///< the minimum callback delay it assumes, if any
+    /// Inputs performed by the peer, not the client (spec `role: environment`), in input order.
+    /// Learning records them in the spec; the Monitor feeds them with Monitor::environment.
+    std::vector<std::string> environment;
+
+    /// One concrete value of a parameterised callin: running `input` runs the callin with `value`.
+    struct ValueInput {
+        std::string input;  ///< a device input, e.g. "connect/v2" (listed in inputs())
+        std::string value;  ///< the printed argument tuple, e.g. "null"
+        bool operator==(const ValueInput&) const = default;
+    };
+    /// A declared partition of a parameterised callin: the abstract input `callin[name]`.
+    struct Partition {
+        std::string name;   ///< [A-Za-z0-9_.=<>!-]+
+        std::string guard;  ///< the predicate in words, for the spec
+        std::vector<ValueInput> values;
+        bool operator==(const Partition&) const = default;
+    };
+    /// A parameterised callin (PSYCO): its concrete values are inputs of the device, grouped into
+    /// partitions; alphabet refinement learns over the partitions (device/PROTOCOL.md, `parameters`).
+    struct Parameterised {
+        std::string callin;
+        std::vector<std::pair<std::string, std::string>> parameters;  ///< (name, type) in order
+        std::vector<Partition> partitions;
+        bool operator==(const Parameterised&) const = default;
+    };
+    std::vector<Parameterised> parameterised;
     bool operator==(const DeviceDescription&) const = default;
 };
 
