@@ -91,11 +91,26 @@ void strip_generator_comment(std::string& svg) {
     svg.erase(start, end - start);
 }
 
-struct ContextDeleter {
-    void operator()(GVC_t* gvc) const { gvFreeContext(gvc); }
-};
+/// The one Graphviz context of the process, made on first use (call with the mutex held) and never
+/// freed. Not one per picture: Graphviz 2.42's pango text-layout plugin keeps a pointer to the last
+/// span's font name, a string owned by the context's font dictionary; freeing the context and laying
+/// out with a new one then reads freed memory (strcmp in pango_textlayout, found by ASan).
+GVC_t* shared_context() {
+    static GVC_t* const gvc = gvContext();
+    return gvc;
+}
+
 struct GraphDeleter {
     void operator()(Agraph_t* graph) const { agclose(graph); }
+};
+/// Frees a graph's layout (gvFreeLayout) when it goes out of scope, also on a failure after gvLayout.
+struct LayoutRelease {
+    GVC_t* gvc;
+    Agraph_t* graph;
+    LayoutRelease(GVC_t* c, Agraph_t* g) : gvc(c), graph(g) {}
+    ~LayoutRelease() { gvFreeLayout(gvc, graph); }
+    LayoutRelease(const LayoutRelease&) = delete;
+    LayoutRelease& operator=(const LayoutRelease&) = delete;
 };
 
 }  // namespace
@@ -105,21 +120,22 @@ std::string render_svg(const std::string& dot_text, std::vector<std::string>* wa
     std::string messages;
     const MessageCapture capture(messages);
 
-    const std::unique_ptr<GVC_t, ContextDeleter> gvc(gvContext());
-    if (!gvc) fail("could not start", messages);
+    GVC_t* const gvc = shared_context();
+    if (gvc == nullptr) fail("could not start", messages);
     aglexbad();  // drop what the lexer kept from the previous text (see the note on aglexbad)
     const std::unique_ptr<Agraph_t, GraphDeleter> graph(agmemread(dot_text.c_str()));
     if (!graph) {
         if (one_line(messages).empty()) fail("found no graph in the DOT text", messages);
         fail("could not read the DOT text", messages);
     }
-    if (gvLayout(gvc.get(), graph.get(), "dot") != 0 || agerrors() > 0) fail("could not lay out the graph", messages);
+    if (gvLayout(gvc, graph.get(), "dot") != 0) fail("could not lay out the graph", messages);
+    const LayoutRelease layout{gvc, graph.get()};  // the shared context keeps nothing of this graph
+    if (agerrors() > 0) fail("could not lay out the graph", messages);
     char* data = nullptr;
     unsigned int length = 0;
-    const int rendered = gvRenderData(gvc.get(), graph.get(), "svg", &data, &length);
+    const int rendered = gvRenderData(gvc, graph.get(), "svg", &data, &length);
     std::string svg = rendered == 0 && data != nullptr ? std::string(data, length) : std::string();
     gvFreeRenderData(data);
-    gvFreeLayout(gvc.get(), graph.get());
     if (rendered != 0 || agerrors() > 0 || svg.empty()) fail("could not render SVG", messages);
     strip_generator_comment(svg);
     if (warnings != nullptr) *warnings = lines_of(messages);
