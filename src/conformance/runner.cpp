@@ -4,41 +4,92 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "typestar/core/algorithms.hpp"
 
 namespace typestar {
 
-std::optional<Counterexample> run_suite(const TestSuite& suite, MembershipOracle& oracle, const RunConfig& config) {
-    if (suite.inputs.names() != oracle.inputs().names())
+namespace {
+
+/// Runs the cases `next` yields, `batch_size` at a time, and returns the first that fails. `next`
+/// returns false when there are no more; `cases_run` counts the cases handed to the oracle.
+template <class Next>
+std::optional<Counterexample> run_cases(const Alphabet& suite_inputs, const Alphabet& suite_outputs, Next&& next,
+                                        MembershipOracle& oracle, const RunConfig& config, std::size_t& cases_run) {
+    if (suite_inputs.names() != oracle.inputs().names())
         throw std::invalid_argument("the suite's inputs are not the device's (same names in the same order needed)");
     const std::size_t batch_size = std::max<std::size_t>(1, config.batch_size);
-    const std::size_t known = std::min(suite.outputs.size(), oracle.outputs().size());
+    const std::size_t known = std::min(suite_outputs.size(), oracle.outputs().size());
     auto same = [&](Symbol expected, Symbol actual) {
         if (expected == actual && expected < known) return true;
-        return suite.outputs.name(expected) == oracle.outputs().name(actual);
+        return suite_outputs.name(expected) == oracle.outputs().name(actual);
     };
+    std::vector<TestCase> cases;
     std::vector<Word> answers;
     std::vector<Query> batch;
-    for (std::size_t start = 0; start < suite.cases.size(); start += batch_size) {
-        const std::size_t end = std::min(suite.cases.size(), start + batch_size);
-        answers.assign(end - start, Word{});
+    cases_run = 0;
+    for (bool more = true; more;) {
+        cases.clear();
+        while (cases.size() < batch_size) {
+            TestCase c;
+            if (!next(c)) {
+                more = false;
+                break;
+            }
+            cases.push_back(std::move(c));
+        }
+        if (cases.empty()) break;
+        answers.assign(cases.size(), Word{});
         batch.clear();
-        for (std::size_t i = start; i < end; ++i) {
-            answers[i - start].resize(suite.cases[i].inputs.size());
-            batch.push_back(Query{{}, suite.cases[i].inputs, answers[i - start]});
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            answers[i].resize(cases[i].inputs.size());
+            batch.push_back(Query{{}, cases[i].inputs, answers[i]});
         }
         oracle.query_all(batch);
-        for (std::size_t i = start; i < end; ++i) {
-            const TestCase& c = suite.cases[i];
-            const Word& actual = answers[i - start];
+        const std::size_t start = cases_run;
+        cases_run += cases.size();
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            const TestCase& c = cases[i];
+            const Word& actual = answers[i];
             for (std::size_t j = 0; j < c.inputs.size(); ++j) {
                 if (!same(c.expected[j], actual[j]))
-                    return Counterexample{c.inputs, c.expected, actual, c.purpose, i};
+                    return Counterexample{c.inputs, c.expected, actual, c.purpose, start + i};
             }
         }
     }
     return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Counterexample> run_suite(const TestSuite& suite, MembershipOracle& oracle, const RunConfig& config) {
+    std::size_t i = 0;
+    std::size_t cases_run = 0;
+    return run_cases(
+        suite.inputs, suite.outputs,
+        [&](TestCase& c) {
+            if (i == suite.cases.size()) return false;
+            c = suite.cases[i++];
+            return true;
+        },
+        oracle, config, cases_run);
+}
+
+std::optional<Counterexample> run_suite(SuiteGenerator& suite, MembershipOracle& oracle, const RunConfig& config,
+                                        std::size_t* cases_run) {
+    std::size_t run = 0;
+    auto result = run_cases(
+        suite.inputs(), suite.outputs(),
+        [&](TestCase& c) {
+            auto next = suite.next();
+            if (!next) return false;
+            c = std::move(*next);
+            return true;
+        },
+        oracle, config, run);
+    if (cases_run != nullptr) *cases_run = run;
+    return result;
 }
 
 SuiteEquivalenceOracle::SuiteEquivalenceOracle(MembershipOracle& oracle, SuiteConfig config, RunConfig run)
@@ -49,9 +100,8 @@ std::optional<Counterexample> SuiteEquivalenceOracle::find_counterexample(const 
     SuiteConfig config = config_;
     if (!access.empty()) config.access.assign(access.begin(), access.end());
     if (!config.traits) config.traits = oracle_.traits();
-    const TestSuite suite = generate_suite(hypothesis, config);
-    last_suite_size_ = suite.cases.size();
-    return run_suite(suite, oracle_, run_);
+    SuiteGenerator suite(hypothesis, config);  // streamed: a counterexample ends generation too
+    return run_suite(suite, oracle_, run_, &last_suite_size_);
 }
 
 std::size_t SuiteEquivalenceOracle::suggested_suffix_length() const {

@@ -47,8 +47,13 @@ TEST(SuiteEquivalenceOracle, UsesTheDevicesTraitsNotTheHypothesis) {
     // The suite it ran is the one generated with the device's traits, not the hypothesis's.
     SuiteConfig with_device = config;
     with_device.traits = device.traits();
-    EXPECT_EQ(oracle.last_suite_size(), generate_suite(hypothesis, with_device).cases.size());
-    EXPECT_GT(oracle.last_suite_size(), generate_suite(hypothesis, config).cases.size());
+    const TestSuite device_suite = generate_suite(hypothesis, with_device);
+    ASSERT_TRUE(cex->test_case.has_value());
+    ASSERT_LT(*cex->test_case, device_suite.cases.size());
+    EXPECT_EQ(device_suite.cases[*cex->test_case].inputs, cex->inputs);
+    EXPECT_EQ(oracle.last_suite_size(), *cex->test_case + 1);  // streamed, batch 1: nothing ran after it
+    const TestSuite hypothesis_suite = generate_suite(hypothesis, config);
+    for (const TestCase& c : hypothesis_suite.cases) EXPECT_NE(c.inputs, cex->inputs);  // err-truncated there
 }
 
 }  // namespace

@@ -47,6 +47,33 @@ TEST(RunSuite, TheFirstFailingCaseIsTheCounterexample) {
     }
 }
 
+TEST(RunSuite, TheStreamedSuiteRunsTheSameQueriesAndFindsTheSameCounterexample) {
+    const MealyMachine m = testing_support::coffee_machine();
+    const auto mutants = conformance_test::single_transition_mutants(m);
+    SuiteConfig config;
+    config.bound = 2;
+    const TestSuite suite = generate_suite(m, config);
+    for (const std::size_t batch : {std::size_t{1}, std::size_t{16}}) {
+        for (std::size_t i = 0; i < mutants.size(); i += 5) {
+            ModelDevice held_device(mutants[i]);
+            OracleStack held(held_device);
+            const auto expected = run_suite(suite, held.oracle(), RunConfig{batch});
+            ModelDevice streamed_device(mutants[i]);
+            OracleStack streamed(streamed_device);
+            SuiteGenerator generator(m, config);
+            std::size_t cases_run = 0;
+            EXPECT_EQ(run_suite(generator, streamed.oracle(), RunConfig{batch}, &cases_run), expected);
+            EXPECT_EQ(streamed.stats().total().queries_executed, held.stats().total().queries_executed);
+            EXPECT_EQ(streamed.stats().total().symbols_executed, held.stats().total().symbols_executed);
+            if (expected) {  // the run stops with the failing batch
+                EXPECT_EQ(cases_run, std::min(suite.cases.size(), (*expected->test_case / batch + 1) * batch));
+            } else {
+                EXPECT_EQ(cases_run, suite.cases.size());
+            }
+        }
+    }
+}
+
 TEST(RunSuite, ComparesOutputsByName) {
     // The device's output alphabet lists the same names in another order, plus one more.
     const MealyMachine m = testing_support::coffee_machine();

@@ -28,6 +28,14 @@ struct RunConfig {
 [[nodiscard]] std::optional<Counterexample> run_suite(const TestSuite& suite, MembershipOracle& oracle,
                                                       const RunConfig& config = {});
 
+/// run_suite over the cases `suite` generates, one batch at a time: the same queries in the same
+/// order as over generate_suite's result, without holding the suite (a failure also ends
+/// generation). `cases_run`, if given, receives the number of cases handed to the oracle (the
+/// whole suite when nothing failed). Same errors as above.
+[[nodiscard]] std::optional<Counterexample> run_suite(SuiteGenerator& suite, MembershipOracle& oracle,
+                                                      const RunConfig& config = {},
+                                                      std::size_t* cases_run = nullptr);
+
 /// The equivalence oracle for L* built from a suite generator and the runner: each hypothesis gets
 /// the suite of `config` (with L*'s access sequences, and the oracle's traits unless the config
 /// sets them), run through `oracle` — share the learner's oracle stack so the suite reuses what
@@ -39,7 +47,8 @@ public:
                                                                     std::span<const Word> access) override;
     /// B for Algorithm 2 (at least 1), else 1.
     [[nodiscard]] std::size_t suggested_suffix_length() const override;
-    /// The size of the last generated suite (test cases after deduplication).
+    /// The test cases the last call ran: the whole suite (after deduplication) when it found no
+    /// counterexample, else up to the batch with the first failure (the suite is streamed).
     [[nodiscard]] std::size_t last_suite_size() const noexcept { return last_suite_size_; }
 
 private:
