@@ -115,6 +115,21 @@ TEST_F(Cli, LearnRefinesTheDeclaredPartitionsOfAParameterisedDeviceAndCheckRunsT
     EXPECT_NE(seeded.err.find("--from cannot seed"), std::string::npos) << seeded.err;
 }
 
+TEST_F(Cli, AcceptKeepsTheProposalsPartitionsAndUnknownTransitions) {
+    // A stored partitioned spec with an unknown transition and one wrong transition, and the plugin's
+    // proposal for it (the same partitions and unknown transition, the transition fixed).
+    const std::string plugin_specs = kSource + "/tests/plugin/specs/";
+    fs::copy_file(plugin_specs + "pipe_unknown_close_twice_refused.yaml", dir_ / "pipe.yaml");
+    std::string proposal = read(plugin_specs + "pipe_unknown.yaml");
+    while (proposal.rfind("#", 0) == 0) proposal = proposal.substr(proposal.find('\n') + 1);
+    std::ofstream(dir_ / "pipe.proposed.yaml") << proposal;
+    const Result r = run({"accept", "pipe.yaml"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read(dir_ / "pipe.yaml"), proposal);  // partitions (split_from, split_by) and unknowns kept
+    EXPECT_NE(proposal.find("split_by: \"connect[any.ok] write[any]\""), std::string::npos);
+    EXPECT_NE(proposal.find("{source: purpose, reason:"), std::string::npos);
+}
+
 TEST_F(Cli, VersionAndHelp) {
     const Result v = run({"--version"});
     EXPECT_EQ(v.status, 0);
