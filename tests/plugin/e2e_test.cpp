@@ -170,6 +170,14 @@ TEST_F(PluginE2E, APartitionedSpecIsCheckedOverItsPartitionsValues) {
     EXPECT_FALSE(fs::exists(dir_ / "pipe.proposed.yaml"));
 }
 
+TEST_F(PluginE2E, AMissingSpecOfAParameterisedDeviceIsLearnedWithRefinement) {
+    const fs::path spec = dir_ / "pipe.yaml";  // does not exist yet
+    const Outcome r = subject(spec, "inproc:pipedoutputstream");
+    EXPECT_EQ(r.code, 1) << r.out;  // the learn test fails and proposes
+    // The proposal is what `typestar learn` refines from the same device: partitions, byte for byte.
+    EXPECT_EQ(slurp(dir_ / "pipe.proposed.yaml"), slurp(std::string(TYPESTAR_SOURCE_DIR) + "/specs/pipedoutputstream.yaml"));
+}
+
 TEST_F(PluginE2E, AnUnknownTransitionOfAPartitionedSpecIsSkippedWithItsReason) {
     const auto spec = copy_spec("pipe_unknown.yaml", "pipe.yaml");
     const Outcome r = subject(spec, "inproc:pipedoutputstream");

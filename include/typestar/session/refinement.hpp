@@ -13,7 +13,7 @@
 // not run again). Unknown answers (three-valued specs): inputs the purpose never tries (purpose),
 // concrete runs that answer differently when repeated (unresolved), partitions whose values still
 // disagree once the refinement budget is spent or no single value explains the difference, and
-// callbacks whose choice depends on argument values no partition explains (disagreeing).
+// callins whose values decide a later callback that no partition explains (disagreeing).
 // PartitionedDevice is the checking side: a stored spec's partitions, fixed, each abstract input run
 // with its declared values; values of one partition that answer differently are a failure, never
 // averaged away.
@@ -97,7 +97,9 @@ struct RefinedSpec {
 /// automatically (see the design note); plain callins stay single inputs. The spec declares every
 /// parameterised callin with its signature and final partitions (guard, values, split_from, split_by),
 /// the environment role of describe().environment, and lists unknown transitions with their source and
-/// reason (a `wait` whose callback depends on values no partition explains is an unknown `wait`).
+/// reason. A `wait` whose callback depends on values no partition explains (within the budget) makes
+/// the callin whose values decide it unknown (source disagreeing) in the state it is called from, and
+/// learning restarts: the spec claims nothing after that callin (docs/spec-format-v2.md).
 /// `learn` as for learn_spec (name, learner, bound, device_label...; its seed and counterexample are
 /// ignored: the alphabet changes). Deterministic for a given device and options. Throws
 /// std::invalid_argument for an inconsistent description (a value input in two partitions, an input
