@@ -1,0 +1,79 @@
+// End-to-end tests of the plugin's register-automaton tests: run plugin_ra_subject (std::priority_queue
+// through the data purpose API against specs/ra/std_priority_queue.yaml) as the min-queue (every
+// test passes) and as a max-queue (tests fail with the data trace, expected vs observed, and a
+// proposal with the separating data trace), in a temporary directory.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+    int code = -1;
+    std::string out;
+};
+
+Outcome run(const std::string& env) {
+    const std::string cmd = "env -u CI -u TYPESTAR_DEVICE -u TYPESTAR_BOUND -u TYPESTAR_UPDATE -u GTEST_FILTER " + env +
+                            " '" + std::string(RA_SUBJECT) + "' 2>&1";
+    Outcome o;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (p == nullptr) return o;
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) o.out.append(buf, n);
+    const int status = pclose(p);
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return o;
+}
+
+class PluginRa : public testing::Test {
+protected:
+    void SetUp() override {
+        std::string templ = (fs::temp_directory_path() / "typestar-plugin-ra-XXXXXX").string();
+        ASSERT_NE(mkdtemp(templ.data()), nullptr);
+        dir_ = templ;
+        fs::copy_file(std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/std_priority_queue.yaml", dir_ / "pq.yaml");
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+    fs::path dir_;
+};
+
+TEST_F(PluginRa, TheMinQueuePassesOneTestPerTransition) {
+    const Outcome o = run("TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "pq.yaml").string() + "'");
+    EXPECT_EQ(o.code, 0) << o.out;
+    EXPECT_NE(o.out.find("[  PASSED  ] 24 tests."), std::string::npos) << o.out;  // 24 transitions, all exercised
+    EXPECT_NE(o.out.find("[       OK ] std_priority_queue.l1_offer_2"), std::string::npos) << o.out;
+    EXPECT_FALSE(fs::exists(dir_ / "pq.proposed.yaml"));
+}
+
+TEST_F(PluginRa, AMaxQueueFailsWithTheDataTraceAndAProposal) {
+    const Outcome o =
+        run("TYPESTAR_RA_SUBJECT_QUEUE=max TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "pq.yaml").string() + "'");
+    EXPECT_EQ(o.code, 1) << o.out;
+    // The failure names the spec's line, the data trace, expected vs observed.
+    EXPECT_TRUE(std::regex_search(o.out, std::regex(R"(pq\.yaml:\d+: Failure)"))) << o.out;
+    EXPECT_NE(o.out.find("the device does not conform to the register automaton"), std::string::npos) << o.out;
+    EXPECT_TRUE(std::regex_search(o.out, std::regex(R"(3\. poll -> out\(-?\d+\)   <- expected out\(-?\d+\), got out\(-?\d+\))")))
+        << o.out;
+    EXPECT_NE(o.out.find("Re-learned (SL*-style, from scratch)"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("Shortest separating data trace, stored spec vs proposal"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("Reproduce: "), std::string::npos) << o.out;
+    ASSERT_TRUE(fs::exists(dir_ / "pq.proposed.yaml"));
+    std::ifstream in(dir_ / "pq.proposed.yaml");
+    std::stringstream s;
+    s << in.rdbuf();
+    EXPECT_NE(s.str().find("kind: register-automaton"), std::string::npos);
+    // Tests of transitions the max-queue still follows pass (poll on an empty queue).
+    EXPECT_NE(o.out.find("[       OK ] std_priority_queue.l0_poll"), std::string::npos) << o.out;
+}
+
+}  // namespace
