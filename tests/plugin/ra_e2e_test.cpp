@@ -76,4 +76,41 @@ TEST_F(PluginRa, AMaxQueueFailsWithTheDataTraceAndAProposal) {
     EXPECT_NE(o.out.find("[       OK ] std_priority_queue.l0_poll"), std::string::npos) << o.out;
 }
 
+TEST_F(PluginRa, TypestarDeviceOverridesTheFactory) {
+    const std::string mutant = std::string(TYPESTAR_SOURCE_DIR) + "/tests/cli/fixtures/ra/pq_poll_mutant.yaml";
+    const Outcome o = run("TYPESTAR_DEVICE='model:" + mutant + "' TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "pq.yaml").string() +
+                          "'");
+    EXPECT_EQ(o.code, 1) << o.out;
+    EXPECT_NE(o.out.find("  device: model:" + mutant), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("Reproduce: typestar check"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("[       OK ] std_priority_queue.l1_poll"), std::string::npos) << o.out;  // unchanged there
+}
+
+TEST_F(PluginRa, AMissingSpecIsLearnedAndUpdateWritesIt) {
+    const fs::path missing = dir_ / "new.yaml";
+    const Outcome proposed = run("TYPESTAR_RA_SUBJECT_SPEC='" + missing.string() + "'");
+    EXPECT_EQ(proposed.code, 1) << proposed.out;
+    EXPECT_NE(proposed.out.find("does not exist, so it was learned from"), std::string::npos) << proposed.out;
+    ASSERT_TRUE(fs::exists(dir_ / "new.proposed.yaml"));
+    EXPECT_FALSE(fs::exists(missing));
+    const Outcome ci = run("CI=true TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "other.yaml").string() + "'");
+    EXPECT_EQ(ci.code, 1);
+    EXPECT_FALSE(fs::exists(dir_ / "other.proposed.yaml"));
+    const Outcome updated = run("TYPESTAR_UPDATE=1 TYPESTAR_RA_SUBJECT_SPEC='" + missing.string() + "'");
+    EXPECT_EQ(updated.code, 0) << updated.out;
+    ASSERT_TRUE(fs::exists(missing));
+    const Outcome again = run("TYPESTAR_RA_SUBJECT_SPEC='" + missing.string() + "'");
+    EXPECT_EQ(again.code, 0) << again.out;
+    EXPECT_NE(again.out.find("[  PASSED  ] 24 tests."), std::string::npos) << again.out;
+}
+
+TEST_F(PluginRa, UpdateModeRewritesTheSpecForAChangedDevice) {
+    const std::string env = "TYPESTAR_RA_SUBJECT_QUEUE=max TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "pq.yaml").string() + "'";
+    const Outcome o = run("TYPESTAR_UPDATE=1 " + env);
+    EXPECT_EQ(o.code, 0) << o.out;
+    EXPECT_NE(o.out.find("the device's answer is in the updated spec"), std::string::npos) << o.out;
+    const Outcome again = run(env);  // the max-queue now conforms to the rewritten spec
+    EXPECT_EQ(again.code, 0) << again.out;
+}
+
 }  // namespace

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -45,12 +46,7 @@ public:
         fallback = gtest::test_identifier(fallback);
         if (!std::filesystem::exists(path_, ec)) {
             suite_ = fallback;
-            add("learn", file_, line_, [this] {
-                ADD_FAILURE_AT(file_.c_str(), line_)
-                    << "typestar: the register-automaton spec " << path_.string()
-                    << " does not exist. Learn it from the device: typestar learn --device URL --out "
-                    << gtest::shell_quote(path_.string());
-            });
+            add("learn", file_, line_, [this] { run_learn(); });
             return;
         }
         try {
@@ -106,7 +102,7 @@ private:
                     unavailable_ = "no device: register the spec with a data device factory, or pass "
                                    "--typestar_device=URL (or set TYPESTAR_DEVICE)";
                 }
-                if (device_) {
+                if (device_ && spec_) {
                     adapted_ = adapt_to_signature(spec_->automaton, *device_);
                     oracle_.emplace(*adapted_, spec_->automaton);
                 }
@@ -120,6 +116,7 @@ private:
             }
         }
         if (oracle_) return &*oracle_;
+        if (!spec_ && device_) return nullptr;  // learning a missing spec: the caller uses device_
         if (!broken_.empty()) {
             ADD_FAILURE() << "typestar: cannot make the device for " << path_.string() << ": " << broken_;
             return nullptr;
@@ -168,22 +165,82 @@ private:
                 proposed.provenance["learner"] = "SL*-style tree queries (typestar ra), re-learned by the gtest plugin";
                 if (!url_.empty() || !options_.device_url.empty())
                     proposed.provenance["device"] = url_.empty() ? options_.device_url : url_;
+                proposed_ = h;
                 if (settings().ci) {
                     m << "CI is set, so nothing was written; the proposed spec:\n" << ra::write_register_spec(proposed);
+                } else if (settings().update) {
+                    ra::save_register_spec(proposed, path_);
+                    wrote_spec_ = true;
+                    m << "--typestar_update: wrote the re-learned spec to " << path_.string() << "; review and commit it.\n";
                 } else {
                     const auto where = gtest::proposed_path(path_, "yaml");
                     ra::save_register_spec(proposed, where);
                     m << "Proposed spec: " << where.string() << " (compare: typestar diff "
                       << gtest::shell_quote(path_.string()) << " " << gtest::shell_quote(where.string()) << ")\n";
                 }
-                if (settings().update)
-                    m << "--typestar_update is not supported for register automata: the stored spec was not changed.\n";
             }
         } catch (const std::exception& e) {
             m << "Re-learning failed: " << e.what() << "\n";
         }
         proposal_ = m.str();
         return *proposal_;
+    }
+
+    /// The spec does not exist: learn it from the device (never on CI), write `<spec>.proposed.yaml`
+    /// and fail, or with --typestar_update write the spec itself and pass.
+    void run_learn() {
+        testing::Test::RecordProperty("typestar_spec", path_.string());
+        if (!settings().errors.empty()) {
+            ADD_FAILURE() << "typestar: bad settings, nothing was run";
+            return;
+        }
+        const auto proposed_yaml = gtest::proposed_path(path_, "yaml");
+        if (settings().ci) {
+            ADD_FAILURE_AT(file_.c_str(), line_)
+                << "typestar: the register-automaton spec " << path_.string()
+                << " does not exist.\nCI is set, so typestar neither learns nor writes it here. Learn it locally "
+                   "(this test without CI writes "
+                << proposed_yaml.filename().string() << ", or the spec itself with TYPESTAR_UPDATE=1), then commit it.";
+            return;
+        }
+        (void)oracle();
+        if (!device_) {
+            if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
+            return;
+        }
+        ra::RaLearnResult learned;
+        try {
+            learned = ra::learn_register_automaton(*device_, device_->signature());
+        } catch (const std::exception& e) {
+            ADD_FAILURE_AT(file_.c_str(), line_) << "typestar: learning " << path_.string() << " from "
+                                                 << device_->name() << " failed: " << e.what();
+            return;
+        }
+        if (!learned.converged) {
+            ADD_FAILURE_AT(file_.c_str(), line_) << "typestar: learning " << path_.string() << " from "
+                                                 << device_->name() << " did not converge: " << learned.failure;
+            return;
+        }
+        const ra::RegisterAutomaton& h = learned.hypothesis;
+        ra::RaSpec spec{h, settings().bound.value_or(2), {}};
+        spec.provenance["learner"] = "SL*-style tree queries (typestar ra), learned by the gtest plugin";
+        spec.provenance["device"] = device_->name();
+        const std::string summary = std::to_string(h.locations.size()) + " locations, " +
+                                    std::to_string(h.max_registers()) + " registers at most, " +
+                                    std::to_string(h.num_transitions()) + " transitions";
+        if (settings().update) {
+            ra::save_register_spec(spec, path_);
+            std::cout << "typestar: learned " << path_.string() << " from " << device_->name() << " (" << summary
+                      << "); review and commit it.\n";
+            return;
+        }
+        ra::save_register_spec(spec, proposed_yaml);
+        ADD_FAILURE_AT(file_.c_str(), line_)
+            << "typestar: the register-automaton spec " << path_.string() << " does not exist, so it was learned from "
+            << device_->name() << " (SL*-style tree queries; no counterexample from every data word of up to 2 "
+               "steps from each location and 500 random words: bounded evidence): "
+            << summary << ".\nProposed spec: " << proposed_yaml.string() << " (review it and rename it to "
+            << path_.filename().string() << ", or rerun with --typestar_update)\n";
     }
 
     void run_transition(std::size_t l, std::size_t k) {
@@ -243,6 +300,21 @@ private:
           << bound() << " steps.\n"
           << reproduce(test) << "\n";
         const std::string& proposal = propose();
+        if (wrote_spec_ && proposed_) {  // update mode: pass when the written spec explains the answer
+            ra::LockstepCheck updated(*proposed_);
+            bool explained = true;
+            for (std::size_t i = 0; i < cex.inputs.size() && explained; ++i)
+                explained = updated.step(cex.inputs[i], cex.outputs[i]).empty();
+            if (explained) {
+                if (!proposal_printed_) {
+                    proposal_printed_ = true;
+                    std::cout << "typestar: " << proposal;
+                }
+                std::cout << "typestar: " << suite_ << "." << test << ": the device's answer is in the updated spec.\n";
+                return;
+            }
+            m << "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
+        }
         if (!proposal_printed_) {  // the whole proposal once per spec; later failures point at it
             proposal_printed_ = true;
             m << proposal;
@@ -274,6 +346,8 @@ private:
     std::string url_;
     std::string unavailable_, broken_, skip_reason_;
     std::optional<std::string> proposal_;
+    std::optional<ra::RegisterAutomaton> proposed_;
+    bool wrote_spec_ = false;
     bool proposal_printed_ = false;
 };
 

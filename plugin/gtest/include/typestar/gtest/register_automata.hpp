@@ -4,8 +4,9 @@
 // (one cache) shared by the spec's tests; each test runs the generalised Algorithm 2 words of its
 // transition (ra::check_register_transition). A difference fails the test with the data trace,
 // expected vs observed, and a reproduce line; the first failure re-learns the device (SL*-style,
-// from scratch) once per process, writes `<spec>.proposed.yaml` (never on CI) and prints the
-// shortest separating data trace between the stored spec and the proposal.
+// from scratch) once per process, writes `<spec>.proposed.yaml` (never on CI; the spec itself with
+// --typestar_update) and prints the shortest separating data trace between the stored spec and the
+// proposal. A missing spec is learned on first run, as for typestates.
 //
 //     TYPESTAR_RA_SPEC_TESTS("std_priority_queue.yaml", [] {
 //         return std::make_unique<typestar::InProcessDataDevice>(make_queue_purpose()); });
@@ -33,9 +34,10 @@ using DataDeviceFactory = std::function<std::unique_ptr<DataDevice>()>;
 /// Tests: `<Spec>.<location>_<input>` per transition, with `_<k>` (1-based, file order) when the
 /// location has several transitions for that input, located at the transition's YAML line; a spec
 /// that does not load is one failing test `<Name>.load` with its file:line:col diagnostics; a
-/// missing spec is one failing test `<Name>.learn` (learn it with `typestar learn`).
-/// --typestar_bound overrides the spec's distinguisher bound. --typestar_update is not supported for
-/// register automata (the proposal goes to `<spec>.proposed.yaml`).
+/// missing spec is one test `<Name>.learn` that learns it from the device (never on CI) and writes
+/// `<spec>.proposed.yaml` and fails, or with --typestar_update writes the spec itself and passes.
+/// --typestar_bound overrides the spec's distinguisher bound. With --typestar_update a failing test
+/// writes the re-learned spec over the stored one and passes when it explains the device's answer.
 void register_register_automaton_tests(const std::filesystem::path& spec, DataDeviceFactory factory = {},
                                        SpecTestOptions options = {},
                                        std::source_location where = std::source_location::current());
