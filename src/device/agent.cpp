@@ -520,6 +520,24 @@ struct Agent::Impl {
         }
     }
 
+    /// Binds and starts the server and the reaper (the end of Agent::start).
+    void serve() {
+        detail::HttpServerConfig sc;
+        sc.host = config.host;
+        sc.port = config.port;
+        sc.limits.max_header_bytes = config.max_header_bytes;
+        sc.limits.max_body_bytes = config.max_body_bytes;
+        sc.max_connections = config.max_connections;
+        sc.idle_timeout = config.connection_timeout;
+        server = std::make_unique<detail::HttpServer>(sc, [this](const HttpRequest& r) { return handle(r); });
+        try {
+            server->start();
+        } catch (const std::exception& e) {
+            throw Error(std::string("typestar-device: ") + e.what());
+        }
+        reaper = std::thread([this] { reap_loop(); });
+    }
+
     HttpResponse run(const json& body) {
         if (data.make) return data_run(body);
         if (!body.contains("inputs") || !body["inputs"].is_array())
@@ -603,10 +621,11 @@ void Agent::start() {
                          {"quiet_is_stable", false},
                          {"data", detail::data_signature_json(sig)},
                          {"max_sessions", m.config.max_sessions}};
+        m.slots.push_back(std::move(first));
+        m.serve();
+        return;
     }
-    const Device* typestate = first->device.get();
-    if (typestate != nullptr) {
-    const Device& d = *typestate;
+    const Device& d = *first->device;
     std::vector<std::string> callins;
     for (const auto& name : d.inputs().names())
         if (name != kWait) callins.push_back(name);
@@ -633,22 +652,8 @@ void Agent::start() {
                      {"timing", {{"tmax_ms", tmax}, {"tmin_ms", tmin}}},
                      {"quiet_is_stable", d.traits().quiet.has_value()},
                      {"max_sessions", m.config.max_sessions}};
-    }
     m.slots.push_back(std::move(first));
-    detail::HttpServerConfig sc;
-    sc.host = m.config.host;
-    sc.port = m.config.port;
-    sc.limits.max_header_bytes = m.config.max_header_bytes;
-    sc.limits.max_body_bytes = m.config.max_body_bytes;
-    sc.max_connections = m.config.max_connections;
-    sc.idle_timeout = m.config.connection_timeout;
-    m.server = std::make_unique<detail::HttpServer>(sc, [this](const HttpRequest& r) { return impl_->handle(r); });
-    try {
-        m.server->start();
-    } catch (const std::exception& e) {
-        throw Error(std::string("typestar-device: ") + e.what());
-    }
-    m.reaper = std::thread([this] { impl_->reap_loop(); });
+    m.serve();
 }
 
 void Agent::stop() {

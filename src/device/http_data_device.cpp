@@ -57,26 +57,26 @@ struct HttpDataDevice::Transport {
 
     void open(HttpConfig& config) {
         Transport& t = *this;
-    if (config.url.rfind("http://", 0) != 0 || config.url.size() <= 7)
-        throw std::invalid_argument("device URL '" + config.url + "' is not http://HOST:PORT");
-    while (!config.url.empty() && config.url.back() == '/') config.url.pop_back();
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-    t.handle = curl_easy_init();
-    if (t.handle == nullptr) throw DeviceError("device " + config.url + ": cannot initialise libcurl");
-    t.headers = curl_slist_append(t.headers, "Content-Type: application/json");
-    t.headers = curl_slist_append(t.headers, "Accept: application/json");
-    t.headers = curl_slist_append(t.headers, "Expect:");
-    t.headers = curl_slist_append(t.headers, ("Authorization: Bearer " + config.token).c_str());
-    curl_easy_setopt(t.handle, CURLOPT_HTTPHEADER, t.headers);
-    curl_easy_setopt(t.handle, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(t.handle, CURLOPT_TCP_NODELAY, 1L);
-    curl_easy_setopt(t.handle, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(config.connect_timeout.count()));
-    curl_easy_setopt(t.handle, CURLOPT_WRITEFUNCTION, &on_data);
-    curl_easy_setopt(t.handle, CURLOPT_PROTOCOLS_STR, "http");
-    curl_easy_setopt(t.handle, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(t.handle, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(config.max_answer_bytes));
-}
+        if (config.url.rfind("http://", 0) != 0 || config.url.size() <= 7)
+            throw std::invalid_argument("device URL '" + config.url + "' is not http://HOST:PORT");
+        while (!config.url.empty() && config.url.back() == '/') config.url.pop_back();
+        static std::once_flag once;
+        std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+        t.handle = curl_easy_init();
+        if (t.handle == nullptr) throw DeviceError("device " + config.url + ": cannot initialise libcurl");
+        t.headers = curl_slist_append(t.headers, "Content-Type: application/json");
+        t.headers = curl_slist_append(t.headers, "Accept: application/json");
+        t.headers = curl_slist_append(t.headers, "Expect:");
+        t.headers = curl_slist_append(t.headers, ("Authorization: Bearer " + config.token).c_str());
+        curl_easy_setopt(t.handle, CURLOPT_HTTPHEADER, t.headers);
+        curl_easy_setopt(t.handle, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(t.handle, CURLOPT_TCP_NODELAY, 1L);
+        curl_easy_setopt(t.handle, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(config.connect_timeout.count()));
+        curl_easy_setopt(t.handle, CURLOPT_WRITEFUNCTION, &on_data);
+        curl_easy_setopt(t.handle, CURLOPT_PROTOCOLS_STR, "http");
+        curl_easy_setopt(t.handle, CURLOPT_FOLLOWLOCATION, 0L);
+        curl_easy_setopt(t.handle, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(config.max_answer_bytes));
+    }
 
     json request(const HttpConfig& config, std::uint64_t& requests, const char* method, const std::string& path,
                  const std::string& body, const std::string& what, std::size_t retries) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/child_process.hpp"
 #include "support/data_purposes.hpp"
 #include "typestar/device/agent.hpp"
 #include "typestar/ra/format.hpp"
@@ -199,6 +200,24 @@ TEST_F(RaCli, LearnsAndChecksADataDeviceServedOverHttp) {
     EXPECT_EQ(checked.status, 0) << checked.err << checked.out;
     EXPECT_NE(checked.out.find("conforms: " + agent.url()), std::string::npos) << checked.out;
 }
+
+#ifdef TYPESTAR_DEVICE_BIN
+TEST_F(RaCli, TheReferenceAgentServesARegisterAutomatonModel) {
+    testing_support::ChildProcess agent({TYPESTAR_DEVICE_BIN, "--data-model", kFixtures + "/pq_poll_mutant.yaml",
+                                         "--port", "0"},
+                                        {"TYPESTAR_DEVICE_TOKEN=ra-agent-token"});
+    ASSERT_FALSE(agent.url().empty()) << agent.first_line();
+    const Result checked = run({"check", kSpec, "--device", agent.url()}, "TYPESTAR_DEVICE_TOKEN=ra-agent-token");
+    EXPECT_EQ(checked.status, 1) << checked.err << checked.out;
+    EXPECT_NE(checked.out.find("does not conform to std_priority_queue (data trace, 3 steps):"), std::string::npos)
+        << checked.out;
+
+    testing_support::ChildProcess bad({TYPESTAR_DEVICE_BIN, "--data-model", kFixtures + "/unknown_name.yaml"},
+                                      {"TYPESTAR_DEVICE_TOKEN=ra-agent-token"});
+    EXPECT_EQ(bad.wait_exit(), 2);
+    EXPECT_NE(bad.error_output().find("unknown_name.yaml:13:37: guard: unknown name 'q'"), std::string::npos);
+}
+#endif
 
 }  // namespace
 }  // namespace typestar
