@@ -387,6 +387,12 @@ void run_suite_command(const SuiteArgs& o) {
         print_error("unknown --format '" + o.format + "' (text or json)");
         exit_with(kExitBadInput);
     }
+    if (is_register_automaton_file(o.spec)) {
+        print_error(o.spec + " is a register automaton: its generalised Algorithm 2 suite is built on the device "
+                             "(words use the device's output values), so it cannot be printed ahead; run it with "
+                             "`typestar check " + o.spec + " --device URL`");
+        exit_with(kExitBadInput);
+    }
     const LoadedModel model = load_model(o.spec);
     const std::size_t bound = o.bound ? *o.bound
                                       : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher

@@ -172,6 +172,11 @@ TEST_F(RaCli, ExportsAndValidatesWithFileLineErrors) {
     EXPECT_NE(read(dir_ / "pq.svg").find("<svg"), std::string::npos);
 #endif
     EXPECT_EQ(run({"export", kSpec, "--format", "json"}).status, 2);
+    const Result suite = run({"suite", kSpec});
+    EXPECT_EQ(suite.status, 2);
+    EXPECT_NE(suite.err.find("is a register automaton: its generalised Algorithm 2 suite is built on the device"),
+              std::string::npos)
+        << suite.err;
     const Result ok = run({"validate", kSpec, kFixtures + "/store.xml"});
     EXPECT_EQ(ok.status, 0);
     EXPECT_NE(ok.out.find("register automaton: 8 locations"), std::string::npos) << ok.out;

@@ -113,4 +113,12 @@ TEST_F(PluginRa, UpdateModeRewritesTheSpecForAChangedDevice) {
     EXPECT_EQ(again.code, 0) << again.out;
 }
 
+TEST_F(PluginRa, AMalformedSpecIsOneFailingLoadTestWithItsDiagnostics) {
+    const std::string bad = std::string(TYPESTAR_SOURCE_DIR) + "/tests/cli/fixtures/ra/unknown_name.yaml";
+    const Outcome o = run("TYPESTAR_RA_SUBJECT_SPEC='" + bad + "'");
+    EXPECT_EQ(o.code, 1) << o.out;
+    EXPECT_NE(o.out.find("[  FAILED  ] unknown_name.load"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("unknown_name.yaml:13:37: guard: unknown name 'q'"), std::string::npos) << o.out;
+}
+
 }  // namespace
