@@ -13,6 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include "support/child_process.hpp"
+#include "typestar/device/http_data_device.hpp"
+#include "typestar/ra/format.hpp"
+#include "typestar/ra/suite.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -119,6 +124,23 @@ TEST_F(PluginRa, AMalformedSpecIsOneFailingLoadTestWithItsDiagnostics) {
     EXPECT_EQ(o.code, 1) << o.out;
     EXPECT_NE(o.out.find("[  FAILED  ] unknown_name.load"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("unknown_name.yaml:13:37: guard: unknown name 'q'"), std::string::npos) << o.out;
+}
+
+TEST_F(PluginRa, TheTestBinaryServesItsDataDeviceOverV1) {
+    typestar::testing_support::ChildProcess served(
+        {RA_SUBJECT, "--typestar_serve=127.0.0.1:0"},
+        {"TYPESTAR_DEVICE_TOKEN=ra-serve-token", "TYPESTAR_RA_SUBJECT_SPEC=" + (dir_ / "pq.yaml").string()});
+    const std::string line = served.first_line();
+    ASSERT_NE(line.find("typestar: serving std_priority_queue at http://"), std::string::npos) << line;
+    const auto at = line.find("http://");
+    const std::string url = line.substr(at, line.find(' ', at) - at);
+    typestar::HttpConfig config;
+    config.url = url;
+    config.token = "ra-serve-token";
+    typestar::HttpDataDevice remote(config);
+    const typestar::ra::RaSpec spec = typestar::ra::load_register_spec(dir_ / "pq.yaml");
+    const auto result = typestar::ra::check_register_automaton(spec.automaton, remote, {2, 10000});
+    EXPECT_FALSE(result.counterexample) << result.summary();
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "serve.hpp"
 #include "spec_tests.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/gtest/register_automata.hpp"
@@ -76,6 +77,24 @@ public:
                     [this, l, k] { run_transition(l, k); });
             }
         }
+    }
+
+    /// What --typestar_serve serves for this registration.
+    [[nodiscard]] DataServable servable() const {
+        DataServable d;
+        d.suite = suite_;
+        d.path = path_;
+        if (spec_) d.spec_name = spec_->automaton.name;
+        d.make = [factory = factory_, where = path_]() -> std::unique_ptr<DataDevice> {
+            if (!settings().device.empty()) return make_data_device(settings().device);
+            if (!factory)
+                throw std::invalid_argument("no device: " + where.string() +
+                                            " is registered without a data device factory (and no --typestar_device)");
+            auto d = factory();
+            if (!d) throw std::invalid_argument("the data device factory of " + where.string() + " returned no device");
+            return d;
+        };
+        return d;
     }
 
 private:
@@ -357,6 +376,12 @@ std::vector<std::unique_ptr<RaSpecTests>>& ra_registry() {
 }
 
 }  // namespace
+
+std::vector<DataServable> data_servables() {
+    std::vector<DataServable> out;
+    for (const auto& r : ra_registry()) out.push_back(r->servable());
+    return out;
+}
 
 bool queue_register_automaton_tests(const char* spec, DataDeviceFactory factory, SpecTestOptions options,
                                     std::source_location where) {

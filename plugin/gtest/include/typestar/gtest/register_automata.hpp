@@ -38,6 +38,7 @@ using DataDeviceFactory = std::function<std::unique_ptr<DataDevice>()>;
 /// `<spec>.proposed.yaml` and fails, or with --typestar_update writes the spec itself and passes.
 /// --typestar_bound overrides the spec's distinguisher bound. With --typestar_update a failing test
 /// writes the re-learned spec over the stored one and passes when it explains the device's answer.
+/// With --typestar_serve the registered data device is served as a /v1 data agent (no test runs).
 void register_register_automaton_tests(const std::filesystem::path& spec, DataDeviceFactory factory = {},
                                        SpecTestOptions options = {},
                                        std::source_location where = std::source_location::current());
