@@ -16,6 +16,7 @@
 
 #include "typestar/core/error.hpp"
 #include "typestar/device/agent.hpp"
+#include "typestar/device/data_device.hpp"
 #include "typestar/device/simulated.hpp"
 #include "typestar/log/logging.hpp"
 
@@ -42,7 +43,11 @@ int main(int argc, char** argv) {
     std::string fault = "none";
     int hang_ms = 3000;
     bool list = false;
+    std::string data_model;
     app.add_option("--class", class_name, "simulated class to serve (see --list)");
+    app.add_option("--data-model", data_model,
+                   "serve a register automaton as a data device instead of a class: a kind: register-automaton "
+                   "spec (.yaml) or a RALib model (.xml), simulated (device/PROTOCOL.md, \"Data devices\")");
     app.add_flag("--list", list, "list the simulated classes and exit");
     app.add_option("--host", host, "address to bind (default 127.0.0.1; anything else exposes the device)");
     app.add_option("--port", port, "port (0: any free port; the chosen one is printed)")->check(CLI::Range(0, 65535));
@@ -81,8 +86,25 @@ int main(int argc, char** argv) {
         for (const auto& c : sim::simulated_classes()) std::cout << c.key << "\t" << c.spec << "\n";
         return 0;
     }
-    const auto entry = sim::find_simulated(class_name);
-    if (!entry) {
+    std::shared_ptr<const ra::RegisterAutomaton> automaton;
+    if (!data_model.empty()) {
+        if (!class_name.empty()) {
+            std::cerr << "typestar-device: --class and --data-model exclude each other\n";
+            return kExitBadConfiguration;
+        }
+        try {
+            automaton = std::make_shared<const ra::RegisterAutomaton>(load_register_automaton(data_model));
+            ra::check_valid(*automaton);
+        } catch (const SpecError& e) {
+            for (const auto& d : e.diagnostics()) std::cerr << d.str() << "\n";
+            return kExitBadConfiguration;
+        } catch (const std::exception& e) {
+            std::cerr << "typestar-device: " << data_model << ": " << e.what() << "\n";
+            return kExitBadConfiguration;
+        }
+    }
+    const auto entry = automaton ? std::optional<sim::SimulatedClass>() : sim::find_simulated(class_name);
+    if (!automaton && !entry) {
         std::cerr << "typestar-device: unknown class '" << class_name << "' (see --list)\n";
         return kExitBadConfiguration;
     }
@@ -139,11 +161,22 @@ int main(int argc, char** argv) {
         sigaddset(&stop_signals, SIGTERM);
         pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-        Agent agent([entry, options, device_config] {
-            return std::make_unique<InProcessDevice>(entry->make(options), device_config);
-        }, config);
+        std::unique_ptr<Agent> served;
+        if (automaton) {
+            const std::string label = "model:" + data_model;
+            served = std::make_unique<Agent>(DataDevices{[automaton, label] {
+                                                 return std::make_unique<ModelDataDevice>(*automaton, label);
+                                             }},
+                                             config);
+        } else {
+            served = std::make_unique<Agent>([entry, options, device_config] {
+                return std::make_unique<InProcessDevice>(entry->make(options), device_config);
+            }, config);
+        }
+        Agent& agent = *served;
         agent.start();
-        std::cout << "typestar-device: serving " << entry->key << " on " << agent.url() << std::endl;
+        std::cout << "typestar-device: serving " << (automaton ? data_model : entry->key) << " on " << agent.url()
+                  << std::endl;
         int signal = 0;
         sigwait(&stop_signals, &signal);
         agent.stop();

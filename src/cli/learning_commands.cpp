@@ -19,10 +19,12 @@
 
 #include "commands.hpp"
 #include "exec_device.hpp"
+#include "ra_commands.hpp"
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/device/data_device.hpp"
 #include "typestar/device/factory.hpp"
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
@@ -163,6 +165,7 @@ struct LearnArgs {
     std::size_t instantiations = RefinementOptions{}.instantiations;
     std::size_t refinements = RefinementOptions{}.max_refinements;
     std::size_t repeats = RefinementOptions{}.repeats;
+    bool budget_given = false;
 };
 
 /// `learn` on a device that declares parameterised callins: alphabet refinement over its partitions.
@@ -214,6 +217,29 @@ void run_learn(const LearnArgs& o) {
     if (!o.out.empty() && !is_dot(o.out) && lower_extension(o.out) != ".yaml" && lower_extension(o.out) != ".yml") {
         print_error("--out must end in .yaml, .yml or .dot: " + o.out);
         exit_with(kExitBadInput);
+    }
+    if (is_data_device_url(o.device)) {  // a register automaton (issue 18)
+        if (o.learner != "lsharp" || o.equivalence != "alg2" || o.states || !o.from.empty() || o.bound == "auto") {
+            print_error("a data device is learned as a register automaton with the SL*-style learner: --learner, "
+                        "--equivalence, --states, --from and --bound auto do not apply");
+            exit_with(kExitBadInput);
+        }
+        RaLearnArgs ra;
+        ra.device = o.device;
+        try {
+            std::size_t used = 0;
+            ra.bound = std::stoul(o.bound, &used);
+            if (used != o.bound.size()) throw std::invalid_argument(o.bound);
+        } catch (const std::exception&) {
+            print_error("--bound takes a number, found '" + o.bound + "'");
+            exit_with(kExitBadInput);
+        }
+        ra.budget = o.budget_given ? static_cast<std::size_t>(o.budget) : 0;
+        ra.out = o.out;
+        ra.out_is_dot = !o.out.empty() && is_dot(o.out);
+        ra.stats = o.stats;
+        run_ra_learn(ra);
+        return;
     }
     const bool auto_bound = o.bound == "auto";
     std::size_t bound = 2;
@@ -352,6 +378,15 @@ void run_check(const CheckArgs& o) {
         print_error("unknown --method '" + o.method + "' (alg2 or wp)");
         exit_with(kExitBadInput);
     }
+    if (is_register_automaton_file(o.spec)) {  // the generalised suite (issue 18)
+        if (*method != SuiteMethod::Algorithm2) {
+            print_error("a register automaton is checked with the generalised Algorithm 2 suite: --method " + o.method +
+                        " does not apply");
+            exit_with(kExitBadInput);
+        }
+        run_ra_check(o.spec, o.device, o.bound);
+        return;
+    }
     const LoadedModel model = load_model(o.spec);
     const std::size_t bound = o.bound ? *o.bound
                                       : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher
@@ -426,6 +461,12 @@ void run_suite_command(const SuiteArgs& o) {
         print_error("unknown --format '" + o.format + "' (text or json)");
         exit_with(kExitBadInput);
     }
+    if (is_register_automaton_file(o.spec)) {
+        print_error(o.spec + " is a register automaton: its generalised Algorithm 2 suite is built on the device "
+                             "(words use the device's output values), so it cannot be printed ahead; run it with "
+                             "`typestar check " + o.spec + " --device URL`");
+        exit_with(kExitBadInput);
+    }
     const LoadedModel model = load_model(o.spec);
     const std::size_t bound = o.bound ? *o.bound
                                       : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher
@@ -486,7 +527,7 @@ void register_learning_commands(CLI::App& app) {
     {
         auto o = std::make_shared<LearnArgs>();
         auto* cmd = app.add_subcommand("learn", "Learn a device's callback typestate (L# by default, or L*; DroidStar Algorithm 2 as equivalence oracle).");
-        cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec or a .dot Mealy machine), inproc:NAME, http://HOST:PORT, or exec:TEST_BINARY#SPEC (a gtest binary serving its registered device)")->required();
+        cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec, a .dot Mealy machine, or a register automaton: a kind: register-automaton .yaml or RALib .xml), inproc:NAME, http://HOST:PORT, or exec:TEST_BINARY#SPEC (a gtest binary serving its registered device)")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (a number, or 'auto': raise B while the learned machine needs all of it, within --budget), extra states for wp (default 2)");
         cmd->add_option("--states", o->states, "wp/w: an absolute bound on the device's states (instead of --bound extra states)");
         cmd->add_option("--budget", o->budget, "--bound auto: the most executed queries to spend (default 3000000)");
@@ -498,7 +539,11 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--instantiations", o->instantiations, "devices with parameterised callins: concrete runs per abstract query, each with other values (default 3)");
         cmd->add_option("--refinements", o->refinements, "devices with parameterised callins: most partition splits; a disagreement after that is an unknown transition (default 8)");
         cmd->add_option("--repeats", o->repeats, "devices with parameterised callins: runs of each concrete word; differing answers make the transition unknown (unresolved) (default 1)");
-        cmd->callback([o] { run_learn(*o); });
+        auto* budget = cmd->get_option("--budget");
+        cmd->callback([o, budget] {
+            o->budget_given = budget->count() > 0;
+            run_learn(*o);
+        });
     }
     {
         auto o = std::make_shared<CheckArgs>();

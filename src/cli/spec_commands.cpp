@@ -15,6 +15,9 @@
 #include "typestar/spec/dot.hpp"
 #include "typestar/spec/json.hpp"
 #include "typestar/spec/spec.hpp"
+#include "typestar/device/data_device.hpp"
+#include "typestar/ra/format.hpp"
+#include "typestar/ra/suite.hpp"
 #if TYPESTAR_HAVE_RENDER
 #include "typestar/render/svg.hpp"
 #endif
@@ -90,6 +93,12 @@ void add_validate(CLI::App& app) {
         bool all_valid = true;
         for (const auto& file : *files) {
             try {
+                if (is_register_automaton_file(file)) {
+                    const ra::RegisterAutomaton a = load_register_automaton(file);
+                    std::cout << "ok: " << file << " (register automaton: " << a.locations.size() << " locations, "
+                              << a.max_registers() << " registers at most, " << a.num_transitions() << " transitions)\n";
+                    continue;
+                }
                 const spec::Spec s = spec::load_spec(file);
                 std::cout << "ok: " << file << " (" << s.typestate.states.size() << " states, B="
                           << s.bounds.distinguisher << ")\n";
@@ -118,6 +127,27 @@ void add_export(CLI::App& app) {
         ->check(CLI::IsMember({"yaml", "dot", "svg", "mealy-dot", "json"}));
     cmd->add_option("-o,--output", opt->output, "output file (default: stdout), written atomically");
     cmd->callback([opt] {
+        if (is_register_automaton_file(opt->spec)) {  // a register automaton: yaml, dot or svg
+            const bool xml = lower_extension(opt->spec) == ".xml";
+            ra::RaSpec r;
+            if (xml)
+                r.automaton = load_register_automaton(opt->spec);
+            else
+                r = ra::load_register_spec(opt->spec);
+            if (opt->format == "yaml") {
+                if (xml) r.provenance["imported_from"] = opt->spec;
+                emit(ra::write_register_spec(r), opt->output);
+            } else if (opt->format == "dot") {
+                emit(ra::write_register_dot(r.automaton), opt->output);
+            } else if (opt->format == "svg") {
+                emit(svg_of(ra::write_register_dot(r.automaton)), opt->output);
+            } else {
+                print_error(opt->spec + " is a register automaton: --format " + opt->format +
+                            " is for typestates (use yaml, dot or svg)");
+                exit_with(kExitBadInput);
+            }
+            return;
+        }
         const spec::Spec s = spec::load_spec(opt->spec);
         std::string text;
         if (opt->format == "yaml") {
@@ -155,11 +185,73 @@ void add_import(CLI::App& app) {
     });
 }
 
+/// The signature of `a` as text lines (inputs and outputs with parameter types), for comparing.
+std::vector<std::string> signature_lines(const ra::RegisterAutomaton& a) {
+    std::vector<std::string> out;
+    auto add = [&](const char* what, const std::vector<ra::SymbolDecl>& ds) {
+        for (const auto& d : ds) {
+            std::string t = std::string(what) + " " + d.name + "(";
+            for (std::size_t i = 0; i < d.params.size(); ++i) t += std::string(i ? ", " : "") + ra::type_name(d.params[i].type);
+            out.push_back(t + ")");
+        }
+    };
+    add("input", a.inputs);
+    add("output", a.outputs);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/// `typestar diff A B` for two register automata: the shortest separating data trace up to `depth`
+/// steps (iterative deepening over one data word per data class), exit 1 when one exists.
+void diff_register_automata(const std::string& old_file, const std::string& new_file, std::size_t depth) {
+    const ra::RegisterAutomaton a = load_register_automaton(old_file);
+    ra::RegisterAutomaton b = load_register_automaton(new_file);
+    const auto sa = signature_lines(a), sb = signature_lines(b);
+    if (sa != sb) {
+        std::cout << "different signatures:\n";
+        for (const auto& l : sa)
+            if (std::find(sb.begin(), sb.end(), l) == sb.end()) std::cout << "  - " << l << "  (only in " << old_file << ")\n";
+        for (const auto& l : sb)
+            if (std::find(sa.begin(), sa.end(), l) == sa.end()) std::cout << "  + " << l << "  (only in " << new_file << ")\n";
+        std::cout << std::flush;
+        exit_with(kExitFinding);
+    }
+    // Same symbols: renumber b's into a's order, so data words mean the same in both.
+    {
+        ra::RegisterAutomaton renumbered = b;
+        renumbered.inputs = a.inputs;
+        renumbered.outputs = a.outputs;
+        for (auto& loc : renumbered.locations)
+            for (auto& t : loc.transitions) {
+                t.input = *a.input_index(b.inputs[t.input].name);
+                t.output = *a.output_index(b.outputs[t.output].name);
+            }
+        b = std::move(renumbered);
+    }
+    const auto cex = ra::separating_word(a, b, depth);
+    if (!cex) {
+        std::cout << "same behaviour on every data word of up to " << depth
+                  << " steps (one per data class): bounded evidence, not a proof\n" << std::flush;
+        return;
+    }
+    ra::RaSimulator old_sim(a), new_sim(b);
+    const ra::DataWord old_out = old_sim.run(cex->inputs), new_out = new_sim.run(cex->inputs);
+    std::cout << "different: a shortest separating data trace (" << cex->inputs.size() << " steps):\n";
+    for (std::size_t i = 0; i < cex->inputs.size(); ++i) {
+        const std::string o = ra::format_symbol(a.outputs, old_out[i]), n = ra::format_symbol(a.outputs, new_out[i]);
+        std::cout << "  " << i + 1 << ". " << ra::format_symbol(a.inputs, cex->inputs[i]) << " -> "
+                  << (i + 1 == cex->inputs.size() ? o + " (" + old_file + ") vs " + n + " (" + new_file + ")" : o) << "\n";
+    }
+    std::cout << "  (" << cex->reason << ")\n" << std::flush;
+    exit_with(kExitFinding);
+}
+
 void add_diff(CLI::App& app) {
     struct Options {
         std::string old_file;
         std::string new_file;
         std::string picture;
+        std::size_t depth = 4;
     };
     auto opt = std::make_shared<Options>();
     auto* cmd = app.add_subcommand("diff", "Compare the behaviour of two specs (YAML, or Mealy DOT). "
@@ -169,7 +261,25 @@ void add_diff(CLI::App& app) {
     cmd->add_option("--picture", opt->picture,
                     "also draw both typestates overlaid (added green, removed red) into this file, "
                     "written atomically: .svg (drawn by Graphviz) or .dot");
+    cmd->add_option("--depth", opt->depth,
+                    "register automata: look for a separating data trace of up to this many steps (default 4)");
     cmd->callback([opt] {
+        const bool old_ra = is_register_automaton_file(opt->old_file);
+        const bool new_ra = is_register_automaton_file(opt->new_file);
+        if (old_ra || new_ra) {
+            if (!old_ra || !new_ra) {
+                print_error("cannot compare a register automaton with a typestate: " +
+                            (old_ra ? opt->old_file : opt->new_file) + " is a register automaton, " +
+                            (old_ra ? opt->new_file : opt->old_file) + " is not");
+                exit_with(kExitBadInput);
+            }
+            if (!opt->picture.empty()) {
+                print_error("--picture is for typestates; draw each register automaton with `export --format svg`");
+                exit_with(kExitBadInput);
+            }
+            diff_register_automata(opt->old_file, opt->new_file, opt->depth);
+            return;
+        }
         if (!opt->picture.empty() && !is_svg_file(opt->picture) && !is_dot_file(opt->picture)) {
             print_error("--picture " + opt->picture + ": the file must end in .svg or .dot");
             exit_with(kExitBadInput);

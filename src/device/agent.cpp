@@ -24,6 +24,7 @@
 #include <spdlog/spdlog.h>
 
 #include "agent_access.hpp"
+#include "data_protocol.hpp"
 #include "http_server.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
@@ -133,6 +134,7 @@ std::string read_token_file(const std::filesystem::path& path) {
 struct Agent::Impl {
     struct Slot {
         std::unique_ptr<Device> device;
+        std::unique_ptr<DataDevice> data;   // set when serving data devices (then device is null)
         InProcessDevice* inproc = nullptr;  // set when made by the InProcessDevice factory: waits of any timeout
         bool busy = false;
     };
@@ -150,6 +152,7 @@ struct Agent::Impl {
 
     Factory factory;
     AnyDevices any;
+    DataDevices data;
     AgentConfig config;
     std::unique_ptr<detail::HttpServer> server;
 
@@ -176,6 +179,9 @@ struct Agent::Impl {
             if (!d) throw Error("the device factory returned no device");
             slot->inproc = d.get();
             slot->device = std::move(d);
+        } else if (data.make) {
+            slot->data = data.make();
+            if (!slot->data) throw Error("the data device factory returned no device");
         } else {
             slot->device = any.make();
             if (!slot->device) throw Error("the device factory returned no device");
@@ -197,7 +203,7 @@ struct Agent::Impl {
         return slots.back().get();
     }
     void release_slot(Slot* slot) {
-        slot->device->finish();
+        if (slot->device) slot->device->finish();
         std::lock_guard<std::mutex> lock(mutex);
         slot->busy = false;
     }
@@ -355,7 +361,10 @@ struct Agent::Impl {
             return error(503, "session not created",
                          "all " + std::to_string(config.max_sessions) + " instances are in use");
         try {
-            slot->device->reset();
+            if (slot->data)
+                slot->data->reset();
+            else
+                slot->device->reset();
         } catch (const std::exception& e) {
             release_slot(slot);
             return error(500, "session not created", e.what());
@@ -396,6 +405,7 @@ struct Agent::Impl {
         if (seq != s.next_seq)
             return error(409, "sequence mismatch",
                          "expected seq " + std::to_string(s.next_seq) + ", got " + std::to_string(seq));
+        if (s.slot->data) return data_step(s, is_wait, body, seq);
         if (s.spent)
             return error(409, "session spent",
                          "a wait with timeout_ms ran in a fresh instance (the device's confirm_wait); create a new "
@@ -443,7 +453,93 @@ struct Agent::Impl {
         return *s.last;
     }
 
+    /// A data input from `{"callin": NAME, "values": [...]}` (a plain string: a callin without
+    /// parameters); an empty string and the input, or what is wrong.
+    static std::string data_input(const DataDevice& d, const json& item, ra::DataSymbol& input) {
+        const json* name = &item;
+        const json* values = nullptr;
+        if (item.is_object()) {
+            const auto it = item.find("callin");
+            name = it == item.end() ? nullptr : &*it;
+            if (const auto v = item.find("values"); v != item.end()) values = &*v;
+        }
+        if (name == nullptr || !name->is_string()) return "callin (a string) is required";
+        const auto index = d.signature().input_index(name->get<std::string>());
+        if (!index) return "unknown callin " + detail::dump_json(*name);
+        input.symbol = *index;
+        return detail::read_values(values, d.signature().inputs[*index], input.values);
+    }
+
+    static json data_output(const DataDevice& d, const ra::DataSymbol& out) {
+        return {{"output", d.signature().outputs.at(out.symbol).name}, {"values", out.values}};
+    }
+
+    HttpResponse data_step(Session& s, bool is_wait, const json& body, std::uint64_t seq) {
+        if (is_wait) return error(400, "invalid argument", "a data device has no wait: every callin answers one output");
+        DataDevice& d = *s.slot->data;
+        ra::DataSymbol input;
+        if (const std::string why = data_input(d, body, input); !why.empty()) return error(400, "invalid argument", why);
+        try {
+            const ra::DataSymbol out = d.step(input);
+            json answer = data_output(d, out);
+            answer["seq"] = seq;
+            s.last = ok_json(answer);
+        } catch (const std::exception& e) {
+            s.last = error(500, "device error", e.what());
+        }
+        ++s.next_seq;
+        return *s.last;
+    }
+
+    HttpResponse data_run(const json& body) {
+        if (!body.contains("inputs") || !body["inputs"].is_array())
+            return error(400, "invalid argument", "inputs (an array of {\"callin\", \"values\"}) is required");
+        Slot* slot = take_slot();
+        if (slot == nullptr)
+            return error(503, "session not created",
+                         "all " + std::to_string(config.max_sessions) + " instances are in use");
+        DataDevice& d = *slot->data;
+        ra::DataWord word;
+        for (const auto& item : body["inputs"]) {
+            ra::DataSymbol input;
+            if (const std::string why = data_input(d, item, input); !why.empty()) {
+                release_slot(slot);
+                return error(400, "invalid argument", why);
+            }
+            word.push_back(std::move(input));
+        }
+        try {
+            d.reset();
+            json outputs = json::array();
+            for (const auto& in : word) outputs.push_back(data_output(d, d.step(in)));
+            release_slot(slot);
+            return ok_json({{"outputs", outputs}, {"steps", word.size()}, {"waits", 0}});
+        } catch (const std::exception& e) {
+            release_slot(slot);
+            return error(500, "device error", e.what());
+        }
+    }
+
+    /// Binds and starts the server and the reaper (the end of Agent::start).
+    void serve() {
+        detail::HttpServerConfig sc;
+        sc.host = config.host;
+        sc.port = config.port;
+        sc.limits.max_header_bytes = config.max_header_bytes;
+        sc.limits.max_body_bytes = config.max_body_bytes;
+        sc.max_connections = config.max_connections;
+        sc.idle_timeout = config.connection_timeout;
+        server = std::make_unique<detail::HttpServer>(sc, [this](const HttpRequest& r) { return handle(r); });
+        try {
+            server->start();
+        } catch (const std::exception& e) {
+            throw Error(std::string("typestar-device: ") + e.what());
+        }
+        reaper = std::thread([this] { reap_loop(); });
+    }
+
     HttpResponse run(const json& body) {
+        if (data.make) return data_run(body);
         if (!body.contains("inputs") || !body["inputs"].is_array())
             return error(400, "invalid argument", "inputs (an array of input names) is required");
         Slot* slot = take_slot();
@@ -494,11 +590,41 @@ Agent::Agent(AnyDevices devices, AgentConfig config) : impl_(std::make_unique<Im
     impl_->config = std::move(config);
 }
 
+Agent::Agent(DataDevices devices, AgentConfig config) : impl_(std::make_unique<Impl>()) {
+    if (!devices.make) throw std::invalid_argument("the agent needs a data device factory");
+    if (config.token.empty()) throw std::invalid_argument("the agent needs a bearer token");
+    if (config.max_connections == 0) throw std::invalid_argument("the agent needs max_connections >= 1");
+    if (config.connection_timeout <= std::chrono::milliseconds(0))
+        throw std::invalid_argument("the agent needs a positive connection_timeout");
+    impl_->data = std::move(devices);
+    impl_->config = std::move(config);
+}
+
 Agent::~Agent() { stop(); }
 
 void Agent::start() {
     Impl& m = *impl_;
     auto first = m.make_slot();
+    if (first->data) {
+        const DataDevice& dd = *first->data;
+        const ra::RegisterAutomaton& sig = dd.signature();
+        std::vector<std::string> callins;
+        for (const auto& i : sig.inputs) callins.push_back(i.name);
+        const DeviceDescription who = dd.describe();
+        m.status_body = {{"protocol", detail::kProtocol},
+                         {"agent", "typestar-device"},
+                         {"name", who.class_name.empty() ? dd.name() : who.class_name},
+                         {"framework", who.framework},
+                         {"callins", callins},
+                         {"callbacks", json::array()},
+                         {"timing", {{"tmax_ms", 0}, {"tmin_ms", 0}}},
+                         {"quiet_is_stable", false},
+                         {"data", detail::data_signature_json(sig)},
+                         {"max_sessions", m.config.max_sessions}};
+        m.slots.push_back(std::move(first));
+        m.serve();
+        return;
+    }
     const Device& d = *first->device;
     std::vector<std::string> callins;
     for (const auto& name : d.inputs().names())
@@ -527,13 +653,6 @@ void Agent::start() {
                      {"quiet_is_stable", d.traits().quiet.has_value()},
                      {"max_sessions", m.config.max_sessions}};
     m.slots.push_back(std::move(first));
-    detail::HttpServerConfig sc;
-    sc.host = m.config.host;
-    sc.port = m.config.port;
-    sc.limits.max_header_bytes = m.config.max_header_bytes;
-    sc.limits.max_body_bytes = m.config.max_body_bytes;
-    sc.max_connections = m.config.max_connections;
-    sc.idle_timeout = m.config.connection_timeout;
     // Additive field (device/PROTOCOL.md): the parameterised callins, absent when there are none.
     if (!who.parameterised.empty()) {
         json parameters = json::array();
@@ -550,13 +669,7 @@ void Agent::start() {
         }
         m.status_body["parameters"] = parameters;
     }
-    m.server = std::make_unique<detail::HttpServer>(sc, [this](const HttpRequest& r) { return impl_->handle(r); });
-    try {
-        m.server->start();
-    } catch (const std::exception& e) {
-        throw Error(std::string("typestar-device: ") + e.what());
-    }
-    m.reaper = std::thread([this] { impl_->reap_loop(); });
+    m.serve();
 }
 
 void Agent::stop() {

@@ -96,6 +96,114 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& s
     return result;
 }
 
+std::string format_trace(const RegisterAutomaton& spec, const RaCounterexample& cex) {
+    std::string out;
+    for (std::size_t i = 0; i < cex.inputs.size(); ++i) {
+        out += "  " + std::to_string(i + 1) + ". " + format_symbol(spec.inputs, cex.inputs[i]) + " -> " +
+               (i < cex.outputs.size() ? format_symbol(spec.outputs, cex.outputs[i]) : std::string("?"));
+        if (i + 1 == cex.inputs.size()) out += "   <- " + cex.reason;
+        out += "\n";
+    }
+    return out;
+}
+
+namespace {
+
+/// Every value of `word` and its outputs, per type (constants first), and all of them.
+void word_values(const RegisterAutomaton& spec, const DataWord& word, const DataWord& out, std::vector<Value>& ints,
+                 std::vector<Value>& ids, std::vector<Value>& all) {
+    for (const auto& c : spec.constants) {
+        ints.push_back(c.value);
+        ids.push_back(c.value);
+    }
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        const auto& id = spec.inputs[word[i].symbol];
+        for (std::size_t k = 0; k < word[i].values.size(); ++k)
+            (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
+        const auto& od = spec.outputs[out[i].symbol];
+        for (std::size_t k = 0; k < out[i].values.size(); ++k)
+            (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
+    }
+    all = ints;
+    all.insert(all.end(), ids.begin(), ids.end());
+}
+
+}  // namespace
+
+RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracle& oracle, std::size_t location,
+                                        std::size_t transition, const RaSuiteConfig& config) {
+    RaSuiteResult result;
+    LockstepCheck check(spec);
+    std::set<std::pair<std::size_t, std::string>> seen;
+    std::deque<DataWord> queue{DataWord{}};
+    seen.insert({spec.initial, order_type(spec, spec.initial, {})});
+    std::vector<DataWord> starts;  // access word + one step taking the transition
+    // Runs `word` in lockstep. Returns the index of the first differing step (word.size() if none),
+    // and the spec's (location, transition) of the last step.
+    auto run = [&](const DataWord& word, const DataWord& out, std::size_t& from, std::size_t& taken,
+                   std::string& why) -> std::size_t {
+        check.reset();
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            from = check.simulator().location();
+            why = check.step(word[i], out[i]);
+            taken = check.simulator().last_transition();  // LockstepCheck steps the spec before comparing
+            if (!why.empty()) return i;
+        }
+        return word.size();
+    };
+    while (!queue.empty() && !result.counterexample) {
+        const DataWord word = queue.front();
+        queue.pop_front();
+        const DataWord out = oracle.query(word);
+        std::vector<Value> ints, ids, all;
+        word_values(spec, word, out, ints, ids, all);
+        for (std::size_t a = 0; a < spec.inputs.size() && !result.counterexample; ++a) {
+            const auto& decl = spec.inputs[a];
+            DataSymbol in{a, {}};
+            std::function<void(std::size_t)> param = [&](std::size_t k) {
+                if (result.counterexample) return;
+                if (k == decl.params.size()) {
+                    DataWord next = word;
+                    next.push_back(in);
+                    const DataWord next_out = oracle.query(next);
+                    std::size_t from = 0, taken = 0;
+                    std::string why;
+                    const std::size_t differs = run(next, next_out, from, taken, why);
+                    const bool stepped = why.rfind("the spec cannot step", 0) != 0;
+                    if (differs < word.size()) return;  // the access word differs: another transition's test
+                    if (differs == word.size()) {  // the last step differs: ours when the spec took this transition
+                        if (stepped && from == location && taken == transition)
+                            result.counterexample = RaCounterexample{next, next_out, why};
+                        return;
+                    }
+                    if (from == location && taken == transition) starts.push_back(next);
+                    const auto key = std::make_pair(check.simulator().location(),
+                                                    order_type(spec, check.simulator().location(),
+                                                               check.simulator().registers()));
+                    if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
+                    else if (seen.size() >= config.max_states) result.truncated = true;
+                    return;
+                }
+                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
+                for (std::size_t q = 0; q < k; ++q) {
+                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
+                    av.push_back(in.values[q]);
+                }
+                for (Value v : class_candidates(decl.params[k].type, rel, av)) {
+                    in.values.push_back(v);
+                    param(k + 1);
+                    in.values.pop_back();
+                }
+            };
+            param(0);
+        }
+    }
+    result.states = seen.size();
+    if (!result.counterexample && !starts.empty()) result.counterexample = find_difference(oracle, spec, starts, config.bound);
+    result.words = starts.size();
+    return result;
+}
+
 std::optional<RaCounterexample> separating_word(const RegisterAutomaton& a, const RegisterAutomaton& b,
                                                 std::size_t max_depth) {
     SimulatorSul device(b);

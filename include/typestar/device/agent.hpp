@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "typestar/device/data_device.hpp"
 #include "typestar/device/inprocess.hpp"
 
 namespace typestar {
@@ -71,6 +72,12 @@ struct AnyDevices {
     std::function<std::unique_ptr<Device>()> make;
 };
 
+/// Data devices to serve (register automata, issue 18): plain data.
+struct DataDevices {
+    /// Makes one data device per concurrent session (called under the agent's lock, one at a time).
+    std::function<std::unique_ptr<DataDevice>()> make;
+};
+
 /// Serves devices made by `factory` (one per concurrent session) over HTTP /v1.
 class Agent {
 public:
@@ -84,6 +91,11 @@ public:
     /// so far, in a fresh instance; that session then answers 409 to further steps (clients delete
     /// it, as HttpDevice::confirm_wait does). Throws like the other constructor.
     Agent(AnyDevices devices, AgentConfig config);
+    /// Serves data devices (device/PROTOCOL.md, "Data devices"): /v1/status declares the `data`
+    /// signature, `callin` steps and `/v1/run` inputs carry `values`, answers carry the output's
+    /// values; there is no `wait` (a data device answers every input with one output). Throws like
+    /// the other constructors.
+    Agent(DataDevices devices, AgentConfig config);
     ~Agent();
     Agent(const Agent&) = delete;
     Agent& operator=(const Agent&) = delete;

@@ -37,6 +37,20 @@ struct RaSuiteResult {
 [[nodiscard]] RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul,
                                                      const RaSuiteConfig& config = {});
 
+/// The data trace of a counterexample, one numbered step a line (`  2. offer(7) -> ok`), the last
+/// one followed by why it differs (`expected out(3), got out(7)`); `spec` names the symbols.
+[[nodiscard]] std::string format_trace(const RegisterAutomaton& spec, const RaCounterexample& cex);
+
+/// The tests of one transition (DroidStar Algorithm 2 generalised, per transition): for every
+/// explored (location, register order type) access word and every data class of the input's
+/// parameters in which the spec takes transition `transition` of location `location`, that word
+/// and every continuation of up to `config.bound` steps. Shares `oracle` (and so its cache) with
+/// the other transitions' runs. `words` counts the test words of this transition; `states` the
+/// pairs explored; a transition no explored class takes has words == 0 (not exercised).
+[[nodiscard]] RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracle& oracle,
+                                                      std::size_t location, std::size_t transition,
+                                                      const RaSuiteConfig& config = {});
+
 /// A shortest data word on which `a` and `b` answer differently (for diffs of two register
 /// automata with the same inputs and outputs): iterative deepening over every data word of up to
 /// `max_depth` steps, one per data class relative to all values of the word; `b` is simulated as

@@ -1,0 +1,228 @@
+// Runs the built `typestar` binary on register automata (issue 18): learn with a model: data device
+// (a register-automaton spec, RALib XML) and with an http:// agent serving a data device, check
+// (the generalised suite, with a data trace), diff (a shortest separating data trace), export,
+// validate, and file:line errors for bad input.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/child_process.hpp"
+#include "support/data_purposes.hpp"
+#include "typestar/device/agent.hpp"
+#include "typestar/ra/format.hpp"
+
+namespace typestar {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = TYPESTAR_SOURCE_DIR;
+const std::string kSpec = kSource + "/specs/ra/std_priority_queue.yaml";
+const std::string kFixtures = kSource + "/tests/cli/fixtures/ra";
+
+std::string read(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+struct Result {
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+class RaCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() / ("typestar_ra_cli_test_" + std::to_string(::getpid()) + "_" + info->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    Result run(const std::vector<std::string>& args, const std::string& env = "") const {
+        std::string command = "cd " + shell_quote(dir_.string()) + " && env -u TYPESTAR_DEVICE_TOKEN_FILE " + env + " " +
+                              shell_quote(TYPESTAR_CLI);
+        for (const auto& a : args) command += " " + shell_quote(a);
+        command += " > stdout.txt 2> stderr.txt";
+        const int raw = std::system(command.c_str());
+        Result r;
+        r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+        r.out = read(dir_ / "stdout.txt");
+        r.err = read(dir_ / "stderr.txt");
+        return r;
+    }
+
+    fs::path dir_;
+};
+
+/// The spec text without its provenance block (which names the tool and the device).
+std::string without_provenance(const std::string& yaml) {
+    std::string out;
+    std::istringstream in(yaml);
+    bool skipping = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line == "provenance:") {
+            skipping = true;
+            continue;
+        }
+        if (skipping && line.rfind("  ", 0) == 0) continue;
+        skipping = false;
+        out += line + "\n";
+    }
+    return out;
+}
+
+TEST_F(RaCli, LearnsARegisterAutomatonFromAModelDevice) {
+    const Result r = run({"learn", "--device", "model:" + kSpec, "--out", "learned.yaml", "--stats", "stats.json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(without_provenance(read(dir_ / "learned.yaml")), read(kSpec));
+    EXPECT_NE(read(dir_ / "learned.yaml").find("  device: \"model:" + kSpec + "\""), std::string::npos);
+    EXPECT_NE(r.err.find("learned a register automaton with 8 locations, 3 registers at most, 24 transitions"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("bounded evidence, not a proof"), std::string::npos);
+    const std::string stats = read(dir_ / "stats.json");
+    EXPECT_NE(stats.find("\"locations\": 8"), std::string::npos) << stats;
+    EXPECT_NE(stats.find("\"tree_queries\""), std::string::npos) << stats;
+    // Deterministic: the same bytes again.
+    const Result again = run({"learn", "--device", "model:" + kSpec});
+    ASSERT_EQ(again.status, 0);
+    EXPECT_EQ(again.out, read(dir_ / "learned.yaml"));
+}
+
+TEST_F(RaCli, LearnsRalibXmlAndWritesDot) {
+    const Result r = run({"learn", "--device", "model:" + kFixtures + "/store.xml", "--out", "store.dot"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string dot = read(dir_ / "store.dot");
+    EXPECT_NE(dot.find("digraph \"store\""), std::string::npos) << dot;
+    EXPECT_NE(dot.find("OVal(r1)"), std::string::npos) << dot;
+}
+
+TEST_F(RaCli, LearnRefusesOptionsThatDoNotApply) {
+    const Result r = run({"learn", "--device", "model:" + kSpec, "--learner", "lstar"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("SL*-style learner"), std::string::npos) << r.err;
+}
+
+TEST_F(RaCli, ChecksWithTheGeneralisedSuiteAndPrintsTheDataTrace) {
+    const Result pass = run({"check", kSpec, "--device", "model:" + kSpec});
+    EXPECT_EQ(pass.status, 0) << pass.err;
+    EXPECT_NE(pass.out.find("conforms: model:" + kSpec + " passed the generalised Algorithm 2 suite of "
+                            "std_priority_queue (distinguisher bound B=2)"),
+              std::string::npos)
+        << pass.out;
+    const Result fail = run({"check", kSpec, "--device", "model:" + kFixtures + "/pq_poll_mutant.yaml"});
+    EXPECT_EQ(fail.status, 1) << fail.err;
+    EXPECT_NE(fail.out.find("does not conform to std_priority_queue (data trace, 3 steps):"), std::string::npos)
+        << fail.out;
+    EXPECT_TRUE(std::regex_search(fail.out, std::regex(R"(3\. poll -> out\(-?\d+\)   <- expected out\(-?\d+\), got out\(-?\d+\))")))
+        << fail.out;
+    // A typestate device for a register automaton, a bad --method: bad input.
+    EXPECT_EQ(run({"check", kSpec, "--device", "model:" + kSource + "/specs/asynctask.yaml"}).status, 2);
+    EXPECT_EQ(run({"check", kSpec, "--device", "model:" + kSpec, "--method", "wp"}).status, 2);
+    // Another signature.
+    const Result other = run({"check", kSpec, "--device", "model:" + kFixtures + "/store.xml"});
+    EXPECT_EQ(other.status, 2);
+    EXPECT_NE(other.err.find("does not fit the signature of std_priority_queue"), std::string::npos) << other.err;
+}
+
+TEST_F(RaCli, DiffPrintsAShortestSeparatingDataTrace) {
+    const Result same = run({"diff", kSpec, kSpec});
+    EXPECT_EQ(same.status, 0);
+    EXPECT_NE(same.out.find("same behaviour on every data word of up to 4 steps"), std::string::npos) << same.out;
+    const Result diff = run({"diff", kSpec, kFixtures + "/pq_poll_mutant.yaml"});
+    EXPECT_EQ(diff.status, 1);
+    EXPECT_NE(diff.out.find("different: a shortest separating data trace (3 steps):"), std::string::npos) << diff.out;
+    EXPECT_NE(diff.out.find("1. offer("), std::string::npos) << diff.out;
+    const Result sig = run({"diff", kSpec, kFixtures + "/store.xml"});
+    EXPECT_EQ(sig.status, 1);
+    EXPECT_NE(sig.out.find("different signatures:"), std::string::npos) << sig.out;
+    EXPECT_EQ(run({"diff", kSpec, kSource + "/specs/asynctask.yaml"}).status, 2);
+}
+
+TEST_F(RaCli, ExportsAndValidatesWithFileLineErrors) {
+    const Result yaml = run({"export", kSpec, "--format", "yaml"});
+    EXPECT_EQ(yaml.status, 0);
+    EXPECT_EQ(yaml.out, read(kSpec));
+    const Result dot = run({"export", kSpec, "--format", "dot"});
+    EXPECT_EQ(dot.status, 0);
+    EXPECT_EQ(dot.out, ra::write_register_dot(ra::load_register_spec(kSpec).automaton));
+#if TYPESTAR_HAVE_RENDER
+    const Result svg = run({"export", kSpec, "--format", "svg", "-o", "pq.svg"});
+    EXPECT_EQ(svg.status, 0) << svg.err;
+    EXPECT_NE(read(dir_ / "pq.svg").find("<svg"), std::string::npos);
+#endif
+    EXPECT_EQ(run({"export", kSpec, "--format", "json"}).status, 2);
+    const Result suite = run({"suite", kSpec});
+    EXPECT_EQ(suite.status, 2);
+    EXPECT_NE(suite.err.find("is a register automaton: its generalised Algorithm 2 suite is built on the device"),
+              std::string::npos)
+        << suite.err;
+    const Result ok = run({"validate", kSpec, kFixtures + "/store.xml"});
+    EXPECT_EQ(ok.status, 0);
+    EXPECT_NE(ok.out.find("register automaton: 8 locations"), std::string::npos) << ok.out;
+    const Result bad = run({"validate", kFixtures + "/unknown_name.yaml"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_EQ(bad.err, kFixtures + "/unknown_name.yaml:13:37: guard: unknown name 'q' (not a parameter, register or "
+                                   "constant)\n");
+    const Result learn_bad = run({"learn", "--device", "model:" + kFixtures + "/unknown_name.yaml"});
+    EXPECT_EQ(learn_bad.status, 2);
+    EXPECT_NE(learn_bad.err.find("unknown_name.yaml:13:37:"), std::string::npos) << learn_bad.err;
+}
+
+TEST_F(RaCli, LearnsAndChecksADataDeviceServedOverHttp) {
+    AgentConfig config;
+    config.token = "ra-cli-token";
+    Agent agent(DataDevices{[] {
+                    return std::make_unique<InProcessDataDevice>(testing_support::priority_queue_purpose());
+                }},
+                config);
+    agent.start();
+    const std::string env = "TYPESTAR_DEVICE_TOKEN=ra-cli-token";
+    const Result learned = run({"learn", "--device", agent.url()}, env);
+    ASSERT_EQ(learned.status, 0) << learned.err;
+    EXPECT_EQ(without_provenance(learned.out), read(kSpec));
+    const Result checked = run({"check", kSpec, "--device", agent.url()}, env);
+    EXPECT_EQ(checked.status, 0) << checked.err << checked.out;
+    EXPECT_NE(checked.out.find("conforms: " + agent.url()), std::string::npos) << checked.out;
+}
+
+#ifdef TYPESTAR_DEVICE_BIN
+TEST_F(RaCli, TheReferenceAgentServesARegisterAutomatonModel) {
+    testing_support::ChildProcess agent({TYPESTAR_DEVICE_BIN, "--data-model", kFixtures + "/pq_poll_mutant.yaml",
+                                         "--port", "0"},
+                                        {"TYPESTAR_DEVICE_TOKEN=ra-agent-token"});
+    ASSERT_FALSE(agent.url().empty()) << agent.first_line();
+    const Result checked = run({"check", kSpec, "--device", agent.url()}, "TYPESTAR_DEVICE_TOKEN=ra-agent-token");
+    EXPECT_EQ(checked.status, 1) << checked.err << checked.out;
+    EXPECT_NE(checked.out.find("does not conform to std_priority_queue (data trace, 3 steps):"), std::string::npos)
+        << checked.out;
+
+    testing_support::ChildProcess bad({TYPESTAR_DEVICE_BIN, "--data-model", kFixtures + "/unknown_name.yaml"},
+                                      {"TYPESTAR_DEVICE_TOKEN=ra-agent-token"});
+    EXPECT_EQ(bad.wait_exit(), 2);
+    EXPECT_NE(bad.error_output().find("unknown_name.yaml:13:37: guard: unknown name 'q'"), std::string::npos);
+}
+#endif
+
+}  // namespace
+}  // namespace typestar

@@ -1,0 +1,30 @@
+// A test binary for the plugin's register-automaton tests: the spec named by TYPESTAR_RA_SUBJECT_SPEC
+// (default: specs/ra/std_priority_queue.yaml) against std::priority_queue through the data purpose
+// API, as the min-queue the spec describes, or as a max-queue (a mutant) when
+// TYPESTAR_RA_SUBJECT_QUEUE=max.
+#include <cstdlib>
+#include <string>
+
+#include "support/data_purposes.hpp"
+#include "typestar/gtest/register_automata.hpp"
+
+namespace {
+
+std::string spec_path() {
+    const char* s = std::getenv("TYPESTAR_RA_SUBJECT_SPEC");
+    return s != nullptr && *s != '\0' ? s : std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/std_priority_queue.yaml";
+}
+
+bool max_queue() {
+    const char* q = std::getenv("TYPESTAR_RA_SUBJECT_QUEUE");
+    return q != nullptr && std::string(q) == "max";
+}
+
+}  // namespace
+
+TYPESTAR_RA_SPEC_TESTS(spec_path().c_str(), []() -> std::unique_ptr<typestar::DataDevice> {
+    if (max_queue())
+        return std::make_unique<typestar::InProcessDataDevice>(
+            typestar::testing_support::priority_queue_purpose<std::less<>>());
+    return std::make_unique<typestar::InProcessDataDevice>(typestar::testing_support::priority_queue_purpose());
+});
