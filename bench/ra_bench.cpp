@@ -119,6 +119,9 @@ int main(int argc, char** argv) {
         row.registers = learned.hypothesis.max_registers();
         row.transitions = learned.hypothesis.num_transitions();
         if (!learned.converged) row.note += (row.note.empty() ? "" : "; ") + learned.failure;
+        std::fprintf(stderr, "%s: learned %zu locations, %zu registers, %zu transitions, %zu tree queries, %zu executed (%.2f s CPU)%s\n",
+                     m.key, row.locations, row.registers, row.transitions, row.stats.tree_queries, row.stats.executed,
+                     row.cpu_seconds, learned.converged ? "" : " -- not converged");
         const auto problems = validate(learned.hypothesis);
         if (!problems.empty()) {
             row.equivalence = "learned automaton invalid: " + problems.front();

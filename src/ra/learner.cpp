@@ -15,7 +15,19 @@
 namespace typestar::ra {
 namespace {
 
-using Suffix = std::vector<std::size_t>;
+/// A symbolic suffix (SL*): input symbols and, per parameter (flattened in order), whether it is
+/// *free* (any data class relative to the prefix's values, the constants and the suffix's earlier
+/// values) or *local* (only relative to the constants and the suffix's earlier values: never equal
+/// to a prefix value). Local parameters keep a tree from branching on prefix values that do not
+/// matter for this suffix; `int` parameters are always free.
+struct Suffix {
+    std::vector<std::size_t> symbols;
+    std::vector<char> free;
+    bool operator==(const Suffix&) const = default;
+    auto operator<=>(const Suffix&) const = default;
+    [[nodiscard]] std::size_t size() const { return symbols.size(); }
+    [[nodiscard]] std::size_t operator[](std::size_t i) const { return symbols[i]; }
+};
 using Tokens = std::vector<long>;
 
 /// A typed value: values of different types are different values.
@@ -102,6 +114,12 @@ public:
     Learner(const RegisterAutomaton& sig, DataOracle& oracle, const RaLearnConfig& config)
         : sig_(sig), oracle_(oracle), config_(config), log_(detail::logger("typestar.learn")) {
         for (const auto& c : sig_.constants) constants_.push_back({c.type, c.value});
+        sdt_mode_ = std::none_of(sig_.constants.begin(), sig_.constants.end(),
+                                 [](const Constant& c) { return c.type == DataType::Int; });
+        for (const auto* decls : {&sig_.inputs, &sig_.outputs})
+            for (const auto& d : *decls)
+                for (const auto& prm : d.params)
+                    if (prm.type == DataType::Int) sdt_mode_ = false;
     }
 
     struct BudgetExceeded {};
@@ -109,6 +127,29 @@ public:
         const auto& st = oracle_.stats();
         if (config_.max_executed && (st.executed > config_.max_executed || st.queries > 10 * config_.max_executed))
             throw BudgetExceeded{};
+    }
+
+    /// Index of parameter k of step j among the suffix's parameters.
+    [[nodiscard]] std::size_t param_index(const Suffix& suffix, std::size_t j, std::size_t k) const {
+        std::size_t g = k;
+        for (std::size_t i = 0; i < j; ++i) g += sig_.inputs[suffix.symbols[i]].params.size();
+        return g;
+    }
+    [[nodiscard]] bool is_free(const Suffix& suffix, std::size_t j, std::size_t k) const {
+        const std::size_t g = param_index(suffix, j, k);
+        return g >= suffix.free.size() || suffix.free[g];
+    }
+    /// A suffix over `symbols` whose parameters are free exactly where `free_at` says (always for
+    /// `int` parameters, and everywhere when the signature has `int` data: the ordered theory keeps
+    /// one branch per data class relative to every prefix value).
+    Suffix make_suffix(const std::vector<std::size_t>& symbols, const std::function<bool(std::size_t j, std::size_t k)>& free_at) const {
+        Suffix e{symbols, {}};
+        for (std::size_t j = 0; j < symbols.size(); ++j) {
+            const auto& decl = sig_.inputs[symbols[j]];
+            for (std::size_t k = 0; k < decl.params.size(); ++k)
+                e.free.push_back(!sdt_mode_ || decl.params[k].type == DataType::Int || free_at(j, k) ? 1 : 0);
+        }
+        return e;
     }
 
     RaLearnResult run() {
@@ -127,7 +168,9 @@ public:
 
     void run(RaLearnResult& result) {
         S_.push_back({});
-        for (std::size_t a = 0; a < sig_.inputs.size(); ++a) E_.push_back({a});
+        // SL*'s initial suffixes: each input alone, its parameters local (equal only to each other)
+        for (std::size_t a = 0; a < sig_.inputs.size(); ++a)
+            E_.push_back(make_suffix({a}, [](std::size_t, std::size_t) { return false; }));
         while (true) {
             if (!close()) {
                 result.failure = failure_;
@@ -162,9 +205,16 @@ public:
             std::size_t added = 0;
             bool fixed = false;
             for (std::size_t len = 1; len <= cex->inputs.size() && !fixed; ++len) {
-                Suffix e;
-                for (std::size_t j = cex->inputs.size() - len; j < cex->inputs.size(); ++j)
-                    e.push_back(cex->inputs[j].symbol);
+                // a suffix parameter is free where the counterexample's value occurs in its prefix
+                const std::size_t split = cex->inputs.size() - len;
+                const auto before = word_values(sig_, DataWord(cex->inputs.begin(), cex->inputs.begin() + static_cast<std::ptrdiff_t>(split)),
+                                                DataWord(cex->outputs.begin(), cex->outputs.begin() + static_cast<std::ptrdiff_t>(split)));
+                std::vector<std::size_t> symbols;
+                for (std::size_t j = split; j < cex->inputs.size(); ++j) symbols.push_back(cex->inputs[j].symbol);
+                const Suffix e = make_suffix(symbols, [&](std::size_t j, std::size_t k) {
+                    const TV v{sig_.inputs[symbols[j]].params[k].type, cex->inputs[split + j].values[k]};
+                    return std::find(before.begin(), before.end(), v) != before.end();
+                });
                 if (std::find(E_.begin(), E_.end(), e) != E_.end()) continue;
                 E_.push_back(e);
                 ++added;
@@ -196,8 +246,22 @@ public:
     }
 
     // ---- the tree oracle, also for tree_query and memorable_values ----
-    void set_suffixes(std::vector<Suffix> e) { E_ = std::move(e); }
-    std::vector<std::pair<DataWord, DataWord>> leaves(const DataWord& prefix, const Suffix& suffix) {
+    static Suffix all_free(const RegisterAutomaton& sig, const std::vector<std::size_t>& symbols) {
+        Suffix e{symbols, {}};
+        for (std::size_t a : symbols) e.free.resize(e.free.size() + sig.inputs[a].params.size(), 1);
+        return e;
+    }
+    void set_suffixes(const std::vector<std::vector<std::size_t>>& e) {
+        E_.clear();
+        for (const auto& symbols : e) E_.push_back(all_free(sig_, symbols));
+    }
+    std::string tree_text(const DataWord& prefix, const std::vector<std::size_t>& symbols) {
+        const Suffix e = all_free(sig_, symbols);
+        if (!sdt_mode_) return {};
+        return readable(sdt(prefix, e), e, 0);
+    }
+    std::vector<std::pair<DataWord, DataWord>> leaves(const DataWord& prefix, const std::vector<std::size_t>& symbols) {
+        const Suffix suffix = all_free(sig_, symbols);
         const auto vals = word_values(sig_, prefix, oracle_.query(prefix));
         std::vector<TV> relevant;
         for (const auto& v : vals)
@@ -208,7 +272,9 @@ public:
     }
     std::vector<Value> memorable_of(const DataWord& prefix) {
         std::vector<Value> out;
-        for (const auto& v : memorable(prefix, oracle_.query(prefix))) out.push_back(v.value);
+        const DataWord prefix_out = oracle_.query(prefix);
+        for (const auto& v : sdt_mode_ ? memorable_sdt(prefix, prefix_out) : memorable(prefix, prefix_out))
+            out.push_back(v.value);
         return out;
     }
 
@@ -245,7 +311,8 @@ private:
                     return;
                 }
                 const DataType type = decl.params[k].type;
-                std::vector<TV> rel = relevant;
+                std::vector<TV> rel;
+                if (is_free(suffix, j, k)) rel = relevant;
                 rel.insert(rel.end(), constants_.begin(), constants_.end());
                 const auto suffix_vals = word_values(sig_, suf_in, suf_out);
                 rel.insert(rel.end(), suffix_vals.begin(), suffix_vals.end());
@@ -264,6 +331,175 @@ private:
             param(0);
         };
         step(0);
+    }
+
+    // ---- symbolic decision trees (SL*'s tree oracle, equality theory) ----
+
+    /// A term of a tree: 'v' a prefix value (by value), 'c' a constant, 's' a suffix parameter and
+    /// 'o' a suffix output value (by position), 'n' a value new in the run, 'r' a register (after
+    /// renaming), '#' an output symbol.
+    using TermTok = std::pair<char, long>;
+    using Subst = std::map<TermTok, TermTok>;
+    /// A symbolic decision tree: a leaf (end of the suffix), an output (then `kids[0]`), or the
+    /// branches of one suffix parameter: equal to `eq[i]` -> `kids[i]`, else -> `kids.back()`.
+    /// Equality branches that behave like the else branch (with the parameter read as the equal
+    /// term) are merged into it, so only the comparisons that matter remain.
+    struct Sdt {
+        bool branch = false;
+        long param = 0;              // branch: the suffix parameter's position
+        std::vector<TermTok> out;    // output: ('#', symbol), then one term per value
+        std::vector<TermTok> eq;
+        std::vector<Sdt> kids;
+    };
+
+    static std::string tok_text(TermTok t, const Subst& subst) {
+        if (auto it = subst.find(t); it != subst.end()) t = it->second;
+        return t.first + std::to_string(t.second);
+    }
+    /// Canonical text of a tree under a renaming of its terms (equality branches sorted after it).
+    static std::string text(const Sdt& n, const Subst& subst) {
+        if (n.branch) {
+            std::vector<std::string> parts;
+            for (std::size_t i = 0; i < n.eq.size(); ++i) parts.push_back(tok_text(n.eq[i], subst) + ":" + text(n.kids[i], subst));
+            std::sort(parts.begin(), parts.end());
+            std::string s = "{";
+            for (const auto& p : parts) s += "=" + p + ";";
+            return s + "*:" + text(n.kids.back(), subst) + "}";
+        }
+        if (n.kids.empty()) return ".";
+        std::string s = "(";
+        for (const auto& t : n.out) s += tok_text(t, subst) + ",";
+        return s + ")" + text(n.kids[0], subst);
+    }
+    static void used_terms(const Sdt& n, std::set<TermTok>& used) {
+        for (const auto& t : n.out) used.insert(t);
+        for (const auto& t : n.eq) used.insert(t);
+        for (const auto& k : n.kids) used_terms(k, used);
+    }
+
+    /// The tree of `suffix` after `prefix` (cached; one tree query per computation).
+    const Sdt& sdt(const DataWord& prefix, const Suffix& suffix) {
+        auto key = std::make_pair(prefix, suffix);
+        if (auto it = sdts_.find(key); it != sdts_.end()) return it->second;
+        ++oracle_.stats().tree_queries;
+        check_budget();
+        const DataWord prefix_out = oracle_.query(prefix);
+        std::vector<std::pair<TermTok, TV>> env;
+        for (std::size_t c = 0; c < constants_.size(); ++c) env.push_back({{'c', static_cast<long>(c)}, constants_[c]});
+        for (const auto& v : word_values(sig_, prefix, prefix_out)) env.push_back({{'v', v.value}, v});
+        auto resolve = [&](const TV& v) -> TermTok {
+            for (const auto& [tok, x] : env)
+                if (x == v) return tok;
+            return {'n', 0};
+        };
+        DataWord word = prefix;
+        long out_pos = 0;
+        std::function<Sdt(std::size_t, std::size_t, DataSymbol&)> go = [&](std::size_t j, std::size_t k, DataSymbol& in) -> Sdt {
+            if (j == suffix.size()) return Sdt{};
+            const SymbolDecl& decl = sig_.inputs[suffix[j]];
+            if (k == decl.params.size()) {
+                word.push_back(in);
+                check_budget();
+                const DataSymbol o = oracle_.query(word).back();
+                Sdt node;
+                node.out.push_back({'#', static_cast<long>(o.symbol)});
+                const auto& od = sig_.outputs[o.symbol];
+                for (std::size_t q = 0; q < o.values.size(); ++q) node.out.push_back(resolve({od.params[q].type, o.values[q]}));
+                const std::size_t mark = env.size();
+                for (std::size_t q = 0; q < o.values.size(); ++q) env.push_back({{'o', out_pos++}, {od.params[q].type, o.values[q]}});
+                DataSymbol next{j + 1 < suffix.size() ? suffix[j + 1] : 0, {}};
+                node.kids.push_back(go(j + 1, 0, next));
+                env.resize(mark);
+                out_pos -= static_cast<long>(o.values.size());
+                word.pop_back();
+                return node;
+            }
+            const DataType type = decl.params[k].type;
+            const long g = static_cast<long>(param_index(suffix, j, k));
+            const bool free = is_free(suffix, j, k);
+            std::vector<std::pair<TermTok, Value>> potential;
+            Value fresh = 0;
+            bool any = false;
+            for (const auto& [tok, x] : env) {
+                fresh = any ? std::max(fresh, x.value + 1) : x.value + 1;
+                any = true;
+                if (x.type != type || (tok.first == 'v' && !free)) continue;
+                if (std::none_of(potential.begin(), potential.end(), [&](const auto& p) { return p.second == x.value; }) &&
+                    resolve(x) == tok)
+                    potential.push_back({tok, x.value});
+            }
+            Sdt node;
+            node.branch = true;
+            node.param = g;
+            auto child = [&](Value v) {
+                in.values.push_back(v);
+                env.push_back({{'s', g}, {type, v}});
+                Sdt c = go(j, k + 1, in);
+                env.pop_back();
+                in.values.pop_back();
+                return c;
+            };
+            Sdt other = child(fresh);
+            const std::string other_text_plain = text(other, {});
+            for (const auto& [tok, v] : potential) {
+                Sdt c = child(v);
+                // merged when it behaves like the else branch with this parameter read as `tok`
+                if (text(c, {}) == text(other, Subst{{{'s', g}, tok}})) continue;
+                node.eq.push_back(tok);
+                node.kids.push_back(std::move(c));
+            }
+            (void)other_text_plain;
+            node.kids.push_back(std::move(other));
+            return node;
+        };
+        DataSymbol first{suffix.size() ? suffix[0] : 0, {}};
+        Sdt tree = go(0, 0, first);
+        return sdts_.emplace(std::move(key), std::move(tree)).first->second;
+    }
+
+    /// The tree as text for people: `login(s1,s2): s1 == v7 ...`.
+    std::string readable(const Sdt& n, const Suffix& suffix, std::size_t depth) const {
+        auto term = [&](const TermTok& t) -> std::string {
+            switch (t.first) {
+                case 'c': return sig_.constants[static_cast<std::size_t>(t.second)].name;
+                case 'v': return std::to_string(t.second);
+                case 's': return "p" + std::to_string(t.second + 1);
+                case 'o': return "o" + std::to_string(t.second + 1);
+                case 'n': return "fresh";
+                default: return "?";
+            }
+        };
+        const std::string pad(depth * 2, ' ');
+        if (n.branch) {
+            std::string s;
+            const std::string p = "p" + std::to_string(n.param + 1);
+            for (std::size_t i = 0; i < n.eq.size(); ++i)
+                s += pad + "[" + p + " == " + term(n.eq[i]) + "]\n" + readable(n.kids[i], suffix, depth + 1);
+            std::string guard;
+            for (const auto& t : n.eq) guard += (guard.empty() ? "" : " && ") + p + " != " + term(t);
+            s += pad + "[" + (guard.empty() ? "true" : guard) + "]\n" + readable(n.kids.back(), suffix, depth + 1);
+            return s;
+        }
+        if (n.kids.empty()) return "";
+        std::string s = pad + sig_.outputs[static_cast<std::size_t>(n.out[0].second)].name;
+        if (n.out.size() > 1) {
+            s += "(";
+            for (std::size_t i = 1; i < n.out.size(); ++i) s += (i > 1 ? "," : "") + term(n.out[i]);
+            s += ")";
+        }
+        return s + "\n" + readable(n.kids[0], suffix, depth + 1);
+    }
+
+    /// The memorable values of a prefix in the equality theory: the prefix values its trees name.
+    std::vector<TV> memorable_sdt(const DataWord& prefix, const DataWord& prefix_out) {
+        std::set<TermTok> used;
+        for (const auto& e : E_) used_terms(sdt(prefix, e), used);
+        std::vector<TV> out;
+        for (const auto& v : word_values(sig_, prefix, prefix_out))
+            if (std::find(constants_.begin(), constants_.end(), v) == constants_.end() &&
+                std::find(out.begin(), out.end(), v) == out.end() && used.count({'v', v.value}))
+                out.push_back(v);
+        return out;
     }
 
     /// Output tokens of a suffix run: each output value by its latest reference.
@@ -422,6 +658,32 @@ private:
         Row r;
         r.prefix = prefix;
         r.outputs = oracle_.query(prefix);
+        if (sdt_mode_) {
+            // SL*: the registers are the prefix values the trees name; the row is its trees up to
+            // a renaming of the registers (the least text over the renamings tried)
+            const std::vector<TV> ids = memorable_sdt(prefix, r.outputs);
+            std::vector<std::size_t> perm(ids.size());
+            std::iota(perm.begin(), perm.end(), 0);
+            std::string best;
+            std::vector<std::size_t> best_perm = perm;
+            bool first = true;
+            do {
+                Subst subst;
+                for (std::size_t i = 0; i < ids.size(); ++i) subst[{'v', ids[i].value}] = {'r', static_cast<long>(perm[i])};
+                std::string sig = "0/" + std::to_string(ids.size()) + ":";
+                for (const auto& e : E_) sig += text(sdt(prefix, e), subst) + "|";
+                if (first || sig < best) {
+                    best = std::move(sig);
+                    best_perm = perm;
+                    first = false;
+                }
+                if (ids.size() > config_.max_permuted) break;
+            } while (std::next_permutation(perm.begin(), perm.end()));
+            r.signature = best;
+            r.memorable.assign(ids.size(), TV{DataType::Id, 0});
+            for (std::size_t i = 0; i < ids.size(); ++i) r.memorable[best_perm[i]] = ids[i];
+            return rows_.emplace(prefix, std::move(r)).first->second;
+        }
         std::vector<TV> mem = memorable(prefix, r.outputs);
         // base order: ints ascending, then ids in first-occurrence order
         std::vector<TV> ints, ids;
@@ -622,6 +884,12 @@ private:
         };
         const std::size_t from = sibling.word.size() - 1;
         if (!same_answers(sibling.word, sib_out, eq.word, eq_out, from)) return false;
+        if (sdt_mode_) {
+            // every tree of the sibling, its parameter read as the equal value, is eq's tree
+            for (const auto& e : E_)
+                if (text(sdt(sibling.word, e), Subst{{{'v', f}, {'v', v}}}) != text(sdt(eq.word, e), {})) return false;
+            return true;
+        }
         struct Mismatch {};  // stops the enumeration at the first differing leaf
         for (const auto& e : E_) {
             bool ok = true;
@@ -671,9 +939,14 @@ private:
                     if (!consistent) {
                         std::size_t added = 0;
                         const auto current = E_;
+                        const auto prefix_vals = word_values(sig_, s.prefix, s.outputs);
                         for (const auto& e : current) {
-                            Suffix ae{succ.input.symbol};
-                            ae.insert(ae.end(), e.begin(), e.end());
+                            Suffix ae = make_suffix({succ.input.symbol}, [&](std::size_t, std::size_t k) {
+                                const TV v{sig_.inputs[succ.input.symbol].params[k].type, succ.input.values[k]};
+                                return std::find(prefix_vals.begin(), prefix_vals.end(), v) != prefix_vals.end();
+                            });
+                            ae.symbols.insert(ae.symbols.end(), e.symbols.begin(), e.symbols.end());
+                            ae.free.insert(ae.free.end(), e.free.begin(), e.free.end());
                             if (std::find(E_.begin(), E_.end(), ae) == E_.end()) {
                                 E_.push_back(ae);
                                 ++added;
@@ -852,6 +1125,8 @@ private:
     std::vector<DataWord> S_;
     std::vector<Suffix> E_;
     std::map<DataWord, Row> rows_;
+    std::map<std::pair<DataWord, Suffix>, Sdt> sdts_;
+    bool sdt_mode_ = true;  // no `int` data: symbolic decision trees with merged equality branches
     std::map<DataWord, std::optional<DataWord>> covered_;
     bool covering_ = true;
     std::string failure_;
@@ -972,6 +1247,12 @@ std::vector<std::pair<DataWord, DataWord>> tree_query(DataOracle& oracle, const 
                                                       const DataWord& prefix, const std::vector<std::size_t>& suffix) {
     Learner learner(signature, oracle, RaLearnConfig{});
     return learner.leaves(prefix, suffix);
+}
+
+std::string symbolic_tree(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,
+                          const std::vector<std::size_t>& suffix) {
+    Learner learner(signature, oracle, RaLearnConfig{});
+    return learner.tree_text(prefix, suffix);
 }
 
 std::vector<Value> memorable_values(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,

@@ -63,6 +63,14 @@ struct RaLearnResult {
 [[nodiscard]] std::vector<std::pair<DataWord, DataWord>> tree_query(DataOracle& oracle, const RegisterAutomaton& signature,
                                                                     const DataWord& prefix,
                                                                     const std::vector<std::size_t>& suffix);
+/// SL*'s tree query for the equality theory: the symbolic decision tree of `suffix` (every
+/// parameter free) after `prefix`, one line per guard or output, indented by depth: `[p1 == 7]`,
+/// `[p1 != 7]` (the else branch), `ok`, `val(7)`, `key(fresh)`; suffix parameters are p1, p2, ...
+/// across the suffix, prefix values appear as themselves. Equality branches that behave like the
+/// else branch are merged into it. Empty when `signature` has `int` data (the ordered theory keeps
+/// one concrete run per data class: see tree_query). Counts one tree query.
+[[nodiscard]] std::string symbolic_tree(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,
+                                        const std::vector<std::size_t>& suffix);
 /// The memorable values of `prefix` with respect to the symbolic `suffixes` (each a sequence of
 /// input indices): the prefix values (constants excluded) that some tree depends on or some output
 /// reveals, in order of first occurrence.
