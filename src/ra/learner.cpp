@@ -180,7 +180,8 @@ public:
             if (covering_ && !validate(result.hypothesis).empty()) {
                 // Merged equality classes made guards overlap on equal register values: learn
                 // without merging (every equality class its own branch, registers distinct).
-                log_->info("ra: equality merging gives overlapping guards; every equality class gets its own branch");
+                log_->info("ra: equality merging gives overlapping guards ({}); every equality class gets its own branch",
+                           validate(result.hypothesis).front());
                 covering_ = false;
                 rows_.clear();
                 covered_.clear();
@@ -809,8 +810,22 @@ private:
                 const auto& o = succs[j].input;
                 if (j == si || o.symbol != succ.input.symbol) continue;
                 bool same = true;
-                for (std::size_t q = 0; q < o.values.size(); ++q)
-                    if (q != k && o.values[q] != succ.input.values[q]) same = false;
+                if (sdt_mode_) {
+                    // the same class but parameter k fresh: equal values before k, fresh after it
+                    auto fresh_at = [&](const DataSymbol& x, std::size_t q) {
+                        const TV w{decl.params[q].type, x.values[q]};
+                        for (std::size_t r = 0; r < q; ++r)
+                            if (decl.params[r].type == w.type && x.values[r] == w.value) return false;
+                        return std::find(s.memorable.begin(), s.memorable.end(), w) == s.memorable.end() &&
+                               std::find(constants_.begin(), constants_.end(), w) == constants_.end();
+                    };
+                    for (std::size_t q = 0; q < o.values.size(); ++q)
+                        if ((q < k && o.values[q] != succ.input.values[q]) || (q > k && (!fresh_at(o, q) || !fresh_at(succ.input, q))))
+                            same = false;
+                } else {
+                    for (std::size_t q = 0; q < o.values.size(); ++q)
+                        if (q != k && o.values[q] != succ.input.values[q]) same = false;
+                }
                 const TV f{v.type, o.values[k]};
                 if (!same || std::find(s.memorable.begin(), s.memorable.end(), f) != s.memorable.end() ||
                     std::find(constants_.begin(), constants_.end(), f) != constants_.end())
@@ -842,9 +857,39 @@ private:
         return found;
     }
 
+    /// covering_sibling for every successor. With symbolic trees a class is covered only when its
+    /// whole branch is: an equality p_k == t stays a branch of its own (SL*: the subtree differs
+    /// from the else branch's) when some uncovered class has the same parameters up to k, and then
+    /// every class in it is uncovered (to a fixpoint), so the guards stay complete.
+    std::vector<std::optional<std::size_t>> covers(const Row& s, const std::vector<Successor>& succs) {
+        std::vector<std::optional<std::size_t>> cover(succs.size());
+        for (std::size_t si = 0; si < succs.size(); ++si) cover[si] = covering_sibling(s, succs, si);
+        if (!sdt_mode_) return cover;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (std::size_t si = 0; si < succs.size(); ++si) {
+                if (!cover[si]) continue;
+                const auto& a = succs[si].input.values;
+                const auto& b = succs[*cover[si]].input.values;
+                const auto k = static_cast<std::size_t>(std::mismatch(a.begin(), a.end(), b.begin()).first - a.begin());
+                for (std::size_t sj = 0; sj < succs.size(); ++sj) {
+                    const auto& o = succs[sj].input;
+                    if (sj == si || cover[sj] || o.symbol != succs[si].input.symbol) continue;
+                    if (std::equal(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(k + 1), o.values.begin())) {
+                        cover[si].reset();
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return cover;
+    }
+
     /// True when every tree of `sibling` answers like `eq` once the sibling's parameter k value is
     /// replaced by eq's (outputs compared as values under that replacement; new values as new).
     bool behaves_as(const Successor& sibling, const Successor& eq, std::size_t k) {
+        if (sdt_mode_) return behaves_as_sdt(sibling, eq, k);
         const Value f = sibling.input.values[k], v = eq.input.values[k];
         const DataType type = sig_.inputs[sibling.input.symbol].params[k].type;
         const DataWord sib_out = oracle_.query(sibling.word);
@@ -884,12 +929,6 @@ private:
         };
         const std::size_t from = sibling.word.size() - 1;
         if (!same_answers(sibling.word, sib_out, eq.word, eq_out, from)) return false;
-        if (sdt_mode_) {
-            // every tree of the sibling, its parameter read as the equal value, is eq's tree
-            for (const auto& e : E_)
-                if (text(sdt(sibling.word, e), Subst{{{'v', f}, {'v', v}}}) != text(sdt(eq.word, e), {})) return false;
-            return true;
-        }
         struct Mismatch {};  // stops the enumeration at the first differing leaf
         for (const auto& e : E_) {
             bool ok = true;
@@ -917,6 +956,40 @@ private:
         return true;
     }
 
+    /// behaves_as with symbolic trees: the sibling's parameters from k on read as eq's (k equal,
+    /// the later ones fresh in both), the step answers the same and every tree of the sibling (all
+    /// parameters free) is eq's tree under that reading.
+    bool behaves_as_sdt(const Successor& sibling, const Successor& eq, std::size_t k) {
+        Subst rename;
+        std::map<Value, Value> values;
+        for (std::size_t q = k; q < sibling.input.values.size(); ++q) {
+            rename[{'v', sibling.input.values[q]}] = {'v', eq.input.values[q]};
+            values[sibling.input.values[q]] = eq.input.values[q];
+        }
+        DataWord out_a = oracle_.query(sibling.word), out_b = oracle_.query(eq.word);
+        const DataSymbol a = out_a.back(), b = out_b.back();
+        if (a.symbol != b.symbol) return false;
+        out_a.pop_back();
+        out_b.pop_back();
+        const auto seen_a = word_values(sig_, sibling.word, out_a);
+        const auto seen_b = word_values(sig_, eq.word, out_b);
+        const auto& od = sig_.outputs[a.symbol];
+        for (std::size_t q = 0; q < a.values.size(); ++q) {
+            const TV x{od.params[q].type, a.values[q]}, y{od.params[q].type, b.values[q]};
+            const bool x_old = std::find(seen_a.begin(), seen_a.end(), x) != seen_a.end() ||
+                               std::find(constants_.begin(), constants_.end(), x) != constants_.end();
+            const bool y_old = std::find(seen_b.begin(), seen_b.end(), y) != seen_b.end() ||
+                               std::find(constants_.begin(), constants_.end(), y) != constants_.end();
+            if (x_old != y_old) return false;
+            if (x_old && (values.count(x.value) ? values[x.value] : x.value) != y.value) return false;
+        }
+        for (const auto& e : E_) {
+            const Suffix full = all_free(sig_, e.symbols);
+            if (text(sdt(sibling.word, full), rename) != text(sdt(eq.word, full), {})) return false;
+        }
+        return true;
+    }
+
     /// Makes the table closed and register-consistent. False (with failure_) when it gives up.
     bool close() {
         for (bool changed = true; changed;) {
@@ -924,9 +997,10 @@ private:
             for (std::size_t si = 0; si < S_.size() && !changed; ++si) {
                 const Row s = row(S_[si]);
                 const auto succs = successors(s);
+                const auto cover = covers(s, succs);
                 for (std::size_t ci = 0; ci < succs.size(); ++ci) {
                     const Successor& succ = succs[ci];
-                    if (covering_sibling(s, succs, ci)) continue;
+                    if (cover[ci]) continue;
                     const Row& t = row(succ.word);
                     // register consistency: every memorable value of t is a register of s, a
                     // parameter or an output of the step
@@ -1005,10 +1079,13 @@ private:
             const Row s = row(S_[i]);
             std::vector<Transition> trs;
             const auto succs = successors(s);
+            const auto cover = covers(s, succs);
             for (std::size_t si = 0; si < succs.size(); ++si) {
                 const Successor& succ = succs[si];
-                // a class covered by a sibling class takes the sibling's transition, with its own guard
-                const auto sibling = covering_sibling(s, succs, si);
+                // a class covered by a sibling class takes the sibling's transition, with its own
+                // guard; with symbolic trees the sibling's guard already includes it (below)
+                const auto sibling = cover[si];
+                if (sdt_mode_ && sibling) continue;
                 const Successor& basis = sibling ? succs[*sibling] : succ;
                 const Row& t = row(basis.word);
                 const std::size_t target = index.at(t.signature);
@@ -1027,7 +1104,28 @@ private:
                     const TV v{decl.params[k].type, succ.input.values[k]};
                     const Term p{Term::Kind::Param, k};
                     auto eq = std::find_if(env.begin(), env.end(), [&](const auto& x) { return x.second == v; });
-                    if (eq != env.end()) {
+                    if (sdt_mode_) {
+                        // SL*'s guards: only the equalities some uncovered class with the same
+                        // earlier parameters keeps are tested; the else class excludes them, an
+                        // equality excludes the kept ones before it (first match: registers may
+                        // hold equal values, guards stay disjoint and complete)
+                        std::vector<std::size_t> kept;  // positions in env
+                        for (std::size_t sj = 0; sj < succs.size(); ++sj) {
+                            const auto& o = succs[sj].input;
+                            if (cover[sj] || o.symbol != succ.input.symbol ||
+                                !std::equal(o.values.begin(), o.values.begin() + static_cast<std::ptrdiff_t>(k), succ.input.values.begin()))
+                                continue;
+                            const TV w{v.type, o.values[k]};
+                            auto at = std::find_if(env.begin(), env.end(), [&](const auto& x) { return x.second == w; });
+                            const auto pos = static_cast<std::size_t>(at - env.begin());
+                            if (at != env.end() && std::find(kept.begin(), kept.end(), pos) == kept.end()) kept.push_back(pos);
+                        }
+                        std::sort(kept.begin(), kept.end());
+                        const auto mine = static_cast<std::size_t>(eq - env.begin());
+                        for (std::size_t pos : kept)
+                            if (eq == env.end() || pos < mine) conj.push_back({p, Op::Ne, env[pos].first});
+                        if (eq != env.end()) conj.push_back({p, Op::Eq, eq->first});
+                    } else if (eq != env.end()) {
                         conj.push_back({p, Op::Eq, eq->first});
                     } else if (v.type == DataType::Id) {
                         for (const auto& [term, x] : env)
