@@ -132,7 +132,11 @@ int main(int argc, char** argv) {
         if (print) {
             RaSpec spec;
             spec.automaton = learned.hypothesis;
-            std::fprintf(stderr, "%s\n", write_register_spec(spec).c_str());
+            try {
+                std::fprintf(stderr, "%s\n", write_register_spec(spec).c_str());
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "(YAML: %s)\n%s\n", e.what(), write_register_dot(learned.hypothesis).c_str());
+            }
         }
         const auto problems = validate(learned.hypothesis);
         if (!problems.empty()) {

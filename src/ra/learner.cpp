@@ -798,7 +798,10 @@ private:
             bool equal_earlier = false;
             for (std::size_t q = 0; q < k; ++q)
                 if (decl.params[q].type == x.type && succ.input.values[q] == x.value) equal_earlier = true;
-            if (equal_earlier || std::find(s.memorable.begin(), s.memorable.end(), x) != s.memorable.end()) k_eq = k;
+            // with symbolic trees a parameter equal to a constant may be covered too (stored like a fresh value)
+            if (equal_earlier || std::find(s.memorable.begin(), s.memorable.end(), x) != s.memorable.end() ||
+                (sdt_mode_ && std::find(constants_.begin(), constants_.end(), x) != constants_.end()))
+                k_eq = k;
         }
         std::optional<std::size_t> found;
         if (k_eq) {
@@ -962,8 +965,14 @@ private:
     bool behaves_as_sdt(const Successor& sibling, const Successor& eq, std::size_t k) {
         Subst rename;
         std::map<Value, Value> values;
+        // a value equal to a constant reads as the constant in eq's trees
+        auto token = [&](Value x) -> TermTok {
+            for (std::size_t c = 0; c < constants_.size(); ++c)
+                if (constants_[c].value == x) return {'c', static_cast<long>(c)};
+            return {'v', x};
+        };
         for (std::size_t q = k; q < sibling.input.values.size(); ++q) {
-            rename[{'v', sibling.input.values[q]}] = {'v', eq.input.values[q]};
+            rename[{'v', sibling.input.values[q]}] = token(eq.input.values[q]);
             values[sibling.input.values[q]] = eq.input.values[q];
         }
         DataWord out_a = oracle_.query(sibling.word), out_b = oracle_.query(eq.word);
@@ -982,6 +991,7 @@ private:
                                std::find(constants_.begin(), constants_.end(), y) != constants_.end();
             if (x_old != y_old) return false;
             if (x_old && (values.count(x.value) ? values[x.value] : x.value) != y.value) return false;
+            if (!x_old) rename[{'v', x.value}] = token(y.value);  // a fresh output reads as the other's
         }
         for (const auto& e : E_) {
             const Suffix full = all_free(sig_, e.symbols);

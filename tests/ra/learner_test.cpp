@@ -188,6 +188,33 @@ RegisterAutomaton fifo2() {
     return ra;
 }
 
+/// A one-place buffer of ids with a constant `zero`: store(p) answers ok and keeps p (nok when
+/// full), read answers out(stored) and empties it (nok when empty). store(zero) is no special case.
+RegisterAutomaton buffer_with_constant() {
+    RegisterAutomaton ra;
+    ra.name = "buffer";
+    ra.inputs = {{"store", {{"p", DataType::Id}}}, {"read", {}}};
+    ra.outputs = {{"ok", {}}, {"nok", {}}, {"out", {{"v", DataType::Id}}}};
+    ra.constants = {{"zero", DataType::Id, 0}};
+    ra.locations = {{"empty", {}, {}}, {"full", {{"r1", DataType::Id}}, {}}};
+    auto& l0 = ra.locations[0].transitions;
+    l0.push_back({0, Guard{}, 0, {}, 1, {param(0)}});
+    l0.push_back({1, Guard{}, 1, {}, 0, {}});
+    auto& l1 = ra.locations[1].transitions;
+    l1.push_back({0, Guard{}, 1, {}, 1, {reg(0)}});
+    l1.push_back({1, Guard{}, 2, {testing::arg(reg(0))}, 0, {}});
+    check_valid(ra);
+    return ra;
+}
+
+TEST(RaLearner, AValueEqualToAConstantIsStoredLikeAFreshOne) {
+    // Regression (ABP learned with 15 locations, truth 7): store(zero) became a location of its
+    // own without a register (it reads out(zero)); its trees are store(p)'s with p read as zero.
+    const auto r = learn(buffer_with_constant(), 4);
+    EXPECT_EQ(r.hypothesis.locations.size(), 2U);
+    EXPECT_EQ(r.hypothesis.max_registers(), 1U);
+}
+
 TEST(RaTreeOracle, EqualityTheorySymbolicTreeKeepsOnlyTheComparisonsThatMatter) {
     const RegisterAutomaton truth = testing::login();
     SimulatorSul sul(truth);
