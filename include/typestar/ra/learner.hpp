@@ -10,6 +10,15 @@
 // values (tried exhaustively for up to RaLearnConfig::max_permuted ids, else first-occurrence
 // order, which can only add locations, never merge wrong ones). Closedness adds prefixes, register
 // consistency adds suffixes, counterexamples add all their suffixes (Maler–Pnueli).
+// Equality theory (no `int` data): the tree oracle builds SL*'s symbolic decision trees — an
+// equality branch that behaves like the else branch (the parameter read as the equal term) is
+// merged into it — and the registers are the prefix values the merged trees name; rows are
+// compared as trees up to register renaming, an equality class of a successor is absorbed into the
+// else class when its trees are the else class's read that way (so registers may hold equal values
+// and guards are first-match), and symbolic suffixes mark each parameter free (may equal a prefix
+// value) or local (only the suffix's own values and constants): the initial suffixes are local,
+// a counterexample's suffix is free where its value occurred before. The ordered theory (`int`)
+// keeps one branch per data class and every parameter free.
 #pragma once
 
 #include <cstddef>
