@@ -441,7 +441,6 @@ private:
                 return c;
             };
             Sdt other = child(fresh);
-            const std::string other_text_plain = text(other, {});
             for (const auto& [tok, v] : potential) {
                 Sdt c = child(v);
                 // merged when it behaves like the else branch with this parameter read as `tok`
@@ -449,7 +448,6 @@ private:
                 node.eq.push_back(tok);
                 node.kids.push_back(std::move(c));
             }
-            (void)other_text_plain;
             node.kids.push_back(std::move(other));
             return node;
         };
