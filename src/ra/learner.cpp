@@ -15,7 +15,19 @@
 namespace typestar::ra {
 namespace {
 
-using Suffix = std::vector<std::size_t>;
+/// A symbolic suffix (SL*): input symbols and, per parameter (flattened in order), whether it is
+/// *free* (any data class relative to the prefix's values, the constants and the suffix's earlier
+/// values) or *local* (only relative to the constants and the suffix's earlier values: never equal
+/// to a prefix value). Local parameters keep a tree from branching on prefix values that do not
+/// matter for this suffix; `int` parameters are always free.
+struct Suffix {
+    std::vector<std::size_t> symbols;
+    std::vector<char> free;
+    bool operator==(const Suffix&) const = default;
+    auto operator<=>(const Suffix&) const = default;
+    [[nodiscard]] std::size_t size() const { return symbols.size(); }
+    [[nodiscard]] std::size_t operator[](std::size_t i) const { return symbols[i]; }
+};
 using Tokens = std::vector<long>;
 
 /// A typed value: values of different types are different values.
@@ -102,6 +114,12 @@ public:
     Learner(const RegisterAutomaton& sig, DataOracle& oracle, const RaLearnConfig& config)
         : sig_(sig), oracle_(oracle), config_(config), log_(detail::logger("typestar.learn")) {
         for (const auto& c : sig_.constants) constants_.push_back({c.type, c.value});
+        sdt_mode_ = std::none_of(sig_.constants.begin(), sig_.constants.end(),
+                                 [](const Constant& c) { return c.type == DataType::Int; });
+        for (const auto* decls : {&sig_.inputs, &sig_.outputs})
+            for (const auto& d : *decls)
+                for (const auto& prm : d.params)
+                    if (prm.type == DataType::Int) sdt_mode_ = false;
     }
 
     struct BudgetExceeded {};
@@ -109,6 +127,29 @@ public:
         const auto& st = oracle_.stats();
         if (config_.max_executed && (st.executed > config_.max_executed || st.queries > 10 * config_.max_executed))
             throw BudgetExceeded{};
+    }
+
+    /// Index of parameter k of step j among the suffix's parameters.
+    [[nodiscard]] std::size_t param_index(const Suffix& suffix, std::size_t j, std::size_t k) const {
+        std::size_t g = k;
+        for (std::size_t i = 0; i < j; ++i) g += sig_.inputs[suffix.symbols[i]].params.size();
+        return g;
+    }
+    [[nodiscard]] bool is_free(const Suffix& suffix, std::size_t j, std::size_t k) const {
+        const std::size_t g = param_index(suffix, j, k);
+        return g >= suffix.free.size() || suffix.free[g];
+    }
+    /// A suffix over `symbols` whose parameters are free exactly where `free_at` says (always for
+    /// `int` parameters, and everywhere when the signature has `int` data: the ordered theory keeps
+    /// one branch per data class relative to every prefix value).
+    Suffix make_suffix(const std::vector<std::size_t>& symbols, const std::function<bool(std::size_t j, std::size_t k)>& free_at) const {
+        Suffix e{symbols, {}};
+        for (std::size_t j = 0; j < symbols.size(); ++j) {
+            const auto& decl = sig_.inputs[symbols[j]];
+            for (std::size_t k = 0; k < decl.params.size(); ++k)
+                e.free.push_back(!sdt_mode_ || decl.params[k].type == DataType::Int || free_at(j, k) ? 1 : 0);
+        }
+        return e;
     }
 
     RaLearnResult run() {
@@ -127,7 +168,9 @@ public:
 
     void run(RaLearnResult& result) {
         S_.push_back({});
-        for (std::size_t a = 0; a < sig_.inputs.size(); ++a) E_.push_back({a});
+        // SL*'s initial suffixes: each input alone, its parameters local (equal only to each other)
+        for (std::size_t a = 0; a < sig_.inputs.size(); ++a)
+            E_.push_back(make_suffix({a}, [](std::size_t, std::size_t) { return false; }));
         while (true) {
             if (!close()) {
                 result.failure = failure_;
@@ -137,7 +180,8 @@ public:
             if (covering_ && !validate(result.hypothesis).empty()) {
                 // Merged equality classes made guards overlap on equal register values: learn
                 // without merging (every equality class its own branch, registers distinct).
-                log_->info("ra: equality merging gives overlapping guards; every equality class gets its own branch");
+                log_->info("ra: equality merging gives overlapping guards ({}); every equality class gets its own branch",
+                           validate(result.hypothesis).front());
                 covering_ = false;
                 rows_.clear();
                 covered_.clear();
@@ -162,9 +206,16 @@ public:
             std::size_t added = 0;
             bool fixed = false;
             for (std::size_t len = 1; len <= cex->inputs.size() && !fixed; ++len) {
-                Suffix e;
-                for (std::size_t j = cex->inputs.size() - len; j < cex->inputs.size(); ++j)
-                    e.push_back(cex->inputs[j].symbol);
+                // a suffix parameter is free where the counterexample's value occurs in its prefix
+                const std::size_t split = cex->inputs.size() - len;
+                const auto before = word_values(sig_, DataWord(cex->inputs.begin(), cex->inputs.begin() + static_cast<std::ptrdiff_t>(split)),
+                                                DataWord(cex->outputs.begin(), cex->outputs.begin() + static_cast<std::ptrdiff_t>(split)));
+                std::vector<std::size_t> symbols;
+                for (std::size_t j = split; j < cex->inputs.size(); ++j) symbols.push_back(cex->inputs[j].symbol);
+                const Suffix e = make_suffix(symbols, [&](std::size_t j, std::size_t k) {
+                    const TV v{sig_.inputs[symbols[j]].params[k].type, cex->inputs[split + j].values[k]};
+                    return std::find(before.begin(), before.end(), v) != before.end();
+                });
                 if (std::find(E_.begin(), E_.end(), e) != E_.end()) continue;
                 E_.push_back(e);
                 ++added;
@@ -196,8 +247,22 @@ public:
     }
 
     // ---- the tree oracle, also for tree_query and memorable_values ----
-    void set_suffixes(std::vector<Suffix> e) { E_ = std::move(e); }
-    std::vector<std::pair<DataWord, DataWord>> leaves(const DataWord& prefix, const Suffix& suffix) {
+    static Suffix all_free(const RegisterAutomaton& sig, const std::vector<std::size_t>& symbols) {
+        Suffix e{symbols, {}};
+        for (std::size_t a : symbols) e.free.resize(e.free.size() + sig.inputs[a].params.size(), 1);
+        return e;
+    }
+    void set_suffixes(const std::vector<std::vector<std::size_t>>& e) {
+        E_.clear();
+        for (const auto& symbols : e) E_.push_back(all_free(sig_, symbols));
+    }
+    std::string tree_text(const DataWord& prefix, const std::vector<std::size_t>& symbols) {
+        const Suffix e = all_free(sig_, symbols);
+        if (!sdt_mode_) return {};
+        return readable(sdt(prefix, e), e, 0);
+    }
+    std::vector<std::pair<DataWord, DataWord>> leaves(const DataWord& prefix, const std::vector<std::size_t>& symbols) {
+        const Suffix suffix = all_free(sig_, symbols);
         const auto vals = word_values(sig_, prefix, oracle_.query(prefix));
         std::vector<TV> relevant;
         for (const auto& v : vals)
@@ -208,7 +273,9 @@ public:
     }
     std::vector<Value> memorable_of(const DataWord& prefix) {
         std::vector<Value> out;
-        for (const auto& v : memorable(prefix, oracle_.query(prefix))) out.push_back(v.value);
+        const DataWord prefix_out = oracle_.query(prefix);
+        for (const auto& v : sdt_mode_ ? memorable_sdt(prefix, prefix_out) : memorable(prefix, prefix_out))
+            out.push_back(v.value);
         return out;
     }
 
@@ -245,7 +312,8 @@ private:
                     return;
                 }
                 const DataType type = decl.params[k].type;
-                std::vector<TV> rel = relevant;
+                std::vector<TV> rel;
+                if (is_free(suffix, j, k)) rel = relevant;
                 rel.insert(rel.end(), constants_.begin(), constants_.end());
                 const auto suffix_vals = word_values(sig_, suf_in, suf_out);
                 rel.insert(rel.end(), suffix_vals.begin(), suffix_vals.end());
@@ -264,6 +332,173 @@ private:
             param(0);
         };
         step(0);
+    }
+
+    // ---- symbolic decision trees (SL*'s tree oracle, equality theory) ----
+
+    /// A term of a tree: 'v' a prefix value (by value), 'c' a constant, 's' a suffix parameter and
+    /// 'o' a suffix output value (by position), 'n' a value new in the run, 'r' a register (after
+    /// renaming), '#' an output symbol.
+    using TermTok = std::pair<char, long>;
+    using Subst = std::map<TermTok, TermTok>;
+    /// A symbolic decision tree: a leaf (end of the suffix), an output (then `kids[0]`), or the
+    /// branches of one suffix parameter: equal to `eq[i]` -> `kids[i]`, else -> `kids.back()`.
+    /// Equality branches that behave like the else branch (with the parameter read as the equal
+    /// term) are merged into it, so only the comparisons that matter remain.
+    struct Sdt {
+        bool branch = false;
+        long param = 0;              // branch: the suffix parameter's position
+        std::vector<TermTok> out;    // output: ('#', symbol), then one term per value
+        std::vector<TermTok> eq;
+        std::vector<Sdt> kids;
+    };
+
+    static std::string tok_text(TermTok t, const Subst& subst) {
+        if (auto it = subst.find(t); it != subst.end()) t = it->second;
+        return t.first + std::to_string(t.second);
+    }
+    /// Canonical text of a tree under a renaming of its terms (equality branches sorted after it).
+    static std::string text(const Sdt& n, const Subst& subst) {
+        if (n.branch) {
+            std::vector<std::string> parts;
+            for (std::size_t i = 0; i < n.eq.size(); ++i) parts.push_back(tok_text(n.eq[i], subst) + ":" + text(n.kids[i], subst));
+            std::sort(parts.begin(), parts.end());
+            std::string s = "{";
+            for (const auto& p : parts) s += "=" + p + ";";
+            return s + "*:" + text(n.kids.back(), subst) + "}";
+        }
+        if (n.kids.empty()) return ".";
+        std::string s = "(";
+        for (const auto& t : n.out) s += tok_text(t, subst) + ",";
+        return s + ")" + text(n.kids[0], subst);
+    }
+    static void used_terms(const Sdt& n, std::set<TermTok>& used) {
+        for (const auto& t : n.out) used.insert(t);
+        for (const auto& t : n.eq) used.insert(t);
+        for (const auto& k : n.kids) used_terms(k, used);
+    }
+
+    /// The tree of `suffix` after `prefix` (cached; one tree query per computation).
+    const Sdt& sdt(const DataWord& prefix, const Suffix& suffix) {
+        auto key = std::make_pair(prefix, suffix);
+        if (auto it = sdts_.find(key); it != sdts_.end()) return it->second;
+        ++oracle_.stats().tree_queries;
+        check_budget();
+        const DataWord prefix_out = oracle_.query(prefix);
+        std::vector<std::pair<TermTok, TV>> env;
+        for (std::size_t c = 0; c < constants_.size(); ++c) env.push_back({{'c', static_cast<long>(c)}, constants_[c]});
+        for (const auto& v : word_values(sig_, prefix, prefix_out)) env.push_back({{'v', v.value}, v});
+        auto resolve = [&](const TV& v) -> TermTok {
+            for (const auto& [tok, x] : env)
+                if (x == v) return tok;
+            return {'n', 0};
+        };
+        DataWord word = prefix;
+        long out_pos = 0;
+        std::function<Sdt(std::size_t, std::size_t, DataSymbol&)> go = [&](std::size_t j, std::size_t k, DataSymbol& in) -> Sdt {
+            if (j == suffix.size()) return Sdt{};
+            const SymbolDecl& decl = sig_.inputs[suffix[j]];
+            if (k == decl.params.size()) {
+                word.push_back(in);
+                check_budget();
+                const DataSymbol o = oracle_.query(word).back();
+                Sdt node;
+                node.out.push_back({'#', static_cast<long>(o.symbol)});
+                const auto& od = sig_.outputs[o.symbol];
+                for (std::size_t q = 0; q < o.values.size(); ++q) node.out.push_back(resolve({od.params[q].type, o.values[q]}));
+                const std::size_t mark = env.size();
+                for (std::size_t q = 0; q < o.values.size(); ++q) env.push_back({{'o', out_pos++}, {od.params[q].type, o.values[q]}});
+                DataSymbol next{j + 1 < suffix.size() ? suffix[j + 1] : 0, {}};
+                node.kids.push_back(go(j + 1, 0, next));
+                env.resize(mark);
+                out_pos -= static_cast<long>(o.values.size());
+                word.pop_back();
+                return node;
+            }
+            const DataType type = decl.params[k].type;
+            const long g = static_cast<long>(param_index(suffix, j, k));
+            const bool free = is_free(suffix, j, k);
+            std::vector<std::pair<TermTok, Value>> potential;
+            Value fresh = 0;
+            bool any = false;
+            for (const auto& [tok, x] : env) {
+                fresh = any ? std::max(fresh, x.value + 1) : x.value + 1;
+                any = true;
+                if (x.type != type || (tok.first == 'v' && !free)) continue;
+                if (std::none_of(potential.begin(), potential.end(), [&](const auto& p) { return p.second == x.value; }) &&
+                    resolve(x) == tok)
+                    potential.push_back({tok, x.value});
+            }
+            Sdt node;
+            node.branch = true;
+            node.param = g;
+            auto child = [&](Value v) {
+                in.values.push_back(v);
+                env.push_back({{'s', g}, {type, v}});
+                Sdt c = go(j, k + 1, in);
+                env.pop_back();
+                in.values.pop_back();
+                return c;
+            };
+            Sdt other = child(fresh);
+            for (const auto& [tok, v] : potential) {
+                Sdt c = child(v);
+                // merged when it behaves like the else branch with this parameter read as `tok`
+                if (text(c, {}) == text(other, Subst{{{'s', g}, tok}})) continue;
+                node.eq.push_back(tok);
+                node.kids.push_back(std::move(c));
+            }
+            node.kids.push_back(std::move(other));
+            return node;
+        };
+        DataSymbol first{suffix.size() ? suffix[0] : 0, {}};
+        Sdt tree = go(0, 0, first);
+        return sdts_.emplace(std::move(key), std::move(tree)).first->second;
+    }
+
+    /// The tree as text for people: `login(s1,s2): s1 == v7 ...`.
+    std::string readable(const Sdt& n, const Suffix& suffix, std::size_t depth) const {
+        auto term = [&](const TermTok& t) -> std::string {
+            switch (t.first) {
+                case 'c': return sig_.constants[static_cast<std::size_t>(t.second)].name;
+                case 'v': return std::to_string(t.second);
+                case 's': return "p" + std::to_string(t.second + 1);
+                case 'o': return "o" + std::to_string(t.second + 1);
+                case 'n': return "fresh";
+                default: return "?";
+            }
+        };
+        const std::string pad(depth * 2, ' ');
+        if (n.branch) {
+            std::string s;
+            const std::string p = "p" + std::to_string(n.param + 1);
+            for (std::size_t i = 0; i < n.eq.size(); ++i)
+                s += pad + "[" + p + " == " + term(n.eq[i]) + "]\n" + readable(n.kids[i], suffix, depth + 1);
+            std::string guard;
+            for (const auto& t : n.eq) guard += (guard.empty() ? "" : " && ") + p + " != " + term(t);
+            s += pad + "[" + (guard.empty() ? "true" : guard) + "]\n" + readable(n.kids.back(), suffix, depth + 1);
+            return s;
+        }
+        if (n.kids.empty()) return "";
+        std::string s = pad + sig_.outputs[static_cast<std::size_t>(n.out[0].second)].name;
+        if (n.out.size() > 1) {
+            s += "(";
+            for (std::size_t i = 1; i < n.out.size(); ++i) s += (i > 1 ? "," : "") + term(n.out[i]);
+            s += ")";
+        }
+        return s + "\n" + readable(n.kids[0], suffix, depth + 1);
+    }
+
+    /// The memorable values of a prefix in the equality theory: the prefix values its trees name.
+    std::vector<TV> memorable_sdt(const DataWord& prefix, const DataWord& prefix_out) {
+        std::set<TermTok> used;
+        for (const auto& e : E_) used_terms(sdt(prefix, e), used);
+        std::vector<TV> out;
+        for (const auto& v : word_values(sig_, prefix, prefix_out))
+            if (std::find(constants_.begin(), constants_.end(), v) == constants_.end() &&
+                std::find(out.begin(), out.end(), v) == out.end() && used.count({'v', v.value}))
+                out.push_back(v);
+        return out;
     }
 
     /// Output tokens of a suffix run: each output value by its latest reference.
@@ -422,6 +657,32 @@ private:
         Row r;
         r.prefix = prefix;
         r.outputs = oracle_.query(prefix);
+        if (sdt_mode_) {
+            // SL*: the registers are the prefix values the trees name; the row is its trees up to
+            // a renaming of the registers (the least text over the renamings tried)
+            const std::vector<TV> ids = memorable_sdt(prefix, r.outputs);
+            std::vector<std::size_t> perm(ids.size());
+            std::iota(perm.begin(), perm.end(), 0);
+            std::string best;
+            std::vector<std::size_t> best_perm = perm;
+            bool first = true;
+            do {
+                Subst subst;
+                for (std::size_t i = 0; i < ids.size(); ++i) subst[{'v', ids[i].value}] = {'r', static_cast<long>(perm[i])};
+                std::string sig = "0/" + std::to_string(ids.size()) + ":";
+                for (const auto& e : E_) sig += text(sdt(prefix, e), subst) + "|";
+                if (first || sig < best) {
+                    best = std::move(sig);
+                    best_perm = perm;
+                    first = false;
+                }
+                if (ids.size() > config_.max_permuted) break;
+            } while (std::next_permutation(perm.begin(), perm.end()));
+            r.signature = best;
+            r.memorable.assign(ids.size(), TV{DataType::Id, 0});
+            for (std::size_t i = 0; i < ids.size(); ++i) r.memorable[best_perm[i]] = ids[i];
+            return rows_.emplace(prefix, std::move(r)).first->second;
+        }
         std::vector<TV> mem = memorable(prefix, r.outputs);
         // base order: ints ascending, then ids in first-occurrence order
         std::vector<TV> ints, ids;
@@ -535,7 +796,10 @@ private:
             bool equal_earlier = false;
             for (std::size_t q = 0; q < k; ++q)
                 if (decl.params[q].type == x.type && succ.input.values[q] == x.value) equal_earlier = true;
-            if (equal_earlier || std::find(s.memorable.begin(), s.memorable.end(), x) != s.memorable.end()) k_eq = k;
+            // with symbolic trees a parameter equal to a constant may be covered too (stored like a fresh value)
+            if (equal_earlier || std::find(s.memorable.begin(), s.memorable.end(), x) != s.memorable.end() ||
+                (sdt_mode_ && std::find(constants_.begin(), constants_.end(), x) != constants_.end()))
+                k_eq = k;
         }
         std::optional<std::size_t> found;
         if (k_eq) {
@@ -547,8 +811,22 @@ private:
                 const auto& o = succs[j].input;
                 if (j == si || o.symbol != succ.input.symbol) continue;
                 bool same = true;
-                for (std::size_t q = 0; q < o.values.size(); ++q)
-                    if (q != k && o.values[q] != succ.input.values[q]) same = false;
+                if (sdt_mode_) {
+                    // the same class but parameter k fresh: equal values before k, fresh after it
+                    auto fresh_at = [&](const DataSymbol& x, std::size_t q) {
+                        const TV w{decl.params[q].type, x.values[q]};
+                        for (std::size_t r = 0; r < q; ++r)
+                            if (decl.params[r].type == w.type && x.values[r] == w.value) return false;
+                        return std::find(s.memorable.begin(), s.memorable.end(), w) == s.memorable.end() &&
+                               std::find(constants_.begin(), constants_.end(), w) == constants_.end();
+                    };
+                    for (std::size_t q = 0; q < o.values.size(); ++q)
+                        if ((q < k && o.values[q] != succ.input.values[q]) || (q > k && (!fresh_at(o, q) || !fresh_at(succ.input, q))))
+                            same = false;
+                } else {
+                    for (std::size_t q = 0; q < o.values.size(); ++q)
+                        if (q != k && o.values[q] != succ.input.values[q]) same = false;
+                }
                 const TV f{v.type, o.values[k]};
                 if (!same || std::find(s.memorable.begin(), s.memorable.end(), f) != s.memorable.end() ||
                     std::find(constants_.begin(), constants_.end(), f) != constants_.end())
@@ -580,9 +858,39 @@ private:
         return found;
     }
 
+    /// covering_sibling for every successor. With symbolic trees a class is covered only when its
+    /// whole branch is: an equality p_k == t stays a branch of its own (SL*: the subtree differs
+    /// from the else branch's) when some uncovered class has the same parameters up to k, and then
+    /// every class in it is uncovered (to a fixpoint), so the guards stay complete.
+    std::vector<std::optional<std::size_t>> covers(const Row& s, const std::vector<Successor>& succs) {
+        std::vector<std::optional<std::size_t>> cover(succs.size());
+        for (std::size_t si = 0; si < succs.size(); ++si) cover[si] = covering_sibling(s, succs, si);
+        if (!sdt_mode_) return cover;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (std::size_t si = 0; si < succs.size(); ++si) {
+                if (!cover[si]) continue;
+                const auto& a = succs[si].input.values;
+                const auto& b = succs[*cover[si]].input.values;
+                const auto k = static_cast<std::size_t>(std::mismatch(a.begin(), a.end(), b.begin()).first - a.begin());
+                for (std::size_t sj = 0; sj < succs.size(); ++sj) {
+                    const auto& o = succs[sj].input;
+                    if (sj == si || cover[sj] || o.symbol != succs[si].input.symbol) continue;
+                    if (std::equal(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(k + 1), o.values.begin())) {
+                        cover[si].reset();
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return cover;
+    }
+
     /// True when every tree of `sibling` answers like `eq` once the sibling's parameter k value is
     /// replaced by eq's (outputs compared as values under that replacement; new values as new).
     bool behaves_as(const Successor& sibling, const Successor& eq, std::size_t k) {
+        if (sdt_mode_) return behaves_as_sdt(sibling, eq, k);
         const Value f = sibling.input.values[k], v = eq.input.values[k];
         const DataType type = sig_.inputs[sibling.input.symbol].params[k].type;
         const DataWord sib_out = oracle_.query(sibling.word);
@@ -649,6 +957,47 @@ private:
         return true;
     }
 
+    /// behaves_as with symbolic trees: the sibling's parameters from k on read as eq's (k equal,
+    /// the later ones fresh in both), the step answers the same and every tree of the sibling (all
+    /// parameters free) is eq's tree under that reading.
+    bool behaves_as_sdt(const Successor& sibling, const Successor& eq, std::size_t k) {
+        Subst rename;
+        std::map<Value, Value> values;
+        // a value equal to a constant reads as the constant in eq's trees
+        auto token = [&](Value x) -> TermTok {
+            for (std::size_t c = 0; c < constants_.size(); ++c)
+                if (constants_[c].value == x) return {'c', static_cast<long>(c)};
+            return {'v', x};
+        };
+        for (std::size_t q = k; q < sibling.input.values.size(); ++q) {
+            rename[{'v', sibling.input.values[q]}] = token(eq.input.values[q]);
+            values[sibling.input.values[q]] = eq.input.values[q];
+        }
+        DataWord out_a = oracle_.query(sibling.word), out_b = oracle_.query(eq.word);
+        const DataSymbol a = out_a.back(), b = out_b.back();
+        if (a.symbol != b.symbol) return false;
+        out_a.pop_back();
+        out_b.pop_back();
+        const auto seen_a = word_values(sig_, sibling.word, out_a);
+        const auto seen_b = word_values(sig_, eq.word, out_b);
+        const auto& od = sig_.outputs[a.symbol];
+        for (std::size_t q = 0; q < a.values.size(); ++q) {
+            const TV x{od.params[q].type, a.values[q]}, y{od.params[q].type, b.values[q]};
+            const bool x_old = std::find(seen_a.begin(), seen_a.end(), x) != seen_a.end() ||
+                               std::find(constants_.begin(), constants_.end(), x) != constants_.end();
+            const bool y_old = std::find(seen_b.begin(), seen_b.end(), y) != seen_b.end() ||
+                               std::find(constants_.begin(), constants_.end(), y) != constants_.end();
+            if (x_old != y_old) return false;
+            if (x_old && (values.count(x.value) ? values[x.value] : x.value) != y.value) return false;
+            if (!x_old) rename[{'v', x.value}] = token(y.value);  // a fresh output reads as the other's
+        }
+        for (const auto& e : E_) {
+            const Suffix full = all_free(sig_, e.symbols);
+            if (text(sdt(sibling.word, full), rename) != text(sdt(eq.word, full), {})) return false;
+        }
+        return true;
+    }
+
     /// Makes the table closed and register-consistent. False (with failure_) when it gives up.
     bool close() {
         for (bool changed = true; changed;) {
@@ -656,9 +1005,10 @@ private:
             for (std::size_t si = 0; si < S_.size() && !changed; ++si) {
                 const Row s = row(S_[si]);
                 const auto succs = successors(s);
+                const auto cover = covers(s, succs);
                 for (std::size_t ci = 0; ci < succs.size(); ++ci) {
                     const Successor& succ = succs[ci];
-                    if (covering_sibling(s, succs, ci)) continue;
+                    if (cover[ci]) continue;
                     const Row& t = row(succ.word);
                     // register consistency: every memorable value of t is a register of s, a
                     // parameter or an output of the step
@@ -671,9 +1021,14 @@ private:
                     if (!consistent) {
                         std::size_t added = 0;
                         const auto current = E_;
+                        const auto prefix_vals = word_values(sig_, s.prefix, s.outputs);
                         for (const auto& e : current) {
-                            Suffix ae{succ.input.symbol};
-                            ae.insert(ae.end(), e.begin(), e.end());
+                            Suffix ae = make_suffix({succ.input.symbol}, [&](std::size_t, std::size_t k) {
+                                const TV v{sig_.inputs[succ.input.symbol].params[k].type, succ.input.values[k]};
+                                return std::find(prefix_vals.begin(), prefix_vals.end(), v) != prefix_vals.end();
+                            });
+                            ae.symbols.insert(ae.symbols.end(), e.symbols.begin(), e.symbols.end());
+                            ae.free.insert(ae.free.end(), e.free.begin(), e.free.end());
                             if (std::find(E_.begin(), E_.end(), ae) == E_.end()) {
                                 E_.push_back(ae);
                                 ++added;
@@ -732,10 +1087,13 @@ private:
             const Row s = row(S_[i]);
             std::vector<Transition> trs;
             const auto succs = successors(s);
+            const auto cover = covers(s, succs);
             for (std::size_t si = 0; si < succs.size(); ++si) {
                 const Successor& succ = succs[si];
-                // a class covered by a sibling class takes the sibling's transition, with its own guard
-                const auto sibling = covering_sibling(s, succs, si);
+                // a class covered by a sibling class takes the sibling's transition, with its own
+                // guard; with symbolic trees the sibling's guard already includes it (below)
+                const auto sibling = cover[si];
+                if (sdt_mode_ && sibling) continue;
                 const Successor& basis = sibling ? succs[*sibling] : succ;
                 const Row& t = row(basis.word);
                 const std::size_t target = index.at(t.signature);
@@ -754,7 +1112,28 @@ private:
                     const TV v{decl.params[k].type, succ.input.values[k]};
                     const Term p{Term::Kind::Param, k};
                     auto eq = std::find_if(env.begin(), env.end(), [&](const auto& x) { return x.second == v; });
-                    if (eq != env.end()) {
+                    if (sdt_mode_) {
+                        // SL*'s guards: only the equalities some uncovered class with the same
+                        // earlier parameters keeps are tested; the else class excludes them, an
+                        // equality excludes the kept ones before it (first match: registers may
+                        // hold equal values, guards stay disjoint and complete)
+                        std::vector<std::size_t> kept;  // positions in env
+                        for (std::size_t sj = 0; sj < succs.size(); ++sj) {
+                            const auto& o = succs[sj].input;
+                            if (cover[sj] || o.symbol != succ.input.symbol ||
+                                !std::equal(o.values.begin(), o.values.begin() + static_cast<std::ptrdiff_t>(k), succ.input.values.begin()))
+                                continue;
+                            const TV w{v.type, o.values[k]};
+                            auto at = std::find_if(env.begin(), env.end(), [&](const auto& x) { return x.second == w; });
+                            const auto pos = static_cast<std::size_t>(at - env.begin());
+                            if (at != env.end() && std::find(kept.begin(), kept.end(), pos) == kept.end()) kept.push_back(pos);
+                        }
+                        std::sort(kept.begin(), kept.end());
+                        const auto mine = static_cast<std::size_t>(eq - env.begin());
+                        for (std::size_t pos : kept)
+                            if (eq == env.end() || pos < mine) conj.push_back({p, Op::Ne, env[pos].first});
+                        if (eq != env.end()) conj.push_back({p, Op::Eq, eq->first});
+                    } else if (eq != env.end()) {
                         conj.push_back({p, Op::Eq, eq->first});
                     } else if (v.type == DataType::Id) {
                         for (const auto& [term, x] : env)
@@ -852,6 +1231,8 @@ private:
     std::vector<DataWord> S_;
     std::vector<Suffix> E_;
     std::map<DataWord, Row> rows_;
+    std::map<std::pair<DataWord, Suffix>, Sdt> sdts_;
+    bool sdt_mode_ = true;  // no `int` data: symbolic decision trees with merged equality branches
     std::map<DataWord, std::optional<DataWord>> covered_;
     bool covering_ = true;
     std::string failure_;
@@ -972,6 +1353,12 @@ std::vector<std::pair<DataWord, DataWord>> tree_query(DataOracle& oracle, const 
                                                       const DataWord& prefix, const std::vector<std::size_t>& suffix) {
     Learner learner(signature, oracle, RaLearnConfig{});
     return learner.leaves(prefix, suffix);
+}
+
+std::string symbolic_tree(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,
+                          const std::vector<std::size_t>& suffix) {
+    Learner learner(signature, oracle, RaLearnConfig{});
+    return learner.tree_text(prefix, suffix);
 }
 
 std::vector<Value> memorable_values(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,

@@ -10,6 +10,15 @@
 // values (tried exhaustively for up to RaLearnConfig::max_permuted ids, else first-occurrence
 // order, which can only add locations, never merge wrong ones). Closedness adds prefixes, register
 // consistency adds suffixes, counterexamples add all their suffixes (Maler–Pnueli).
+// Equality theory (no `int` data): the tree oracle builds SL*'s symbolic decision trees — an
+// equality branch that behaves like the else branch (the parameter read as the equal term) is
+// merged into it — and the registers are the prefix values the merged trees name; rows are
+// compared as trees up to register renaming, an equality class of a successor is absorbed into the
+// else class when its trees are the else class's read that way (so registers may hold equal values
+// and guards are first-match), and symbolic suffixes mark each parameter free (may equal a prefix
+// value) or local (only the suffix's own values and constants): the initial suffixes are local,
+// a counterexample's suffix is free where its value occurred before. The ordered theory (`int`)
+// keeps one branch per data class and every parameter free.
 #pragma once
 
 #include <cstddef>
@@ -63,6 +72,14 @@ struct RaLearnResult {
 [[nodiscard]] std::vector<std::pair<DataWord, DataWord>> tree_query(DataOracle& oracle, const RegisterAutomaton& signature,
                                                                     const DataWord& prefix,
                                                                     const std::vector<std::size_t>& suffix);
+/// SL*'s tree query for the equality theory: the symbolic decision tree of `suffix` (every
+/// parameter free) after `prefix`, one line per guard or output, indented by depth: `[p1 == 7]`,
+/// `[p1 != 7]` (the else branch), `ok`, `val(7)`, `key(fresh)`; suffix parameters are p1, p2, ...
+/// across the suffix, prefix values appear as themselves. Equality branches that behave like the
+/// else branch are merged into it. Empty when `signature` has `int` data (the ordered theory keeps
+/// one concrete run per data class: see tree_query). Counts one tree query.
+[[nodiscard]] std::string symbolic_tree(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,
+                                        const std::vector<std::size_t>& suffix);
 /// The memorable values of `prefix` with respect to the symbolic `suffixes` (each a sequence of
 /// input indices): the prefix values (constants excluded) that some tree depends on or some output
 /// reveals, in order of first occurrence.
