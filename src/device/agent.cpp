@@ -526,6 +526,8 @@ void Agent::start() {
                      {"timing", {{"tmax_ms", tmax}, {"tmin_ms", tmin}}},
                      {"quiet_is_stable", d.traits().quiet.has_value()},
                      {"max_sessions", m.config.max_sessions}};
+    // Additive field: absent when the device declares no environment callin (older statuses unchanged).
+    if (!who.environment.empty()) m.status_body["environment"] = who.environment;
     m.slots.push_back(std::move(first));
     detail::HttpServerConfig sc;
     sc.host = m.config.host;
