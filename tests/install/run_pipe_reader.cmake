@@ -13,32 +13,7 @@
 # 5. PipeReader 2.0 (close() on a closed reader no longer fails) against the accepted spec: fails at
 #    the transition that changed, with the proposal, the diff and the pictures; the approved spec
 #    is untouched.
-function(run)
-  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "failed (${code}): ${ARGN}\n${out}${err}")
-  endif()
-  set(output "${out}${err}" PARENT_SCOPE)
-endfunction()
-# Runs a command that must fail (a non-zero exit code).
-function(run_failing)
-  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
-  if(code EQUAL 0)
-    message(FATAL_ERROR "expected a failure, but it passed: ${ARGN}\n${out}${err}")
-  endif()
-  set(output "${out}${err}" PARENT_SCOPE)
-endfunction()
-function(expect text)
-  string(FIND "${output}" "${text}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "expected '${text}' in:\n${output}")
-  endif()
-endfunction()
-function(expect_file path)
-  if(NOT EXISTS "${path}")
-    message(FATAL_ERROR "expected the file ${path}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/specs")
@@ -47,11 +22,7 @@ set(env "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE --unset=TYP
         --unset=TYPESTAR_LEARNER --unset=TYPESTAR_REQUIRE_DEVICE --unset=GTEST_FILTER)
 
 # 1. Install, then move: nothing in the package may point back at the build or the first prefix.
-set(install_config "")
-if(CONFIG)
-  set(install_config --config "${CONFIG}")
-endif()
-run("${CMAKE_COMMAND}" --install "${TYPESTAR_BUILD_DIR}" --prefix "${WORK}/staging" ${install_config})
+install_typestar("${TYPESTAR_BUILD_DIR}" "${WORK}/staging" "${CONFIG}")
 file(RENAME "${WORK}/staging" "${WORK}/prefix")
 set(prefix "${WORK}/prefix")
 foreach(required lib/cmake/typestar/typestarConfig.cmake lib/cmake/typestar/TypestarTests.cmake
