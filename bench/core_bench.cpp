@@ -18,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "report.hpp"
 #include "support/random_mealy.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
@@ -171,7 +172,7 @@ int main(int argc, char** argv) {
         for (const auto& r : rows)
             j.push_back({{"machine", r.machine}, {"states", r.states}, {"operation", r.operation},
                          {"seconds", r.seconds}, {"result", r.result}});
-        std::ofstream(json_file) << j.dump(2) << "\n";
+        if (!typestar::bench::write_json_file(json_file, j)) return 2;
     }
     return 0;
 }

@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "report.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/agent.hpp"
 #include "typestar/device/factory.hpp"
@@ -207,7 +208,7 @@ int main(int argc, char** argv) {
     j["http_ratio"] = {http_ratio_1, http_ratio_n};
     j["same_stats"] = same_stats;
     std::cout << "\n" << j.dump() << "\n";
-    if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
+    if (!json_path.empty() && !typestar::bench::write_json_file(json_path, j)) return 2;
     bool all_match = same_stats;
     for (const auto& r : rows) all_match = all_match && r.matches_spec;
     return all_match ? 0 : 1;

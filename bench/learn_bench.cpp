@@ -3,7 +3,6 @@
 // oracle), and two seeded random machines (1,000 and 10,000 states), and prints query counts and
 // times next to the targets and AALpy's published L* resets. Not a test: it never fails on
 // a missed target, only on a wrong result (a hypothesis that is not the model) or a crash.
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +20,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "report.hpp"
 #include "support/random_mealy.hpp"
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/algorithms.hpp"
@@ -33,6 +33,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using namespace typestar::bench;
 using typestar::MealyMachine;
 
 // ---- Reference numbers ---------------------------------------------------------------------------
@@ -122,18 +123,6 @@ struct Row {
     std::string error;        ///< non-empty if the run threw
 };
 
-double cpu_now() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-    return secs(usage.ru_utime) + secs(usage.ru_stime);
-}
-
-long peak_rss_kb() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;  // kilobytes on Linux
-}
 
 /// Learns `truth` from a model device. For Algorithm 2, `suffix_length` is L*'s initial suffix
 /// length (0: the bound B).
@@ -201,9 +190,9 @@ void print_header(const char* title) {
 
 void print_row(const Row& r) {
     std::printf("%-48s %-10s %6zu %4zu %8llu %8llu %9llu %7llu %6zu %9.4f %5s\n", r.model.c_str(),
-                r.oracle.c_str(), r.states, r.inputs, static_cast<unsigned long long>(r.asked),
-                static_cast<unsigned long long>(r.executed), static_cast<unsigned long long>(r.symbols),
-                static_cast<unsigned long long>(r.waits), r.rounds, r.seconds,
+                r.oracle.c_str(), r.states, r.inputs, ull(r.asked),
+                ull(r.executed), ull(r.symbols),
+                ull(r.waits), r.rounds, r.seconds,
                 r.error.empty() ? (r.exact ? "yes" : "NO") : "ERROR");
     if (!r.error.empty()) std::printf("    error: %s\n", r.error.c_str());
     std::fflush(stdout);
@@ -280,20 +269,6 @@ nlohmann::ordered_json totals_json(const Totals& t) {
     return j;
 }
 
-std::vector<fs::path> files_with_extension(const fs::path& dir, const std::string& extension, bool recursive) {
-    std::vector<fs::path> files;
-    auto take = [&](const fs::directory_entry& e) {
-        if (e.is_regular_file() && e.path().extension() == extension) files.push_back(e.path());
-    };
-    if (recursive) {
-        for (const auto& e : fs::recursive_directory_iterator(dir)) take(e);
-    } else {
-        for (const auto& e : fs::directory_iterator(dir)) take(e);
-    }
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -313,9 +288,7 @@ int main(int argc, char** argv) {
     app.add_flag("--skip-random", skip_random, "leave out the random 1,000- and 10,000-state machines");
     CLI11_PARSE(app, argc, argv);
 
-    std::printf("typestar learning benchmark (build type: %s)\n", TYPESTAR_BUILD_TYPE);
-    if (std::string(TYPESTAR_BUILD_TYPE) != "Release")
-        std::printf("note: not a Release build; times are not comparable with the targets\n");
+    print_title("learning benchmark", TYPESTAR_BUILD_TYPE);
     std::vector<Row> rows;
     bool all_exact = true;
     auto record = [&](Row row) {
@@ -385,17 +358,17 @@ int main(int argc, char** argv) {
     const Totals perfect = totals_of(rows, "droidstar", "perfect");
     std::printf("DroidStar, Alg2 B=2 (learning + conformance), %zu models, %zu exact:\n", alg2.models, alg2.exact);
     std::printf("  executed queries %6llu   target <= %llu (%s); DroidStar replay %llu, Alg2 suite floor %llu\n",
-                static_cast<unsigned long long>(alg2.executed), static_cast<unsigned long long>(kTargetQueries),
-                verdict(alg2.executed <= kTargetQueries), static_cast<unsigned long long>(kDroidStarReplayQueries),
-                static_cast<unsigned long long>(kAlg2FloorQueries));
+                ull(alg2.executed), ull(kTargetQueries),
+                verdict(alg2.executed <= kTargetQueries), ull(kDroidStarReplayQueries),
+                ull(kAlg2FloorQueries));
     std::printf("  waits            %6llu   target <= %llu (%s); DroidStar replay %llu, Alg2 suite floor %llu\n",
-                static_cast<unsigned long long>(alg2.waits), static_cast<unsigned long long>(kTargetWaits),
-                verdict(alg2.waits <= kTargetWaits), static_cast<unsigned long long>(kDroidStarReplayWaits),
-                static_cast<unsigned long long>(kAlg2FloorWaits));
+                ull(alg2.waits), ull(kTargetWaits),
+                verdict(alg2.waits <= kTargetWaits), ull(kDroidStarReplayWaits),
+                ull(kAlg2FloorWaits));
     std::printf("  (of which learning phase: %llu executed queries; asked %llu)\n",
-                static_cast<unsigned long long>(alg2.learning_executed), static_cast<unsigned long long>(alg2.asked));
+                ull(alg2.learning_executed), ull(alg2.asked));
     std::printf("  Alg2 suite floor on these stand-ins (suite of the true model alone): %llu queries / %llu waits\n",
-                static_cast<unsigned long long>(alg2.floor_executed), static_cast<unsigned long long>(alg2.floor_waits));
+                ull(alg2.floor_executed), ull(alg2.floor_waits));
     {
         Totals declared_totals;
         for (const Row& r : rows) {
@@ -410,22 +383,22 @@ int main(int argc, char** argv) {
         std::printf("DroidStar, Alg2 B=2 with the quiet assumption where declared (%zu models, %zu exact):\n",
                     declared_totals.models, declared_totals.exact);
         std::printf("  executed queries %6llu (floor %llu, %.1f%% above); waits %llu (floor %llu, %.1f%% above)\n",
-                    static_cast<unsigned long long>(declared_totals.executed),
-                    static_cast<unsigned long long>(declared_totals.floor_executed),
+                    ull(declared_totals.executed),
+                    ull(declared_totals.floor_executed),
                     100.0 * (static_cast<double>(declared_totals.executed) / static_cast<double>(declared_totals.floor_executed) - 1),
-                    static_cast<unsigned long long>(declared_totals.waits),
-                    static_cast<unsigned long long>(declared_totals.floor_waits),
+                    ull(declared_totals.waits),
+                    ull(declared_totals.floor_waits),
                     100.0 * (static_cast<double>(declared_totals.waits) / static_cast<double>(declared_totals.floor_waits) - 1));
         std::printf("  no undeclared assumption: executed %llu (floor %llu, %.1f%% above); waits %llu (floor %llu, %.1f%% above)\n",
-                    static_cast<unsigned long long>(alg2.executed), static_cast<unsigned long long>(alg2.floor_executed),
+                    ull(alg2.executed), ull(alg2.floor_executed),
                     100.0 * (static_cast<double>(alg2.executed) / static_cast<double>(alg2.floor_executed) - 1),
-                    static_cast<unsigned long long>(alg2.waits), static_cast<unsigned long long>(alg2.floor_waits),
+                    ull(alg2.waits), ull(alg2.floor_waits),
                     100.0 * (static_cast<double>(alg2.waits) / static_cast<double>(alg2.floor_waits) - 1));
     }
     std::printf("DroidStar, perfect oracle (learning alone), %zu models, %zu exact:\n", perfect.models, perfect.exact);
     std::printf("  executed queries %6llu   target <= %llu (%s); waits %llu\n",
-                static_cast<unsigned long long>(perfect.executed), static_cast<unsigned long long>(kTargetPerfectQueries),
-                verdict(perfect.executed <= kTargetPerfectQueries), static_cast<unsigned long long>(perfect.waits));
+                ull(perfect.executed), ull(kTargetPerfectQueries),
+                verdict(perfect.executed <= kTargetPerfectQueries), ull(perfect.waits));
 
     nlohmann::ordered_json aalpy_json = nlohmann::ordered_json::array();
     if (have_models) {
@@ -441,7 +414,7 @@ int main(int argc, char** argv) {
             j["typestar_resets"] = r.executed;
             if (anchor == nullptr || !r.error.empty()) {
                 std::printf("  %-48s %5zu %8llu %8s %8s %s\n", r.model.c_str(), r.states,
-                            static_cast<unsigned long long>(r.executed), "-", "-",
+                            ull(r.executed), "-", "-",
                             r.error.empty() ? "no anchor" : "error");
                 aalpy_json.push_back(j);
                 continue;
@@ -453,9 +426,9 @@ int main(int argc, char** argv) {
             const bool ok = r.executed <= anchor->lstar_resets;
             if (ok) ++at_most_lstar;
             std::printf("  %-48s %5zu %8llu %8llu %8llu %s\n", r.model.c_str(), anchor->states,
-                        static_cast<unsigned long long>(r.executed),
-                        static_cast<unsigned long long>(anchor->lstar_resets),
-                        static_cast<unsigned long long>(anchor->lsharp_resets), ok ? "<=" : "MORE");
+                        ull(r.executed),
+                        ull(anchor->lstar_resets),
+                        ull(anchor->lsharp_resets), ok ? "<=" : "MORE");
             j["aalpy_lstar_resets"] = anchor->lstar_resets;
             j["aalpy_lstar_symbols"] = anchor->lstar_symbols;
             j["aalpy_lstar_rounds"] = anchor->lstar_rounds;
@@ -463,8 +436,8 @@ int main(int argc, char** argv) {
             aalpy_json.push_back(j);
         }
         std::printf("  %-48s %5s %8llu %8llu %8llu %zu of %zu models at most L*\n", "total", "",
-                    static_cast<unsigned long long>(ours), static_cast<unsigned long long>(lstar),
-                    static_cast<unsigned long long>(lsharp), at_most_lstar, compared);
+                    ull(ours), ull(lstar),
+                    ull(lsharp), at_most_lstar, compared);
     }
     for (const Row& r : rows) {
         if (r.group != "random") continue;
@@ -498,12 +471,7 @@ int main(int argc, char** argv) {
         for (const Row& r : rows) all.push_back(row_json(r));
         out["rows"] = all;
         out["peak_rss_kb"] = peak;
-        std::ofstream stream(json_file);
-        stream << out.dump(2) << '\n';
-        if (!stream) {
-            std::fprintf(stderr, "cannot write %s\n", json_file.c_str());
-            return 2;
-        }
+        if (!write_json_file(json_file, out)) return 2;
     }
     return all_exact ? 0 : 1;
 }

@@ -6,7 +6,6 @@
 // only on a wrong result (a hypothesis with a separating word from the model) or a crash.
 //
 //     typestar_lsharp_bench [--models DIR] [--droidstar DIR] [--seed N] [--skip-random] [--json FILE]
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +29,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "report.hpp"
 #include "support/random_mealy.hpp"
 #include "typestar/conformance/runner.hpp"
 #include "typestar/conformance/suite.hpp"
@@ -45,6 +45,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using namespace typestar::bench;
 using typestar::MealyMachine;
 
 // Issue 14's targets.
@@ -98,18 +99,6 @@ struct Row {
     std::string error;
 };
 
-double cpu_now() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-    return secs(usage.ru_utime) + secs(usage.ru_stime);
-}
-
-long peak_rss_kb() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;
-}
 
 /// Forwards to an equivalence oracle and sums the CPU time spent in it, so that the learner's own
 /// CPU (run_experiment's minus this) can be reported.
@@ -278,22 +267,7 @@ Row learn_in_child(const std::string& model, const MealyMachine& truth, Kind kin
     return row_of_json(nlohmann::json::parse(text));
 }
 
-std::vector<fs::path> files_with_extension(const fs::path& dir, const std::string& extension, bool recursive) {
-    std::vector<fs::path> files;
-    auto take = [&](const fs::directory_entry& e) {
-        if (e.is_regular_file() && e.path().extension() == extension) files.push_back(e.path());
-    };
-    if (recursive) {
-        for (const auto& e : fs::recursive_directory_iterator(dir)) take(e);
-    } else {
-        for (const auto& e : fs::directory_iterator(dir)) take(e);
-    }
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 const char* verdict(bool ok) { return ok ? "met" : "MISSED"; }
-unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
 
 void print_pair_header(const char* title) {
     std::printf("\n== %s\n", title);
@@ -360,9 +334,7 @@ int main(int argc, char** argv) {
     app.add_flag("--random-only", random_only, "run only the random machines");
     CLI11_PARSE(app, argc, argv);
 
-    std::printf("typestar L# benchmark (build type: %s)\n", TYPESTAR_BUILD_TYPE);
-    if (std::string(TYPESTAR_BUILD_TYPE) != "Release")
-        std::printf("note: not a Release build; times are not comparable with the targets\n");
+    print_title("L# benchmark", TYPESTAR_BUILD_TYPE);
     std::vector<Row> rows;
     bool all_exact = true;
     auto pair = [&](Row a, Row b) {
@@ -520,22 +492,7 @@ int main(int argc, char** argv) {
         nlohmann::ordered_json all = nlohmann::ordered_json::array();
         for (const Row& r : rows) all.push_back(row_json(r));
         out["rows"] = all;
-        // Atomic: write beside the target, then rename over it (the old file survives a failure).
-        const std::string tmp = json_file + ".tmp";
-        {
-            std::ofstream stream(tmp);
-            stream << out.dump(2) << '\n';
-            if (!stream) {
-                std::fprintf(stderr, "cannot write %s\n", tmp.c_str());
-                return 2;
-            }
-        }
-        std::error_code ec;
-        fs::rename(tmp, json_file, ec);
-        if (ec) {
-            std::fprintf(stderr, "cannot write %s: %s\n", json_file.c_str(), ec.message().c_str());
-            return 2;
-        }
+        if (!write_json_file(json_file, out)) return 2;
     }
     return all_exact ? 0 : 1;
 }

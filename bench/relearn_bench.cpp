@@ -21,6 +21,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "report.hpp"
+#include "support/first_mutant.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/traits.hpp"
 #include "typestar/core/typestate.hpp"
@@ -32,6 +34,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace typestar;
+using typestar::bench::ull;
 
 struct ModelTotals {
     std::string name;
@@ -43,20 +46,16 @@ struct ModelTotals {
     std::uint64_t scratch = 0;        ///< executed queries of learn_spec on the mutant from scratch
 };
 
+/// Every behaviour-changing one-transition mutant that keeps `m`'s absorbing output.
 std::vector<MealyMachine> mutants_of(const MealyMachine& m) {
     std::vector<MealyMachine> out;
     const DeviceTraits base = infer_traits(m);
-    for (StateId s = 0; s < m.num_states(); ++s)
-        for (Symbol i = 0; i < m.num_inputs(); ++i)
-            for (StateId t = 0; t < m.num_states(); ++t) {
-                std::vector<Transition> table(m.table().begin(), m.table().end());
-                auto& tr = table[s * m.num_inputs() + i];
-                if (tr.target == t) continue;
-                tr.target = t;
-                MealyMachine mutant(m.inputs(), m.outputs(), m.initial(), table);
-                if (infer_traits(mutant).absorbing == base.absorbing && separating_word(mutant, m))
-                    out.push_back(std::move(mutant));
-            }
+    testing_support::for_each_mutant(
+        m, [&](const DeviceTraits& traits) { return traits.absorbing == base.absorbing; },
+        [&](MealyMachine mutant) {
+            out.push_back(std::move(mutant));
+            return true;
+        });
     return out;
 }
 
@@ -102,14 +101,6 @@ ModelTotals measure(const spec::Spec& stored) {
     return t;
 }
 
-std::vector<fs::path> yaml_files(const fs::path& dir) {
-    std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ".yaml") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -122,7 +113,7 @@ int main(int argc, char** argv) {
     app.add_option("--json", json_path, "write the results as JSON here");
     CLI11_PARSE(app, argc, argv);
 
-    std::vector<fs::path> files = yaml_files(droidstar);
+    std::vector<fs::path> files = bench::files_with_extension(droidstar, ".yaml", false);
     files.push_back(fs::path(specs) / "asynctask.yaml");
     files.push_back(fs::path(specs) / "mediaplayer.yaml");
     std::printf("%-28s %8s %10s %7s %12s %10s %10s %7s\n", "model", "mutants", "undetected", "exact", "after fail",
@@ -136,8 +127,8 @@ int main(int argc, char** argv) {
         const ModelTotals t = measure(spec::load_spec(file));
         const double ratio = t.scratch ? static_cast<double>(t.after_failure) / static_cast<double>(t.scratch) : 0;
         std::printf("%-28s %8zu %10zu %7zu %12llu %10llu %10llu %7.3f\n", (file.stem().string()).c_str(), t.mutants,
-                    t.undetected, t.exact, static_cast<unsigned long long>(t.after_failure),
-                    static_cast<unsigned long long>(t.check), static_cast<unsigned long long>(t.scratch), ratio);
+                    t.undetected, t.exact, ull(t.after_failure),
+                    ull(t.check), ull(t.scratch), ratio);
         std::fflush(stdout);
         ok = ok && t.exact + t.undetected == t.mutants;
         all.mutants += t.mutants;
@@ -152,8 +143,8 @@ int main(int argc, char** argv) {
     }
     const double ratio = static_cast<double>(all.after_failure) / static_cast<double>(all.scratch);
     std::printf("%-28s %8zu %10zu %7zu %12llu %10llu %10llu %7.3f   (target <= 0.30: %s)\n", "total", all.mutants,
-                all.undetected, all.exact, static_cast<unsigned long long>(all.after_failure),
-                static_cast<unsigned long long>(all.check), static_cast<unsigned long long>(all.scratch), ratio,
+                all.undetected, all.exact, ull(all.after_failure),
+                ull(all.check), ull(all.scratch), ratio,
                 ratio <= 0.30 ? "met" : "NOT met");
     std::printf("%.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     if (!json_path.empty()) {
@@ -162,7 +153,7 @@ int main(int argc, char** argv) {
         j["total"] = {{"mutants", all.mutants}, {"undetected", all.undetected}, {"exact", all.exact},
                       {"after_failure_executed", all.after_failure}, {"check_executed", all.check},
                       {"scratch_executed", all.scratch}, {"ratio", ratio}};
-        std::ofstream(json_path) << j.dump(2) << '\n';
+        if (!bench::write_json_file(json_path, j)) return 2;
     }
     return ok ? 0 : 1;
 }

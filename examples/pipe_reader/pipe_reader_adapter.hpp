@@ -1,6 +1,7 @@
 // The adapter that lets typestar learn and test app::PipeReader: a fresh reader on a fresh pipe per
 // query, the reader's callbacks reported as `data`, `eof`, `cancelled`, and the peer's actions
-// (`feed`: write 4 bytes into the pipe; `hangup`: close the write end) as inputs too.
+// (`feed`: write 4 bytes into the pipe; `hangup`: close the write end) as inputs too, declared with
+// the environment role (performed by the peer, not by the reader's client).
 // typestar::asio::EventLoop does the plumbing: the reader lives on an io_context with its own
 // thread, every input runs there, and an input returns once the read it made complete has reported
 // (settle_until), so the device queues that callback before the next step. The purpose
@@ -111,7 +112,7 @@ private:
 /// The learning purpose of PipeReader: the adapter above, tmax 10 ms (every callback is queued
 /// before its input returns, so a `wait` never waits for one), `wait` answering quiet never changes
 /// the state (no timers), at most one unread `feed` (keeps the pipe's content finite: empty or
-/// one message), and the drained rule.
+/// one message), the drained rule, and `feed`/`hangup` as the environment's inputs.
 inline typestar::ClassDefinition pipe_reader_definition() {
     using namespace std::chrono_literals;
     auto ledger = std::make_shared<typestar::CallbackLedger>();
@@ -126,6 +127,10 @@ inline typestar::ClassDefinition pipe_reader_definition() {
         .callin("close", [](PipeReaderAdapter& a) { a.close(); })
         .callin("feed", [](PipeReaderAdapter& a) { a.feed(); })
         .callin("hangup", [](PipeReaderAdapter& a) { a.hangup(); })
+        // The peer's actions: the learned spec gives them `role: environment`, and client-side
+        // monitors take them with Monitor::environment (pipe_reader_client_test.cpp).
+        .environment("feed")
+        .environment("hangup")
         .callback("data")
         .callback("eof")
         .callback("cancelled")

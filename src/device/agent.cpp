@@ -652,6 +652,8 @@ void Agent::start() {
                      {"timing", {{"tmax_ms", tmax}, {"tmin_ms", tmin}}},
                      {"quiet_is_stable", d.traits().quiet.has_value()},
                      {"max_sessions", m.config.max_sessions}};
+    // Additive field: absent when the device declares no environment callin (older statuses unchanged).
+    if (!who.environment.empty()) m.status_body["environment"] = who.environment;
     m.slots.push_back(std::move(first));
     // Additive field (device/PROTOCOL.md): the parameterised callins, absent when there are none.
     if (!who.parameterised.empty()) {

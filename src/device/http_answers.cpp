@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 #include <utility>
 
 #include "protocol.hpp"
@@ -156,6 +157,20 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
     for (const auto& c : st.callbacks) out.outputs.intern(c);
     if (out.inputs.size() != st.callins.size() + 1 || out.outputs.size() != st.callbacks.size() + 3)
         throw DeviceError(who + ": duplicate or reserved symbol names in its status");
+    // Optional, additive: the callins the peer performs. Each must be a callin, named once.
+    if (const json* e = field("environment"); e != nullptr) {
+        if (!e->is_array()) throw malformed("environment must be an array of callin names");
+        std::set<std::string, std::less<>> declared;
+        for (const auto& n : *e) {
+            if (!n.is_string() || std::find(st.callins.begin(), st.callins.end(), n.get_ref<const std::string&>()) ==
+                                      st.callins.end())
+                throw malformed("environment holds " + shown(n) + ", which is not one of its callins");
+            if (!declared.insert(n.get<std::string>()).second)
+                throw malformed("environment names " + shown(n) + " twice");
+        }
+        for (const auto& c : st.callins)
+            if (declared.contains(c)) st.environment.push_back(c);
+    }
     out.traits = closure_traits(out.inputs, out.outputs, st.quiet_is_stable);
     return out;
 }

@@ -220,6 +220,23 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
 
 namespace {
 
+/// Records the device's environment inputs as `role: environment` declarations (format v2); a spec
+/// without any stays version 1. Throws DeviceError for an environment input the spec does not have.
+void declare_environment(spec::Spec& s, const DeviceDescription& device) {
+    if (device.environment.empty()) return;
+    for (const auto& name : device.environment) {
+        if (std::find(s.typestate.callins.begin(), s.typestate.callins.end(), name) == s.typestate.callins.end())
+            throw DeviceError(device.name + ": environment input '" + name + "' is not one of its callins");
+        spec::CallinDeclaration d;
+        d.name = name;
+        d.environment = true;
+        s.declarations.push_back(std::move(d));
+    }
+    std::sort(s.declarations.begin(), s.declarations.end(),
+              [](const auto& a, const auto& b) { return a.name < b.name; });
+    s.typestate.input_info = spec::input_info_of(s.declarations);
+}
+
 LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     const std::vector<Device*>& devices = stack.devices();
     const EquivalenceOptions& eq = options.equivalence;
@@ -329,6 +346,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         s.provenance.tool = tool_version();
         s.provenance.device = options.device_label.empty() ? device.name : options.device_label;
         s.provenance.framework = device.framework;
+        declare_environment(s, device);
         out.spec = std::move(s);
     } catch (const NotAClosureError& e) {
         out.not_a_closure = e.what();

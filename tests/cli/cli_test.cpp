@@ -588,6 +588,26 @@ TEST_F(Cli, AcceptAutoKeepsGeneratedNamesOfNewStatesOnly) {
     EXPECT_EQ(names, (std::vector<std::string>{"Idle", "Running", "Cancelling", "s3"}));
 }
 
+TEST_F(Cli, AcceptKeepsTheProposalsEnvironmentRole) {
+    // A proposal learned from a purpose that declares `cancel` as the peer's (format 2): accepting
+    // it renames states only; the declaration stays.
+    std::ofstream(dir_ / "timer.yaml") << kStoredTimer;
+    std::string proposal = kProposedTimer;
+    proposal.replace(0, proposal.find("callbacks:"),
+                     "typestar: 2\nkind: typestate\nname: TimerService\ncallins:\n  - cancel: {role: environment}\n"
+                     "  - start\n");
+    std::ofstream(dir_ / "timer.proposed.yaml") << proposal;
+    const Result ok = run({"accept", "timer.yaml", "--name", "s3=Finished"});
+    ASSERT_EQ(ok.status, 0) << ok.err;
+    const std::string text = read(dir_ / "timer.yaml");
+    EXPECT_NE(text.find("  - cancel: {role: environment}\n"), std::string::npos) << text;
+    const Spec accepted = load_spec(dir_ / "timer.yaml");
+    ASSERT_EQ(accepted.declarations.size(), 1u);
+    EXPECT_EQ(accepted.declarations[0].name, "cancel");
+    EXPECT_TRUE(accepted.declarations[0].environment);
+    EXPECT_EQ(accepted.typestate.states.at(0).name, "Idle");
+}
+
 TEST_F(Cli, AcceptRefusesABrokenProposalAndKeepsTheSpec) {
     std::ofstream(dir_ / "timer.yaml") << kStoredTimer;
     std::ofstream(dir_ / "timer.proposed.yaml") << "typestar: 1\nname: T\nstates: [\n";

@@ -189,6 +189,30 @@ TEST(AgentAnswers, QuietIsStableOnlyWhenTheAgentSaysSo) {
     EXPECT_FALSE(read.traits.quiet.has_value());
 }
 
+TEST(AgentAnswers, EnvironmentNamesEachOfItsEntriesOnceAmongTheCallins) {
+    // Optional and additive (device/PROTOCOL.md): absent is an empty list.
+    EXPECT_TRUE(detail::read_status_answer(json::parse(kStatus), "device d").status.environment.empty());
+    json status = json::parse(kStatus);
+    status["environment"] = {"start", "prepare"};
+    EXPECT_EQ(detail::read_status_answer(status, "device d").status.environment,
+              (std::vector<std::string>{"prepare", "start"}));  // in the order of callins
+    status["environment"] = json::array();
+    EXPECT_TRUE(detail::read_status_answer(status, "device d").status.environment.empty());
+
+    EXPECT_EQ(status_error([](json& s) { s["environment"] = "start"; }),
+              "device d: malformed status: environment must be an array of callin names");
+    EXPECT_EQ(status_error([](json& s) { s["environment"] = {"stop"}; }),
+              "device d: malformed status: environment holds \"stop\", which is not one of its callins");
+    EXPECT_EQ(status_error([](json& s) { s["environment"] = {"onPrepared"}; }),
+              "device d: malformed status: environment holds \"onPrepared\", which is not one of its callins");
+    EXPECT_EQ(status_error([](json& s) { s["environment"] = {"wait"}; }),
+              "device d: malformed status: environment holds \"wait\", which is not one of its callins");
+    EXPECT_EQ(status_error([](json& s) { s["environment"] = json::array({5}); }),
+              "device d: malformed status: environment holds 5, which is not one of its callins");
+    EXPECT_EQ(status_error([](json& s) { s["environment"] = {"start", "start"}; }),
+              "device d: malformed status: environment names \"start\" twice");
+}
+
 TEST(AgentAnswers, ErrorAnswersAreJudgedWithoutThrowing) {
     using Kind = detail::JudgedAnswer::Kind;
     EXPECT_EQ(detail::judge_answer(200, R"({"a":1})", 100).kind, Kind::Accepted);

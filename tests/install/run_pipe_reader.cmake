@@ -6,37 +6,14 @@
 # 1. `cmake --install` into WORK/prefix, then move the prefix (the package must be relocatable).
 # 2. Configure and build the example with CMAKE_PREFIX_PATH only.
 # 3. First test run: no spec, so the one `learn` test learns PipeReader and proposes its spec (and
-#    its picture); the proposal has the behaviour of the reviewed spec. Accept it (rename).
-# 4. Second run: one test per transition, all passing.
+#    its picture); the proposal has the behaviour of the reviewed spec, with the peer's `feed` and
+#    `hangup` in the environment role. The client-side test skips. Accept the proposal (rename).
+# 4. Second run: one test per transition, all passing, and the client-side monitor test (the
+#    peer's actions reported with Monitor::environment) passing.
 # 5. PipeReader 2.0 (close() on a closed reader no longer fails) against the accepted spec: fails at
 #    the transition that changed, with the proposal, the diff and the pictures; the approved spec
 #    is untouched.
-function(run)
-  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "failed (${code}): ${ARGN}\n${out}${err}")
-  endif()
-  set(output "${out}${err}" PARENT_SCOPE)
-endfunction()
-# Runs a command that must fail (a non-zero exit code).
-function(run_failing)
-  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
-  if(code EQUAL 0)
-    message(FATAL_ERROR "expected a failure, but it passed: ${ARGN}\n${out}${err}")
-  endif()
-  set(output "${out}${err}" PARENT_SCOPE)
-endfunction()
-function(expect text)
-  string(FIND "${output}" "${text}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "expected '${text}' in:\n${output}")
-  endif()
-endfunction()
-function(expect_file path)
-  if(NOT EXISTS "${path}")
-    message(FATAL_ERROR "expected the file ${path}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/specs")
@@ -45,11 +22,7 @@ set(env "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE --unset=TYP
         --unset=TYPESTAR_LEARNER --unset=TYPESTAR_REQUIRE_DEVICE --unset=GTEST_FILTER)
 
 # 1. Install, then move: nothing in the package may point back at the build or the first prefix.
-set(install_config "")
-if(CONFIG)
-  set(install_config --config "${CONFIG}")
-endif()
-run("${CMAKE_COMMAND}" --install "${TYPESTAR_BUILD_DIR}" --prefix "${WORK}/staging" ${install_config})
+install_typestar("${TYPESTAR_BUILD_DIR}" "${WORK}/staging" "${CONFIG}")
 file(RENAME "${WORK}/staging" "${WORK}/prefix")
 set(prefix "${WORK}/prefix")
 foreach(required lib/cmake/typestar/typestarConfig.cmake lib/cmake/typestar/TypestarTests.cmake
@@ -77,21 +50,30 @@ set(spec "${WORK}/specs/pipe_reader.yaml")
 set(proposal "${WORK}/specs/pipe_reader.proposed.yaml")
 run(${env} "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK}/build" -N)
 expect("pipe_reader.learn")
-expect("Total Tests: 1")
+expect("pipe_reader.client")
+expect("Total Tests: 2")
 run_failing(${env} "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK}/build" --output-on-failure)
 expect("the spec ${spec} does not exist, so it was learned from PipeReader (in-process)")
 expect("Proposed spec: ${proposal}")
+expect("***Skipped")  # pipe_reader.client: no spec yet
 expect_file("${proposal}")
 if(RENDER)
   expect_file("${WORK}/specs/pipe_reader.proposed.svg")
 endif()
+file(READ "${proposal}" output)
+expect("typestar: 2\n")
+expect("  - feed: {role: environment}\n  - hangup: {role: environment}\n")
 run("${prefix}/bin/typestar" diff "${EXPECTED}/pipe_reader.expected.yaml" "${proposal}")
 # The user reviews the proposal and accepts it.
 file(RENAME "${proposal}" "${spec}")
 
 # 4. Second run: the accepted spec's tests, re-discovered without a rebuild, all pass.
 run(${env} "${CMAKE_CTEST_COMMAND}" --test-dir "${WORK}/build" --output-on-failure -j 2)
-expect("100% tests passed, 0 tests failed out of 72")
+expect("100% tests passed, 0 tests failed out of 73")
+string(FIND "${output}" "Skipped" skipped)
+if(NOT skipped EQUAL -1)
+  message(FATAL_ERROR "pipe_reader.client skipped with the accepted spec in place:\n${output}")
+endif()
 file(READ "${spec}" approved)
 
 # 5. The upgrade fails, proposes, diffs and draws; the approved spec survives.

@@ -3,29 +3,13 @@
 #   -DTYPESTAR_BUILD_DIR=<built typestar tree> -DWORK=<scratch dir> -DGENERATOR=<generator>
 #   -DCXX=<compiler> [-DCONFIG=<config>] [-DEXAMPLE=<examples/timer_service>]
 # With find_package, EXAMPLE (a project users copy) is built and tested against the package too.
-function(run)
-  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "failed (${code}): ${ARGN}\n${out}${err}")
-  endif()
-  set(output "${out}${err}" PARENT_SCOPE)
-endfunction()
-function(expect text)
-  string(FIND "${output}" "${text}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "expected '${text}' in:\n${output}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 set(config_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}")
 if(MODE STREQUAL "find_package")
-  set(install_config "")
-  if(CONFIG)
-    set(install_config --config "${CONFIG}")
-  endif()
-  run("${CMAKE_COMMAND}" --install "${TYPESTAR_BUILD_DIR}" --prefix "${WORK}/prefix" ${install_config})
+  install_typestar("${TYPESTAR_BUILD_DIR}" "${WORK}/prefix" "${CONFIG}")
   list(APPEND config_args "-DCMAKE_PREFIX_PATH=${WORK}/prefix")
 elseif(MODE STREQUAL "subdirectory")
   list(APPEND config_args -DTYPESTAR_CONSUMER_MODE=subdirectory "-DTYPESTAR_SOURCE_DIR=${TYPESTAR_SOURCE_DIR}"

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "typestar/core/algorithms.hpp"
+#include "spec_fixtures.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 
@@ -22,16 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSource = TYPESTAR_SOURCE_DIR;
-const fs::path kFixtures = kSource / "tests" / "spec" / "fixtures";
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << "cannot open " << path;
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+using namespace testing_fixtures;
 
 std::vector<std::string> diagnostics_of(const std::string& text, const std::string& file) {
     try {

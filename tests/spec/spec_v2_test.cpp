@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "spec_fixtures.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/diff.hpp"
@@ -18,15 +19,7 @@ namespace typestar::spec {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kSource = TYPESTAR_SOURCE_DIR;
-const fs::path kFixtures = kSource / "tests" / "spec" / "fixtures";
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
+using namespace testing_fixtures;
 
 TEST(SpecV2, GoldenOutputAndRoundTrip) {
     const Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");

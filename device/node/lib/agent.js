@@ -103,6 +103,8 @@ class Agent {
       quiet_is_stable: first.quietIsStable,
       max_sessions: this.config.maxSessions,
     };
+    // Additive field (device/PROTOCOL.md): absent when no callin has the environment role.
+    if (first.environment.length > 0) this.statusBody.environment = first.environment;
     this.server = http.createServer({ maxHeaderSize: this.config.maxHeaderBytes }, (req, res) => this.receive(req, res));
     this.server.keepAliveTimeout = 30000;
     this.server.on('clientError', (err, socket) => {

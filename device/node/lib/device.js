@@ -144,6 +144,10 @@ class NodeDevice {
   get quietIsStable() {
     return this.def.quietIsStable;
   }
+  /// The inputs of environment-role callins (each split variant of one too), in input order.
+  get environment() {
+    return this.inputInfo.filter((i) => !i.wait && i.callin.environment).map((i) => i.name);
+  }
 
   /// Throws DeviceError for a violation recorded since the last check.
   checkTiming() {

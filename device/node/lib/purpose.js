@@ -75,7 +75,7 @@ class ClassDefinition {
     this.reset = null;       // (sink) => instance | Promise<instance>
     this.teardown = null;    // (instance) => void | Promise<void>; must not throw
     this.settle = null;      // (instance) => void | Promise<void>, after every callin that answered ok
-    this.callins = [];       // [{name, variants: [{label, snippet}]}]
+    this.callins = [];       // [{name, variants: [{label, snippet}], environment}]
     this.callbacks = [];     // [{name, sources: []}]
     this.timing = { tmaxMs: 200, tminMs: 0 };
     this.quietIsStable = false;  // default: a quiet wait may change the state (nothing skipped)
@@ -174,6 +174,15 @@ class LearningPurpose {
       this.def.callins.push(c);
     }
     c.variants.push({ label, snippet });
+    return this;
+  }
+  /// Marks callin `symbol` as performed by the peer (spec `role: environment`): still an input the
+  /// learner drives; the agent lists it as `environment` in /v1/status, and learned specs record the
+  /// role. Throws if there is no such callin.
+  environment(symbol) {
+    const c = this.find(symbol);
+    if (!c) throw new Error(`environment: no callin '${symbol}'`);
+    c.environment = true;
     return this;
   }
   /// A callback symbol emitted under its own name.

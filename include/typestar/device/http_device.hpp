@@ -47,6 +47,9 @@ struct AgentStatus {
     /// Whether a `wait` answered `quiet` leaves the state unchanged; false when the agent does not
     /// say so.
     bool quiet_is_stable = false;
+    /// The callins the peer performs (optional field `environment`, spec `role: environment`), in
+    /// the order of `callins`; empty when the agent does not say.
+    std::vector<std::string> environment{};
 };
 
 /// A device served by a `typestar-device` agent. Inputs: the agent's callins then `wait`; outputs

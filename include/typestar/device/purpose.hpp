@@ -223,7 +223,9 @@ public:
         c->partitions.push_back({std::move(name), std::move(guard), std::move(values)});
         return *this;
     }
-    /// Marks callin `symbol` as performed by the peer (spec `role: environment`).
+    /// Marks callin `symbol` as performed by the peer (spec `role: environment`): still an input the
+    /// learner drives; the device lists it in DeviceDescription::environment (and an agent in
+    /// /v1/status), and learned specs record the role. Throws std::invalid_argument for no such callin.
     LearningPurpose& environment(const std::string& symbol) {
         ClassDefinition::Callin* c = find(symbol);
         if (c == nullptr) throw std::invalid_argument("environment: no callin '" + symbol + "'");

@@ -216,3 +216,34 @@ test('invalid definitions are refused with the problem named', () => {
     /class 'X': tmin is larger than tmax/);
   assert.throws(() => new LearningPurpose('X').callin('a', () => {}).callin('a', () => {}), /callin 'a' declared twice/);
 });
+
+test('environment callins are listed by the device and in the agent status, absent otherwise', async () => {
+  const { Agent } = require(path.join(root, 'lib', 'agent'));
+  const http = require('http');
+  const build = (env) => {
+    const p = new LearningPurpose('Pipe').reset(() => ({}))
+      .callin('read', () => {}).callin('feed', () => {}).callin('hangup', () => {});
+    for (const e of env) p.environment(e);
+    return p.timing({ tmaxMs: 5, tminMs: 0 }).build();
+  };
+  assert.deepStrictEqual(new NodeDevice(build(['hangup', 'feed'])).environment, ['feed', 'hangup']);
+  assert.deepStrictEqual(new NodeDevice(build([])).environment, []);
+  assert.throws(() => new LearningPurpose('X').callin('a', () => {}).environment('b'), /environment: no callin 'b'/);
+  const status = async (env) => {
+    const agent = new Agent(() => new NodeDevice(build(env)), { token: 't0ken' });
+    const port = await agent.start();
+    try {
+      return await new Promise((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: '/v1/status', headers: { Authorization: 'Bearer t0ken' } }, (res) => {
+          let body = '';
+          res.on('data', (d) => { body += d; });
+          res.on('end', () => resolve(JSON.parse(body)));
+        }).on('error', reject);
+      });
+    } finally {
+      await agent.stop();
+    }
+  };
+  assert.deepStrictEqual((await status(['feed'])).environment, ['feed']);
+  assert.strictEqual('environment' in (await status([])), false);
+});
