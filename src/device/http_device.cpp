@@ -112,6 +112,7 @@ DeviceDescription HttpDevice::describe() const {
     d.framework = status_.framework;
     d.tmax_ms = static_cast<double>(status_.timing.tmax.count());
     d.tmin_ms = static_cast<double>(status_.timing.tmin.count());
+    d.parameterised = status_.parameters;
     return d;
 }
 
