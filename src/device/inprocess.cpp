@@ -178,14 +178,50 @@ VariantError::VariantError(std::string callin, std::string first_label, std::str
 InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig config)
     : definition_(std::move(definition)), config_(config), timing_(config.timing.value_or(definition_.timing)) {
     definition_.validate();
-    for (const auto& c : definition_.callins)
-        if (c.with_value)
-            throw std::invalid_argument("class '" + definition_.name + "': callin '" + c.name +
-                                        "' has parameters: learn it with learn_with_refinement (typestar/targets/learning.hpp)");
     if (timing_.tmin > timing_.tmax) throw std::invalid_argument("tmin is larger than tmax");
+    values_.resize(definition_.callins.size());
     for (std::size_t c = 0; c < definition_.callins.size(); ++c) {
         const auto& callin = definition_.callins[c];
-        if (config_.variants == VariantMode::Split && callin.variants.size() > 1) {
+        if (callin.with_value) {
+            // One input per distinct concrete value (PSYCO: each partition is an abstract input of
+            // the learner; session/refinement.hpp groups these inputs into them).
+            auto& pool = values_[c];
+            DeviceDescription::Parameterised p{callin.name, callin.parameters, {}};
+            std::vector<std::vector<std::size_t>> members;
+            for (const auto& part : callin.partitions) {
+                std::vector<std::size_t> indices;
+                for (auto& v : part.values.generate(config_.value_seed + c, config_.values_per_partition)) {
+                    const auto at = std::find(pool.begin(), pool.end(), v);
+                    const auto index = static_cast<std::size_t>(at - pool.begin());
+                    if (at == pool.end()) {
+                        pool.push_back(std::move(v));
+                    } else if (std::find(indices.begin(), indices.end(), index) == indices.end()) {
+                        throw std::invalid_argument("class '" + definition_.name + "': value '" + v + "' of callin '" +
+                                                    callin.name + "' is in two partitions");
+                    } else {
+                        continue;
+                    }
+                    indices.push_back(index);
+                }
+                if (indices.empty())
+                    throw std::invalid_argument("class '" + definition_.name + "': partition '" + part.name +
+                                                "' of callin '" + callin.name + "' generated no value");
+                members.push_back(std::move(indices));
+            }
+            const auto input_name = [&](std::size_t k) {
+                return pool.size() < 2 ? callin.name : callin.name + "/v" + std::to_string(k);
+            };
+            for (std::size_t k = 0; k < pool.size(); ++k) {
+                inputs_.intern(input_name(k));
+                input_info_.push_back({c, k, false});
+            }
+            for (std::size_t i = 0; i < callin.partitions.size(); ++i) {
+                DeviceDescription::Partition dp{callin.partitions[i].name, callin.partitions[i].guard, {}};
+                for (std::size_t k : members[i]) dp.values.push_back({input_name(k), pool[k]});
+                p.partitions.push_back(std::move(dp));
+            }
+            parameterised_.push_back(std::move(p));
+        } else if (config_.variants == VariantMode::Split && callin.variants.size() > 1) {
             for (std::size_t v = 0; v < callin.variants.size(); ++v) {
                 inputs_.intern(callin.name + "/" + callin.variants[v].label);
                 input_info_.push_back({c, v, false});
@@ -235,6 +271,9 @@ DeviceDescription InProcessDevice::describe() const {
     d.framework = definition_.framework;
     d.tmax_ms = static_cast<double>(timing_.tmax.count());
     d.tmin_ms = static_cast<double>(timing_.tmin.count());
+    for (const auto& c : definition_.callins)
+        if (c.environment) d.environment.push_back(c.name);
+    d.parameterised = parameterised_;
     return d;
 }
 
@@ -330,7 +369,7 @@ Symbol InProcessDevice::step_impl(Symbol input, std::chrono::milliseconds timeou
 
 Symbol InProcessDevice::run_callin(const InputInfo& info) {
     const auto& callin = definition_.callins[info.callin];
-    const std::size_t v = info.variant.value_or(
+    const std::size_t v = callin.with_value ? 0 : info.variant.value_or(
         config_.variants == VariantMode::Compare ? variant_round_ % callin.variants.size() : 0);
     {
         std::unique_lock<std::mutex> lock(epoch_->mutex);
@@ -356,7 +395,10 @@ Symbol InProcessDevice::run_callin(const InputInfo& info) {
         epoch_->word += callin.name;
     }
     try {
-        callin.variants[v].snippet(instance_.get());
+        if (callin.with_value)
+            callin.with_value(instance_.get(), values_[info.callin].at(*info.variant));
+        else
+            callin.variants[v].snippet(instance_.get());
     } catch (const std::exception& e) {
         log()->debug("{}: callin {} refused: {}", name(), callin.name, e.what());
         return *outputs_.find(kErr);

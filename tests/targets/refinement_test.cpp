@@ -166,8 +166,30 @@ TEST(Refinement, UnknownFromUnresolvedAnswers) {
     EXPECT_EQ(u->reason, "2 runs disagreed: err x1 ok x1");
 }
 
-TEST(Refinement, ParameterisedCallinsAreRefusedByThePlainDevice) {
-    EXPECT_THROW(InProcessDevice(pipe_purpose().build()), std::invalid_argument);
+TEST(Refinement, TheInProcessDeviceDeclaresItsValuesAsInputsGroupedIntoPartitions) {
+    InProcessDevice device(pipe_purpose().build());
+    EXPECT_EQ(device.inputs().names(), (std::vector<std::string>{"connect/v0", "connect/v1", "connect/v2", "write/v0",
+                                                                 "write/v1", "write/v2", "flush", "close", "wait"}));
+    const DeviceDescription d = device.describe();
+    ASSERT_EQ(d.parameterised.size(), 2u);
+    EXPECT_EQ(d.parameterised[0].callin, "connect");
+    EXPECT_EQ(d.parameterised[0].parameters, (std::vector<std::pair<std::string, std::string>>{{"snk", "object"}}));
+    ASSERT_EQ(d.parameterised[0].partitions.size(), 1u);
+    EXPECT_EQ(d.parameterised[0].partitions[0].name, "any");
+    EXPECT_EQ(d.parameterised[0].partitions[0].values,
+              (std::vector<DeviceDescription::ValueInput>{{"connect/v0", "null"}, {"connect/v1", "new"}, {"connect/v2", "connected"}}));
+    // Each value input runs the callin with its value: null is refused, a new sink connects.
+    EXPECT_EQ(device.outputs().name(device.run(word_of({"connect/v0"}, device.inputs())).outputs.back()), "err");
+    EXPECT_EQ(device.outputs().name(device.run(word_of({"connect/v1", "write/v2"}, device.inputs())).outputs.back()), "ok");
+    EXPECT_EQ(device.outputs().name(device.run(word_of({"connect/v1", "write/v0"}, device.inputs())).outputs.back()), "err");
+    // A value in two partitions is a definition error, named.
+    auto bad = pipe_purpose().partition("write", "zero", "len == 0", ValueGenerator::fixed({"0"})).build();
+    try {
+        InProcessDevice broken(bad);
+        ADD_FAILURE() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), "class 'PipedOutputStream': value '0' of callin 'write' is in two partitions");
+    }
 }
 
 }  // namespace

@@ -54,6 +54,10 @@ struct InProcessConfig {
     /// for "<class> (in-process)", which is not a URL: a class of the user's own is not reachable as
     /// `inproc:` (serve it from its test binary, `exec:BINARY#SPEC`; docs/gtest-plugin.md).
     std::string label;
+    /// Parameterised callins (LearningPurpose::callin_with): concrete values generated per partition
+    /// (fixed generators give all theirs), with the seed `value_seed` + the callin's index.
+    std::size_t values_per_partition = 4;
+    std::uint64_t value_seed = 1;
 };
 
 /// Timing observations of a device (plain data). Delays are measured from the start of the latest
@@ -85,15 +89,17 @@ private:
     std::string callin_, first_label_, second_label_, message_;
 };
 
-/// Runs a ClassDefinition: inputs are the callins (declared order; split variants in place) then
-/// `wait`; outputs `ok`, `quiet`, `err`, then the callback symbols (declared order), all fixed at
+/// Runs a ClassDefinition: inputs are the callins (declared order; split variants in place; a
+/// parameterised callin's concrete values in place, `callin/vK` for the K-th distinct value, or
+/// `callin` when it has one value) then `wait`; outputs `ok`, `quiet`, `err`, then the callback symbols (declared order), all fixed at
 /// construction. A callin that throws answers `err`, and `err` is absorbing (every later input of
 /// the query answers `err` without running). Traits: closure_traits, without `quiet` when the
 /// definition's quiet_is_stable is false. Not thread-safe (one query at a time); callbacks may
 /// arrive on any thread.
 class InProcessDevice final : public Device {
 public:
-    /// Throws std::invalid_argument when the definition is invalid (ClassDefinition::validate).
+    /// Throws std::invalid_argument when the definition is invalid (ClassDefinition::validate), a
+    /// partition generates no value, or one value is in two partitions of a callin.
     explicit InProcessDevice(ClassDefinition definition, InProcessConfig config = {});
     ~InProcessDevice() override;
     InProcessDevice(const InProcessDevice&) = delete;
@@ -106,7 +112,8 @@ public:
     [[nodiscard]] std::string name() const override {
         return config_.label.empty() ? definition_.name + " (in-process)" : config_.label;
     }
-    /// The class name, its framework version and the timing in force.
+    /// The class name, its framework version, the timing in force, the environment callins and the
+    /// parameterised callins with their partitions and value inputs (session/refinement.hpp).
     [[nodiscard]] DeviceDescription describe() const override;
 
     /// Tears down the previous instance if still there, then makes a fresh one. Throws DeviceError
@@ -140,7 +147,7 @@ public:
 private:
     struct InputInfo {
         std::size_t callin = 0;                // index into definition_.callins
-        std::optional<std::size_t> variant;    // fixed variant (Split), else chosen per run
+        std::optional<std::size_t> variant;    // fixed variant (Split) or value index, else chosen per run
         bool wait = false;
     };
 
@@ -155,6 +162,8 @@ private:
     Alphabet outputs_;
     DeviceTraits traits_;
     std::vector<InputInfo> input_info_;
+    std::vector<std::vector<std::string>> values_;  // per callin: a parameterised callin's value pool
+    std::vector<DeviceDescription::Parameterised> parameterised_;
     std::shared_ptr<detail::TimingMonitor> monitor_;  // shared with every epoch's sink
     std::shared_ptr<detail::Epoch> epoch_;
     std::shared_ptr<void> instance_;

@@ -1,0 +1,710 @@
+// learn_with_refinement: black-box alphabet refinement (PSYCO Algorithm 3) over any Device, and
+// PartitionedDevice: the same abstraction with fixed partitions, for conformance checking.
+#include "typestar/session/refinement.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <exception>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "typestar/core/typestate.hpp"
+#include "typestar/log/logging.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace typestar {
+namespace {
+
+constexpr const char* kUnknownPurpose = "unknown:purpose";
+constexpr const char* kUnknownUnresolved = "unknown:unresolved";
+constexpr const char* kUnknownDisagreeing = "unknown:disagreeing";
+
+/// Thrown through the learner when a partition was split (or an abstract transition turned out to be
+/// unknown after it was answered): learning restarts on the refined alphabet (PSYCO Algorithm 1's
+/// REFINED answer). Not a typestar::Error: it is control flow.
+struct RefinementRequest final : std::exception {
+    [[nodiscard]] const char* what() const noexcept override { return "the alphabet was refined"; }
+};
+
+struct AbstractPartition {
+    std::string name;
+    std::string guard;
+    std::vector<std::size_t> values;  // indices into the callin's pool
+    std::string split_from;
+    std::string split_by;
+};
+
+/// One callin of the device: a plain input, or a parameterised callin with its value pool.
+struct CallinEntry {
+    std::string name;
+    std::optional<Symbol> plain;                 // the device input of a plain callin
+    std::vector<std::pair<std::string, std::string>> parameters;
+    std::vector<Symbol> pool_inputs;             // parameterised: every value's device input, in order
+    std::vector<std::string> pool_values;        // and its printed value
+    std::vector<AbstractPartition> partitions;
+    [[nodiscard]] bool parameterised() const { return !plain.has_value(); }
+};
+
+/// One abstract input of the current alphabet.
+struct AbstractInput {
+    std::string name;
+    std::size_t callin = 0;                // index into the callins (unused for wait)
+    std::optional<std::size_t> partition;  // for a parameterised callin
+    bool wait = false;
+};
+
+/// A concrete run's answer, memoised across refinements (PSYCO's shared MemoizedTable).
+struct ConcreteAnswer {
+    Word outputs;
+    std::optional<std::size_t> unresolved_at;  // first step whose answer differed between repeats
+    std::string reason;
+    std::size_t round = 0;                     // the learn-refine iteration that obtained it
+};
+
+/// Output names are symbol names; partition names allow [A-Za-z0-9_.=<>!-] only.
+std::string partition_word(const std::string& output) {
+    std::string out;
+    for (char c : output)
+        out += (std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_.=<>!-").find(c) != std::string_view::npos)
+                   ? c
+                   : '_';
+    return out.empty() ? std::string("x") : out;
+}
+
+/// The callins of `device` in input order: a parameterised callin (describe().parameterised) stands
+/// where its first value input is; every other input but `wait` is a plain callin.
+std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescription& d) {
+    const Alphabet& in = device.inputs();
+    std::map<std::string, std::size_t> param_of_input;  // device input -> index into d.parameterised
+    for (std::size_t p = 0; p < d.parameterised.size(); ++p)
+        for (const auto& part : d.parameterised[p].partitions)
+            for (const auto& v : part.values) {
+                if (!in.contains(v.input))
+                    throw std::invalid_argument(device.name() + ": value input '" + v.input + "' of callin '" +
+                                                d.parameterised[p].callin + "' is not one of the device's inputs");
+                const auto [at, fresh] = param_of_input.emplace(v.input, p);
+                if (!fresh && at->second != p)
+                    throw std::invalid_argument(device.name() + ": input '" + v.input + "' is a value of two callins");
+            }
+    std::vector<CallinEntry> out;
+    std::vector<bool> placed(d.parameterised.size(), false);
+    for (Symbol s = 0; s < in.size(); ++s) {
+        const std::string& name = in.name(s);
+        if (name == kWait) continue;
+        const auto it = param_of_input.find(name);
+        if (it == param_of_input.end()) {
+            CallinEntry c;
+            c.name = name;
+            c.plain = s;
+            out.push_back(std::move(c));
+            continue;
+        }
+        if (placed[it->second]) continue;
+        placed[it->second] = true;
+        const auto& p = d.parameterised[it->second];
+        CallinEntry c;
+        c.name = p.callin;
+        c.parameters = p.parameters;
+        for (const auto& part : p.partitions) {
+            AbstractPartition a{part.name, part.guard, {}, {}, {}};
+            for (const auto& v : part.values) {
+                const auto at = std::find(c.pool_values.begin(), c.pool_values.end(), v.value);
+                std::size_t index = 0;
+                if (at == c.pool_values.end()) {
+                    index = c.pool_values.size();
+                    c.pool_values.push_back(v.value);
+                    c.pool_inputs.push_back(in.at(v.input));
+                } else {
+                    index = static_cast<std::size_t>(at - c.pool_values.begin());
+                    if (c.pool_inputs[index] != in.at(v.input))
+                        throw std::invalid_argument(device.name() + ": value '" + v.value + "' of callin '" + p.callin +
+                                                    "' is two inputs");
+                }
+                if (std::find(a.values.begin(), a.values.end(), index) != a.values.end()) continue;
+                for (const auto& other : c.partitions)
+                    if (std::find(other.values.begin(), other.values.end(), index) != other.values.end())
+                        throw std::invalid_argument(device.name() + ": value '" + v.value + "' of callin '" +
+                                                    p.callin + "' is in two partitions");
+                a.values.push_back(index);
+            }
+            if (a.values.empty())
+                throw std::invalid_argument(device.name() + ": partition '" + part.name + "' of callin '" + p.callin +
+                                            "' has no value");
+            c.partitions.push_back(std::move(a));
+        }
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+/// What survives refinements: the callins and their partitions, the concrete device and the memo.
+/// In fixed mode (checking a stored spec) nothing is refined and a disagreement is a PartitionError.
+class Refiner {
+public:
+    Refiner(Device& device, std::vector<CallinEntry> callins, RefinementOptions options, bool fixed)
+        : device_(device), callins_(std::move(callins)), options_(std::move(options)), fixed_(fixed) {
+        for (const auto& c : callins_)
+            if (c.parameterised() && c.partitions.empty())
+                throw std::invalid_argument(device_.name() + ": parameterised callin '" + c.name + "' has no partition");
+        report_.initial_alphabet = alphabet().size() - 1;
+        if (options_.purpose_name.empty()) options_.purpose_name = device_.describe().class_name;
+    }
+
+    [[nodiscard]] Device& concrete() { return device_; }
+    [[nodiscard]] const RefinementOptions& options() const { return options_; }
+    [[nodiscard]] bool fixed() const { return fixed_; }
+    RefinementReport& report() { return report_; }
+    [[nodiscard]] const RefinementReport& report() const { return report_; }
+    [[nodiscard]] std::size_t round() const { return round_; }
+    void next_round() { ++round_; }
+    [[nodiscard]] std::vector<CallinEntry>& callins() { return callins_; }
+    /// Abstract words (by name) found unknown after they were answered: learning restarted.
+    std::map<std::vector<std::string>, Unknown>& late_unknowns() { return late_unknowns_; }
+
+    /// The current abstract alphabet: callins in device order (partitions in order), then `wait`.
+    [[nodiscard]] std::vector<AbstractInput> alphabet() const {
+        std::vector<AbstractInput> out;
+        for (std::size_t c = 0; c < callins_.size(); ++c) {
+            const auto& callin = callins_[c];
+            if (!callin.parameterised()) {
+                out.push_back({callin.name, c, std::nullopt, false});
+                continue;
+            }
+            for (std::size_t p = 0; p < callin.partitions.size(); ++p)
+                out.push_back({spec::abstract_input(callin.name, callin.partitions[p].name), c, p, false});
+        }
+        out.push_back({std::string(kWait), 0, std::nullopt, true});
+        return out;
+    }
+
+    /// The concrete input running callin `c` with pool value `value` (plain callins: its only input).
+    [[nodiscard]] Symbol concrete_symbol(std::size_t c, std::optional<std::size_t> value) const {
+        const auto& callin = callins_[c];
+        return callin.plain ? *callin.plain : callin.pool_inputs.at(*value);
+    }
+
+    /// Runs `word` (concrete) through the memo; `repeats` executions on a miss.
+    ConcreteAnswer run_concrete(const Word& word) {
+        ++report_.concrete_requested;
+        if (const auto it = memo_.find(word); it != memo_.end()) {
+            if (it->second.round < round_) ++report_.reused_across_refinements;
+            return it->second;
+        }
+        ConcreteAnswer answer;
+        answer.round = round_;
+        std::vector<Word> runs;
+        for (std::size_t r = 0; r < std::max<std::size_t>(1, options_.repeats); ++r) {
+            runs.push_back(device_.run(word).outputs);
+            ++report_.concrete_executed;
+        }
+        answer.outputs = runs.front();
+        for (std::size_t i = 0; i < word.size() && !answer.unresolved_at; ++i) {
+            std::map<std::string, std::size_t> seen;
+            for (const auto& r : runs) ++seen[device_.outputs().name(r[i])];
+            if (seen.size() < 2) continue;
+            answer.unresolved_at = i;
+            answer.reason = std::to_string(runs.size()) + " runs disagreed:";
+            for (const auto& [out, n] : seen) answer.reason += " " + out + " x" + std::to_string(n);
+        }
+        memo_.emplace(word, answer);
+        return answer;
+    }
+
+private:
+    Device& device_;
+    std::vector<CallinEntry> callins_;
+    RefinementOptions options_;
+    bool fixed_ = false;
+    std::map<Word, ConcreteAnswer> memo_;
+    std::map<std::vector<std::string>, Unknown> late_unknowns_;
+    std::size_t round_ = 0;
+    RefinementReport report_;
+};
+
+/// The abstract device of one learn-refine iteration (or of a check over fixed partitions): inputs
+/// are the current alphabet's abstract inputs and `wait`; outputs the device's (by name) plus the
+/// three unknown answers, after which everything answers `err` (absorbing).
+class AbstractDevice final : public Device {
+public:
+    explicit AbstractDevice(Refiner& refiner) : refiner_(refiner), alphabet_(refiner.alphabet()) {
+        std::vector<std::string> in;
+        for (const auto& a : alphabet_) in.push_back(a.name);
+        inputs_ = Alphabet(in);
+        std::vector<std::string> out = refiner.concrete().outputs().names();
+        if (!refiner.fixed()) out.insert(out.end(), {kUnknownPurpose, kUnknownUnresolved, kUnknownDisagreeing});
+        outputs_ = Alphabet(out);
+        err_ = outputs_.at(kErr);
+        for (const char* u : {kUnknownPurpose, kUnknownUnresolved, kUnknownDisagreeing})
+            if (const auto s = outputs_.find(u)) unknown_.insert(*s);
+        const DeviceTraits concrete = refiner.concrete().traits();
+        traits_ = closure_traits(inputs_, outputs_, concrete.quiet.has_value());
+        std::size_t max_values = 1;
+        for (const auto& c : refiner.callins())
+            for (const auto& part : c.partitions) max_values = std::max(max_values, part.values.size());
+        instantiations_ = refiner.fixed() ? max_values
+                                          : std::max<std::size_t>(1, std::min(refiner.options().instantiations, max_values));
+    }
+
+    [[nodiscard]] const Alphabet& inputs() const override { return inputs_; }
+    [[nodiscard]] const Alphabet& outputs() const override { return outputs_; }
+    [[nodiscard]] DeviceTraits traits() const override { return traits_; }
+    [[nodiscard]] std::string name() const override {
+        return refiner_.concrete().name() + (refiner_.fixed() ? " (partitions)" : " (abstract)");
+    }
+    [[nodiscard]] DeviceDescription describe() const override {
+        DeviceDescription d = refiner_.concrete().describe();
+        d.name = name();
+        d.parameterised.clear();  // its inputs are the abstract ones
+        return d;
+    }
+    void check_timing() override { refiner_.concrete().check_timing(); }
+    void reset() override { current_.clear(); }
+    Symbol step(Symbol input) override {
+        current_.push_back(input);
+        return answer(current_).back();
+    }
+    [[nodiscard]] RunResult run(std::span<const Symbol> inputs) override {
+        RunResult r;
+        r.outputs = answer(Word(inputs.begin(), inputs.end()));
+        r.steps = inputs.size();
+        for (Symbol i : inputs) r.waits += alphabet_[i].wait ? 1 : 0;
+        return r;
+    }
+    [[nodiscard]] std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,
+                                                     std::chrono::milliseconds timeout) override {
+        const Word p(prefix.begin(), prefix.end());
+        const Word a = answer(p);
+        if (std::any_of(a.begin(), a.end(), [&](Symbol o) { return unknown_.count(o) != 0; }))
+            return err_;  // after an unknown answer everything answers err
+        // Every instantiation of the prefix: the quiet wait must hold for each declared value.
+        std::optional<Symbol> first;
+        for (std::size_t j = 0; j < instantiations_; ++j) {
+            const auto got = refiner_.concrete().confirm_wait(instantiate(p, j), timeout);
+            if (!got) return std::nullopt;
+            const Symbol s = abstract_output(*got);
+            if (!first) first = s;
+            if (s != *first) return s;  // a different answer than quiet: the caller reports it
+        }
+        return first;
+    }
+
+    /// The abstract answer of `word` (memoised for this iteration).
+    Word answer(const Word& word) {
+        if (word.empty()) return {};
+        if (const auto it = answers_.find(word); it != answers_.end()) return it->second;
+        Word prefix(word.begin(), word.end() - 1);
+        Word result = answer(prefix);
+        const auto finish = [&](Symbol output, std::optional<Unknown> why = std::nullopt) {
+            result.push_back(output);
+            if (why) reasons_[word] = std::move(*why);
+            answers_[word] = result;
+            return result;
+        };
+        if (!result.empty() && (result.back() == err_ || unknown_.count(result.back()) != 0)) return finish(err_);
+        const AbstractInput& last = alphabet_[word.back()];
+        if (!refiner_.fixed()) {
+            if (const auto& purpose = refiner_.options().purpose; purpose && !last.wait) {
+                std::vector<AbstractStep> history;
+                for (std::size_t i = 0; i < prefix.size(); ++i)
+                    history.push_back({inputs_.name(prefix[i]), outputs_.name(result[i])});
+                if (!purpose(history, last.name))
+                    return finish(outputs_.at(kUnknownPurpose),
+                                  Unknown{Unknown::Source::Purpose,
+                                          "the learning purpose of " + refiner_.options().purpose_name +
+                                              " never calls it here"});
+            }
+            if (const auto it = refiner_.late_unknowns().find(names(word)); it != refiner_.late_unknowns().end())
+                return finish(outputs_.at(kUnknownDisagreeing), it->second);
+        }
+        std::vector<Word> concrete(instantiations_);
+        std::vector<ConcreteAnswer> answers;
+        for (std::size_t j = 0; j < instantiations_; ++j) {
+            concrete[j] = instantiate(word, j);
+            answers.push_back(refiner_.run_concrete(concrete[j]));
+            if (answers.back().unresolved_at) {
+                if (refiner_.fixed())
+                    throw PartitionError(names(word), output_names(answers.front().outputs),
+                                         output_names(answers.back().outputs),
+                                         "the same concrete run answered differently when repeated (" +
+                                             answers.back().reason + ")");
+                return finish(outputs_.at(kUnknownUnresolved), Unknown{Unknown::Source::Unresolved, answers.back().reason});
+            }
+        }
+        bool agree = true;
+        for (const auto& a : answers) agree = agree && a.outputs == answers.front().outputs;
+        if (agree) return finish(abstract_output(answers.front().outputs.back()));
+        if (refiner_.fixed()) {
+            std::size_t j = 1;
+            while (answers[j].outputs == answers.front().outputs) ++j;
+            throw PartitionError(names(word), output_names(answers.front().outputs), output_names(answers[j].outputs),
+                                 "instantiations " + concrete_text(concrete.front()) + " and " + concrete_text(concrete[j]) +
+                                     " of the spec's partitions answer differently: the partitions do not describe the device");
+        }
+        // Same concrete prefix for every instantiation's prefix (same picks, memoised): only the
+        // last step can differ. Find the partition whose values alone make the difference.
+        auto [why, position] = refine_or_explain(word, concrete.front());
+        if (last.wait) {
+            // The callback depends on argument values no partition explains (PSYCO: the symbolic
+            // executor's unknown): the callin whose values make the difference is unknown, and learning
+            // restarts with it (its answer `ok` was already given to the learner).
+            if (!position)
+                throw Error("the callback after " + text(word) + " depends on argument values that no single "
+                            "partition explains (" + why.reason + ") and no parameterised callin precedes it");
+            const Word at(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(*position + 1));
+            why.reason = "the callback after " + text(word) + " depends on the values of " + inputs_.name(word[*position]) +
+                         ": " + why.reason;
+            refiner_.late_unknowns().emplace(names(at), std::move(why));
+            log()->info("refinement: {} is unknown (the callback after it depends on its values); learning restarts",
+                        text(at));
+            throw RefinementRequest();
+        }
+        return finish(outputs_.at(kUnknownDisagreeing), std::move(why));
+    }
+
+    /// Why `word` (abstract) was answered unknown, if it was.
+    [[nodiscard]] const Unknown* reason(const Word& word) const {
+        const auto it = reasons_.find(word);
+        return it == reasons_.end() ? nullptr : &it->second;
+    }
+
+private:
+    [[nodiscard]] static std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.session"); }
+
+    [[nodiscard]] Symbol abstract_output(Symbol concrete) {
+        const std::string& n = refiner_.concrete().outputs().name(concrete);
+        if (const auto s = outputs_.find(n)) return *s;
+        return outputs_.intern(n);  // a callback the device saw first now (outputs may grow)
+    }
+
+    [[nodiscard]] std::vector<std::string> names(const Word& word) const {
+        std::vector<std::string> out;
+        for (Symbol s : word) out.push_back(inputs_.name(s));
+        return out;
+    }
+    [[nodiscard]] std::vector<std::string> output_names(const Word& concrete_outputs) const {
+        std::vector<std::string> out;
+        for (Symbol s : concrete_outputs) out.push_back(refiner_.concrete().outputs().name(s));
+        return out;
+    }
+    [[nodiscard]] std::string concrete_text(const Word& concrete) {
+        std::string out;
+        for (Symbol s : concrete) out += (out.empty() ? "" : " ") + refiner_.concrete().inputs().name(s);
+        return "'" + out + "'";
+    }
+
+    [[nodiscard]] std::string text(const Word& word, std::size_t end = static_cast<std::size_t>(-1)) const {
+        std::string out;
+        for (std::size_t i = 0; i < word.size() && i < end; ++i) out += (out.empty() ? "" : " ") + inputs_.name(word[i]);
+        return out;
+    }
+
+    /// Instantiation `j` of `word`: position i of partition values L takes L[(j + i) mod |L|].
+    [[nodiscard]] Word instantiate(const Word& word, std::size_t j) const {
+        Word out;
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            const AbstractInput& a = alphabet_[word[i]];
+            if (a.wait) {
+                out.push_back(refiner_.concrete().inputs().at(kWait));
+                continue;
+            }
+            std::optional<std::size_t> value;
+            if (a.partition) {
+                const auto& values = refiner_.callins()[a.callin].partitions[*a.partition].values;
+                value = values[(j + i) % values.size()];
+            }
+            out.push_back(refiner_.concrete_symbol(a.callin, value));
+        }
+        return out;
+    }
+
+    /// Varies the value of one partitioned position q of `base` (the first instantiation), last
+    /// position first, keeping every other value. When the values answer differently there, splits
+    /// the partition by the answers (throws RefinementRequest) or, over budget, explains (with q);
+    /// when no single position explains the difference, explains that (with the last partitioned
+    /// position, if any).
+    std::pair<Unknown, std::optional<std::size_t>> refine_or_explain(const Word& word, const Word& base) {
+        const std::size_t n = word.size();
+        const auto& out_names = refiner_.concrete().outputs();
+        std::optional<std::size_t> last_partitioned;
+        for (std::size_t q = n; q-- > 0;) {
+            const AbstractInput& a = alphabet_[word[q]];
+            if (!a.partition) continue;
+            if (!last_partitioned) last_partitioned = q;
+            auto& callin = refiner_.callins()[a.callin];
+            const AbstractPartition part = callin.partitions[*a.partition];
+            if (part.values.size() < 2) continue;
+            std::vector<Word> keys;                       // answers from q on, in order of first appearance
+            std::vector<std::vector<std::size_t>> groups;
+            for (std::size_t v : part.values) {
+                Word c = base;
+                c[q] = refiner_.concrete_symbol(a.callin, v);
+                const ConcreteAnswer r = refiner_.run_concrete(c);
+                if (r.unresolved_at) return {Unknown{Unknown::Source::Unresolved, r.reason}, q};
+                const Word key(r.outputs.begin() + static_cast<std::ptrdiff_t>(q), r.outputs.end());
+                const auto at = std::find(keys.begin(), keys.end(), key);
+                if (at == keys.end()) {
+                    keys.push_back(key);
+                    groups.push_back({v});
+                } else {
+                    groups[static_cast<std::size_t>(at - keys.begin())].push_back(v);
+                }
+            }
+            if (groups.size() < 2) continue;
+            std::size_t d = 0;  // first position (from q) where the groups' answers differ
+            while (std::all_of(keys.begin(), keys.end(), [&](const Word& k) { return k[d] == keys.front()[d]; })) ++d;
+            const std::string split_by = text(word, q + d + 1);
+            std::string example;
+            for (std::size_t g = 0; g < groups.size(); ++g)
+                example += (g ? ", " : "") + std::string("'") + callin.pool_values[groups[g].front()] + "' " +
+                           out_names.name(keys[g][d]);
+            if (refiner_.report().refinements.size() >= refiner_.options().max_refinements)
+                return {Unknown{Unknown::Source::Disagreeing,
+                                "values of " + inputs_.name(word[q]) + " still answer differently after the refinement budget (" +
+                                    std::to_string(refiner_.options().max_refinements) + " splits): " + example},
+                        q};
+            // Split: one partition per answer, named after it, in order of first appearance.
+            std::vector<AbstractPartition> into;
+            std::set<std::string> used;
+            for (const auto& p : callin.partitions) used.insert(p.name);
+            used.erase(part.name);
+            RefinementRecord record{callin.name, part.name, {}, split_by};
+            for (std::size_t g = 0; g < groups.size(); ++g) {
+                const std::string answer = out_names.name(keys[g][d]);
+                // Named after the answer that tells the groups apart: its own (`any.ok`), or a later
+                // one when the difference shows only further on (`any.then-err`).
+                const std::string stem = part.name + (d == 0 ? "." : ".then-") + partition_word(answer);
+                std::string name = stem;
+                for (int k = 2; used.count(name); ++k) name = stem + "-" + std::to_string(k);
+                used.insert(name);
+                AbstractPartition np{name,
+                                     (part.guard.empty() ? std::string() : part.guard + "; ") + "answers " + answer +
+                                         " at the end of " + split_by,
+                                     groups[g], part.name, split_by};
+                record.into.push_back(name);
+                into.push_back(std::move(np));
+            }
+            auto& parts = callin.partitions;
+            const auto at = parts.begin() + static_cast<std::ptrdiff_t>(*a.partition);
+            const auto pos = parts.erase(at);
+            parts.insert(pos, into.begin(), into.end());
+            log()->info("refinement: {}[{}] split after '{}'", callin.name, part.name, split_by);
+            refiner_.report().refinements.push_back(std::move(record));
+            throw RefinementRequest();
+        }
+        return {Unknown{Unknown::Source::Disagreeing,
+                        "instantiations of " + text(word) + " answer differently, and no single partition's values explain it"},
+                last_partitioned};
+    }
+
+    Refiner& refiner_;
+    std::vector<AbstractInput> alphabet_;
+    Alphabet inputs_;
+    Alphabet outputs_;
+    Symbol err_ = 0;
+    std::set<Symbol> unknown_;
+    DeviceTraits traits_;
+    std::size_t instantiations_ = 1;
+    Word current_;
+    std::map<Word, Word> answers_;
+    std::map<Word, Unknown> reasons_;
+};
+
+/// Access words of the typestate's states over its legal transitions (callins, then `wait`).
+std::vector<std::optional<std::vector<std::string>>> access_words(const Typestate& t) {
+    std::vector<std::optional<std::vector<std::string>>> access(t.states.size());
+    std::deque<StateId> queue{t.initial};
+    access[t.initial].emplace();
+    while (!queue.empty()) {
+        const StateId s = queue.front();
+        queue.pop_front();
+        const auto visit = [&](StateId to, const std::string& input) {
+            if (access[to]) return;
+            access[to] = *access[s];
+            access[to]->push_back(input);
+            queue.push_back(to);
+        };
+        for (std::size_t c = 0; c < t.callins.size(); ++c)
+            if (t.states[s].callins[c]) visit(*t.states[s].callins[c], t.callins[c]);
+        if (t.states[s].callback) visit(t.states[s].callback->target, std::string(kWait));
+        else if (t.states[s].quiet_target) visit(*t.states[s].quiet_target, std::string(kWait));
+    }
+    return access;
+}
+
+/// A spec name ([A-Za-z0-9_.-]) from a free text (as learn_spec names its specs).
+std::string spec_name_of(std::string name) {
+    for (char& c : name) {
+        const auto u = static_cast<unsigned char>(c);
+        if (!std::isalnum(u) && c != '_' && c != '.' && c != '-') c = '_';
+    }
+    return name.empty() ? std::string("learned") : name;
+}
+
+}  // namespace
+
+PartitionError::PartitionError(std::vector<std::string> inputs, std::vector<std::string> first,
+                               std::vector<std::string> second, std::string detail)
+    : NondeterminismError(std::move(inputs), std::move(first), std::move(second)), detail_(std::move(detail)) {
+    message_ = std::string(NondeterminismError::what()) + ": " + detail_;
+}
+
+bool is_parameterised(const Device& device) { return !device.describe().parameterised.empty(); }
+
+RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_options, const RefinementOptions& options) {
+    const DeviceDescription description = device.describe();
+    Refiner refiner(device, callins_of(device, description), options, false);
+    double seconds = 0;
+    for (;;) {
+        AbstractDevice abstract(refiner);
+        Device* devices[] = {&abstract};
+        LearnOptions learn = learn_options;
+        learn.seed.reset();            // the alphabet changes between iterations
+        learn.counterexample.reset();
+        if (learn.name.empty()) learn.name = description.class_name;
+        if (learn.device_label.empty()) learn.device_label = description.name;
+        std::optional<LearnedSpec> attempt;
+        try {
+            attempt.emplace(learn_spec(devices, learn));
+        } catch (const RefinementRequest&) {
+            refiner.next_round();
+            continue;
+        }
+        LearnedSpec& learned = *attempt;
+        seconds += learned.seconds;
+        // The three-valued typestate of the learned machine, with each unknown's reason.
+        const MealyMachine& m = learned.machine;
+        const std::string name = spec_name_of(learn.name);
+        std::map<Symbol, Unknown> unknown_outputs;
+        unknown_outputs[m.outputs().at(kUnknownPurpose)] = Unknown{Unknown::Source::Purpose, ""};
+        unknown_outputs[m.outputs().at(kUnknownUnresolved)] = Unknown{Unknown::Source::Unresolved, ""};
+        unknown_outputs[m.outputs().at(kUnknownDisagreeing)] = Unknown{Unknown::Source::Disagreeing, ""};
+        Typestate t = typestate_of(m, name, unknown_outputs);
+        const auto access = access_words(t);
+        for (StateId s = 0; s < t.states.size(); ++s)
+            for (auto& [c, u] : t.states[s].unknown) {
+                if (!access[s]) continue;
+                std::vector<std::string> names = *access[s];
+                names.push_back(t.callins[c]);
+                const Word w = word_of(names, abstract.inputs());
+                (void)abstract.answer(w);
+                if (const Unknown* why = abstract.reason(w)) u.reason = why->reason;
+            }
+        // Declarations: signatures, the final partitions with their values, the environment role.
+        std::vector<spec::CallinDeclaration> declarations;
+        for (const auto& callin : refiner.callins()) {
+            spec::CallinDeclaration d;
+            d.name = callin.name;
+            for (const auto& e : description.environment) {
+                if (e == callin.name) d.environment = true;
+                for (Symbol s : callin.pool_inputs)
+                    if (device.inputs().name(s) == e) d.environment = true;
+            }
+            if (callin.parameterised()) {
+                d.parameters.emplace();
+                for (const auto& [pname, ptype] : callin.parameters) d.parameters->push_back({pname, ptype});
+                for (const auto& part : callin.partitions) {
+                    spec::Partition sp{part.name, part.guard, {}, part.split_from, part.split_by};
+                    for (std::size_t v : part.values) sp.values.push_back(callin.pool_values[v]);
+                    d.partitions.push_back(std::move(sp));
+                }
+            }
+            if (d.parameters || d.environment) declarations.push_back(std::move(d));
+        }
+        t.input_info = spec::input_info_of(declarations);
+        spec::Spec s;
+        if (learned.spec) {
+            s = *learned.spec;  // bounds, timing, assumptions, provenance as learn_spec fills them
+        } else {
+            s.bounds.distinguisher = std::max(learned.bound, learn.equivalence.bound);
+            s.timing.tmax_ms = description.tmax_ms;
+            if (description.tmin_ms && *description.tmin_ms > 0) s.timing.tmin_ms = description.tmin_ms;
+            s.assumptions.quiet_is_stable = abstract.traits().quiet.has_value();
+            s.provenance.tool = tool_version();
+            s.provenance.device = learn.device_label;
+            s.provenance.framework = description.framework;
+        }
+        s.typestate = canonical(t);
+        s.declarations = std::move(declarations);
+        std::string text = spec::write_spec(s);
+        spec::Spec parsed = spec::parse_spec(text, "(learned)");
+        parsed.source = {};
+        RefinedSpec out{std::move(learned), std::move(text), {}};
+        out.learned.spec = std::move(parsed);
+        out.learned.not_a_closure.clear();
+        out.learned.seconds = seconds;
+        RefinementReport& r = refiner.report();
+        r.final_alphabet = refiner.alphabet().size() - 1;
+        r.learning_rounds = refiner.round() + 1;
+        r.unknown_transitions = 0;
+        for (const auto& st : out.learned.spec->typestate.states) r.unknown_transitions += st.unknown.size();
+        out.report = r;
+        return out;
+    }
+}
+
+// ---- PartitionedDevice ----
+
+struct PartitionedDevice::Impl {
+    Impl(Device& concrete, std::vector<CallinEntry> callins)
+        : refiner(concrete, std::move(callins), RefinementOptions{}, true), abstract(refiner) {}
+    Refiner refiner;
+    AbstractDevice abstract;
+};
+
+namespace {
+
+/// The device's callins with the partitions of `declarations` (values matched by printed value).
+std::vector<CallinEntry> fixed_callins(const Device& device, const std::vector<spec::CallinDeclaration>& declarations) {
+    std::vector<CallinEntry> callins = callins_of(device, device.describe());
+    for (const auto& d : declarations) {
+        if (d.partitions.empty()) continue;
+        const auto it = std::find_if(callins.begin(), callins.end(), [&](const CallinEntry& c) { return c.name == d.name; });
+        if (it == callins.end() || !it->parameterised())
+            throw std::invalid_argument(device.name() + " declares no parameterised callin '" + d.name +
+                                        "' (the spec's partitions need its values)");
+        std::vector<AbstractPartition> parts;
+        for (const auto& p : d.partitions) {
+            AbstractPartition a{p.name, p.guard, {}, p.split_from, p.split_by};
+            for (const auto& v : p.values) {
+                const auto at = std::find(it->pool_values.begin(), it->pool_values.end(), v);
+                if (at == it->pool_values.end())
+                    throw std::invalid_argument(device.name() + " offers no value '" + v + "' for callin '" + d.name +
+                                                "' (partition '" + p.name + "' of the spec)");
+                a.values.push_back(static_cast<std::size_t>(at - it->pool_values.begin()));
+            }
+            if (a.values.empty())
+                throw std::invalid_argument("partition '" + p.name + "' of callin '" + d.name + "' lists no value to run");
+            parts.push_back(std::move(a));
+        }
+        it->partitions = std::move(parts);
+    }
+    return callins;
+}
+
+}  // namespace
+
+PartitionedDevice::PartitionedDevice(Device& concrete, const std::vector<spec::CallinDeclaration>& declarations)
+    : impl_(std::make_unique<Impl>(concrete, fixed_callins(concrete, declarations))) {}
+PartitionedDevice::~PartitionedDevice() = default;
+const Alphabet& PartitionedDevice::inputs() const { return impl_->abstract.inputs(); }
+const Alphabet& PartitionedDevice::outputs() const { return impl_->abstract.outputs(); }
+DeviceTraits PartitionedDevice::traits() const { return impl_->abstract.traits(); }
+std::string PartitionedDevice::name() const { return impl_->abstract.name(); }
+DeviceDescription PartitionedDevice::describe() const { return impl_->abstract.describe(); }
+void PartitionedDevice::check_timing() { impl_->abstract.check_timing(); }
+void PartitionedDevice::reset() { impl_->abstract.reset(); }
+Symbol PartitionedDevice::step(Symbol input) { return impl_->abstract.step(input); }
+std::optional<Symbol> PartitionedDevice::confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds timeout) {
+    return impl_->abstract.confirm_wait(prefix, timeout);
+}
+RunResult PartitionedDevice::run(std::span<const Symbol> inputs) { return impl_->abstract.run(inputs); }
+std::uint64_t PartitionedDevice::concrete_runs() const noexcept { return impl_->refiner.report().concrete_executed; }
+
+}  // namespace typestar

@@ -1,0 +1,217 @@
+// Alphabet refinement over any Device (issue 17, PSYCO Algorithm 3 black-box) and checking fixed
+// partitions (PartitionedDevice): a parameterised device that is not in-process (a model with a
+// declared description, as an agent's /v1/status gives it), a split that needs a two-call prefix,
+// memoisation across refinements, callbacks that depend on argument values, wrong partitions.
+#include "typestar/session/refinement.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "support/parameterised_model.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar {
+namespace {
+
+using test::ParameterisedModel;
+using test::partition_of;
+
+/// PSYCO's PipedOutputStream over concrete inputs: connect(snk) with null / new / connected sinks,
+/// write(len) with negative / zero / positive lengths, close.
+MealyMachine pipe_machine() {
+    Typestate t;
+    t.name = "pipe";
+    t.callins = {"connect/null", "connect/new", "connect/connected", "write/neg", "write/zero", "write/pos", "close"};
+    const auto state = [&](std::string name) {
+        Typestate::State s;
+        s.name = std::move(name);
+        s.callins.assign(t.callins.size(), std::nullopt);
+        t.states.push_back(std::move(s));
+    };
+    state("fresh");
+    state("connected");
+    state("closed");
+    state("closed_connected");
+    t.states[0].callins[1] = 1;  // connect(new)
+    t.states[0].callins[6] = 2;  // close
+    t.states[1].callins[4] = 1;  // write(0)
+    t.states[1].callins[5] = 1;  // write(3)
+    t.states[1].callins[6] = 3;
+    t.states[2].callins[1] = 3;  // connecting a closed stream is allowed; writing is not
+    t.states[2].callins[6] = 2;
+    t.states[3].callins[6] = 3;
+    return synchronous_closure(t);
+}
+
+std::vector<DeviceDescription::Parameterised> pipe_parameters() {
+    return {{"connect", {{"snk", "object"}}, {partition_of("connect", "any", "", {"null", "new", "connected"})}},
+            {"write", {{"len", "int"}}, {partition_of("write", "any", "", {"neg", "zero", "pos"})}}};
+}
+
+TEST(RefinementOverAnyDevice, SplitsPartitionsOfADeclaredDescriptionIncludingOneNeedingATwoCallPrefix) {
+    ParameterisedModel device(pipe_machine(), pipe_parameters(), "model:pipe", "PipedOutputStream");
+    ASSERT_TRUE(is_parameterised(device));
+    const RefinedSpec r = learn_with_refinement(device);
+    const RefinementReport& rep = r.report;
+    EXPECT_EQ(rep.initial_alphabet, 3u);  // connect[any], write[any], close
+    ASSERT_EQ(rep.refinements.size(), 2u) << r.text;
+    EXPECT_EQ(rep.refinements[0], (RefinementRecord{"connect", "any", {"any.err", "any.ok"}, "connect[any]"}));
+    // write's values answer differently only after a successful connect: a prefix of two calls.
+    EXPECT_EQ(rep.refinements[1], (RefinementRecord{"write", "any", {"any.err", "any.ok"}, "connect[any.ok] write[any]"}));
+    EXPECT_EQ(rep.final_alphabet, 5u);
+    EXPECT_EQ(rep.learning_rounds, 3u);
+    EXPECT_EQ(rep.unknown_transitions, 0u);
+    ASSERT_TRUE(r.learned.spec);
+    const spec::Spec& s = *r.learned.spec;
+    EXPECT_EQ(s.typestate.name, "PipedOutputStream");
+    EXPECT_EQ(s.typestate.states.size(), 4u) << r.text;
+    EXPECT_EQ(s.provenance.device, "model:pipe");
+    ASSERT_EQ(s.declarations.size(), 2u);
+    EXPECT_EQ(s.declarations[0].signature(), "connect(snk: object)");
+    EXPECT_EQ(s.declarations[0].partitions[0].values, (std::vector<std::string>{"connected", "null"}));
+    EXPECT_EQ(s.declarations[0].partitions[1].values, (std::vector<std::string>{"new"}));
+    EXPECT_EQ(s.declarations[1].partitions[0].values, (std::vector<std::string>{"neg"}));
+    EXPECT_EQ(s.declarations[1].partitions[0].split_by, "connect[any.ok] write[any]");
+    EXPECT_EQ(r.text, spec::write_spec(s));
+    // Same concrete answers, same spec, byte for byte.
+    ParameterisedModel again(pipe_machine(), pipe_parameters(), "model:pipe", "PipedOutputStream");
+    EXPECT_EQ(learn_with_refinement(again).text, r.text);
+}
+
+TEST(RefinementOverAnyDevice, AnswersFromBeforeASplitAreReusedAndCounted) {
+    ParameterisedModel device(pipe_machine(), pipe_parameters(), "model:pipe", "PipedOutputStream");
+    const RefinedSpec r = learn_with_refinement(device);
+    const RefinementReport& rep = r.report;
+    EXPECT_GT(rep.reused_across_refinements, 0u);
+    EXPECT_LT(rep.concrete_executed, rep.concrete_requested);
+    EXPECT_GE(rep.concrete_requested, rep.concrete_executed + rep.reused_across_refinements);
+    // Every executed concrete run reached the device once (repeats = 1), and only those did.
+    EXPECT_EQ(device.runs(), rep.concrete_executed);
+}
+
+TEST(RefinementOverAnyDevice, AnInconsistentDescriptionIsRefusedWithTheName) {
+    auto params = pipe_parameters();
+    params[1].partitions[0].values.push_back({"write/huge", "huge"});
+    ParameterisedModel device(pipe_machine(), params, "model:pipe");
+    try {
+        (void)learn_with_refinement(device);
+        ADD_FAILURE() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "model:pipe: value input 'write/huge' of callin 'write' is not one of the device's inputs");
+    }
+}
+
+/// start(x) schedules a callback that depends on x: onA for a, onB for b; stop ends it.
+MealyMachine callback_machine() {
+    Typestate t;
+    t.name = "job";
+    t.callins = {"start/a", "start/b", "stop"};
+    t.callbacks = {"onA", "onB"};
+    for (const char* n : {"idle", "runningA", "runningB", "done"}) {
+        Typestate::State s;
+        s.name = n;
+        s.callins.assign(t.callins.size(), std::nullopt);
+        t.states.push_back(std::move(s));
+    }
+    t.states[0].callins[0] = 1;
+    t.states[0].callins[1] = 2;
+    t.states[1].callback = Typestate::CallbackEdge{0, 3};
+    t.states[2].callback = Typestate::CallbackEdge{1, 3};
+    t.states[1].callins[2] = 0;
+    t.states[2].callins[2] = 0;
+    t.states[3].callins[2] = 0;
+    return synchronous_closure(t);
+}
+
+std::vector<DeviceDescription::Parameterised> callback_parameters() {
+    return {{"start", {{"x", "id"}}, {partition_of("start", "any", "", {"a", "b"})}}};
+}
+
+TEST(RefinementOverAnyDevice, ACallbackChosenByTheValueSplitsThePartitionByTheCallback) {
+    ParameterisedModel device(callback_machine(), callback_parameters(), "model:job", "Job");
+    const RefinedSpec r = learn_with_refinement(device);
+    ASSERT_EQ(r.report.refinements.size(), 1u) << r.text;
+    EXPECT_EQ(r.report.refinements[0],
+              (RefinementRecord{"start", "any", {"any.then-onA", "any.then-onB"}, "start[any] wait"}));
+    EXPECT_EQ(r.report.unknown_transitions, 0u);
+    EXPECT_EQ(r.learned.spec->typestate.states.size(), 4u) << r.text;
+}
+
+TEST(RefinementOverAnyDevice, ACallbackDependingOnValuesNoPartitionExplainsIsAnUnknownTransitionNotAnError) {
+    ParameterisedModel device(callback_machine(), callback_parameters(), "model:job", "Job");
+    RefinementOptions options;
+    options.max_refinements = 0;
+    const RefinedSpec r = learn_with_refinement(device, {}, options);
+    const Typestate& t = r.learned.spec->typestate;
+    const auto start = static_cast<std::size_t>(std::find(t.callins.begin(), t.callins.end(), "start[any]") - t.callins.begin());
+    ASSERT_LT(start, t.callins.size()) << r.text;
+    const Unknown* u = t.unknown_at(t.initial, start);
+    ASSERT_NE(u, nullptr) << r.text;
+    EXPECT_EQ(u->source, Unknown::Source::Disagreeing);
+    EXPECT_EQ(u->reason, "the callback after start[any] wait depends on the values of start[any]: values of start[any] "
+                         "still answer differently after the refinement budget (0 splits): 'a' onA, 'b' onB");
+    EXPECT_EQ(r.report.unknown_transitions, 1u);
+    EXPECT_GE(r.report.learning_rounds, 2u);  // the unknown was found after start[any] had been answered
+    // The spec names it; checking the spec skips it (never a silent pass) and names it.
+    EXPECT_NE(r.text.find("source: disagreeing"), std::string::npos) << r.text;
+    PartitionedDevice partitioned(device, r.learned.spec->declarations);
+    Device* devices[] = {&partitioned};
+    const CheckReport check = check_spec(*r.learned.spec, devices);
+    EXPECT_EQ(check.verdict, Verdict::Pass);
+    EXPECT_TRUE(std::any_of(check.assumptions.begin(), check.assumptions.end(),
+                            [](const std::string& a) { return a.find("unknown transition") != std::string::npos; }));
+}
+
+TEST(PartitionedDevice, ALearnedSpecPassesAgainstItsDeviceOverItsPartitions) {
+    ParameterisedModel device(pipe_machine(), pipe_parameters(), "model:pipe", "PipedOutputStream");
+    const RefinedSpec r = learn_with_refinement(device);
+    PartitionedDevice partitioned(device, r.learned.spec->declarations);
+    EXPECT_EQ(partitioned.inputs().names(),
+              (std::vector<std::string>{"connect[any.err]", "connect[any.ok]", "write[any.err]", "write[any.ok]", "close", "wait"}));
+    Device* devices[] = {&partitioned};
+    const CheckReport check = check_spec(*r.learned.spec, devices);
+    EXPECT_EQ(check.verdict, Verdict::Pass) << check.reason;
+    EXPECT_GT(partitioned.concrete_runs(), check.tests);  // every declared value ran
+}
+
+TEST(PartitionedDevice, APartitionWhoseValuesDisagreeIsAFailureNamingTheValues) {
+    ParameterisedModel device(pipe_machine(), pipe_parameters(), "model:pipe", "PipedOutputStream");
+    spec::Spec wrong = *learn_with_refinement(device).learned.spec;
+    // Claim that a null sink connects like a new one.
+    auto& connect = wrong.declarations[0].partitions;
+    connect[0].values = {"connected"};
+    connect[1].values = {"new", "null"};
+    PartitionedDevice partitioned(device, wrong.declarations);
+    Device* devices[] = {&partitioned};
+    try {
+        (void)check_spec(wrong, devices);
+        ADD_FAILURE() << "no failure";
+    } catch (const PartitionError& e) {
+        EXPECT_EQ(e.inputs().back(), "connect[any.ok]");
+        const std::string what = e.what();
+        EXPECT_NE(what.find("connect/null'"), std::string::npos) << what;
+        EXPECT_NE(what.find("connect/new'"), std::string::npos) << what;
+        EXPECT_NE(what.find("the partitions do not describe the device"), std::string::npos) << what;
+    }
+}
+
+TEST(PartitionedDevice, AValueTheDeviceDoesNotOfferIsRefusedWithItsName) {
+    ParameterisedModel device(pipe_machine(), pipe_parameters(), "model:pipe", "PipedOutputStream");
+    spec::Spec s = *learn_with_refinement(device).learned.spec;
+    s.declarations[1].partitions[1].values.push_back("7");
+    try {
+        PartitionedDevice partitioned(device, s.declarations);
+        ADD_FAILURE() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "model:pipe offers no value '7' for callin 'write' (partition 'any.ok' of the spec)");
+    }
+}
+
+}  // namespace
+}  // namespace typestar
