@@ -1,0 +1,122 @@
+// The parameterised JDK targets learned with automatic alphabet refinement (PSYCO Algorithm 3,
+// black box: typestar::learn_with_refinement) through the JVM agents of the CTest fixture
+// `jvm_agents`: the learned text equals the committed v2 spec byte for byte, the committed spec
+// passes DroidStar Algorithm 2 over its own partitions (every declared value runs), and a spec that
+// puts a value in the wrong partition fails against the real JDK.
+// Regenerate: TYPESTAR_WRITE_JVM_PARAMS=1 ctest -R jvm_refinement (writes specs/targets/*_params.yaml).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "jvm_targets.hpp"
+#include "typestar/session/refinement.hpp"
+#include "typestar/session/session.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar {
+namespace {
+
+using jvm_testing::jvm_target;
+
+struct Target {
+    const char* agent;  ///< the agent's name in the fixture (agents.sh)
+    const char* spec;   ///< relative to the source tree
+};
+
+const Target kTargets[] = {
+    {"java_piped_params", "specs/targets/java_piped_params.yaml"},
+    {"java_signature_params", "specs/targets/java_signature_params.yaml"},
+};
+
+/// Stable test names and messages: the agent's name, not the struct's bytes.
+void PrintTo(const Target& t, std::ostream* os) { *os << t.agent; }
+
+std::string path_of(const Target& t) { return std::string(TYPESTAR_SOURCE_DIR) + "/" + t.spec; }
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+RefinedSpec learn(const Target& t, Device& device) {
+    LearnOptions learn;
+    learn.device_label = std::string("jvm:") + t.agent;  // not the agent's port: the text stays the same
+    return learn_with_refinement(device, learn);
+}
+
+class JvmRefinement : public ::testing::TestWithParam<Target> {};
+
+TEST_P(JvmRefinement, LearnsTheCommittedSpecByteForByte) {
+    const Target& t = GetParam();
+    const auto device = jvm_target(t.agent);
+    const RefinedSpec r = learn(t, *device);
+    const RefinementReport& rep = r.report;
+    std::cout << t.agent << ": alphabet " << rep.initial_alphabet << " -> " << rep.final_alphabet << ", "
+              << rep.refinements.size() << " refinements, " << r.learned.spec->typestate.states.size() << " states, "
+              << "concrete runs requested " << rep.concrete_requested << " / executed " << rep.concrete_executed
+              << " / reused across refinements " << rep.reused_across_refinements << ", unknown "
+              << rep.unknown_transitions << ", learning rounds " << rep.learning_rounds << "\n";
+    for (const auto& s : rep.refinements) {
+        std::cout << "  split " << s.callin << "[" << s.from << "] after '" << s.split_by << "' into";
+        for (const auto& p : s.into) std::cout << " " << p;
+        std::cout << "\n";
+    }
+    if (std::getenv("TYPESTAR_WRITE_JVM_PARAMS") != nullptr) {
+        spec::save_spec(*r.learned.spec, path_of(t));
+        std::cout << "wrote " << path_of(t) << "\n";
+    }
+    EXPECT_EQ(r.text, read_file(path_of(t))) << "re-learned " << t.agent << " differs from " << t.spec;
+    // Learning twice gives the same text (determinism, independent of the first run's cache).
+    EXPECT_EQ(learn(t, *device).text, r.text);
+}
+
+TEST_P(JvmRefinement, TheCommittedSpecPassesOverItsPartitions) {
+    const Target& t = GetParam();
+    const spec::Spec s = spec::load_spec(path_of(t));
+    const auto device = jvm_target(t.agent);
+    PartitionedDevice partitioned(*device, s.declarations);
+    Device* devices[] = {&partitioned};
+    const CheckReport check = check_spec(s, devices);
+    EXPECT_EQ(check.verdict, Verdict::Pass) << check.reason;
+    EXPECT_GT(check.tests, 0u);
+    EXPECT_GT(partitioned.concrete_runs(), check.tests);  // several values per abstract word ran
+}
+
+INSTANTIATE_TEST_SUITE_P(Jdk, JvmRefinement, ::testing::ValuesIn(kTargets),
+                         [](const auto& info) { return std::string(info.param.agent); });
+
+TEST(JvmRefinementCheck, AValueInTheWrongPartitionFailsAgainstTheJdk) {
+    spec::Spec s = spec::load_spec(path_of(kTargets[0]));
+    // Move the null sink into the partition of the sink that connects.
+    spec::CallinDeclaration* connect = nullptr;
+    for (auto& d : s.declarations)
+        if (d.name == "connect") connect = &d;
+    ASSERT_NE(connect, nullptr);
+    spec::Partition* with_null = nullptr;
+    spec::Partition* with_fresh = nullptr;
+    for (auto& p : connect->partitions) {
+        for (const auto& v : p.values) {
+            if (v == "null") with_null = &p;
+            if (v == "fresh sink") with_fresh = &p;
+        }
+    }
+    ASSERT_NE(with_null, nullptr);
+    ASSERT_NE(with_fresh, nullptr);
+    ASSERT_NE(with_null, with_fresh) << "refinement did not separate the null sink from a fresh one";
+    std::erase(with_null->values, std::string("null"));
+    with_fresh->values.push_back("null");
+    if (with_null->values.empty()) with_null->values.push_back("connected sink");  // keep the spec well-formed
+    const auto device = jvm_target(kTargets[0].agent);
+    PartitionedDevice partitioned(*device, s.declarations);
+    Device* devices[] = {&partitioned};
+    EXPECT_THROW((void)check_spec(s, devices), PartitionError);
+}
+
+}  // namespace
+}  // namespace typestar
