@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "jvm_support.hpp"
 #include "jvm_targets.hpp"
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
@@ -116,6 +117,31 @@ TEST(JvmRefinementCheck, AValueInTheWrongPartitionFailsAgainstTheJdk) {
     PartitionedDevice partitioned(*device, s.declarations);
     Device* devices[] = {&partitioned};
     EXPECT_THROW((void)check_spec(s, devices), PartitionError);
+}
+
+TEST(JvmRefinementHints, APartitionIsSplitOnlyByValuesThatRun) {
+    // The values are the black box's hints: with one value per partition, write's range [0, 16]
+    // gives only len = 0, so the split len = 0 / len > 0 after close is never seen, and the spec
+    // says so honestly (write[any] = values ["0"]), where PSYCO's path conditions would find it.
+    jvm_testing::JavaAgent agent({"--class-purpose", "typestar.jdk.PipedStreamParamsPurpose", "--port", "0",
+                                  "--values-per-partition", "1"});
+    ASSERT_FALSE(agent.url().empty()) << "the agent did not start";
+    HttpConfig c;
+    c.url = agent.url();
+    c.token = jvm_testing::kToken;
+    HttpDevice device(c);
+    LearnOptions learn;
+    learn.device_label = "jvm:java_piped_params (1 value per partition)";
+    const RefinedSpec r = learn_with_refinement(device, learn);
+    std::cout << "one value per partition: alphabet " << r.report.initial_alphabet << " -> "
+              << r.report.final_alphabet << ", " << r.report.refinements.size() << " refinements, "
+              << r.learned.spec->typestate.states.size() << " states, concrete runs executed "
+              << r.report.concrete_executed << "\n";
+    ASSERT_EQ(r.report.refinements.size(), 1u) << r.text;
+    EXPECT_EQ(r.report.refinements[0].callin, "connect");
+    EXPECT_NE(r.text.find("\"write(len: int)\":\n      partitions:\n        - {name: any, guard: \"true\", values: [\"0\"]}"),
+              std::string::npos)
+        << r.text;
 }
 
 }  // namespace
