@@ -100,6 +100,15 @@ TEST(JvmParameters, InvalidDeclarationsStopTheAgentWithAMessage) {
     EXPECT_EQ(bad.wait_exit(), 2);
 }
 
+TEST(JvmParameters, TheEnvironmentRoleIsDeclaredInTheStatus) {
+    JavaAgent with({"--class-purpose", "typestar.testing.ParametersProbePurpose$WithEnvironment", "--port", "0"});
+    ASSERT_FALSE(with.url().empty());
+    EXPECT_EQ(status_of(with)["environment"], json::parse(R"(["get"])"));
+    JavaAgent without({"--class-purpose", "typestar.testing.ParametersProbePurpose", "--port", "0"});
+    ASSERT_FALSE(without.url().empty());
+    EXPECT_FALSE(status_of(without).contains("environment"));  // additive: absent when none
+}
+
 TEST(JvmParameters, PipedOutputStreamAnswersLikeTheJdk) {
     JavaAgent agent({"--class-purpose", "typestar.jdk.PipedStreamParamsPurpose", "--port", "0"});
     ASSERT_FALSE(agent.url().empty());

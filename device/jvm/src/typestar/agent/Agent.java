@@ -171,6 +171,11 @@ public final class Agent {
         statusBody.addProperty("quiet_is_stable", purpose.quietIsStable);
         statusBody.addProperty("max_sessions", config.maxSessions);
         if (!purpose.expanded.isEmpty()) statusBody.add("parameters", parameters(purpose));
+        if (!purpose.environment.isEmpty()) {
+            JsonArray environment = new JsonArray();
+            purpose.environment.forEach(environment::add);
+            statusBody.add("environment", environment);
+        }
 
         // Without TCP_NODELAY every small answer waits for the peer's delayed ACK (about 40 ms per
         // request on Linux); the JDK server reads this property when its classes initialise.

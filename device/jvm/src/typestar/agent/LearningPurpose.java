@@ -58,6 +58,8 @@ public final class LearningPurpose<T> {
     final Map<String, Parameterised<T>> parameterised = new LinkedHashMap<>();
     /** Every callin symbol (plain or parameterised) in declaration order. */
     final List<String> order = new ArrayList<>();
+    /** Callins performed by the peer, not the client (spec {@code role: environment}), in declaration order. */
+    final List<String> environment = new ArrayList<>();
     /** Seed and count of the partitions' value generators. */
     long parameterSeed = 1;
     int valuesPerPartition = 4;
@@ -153,6 +155,20 @@ public final class LearningPurpose<T> {
         if (perPartition < 1) throw new IllegalArgumentException("class '" + name + "': values per partition must be at least 1");
         this.parameterSeed = seed;
         this.valuesPerPartition = perPartition;
+        return this;
+    }
+
+    /**
+     * Marks the plain callin {@code symbol} as performed by the peer, not the client (spec
+     * {@code role: environment}; /v1/status {@code environment}): learning drives it like any callin,
+     * the Monitor takes it as an observed event. Throws IllegalArgumentException when {@code symbol}
+     * is not a plain callin declared before (a parameterised callin cannot have the role yet).
+     */
+    public LearningPurpose<T> environment(String symbol) {
+        if (!callins.containsKey(symbol))
+            throw new IllegalArgumentException("class '" + name + "': environment: '" + symbol + "' is not a callin declared before"
+                    + (parameterised.containsKey(symbol) ? " without parameters (parameterised callins cannot have the role yet)" : ""));
+        if (!environment.contains(symbol)) environment.add(symbol);
         return this;
     }
 

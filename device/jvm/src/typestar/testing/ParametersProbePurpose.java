@@ -39,6 +39,14 @@ public class ParametersProbePurpose implements PurposeProvider {
                 .partition("set", "nat", "n >= 0", Values.range(0, 1000));
     }
 
+    /** The probe with {@code get} performed by the peer (the environment role). */
+    public static final class WithEnvironment implements PurposeProvider {
+        @Override
+        public LearningPurpose<?> purpose() {
+            return base().environment("get").partition("set", "any", "true", Values.fixed("1"));
+        }
+    }
+
     /** Two partitions named alike. */
     public static final class DuplicatePartition implements PurposeProvider {
         @Override
