@@ -24,6 +24,7 @@
 #include "typestar/core/translate.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
+#include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/spec/spec.hpp"
@@ -159,7 +160,50 @@ struct LearnArgs {
     std::string from;
     std::string out;
     std::string stats;
+    std::size_t instantiations = RefinementOptions{}.instantiations;
+    std::size_t refinements = RefinementOptions{}.max_refinements;
+    std::size_t repeats = RefinementOptions{}.repeats;
 };
+
+/// `learn` on a device that declares parameterised callins: alphabet refinement over its partitions.
+void run_refined_learn(const LearnArgs& o, const OpenedDevice& opened, const LearnOptions& options) {
+    if (!o.from.empty()) {
+        print_error("--from cannot seed learning over partitions that refinement changes (" + o.device +
+                    " declares parameterised callins)");
+        exit_with(kExitBadInput);
+    }
+    RefinementOptions refine;
+    refine.instantiations = o.instantiations;
+    refine.max_refinements = o.refinements;
+    refine.repeats = o.repeats;
+    const RefinedSpec r = learn_with_refinement(*opened.device, options, refine);
+    const LearnedSpec& learned = r.learned;
+    if (!o.stats.empty())
+        spec::write_file_atomically(
+            o.stats, stats_json(learned.stats, learned.machine.num_states(), learned.seconds).dump(2) + "\n");
+    if (!o.out.empty()) {
+        if (is_dot(o.out)) spec::write_file_atomically(o.out, spec::write_mealy_dot(learned.machine, opened.name));
+        else spec::write_file_atomically(o.out, r.text);
+    } else {
+        std::cout << r.text << std::flush;
+    }
+    const RefinementReport& rep = r.report;
+    std::cerr << "typestar: learned " << learned.spec->typestate.states.size() << " typestate states over partitions with "
+              << learned.learner << ": alphabet " << rep.initial_alphabet << " -> " << rep.final_alphabet << " inputs, "
+              << rep.refinements.size() << " refinement" << (rep.refinements.size() == 1 ? "" : "s") << ", "
+              << rep.unknown_transitions << " unknown transition" << (rep.unknown_transitions == 1 ? "" : "s") << "\n";
+    for (const auto& rec : rep.refinements) {
+        std::cerr << "typestar:   " << rec.callin << "[" << rec.from << "] split after '" << rec.split_by << "' into";
+        for (const auto& i : rec.into) std::cerr << " " << i;
+        std::cerr << "\n";
+    }
+    std::cerr << "typestar: concrete runs: " << rep.concrete_requested << " asked (without memoisation), "
+              << rep.concrete_executed << " executed, " << rep.reused_across_refinements
+              << " answered by runs from before a refinement\n";
+    std::cerr << "typestar: no counterexample from " << method_title(options.equivalence.method) << " ("
+              << bound_text(options.equivalence.method, options.equivalence.bound)
+              << ") on the last alphabet: bounded evidence, not a proof\n";
+}
 
 void run_learn(const LearnArgs& o) {
     const auto method = o.equivalence == "perfect" ? std::optional<SuiteMethod>() : method_of(o.equivalence);
@@ -217,7 +261,7 @@ void run_learn(const LearnArgs& o) {
     } else {
         options.equivalence.perfect = *opened.truth;
     }
-    if (!o.from.empty()) {
+    if (!o.from.empty() && !is_parameterised(device)) {
         LoadedModel seed = load_model(o.from);
         try {
             (void)over_alphabets(seed.machine, device.inputs(), device.outputs());
@@ -228,6 +272,15 @@ void run_learn(const LearnArgs& o) {
         options.seed = std::move(seed.machine);
     }
     // One progress line per round comes from the experiment loop (typestar.learn, level info).
+    if (is_parameterised(device)) {
+        if (!method || auto_bound || options.equivalence.method != SuiteMethod::Algorithm2) {
+            print_error(o.device + " declares parameterised callins: learning refines their partitions with "
+                        "--equivalence alg2 and a fixed --bound");
+            exit_with(kExitBadInput);
+        }
+        run_refined_learn(o, opened, options);
+        return;
+    }
 
     Device* devices[] = {&device};
     const LearnedSpec learned = learn_spec(devices, options);
@@ -304,9 +357,13 @@ void run_check(const CheckArgs& o) {
                                       : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher
                                                                                           : (*method == SuiteMethod::Algorithm2 ? 2 : 0));
     OpenedDevice opened = open_device(o.device);
-    Device& device = *opened.device;
+    std::unique_ptr<PartitionedDevice> partitioned;  // a spec with partitions, run with their values
     std::optional<Conformance> conformance;
     try {
+        if (model.spec && std::any_of(model.spec->declarations.begin(), model.spec->declarations.end(),
+                                      [](const spec::CallinDeclaration& d) { return !d.partitions.empty(); }))
+            partitioned = std::make_unique<PartitionedDevice>(*opened.device, model.spec->declarations);
+        Device& device = partitioned ? static_cast<Device&>(*partitioned) : *opened.device;
         conformance.emplace(model.machine, std::vector<Device*>{&device});
     } catch (const std::invalid_argument& e) {
         print_error(o.spec + " and " + o.device + ": " + e.what());
@@ -315,8 +372,25 @@ void run_check(const CheckArgs& o) {
     CheckOptions options;
     options.method = *method;
     options.bound = bound;
-    const TestSuite suite = conformance->suite(options);
-    const CheckReport report = conformance->run(suite);
+    TestSuite suite = conformance->suite(options);
+    // Unknown transitions (three-valued specs) are not tested: words are cut before them.
+    std::vector<std::string> skipped;
+    if (model.spec && model.spec->typestate.has_unknown()) skipped = cut_at_unknown(suite, model.spec->typestate);
+    std::optional<CheckReport> ran;
+    try {
+        ran.emplace(conformance->run(suite));
+    } catch (const PartitionError& e) {  // values of one of the spec's partitions answer differently
+        std::cout << "counterexample: " << o.device << " does not conform to " << model.name << ": " << e.what() << "\n";
+        exit_with(kExitFinding);
+    }
+    CheckReport& report = *ran;
+    if (!skipped.empty())
+        report.assumptions.push_back([&] {
+            std::string all = std::to_string(skipped.size()) +
+                              " unknown transition(s) of the spec were not tested (three-valued spec): ";
+            for (std::size_t i = 0; i < skipped.size(); ++i) all += (i ? "; " : "") + skipped[i];
+            return all;
+        }());
     const PhaseCounts t = report.stats.total();
     if (report.verdict == Verdict::Pass) {
         std::cout << "conforms: " << o.device << " passed all " << report.tests << " tests of the "
@@ -421,6 +495,9 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--from", o->from, "seed learning with an old spec (.yaml) or Mealy machine (.dot)");
         cmd->add_option("--out", o->out, "write the learned spec (.yaml) or Mealy machine (.dot) here, atomically; default: stdout");
         cmd->add_option("--stats", o->stats, "write query statistics as JSON here");
+        cmd->add_option("--instantiations", o->instantiations, "devices with parameterised callins: concrete runs per abstract query, each with other values (default 3)");
+        cmd->add_option("--refinements", o->refinements, "devices with parameterised callins: most partition splits; a disagreement after that is an unknown transition (default 8)");
+        cmd->add_option("--repeats", o->repeats, "devices with parameterised callins: runs of each concrete word; differing answers make the transition unknown (unresolved) (default 1)");
         cmd->callback([o] { run_learn(*o); });
     }
     {

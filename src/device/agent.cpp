@@ -534,6 +534,22 @@ void Agent::start() {
     sc.limits.max_body_bytes = m.config.max_body_bytes;
     sc.max_connections = m.config.max_connections;
     sc.idle_timeout = m.config.connection_timeout;
+    // Additive field (device/PROTOCOL.md): the parameterised callins, absent when there are none.
+    if (!who.parameterised.empty()) {
+        json parameters = json::array();
+        for (const auto& p : who.parameterised) {
+            json signature = json::array();
+            for (const auto& [name, type] : p.parameters) signature.push_back(json::array({name, type}));
+            json partitions = json::array();
+            for (const auto& part : p.partitions) {
+                json values = json::array();
+                for (const auto& v : part.values) values.push_back({{"input", v.input}, {"value", v.value}});
+                partitions.push_back({{"name", part.name}, {"guard", part.guard}, {"values", values}});
+            }
+            parameters.push_back({{"callin", p.callin}, {"signature", signature}, {"partitions", partitions}});
+        }
+        m.status_body["parameters"] = parameters;
+    }
     m.server = std::make_unique<detail::HttpServer>(sc, [this](const HttpRequest& r) { return impl_->handle(r); });
     try {
         m.server->start();

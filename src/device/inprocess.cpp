@@ -271,8 +271,10 @@ DeviceDescription InProcessDevice::describe() const {
     d.framework = definition_.framework;
     d.tmax_ms = static_cast<double>(timing_.tmax.count());
     d.tmin_ms = static_cast<double>(timing_.tmin.count());
-    for (const auto& c : definition_.callins)
-        if (c.environment) d.environment.push_back(c.name);
+    // The purpose's environment callins, as device inputs (each split variant of one is one too).
+    for (Symbol i = 0; i < input_info_.size(); ++i)
+        if (!input_info_[i].wait && definition_.callins[input_info_[i].callin].environment)
+            d.environment.push_back(inputs_.name(i));
     d.parameterised = parameterised_;
     return d;
 }

@@ -148,8 +148,10 @@ std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescriptio
 /// In fixed mode (checking a stored spec) nothing is refined and a disagreement is a PartitionError.
 class Refiner {
 public:
-    Refiner(Device& device, std::vector<CallinEntry> callins, RefinementOptions options, bool fixed)
-        : device_(device), callins_(std::move(callins)), options_(std::move(options)), fixed_(fixed) {
+    Refiner(Device& device, std::vector<CallinEntry> callins, RefinementOptions options, bool fixed,
+            std::optional<Typestate> stored = std::nullopt)
+        : device_(device), callins_(std::move(callins)), options_(std::move(options)), fixed_(fixed),
+          stored_(std::move(stored)) {
         for (const auto& c : callins_)
             if (c.parameterised() && c.partitions.empty())
                 throw std::invalid_argument(device_.name() + ": parameterised callin '" + c.name + "' has no partition");
@@ -160,6 +162,8 @@ public:
     [[nodiscard]] Device& concrete() { return device_; }
     [[nodiscard]] const RefinementOptions& options() const { return options_; }
     [[nodiscard]] bool fixed() const { return fixed_; }
+    /// Fixed mode: the stored spec whose unknown transitions are not tried.
+    [[nodiscard]] const std::optional<Typestate>& stored() const { return stored_; }
     RefinementReport& report() { return report_; }
     [[nodiscard]] const RefinementReport& report() const { return report_; }
     [[nodiscard]] std::size_t round() const { return round_; }
@@ -222,6 +226,7 @@ private:
     std::vector<CallinEntry> callins_;
     RefinementOptions options_;
     bool fixed_ = false;
+    std::optional<Typestate> stored_;
     std::map<Word, ConcreteAnswer> memo_;
     std::map<std::vector<std::string>, Unknown> late_unknowns_;
     std::size_t round_ = 0;
@@ -238,7 +243,8 @@ public:
         for (const auto& a : alphabet_) in.push_back(a.name);
         inputs_ = Alphabet(in);
         std::vector<std::string> out = refiner.concrete().outputs().names();
-        if (!refiner.fixed()) out.insert(out.end(), {kUnknownPurpose, kUnknownUnresolved, kUnknownDisagreeing});
+        if (!refiner.fixed() || (refiner.stored() && refiner.stored()->has_unknown()))
+            out.insert(out.end(), {kUnknownPurpose, kUnknownUnresolved, kUnknownDisagreeing});
         outputs_ = Alphabet(out);
         err_ = outputs_.at(kErr);
         for (const char* u : {kUnknownPurpose, kUnknownUnresolved, kUnknownDisagreeing})
@@ -260,7 +266,7 @@ public:
     }
     [[nodiscard]] DeviceDescription describe() const override {
         DeviceDescription d = refiner_.concrete().describe();
-        d.name = name();
+        if (!refiner_.fixed()) d.name = name();  // fixed partitions: the spec's provenance names the device
         d.parameterised.clear();  // its inputs are the abstract ones
         return d;
     }
@@ -309,6 +315,15 @@ public:
         };
         if (!result.empty() && (result.back() == err_ || unknown_.count(result.back()) != 0)) return finish(err_);
         const AbstractInput& last = alphabet_[word.back()];
+        if (refiner_.fixed() && refiner_.stored() && !last.wait) {
+            const std::vector<std::string> n = names(word);
+            if (const auto u = first_unknown(*refiner_.stored(), n); u && u->index + 1 == n.size()) {
+                const char* output = u->unknown.source == Unknown::Source::Purpose      ? kUnknownPurpose
+                                     : u->unknown.source == Unknown::Source::Unresolved ? kUnknownUnresolved
+                                                                                        : kUnknownDisagreeing;
+                return finish(outputs_.at(output), u->unknown);
+            }
+        }
         if (!refiner_.fixed()) {
             if (const auto& purpose = refiner_.options().purpose; purpose && !last.wait) {
                 std::vector<AbstractStep> history;
@@ -652,8 +667,10 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
 // ---- PartitionedDevice ----
 
 struct PartitionedDevice::Impl {
-    Impl(Device& concrete, std::vector<CallinEntry> callins)
-        : refiner(concrete, std::move(callins), RefinementOptions{}, true), abstract(refiner) {}
+    Impl(Device& concrete, std::vector<CallinEntry> callins, const Typestate* stored)
+        : refiner(concrete, std::move(callins), RefinementOptions{}, true,
+                  stored && stored->has_unknown() ? std::optional<Typestate>(*stored) : std::nullopt),
+          abstract(refiner) {}
     Refiner refiner;
     AbstractDevice abstract;
 };
@@ -690,8 +707,9 @@ std::vector<CallinEntry> fixed_callins(const Device& device, const std::vector<s
 
 }  // namespace
 
-PartitionedDevice::PartitionedDevice(Device& concrete, const std::vector<spec::CallinDeclaration>& declarations)
-    : impl_(std::make_unique<Impl>(concrete, fixed_callins(concrete, declarations))) {}
+PartitionedDevice::PartitionedDevice(Device& concrete, const std::vector<spec::CallinDeclaration>& declarations,
+                                     const Typestate* stored)
+    : impl_(std::make_unique<Impl>(concrete, fixed_callins(concrete, declarations), stored)) {}
 PartitionedDevice::~PartitionedDevice() = default;
 const Alphabet& PartitionedDevice::inputs() const { return impl_->abstract.inputs(); }
 const Alphabet& PartitionedDevice::outputs() const { return impl_->abstract.outputs(); }

@@ -1,6 +1,7 @@
 #include "typestar/session/session.hpp"
 
 #include <algorithm>
+#include <map>
 #include <array>
 #include <cctype>
 #include <chrono>
@@ -53,6 +54,24 @@ namespace {
 std::vector<Device*> device_list(std::span<Device* const> devices) {
     if (devices.empty()) throw std::invalid_argument("no device");
     return {devices.begin(), devices.end()};
+}
+
+/// spec_of_mealy, three-valued when the device answered `unknown:<source>` (a PartitionedDevice not
+/// trying a stored spec's unknown transitions): those answers become unknown transitions (reasons
+/// are filled in by adopt_stored). Throws NotAClosureError like spec_of_mealy.
+spec::Spec spec_of_learned(const MealyMachine& machine, const std::string& name) {
+    std::map<Symbol, Unknown> unknown;
+    for (Symbol o = 0; o < machine.outputs().size(); ++o) {
+        const std::string& n = machine.outputs().name(o);
+        if (n.rfind("unknown:", 0) != 0) continue;
+        if (const auto source = parse_unknown_source(std::string_view(n).substr(8))) unknown[o] = Unknown{*source, ""};
+    }
+    if (unknown.empty()) return spec::spec_of_mealy(machine, name);
+    spec::Spec s;
+    s.typestate = canonical(typestate_of(machine, name, unknown));
+    const auto bound = distinguisher_bound(minimize(synchronous_closure(s.typestate)));
+    s.bounds.distinguisher = std::max<std::size_t>(1, bound.value_or(1));
+    return s;
 }
 
 /// A spec name ([A-Za-z0-9_.-]) from a free text.
@@ -302,7 +321,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     confirm_quiescence(out.machine, out.access_sequences, *devices.front(), options.quiet_check_factor);
     const std::string name = spec_name(!options.name.empty() ? options.name : device.class_name);
     try {
-        spec::Spec s = spec::spec_of_mealy(out.machine, name);
+        spec::Spec s = spec_of_learned(out.machine, name);
         if (alg2) s.bounds.distinguisher = std::max(s.bounds.distinguisher, bound);
         s.timing.tmax_ms = device.tmax_ms;
         s.timing.tmin_ms = device.tmin_ms;
@@ -333,8 +352,51 @@ LearnOptions proposal_options(const spec::Spec* stored, const Device& device, co
     return o;
 }
 
+/// A stored v2 spec's declarations (signatures, partitions with split_from/split_by, roles) carried
+/// into a proposal over the same abstract inputs, and the reasons of unknown transitions the device
+/// did not try because the stored spec has them unknown (PartitionedDevice with the stored typestate).
+void carry_declarations(spec::Spec& learned, const spec::Spec& stored) {
+    Typestate& t = learned.typestate;
+    const auto& stored_inputs = stored.typestate.callins;
+    const bool same_inputs = std::all_of(t.callins.begin(), t.callins.end(), [&](const std::string& c) {
+        return std::find(stored_inputs.begin(), stored_inputs.end(), c) != stored_inputs.end();
+    });
+    if (!same_inputs) return;  // another alphabet: the stored declarations do not describe it
+    if (!stored.declarations.empty()) {
+        learned.declarations = stored.declarations;
+        t.input_info = spec::input_info_of(learned.declarations);
+    }
+    if (!t.has_unknown()) return;
+    // Access words of the learned states (breadth-first over legal transitions, callins then wait).
+    std::vector<std::optional<std::vector<std::string>>> access(t.states.size());
+    std::vector<StateId> queue{t.initial};
+    access[t.initial].emplace();
+    for (std::size_t k = 0; k < queue.size(); ++k) {
+        const StateId q = queue[k];
+        const auto visit = [&](StateId to, const std::string& input) {
+            if (access[to]) return;
+            access[to] = *access[q];
+            access[to]->push_back(input);
+            queue.push_back(to);
+        };
+        for (std::size_t c = 0; c < t.callins.size(); ++c)
+            if (t.states[q].callins[c]) visit(*t.states[q].callins[c], t.callins[c]);
+        if (t.states[q].callback) visit(t.states[q].callback->target, std::string(kWait));
+        else if (t.states[q].quiet_target) visit(*t.states[q].quiet_target, std::string(kWait));
+    }
+    for (StateId q = 0; q < t.states.size(); ++q)
+        for (auto& [c, u] : t.states[q].unknown) {
+            if (!access[q] || !u.reason.empty()) continue;
+            std::vector<std::string> word = *access[q];
+            word.push_back(t.callins[c]);
+            if (const auto step = first_unknown(stored.typestate, word); step && step->unknown.source == u.source)
+                u.reason = step->unknown.reason;
+        }
+}
+
 void adopt_stored(LearnedSpec& learned, const spec::Spec* stored) {
     if (stored == nullptr || !learned.spec) return;
+    carry_declarations(*learned.spec, *stored);
     adopt_state_names(learned.spec->typestate, stored->typestate);
     if (!learned.spec->timing.tmax_ms && !learned.spec->timing.tmin_ms) learned.spec->timing = stored->timing;
 }

@@ -84,6 +84,52 @@ std::size_t count_lines_starting_with(const std::string& text, const std::string
 
 // --- the app -------------------------------------------------------------------------------------
 
+TEST_F(Cli, LearnRefinesTheDeclaredPartitionsOfAParameterisedDeviceAndCheckRunsThem) {
+    // inproc:pipedoutputstream declares connect(snk) and write(len) with one partition each.
+    const Result learned = run({"learn", "--device", "inproc:pipedoutputstream", "--out", "pipe.yaml"});
+    ASSERT_EQ(learned.status, 0) << learned.err;
+    EXPECT_EQ(read(dir_ / "pipe.yaml"), read(kSource + "/specs/pipedoutputstream.yaml"));  // byte for byte
+    EXPECT_NE(learned.err.find("alphabet 3 -> 5 inputs, 2 refinements, 0 unknown transitions"), std::string::npos)
+        << learned.err;
+    EXPECT_NE(learned.err.find("write[any] split after 'connect[any.ok] write[any]' into any.err any.ok"),
+              std::string::npos) << learned.err;
+    EXPECT_NE(learned.err.find("asked (without memoisation)"), std::string::npos) << learned.err;
+    const Result checked = run({"check", "pipe.yaml", "--device", "inproc:pipedoutputstream"});
+    EXPECT_EQ(checked.status, 0) << checked.out << checked.err;
+    EXPECT_NE(checked.out.find("conforms: inproc:pipedoutputstream passed all"), std::string::npos) << checked.out;
+    // A spec whose partition puts a null sink with a new one: its values answer differently.
+    std::string wrong = read(dir_ / "pipe.yaml");
+    const std::string from = "values: [connected, \"null\"]";
+    ASSERT_NE(wrong.find(from), std::string::npos) << wrong;
+    wrong.replace(wrong.find(from), from.size(), "values: [connected]");
+    const std::string ok = "values: [new]";
+    wrong.replace(wrong.find(ok), ok.size(), "values: [new, \"null\"]");
+    std::ofstream(dir_ / "wrong.yaml") << wrong;
+    const Result failed = run({"check", "wrong.yaml", "--device", "inproc:pipedoutputstream"});
+    EXPECT_EQ(failed.status, 1) << failed.out << failed.err;
+    EXPECT_NE(failed.out.find("does not conform to PipedOutputStream"), std::string::npos) << failed.out;
+    EXPECT_NE(failed.out.find("connect/v0"), std::string::npos) << failed.out;  // the null sink's input
+    // --from cannot seed a learner whose alphabet refinement changes.
+    const Result seeded = run({"learn", "--device", "inproc:pipedoutputstream", "--from", "pipe.yaml"});
+    EXPECT_EQ(seeded.status, 2);
+    EXPECT_NE(seeded.err.find("--from cannot seed"), std::string::npos) << seeded.err;
+}
+
+TEST_F(Cli, AcceptKeepsTheProposalsPartitionsAndUnknownTransitions) {
+    // A stored partitioned spec with an unknown transition and one wrong transition, and the plugin's
+    // proposal for it (the same partitions and unknown transition, the transition fixed).
+    const std::string plugin_specs = kSource + "/tests/plugin/specs/";
+    fs::copy_file(plugin_specs + "pipe_unknown_close_twice_refused.yaml", dir_ / "pipe.yaml");
+    std::string proposal = read(plugin_specs + "pipe_unknown.yaml");
+    while (proposal.rfind("#", 0) == 0) proposal = proposal.substr(proposal.find('\n') + 1);
+    std::ofstream(dir_ / "pipe.proposed.yaml") << proposal;
+    const Result r = run({"accept", "pipe.yaml"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read(dir_ / "pipe.yaml"), proposal);  // partitions (split_from, split_by) and unknowns kept
+    EXPECT_NE(proposal.find("split_by: \"connect[any.ok] write[any]\""), std::string::npos);
+    EXPECT_NE(proposal.find("{source: purpose, reason:"), std::string::npos);
+}
+
 TEST_F(Cli, VersionAndHelp) {
     const Result v = run({"--version"});
     EXPECT_EQ(v.status, 0);

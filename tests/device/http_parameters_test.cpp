@@ -143,5 +143,20 @@ TEST(StatusParameters, AFakeAgentsDeclarationReachesTheDeviceDescription) {
     }
 }
 
+TEST(StatusParameters, TheCppAgentsDeclarationReadsBackAsTheInProcessDevicesOwn) {
+    // Both sides of the protocol: typestar::Agent writes `parameters` from an in-process class,
+    // HttpDevice reads them back into the same DeviceDescription::parameterised.
+    const auto entry = sim::find_simulated("pipedoutputstream");
+    ASSERT_TRUE(entry);
+    InProcessConfig ic;
+    ic.variants = entry->variants;
+    const InProcessDevice local(entry->make(fast_options()), ic);
+    ASSERT_FALSE(local.describe().parameterised.empty());
+    auto agent = start_agent("pipedoutputstream");
+    const HttpDevice remote(http_config(*agent));
+    EXPECT_EQ(remote.describe().parameterised, local.describe().parameterised);
+    EXPECT_EQ(remote.inputs().names(), local.inputs().names());
+}
+
 }  // namespace
 }  // namespace typestar

@@ -249,7 +249,7 @@ TEST(DeviceFactory, MakesEveryKindOfDevice) {
     };
     EXPECT_EQ(message("inproc:camera"),
               "device 'inproc:camera': no simulated class 'camera' (known: asynctask, countdowntimer, mediaplayer, "
-              "speechrecognizer, sqliteopenhelper)");
+              "pipedoutputstream, speechrecognizer, sqliteopenhelper)");
     EXPECT_EQ(message("ftp://x"),
               "device 'ftp://x': unknown kind (expected model:PATH, inproc:NAME or http://HOST:PORT)");
     EXPECT_THROW((void)make_device("model:/nonexistent.yaml"), SpecError);

@@ -105,14 +105,14 @@ TEST(SpeechRecognizerSim, UnmergedOutputsAreNondeterministic) {
     EXPECT_THROW((void)learn_from_scratch(std::move(devices), "SpeechRecognizer"), NondeterminismError);
 }
 
-TEST(SimulatedRegistry, ListsTheFiveClassesWithSpecs) {
+TEST(SimulatedRegistry, ListsTheSixClassesWithSpecs) {
     std::vector<std::string> keys;
     for (const auto& c : sim::simulated_classes()) {
         keys.push_back(c.key);
         EXPECT_NO_THROW((void)source_spec(c.spec)) << c.spec;
     }
-    EXPECT_EQ(keys, (std::vector<std::string>{"asynctask", "countdowntimer", "mediaplayer", "speechrecognizer",
-                                              "sqliteopenhelper"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{"asynctask", "countdowntimer", "mediaplayer", "pipedoutputstream",
+                                              "speechrecognizer", "sqliteopenhelper"}));
     EXPECT_TRUE(sim::find_simulated("MediaPlayer").has_value());
     EXPECT_FALSE(sim::find_simulated("camera").has_value());
 }

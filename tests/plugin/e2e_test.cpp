@@ -160,6 +160,57 @@ TEST_F(PluginE2E, UnknownTransitionsAreSkippedWithTheReasonNeverTested) {
     EXPECT_EQ(two.code, 1);
 }
 
+// Partitioned specs (format v2, issue 17): each abstract input runs with its partition's values.
+TEST_F(PluginE2E, APartitionedSpecIsCheckedOverItsPartitionsValues) {
+    const auto spec = copy_spec("pipe.yaml", "pipe.yaml");
+    const Outcome r = subject(spec, "inproc:pipedoutputstream");
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("[ RUN      ] PipedOutputStream.s3_write_any_ok_"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[  PASSED  ] 24 tests."), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(dir_ / "pipe.proposed.yaml"));
+}
+
+TEST_F(PluginE2E, AnUnknownTransitionOfAPartitionedSpecIsSkippedWithItsReason) {
+    const auto spec = copy_spec("pipe_unknown.yaml", "pipe.yaml");
+    const Outcome r = subject(spec, "inproc:pipedoutputstream");
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("state s3, input write[any.ok] is unknown (purpose: purpose 'NoWrites' never writes to a "
+                         "connected pipe): not tested"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("[  SKIPPED ] PipedOutputStream.s3_write_any_ok_"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[  PASSED  ] 23 tests."), std::string::npos) << r.out;
+}
+
+TEST_F(PluginE2E, APartitionWhoseValuesAnswerDifferentlyFailsNamingTheValues) {
+    const auto spec = copy_spec("pipe_wrong_partition.yaml", "pipe.yaml");
+    const Outcome r = subject(spec, "inproc:pipedoutputstream");
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("[  FAILED  ] PipedOutputStream.s0_connect_any_ok_"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("typestar: PipedOutputStream.s0_connect_any_ok_: values of one partition of the spec answer "
+                         "differently on the device inproc:pipedoutputstream (partitions)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("instantiations 'connect/v1' and 'connect/v0' of the spec's partitions answer differently"),
+              std::string::npos)
+        << r.out;
+}
+
+TEST_F(PluginE2E, AWrongTransitionOfAPartitionedSpecFailsAndTheProposalKeepsPartitionsAndUnknowns) {
+    const auto spec = copy_spec("pipe_unknown_close_twice_refused.yaml", "pipe.yaml");
+    const std::string before = slurp(spec);
+    const Outcome r = subject(spec, "inproc:pipedoutputstream");
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("[  FAILED  ] PipedOutputStream.s4_close"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[  SKIPPED ] PipedOutputStream.s3_write_any_ok_"), std::string::npos) << r.out;
+    EXPECT_EQ(slurp(spec), before);
+    // The proposal is the stored spec with the transition fixed: same partitions (values, split_from,
+    // split_by), same unknown transition and reason, byte for byte after the comment.
+    std::string expected = slurp(fixture("pipe_unknown.yaml"));
+    while (expected.rfind("#", 0) == 0) expected = expected.substr(expected.find('\n') + 1);
+    EXPECT_EQ(slurp(dir_ / "pipe.proposed.yaml"), expected);
+}
+
 TEST_F(PluginE2E, FactoryDeviceIsUsedWithoutAUrl) {
     const auto spec = copy_spec("timer.yaml");
     const Outcome pass = subject(spec, "", {{"TYPESTAR_SUBJECT_MODEL", fixture("timer.yaml")}});

@@ -213,5 +213,37 @@ TEST(PartitionedDevice, AValueTheDeviceDoesNotOfferIsRefusedWithItsName) {
     }
 }
 
+TEST(ProposeOverPartitions, ReLearningAStoredV2SpecKeepsItsPartitionsAndUnknownTransitions) {
+    ParameterisedModel device(pipe_machine(), pipe_parameters(), "model:pipe", "PipedOutputStream");
+    spec::Spec stored = *learn_with_refinement(device).learned.spec;
+    // The purpose never wrote to a connected pipe: that transition is unknown in the stored spec.
+    Typestate& t = stored.typestate;
+    const auto write_ok =
+        static_cast<std::size_t>(std::find(t.callins.begin(), t.callins.end(), "write[any.ok]") - t.callins.begin());
+    std::size_t marked = 0;
+    for (auto& st : t.states)
+        if (st.callins[write_ok]) {
+            st.callins[write_ok].reset();
+            st.unknown[write_ok] = Unknown{Unknown::Source::Purpose, "purpose 'NoWrites' never writes"};
+            ++marked;
+        }
+    ASSERT_EQ(marked, 1u);
+    stored = spec::parse_spec(spec::write_spec(stored), "stored.yaml");
+    stored.source = {};
+    PartitionedDevice partitioned(device, stored.declarations, &stored.typestate);
+    Device* devices[] = {&partitioned};
+    const LearnedSpec proposal = propose(&stored, devices);
+    ASSERT_TRUE(proposal.spec) << proposal.not_a_closure;
+    EXPECT_EQ(proposal.spec->declarations, stored.declarations);  // partitions, split_from, split_by, signatures
+    EXPECT_EQ(spec::write_spec(*proposal.spec), spec::write_spec(stored));
+    // Without the stored typestate the device tries the transition, and the proposal finds it legal.
+    PartitionedDevice trying(device, stored.declarations);
+    Device* trying_devices[] = {&trying};
+    const LearnedSpec tried = propose(&stored, trying_devices);
+    ASSERT_TRUE(tried.spec);
+    EXPECT_FALSE(tried.spec->typestate.has_unknown());
+    EXPECT_EQ(tried.spec->declarations, stored.declarations);
+}
+
 }  // namespace
 }  // namespace typestar

@@ -49,6 +49,11 @@ struct SimOptions {
 /// with onResults or onError at random (seeded); with merge_outputs both are onFinished.
 [[nodiscard]] ClassDefinition speechrecognizer(const SimOptions& options = {});
 
+/// java.io.PipedOutputStream, PSYCO's example (specs/pipedoutputstream.yaml, format v2): parameterised
+/// callins connect(snk: object) with the values null / new / connected and write(len: int) with -1 /
+/// 0 / 3, each in one partition `any` that alphabet refinement splits (session/refinement.hpp); close().
+[[nodiscard]] ClassDefinition pipedoutputstream(const SimOptions& options = {});
+
 /// An entry of the registry of simulated classes (`inproc:NAME`).
 struct SimulatedClass {
     std::string key;          ///< lower-case name used in `inproc:NAME`, e.g. "mediaplayer"

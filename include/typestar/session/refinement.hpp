@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "typestar/core/error.hpp"
+#include "typestar/core/typestate.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/device.hpp"
@@ -131,7 +132,12 @@ class PartitionedDevice final : public Device {
 public:
     /// Throws std::invalid_argument when a declared value is not one the device offers for that callin
     /// (matched by printed value), or a plain callin of the spec is not a device input.
-    PartitionedDevice(Device& concrete, const std::vector<spec::CallinDeclaration>& declarations);
+    /// With `stored` (the spec's typestate, over these abstract inputs), its unknown transitions are
+    /// never tried: a word entering one answers `unknown:<source>` there (and `err` after it), so a
+    /// re-learned proposal keeps them unknown (learn_spec turns these outputs into unknown
+    /// transitions; propose takes their reasons from the stored spec).
+    PartitionedDevice(Device& concrete, const std::vector<spec::CallinDeclaration>& declarations,
+                      const Typestate* stored = nullptr);
     ~PartitionedDevice() override;
     PartitionedDevice(const PartitionedDevice&) = delete;
     PartitionedDevice& operator=(const PartitionedDevice&) = delete;

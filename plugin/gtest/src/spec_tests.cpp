@@ -18,6 +18,7 @@
 #include "typestar/device/factory.hpp"
 #include "shared_proposal.hpp"
 #include "typestar/gtest/report.hpp"
+#include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
@@ -225,6 +226,14 @@ Device* SpecTests::device() {
                     "no device: register the spec with a device factory, or pass --typestar_device=URL "
                     "(or set TYPESTAR_DEVICE)";
             }
+            // A spec with partitions over a device with parameterised callins: each abstract input
+            // runs with the values its partition declares (session/refinement.hpp).
+            if (device_ && spec_ && is_parameterised(*device_) &&
+                std::any_of(spec_->declarations.begin(), spec_->declarations.end(),
+                            [](const spec::CallinDeclaration& d) { return !d.partitions.empty(); })) {
+                concrete_device_ = std::move(device_);
+                device_ = std::make_unique<PartitionedDevice>(*concrete_device_, spec_->declarations, &spec_->typestate);
+            }
         } catch (const DeviceError& e) {
             unavailable_ = e.what();
         } catch (const SpecError& e) {
@@ -409,11 +418,16 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
             ->info("{} {} from {} ({}, bound {})", spec_ ? "re-learning" : "learning",
                    name.empty() ? device_->describe().class_name : name, device_->name(),
                    seeded ? "seeded with the stored spec" : "no spec yet", b);
-        LearnedSpec learned = seeded && conformance_
-                                  ? typestar::propose(&*spec_, *conformance_, counterexample, options)
-                                  : typestar::propose(seeded ? &*spec_ : nullptr, devices, options);
+        // A device with parameterised callins and no spec partitions to keep: refine its own.
+        const bool refine = !(seeded && conformance_) && is_parameterised(*device_);
+        LearnedSpec learned = refine                    ? learn_with_refinement(*device_, options).learned
+                              : seeded && conformance_ ? typestar::propose(&*spec_, *conformance_, counterexample, options)
+                                                       : typestar::propose(seeded ? &*spec_ : nullptr, devices, options);
         if (!learned.spec) throw Error("the learned machine is not a synchronous closure: " + learned.not_a_closure);
         p.spec = std::move(*learned.spec);
+    } catch (const PartitionError& e) {
+        p.error = std::string("the spec's partitions do not describe the device (learn it again with refinement: "
+                              "typestar learn --device URL): ") + e.what();
     } catch (const NondeterminismError& e) {
         p.error = std::string("the device is not deterministic: ") + e.what();
     } catch (const std::exception& e) {
@@ -623,6 +637,11 @@ void SpecTests::run_transition(std::size_t index) {
     std::optional<CheckReport> report;
     try {
         report = conformance_->run(run);
+    } catch (const PartitionError& e) {
+        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: " << suite_name_ << "." << t.name
+                                           << ": values of one partition of the spec answer differently on the device "
+                                           << d->name() << " (the partition does not describe it):\n  " << e.what();
+        return;
     } catch (const NondeterminismError& e) {
         std::string first, second;
         for (const auto& o : e.first_outputs()) first += o + " ";

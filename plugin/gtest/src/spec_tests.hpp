@@ -107,6 +107,9 @@ private:
 
     // Built lazily, in test bodies.
     bool device_tried_ = false;
+    /// The device made or reached; when the spec has partitions and the device declares parameterised
+    /// callins, device_ is a PartitionedDevice over it (declared first: destroyed after device_).
+    std::unique_ptr<Device> concrete_device_;
     std::unique_ptr<Device> device_;
     std::string unavailable_;  // DeviceError while making the device: skip or fail
     std::string broken_;       // any other error: fail

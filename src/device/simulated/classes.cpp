@@ -509,11 +509,45 @@ ClassDefinition speechrecognizer(const SimOptions& o) {
     return p.callback("onReadyForSpeech").timing(o.timing).quiet_changes_state().build();
 }
 
+namespace {
+/// PSYCO's motivating example (java.io.PipedOutputStream) in C++: connect(snk) succeeds only for an
+/// unconnected sink; write(len) needs an open connection and a non-negative length.
+struct PipedOutputStream {
+    bool connected = false;
+    bool closed = false;
+    void connect(const std::string& snk) {
+        if (snk == "null") throw std::invalid_argument("NullPointerException");
+        if (snk == "connected" || connected) throw std::runtime_error("IOException: already connected");
+        connected = true;
+    }
+    void write(const std::string& len) {
+        if (!connected || closed) throw std::runtime_error("IOException: pipe not connected");
+        if (std::stoi(len) < 0) throw std::out_of_range("IndexOutOfBoundsException");
+    }
+    void close() { closed = true; }
+};
+}  // namespace
+
+ClassDefinition pipedoutputstream(const SimOptions&) {
+    return LearningPurpose<PipedOutputStream>("PipedOutputStream")
+        .framework("typestar-sim-1")
+        .reset([](const std::shared_ptr<CallbackSink>&) { return std::make_shared<PipedOutputStream>(); })
+        .callin_with("connect", {{"snk", "object"}}, [](PipedOutputStream& p, const std::string& v) { p.connect(v); })
+        .partition("connect", "any", "any sink", ValueGenerator::fixed({"null", "new", "connected"}))
+        .callin_with("write", {{"len", "int"}}, [](PipedOutputStream& p, const std::string& v) { p.write(v); })
+        .partition("write", "any", "any length", ValueGenerator::fixed({"-1", "0", "3"}))
+        .callin("close", [](PipedOutputStream& p) { p.close(); })
+        .timing({std::chrono::milliseconds(5), std::chrono::milliseconds(0)})  // no callbacks at all
+        .quiet_is_stable()
+        .build();
+}
+
 const std::vector<SimulatedClass>& simulated_classes() {
     static const std::vector<SimulatedClass> classes{
         {"asynctask", "specs/asynctask.yaml", VariantMode::Compare, &asynctask},
         {"countdowntimer", "specs/countdowntimer.yaml", VariantMode::Compare, &countdowntimer},
         {"mediaplayer", "specs/mediaplayer.yaml", VariantMode::Compare, &mediaplayer},
+        {"pipedoutputstream", "specs/pipedoutputstream.yaml", VariantMode::Compare, &pipedoutputstream},
         {"speechrecognizer", "specs/speechrecognizer.yaml", VariantMode::Compare, &speechrecognizer},
         {"sqliteopenhelper", "specs/sqliteopenhelper.yaml", VariantMode::Split, &sqliteopenhelper},
     };
