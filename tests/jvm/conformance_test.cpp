@@ -17,5 +17,11 @@ TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_piped_concrete.yaml
                     [] { return jvm_target("java_piped_params"); });
 TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_signature_concrete.yaml",
                     [] { return jvm_target("java_signature_params"); });
+// The same agents against the specs learned with alphabet refinement (format v2): the plugin runs
+// each abstract input with the values its partition declares (PartitionedDevice).
+TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_piped_params.yaml",
+                    [] { return jvm_target("java_piped_params"); });
+TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_signature_params.yaml",
+                    [] { return jvm_target("java_signature_params"); });
 TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_timer.yaml", [] { return jvm_target("java_timer"); });
 TYPESTAR_SPEC_TESTS(TYPESTAR_SOURCE_DIR "/specs/targets/java_watch.yaml", [] { return jvm_target("java_watch"); });
