@@ -15,8 +15,7 @@ trap 'for f in "$work"/*.pid; do [ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null; 
 export TYPESTAR_DEVICE_TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 for entry in java_timer:18761:TimerPurpose java_future:18762:CompletableFuturePurpose \
              java_signature:18764:SignaturePurpose java_piped:18765:PipedStreamPurpose \
-             java_watch:18766:WatchServicePurpose java_piped_concrete:18767:PipedStreamParamsPurpose \
-             java_signature_concrete:18768:SignatureParamsPurpose; do
+             java_watch:18766:WatchServicePurpose; do
   name=${entry%%:*}; rest=${entry#*:}; port=${rest%%:*}; purpose=typestar.jdk.${rest#*:}
   java -jar "$jar" --class-purpose "$purpose" --port "$port" > "$work/$name.out" 2>&1 &
   echo $! > "$work/$name.pid"

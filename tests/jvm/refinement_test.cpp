@@ -3,7 +3,9 @@
 // `jvm_agents`: the learned text equals the committed v2 spec byte for byte, the committed spec
 // passes DroidStar Algorithm 2 over its own partitions (every declared value runs), and a spec that
 // puts a value in the wrong partition fails against the real JDK.
-// Regenerate: TYPESTAR_WRITE_JVM_PARAMS=1 ctest -R jvm_refinement (writes specs/targets/*_params.yaml).
+// Also the refinement-free baseline over the concrete values (specs/targets/*_concrete.yaml).
+// Regenerate: TYPESTAR_WRITE_JVM_PARAMS=1 ctest -R JvmRefinement (writes specs/targets/java_*_params.yaml
+// and java_*_concrete.yaml).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -24,13 +26,14 @@ namespace {
 using jvm_testing::jvm_target;
 
 struct Target {
-    const char* agent;  ///< the agent's name in the fixture (agents.sh)
-    const char* spec;   ///< relative to the source tree
+    const char* agent;     ///< the agent's name in the fixture (agents.sh)
+    const char* spec;      ///< relative to the source tree: learned with refinement (v2)
+    const char* concrete;  ///< learned over the concrete value inputs, no refinement (v1)
 };
 
 const Target kTargets[] = {
-    {"java_piped_params", "specs/targets/java_piped_params.yaml"},
-    {"java_signature_params", "specs/targets/java_signature_params.yaml"},
+    {"java_piped_params", "specs/targets/java_piped_params.yaml", "specs/targets/java_piped_concrete.yaml"},
+    {"java_signature_params", "specs/targets/java_signature_params.yaml", "specs/targets/java_signature_concrete.yaml"},
 };
 
 /// Stable test names and messages: the agent's name, not the struct's bytes.
@@ -77,6 +80,24 @@ TEST_P(JvmRefinement, LearnsTheCommittedSpecByteForByte) {
     EXPECT_EQ(learn(t, *device).text, r.text);
 }
 
+TEST_P(JvmRefinement, LearnsTheConcreteSpecByteForByte) {
+    // The refinement-free baseline: L# over every concrete value input (`callin/vK`) as a plain
+    // callin (learn_spec; the CLI refines a parameterised device automatically).
+    const Target& t = GetParam();
+    const auto device = jvm_target(t.agent);
+    LearnOptions learn;
+    learn.device_label = std::string("jvm:") + t.agent;
+    Device* devices[] = {device.get()};
+    const LearnedSpec learned = learn_spec(devices, learn);
+    ASSERT_TRUE(learned.spec.has_value()) << learned.not_a_closure;
+    std::cout << t.agent << " over concrete values: " << learned.spec->typestate.callins.size() << " inputs, "
+              << learned.spec->typestate.states.size() << " states, " << learned.stats.total().queries_executed
+              << " queries executed (" << learned.stats.total().queries_asked << " asked)\n";
+    const std::string path = std::string(TYPESTAR_SOURCE_DIR) + "/" + t.concrete;
+    if (std::getenv("TYPESTAR_WRITE_JVM_PARAMS") != nullptr) spec::save_spec(*learned.spec, path);
+    EXPECT_EQ(spec::write_spec(*learned.spec), read_file(path)) << "re-learned " << t.agent << " differs from " << t.concrete;
+}
+
 TEST_P(JvmRefinement, TheCommittedSpecPassesOverItsPartitions) {
     const Target& t = GetParam();
     const spec::Spec s = spec::load_spec(path_of(t));
@@ -90,7 +111,7 @@ TEST_P(JvmRefinement, TheCommittedSpecPassesOverItsPartitions) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Jdk, JvmRefinement, ::testing::ValuesIn(kTargets),
-                         [](const auto& info) { return std::string(info.param.agent); });
+                         [](const auto& param_info) { return std::string(param_info.param.agent); });
 
 TEST(JvmRefinementCheck, AValueInTheWrongPartitionFailsAgainstTheJdk) {
     spec::Spec s = spec::load_spec(path_of(kTargets[0]));
