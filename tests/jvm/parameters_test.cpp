@@ -83,6 +83,23 @@ TEST(JvmParameters, ValuesAreDeterministicForASeed) {
     EXPECT_NE(values("8"), first);  // other draws (the ends 0 and 1000 stay)
 }
 
+TEST(JvmParameters, ASamplerDrawsTheSameValuesForTheSameSeed) {
+    auto values = [](const std::string& seed) {
+        JavaAgent agent({"--class-purpose", "typestar.testing.ParametersProbePurpose$WithSampler", "--port", "0",
+                         "--parameter-seed", seed, "--values-per-partition", "5"});
+        EXPECT_FALSE(agent.url().empty());
+        return agent.url().empty() ? json() : status_of(agent)["parameters"][0]["partitions"][0]["values"];
+    };
+    const json first = values("3");
+    ASSERT_EQ(first.size(), 5u);  // 5 draws from 1000 numbers: distinct for this seed
+    for (const auto& v : first) {
+        const long n = std::stol(v["value"].get<std::string>());
+        EXPECT_GE(n, 0);
+        EXPECT_LT(n, 1000);
+    }
+    EXPECT_EQ(values("3"), first);
+}
+
 TEST(JvmParameters, InvalidDeclarationsStopTheAgentWithAMessage) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"DuplicatePartition", "class 'Cell': callin 'set', partition 'a' is declared twice"},

@@ -47,6 +47,14 @@ public class ParametersProbePurpose implements PurposeProvider {
         }
     }
 
+    /** {@code set} with a seeded sampler: n uniform in [0, 1000). */
+    public static final class WithSampler implements PurposeProvider {
+        @Override
+        public LearningPurpose<?> purpose() {
+            return base().partition("set", "nat", "n >= 0", Values.sampler(r -> Integer.toString(r.nextInt(1000)), "uniform [0, 1000)"));
+        }
+    }
+
     /** Two partitions named alike. */
     public static final class DuplicatePartition implements PurposeProvider {
         @Override
