@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -36,6 +37,119 @@ bool has_control(std::string_view s) {
 bool is_unreserved(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
            c == '_' || c == '~';
+}
+
+// The parameter types and names of spec format v2 (docs/spec-format-v2.md; src/spec reads the same
+// rule, which the device layer cannot include): a declaration the spec could not carry is refused here.
+constexpr std::string_view kParameterTypes[] = {"int", "id", "object", "bytes", "string", "bool"};
+
+bool is_parameter_name(std::string_view s) {
+    return !s.empty() && !(s[0] >= '0' && s[0] <= '9') && std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+bool is_partition_name(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+               c == '=' || c == '<' || c == '>' || c == '!' || c == '-';
+    });
+}
+
+/// The status field `parameters` (device/PROTOCOL.md): parameterised callins whose concrete values
+/// are listed in `callins`. Every malformation is a DeviceError naming the field by its JSON path.
+std::vector<DeviceDescription::Parameterised> read_parameters(const json& field, const std::vector<std::string>& callins,
+                                                              const std::string& who) {
+    auto malformed = [&](const std::string& where, const std::string& what) {
+        return DeviceError(who + ": malformed status: " + where + " " + what);
+    };
+    if (!field.is_array()) throw malformed("parameters", "must be an array of parameterised callins");
+    auto text = [&](const json& object, const std::string& where, const char* key) {
+        const auto it = object.find(key);
+        const std::string path = where + "." + key;
+        if (it == object.end() || !it->is_string()) throw malformed(path, "must be a string");
+        const std::string& value = it->get_ref<const std::string&>();
+        if (has_control(value)) throw malformed(path, shown(*it) + " has control characters");
+        return value;
+    };
+    const std::set<std::string> inputs(callins.begin(), callins.end());
+    std::set<std::string> callin_names;
+    std::map<std::string, std::string> input_owner;  // concrete input -> where it was declared first
+    std::vector<DeviceDescription::Parameterised> out;
+    for (std::size_t i = 0; i < field.size(); ++i) {
+        const json& p = field[i];
+        const std::string at = "parameters[" + std::to_string(i) + "]";
+        if (!p.is_object()) throw malformed(at, "must be an object");
+        DeviceDescription::Parameterised callin;
+        callin.callin = text(p, at, "callin");
+        if (callin.callin.empty() || callin.callin == kOk || callin.callin == kQuiet || callin.callin == kErr ||
+            callin.callin == kWait)
+            throw malformed(at + ".callin", shown(json(callin.callin)) + " is not a callin name");
+        if (inputs.count(callin.callin) != 0)
+            throw malformed(at + ".callin", shown(json(callin.callin)) +
+                                                " is also a device input (only its concrete values are inputs)");
+        if (!callin_names.insert(callin.callin).second)
+            throw malformed(at + ".callin", shown(json(callin.callin)) + " is declared twice");
+        const auto sig = p.find("signature");
+        if (sig == p.end() || !sig->is_array())
+            throw malformed(at + ".signature", "must be an array of [name, type] pairs");
+        std::set<std::string> parameter_names;
+        for (std::size_t k = 0; k < sig->size(); ++k) {
+            const json& pair = (*sig)[k];
+            const std::string sat = at + ".signature[" + std::to_string(k) + "]";
+            if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string())
+                throw malformed(sat, shown(pair) + " is not a [name, type] pair of strings");
+            const std::string& name = pair[0].get_ref<const std::string&>();
+            const std::string& type = pair[1].get_ref<const std::string&>();
+            if (!is_parameter_name(name))
+                throw malformed(sat, "parameter name " + shown(pair[0]) + " is not [A-Za-z_][A-Za-z0-9_]*");
+            if (!parameter_names.insert(name).second)
+                throw malformed(sat, "parameter name " + shown(pair[0]) + " is used twice");
+            if (std::find(std::begin(kParameterTypes), std::end(kParameterTypes), type) == std::end(kParameterTypes))
+                throw malformed(sat, "type " + shown(pair[1]) + " is not int, id, object, bytes, string or bool");
+            callin.parameters.emplace_back(name, type);
+        }
+        const auto parts = p.find("partitions");
+        if (parts == p.end() || !parts->is_array() || parts->empty())
+            throw malformed(at + ".partitions", "must be a non-empty array of partitions");
+        std::set<std::string> partition_names;
+        for (std::size_t k = 0; k < parts->size(); ++k) {
+            const json& q = (*parts)[k];
+            const std::string pat = at + ".partitions[" + std::to_string(k) + "]";
+            if (!q.is_object()) throw malformed(pat, "must be an object");
+            DeviceDescription::Partition partition;
+            partition.name = text(q, pat, "name");
+            if (!is_partition_name(partition.name))
+                throw malformed(pat + ".name", shown(json(partition.name)) + " is not [A-Za-z0-9_.=<>!-]+");
+            if (!partition_names.insert(partition.name).second)
+                throw malformed(pat + ".name", shown(json(partition.name)) + " is used twice in callin " +
+                                                   shown(json(callin.callin)));
+            partition.guard = text(q, pat, "guard");
+            const auto values = q.find("values");
+            if (values == q.end() || !values->is_array() || values->empty())
+                throw malformed(pat + ".values", "must be a non-empty array of {input, value}");
+            for (std::size_t v = 0; v < values->size(); ++v) {
+                const json& val = (*values)[v];
+                const std::string vat = pat + ".values[" + std::to_string(v) + "]";
+                if (!val.is_object()) throw malformed(vat, "must be an object");
+                DeviceDescription::ValueInput value;
+                value.input = text(val, vat, "input");
+                value.value = text(val, vat, "value");
+                if (inputs.count(value.input) == 0)
+                    throw malformed(vat + ".input", shown(json(value.input)) + " is not one of callins");
+                if (value.input.rfind(callin.callin + "/", 0) != 0 || value.input.size() == callin.callin.size() + 1)
+                    throw malformed(vat + ".input", shown(json(value.input)) + " is not named " +
+                                                        shown(json(callin.callin + "/label")));
+                if (const auto [first, fresh] = input_owner.emplace(value.input, vat); !fresh)
+                    throw malformed(vat + ".input", shown(json(value.input)) + " is listed twice (first at " +
+                                                        first->second + ")");
+                partition.values.push_back(std::move(value));
+            }
+            callin.partitions.push_back(std::move(partition));
+        }
+        out.push_back(std::move(callin));
+    }
+    return out;
 }
 
 }  // namespace
@@ -149,6 +263,7 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
     } else {
         st.quiet_is_stable = false;
     }
+    if (const json* p = field("parameters"); p != nullptr) st.parameters = read_parameters(*p, st.callins, who);
     for (const auto& c : st.callins) out.inputs.intern(c);
     out.inputs.intern(kWait);
     out.outputs.intern(kOk);

@@ -57,7 +57,11 @@ struct StatusAnswer {
 /// Reads a /v1/status body. Throws DeviceError "<who>: ..." when the protocol is another one, a
 /// field is missing or ill-typed, a symbol name is empty, has control characters, is reserved or
 /// repeated, the timing is not 0 <= tmin_ms <= tmax_ms <= 3,600,000 (integers), or the optional
-/// `environment` is not an array naming each of its entries, once, among `callins`.
+/// `environment` is not an array naming each of its entries, once, among `callins`; and when the
+/// optional `parameters` does not have PROTOCOL.md's shape (the message names the field, e.g.
+/// "parameters[0].partitions[1].name"): a callin that is itself an input or declared twice, a
+/// partition name outside [A-Za-z0-9_.=<>!-]+ or repeated in its callin, a value input that is not
+/// one of `callins`, not named `callin/label`, or listed twice.
 [[nodiscard]] StatusAnswer read_status_answer(const nlohmann::json& body, const std::string& who);
 
 /// Reads the session id of a `POST /v1/sessions` answer: 1 to 128 characters of [A-Za-z0-9._~-]

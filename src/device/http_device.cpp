@@ -113,6 +113,7 @@ DeviceDescription HttpDevice::describe() const {
     d.tmax_ms = static_cast<double>(status_.timing.tmax.count());
     d.tmin_ms = static_cast<double>(status_.timing.tmin.count());
     d.environment = status_.environment;
+    d.parameterised = status_.parameters;
     return d;
 }
 

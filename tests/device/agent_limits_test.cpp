@@ -243,23 +243,6 @@ TEST(AgentLimits, RequestIdsAreBounded) {
 
 // ---- item 10: the client's limits ----
 
-/// A fake agent answering /v1/status with `status` (and 404 to everything else).
-std::unique_ptr<detail::HttpServer> fake_agent(std::string status) {
-    auto server = std::make_unique<detail::HttpServer>(
-        detail::HttpServerConfig{}, [status = std::move(status)](const detail::HttpRequest& r) {
-            detail::HttpResponse response;
-            if (r.target == "/v1/status") {
-                response.body = status;
-            } else {
-                response.status = 404;
-                response.body = detail::dump_json(detail::error_json("unknown command", r.target));
-            }
-            return response;
-        });
-    server->start();
-    return server;
-}
-
 std::string client_error(const detail::HttpServer& server, std::size_t max_answer_bytes = 16 << 20) {
     HttpConfig c;
     c.url = "http://127.0.0.1:" + std::to_string(server.port());

@@ -18,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "http_server.hpp"
 #include "learning_support.hpp"
+#include "protocol.hpp"
 #include "support/child_process.hpp"
 #include "typestar/device/agent.hpp"
 #include "typestar/device/simulated.hpp"
@@ -115,6 +117,23 @@ private:
     int fd_ = -1;
     bool closed_ = false;
 };
+
+/// A fake agent answering /v1/status with `status` (and 404 to everything else), started.
+inline std::unique_ptr<detail::HttpServer> fake_agent(std::string status) {
+    auto server = std::make_unique<detail::HttpServer>(
+        detail::HttpServerConfig{}, [status = std::move(status)](const detail::HttpRequest& r) {
+            detail::HttpResponse response;
+            if (r.target == "/v1/status") {
+                response.body = status;
+            } else {
+                response.status = 404;
+                response.body = detail::dump_json(detail::error_json("unknown command", r.target));
+            }
+            return response;
+        });
+    server->start();
+    return server;
+}
 
 /// The status code of a raw HTTP answer ("HTTP/1.1 503 ..." -> 503), or 0.
 inline int status_of(const std::string& answer) {

@@ -50,6 +50,9 @@ struct AgentStatus {
     /// The callins the peer performs (optional field `environment`, spec `role: environment`), in
     /// the order of `callins`; empty when the agent does not say.
     std::vector<std::string> environment{};
+    /// The parameterised callins it declares (`parameters`, PSYCO): each concrete value is one of
+    /// `callins`; empty when the agent declares none.
+    std::vector<DeviceDescription::Parameterised> parameters;
 };
 
 /// A device served by a `typestar-device` agent. Inputs: the agent's callins then `wait`; outputs
@@ -70,7 +73,7 @@ public:
     [[nodiscard]] DeviceTraits traits() const override { return traits_; }
     /// The URL, e.g. "http://127.0.0.1:8765".
     [[nodiscard]] std::string name() const override { return config_.url; }
-    /// The agent's class name, framework version and timing (from /v1/status).
+    /// The agent's class name, framework version, timing and parameterised callins (from /v1/status).
     [[nodiscard]] DeviceDescription describe() const override;
 
     /// Creates a session (a fresh instance). Throws DeviceError.

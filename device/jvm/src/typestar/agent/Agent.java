@@ -116,6 +116,41 @@ public final class Agent {
         this.expectedAuth = ("Bearer " + config.token).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The status field {@code parameters} (device/PROTOCOL.md): each parameterised callin's signature and partitions. */
+    static JsonArray parameters(LearningPurpose<?> purpose) {
+        JsonArray out = new JsonArray();
+        for (LearningPurpose.ExpandedCallin c : purpose.expanded) {
+            JsonObject callin = new JsonObject();
+            callin.addProperty("callin", c.callin());
+            JsonArray signature = new JsonArray();
+            for (LearningPurpose.Parameter p : c.signature()) {
+                JsonArray pair = new JsonArray();
+                pair.add(p.name());
+                pair.add(p.type());
+                signature.add(pair);
+            }
+            callin.add("signature", signature);
+            JsonArray partitions = new JsonArray();
+            for (LearningPurpose.ExpandedPartition p : c.partitions()) {
+                JsonObject part = new JsonObject();
+                part.addProperty("name", p.name());
+                part.addProperty("guard", p.guard());
+                JsonArray values = new JsonArray();
+                for (LearningPurpose.ConcreteValue v : p.values()) {
+                    JsonObject value = new JsonObject();
+                    value.addProperty("input", v.input());
+                    value.addProperty("value", v.value());
+                    values.add(value);
+                }
+                part.add("values", values);
+                partitions.add(part);
+            }
+            callin.add("partitions", partitions);
+            out.add(callin);
+        }
+        return out;
+    }
+
     /** Binds and starts serving. Throws IOException when the address cannot be bound. */
     public void start() throws IOException {
         statusBody = new JsonObject();
@@ -135,6 +170,12 @@ public final class Agent {
         statusBody.add("timing", timing);
         statusBody.addProperty("quiet_is_stable", purpose.quietIsStable);
         statusBody.addProperty("max_sessions", config.maxSessions);
+        if (!purpose.expanded.isEmpty()) statusBody.add("parameters", parameters(purpose));
+        if (!purpose.environment.isEmpty()) {
+            JsonArray environment = new JsonArray();
+            purpose.environment.forEach(environment::add);
+            statusBody.add("environment", environment);
+        }
 
         // Without TCP_NODELAY every small answer waits for the peer's delayed ACK (about 40 ms per
         // request on Linux); the JDK server reads this property when its classes initialise.

@@ -26,6 +26,8 @@ public final class Main {
             "  --token-file F        file with the bearer token, mode 0600 (default: $TYPESTAR_DEVICE_TOKEN,",
             "                        else $TYPESTAR_DEVICE_TOKEN_FILE)",
             "  --tmax MS, --tmin MS  override the purpose's timing",
+            "  --parameter-seed N    seed of the parameterised callins' value generators (default: the purpose's, 1)",
+            "  --values-per-partition N  values generated per partition (default: the purpose's, 4; fixed: all)",
             "  --max-sessions N      instances alive at once (default 64)",
             "  --idle-timeout S      idle sessions are reaped after S seconds (default 60)",
             "  --max-body BYTES      largest request body (default 1048576)",
@@ -65,6 +67,8 @@ public final class Main {
         String tokenFile = null;
         Long tmax = null;
         Long tmin = null;
+        Long seed = null;
+        Long perPartition = null;
         long lifetime = 0;
         try {
             for (int i = 0; i < args.length; ++i) {
@@ -87,6 +91,8 @@ public final class Main {
                     case "--token-file" -> tokenFile = v;
                     case "--tmax" -> tmax = number(a, v, 0, 3_600_000);
                     case "--tmin" -> tmin = number(a, v, 0, 3_600_000);
+                    case "--parameter-seed" -> seed = number(a, v, Long.MIN_VALUE, Long.MAX_VALUE);
+                    case "--values-per-partition" -> perPartition = number(a, v, 1, 10_000);
                     case "--max-sessions" -> config.maxSessions = (int) number(a, v, 1, 100_000);
                     case "--idle-timeout" -> config.idleTimeoutMs = number(a, v, 1, 86_400) * 1000;
                     case "--max-body" -> config.maxBodyBytes = number(a, v, 1, Integer.MAX_VALUE);
@@ -113,6 +119,9 @@ public final class Main {
                 return 2;
             }
             LearningPurpose<?> purpose = load(purposeClass);
+            if (seed != null || perPartition != null)
+                purpose.parameterValues(seed != null ? seed : purpose.parameterSeed,
+                        perPartition != null ? (int) (long) perPartition : purpose.valuesPerPartition);
             if (tmax != null || tmin != null)
                 purpose.timing(tmax != null ? tmax : purpose.tmaxMs, tmin != null ? tmin : purpose.tminMs);
             if (!Set.of("127.0.0.1", "::1", "localhost").contains(config.host))

@@ -98,7 +98,7 @@ final class Runner {
 
     /** Whether {@code name} is a callin. */
     boolean isCallin(String name) {
-        return purpose.callins.containsKey(name);
+        return purpose.inputs.containsKey(name);
     }
 
     /** One callin ({@code wait == false}) or {@code wait} with {@code timeoutMs}. */
@@ -171,7 +171,7 @@ final class Runner {
     }
 
     private Answer runCallin(String name) throws DeviceException {
-        Callin<Object> callin = purpose.callins.get(name);
+        Callin<Object> callin = purpose.inputs.get(name);
         CallbackSink.Epoch e = epoch;
         String message = null;
         synchronized (e) {
