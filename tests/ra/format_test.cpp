@@ -97,6 +97,8 @@ TEST(RaFormat, RenamesInputParametersThatWouldHideAStoredOutputParameter) {
               std::string::npos)
         << text;
     EXPECT_NE(text.find(R"~({input: "get(k)", output: nok, to: s0})~"), std::string::npos) << text;  // no need
+    const std::string dot = write_register_dot(ra);  // the picture names them as the file does
+    EXPECT_NE(dot.find("put(v_) / key(fresh)\\nvalue:=v_, key:=v"), std::string::npos) << dot;
     // A new name hides nothing either: not a register, not another parameter.
     ra.locations[1].registers[0].name = "v_";
     ra.locations[1].registers[1].name = "v__";
