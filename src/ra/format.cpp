@@ -469,10 +469,28 @@ RaSpec parse_register_spec(const std::string& text, const std::string& file) {
                         continue;
                     }
                     auto term = val.IsScalar() ? resolve(val.Scalar()) : std::nullopt;
-                    if (!term && val.IsScalar()) {
+                    bool ambiguous = false;
+                    if (val.IsScalar()) {
                         const auto& od = ra.outputs[tr.output].params;
                         for (std::size_t p = 0; p < od.size(); ++p)
-                            if (od[p].name == val.Scalar()) term = Term{Term::Kind::OutputParam, p};
+                            if (od[p].name == val.Scalar()) {
+                                if (term) {
+                                    // never guess between two meanings of one name
+                                    rd.error(val.Mark(), "assignment source '" + val.Scalar() +
+                                                             "' names both a parameter, register or constant and "
+                                                             "the output parameter of " + ra.outputs[tr.output].name +
+                                                             " (rename the input's parameter: `input: \"" +
+                                                             ra.inputs[tr.input].name + "(x)\"`)");
+                                    ambiguous = true;
+                                    break;
+                                }
+                                term = Term{Term::Kind::OutputParam, p};
+                            }
+                    }
+                    if (ambiguous) {
+                        ok = false;
+                        done[r] = true;  // reported: not also "not assigned"
+                        continue;
                     }
                     if (!term) {
                         rd.error(val.Mark(), "assignment source '" + (val.IsScalar() ? val.Scalar() : std::string("?")) +
@@ -599,6 +617,38 @@ std::vector<std::size_t> location_order(const RegisterAutomaton& ra) {
     return order;
 }
 
+/// The input's parameters as transition `t` of `from` names them: the declared names, except that
+/// the reader refuses an assignment source naming both an input and an output parameter (RALib
+/// names them alike: keygen's `IPut(p1)` answers `OPut(p1)`), so where the assignments read an
+/// output parameter, or an input parameter named like one, a clashing input parameter gets `_`
+/// appended until it hides nothing (validate keeps parameters apart from registers and constants).
+std::vector<Parameter> unambiguous_input_params(const RegisterAutomaton& ra, const Location& from,
+                                                const Transition& t) {
+    std::vector<Parameter> params = ra.inputs.at(t.input).params;
+    if (t.output >= ra.outputs.size()) return params;  // an invalid automaton (DOT draws those too)
+    std::set<std::string> out_names;
+    for (const auto& op : ra.outputs[t.output].params) out_names.insert(op.name);
+    bool assign_names_output = false;
+    for (const auto& term : t.assign)
+        if (term.kind == Term::Kind::OutputParam ||
+            (term.kind == Term::Kind::Param && term.index < params.size() && out_names.count(params[term.index].name)))
+            assign_names_output = true;
+    if (!assign_names_output) return params;
+    std::set<std::string> taken = out_names;
+    for (const auto& reg : from.registers) taken.insert(reg.name);
+    for (const auto& c : ra.constants) taken.insert(c.name);
+    for (const auto& p : params) taken.insert(p.name);
+    for (auto& p : params)
+        if (out_names.count(p.name)) {
+            std::string fresh_name = p.name;
+            do fresh_name += "_";
+            while (taken.count(fresh_name));
+            taken.insert(fresh_name);
+            p.name = fresh_name;
+        }
+    return params;
+}
+
 }  // namespace
 
 std::string write_register_spec(const RaSpec& spec) {
@@ -635,6 +685,11 @@ std::string write_register_spec(const RaSpec& spec) {
         for (const auto& [k, v] : spec.provenance) os << "  " << scalar(k) << ": " << quoted(v) << "\n";
     }
     const auto order = location_order(ra);
+    // the symbols and constants only: transitions name the input's parameters through this copy
+    RegisterAutomaton names_view;
+    names_view.inputs = ra.inputs;
+    names_view.outputs = ra.outputs;
+    names_view.constants = ra.constants;
     os << "initial: " << scalar(ra.locations[ra.initial].name) << "\nlocations:\n";
     for (std::size_t li : order) {
         const Location& l = ra.locations[li];
@@ -654,15 +709,16 @@ std::string write_register_spec(const RaSpec& spec) {
         std::stable_sort(trs.begin(), trs.end(), [](const auto& a, const auto& b) { return a.input < b.input; });
         if (trs.empty()) os.seekp(-1, std::ios_base::cur), os << " []\n";
         for (const auto& t : trs) {
-            os << "      - {input: " << scalar(input_text(ra, t));
-            if (!t.guard.is_true()) os << ", guard: " << quoted(guard_text(ra, l, t));
-            os << ", output: " << scalar(output_text(ra, l, t));
+            names_view.inputs.at(t.input).params = unambiguous_input_params(ra, l, t);
+            os << "      - {input: " << scalar(input_text(names_view, t));
+            if (!t.guard.is_true()) os << ", guard: " << quoted(guard_text(names_view, l, t));
+            os << ", output: " << scalar(output_text(names_view, l, t));
             const Location& to = ra.locations[t.target];
             if (!t.assign.empty()) {
                 os << ", assign: {";
                 for (std::size_t r = 0; r < t.assign.size(); ++r)
                     os << (r ? ", " : "") << scalar(to.registers[r].name) << ": "
-                       << scalar(term_text(ra, l, t, t.assign[r]));
+                       << scalar(term_text(names_view, l, t, t.assign[r]));
                 os << "}";
             }
             os << ", to: " << scalar(to.name) << "}\n";
@@ -736,18 +792,23 @@ std::string write_register_dot(const RegisterAutomaton& ra) {
         os << "  \"" << esc(l.name) << "\" [label=\"" << label << "\"];\n";
     }
     os << "  __start -> \"" << esc(ra.locations[ra.initial].name) << "\";\n";
+    RegisterAutomaton names_view;  // the symbols and constants, with the names the YAML writer uses
+    names_view.inputs = ra.inputs;
+    names_view.outputs = ra.outputs;
+    names_view.constants = ra.constants;
     for (std::size_t li : order) {
         const Location& l = ra.locations[li];
         auto trs = l.transitions;
         std::stable_sort(trs.begin(), trs.end(), [](const auto& a, const auto& b) { return a.input < b.input; });
         for (const auto& t : trs) {
-            std::string label = input_text(ra, t);
-            if (!t.guard.is_true()) label += " | " + guard_text(ra, l, t);
-            label += " / " + output_text(ra, l, t);
+            if (t.input < ra.inputs.size()) names_view.inputs[t.input].params = unambiguous_input_params(ra, l, t);
+            std::string label = input_text(names_view, t);
+            if (!t.guard.is_true()) label += " | " + guard_text(names_view, l, t);
+            label += " / " + output_text(names_view, l, t);
             const Location& to = ra.locations[t.target];
             std::string assigns;
             for (std::size_t r = 0; r < t.assign.size(); ++r) {
-                const std::string src = term_text(ra, l, t, t.assign[r]);
+                const std::string src = term_text(names_view, l, t, t.assign[r]);
                 if (src == to.registers[r].name && t.assign[r].kind == Term::Kind::Register) continue;
                 assigns += (assigns.empty() ? "" : ", ") + to.registers[r].name + ":=" + src;
             }

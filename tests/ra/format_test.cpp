@@ -84,6 +84,64 @@ TEST(RaFormat, WritesCanonicallyAndReadsBackEqual) {
     }
 }
 
+// RALib names the parameters of inputs and outputs alike (keygen: `IPut(p1)` answers `OPut(p1)`
+// with a fresh key it stores). The reader takes a name for the input's parameter first, so the
+// writer renames the input's parameter in such a transition; it used to refuse the automaton
+// ("would read back differently").
+TEST(RaFormat, RenamesInputParametersThatWouldHideAStoredOutputParameter) {
+    RegisterAutomaton ra = testing::key_store();
+    ra.outputs[0].params[0].name = "v";  // put(v) / key(fresh), assign {value: v, key: <the key's v>}
+    std::string text = write_register_spec(RaSpec{ra, 2, {}});
+    EXPECT_EQ(parse_register_spec(text, "x.yaml").automaton, ra) << text;
+    EXPECT_NE(text.find(R"~({input: "put(v_)", output: "key(fresh)", assign: {value: v_, key: v}, to: s1})~"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find(R"~({input: "get(k)", output: nok, to: s0})~"), std::string::npos) << text;  // no need
+    const std::string dot = write_register_dot(ra);  // the picture names them as the file does
+    EXPECT_NE(dot.find("put(v_) / key(fresh)\\nvalue:=v_, key:=v"), std::string::npos) << dot;
+    // A new name hides nothing either: not a register, not another parameter.
+    ra.locations[1].registers[0].name = "v_";
+    ra.locations[1].registers[1].name = "v__";
+    ra.inputs[0].params.push_back({"v___", DataType::Id});
+    ASSERT_EQ(ra.locations[1].transitions[0].input, 0U);  // s1's put: now also a new key, stored
+    ra.locations[1].transitions[0] = {0, Guard{}, 0, {OutputArg{true, {}}}, 1,
+                                      {Term{Term::Kind::Param, 0}, Term{Term::Kind::OutputParam, 0}}};
+    text = write_register_spec(RaSpec{ra, 2, {}});
+    EXPECT_EQ(parse_register_spec(text, "x.yaml").automaton, ra) << text;
+    EXPECT_NE(text.find(R"~({input: "put(v____, v___)", output: "key(fresh)", assign: {v_: v____, v__: v}, to: s1})~"),
+              std::string::npos)
+        << text;
+}
+
+TEST(RaFormat, RefusesAnAssignmentSourceWithTwoMeanings) {
+    const std::string text = R"~(typestar: 2
+kind: register-automaton
+name: ks
+callins: ["put(v: id)"]
+callbacks: []
+returns: ["key(v: id)"]
+constants: {}
+initial: s0
+locations:
+  s0:
+    registers: []
+    transitions:
+      - {input: "put(v)", output: "key(fresh)", assign: {k: v}, to: s1}
+  s1:
+    registers: [k]
+    transitions:
+      - {input: "put(v)", output: "key(k)", assign: {k: k}, to: s1}
+)~";
+    const auto m = messages(text);
+    ASSERT_EQ(m.size(), 1U);
+    EXPECT_EQ(m[0].rfind("f.yaml:13:", 0), 0U) << m[0];
+    EXPECT_NE(m[0].find("'v' names both"), std::string::npos) << m[0];
+    // renaming the input's parameter reads
+    EXPECT_TRUE(messages(replace(text, R"~("put(v)", output: "key(fresh)", assign: {k: v})~",
+                                 R"~("put(x)", output: "key(fresh)", assign: {k: v})~"))
+                    .empty());
+}
+
 TEST(RaFormat, MalformedFilesNameFileLineAndColumn) {
     EXPECT_EQ(messages(replace(kPq, "guard: \"x < r1\"", "guard: \"x < q1\"")),
               std::vector<std::string>{"f.yaml:18:41: guard: unknown name 'q1' (not a parameter, register or constant)"});
