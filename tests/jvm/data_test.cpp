@@ -159,6 +159,39 @@ TEST_F(JavaPriorityQueue, TheAgentServesTheDataFieldsOfV1) {
     EXPECT_EQ(authorized("POST", steps + "/callin", R"({"seq": 1, "callin": "poll"})").body, polled.body);
 }
 
+TEST(JvmDataProbe, RefusalsAnswerHarnessFailuresAreDeviceErrors) {
+    JavaAgent agent({"--class-purpose", "typestar.testing.DataProbePurpose", "--port", "0"});
+    ASSERT_FALSE(agent.url().empty()) << agent.first_line();
+    const std::string& url = agent.url();
+    auto run = [&](const std::string& inputs) { return authorized("POST", url + "/v1/run", R"({"inputs": )" + inputs + "}"); };
+    const auto echo = run(R"([{"callin": "echo", "values": [-5, 9]}, "refuse"])");
+    ASSERT_EQ(echo.status, 200) << echo.body;
+    EXPECT_EQ(json::parse(echo.body)["outputs"],
+              json::parse(R"([{"output":"out","values":[9,-5]},{"output":"no","values":[]}])"));
+    for (const char* broken : {"boom", "stray", "short"}) {
+        const auto r = run(std::string("[\"") + broken + "\"]");
+        EXPECT_EQ(r.status, 500) << broken << ": " << r.body;
+        EXPECT_EQ(json::parse(r.body)["value"]["error"], "device error") << broken;
+    }
+    EXPECT_NE(run(R"(["boom"])").body.find("IllegalStateException: kaput"), std::string::npos);
+    EXPECT_NE(run(R"(["stray"])").body.find("undeclared output 'zzz'"), std::string::npos);
+    EXPECT_EQ(run(R"([{"callin": "echo", "values": [1]}])").status, 400);
+    EXPECT_EQ(run(R"(["echo"])").status, 400);
+    EXPECT_EQ(run(R"(["wait"])").status, 400);
+    // Through HttpDataDevice: a harness failure is a DeviceError, never an answer.
+    HttpDataDevice device(HttpConfig{.url = url, .token = kToken});
+    device.reset();
+    EXPECT_THROW((void)device.step({*device.signature().input_index("boom"), {}}), DeviceError);
+
+    // An invalid purpose, and timing options for a data device: the agent refuses to start.
+    JavaAgent invalid({"--class-purpose", "typestar.testing.DataProbePurpose$Invalid", "--port", "0"});
+    EXPECT_EQ(invalid.wait_exit(), 1);
+    EXPECT_NE(invalid.error_output().find("refusedAs output 'out' has parameters"), std::string::npos);
+    JavaAgent timed({"--class-purpose", "typestar.testing.DataProbePurpose", "--tmax", "10", "--port", "0"});
+    EXPECT_EQ(timed.wait_exit(), 2);
+    EXPECT_NE(timed.error_output().find("is a data device"), std::string::npos);
+}
+
 TEST_F(JavaPriorityQueue, IsLearnedByteForByteAndConforms) {
     JavaAgent agent = min_queue();
     ASSERT_FALSE(agent.url().empty()) << agent.first_line();
