@@ -30,7 +30,8 @@ import java.util.logging.Logger;
 
 /**
  * The JVM device agent: serves a {@link LearningPurpose} over the HTTP device protocol /v1
- * (device/PROTOCOL.md), exactly like the C++ typestar-device. Every session owns one runner slot (a
+ * (device/PROTOCOL.md), exactly like the C++ typestar-device, or a {@link DataPurpose} with the
+ * data fields of /v1 (a data device: values on callins and outputs, no callbacks, no wait). Every session owns one runner slot (a
  * fresh instance) for its lifetime, so a pool of clients never shares an instance. Steps carry
  * sequence numbers: a retried step is answered from the session's last response and never runs
  * twice. Every request needs the bearer token; requests with an Origin header are refused; header
