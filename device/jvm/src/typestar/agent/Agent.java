@@ -30,7 +30,8 @@ import java.util.logging.Logger;
 
 /**
  * The JVM device agent: serves a {@link LearningPurpose} over the HTTP device protocol /v1
- * (device/PROTOCOL.md), exactly like the C++ typestar-device. Every session owns one runner slot (a
+ * (device/PROTOCOL.md), exactly like the C++ typestar-device, or a {@link DataPurpose} with the
+ * data fields of /v1 (a data device: values on callins and outputs, no callbacks, no wait). Every session owns one runner slot (a
  * fresh instance) for its lifetime, so a pool of clients never shares an instance. Steps carry
  * sequence numbers: a retried step is answered from the session's last response and never runs
  * twice. Every request needs the bearer token; requests with an Origin header are refused; header
@@ -66,11 +67,23 @@ public final class Agent {
     }
 
     private static final class Slot {
-        final Runner runner;
+        final Runner runner;                 // a typestate device's; null for a data device
+        final DataPurpose<?>.Instance data;  // a data device's; null for a typestate device
         boolean busy;
 
-        Slot(Runner runner) {
+        Slot(Runner runner, DataPurpose<?>.Instance data) {
             this.runner = runner;
+            this.data = data;
+        }
+
+        void reset() throws DeviceException {
+            if (runner != null) runner.reset();
+            else data.reset();
+        }
+
+        void finish() {
+            if (runner != null) runner.finish();
+            else data.finish();
         }
     }
 
@@ -89,7 +102,8 @@ public final class Agent {
         }
     }
 
-    private final LearningPurpose<?> purpose;
+    private final LearningPurpose<?> purpose;  // null for a data device
+    private final DataPurpose<?> dataPurpose;  // null for a typestate device
     private final Config config;
     private final Object mutex = new Object();
     private final List<Slot> slots = new ArrayList<>();
@@ -112,8 +126,47 @@ public final class Agent {
         purpose.validate();
         if (config.token == null || config.token.isEmpty()) throw new IllegalArgumentException("the agent needs a bearer token");
         this.purpose = purpose;
+        this.dataPurpose = null;
         this.config = config;
         this.expectedAuth = ("Bearer " + config.token).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A data device (device/PROTOCOL.md, "Data devices"). Throws IllegalArgumentException for an invalid purpose or an empty token. */
+    public Agent(DataPurpose<?> purpose, Config config) {
+        purpose.validate();
+        if (config.token == null || config.token.isEmpty()) throw new IllegalArgumentException("the agent needs a bearer token");
+        this.purpose = null;
+        this.dataPurpose = purpose;
+        this.config = config;
+        this.expectedAuth = ("Bearer " + config.token).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The status field {@code data}: the typed signature of a data device (all parameters {@code int}, no callbacks, no constants). */
+    static JsonObject dataSignature(DataPurpose<?> purpose) {
+        JsonObject data = new JsonObject();
+        JsonArray inputs = new JsonArray();
+        for (var c : purpose.callins.values()) inputs.add(symbol(c.symbol(), false));
+        JsonArray outputs = new JsonArray();
+        for (var o : purpose.outputs.values()) outputs.add(symbol(o, true));
+        data.add("inputs", inputs);
+        data.add("outputs", outputs);
+        data.add("constants", new JsonArray());
+        return data;
+    }
+
+    private static JsonObject symbol(DataPurpose.Symbol s, boolean output) {
+        JsonObject o = new JsonObject();
+        o.addProperty("name", s.name());
+        JsonArray parameters = new JsonArray();
+        for (String p : s.parameters()) {
+            JsonArray pair = new JsonArray();
+            pair.add(p);
+            pair.add("int");
+            parameters.add(pair);
+        }
+        o.add("parameters", parameters);
+        if (output) o.addProperty("callback", false);
+        return o;
     }
 
     /** The status field {@code parameters} (device/PROTOCOL.md): each parameterised callin's signature and partitions. */
@@ -153,7 +206,50 @@ public final class Agent {
 
     /** Binds and starts serving. Throws IOException when the address cannot be bound. */
     public void start() throws IOException {
-        statusBody = new JsonObject();
+        statusBody = dataPurpose != null ? dataStatus() : typestateStatus();
+        // Without TCP_NODELAY every small answer waits for the peer's delayed ACK (about 40 ms per
+        // request on Linux); the JDK server reads this property when its classes initialise.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(config.host), config.port), 128);
+        handlers = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "typestar-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(handlers);
+        server.createContext("/", this::serve);
+        server.start();
+        reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "typestar-reaper");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(10, config.idleTimeoutMs / 4);
+        reaper.scheduleWithFixedDelay(this::reap, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private JsonObject dataStatus() {
+        JsonObject b = new JsonObject();
+        b.addProperty("protocol", PROTOCOL);
+        b.addProperty("agent", "typestar-jvm");
+        b.addProperty("name", dataPurpose.name);
+        b.addProperty("framework", dataPurpose.framework);
+        JsonArray callins = new JsonArray();
+        dataPurpose.callins.keySet().forEach(callins::add);
+        b.add("callins", callins);
+        b.add("callbacks", new JsonArray());
+        JsonObject timing = new JsonObject();
+        timing.addProperty("tmax_ms", 0);
+        timing.addProperty("tmin_ms", 0);
+        b.add("timing", timing);
+        b.addProperty("quiet_is_stable", true);
+        b.addProperty("max_sessions", config.maxSessions);
+        b.add("data", dataSignature(dataPurpose));
+        return b;
+    }
+
+    private JsonObject typestateStatus() {
+        JsonObject statusBody = new JsonObject();
         statusBody.addProperty("protocol", PROTOCOL);
         statusBody.addProperty("agent", "typestar-jvm");
         statusBody.addProperty("name", purpose.name);
@@ -176,26 +272,7 @@ public final class Agent {
             purpose.environment.forEach(environment::add);
             statusBody.add("environment", environment);
         }
-
-        // Without TCP_NODELAY every small answer waits for the peer's delayed ACK (about 40 ms per
-        // request on Linux); the JDK server reads this property when its classes initialise.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(config.host), config.port), 128);
-        handlers = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "typestar-http");
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(handlers);
-        server.createContext("/", this::serve);
-        server.start();
-        reaper = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "typestar-reaper");
-            t.setDaemon(true);
-            return t;
-        });
-        long period = Math.max(10, config.idleTimeoutMs / 4);
-        reaper.scheduleWithFixedDelay(this::reap, period, period, TimeUnit.MILLISECONDS);
+        return statusBody;
     }
 
     /** Stops serving and ends every session. Idempotent. */
@@ -387,7 +464,7 @@ public final class Agent {
                     return s;
                 }
             if (slots.size() >= config.maxSessions) return null;
-            Slot s = new Slot(new Runner(purpose));
+            Slot s = purpose != null ? new Slot(new Runner(purpose), null) : new Slot(null, dataPurpose.new Instance());
             s.busy = true;
             slots.add(s);
             return s;
@@ -395,7 +472,7 @@ public final class Agent {
     }
 
     private void releaseSlot(Slot s) {
-        s.runner.finish();
+        s.finish();
         synchronized (mutex) {
             s.busy = false;
         }
@@ -462,7 +539,7 @@ public final class Agent {
         Slot slot = takeSlot();
         if (slot == null) return busy();
         try {
-            slot.runner.reset();
+            slot.reset();
         } catch (DeviceException e) {
             releaseSlot(slot);
             return Response.json(500, Json.error("session not created", e.getMessage()));
@@ -511,6 +588,7 @@ public final class Agent {
             if (s.last != null && seq + 1 == s.nextSeq) return s.last;  // a retry: answer it again
             if (seq != s.nextSeq)
                 return Response.json(409, Json.error("sequence mismatch", "expected seq " + s.nextSeq + ", got " + seq));
+            if (dataPurpose != null) return dataStep(s, seq, isWait, body);
             Runner d = s.slot.runner;
             Runner.Answer answer;
             try {
@@ -550,8 +628,111 @@ public final class Agent {
         }
     }
 
+    /**
+     * A data input's values: {@code values} of {@code o} (absent: none), exactly as many JSON
+     * integers as {@code callin} has parameters. Null (and {@code why[0]} says what is wrong) otherwise.
+     */
+    private long[] dataValues(String callin, JsonElement values, String[] why) {
+        int arity = dataPurpose.arity(callin);
+        if (values == null || values.isJsonNull()) {
+            if (arity == 0) return new long[0];
+            why[0] = "callin '" + callin + "' needs " + arity + " values";
+            return null;
+        }
+        if (!values.isJsonArray()) {
+            why[0] = "values must be an array of integers";
+            return null;
+        }
+        JsonArray a = values.getAsJsonArray();
+        if (a.size() != arity) {
+            why[0] = "callin '" + callin + "' takes " + arity + " values, got " + a.size();
+            return null;
+        }
+        long[] out = new long[arity];
+        for (int i = 0; i < arity; ++i) {
+            Long v = Json.integer(a.get(i));
+            if (v == null) {
+                why[0] = "values[" + i + "] " + Json.dump(a.get(i)) + " is not a 64-bit integer";
+                return null;
+            }
+            out[i] = v;
+        }
+        return out;
+    }
+
+    private static JsonObject dataOutput(DataPurpose.Answer a) {
+        JsonObject o = new JsonObject();
+        o.addProperty("output", a.output());
+        JsonArray values = new JsonArray();
+        for (long v : a.values()) values.add(v);
+        o.add("values", values);
+        return o;
+    }
+
+    /** A data device's step (the caller holds the session's lock and checked seq). */
+    private Response dataStep(Session s, long seq, boolean isWait, JsonObject body) {
+        if (isWait) return Response.json(400, Json.error("invalid argument", "a data device has no wait (every callin answers its output)"));
+        String name = Json.string(body.get("callin"));
+        if (name == null) return Response.json(400, Json.error("invalid argument", "callin (a string) is required"));
+        if (dataPurpose.arity(name) < 0) return Response.json(400, Json.error("invalid argument", "unknown callin '" + name + "'"));
+        String[] why = new String[1];
+        long[] values = dataValues(name, body.get("values"), why);
+        if (values == null) return Response.json(400, Json.error("invalid argument", why[0]));
+        try {
+            JsonObject o = dataOutput(s.slot.data.step(name, values));
+            o.addProperty("seq", seq);
+            s.last = Response.json(200, o);
+        } catch (DeviceException e) {
+            s.last = Response.json(500, Json.error("device error", e.getMessage()));
+        } catch (RuntimeException | Error e) {  // a bug in the agent: still a stored, final answer
+            s.last = Response.json(500, Json.error("device error", "the agent failed: " + Runner.describe(e)));
+        }
+        ++s.nextSeq;
+        return s.last;
+    }
+
+    /** A data device's /v1/run: every input from a fresh instance. */
+    private Response dataRun(JsonArray inputs) {
+        List<String> names = new ArrayList<>();
+        List<long[]> values = new ArrayList<>();
+        String[] why = new String[1];
+        for (JsonElement e : inputs) {
+            String name = Json.string(e);
+            JsonElement vs = null;
+            if (name == null && e.isJsonObject()) {
+                name = Json.string(e.getAsJsonObject().get("callin"));
+                vs = e.getAsJsonObject().get("values");
+            }
+            if (name == null || dataPurpose.arity(name) < 0)
+                return Response.json(400, Json.error("invalid argument", "unknown input " + Json.dump(e)));
+            long[] v = dataValues(name, vs, why);
+            if (v == null) return Response.json(400, Json.error("invalid argument", why[0]));
+            names.add(name);
+            values.add(v);
+        }
+        Slot slot = takeSlot();
+        if (slot == null) return busy();
+        try {
+            slot.reset();
+            JsonArray outs = new JsonArray();
+            for (int i = 0; i < names.size(); ++i) outs.add(dataOutput(slot.data.step(names.get(i), values.get(i))));
+            JsonObject o = new JsonObject();
+            o.add("outputs", outs);
+            o.addProperty("steps", names.size());
+            o.addProperty("waits", 0);
+            return Response.json(200, o);
+        } catch (DeviceException e) {
+            return Response.json(500, Json.error("device error", e.getMessage()));
+        } catch (RuntimeException | Error e) {  // a bug in the agent: never leak the slot
+            return Response.json(500, Json.error("device error", "the agent failed: " + Runner.describe(e)));
+        } finally {
+            releaseSlot(slot);
+        }
+    }
+
     private Response run(JsonObject body) {
         JsonElement inputs = body.get("inputs");
+        if (dataPurpose != null && inputs != null && inputs.isJsonArray()) return dataRun(inputs.getAsJsonArray());
         if (inputs == null || !inputs.isJsonArray())
             return Response.json(400, Json.error("invalid argument", "inputs (an array of input names) is required"));
         Slot slot = takeSlot();

@@ -60,6 +60,18 @@ final class Json {
         return Long.parseLong(s);
     }
 
+    /** An integer written without fraction or exponent that fits 64 bits; else null. */
+    static Long integer(JsonElement e) {
+        if (e == null || !e.isJsonPrimitive() || !((JsonPrimitive) e).isNumber()) return null;
+        String s = e.getAsString();
+        if (!s.matches("-?(0|[1-9][0-9]*)")) return null;
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException x) {
+            return null;
+        }
+    }
+
     /** A JSON string's value, or null when {@code e} is not a string. */
     static String string(JsonElement e) {
         if (e == null || !e.isJsonPrimitive() || !((JsonPrimitive) e).isString()) return null;

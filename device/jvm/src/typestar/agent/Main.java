@@ -20,7 +20,7 @@ public final class Main {
 
     private static final String USAGE = String.join("\n",
             "usage: java -jar typestar-agent.jar --class-purpose FQCN [options]",
-            "  --class-purpose FQCN  a typestar.agent.PurposeProvider on the class path (required)",
+            "  --class-purpose FQCN  a typestar.agent.PurposeProvider (or DataPurposeProvider: a data device)\n                        on the class path (required)",
             "  --host ADDR           address to bind (default 127.0.0.1; anything else exposes the device)",
             "  --port N              port (default 8765; 0: any free port, printed)",
             "  --token-file F        file with the bearer token, mode 0600 (default: $TYPESTAR_DEVICE_TOKEN,",
@@ -115,19 +115,33 @@ public final class Main {
             } else if (System.getenv("TYPESTAR_DEVICE_TOKEN_FILE") != null && !System.getenv("TYPESTAR_DEVICE_TOKEN_FILE").isEmpty()) {
                 config.token = readTokenFile(Path.of(System.getenv("TYPESTAR_DEVICE_TOKEN_FILE")));
             } else {
-                System.err.println("typestar-agent: a bearer token is required: set TYPESTAR_DEVICE_TOKEN or use --token-file");
-                return 2;
+                    System.err.println("typestar-agent: a bearer token is required: set TYPESTAR_DEVICE_TOKEN or use --token-file");
+                    return 2;
             }
-            LearningPurpose<?> purpose = load(purposeClass);
+            Object loaded = loadAny(purposeClass);
+            Agent agent;
+            String served;
+            if (loaded instanceof DataPurpose<?> data) {
+                if (seed != null || perPartition != null || tmax != null || tmin != null) {
+                    System.err.println("typestar-agent: " + purposeClass + " is a data device: --tmax, --tmin, "
+                            + "--parameter-seed and --values-per-partition do not apply (see --help)");
+                    return 2;
+                }
+                agent = new Agent(data, config);
+                served = data.name();
+            } else {
+            LearningPurpose<?> purpose = (LearningPurpose<?>) loaded;
             if (seed != null || perPartition != null)
                 purpose.parameterValues(seed != null ? seed : purpose.parameterSeed,
                         perPartition != null ? (int) (long) perPartition : purpose.valuesPerPartition);
             if (tmax != null || tmin != null)
                 purpose.timing(tmax != null ? tmax : purpose.tmaxMs, tmin != null ? tmin : purpose.tminMs);
+            agent = new Agent(purpose, config);
+            served = purpose.name();
+            }
             if (!Set.of("127.0.0.1", "::1", "localhost").contains(config.host))
                 System.err.println("typestar-agent: warning: listening on " + config.host
                         + " exposes the device beyond this machine; the token is sent in clear text");
-            Agent agent = new Agent(purpose, config);
             agent.start();
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -136,7 +150,7 @@ public final class Main {
                 System.out.flush();
                 stopped.countDown();
             }));
-            System.out.println("typestar-agent: serving " + purpose.name() + " on " + agent.url());
+            System.out.println("typestar-agent: serving " + served + " on " + agent.url());
             System.out.flush();
             if (lifetime > 0) {
                 final long seconds = lifetime;
@@ -185,6 +199,25 @@ public final class Main {
         if (parts.length > 2) c.faultTimes = number("fault TIMES", parts[2], 0, Long.MAX_VALUE);
     }
 
+    /**
+     * Instantiates the PurposeProvider or DataPurposeProvider named {@code fqcn} and returns its
+     * validated LearningPurpose or DataPurpose; throws with a message naming the problem.
+     */
+    static Object loadAny(String fqcn) throws Exception {
+        Class<?> c;
+        try {
+            c = Class.forName(fqcn);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("class '" + fqcn + "' not found on the class path");
+        }
+        if (!DataPurposeProvider.class.isAssignableFrom(c)) return load(fqcn);
+        DataPurposeProvider p = (DataPurposeProvider) c.getDeclaredConstructor().newInstance();
+        DataPurpose<?> purpose = p.dataPurpose();
+        if (purpose == null) throw new IllegalArgumentException("class '" + fqcn + "': dataPurpose() returned null");
+        purpose.validate();
+        return purpose;
+    }
+
     /** Instantiates the PurposeProvider named {@code fqcn}; throws with a message naming the problem. */
     static LearningPurpose<?> load(String fqcn) throws Exception {
         Class<?> c;
@@ -194,7 +227,7 @@ public final class Main {
             throw new IllegalArgumentException("class '" + fqcn + "' not found on the class path");
         }
         if (!PurposeProvider.class.isAssignableFrom(c))
-            throw new IllegalArgumentException("class '" + fqcn + "' does not implement typestar.agent.PurposeProvider");
+            throw new IllegalArgumentException("class '" + fqcn + "' does not implement typestar.agent.PurposeProvider (or DataPurposeProvider)");
         PurposeProvider p = (PurposeProvider) c.getDeclaredConstructor().newInstance();
         LearningPurpose<?> purpose = p.purpose();
         if (purpose == null) throw new IllegalArgumentException("class '" + fqcn + "': purpose() returned null");
