@@ -150,7 +150,7 @@ TEST(AgentAuth, TheBearerSchemeIsCaseInsensitive) {
 
 TEST(AgentAuth, TwoAuthorizationHeadersAreRefusedWhicheverComesLast) {
     auto agent = start_agent("asynctask");
-    for (const std::string headers : {kAuth + "Authorization: Bearer guess\r\n", "Authorization: Bearer guess\r\n" + kAuth,
+    for (const std::string& headers : {kAuth + "Authorization: Bearer guess\r\n", "Authorization: Bearer guess\r\n" + kAuth,
                                       kAuth + kAuth}) {
         const std::string answer = exchange(agent->port(), get_status(headers));
         EXPECT_EQ(status_of(answer), 400) << headers;

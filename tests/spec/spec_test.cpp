@@ -234,7 +234,7 @@ TEST(Write, StatesInCanonicalOrderAndSymbolsSorted) {
     t.states[2] = {"Init", {StateId{1}, StateId{3}}, std::nullopt, Typestate::Wait::Quiet, std::nullopt};
     t.states[3] = {"ViaAlpha", {StateId{2}, std::nullopt}, std::nullopt, Typestate::Wait::Err, std::nullopt};
     t.initial = 2;
-    const Spec spec{t, {}, {}, {}, {}};
+    const Spec spec{t, {}, {}, {}, {}, {}};
     const std::string text = write_spec(spec);
     EXPECT_EQ(text,
               "typestar: 1\n"

@@ -90,9 +90,10 @@ public:
             if (!factory)
                 throw std::invalid_argument("no device: " + where.string() +
                                             " is registered without a data device factory (and no --typestar_device)");
-            auto d = factory();
-            if (!d) throw std::invalid_argument("the data device factory of " + where.string() + " returned no device");
-            return d;
+            auto device = factory();
+            if (!device)
+                throw std::invalid_argument("the data device factory of " + where.string() + " returned no device");
+            return device;
         };
         return d;
     }
