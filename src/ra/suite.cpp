@@ -4,6 +4,8 @@
 #include <functional>
 #include <set>
 
+#include "input_classes.hpp"
+
 namespace typestar::ra {
 
 std::string RaSuiteResult::summary() const {
@@ -56,35 +58,18 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& s
         }
         std::vector<Value> all = ints;
         all.insert(all.end(), ids.begin(), ids.end());
-        for (std::size_t a = 0; a < spec.inputs.size() && !result.counterexample; ++a) {
-            const auto& decl = spec.inputs[a];
-            DataSymbol in{a, {}};
-            std::function<void(std::size_t)> param = [&](std::size_t k) {
-                if (result.counterexample) return;
-                if (k == decl.params.size()) {
-                    DataWord next = word;
-                    next.push_back(in);
-                    if (!run(next)) return;
-                    const auto key = std::make_pair(check.simulator().location(),
-                                                    order_type(spec, check.simulator().location(),
-                                                               check.simulator().registers()));
-                    if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
-                    else if (seen.size() >= config.max_states) result.truncated = true;
-                    return;
-                }
-                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
-                for (std::size_t q = 0; q < k; ++q) {
-                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
-                    av.push_back(in.values[q]);
-                }
-                for (Value v : class_candidates(decl.params[k].type, rel, av)) {
-                    in.values.push_back(v);
-                    param(k + 1);
-                    in.values.pop_back();
-                }
-            };
-            param(0);
-        }
+        internal::for_each_input_class(
+            spec, ints, ids, all, [&] { return result.counterexample.has_value(); },
+            [&](const DataSymbol& in) {
+                DataWord next = word;
+                next.push_back(in);
+                if (!run(next)) return;
+                const auto key = std::make_pair(check.simulator().location(),
+                                                order_type(spec, check.simulator().location(),
+                                                           check.simulator().registers()));
+                if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
+                else if (seen.size() >= config.max_states) result.truncated = true;
+            });
         if (result.counterexample) break;
     }
     result.states = seen.size();
@@ -157,46 +142,29 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
         const DataWord out = oracle.query(word);
         std::vector<Value> ints, ids, all;
         word_values(spec, word, out, ints, ids, all);
-        for (std::size_t a = 0; a < spec.inputs.size() && !result.counterexample; ++a) {
-            const auto& decl = spec.inputs[a];
-            DataSymbol in{a, {}};
-            std::function<void(std::size_t)> param = [&](std::size_t k) {
-                if (result.counterexample) return;
-                if (k == decl.params.size()) {
-                    DataWord next = word;
-                    next.push_back(in);
-                    const DataWord next_out = oracle.query(next);
-                    std::size_t from = 0, taken = 0;
-                    std::string why;
-                    const std::size_t differs = run(next, next_out, from, taken, why);
-                    const bool stepped = why.rfind("the spec cannot step", 0) != 0;
-                    if (differs < word.size()) return;  // the access word differs: another transition's test
-                    if (differs == word.size()) {  // the last step differs: ours when the spec took this transition
-                        if (stepped && from == location && taken == transition)
-                            result.counterexample = RaCounterexample{next, next_out, why};
-                        return;
-                    }
-                    if (from == location && taken == transition) starts.push_back(next);
-                    const auto key = std::make_pair(check.simulator().location(),
-                                                    order_type(spec, check.simulator().location(),
-                                                               check.simulator().registers()));
-                    if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
-                    else if (seen.size() >= config.max_states) result.truncated = true;
+        internal::for_each_input_class(
+            spec, ints, ids, all, [&] { return result.counterexample.has_value(); },
+            [&](const DataSymbol& in) {
+                DataWord next = word;
+                next.push_back(in);
+                const DataWord next_out = oracle.query(next);
+                std::size_t from = 0, taken = 0;
+                std::string why;
+                const std::size_t differs = run(next, next_out, from, taken, why);
+                const bool stepped = why.rfind("the spec cannot step", 0) != 0;
+                if (differs < word.size()) return;  // the access word differs: another transition's test
+                if (differs == word.size()) {  // the last step differs: ours when the spec took this transition
+                    if (stepped && from == location && taken == transition)
+                        result.counterexample = RaCounterexample{next, next_out, why};
                     return;
                 }
-                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
-                for (std::size_t q = 0; q < k; ++q) {
-                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
-                    av.push_back(in.values[q]);
-                }
-                for (Value v : class_candidates(decl.params[k].type, rel, av)) {
-                    in.values.push_back(v);
-                    param(k + 1);
-                    in.values.pop_back();
-                }
-            };
-            param(0);
-        }
+                if (from == location && taken == transition) starts.push_back(next);
+                const auto key = std::make_pair(check.simulator().location(),
+                                                order_type(spec, check.simulator().location(),
+                                                           check.simulator().registers()));
+                if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
+                else if (seen.size() >= config.max_states) result.truncated = true;
+            });
     }
     result.states = seen.size();
     if (!result.counterexample && !starts.empty()) result.counterexample = find_difference(oracle, spec, starts, config.bound);
