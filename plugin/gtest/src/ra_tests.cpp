@@ -136,19 +136,7 @@ private:
         }
         if (oracle_) return &*oracle_;
         if (!spec_ && device_) return nullptr;  // learning a missing spec: the caller uses device_
-        if (!broken_.empty()) {
-            ADD_FAILURE() << "typestar: cannot make the device for " << path_.string() << ": " << broken_;
-            return nullptr;
-        }
-        const Settings& s = settings();
-        if (s.ci || s.require_device) {
-            ADD_FAILURE() << "typestar: cannot reach the device for " << path_.string() << ": " << unavailable_
-                          << "\n(" << (s.ci ? "CI is set" : "--typestar_require_device / TYPESTAR_REQUIRE_DEVICE")
-                          << ": an unreachable device fails instead of skipping)";
-            return nullptr;
-        }
-        skip_reason_ = "typestar: cannot reach the device for " + path_.string() + ": " + unavailable_ +
-                       " (skipped; on CI or with --typestar_require_device this fails)";
+        report_no_device(path_, broken_, unavailable_, skip_reason_);
         return nullptr;
     }
 

@@ -244,20 +244,25 @@ Device* SpecTests::device() {
         }
     }
     if (device_) return device_.get();
-    if (!broken_.empty()) {
-        ADD_FAILURE() << "typestar: cannot make the device for " << path_.string() << ": " << broken_;
-        return nullptr;
+    report_no_device(path_, broken_, unavailable_, skip_reason_);
+    return nullptr;
+}
+
+void report_no_device(const std::filesystem::path& path, const std::string& broken, const std::string& unavailable,
+                      std::string& skip_reason) {
+    if (!broken.empty()) {
+        ADD_FAILURE() << "typestar: cannot make the device for " << path.string() << ": " << broken;
+        return;
     }
     const Settings& s = settings();
     if (s.ci || s.require_device) {
-        ADD_FAILURE() << "typestar: cannot reach the device for " << path_.string() << ": " << unavailable_
+        ADD_FAILURE() << "typestar: cannot reach the device for " << path.string() << ": " << unavailable
                       << "\n(" << (s.ci ? "CI is set" : "--typestar_require_device / TYPESTAR_REQUIRE_DEVICE")
                       << ": an unreachable device fails instead of skipping)";
-        return nullptr;
+        return;
     }
-    skip_reason_ = "typestar: cannot reach the device for " + path_.string() + ": " + unavailable_ +
-                   " (skipped; on CI or with --typestar_require_device this fails)";
-    return nullptr;
+    skip_reason = "typestar: cannot reach the device for " + path.string() + ": " + unavailable +
+                  " (skipped; on CI or with --typestar_require_device this fails)";
 }
 
 void SpecTests::prepare() {

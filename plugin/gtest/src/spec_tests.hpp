@@ -126,4 +126,10 @@ private:
     bool report_printed_ = false;  // the full proposal report went into one failure message already
 };
 
+/// After the device for the spec at `path` could not be made: a test failure when the model is
+/// `broken` (non-empty), or when it is `unavailable` on CI or with --typestar_require_device;
+/// otherwise `skip_reason` says why the test skips.
+void report_no_device(const std::filesystem::path& path, const std::string& broken, const std::string& unavailable,
+                      std::string& skip_reason);
+
 }  // namespace typestar::detail
