@@ -1,5 +1,5 @@
-// The inputs one step may take, one per data class: the enumeration the suite and the learner's
-// equivalence search share. Private to src/ra.
+// The values a word makes relevant and the inputs one step may take, one per data class: what the
+// suite and the learner's equivalence search share. Private to src/ra.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,26 @@
 #include "typestar/ra/oracle.hpp"
 
 namespace typestar::ra::internal {
+
+/// Appends the constants of `spec` and then the values of `word` and its answer `out` to `ints` or
+/// `ids` by their declared type, and sets `all` to `ints` followed by `ids`.
+inline void word_values(const RegisterAutomaton& spec, const DataWord& word, const DataWord& out, std::vector<Value>& ints,
+                 std::vector<Value>& ids, std::vector<Value>& all) {
+    for (const auto& c : spec.constants) {
+        ints.push_back(c.value);
+        ids.push_back(c.value);
+    }
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        const auto& id = spec.inputs[word[i].symbol];
+        for (std::size_t k = 0; k < word[i].values.size(); ++k)
+            (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
+        const auto& od = spec.outputs[out[i].symbol];
+        for (std::size_t k = 0; k < out[i].values.size(); ++k)
+            (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
+    }
+    all = ints;
+    all.insert(all.end(), ids.begin(), ids.end());
+}
 
 /// class_candidates for parameter `k` of `decl`, whose earlier parameters are `chosen`: relative to
 /// the word's values of its type (`ints` or `ids`) and the earlier parameters of that type,

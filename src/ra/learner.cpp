@@ -1245,8 +1245,6 @@ std::optional<RaCounterexample> find_difference(DataOracle& oracle, const Regist
                                                 const std::vector<DataWord>& access, std::size_t bound) {
     std::vector<DataWord> starts = access;
     if (starts.empty()) starts.push_back({});
-    std::vector<Value> consts;
-    for (const auto& c : spec.constants) consts.push_back(c.value);
     LockstepCheck check(spec);
     std::optional<RaCounterexample> found;
     DataWord word;
@@ -1264,17 +1262,8 @@ std::optional<RaCounterexample> find_difference(DataOracle& oracle, const Regist
         }
         if (depth == 0) return;
         // every value of the word, per type
-        std::vector<Value> ints = consts, ids = consts, all;
-        for (std::size_t i = 0; i < word.size(); ++i) {
-            const auto& id = spec.inputs[word[i].symbol];
-            for (std::size_t k = 0; k < word[i].values.size(); ++k)
-                (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
-            const auto& od = spec.outputs[out[i].symbol];
-            for (std::size_t k = 0; k < out[i].values.size(); ++k)
-                (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
-        }
-        all = ints;
-        all.insert(all.end(), ids.begin(), ids.end());
+        std::vector<Value> ints, ids, all;
+        internal::word_values(spec, word, out, ints, ids, all);
         internal::for_each_input_class(spec, ints, ids, all, [&] { return found.has_value(); }, [&](const DataSymbol& in) {
             word.push_back(in);
             extend(depth - 1);

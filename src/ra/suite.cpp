@@ -19,8 +19,6 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& s
     RaSuiteResult result;
     DataOracle oracle(sul, spec);
     LockstepCheck check(spec);
-    std::vector<Value> consts;
-    for (const auto& c : spec.constants) consts.push_back(c.value);
     // Breadth-first over (location, order type): every input in every data class relative to all
     // values of the access word; each new pair keeps the first word that reached it.
     std::set<std::pair<std::size_t, std::string>> seen;
@@ -47,17 +45,8 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& s
         access.push_back(word);
         if (!run(word)) break;
         const DataWord out = oracle.query(word);
-        std::vector<Value> ints = consts, ids = consts;
-        for (std::size_t i = 0; i < word.size(); ++i) {
-            const auto& id = spec.inputs[word[i].symbol];
-            for (std::size_t k = 0; k < word[i].values.size(); ++k)
-                (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
-            const auto& od = spec.outputs[out[i].symbol];
-            for (std::size_t k = 0; k < out[i].values.size(); ++k)
-                (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
-        }
-        std::vector<Value> all = ints;
-        all.insert(all.end(), ids.begin(), ids.end());
+        std::vector<Value> ints, ids, all;
+        internal::word_values(spec, word, out, ints, ids, all);
         internal::for_each_input_class(
             spec, ints, ids, all, [&] { return result.counterexample.has_value(); },
             [&](const DataSymbol& in) {
@@ -92,29 +81,6 @@ std::string format_trace(const RegisterAutomaton& spec, const RaCounterexample& 
     return out;
 }
 
-namespace {
-
-/// Every value of `word` and its outputs, per type (constants first), and all of them.
-void word_values(const RegisterAutomaton& spec, const DataWord& word, const DataWord& out, std::vector<Value>& ints,
-                 std::vector<Value>& ids, std::vector<Value>& all) {
-    for (const auto& c : spec.constants) {
-        ints.push_back(c.value);
-        ids.push_back(c.value);
-    }
-    for (std::size_t i = 0; i < word.size(); ++i) {
-        const auto& id = spec.inputs[word[i].symbol];
-        for (std::size_t k = 0; k < word[i].values.size(); ++k)
-            (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
-        const auto& od = spec.outputs[out[i].symbol];
-        for (std::size_t k = 0; k < out[i].values.size(); ++k)
-            (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
-    }
-    all = ints;
-    all.insert(all.end(), ids.begin(), ids.end());
-}
-
-}  // namespace
-
 RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracle& oracle, std::size_t location,
                                         std::size_t transition, const RaSuiteConfig& config) {
     RaSuiteResult result;
@@ -141,7 +107,7 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
         queue.pop_front();
         const DataWord out = oracle.query(word);
         std::vector<Value> ints, ids, all;
-        word_values(spec, word, out, ints, ids, all);
+        internal::word_values(spec, word, out, ints, ids, all);
         internal::for_each_input_class(
             spec, ints, ids, all, [&] { return result.counterexample.has_value(); },
             [&](const DataSymbol& in) {
