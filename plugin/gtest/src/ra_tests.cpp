@@ -24,15 +24,6 @@ namespace typestar {
 namespace detail {
 namespace {
 
-class RaTest : public testing::Test {
-public:
-    explicit RaTest(std::function<void()> body) : body_(std::move(body)) {}
-    void TestBody() override { body_(); }
-
-private:
-    std::function<void()> body_;
-};
-
 /// The tests of one register-automaton spec and their shared state (alive until exit).
 class RaSpecTests {
 public:
@@ -100,7 +91,7 @@ public:
 private:
     void add(const std::string& test, const std::string& file, int line, std::function<void()> body) {
         testing::RegisterTest(suite_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
-                              [body = std::move(body)]() -> testing::Test* { return new RaTest(body); });
+                              [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
     }
 
     std::size_t bound() const { return settings().bound.value_or(spec_->distinguisher); }

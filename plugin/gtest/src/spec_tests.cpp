@@ -40,16 +40,6 @@ std::filesystem::path resolve_spec_path(const std::filesystem::path& spec, const
 
 namespace {
 
-/// The gtest fixture of every typestar test: runs a body bound at registration.
-class SpecTest : public testing::Test {
-public:
-    explicit SpecTest(std::function<void()> body) : body_(std::move(body)) {}
-    void TestBody() override { body_(); }
-
-private:
-    std::function<void()> body_;
-};
-
 std::string read_file(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream s;
@@ -157,7 +147,7 @@ void SpecTests::register_tests(std::set<std::string>& used_suites) {
     const std::string fallback = gtest::test_identifier(spec_name_from(path_, reg_.options.name));
     auto add = [&](const std::string& test, const std::string& file, int line, std::function<void()> body) {
         testing::RegisterTest(suite_name_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
-                              [body = std::move(body)]() -> testing::Test* { return new SpecTest(body); });
+                              [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
     };
     if (spec_) {
         suite_name_ = unique_suite(gtest::suite_identifier(*spec_), used_suites);

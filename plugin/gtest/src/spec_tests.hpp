@@ -3,12 +3,16 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
 #include <source_location>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "typestar/conformance/suite.hpp"
 #include "typestar/gtest/gtest.hpp"
@@ -18,6 +22,17 @@
 #include "typestar/session/session.hpp"
 
 namespace typestar::detail {
+
+/// The gtest fixture of every typestar test (spec and register-automaton suites): runs a body
+/// bound at registration.
+class BoundTest : public testing::Test {
+public:
+    explicit BoundTest(std::function<void()> body) : body_(std::move(body)) {}
+    void TestBody() override { body_(); }
+
+private:
+    std::function<void()> body_;
+};
 
 /// The device named by `url`. The one place the plugin turns a URL into a device (today
 /// typestar::make_device of device/factory.hpp). Throws like make_device.
