@@ -116,13 +116,8 @@ private:
                     adapted_ = adapt_to_signature(spec_->automaton, *device_);
                     oracle_.emplace(*adapted_, spec_->automaton);
                 }
-            } catch (const DeviceError& e) {
-                unavailable_ = e.what();
-            } catch (const SpecError& e) {
-                broken_ = "the device's model does not load:";
-                for (const auto& d : e.diagnostics()) broken_ += "\n  " + d.str();
-            } catch (const std::exception& e) {
-                broken_ = e.what();
+            } catch (const std::exception&) {
+                record_device_error(unavailable_, broken_);
             }
         }
         if (oracle_) return &*oracle_;

@@ -224,18 +224,26 @@ Device* SpecTests::device() {
                 concrete_device_ = std::move(device_);
                 device_ = std::make_unique<PartitionedDevice>(*concrete_device_, spec_->declarations, &spec_->typestate);
             }
-        } catch (const DeviceError& e) {
-            unavailable_ = e.what();
-        } catch (const SpecError& e) {
-            broken_ = "the device's model does not load:";
-            for (const auto& d : e.diagnostics()) broken_ += "\n  " + d.str();
-        } catch (const std::exception& e) {
-            broken_ = e.what();
+        } catch (const std::exception&) {
+            record_device_error(unavailable_, broken_);
         }
     }
     if (device_) return device_.get();
     report_no_device(path_, broken_, unavailable_, skip_reason_);
     return nullptr;
+}
+
+void record_device_error(std::string& unavailable, std::string& broken) {
+    try {
+        throw;
+    } catch (const DeviceError& e) {
+        unavailable = e.what();
+    } catch (const SpecError& e) {
+        broken = "the device's model does not load:";
+        for (const auto& d : e.diagnostics()) broken += "\n  " + d.str();
+    } catch (const std::exception& e) {
+        broken = e.what();
+    }
 }
 
 void report_no_device(const std::filesystem::path& path, const std::string& broken, const std::string& unavailable,

@@ -141,6 +141,11 @@ private:
     bool report_printed_ = false;  // the full proposal report went into one failure message already
 };
 
+/// Called inside a catch handler while making a device: records the exception being handled, a
+/// DeviceError in `unavailable` (skip or fail), a SpecError (with its diagnostics) or any other
+/// std::exception in `broken` (fail). Rethrows anything that is not a std::exception.
+void record_device_error(std::string& unavailable, std::string& broken);
+
 /// After the device for the spec at `path` could not be made: a test failure when the model is
 /// `broken` (non-empty), or when it is `unavailable` on CI or with --typestar_require_device;
 /// otherwise `skip_reason` says why the test skips.
