@@ -15,6 +15,20 @@ std::string RaSuiteResult::summary() const {
            (truncated ? " (exploration truncated: partial evidence)" : "");
 }
 
+namespace {
+
+/// Queues `next` when the (location, order type) that `check` reached with it is new; once
+/// `max_states` pairs are seen, a new pair sets `truncated` instead.
+void queue_if_new(const RegisterAutomaton& spec, LockstepCheck& check, const DataWord& next, std::size_t max_states,
+                  std::set<std::pair<std::size_t, std::string>>& seen, std::deque<DataWord>& queue, bool& truncated) {
+    const auto key = std::make_pair(check.simulator().location(),
+                                    order_type(spec, check.simulator().location(), check.simulator().registers()));
+    if (seen.size() < max_states && seen.insert(key).second) queue.push_back(next);
+    else if (seen.size() >= max_states) truncated = true;
+}
+
+}  // namespace
+
 RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul, const RaSuiteConfig& config) {
     RaSuiteResult result;
     DataOracle oracle(sul, spec);
@@ -53,11 +67,7 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& s
                 DataWord next = word;
                 next.push_back(in);
                 if (!run(next)) return;
-                const auto key = std::make_pair(check.simulator().location(),
-                                                order_type(spec, check.simulator().location(),
-                                                           check.simulator().registers()));
-                if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
-                else if (seen.size() >= config.max_states) result.truncated = true;
+                queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
             });
         if (result.counterexample) break;
     }
@@ -125,11 +135,7 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
                     return;
                 }
                 if (from == location && taken == transition) starts.push_back(next);
-                const auto key = std::make_pair(check.simulator().location(),
-                                                order_type(spec, check.simulator().location(),
-                                                           check.simulator().registers()));
-                if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
-                else if (seen.size() >= config.max_states) result.truncated = true;
+                queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
             });
     }
     result.states = seen.size();
