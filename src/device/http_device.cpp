@@ -1,19 +1,15 @@
 #include "typestar/device/http_device.hpp"
 
-#include <curl/curl.h>
-
-#include <functional>
-#include <mutex>
 #include <random>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "http_answers.hpp"
+#include "http_transport.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
@@ -27,74 +23,18 @@ namespace {
 
 std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.device"); }
 
-/// Where an answer's body goes; stops receiving (the transfer fails) beyond `max` bytes.
-struct Sink {
-    std::string received;
-    std::size_t max = 0;
-    bool over = false;
-};
-
-std::size_t on_data(char* data, std::size_t size, std::size_t count, void* user) {
-    auto& sink = *static_cast<Sink*>(user);
-    const std::size_t n = size * count;
-    if (n > sink.max - std::min(sink.max, sink.received.size())) {
-        sink.over = true;
-        return 0;  // CURLE_WRITE_ERROR: the rest is never read
-    }
-    sink.received.append(data, n);
-    return n;
-}
-
-void global_init() {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-/// A failed attempt: whether retrying may help, and what happened.
-struct Failure {
-    bool retryable;
-    std::string what;
-};
-
 }  // namespace
 
-struct HttpDevice::Curl {
-    CURL* handle = nullptr;
-    curl_slist* headers = nullptr;
-    ~Curl() {
-        if (headers != nullptr) curl_slist_free_all(headers);
-        if (handle != nullptr) curl_easy_cleanup(handle);
-    }
+struct HttpDevice::Curl : detail::HttpTransport {
+    using detail::HttpTransport::HttpTransport;
 };
 
 struct HttpDevice::Reply {
-    long status = 0;
     json body;
 };
 
-HttpDevice::HttpDevice(HttpConfig config) : config_(std::move(config)), curl_(std::make_unique<Curl>()) {
-    if (config_.url.rfind("http://", 0) != 0 || config_.url.size() <= 7)
-        throw std::invalid_argument("device URL '" + config_.url + "' is not http://HOST:PORT");
-    while (!config_.url.empty() && config_.url.back() == '/') config_.url.pop_back();
-    global_init();
-    curl_->handle = curl_easy_init();
-    if (curl_->handle == nullptr) throw DeviceError("device " + config_.url + ": cannot initialise libcurl");
-    curl_->headers = curl_slist_append(curl_->headers, "Content-Type: application/json");
-    curl_->headers = curl_slist_append(curl_->headers, "Accept: application/json");
-    curl_->headers = curl_slist_append(curl_->headers, "Expect:");
-    curl_->headers = curl_slist_append(curl_->headers, ("Authorization: Bearer " + config_.token).c_str());
-    CURL* h = curl_->handle;
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, curl_->headers);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
-    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(config_.connect_timeout.count()));
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &on_data);
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-    // A larger announced Content-Length fails at once; the write callback stops any other answer.
-    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(config_.max_answer_bytes));
-
+HttpDevice::HttpDevice(HttpConfig config)
+    : config_(std::move(config)), curl_(std::make_unique<Curl>(config_, requests_, &retries_)) {
     const Reply reply = request("GET", "/v1/status", "", std::chrono::milliseconds(0), "status");
     detail::StatusAnswer status = detail::read_status_answer(reply.body, "device " + config_.url);
     status_ = std::move(status.status);
@@ -127,60 +67,8 @@ std::string HttpDevice::word_text(std::span<const Symbol> word) const {
 
 HttpDevice::Reply HttpDevice::request(const char* method, const std::string& path, const std::string& body,
                                       std::chrono::milliseconds expected, const std::string& query) {
-    CURL* h = curl_->handle;
-    const std::string url = config_.url + path;
-    Sink sink;
-    sink.max = config_.max_answer_bytes;
-    const std::string& received = sink.received;
-    Failure last{true, "no attempt"};
-    auto backoff = config_.backoff;
-    for (std::size_t attempt = 0; attempt <= config_.retries; ++attempt) {
-        if (attempt > 0) {
-            ++retries_;
-            log()->debug("{}: retry {} of {} {} after: {}", config_.url, attempt, method, path, last.what);
-            std::this_thread::sleep_for(backoff);
-            backoff *= 2;
-        }
-        sink.received.clear();
-        sink.over = false;
-        curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
-        if (std::string(method) == "GET") {
-            curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
-        } else {
-            curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.c_str());
-            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
-        }
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
-                         static_cast<long>(detail::request_budget(config_.request_timeout, expected, 1).count()));
-        ++requests_;
-        log()->trace("{} {} {}", method, url, body);
-        const CURLcode code = curl_easy_perform(h);
-        if (sink.over || code == CURLE_FILESIZE_EXCEEDED)  // retrying would fetch the same answer
-            throw DeviceError(who() + ": " + query + ": " + detail::answer_cap_message(config_.max_answer_bytes));
-        if (code != CURLE_OK) {
-            last = {code != CURLE_UNSUPPORTED_PROTOCOL && code != CURLE_URL_MALFORMAT,
-                    "curl error " + std::to_string(static_cast<int>(code)) + ": " + curl_easy_strerror(code)};
-            if (!last.retryable) break;
-            continue;
-        }
-        long status = 0;
-        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-        log()->trace("-> {} {}", status, received);
-        detail::JudgedAnswer answer = detail::judge_answer(status, received, config_.max_answer_bytes);
-        switch (answer.kind) {
-            case detail::JudgedAnswer::Kind::Accepted:
-                return Reply{status, std::move(answer.body)};
-            case detail::JudgedAnswer::Kind::Retryable:
-                last = {true, std::move(answer.what)};
-                continue;
-            case detail::JudgedAnswer::Kind::Final:
-                if (status == 404 && std::string(method) == "DELETE") return Reply{status, {}};  // already gone
-                throw DeviceError(who() + ": " + query + ": " + answer.what);
-        }
-    }
-    throw DeviceError(who() + ": " + query + ": " + last.what + " (" + std::to_string(config_.retries + 1) + " attempts)");
+    return Reply{curl_->request({method, path, body, detail::request_budget(config_.request_timeout, expected, 1),
+                                 config_.retries, who() + ": " + query})};
 }
 
 void HttpDevice::reset() {

@@ -10,6 +10,7 @@
 #include <random>
 #include <set>
 
+#include "input_classes.hpp"
 #include "typestar/log/logging.hpp"
 
 namespace typestar::ra {
@@ -1244,8 +1245,6 @@ std::optional<RaCounterexample> find_difference(DataOracle& oracle, const Regist
                                                 const std::vector<DataWord>& access, std::size_t bound) {
     std::vector<DataWord> starts = access;
     if (starts.empty()) starts.push_back({});
-    std::vector<Value> consts;
-    for (const auto& c : spec.constants) consts.push_back(c.value);
     LockstepCheck check(spec);
     std::optional<RaCounterexample> found;
     DataWord word;
@@ -1263,42 +1262,13 @@ std::optional<RaCounterexample> find_difference(DataOracle& oracle, const Regist
         }
         if (depth == 0) return;
         // every value of the word, per type
-        std::vector<Value> ints = consts, ids = consts, all;
-        for (std::size_t i = 0; i < word.size(); ++i) {
-            const auto& id = spec.inputs[word[i].symbol];
-            for (std::size_t k = 0; k < word[i].values.size(); ++k)
-                (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
-            const auto& od = spec.outputs[out[i].symbol];
-            for (std::size_t k = 0; k < out[i].values.size(); ++k)
-                (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
-        }
-        all = ints;
-        all.insert(all.end(), ids.begin(), ids.end());
-        for (std::size_t a = 0; a < spec.inputs.size() && !found; ++a) {
-            const auto& decl = spec.inputs[a];
-            DataSymbol in{a, {}};
-            std::function<void(std::size_t)> param = [&](std::size_t k) {
-                if (found) return;
-                if (k == decl.params.size()) {
-                    word.push_back(in);
-                    extend(depth - 1);
-                    word.pop_back();
-                    return;
-                }
-                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
-                for (std::size_t q = 0; q < k; ++q) {
-                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
-                    av.push_back(in.values[q]);
-                }
-                for (Value v : class_candidates(decl.params[k].type, rel, av)) {
-                    in.values.push_back(v);
-                    param(k + 1);
-                    in.values.pop_back();
-                    if (found) return;
-                }
-            };
-            param(0);
-        }
+        std::vector<Value> ints, ids, all;
+        internal::word_values(spec, word, out, ints, ids, all);
+        internal::for_each_input_class(spec, ints, ids, all, [&] { return found.has_value(); }, [&](const DataSymbol& in) {
+            word.push_back(in);
+            extend(depth - 1);
+            word.pop_back();
+        });
     };
     for (const auto& s : starts) {
         word = s;
@@ -1322,12 +1292,7 @@ std::optional<RaCounterexample> random_difference(DataOracle& oracle, const Regi
             const auto& decl = spec.inputs[a];
             DataSymbol in{a, {}};
             for (std::size_t k = 0; k < decl.params.size(); ++k) {
-                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
-                for (std::size_t q = 0; q < k; ++q) {
-                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
-                    av.push_back(in.values[q]);
-                }
-                const auto cands = class_candidates(decl.params[k].type, rel, av);
+                const auto cands = internal::parameter_candidates(decl, k, in.values, ints, ids, all);
                 in.values.push_back(cands[std::uniform_int_distribution<std::size_t>(0, cands.size() - 1)(rng)]);
             }
             word.push_back(in);

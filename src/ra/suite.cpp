@@ -4,6 +4,8 @@
 #include <functional>
 #include <set>
 
+#include "input_classes.hpp"
+
 namespace typestar::ra {
 
 std::string RaSuiteResult::summary() const {
@@ -13,12 +15,24 @@ std::string RaSuiteResult::summary() const {
            (truncated ? " (exploration truncated: partial evidence)" : "");
 }
 
+namespace {
+
+/// Queues `next` when the (location, order type) that `check` reached with it is new; once
+/// `max_states` pairs are seen, a new pair sets `truncated` instead.
+void queue_if_new(const RegisterAutomaton& spec, LockstepCheck& check, const DataWord& next, std::size_t max_states,
+                  std::set<std::pair<std::size_t, std::string>>& seen, std::deque<DataWord>& queue, bool& truncated) {
+    const auto key = std::make_pair(check.simulator().location(),
+                                    order_type(spec, check.simulator().location(), check.simulator().registers()));
+    if (seen.size() < max_states && seen.insert(key).second) queue.push_back(next);
+    else if (seen.size() >= max_states) truncated = true;
+}
+
+}  // namespace
+
 RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul, const RaSuiteConfig& config) {
     RaSuiteResult result;
     DataOracle oracle(sul, spec);
     LockstepCheck check(spec);
-    std::vector<Value> consts;
-    for (const auto& c : spec.constants) consts.push_back(c.value);
     // Breadth-first over (location, order type): every input in every data class relative to all
     // values of the access word; each new pair keeps the first word that reached it.
     std::set<std::pair<std::size_t, std::string>> seen;
@@ -45,46 +59,16 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& s
         access.push_back(word);
         if (!run(word)) break;
         const DataWord out = oracle.query(word);
-        std::vector<Value> ints = consts, ids = consts;
-        for (std::size_t i = 0; i < word.size(); ++i) {
-            const auto& id = spec.inputs[word[i].symbol];
-            for (std::size_t k = 0; k < word[i].values.size(); ++k)
-                (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
-            const auto& od = spec.outputs[out[i].symbol];
-            for (std::size_t k = 0; k < out[i].values.size(); ++k)
-                (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
-        }
-        std::vector<Value> all = ints;
-        all.insert(all.end(), ids.begin(), ids.end());
-        for (std::size_t a = 0; a < spec.inputs.size() && !result.counterexample; ++a) {
-            const auto& decl = spec.inputs[a];
-            DataSymbol in{a, {}};
-            std::function<void(std::size_t)> param = [&](std::size_t k) {
-                if (result.counterexample) return;
-                if (k == decl.params.size()) {
-                    DataWord next = word;
-                    next.push_back(in);
-                    if (!run(next)) return;
-                    const auto key = std::make_pair(check.simulator().location(),
-                                                    order_type(spec, check.simulator().location(),
-                                                               check.simulator().registers()));
-                    if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
-                    else if (seen.size() >= config.max_states) result.truncated = true;
-                    return;
-                }
-                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
-                for (std::size_t q = 0; q < k; ++q) {
-                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
-                    av.push_back(in.values[q]);
-                }
-                for (Value v : class_candidates(decl.params[k].type, rel, av)) {
-                    in.values.push_back(v);
-                    param(k + 1);
-                    in.values.pop_back();
-                }
-            };
-            param(0);
-        }
+        std::vector<Value> ints, ids, all;
+        internal::word_values(spec, word, out, ints, ids, all);
+        internal::for_each_input_class(
+            spec, ints, ids, all, [&] { return result.counterexample.has_value(); },
+            [&](const DataSymbol& in) {
+                DataWord next = word;
+                next.push_back(in);
+                if (!run(next)) return;
+                queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
+            });
         if (result.counterexample) break;
     }
     result.states = seen.size();
@@ -106,29 +90,6 @@ std::string format_trace(const RegisterAutomaton& spec, const RaCounterexample& 
     }
     return out;
 }
-
-namespace {
-
-/// Every value of `word` and its outputs, per type (constants first), and all of them.
-void word_values(const RegisterAutomaton& spec, const DataWord& word, const DataWord& out, std::vector<Value>& ints,
-                 std::vector<Value>& ids, std::vector<Value>& all) {
-    for (const auto& c : spec.constants) {
-        ints.push_back(c.value);
-        ids.push_back(c.value);
-    }
-    for (std::size_t i = 0; i < word.size(); ++i) {
-        const auto& id = spec.inputs[word[i].symbol];
-        for (std::size_t k = 0; k < word[i].values.size(); ++k)
-            (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
-        const auto& od = spec.outputs[out[i].symbol];
-        for (std::size_t k = 0; k < out[i].values.size(); ++k)
-            (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
-    }
-    all = ints;
-    all.insert(all.end(), ids.begin(), ids.end());
-}
-
-}  // namespace
 
 RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracle& oracle, std::size_t location,
                                         std::size_t transition, const RaSuiteConfig& config) {
@@ -156,47 +117,26 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
         queue.pop_front();
         const DataWord out = oracle.query(word);
         std::vector<Value> ints, ids, all;
-        word_values(spec, word, out, ints, ids, all);
-        for (std::size_t a = 0; a < spec.inputs.size() && !result.counterexample; ++a) {
-            const auto& decl = spec.inputs[a];
-            DataSymbol in{a, {}};
-            std::function<void(std::size_t)> param = [&](std::size_t k) {
-                if (result.counterexample) return;
-                if (k == decl.params.size()) {
-                    DataWord next = word;
-                    next.push_back(in);
-                    const DataWord next_out = oracle.query(next);
-                    std::size_t from = 0, taken = 0;
-                    std::string why;
-                    const std::size_t differs = run(next, next_out, from, taken, why);
-                    const bool stepped = why.rfind("the spec cannot step", 0) != 0;
-                    if (differs < word.size()) return;  // the access word differs: another transition's test
-                    if (differs == word.size()) {  // the last step differs: ours when the spec took this transition
-                        if (stepped && from == location && taken == transition)
-                            result.counterexample = RaCounterexample{next, next_out, why};
-                        return;
-                    }
-                    if (from == location && taken == transition) starts.push_back(next);
-                    const auto key = std::make_pair(check.simulator().location(),
-                                                    order_type(spec, check.simulator().location(),
-                                                               check.simulator().registers()));
-                    if (seen.size() < config.max_states && seen.insert(key).second) queue.push_back(next);
-                    else if (seen.size() >= config.max_states) result.truncated = true;
+        internal::word_values(spec, word, out, ints, ids, all);
+        internal::for_each_input_class(
+            spec, ints, ids, all, [&] { return result.counterexample.has_value(); },
+            [&](const DataSymbol& in) {
+                DataWord next = word;
+                next.push_back(in);
+                const DataWord next_out = oracle.query(next);
+                std::size_t from = 0, taken = 0;
+                std::string why;
+                const std::size_t differs = run(next, next_out, from, taken, why);
+                const bool stepped = why.rfind("the spec cannot step", 0) != 0;
+                if (differs < word.size()) return;  // the access word differs: another transition's test
+                if (differs == word.size()) {  // the last step differs: ours when the spec took this transition
+                    if (stepped && from == location && taken == transition)
+                        result.counterexample = RaCounterexample{next, next_out, why};
                     return;
                 }
-                std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
-                for (std::size_t q = 0; q < k; ++q) {
-                    if (decl.params[q].type == decl.params[k].type) rel.push_back(in.values[q]);
-                    av.push_back(in.values[q]);
-                }
-                for (Value v : class_candidates(decl.params[k].type, rel, av)) {
-                    in.values.push_back(v);
-                    param(k + 1);
-                    in.values.pop_back();
-                }
-            };
-            param(0);
-        }
+                if (from == location && taken == transition) starts.push_back(next);
+                queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
+            });
     }
     result.states = seen.size();
     if (!result.counterexample && !starts.empty()) result.counterexample = find_difference(oracle, spec, starts, config.bound);

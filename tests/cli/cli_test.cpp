@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/spec/diff_dot.hpp"
 #include "typestar/spec/dot.hpp"
@@ -29,50 +30,16 @@ const std::string kMediaPlayer = kSource + "/specs/mediaplayer.yaml";
 const std::string kAsyncTask = kSource + "/specs/asynctask.yaml";
 const std::string kMutant = kSource + "/tests/cli/fixtures/mediaplayer_stop_refused.yaml";
 
-std::string read(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using testing_support::read;
+using testing_support::Result;
+using testing_support::shell_quote;
 
-std::string shell_quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-struct Result {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-class Cli : public ::testing::Test {
+class Cli : public testing_support::CliTest {
 protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("typestar_cli_test_" + std::to_string(::getpid()) + "_" + info->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
+    Cli() : CliTest("typestar_cli_test_") {}
 
     /// Runs `typestar <args>` in the test's scratch directory.
-    Result run(const std::vector<std::string>& args) const {
-        std::string command = "cd " + shell_quote(dir_.string()) + " && " + shell_quote(TYPESTAR_CLI);
-        for (const auto& a : args) command += " " + shell_quote(a);
-        command += " > stdout.txt 2> stderr.txt";
-        const int raw = std::system(command.c_str());
-        Result r;
-        r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-        r.out = read(dir_ / "stdout.txt");
-        r.err = read(dir_ / "stderr.txt");
-        return r;
-    }
-
-    fs::path dir_;
+    Result run(const std::vector<std::string>& args) const { return run_cli(args, ""); }
 };
 
 std::size_t count_lines_starting_with(const std::string& text, const std::string& prefix) {

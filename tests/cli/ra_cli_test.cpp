@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "support/child_process.hpp"
 #include "support/data_purposes.hpp"
 #include "typestar/device/agent.hpp"
@@ -29,49 +30,19 @@ const std::string kSource = TYPESTAR_SOURCE_DIR;
 const std::string kSpec = kSource + "/specs/ra/std_priority_queue.yaml";
 const std::string kFixtures = kSource + "/tests/cli/fixtures/ra";
 
-std::string read(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using testing_support::read;
+using testing_support::Result;
+using testing_support::shell_quote;
 
-std::string shell_quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-struct Result {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-class RaCli : public ::testing::Test {
+class RaCli : public testing_support::CliTest {
 protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / ("typestar_ra_cli_test_" + std::to_string(::getpid()) + "_" + info->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
+    RaCli() : CliTest("typestar_ra_cli_test_") {}
 
+    /// Runs `typestar <args>` in the test's scratch directory, without a token file from the
+    /// caller's environment and with the shell assignments `env`.
     Result run(const std::vector<std::string>& args, const std::string& env = "") const {
-        std::string command = "cd " + shell_quote(dir_.string()) + " && env -u TYPESTAR_DEVICE_TOKEN_FILE " + env + " " +
-                              shell_quote(TYPESTAR_CLI);
-        for (const auto& a : args) command += " " + shell_quote(a);
-        command += " > stdout.txt 2> stderr.txt";
-        const int raw = std::system(command.c_str());
-        Result r;
-        r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-        r.out = read(dir_ / "stdout.txt");
-        r.err = read(dir_ / "stderr.txt");
-        return r;
+        return run_cli(args, "env -u TYPESTAR_DEVICE_TOKEN_FILE " + env + " ");
     }
-
-    fs::path dir_;
 };
 
 /// The spec text without its provenance block (which names the tool and the device).

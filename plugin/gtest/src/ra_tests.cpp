@@ -24,15 +24,6 @@ namespace typestar {
 namespace detail {
 namespace {
 
-class RaTest : public testing::Test {
-public:
-    explicit RaTest(std::function<void()> body) : body_(std::move(body)) {}
-    void TestBody() override { body_(); }
-
-private:
-    std::function<void()> body_;
-};
-
 /// The tests of one register-automaton spec and their shared state (alive until exit).
 class RaSpecTests {
 public:
@@ -101,7 +92,7 @@ public:
 private:
     void add(const std::string& test, const std::string& file, int line, std::function<void()> body) {
         testing::RegisterTest(suite_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
-                              [body = std::move(body)]() -> testing::Test* { return new RaTest(body); });
+                              [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
     }
 
     std::size_t bound() const { return settings().bound.value_or(spec_->distinguisher); }
@@ -126,30 +117,13 @@ private:
                     adapted_ = adapt_to_signature(spec_->automaton, *device_);
                     oracle_.emplace(*adapted_, spec_->automaton);
                 }
-            } catch (const DeviceError& e) {
-                unavailable_ = e.what();
-            } catch (const SpecError& e) {
-                broken_ = "the device's model does not load:";
-                for (const auto& d : e.diagnostics()) broken_ += "\n  " + d.str();
-            } catch (const std::exception& e) {
-                broken_ = e.what();
+            } catch (const std::exception&) {
+                record_device_error(unavailable_, broken_);
             }
         }
         if (oracle_) return &*oracle_;
         if (!spec_ && device_) return nullptr;  // learning a missing spec: the caller uses device_
-        if (!broken_.empty()) {
-            ADD_FAILURE() << "typestar: cannot make the device for " << path_.string() << ": " << broken_;
-            return nullptr;
-        }
-        const Settings& s = settings();
-        if (s.ci || s.require_device) {
-            ADD_FAILURE() << "typestar: cannot reach the device for " << path_.string() << ": " << unavailable_
-                          << "\n(" << (s.ci ? "CI is set" : "--typestar_require_device / TYPESTAR_REQUIRE_DEVICE")
-                          << ": an unreachable device fails instead of skipping)";
-            return nullptr;
-        }
-        skip_reason_ = "typestar: cannot reach the device for " + path_.string() + ": " + unavailable_ +
-                       " (skipped; on CI or with --typestar_require_device this fails)";
+        report_no_device(path_, broken_, unavailable_, skip_reason_);
         return nullptr;
     }
 

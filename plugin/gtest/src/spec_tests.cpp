@@ -40,16 +40,6 @@ std::filesystem::path resolve_spec_path(const std::filesystem::path& spec, const
 
 namespace {
 
-/// The gtest fixture of every typestar test: runs a body bound at registration.
-class SpecTest : public testing::Test {
-public:
-    explicit SpecTest(std::function<void()> body) : body_(std::move(body)) {}
-    void TestBody() override { body_(); }
-
-private:
-    std::function<void()> body_;
-};
-
 std::string read_file(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream s;
@@ -157,7 +147,7 @@ void SpecTests::register_tests(std::set<std::string>& used_suites) {
     const std::string fallback = gtest::test_identifier(spec_name_from(path_, reg_.options.name));
     auto add = [&](const std::string& test, const std::string& file, int line, std::function<void()> body) {
         testing::RegisterTest(suite_name_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
-                              [body = std::move(body)]() -> testing::Test* { return new SpecTest(body); });
+                              [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
     };
     if (spec_) {
         suite_name_ = unique_suite(gtest::suite_identifier(*spec_), used_suites);
@@ -234,30 +224,43 @@ Device* SpecTests::device() {
                 concrete_device_ = std::move(device_);
                 device_ = std::make_unique<PartitionedDevice>(*concrete_device_, spec_->declarations, &spec_->typestate);
             }
-        } catch (const DeviceError& e) {
-            unavailable_ = e.what();
-        } catch (const SpecError& e) {
-            broken_ = "the device's model does not load:";
-            for (const auto& d : e.diagnostics()) broken_ += "\n  " + d.str();
-        } catch (const std::exception& e) {
-            broken_ = e.what();
+        } catch (const std::exception&) {
+            record_device_error(unavailable_, broken_);
         }
     }
     if (device_) return device_.get();
-    if (!broken_.empty()) {
-        ADD_FAILURE() << "typestar: cannot make the device for " << path_.string() << ": " << broken_;
-        return nullptr;
+    report_no_device(path_, broken_, unavailable_, skip_reason_);
+    return nullptr;
+}
+
+void record_device_error(std::string& unavailable, std::string& broken) {
+    try {
+        throw;
+    } catch (const DeviceError& e) {
+        unavailable = e.what();
+    } catch (const SpecError& e) {
+        broken = "the device's model does not load:";
+        for (const auto& d : e.diagnostics()) broken += "\n  " + d.str();
+    } catch (const std::exception& e) {
+        broken = e.what();
+    }
+}
+
+void report_no_device(const std::filesystem::path& path, const std::string& broken, const std::string& unavailable,
+                      std::string& skip_reason) {
+    if (!broken.empty()) {
+        ADD_FAILURE() << "typestar: cannot make the device for " << path.string() << ": " << broken;
+        return;
     }
     const Settings& s = settings();
     if (s.ci || s.require_device) {
-        ADD_FAILURE() << "typestar: cannot reach the device for " << path_.string() << ": " << unavailable_
+        ADD_FAILURE() << "typestar: cannot reach the device for " << path.string() << ": " << unavailable
                       << "\n(" << (s.ci ? "CI is set" : "--typestar_require_device / TYPESTAR_REQUIRE_DEVICE")
                       << ": an unreachable device fails instead of skipping)";
-        return nullptr;
+        return;
     }
-    skip_reason_ = "typestar: cannot reach the device for " + path_.string() + ": " + unavailable_ +
-                   " (skipped; on CI or with --typestar_require_device this fails)";
-    return nullptr;
+    skip_reason = "typestar: cannot reach the device for " + path.string() + ": " + unavailable +
+                  " (skipped; on CI or with --typestar_require_device this fails)";
 }
 
 void SpecTests::prepare() {

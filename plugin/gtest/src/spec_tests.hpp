@@ -3,12 +3,16 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
 #include <source_location>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "typestar/conformance/suite.hpp"
 #include "typestar/gtest/gtest.hpp"
@@ -18,6 +22,17 @@
 #include "typestar/session/session.hpp"
 
 namespace typestar::detail {
+
+/// The gtest fixture of every typestar test (spec and register-automaton suites): runs a body
+/// bound at registration.
+class BoundTest : public testing::Test {
+public:
+    explicit BoundTest(std::function<void()> body) : body_(std::move(body)) {}
+    void TestBody() override { body_(); }
+
+private:
+    std::function<void()> body_;
+};
 
 /// The device named by `url`. The one place the plugin turns a URL into a device (today
 /// typestar::make_device of device/factory.hpp). Throws like make_device.
@@ -125,5 +140,16 @@ private:
     bool update_announced_ = false;
     bool report_printed_ = false;  // the full proposal report went into one failure message already
 };
+
+/// Called inside a catch handler while making a device: records the exception being handled, a
+/// DeviceError in `unavailable` (skip or fail), a SpecError (with its diagnostics) or any other
+/// std::exception in `broken` (fail). Rethrows anything that is not a std::exception.
+void record_device_error(std::string& unavailable, std::string& broken);
+
+/// After the device for the spec at `path` could not be made: a test failure when the model is
+/// `broken` (non-empty), or when it is `unavailable` on CI or with --typestar_require_device;
+/// otherwise `skip_reason` says why the test skips.
+void report_no_device(const std::filesystem::path& path, const std::string& broken, const std::string& unavailable,
+                      std::string& skip_reason);
 
 }  // namespace typestar::detail

@@ -1,0 +1,150 @@
+#include "http_transport.hpp"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "http_answers.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/log/logging.hpp"
+
+namespace typestar::detail {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::shared_ptr<spdlog::logger> log() { return logger("typestar.device"); }
+
+/// Where an answer's body goes; stops receiving (the transfer fails) beyond `max` bytes.
+struct Sink {
+    std::string received;
+    std::size_t max = 0;
+    bool over = false;
+};
+
+std::size_t on_data(char* data, std::size_t size, std::size_t count, void* user) {
+    auto& sink = *static_cast<Sink*>(user);
+    const std::size_t n = size * count;
+    if (n > sink.max - std::min(sink.max, sink.received.size())) {
+        sink.over = true;
+        return 0;  // CURLE_WRITE_ERROR: the rest is never read
+    }
+    sink.received.append(data, n);
+    return n;
+}
+
+void global_init() {
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+}  // namespace
+
+struct HttpTransport::Handle {
+    CURL* curl = nullptr;
+    curl_slist* headers = nullptr;
+    ~Handle() {
+        if (headers != nullptr) curl_slist_free_all(headers);
+        if (curl != nullptr) curl_easy_cleanup(curl);
+    }
+};
+
+HttpTransport::HttpTransport(HttpConfig& config, std::uint64_t& requests, std::uint64_t* retries)
+    : requests_(requests), retries_(retries) {
+    if (config.url.rfind("http://", 0) != 0 || config.url.size() <= 7)
+        throw std::invalid_argument("device URL '" + config.url + "' is not http://HOST:PORT");
+    while (!config.url.empty() && config.url.back() == '/') config.url.pop_back();
+    config_ = config;
+    global_init();
+    auto handle = std::make_unique<Handle>();
+    handle->curl = curl_easy_init();
+    if (handle->curl == nullptr) throw DeviceError("device " + config.url + ": cannot initialise libcurl");
+    handle->headers = curl_slist_append(handle->headers, "Content-Type: application/json");
+    handle->headers = curl_slist_append(handle->headers, "Accept: application/json");
+    handle->headers = curl_slist_append(handle->headers, "Expect:");
+    handle->headers = curl_slist_append(handle->headers, ("Authorization: Bearer " + config.token).c_str());
+    CURL* h = handle->curl;
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, handle->headers);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(config.connect_timeout.count()));
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &on_data);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    // A larger announced Content-Length fails at once; the write callback stops any other answer.
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(config.max_answer_bytes));
+    handle_ = std::move(handle);
+}
+
+HttpTransport::~HttpTransport() = default;
+
+json HttpTransport::request(const HttpRequest& request) {
+    CURL* h = handle_->curl;
+    const char* method = request.method;
+    const std::string url = config_.url + request.path;
+    Sink sink;
+    sink.max = config_.max_answer_bytes;
+    /// A failed attempt: whether retrying may help, and what happened.
+    struct Failure {
+        bool retryable;
+        std::string what;
+    };
+    Failure last{true, "no attempt"};
+    auto backoff = config_.backoff;
+    for (std::size_t attempt = 0; attempt <= request.retries; ++attempt) {
+        if (attempt > 0) {
+            if (retries_ != nullptr) ++*retries_;
+            log()->debug("{}: retry {} of {} {} after: {}", config_.url, attempt, method, request.path, last.what);
+            std::this_thread::sleep_for(backoff);
+            backoff *= 2;
+        }
+        sink.received.clear();
+        sink.over = false;
+        curl_easy_setopt(h, CURLOPT_URL, url.c_str());
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+        if (std::string(method) == "GET") {
+            curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+        } else {
+            curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.c_str());
+            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(request.body.size()));
+        }
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+        ++requests_;
+        log()->trace("{} {} {}", method, url, request.body);
+        const CURLcode code = curl_easy_perform(h);
+        if (sink.over || code == CURLE_FILESIZE_EXCEEDED)  // retrying would fetch the same answer
+            throw DeviceError(request.context + ": " + answer_cap_message(config_.max_answer_bytes));
+        if (code != CURLE_OK) {
+            last = {code != CURLE_UNSUPPORTED_PROTOCOL && code != CURLE_URL_MALFORMAT,
+                    "curl error " + std::to_string(static_cast<int>(code)) + ": " + curl_easy_strerror(code)};
+            if (!last.retryable) break;
+            continue;
+        }
+        long status = 0;
+        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        log()->trace("-> {} {}", status, sink.received);
+        JudgedAnswer answer = judge_answer(status, sink.received, config_.max_answer_bytes);
+        switch (answer.kind) {
+            case JudgedAnswer::Kind::Accepted:
+                return std::move(answer.body);
+            case JudgedAnswer::Kind::Retryable:
+                last = {true, std::move(answer.what)};
+                continue;
+            case JudgedAnswer::Kind::Final:
+                if (status == 404 && std::string(method) == "DELETE") return json::object();  // already gone
+                throw DeviceError(request.context + ": " + answer.what);
+        }
+    }
+    throw DeviceError(request.context + ": " + last.what + " (" + std::to_string(request.retries + 1) + " attempts)");
+}
+
+}  // namespace typestar::detail

@@ -1,0 +1,56 @@
+// The libcurl transport shared by HttpDevice and HttpDataDevice (device/PROTOCOL.md /v1): one
+// keep-alive easy handle, JSON requests with bounded retries and exponential backoff for
+// transport errors, garbage and 502/503/504, answers capped and judged by detail::judge_answer.
+// Private to src/device.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "typestar/device/http_device.hpp"
+
+namespace typestar::detail {
+
+/// One request to the agent.
+struct HttpRequest {
+    const char* method = "GET";  ///< "GET", "POST" or "DELETE"
+    std::string path;            ///< e.g. "/v1/status"
+    std::string body;            ///< sent unless `method` is GET
+    std::chrono::milliseconds timeout{0};  ///< each attempt's total time (CURLOPT_TIMEOUT_MS)
+    std::size_t retries = 0;               ///< attempts after the first
+    std::string context;  ///< what the request is for, prefixing every error, e.g. "device URL: status"
+};
+
+/// A keep-alive libcurl handle for the agent at HttpConfig::url. Not thread-safe.
+class HttpTransport {
+public:
+    /// Checks `config.url` and drops its trailing slashes (in place: the caller's copy is the one
+    /// its messages use), then sets up the handle; `requests` and `retries` (may be null) count
+    /// every request sent and every retry, and must outlive the transport. Throws
+    /// std::invalid_argument for a URL that is not http://HOST:PORT, DeviceError when libcurl
+    /// cannot be initialised.
+    HttpTransport(HttpConfig& config, std::uint64_t& requests, std::uint64_t* retries);
+    ~HttpTransport();
+    HttpTransport(const HttpTransport&) = delete;
+    HttpTransport& operator=(const HttpTransport&) = delete;
+
+    /// Sends `request` and returns the accepted answer's JSON object (an empty object for a DELETE
+    /// answered 404: already gone). Throws DeviceError "<context>: <why>" for an answer over
+    /// max_answer_bytes or an error answer (not retried), and "<context>: <last failure> (N
+    /// attempts)" when the retries are used up.
+    nlohmann::json request(const HttpRequest& request);
+
+private:
+    struct Handle;
+    HttpConfig config_;
+    std::uint64_t& requests_;
+    std::uint64_t* retries_;
+    std::unique_ptr<Handle> handle_;
+};
+
+}  // namespace typestar::detail

@@ -1,0 +1,73 @@
+// The values a word makes relevant and the inputs one step may take, one per data class: what the
+// suite and the learner's equivalence search share. Private to src/ra.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "typestar/ra/automaton.hpp"
+#include "typestar/ra/oracle.hpp"
+
+namespace typestar::ra::internal {
+
+/// Appends the constants of `spec` and then the values of `word` and its answer `out` to `ints` or
+/// `ids` by their declared type, and sets `all` to `ints` followed by `ids`.
+inline void word_values(const RegisterAutomaton& spec, const DataWord& word, const DataWord& out, std::vector<Value>& ints,
+                 std::vector<Value>& ids, std::vector<Value>& all) {
+    for (const auto& c : spec.constants) {
+        ints.push_back(c.value);
+        ids.push_back(c.value);
+    }
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        const auto& id = spec.inputs[word[i].symbol];
+        for (std::size_t k = 0; k < word[i].values.size(); ++k)
+            (id.params[k].type == DataType::Int ? ints : ids).push_back(word[i].values[k]);
+        const auto& od = spec.outputs[out[i].symbol];
+        for (std::size_t k = 0; k < out[i].values.size(); ++k)
+            (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
+    }
+    all = ints;
+    all.insert(all.end(), ids.begin(), ids.end());
+}
+
+/// class_candidates for parameter `k` of `decl`, whose earlier parameters are `chosen`: relative to
+/// the word's values of its type (`ints` or `ids`) and the earlier parameters of that type,
+/// avoiding `all` and every earlier parameter.
+inline std::vector<Value> parameter_candidates(const SymbolDecl& decl, std::size_t k, const std::vector<Value>& chosen,
+                                               const std::vector<Value>& ints, const std::vector<Value>& ids,
+                                               const std::vector<Value>& all) {
+    std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
+    for (std::size_t q = 0; q < k; ++q) {
+        if (decl.params[q].type == decl.params[k].type) rel.push_back(chosen[q]);
+        av.push_back(chosen[q]);
+    }
+    return class_candidates(decl.params[k].type, rel, av);
+}
+
+/// Calls `visit` with every input of `spec` (in declaration order) with every class of parameter
+/// values (in parameter_candidates order), and stops as soon as `stop()` is true.
+inline void for_each_input_class(const RegisterAutomaton& spec, const std::vector<Value>& ints,
+                                 const std::vector<Value>& ids, const std::vector<Value>& all,
+                                 const std::function<bool()>& stop, const std::function<void(const DataSymbol&)>& visit) {
+    for (std::size_t a = 0; a < spec.inputs.size() && !stop(); ++a) {
+        const auto& decl = spec.inputs[a];
+        DataSymbol in{a, {}};
+        std::function<void(std::size_t)> param = [&](std::size_t k) {
+            if (stop()) return;
+            if (k == decl.params.size()) {
+                visit(in);
+                return;
+            }
+            for (Value v : parameter_candidates(decl, k, in.values, ints, ids, all)) {
+                in.values.push_back(v);
+                param(k + 1);
+                in.values.pop_back();
+                if (stop()) return;
+            }
+        };
+        param(0);
+    }
+}
+
+}  // namespace typestar::ra::internal
