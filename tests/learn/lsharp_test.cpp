@@ -219,7 +219,7 @@ TEST(LSharp, BundledSpecsAndDroidStarStandInsAreLearnedExactly) {
             EXPECT_TRUE(alg2.exact) << file;
         }
     }
-    EXPECT_EQ(models, 5u + 16u);
+    EXPECT_EQ(models, 6u + 16u);  // five Android classes and PSYCO's PipedOutputStream, 16 stand-ins
 }
 
 // ---- the equivalence oracle's words (LSharpConfig::explore_suggested) ----------------------------
@@ -419,6 +419,11 @@ TEST(LSharp, AQuietWaitThatMovesIsLearnedWhenQuietIsNotDeclared) {
 
 using testing_support::first_mutant;
 
+/// The stem of the k-th bundled spec, in bundled_specs()'s order.
+std::string spec_stem(std::size_t k) {
+    return yaml_files(std::string(TYPESTAR_SOURCE_DIR) + "/specs").at(k).stem().string();
+}
+
 std::vector<MealyMachine> bundled_specs() {
     std::vector<MealyMachine> result;
     for (const auto& file : yaml_files(std::string(TYPESTAR_SOURCE_DIR) + "/specs")) result.push_back(closure_of(file));
@@ -443,7 +448,12 @@ TEST(LSharp, SeededWithAMutantCostsFarLessThanFromScratch) {
     // Learning queries apart from the suite: Algorithm 2 without exploring its words (with them,
     // the learner asks the whole suite itself, seeded or not; see the test below).
     std::uint64_t scratch_total = 0, seeded_total = 0, perfect_scratch = 0, perfect_seeded = 0;
-    for (const MealyMachine& truth : bundled_specs()) {
+    const auto specs = bundled_specs();
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+        const MealyMachine& truth = specs[k];
+        // The totals below are over the five Android classes the measurement was made on; every
+        // bundled spec (PSYCO's PipedOutputStream too) must still cost no more seeded than not.
+        const bool measured = spec_stem(k) != "pipedoutputstream";
         const MealyMachine mutant = first_mutant(truth);
         LSharpConfig plain;
         plain.explore_suggested = false;
@@ -453,15 +463,15 @@ TEST(LSharp, SeededWithAMutantCostsFarLessThanFromScratch) {
         const auto seeded = learn_model(truth, Eq::Alg2, seeded_config, 2);
         EXPECT_TRUE(scratch.exact && seeded.exact);
         EXPECT_LE(seeded.result.stats.learning.queries_executed, scratch.result.stats.learning.queries_executed);
-        scratch_total += scratch.result.stats.learning.queries_executed;
-        seeded_total += seeded.result.stats.learning.queries_executed;
+        if (measured) scratch_total += scratch.result.stats.learning.queries_executed;
+        if (measured) seeded_total += seeded.result.stats.learning.queries_executed;
         // With the perfect oracle the seed still predicts and the result is exact.
         const auto perfect = learn_model(truth, Eq::Perfect, seeded_config);
         const auto perfect_plain = learn_model(truth, Eq::Perfect, plain);
         EXPECT_TRUE(perfect.exact && perfect_plain.exact);
         EXPECT_LE(perfect.result.stats.learning.queries_executed, perfect_plain.result.stats.learning.queries_executed);
-        perfect_seeded += perfect.result.stats.learning.queries_executed;
-        perfect_scratch += perfect_plain.result.stats.learning.queries_executed;
+        if (measured) perfect_seeded += perfect.result.stats.learning.queries_executed;
+        if (measured) perfect_scratch += perfect_plain.result.stats.learning.queries_executed;
     }
     // Measured: 156 vs 242 learning queries over the five bundled specs with Algorithm 2, 185 vs
     // 271 with the perfect oracle (the seed predicts identifications; a new basis state's
