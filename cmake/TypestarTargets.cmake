@@ -19,7 +19,9 @@ function(typestar_target_defaults target)
   if(TYPESTAR_SANITIZE AND NOT "${own_options}" MATCHES "-fsanitize=")
     target_compile_options(${target} PRIVATE -fsanitize=${TYPESTAR_SANITIZE}
                            -fno-sanitize-recover=all -fno-omit-frame-pointer)
-    target_link_options(${target} PRIVATE -fsanitize=${TYPESTAR_SANITIZE})
+    # PUBLIC: a sanitized static library needs the sanitizer runtime in whatever links it, also a
+    # consumer of the installed package (the exported targets carry the option).
+    target_link_options(${target} PUBLIC -fsanitize=${TYPESTAR_SANITIZE})
   endif()
   if(TYPESTAR_FUZZ_INSTRUMENT AND NOT "${own_options}" MATCHES "-fsanitize=")
     target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
