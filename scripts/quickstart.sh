@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # typestar quick start. Installs what is missing (Debian 12 packages), builds, then:
-#   scripts/quickstart.sh          runs the main job (scripts/example.sh): learn MediaPlayer simulated
-#                                  with real threads, check its stored spec, and show an upgrade that
-#                                  fails with a proposal, a diff and pictures
-#   scripts/quickstart.sh test     runs the whole test suite through ctest
+#   scripts/quickstart.sh          builds only what the main job runs, then runs it (scripts/example.sh):
+#                                  learn MediaPlayer simulated with real threads, check its stored spec,
+#                                  and show an upgrade that fails with a proposal, a diff and pictures
+#   scripts/quickstart.sh test     also installs what the tests need (JDK, Node.js), builds everything
+#                                  and runs the whole test suite through ctest
 # Idempotent; quick when everything is present. BUILD_DIR (default: build) and JOBS may be set.
 set -euo pipefail
 
@@ -11,14 +12,20 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$here/build}"
 jobs="${JOBS:-$(nproc)}"
 mode="${1:-example}"
+case "$mode" in
+    example|test) ;;
+    *) echo "usage: scripts/quickstart.sh [example|test]" >&2; exit 2 ;;
+esac
 
+# What the main job builds and runs (the libraries, the CLI, examples/timer_service).
 packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp-dev libspdlog-dev libtinyxml2-dev
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libboost-dev libsqlite3-dev
-          libgraphviz-dev openjdk-17-jdk-headless libgoogle-gson-java)
-
-# Node.js and npm for the Node device agent (device/node): Debian's `nodejs npm`, unless a `node`
-# is already on the machine (e.g. from another package source).
-command -v node >/dev/null 2>&1 || packages+=(nodejs npm)
+          libgraphviz-dev)
+# What only the tests need: the JDK and Gson for the JVM agent (device/jvm), and Node.js and npm
+# for the Node device agent (device/node): Debian's `nodejs npm`, unless a `node` is already on the
+# machine (e.g. from another package source).
+test_packages=(openjdk-17-jdk-headless libgoogle-gson-java)
+command -v node >/dev/null 2>&1 || test_packages+=(nodejs npm)
 
 install_missing() {
     local missing=()
@@ -66,26 +73,32 @@ fetch_boost181() {
     rm -rf "$tmp"
 }
 
-build_all() {
+configure() {
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
-    cmake --build "$build" -j "$jobs"
 }
 
-install_missing
-install_node_modules
-fetch_boost181
-build_all
+# The main job builds only what it runs (scripts/example.sh): the CLI and the timer_service example
+# (its 1.0 and 2.0 test binaries); `test` builds everything.
+example_targets=(typestar timer_service_tests timer_service_v2_tests)
 
 case "$mode" in
     example)
-        exec "$here/scripts/example.sh" "$build"
+        install_missing
+        configure
+        cmake --build "$build" -j "$jobs" --target "${example_targets[@]}"
         ;;
     test)
-        cd "$build"
-        exec ctest --output-on-failure -j "$jobs" --timeout 600 ${CTEST_ARGS:-}
-        ;;
-    *)
-        echo "usage: scripts/quickstart.sh [example|test]" >&2
-        exit 2
+        packages+=("${test_packages[@]}")
+        install_missing
+        install_node_modules
+        fetch_boost181
+        configure
+        cmake --build "$build" -j "$jobs"
         ;;
 esac
+
+if [ "$mode" = example ]; then
+    exec "$here/scripts/example.sh" "$build"
+fi
+cd "$build"
+exec ctest --output-on-failure -j "$jobs" --timeout 600 ${CTEST_ARGS:-}

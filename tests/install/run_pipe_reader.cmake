@@ -27,7 +27,7 @@ file(RENAME "${WORK}/staging" "${WORK}/prefix")
 set(prefix "${WORK}/prefix")
 foreach(required lib/cmake/typestar/typestarConfig.cmake lib/cmake/typestar/TypestarTests.cmake
                  include/typestar/asio/event_loop.hpp include/typestar/device/drained.hpp
-                 include/typestar/gtest/gtest.hpp bin/typestar)
+                 include/typestar/gtest/gtest.hpp bin/typestar bin/typestar-device)
   expect_file("${prefix}/${required}")
 endforeach()
 
@@ -43,6 +43,10 @@ endif()
 run("${CMAKE_COMMAND}" -S "${EXAMPLE}" -B "${WORK}/build" ${config_args})
 file(READ "${WORK}/build/CMakeCache.txt" output)
 expect("typestar_DIR:PATH=${prefix}/lib/cmake/typestar")
+# The package names the programs it installed (README "Install").
+file(READ "${WORK}/build/typestar_programs.txt" output)
+expect("typestar_EXECUTABLE=${prefix}/bin/typestar\n")
+expect("typestar_DEVICE_EXECUTABLE=${prefix}/bin/typestar-device\n")
 run("${CMAKE_COMMAND}" --build "${WORK}/build")
 
 # 3. First run: learns.
