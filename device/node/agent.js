@@ -8,6 +8,9 @@
 //   typestar-node-device --purpose ./my_purpose.js --port 0      (a team's own purpose module)
 'use strict';
 
+// Read first (before any module loads): --exit-with-parent compares against it.
+const startParent = process.ppid;
+
 const fs = require('fs');
 const path = require('path');
 const { parseArgs } = require('util');
@@ -184,7 +187,7 @@ async function main() {
   // being our parent. Off by default: a ctest fixture or `sh -c '... &'` starts the agent from a
   // parent that exits at once.
   if (v['exit-with-parent']) {
-    const parent = process.ppid;
+    const parent = startParent;
     setInterval(() => {
       if (process.ppid !== parent) {
         process.stderr.write(`typestar-node-device: the parent process ${parent} exited (--exit-with-parent); stopping\n`);
