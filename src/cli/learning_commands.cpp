@@ -26,6 +26,7 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/data_device.hpp"
 #include "typestar/device/factory.hpp"
+#include "typestar/gtest/plan.hpp"
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/dot.hpp"
@@ -490,18 +491,89 @@ void run_suite_command(const SuiteArgs& o) {
         std::cout << "{\n  \"spec\": " << nlohmann::json(model.name).dump() << ",\n  \"method\": "
                   << nlohmann::json(method_name(*method)).dump() << ",\n  \"bound\": " << bound
                   << ",\n  \"inputs\": " << nlohmann::json(inputs.names()).dump() << ",\n  \"tests\": [";
+        // Additive, for test runners outside C++ (device/node, device/jvm): for a spec, each test's
+        // `transition` (the per-transition test it belongs to, as the gtest plugin groups the suite:
+        // gtest/plan.hpp) and `states` (the spec's state before each step, for the trace); after the
+        // tests, `suite_name` and every `transitions` entry: its output and target state, its access
+        // word with expected outputs and states (a transition whose own words are all prefixes of
+        // others runs access·input alone) and, if so, why it is unknown.
+        std::vector<gtest::TransitionTest> plan;
+        std::vector<Word> access;
+        std::map<std::size_t, std::size_t> test_of_slot;  // q·|inputs| + i -> index in plan
+        if (model.spec) {
+            plan = gtest::plan_transition_tests(*model.spec);
+            for (const auto& a : access_sequences(model.machine)) access.push_back(a.value_or(Word{}));
+            for (std::size_t k = 0; k < plan.size(); ++k)
+                for (StateId q = 0; q < model.machine.num_states(); ++q)
+                    if (model.machine.state_name(q) == plan[k].state)
+                        test_of_slot[q * inputs.size() + inputs.at(plan[k].input)] = k;
+        }
         SuiteGenerator generator(model.machine, config);
         while (auto c = generator.next()) {
-            const nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
-                                   {"expected", names_of(c->expected, outputs)},
-                                   {"purpose", c->purpose}};
+            nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
+                             {"expected", names_of(c->expected, outputs)},
+                             {"purpose", c->purpose}};
+            if (model.spec) {
+                std::vector<std::string> states;
+                StateId q = model.machine.initial();
+                for (Symbol i : c->inputs) {
+                    states.push_back(model.machine.state_name(q));
+                    q = model.machine.successor(q, i);
+                }
+                t["states"] = states;
+                TestSuite one;
+                one.cases.push_back(*c);
+                const auto groups = gtest::assign_cases(model.machine, access, one);
+                for (std::size_t slot = 0; slot < groups.size(); ++slot)
+                    if (!groups[slot].empty() && test_of_slot.count(slot) != 0)
+                        t["transition"] = plan[test_of_slot.at(slot)].name;
+            }
             std::cout << (tests == 0 ? "\n    " : ",\n    ") << t.dump();
             ++tests;
             symbols += c->inputs.size();
             waits += waits_of(c->inputs);
         }
         std::cout << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols
-                  << ",\n  \"waits\": " << waits << "\n}\n";
+                  << ",\n  \"waits\": " << waits;
+        if (model.spec) {
+            std::cout << ",\n  \"suite_name\": " << nlohmann::json(gtest::suite_identifier(*model.spec)).dump()
+                      << ",\n  \"transitions\": [";
+            const Typestate& ts = model.spec->typestate;
+            for (std::size_t k = 0; k < plan.size(); ++k) {
+                const auto& p = plan[k];
+                Word word;
+                StateId from = model.machine.initial();
+                for (StateId q = 0; q < model.machine.num_states(); ++q)
+                    if (model.machine.state_name(q) == p.state) {
+                        word = access[q];
+                        from = q;
+                    }
+                const Symbol input = inputs.at(p.input);
+                word.push_back(input);
+                std::vector<std::string> states;
+                for (StateId q = model.machine.initial(); const Symbol i : word) {
+                    states.push_back(model.machine.state_name(q));
+                    q = model.machine.successor(q, i);
+                }
+                nlohmann::json t{{"test", p.name},
+                                 {"state", p.state},
+                                 {"input", p.input},
+                                 {"line", p.line},
+                                 {"output", outputs.name(model.machine.output(from, input))},
+                                 {"target", model.machine.state_name(model.machine.successor(from, input))},
+                                 {"access", names_of(word, inputs)},
+                                 {"expected", names_of(model.machine.outputs_of(word), outputs)},
+                                 {"states", states}};
+                const auto state = ts.find_state(p.state);
+                const auto callin = std::find(ts.callins.begin(), ts.callins.end(), p.input);
+                if (state && callin != ts.callins.end())
+                    if (const Unknown* u = ts.unknown_at(*state, static_cast<std::size_t>(callin - ts.callins.begin())))
+                        t["unknown"] = std::string(to_string(u->source)) + (u->reason.empty() ? "" : ": " + u->reason);
+                std::cout << (k == 0 ? "\n    " : ",\n    ") << t.dump();
+            }
+            std::cout << (plan.empty() ? "]" : "\n  ]");
+        }
+        std::cout << "\n}\n";
         return;
     }
     {  // First pass: the header's totals.

@@ -193,8 +193,10 @@ class SpecRun {
       }
       // The diff against the stored spec, before update mode rewrites it.
       let diff = '';
+      let changed = [];
       if (stored) {
         const d = await runCli(s.cli, ['diff', this.spec, learned]);
+        changed = changedTransitions(d.stdout);
         diff = d.status === 0 || d.status === 1 ? `Stored -> proposed (typestar diff):\n${indent(d.stdout, '    ')}`
           : `(no diff: ${d.stderr.trim()})\n`;
       }
@@ -221,7 +223,7 @@ class SpecRun {
                  `or rerun with TYPESTAR_UPDATE=1 (or --update), which writes ${path.basename(this.spec)} itself.\n`;
         pointer = `Proposed spec: ${proposedYaml} (its diff and pictures are in the first failing test's message above)\n`;
       }
-      return { yaml, stateCount, report: report + diff, pointer, wroteSpec };
+      return { yaml, stateCount, report: report + diff, pointer, wroteSpec, changed };
     } catch (e) {
       return { error: e && e.message ? e.message : String(e) };
     } finally {
@@ -244,6 +246,20 @@ class SpecRun {
 }
 
 const QUIET_CHECK_FACTOR = 3;
+
+/// The (state, symbol) rows of the "Transitions" table of `typestar diff` output (the stored
+/// spec's state names; `s1 (new: s4)` counts as s1).
+function changedTransitions(diffText) {
+  const out = [];
+  let inTable = false;
+  for (const line of diffText.split('\n')) {
+    if (line.startsWith('### ')) inTable = line === '### Transitions';
+    if (!inTable || !line.startsWith('|') || line.startsWith('|--') || line.startsWith('| state')) continue;
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length >= 3) out.push({ state: cells[0].replace(/ \(new: .*\)$/, ''), symbol: cells[2] });
+  }
+  return out;
+}
 
 function writeAtomically(file, text) {
   const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
@@ -401,6 +417,9 @@ async function runTransition(run, suite, tr, t) {
       m += 'Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n';
     }
     m += `Re-learned (seeded with the stored spec, by the typestar CLI): ${p.stateCount} states.\n`;
+    if (p.changed && p.changed.length > 0 && !p.changed.some((c) => c.state === tr.state && c.symbol === tr.input))
+      m += `This test's transition (${tr.state}, ${tr.input}) did not change: its words pass through a transition that did ` +
+           `(${p.changed.map((c) => `${c.state} ${c.symbol}`).join(', ')}).\n`;
     if (!run.reportPrinted) {
       run.reportPrinted = true;
       m += p.report;
