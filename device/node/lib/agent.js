@@ -53,9 +53,12 @@ const MAX_JSON_DEPTH = 64;
 
 /// Client text for an error message: at most 128 characters (then `...`), control characters
 /// escaped (device/PROTOCOL.md, limits) — never the whole, unbounded input.
+function cut(text) {
+  return text.length <= 128 ? text : `${text.slice(0, 128)}...`;
+}
+
 function echo(text) {
-  const cut = text.length <= 128 ? text : `${text.slice(0, 128)}...`;
-  return cut.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return cut(text).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /// What a JSON value is, in words (for messages that must not echo it).
@@ -445,8 +448,9 @@ class Agent {
   async create(body) {
     let requestId = '';
     if (body.request_id !== undefined) {
-      if (typeof body.request_id !== 'string' || Buffer.byteLength(body.request_id) > 256)
-        return error(400, 'invalid argument', 'request_id must be a string of at most 256 bytes');
+      if (typeof body.request_id !== 'string') return error(400, 'invalid argument', 'request_id must be a string');
+      if (Buffer.byteLength(body.request_id) > 256)
+        return error(400, 'invalid argument', 'request_id must be at most 256 bytes');
       requestId = body.request_id;
       const known = this.createdByRequest.get(requestId);
       if (known !== undefined && this.sessions.has(known)) return reply(201, { session: known, seq: 0 });
@@ -520,7 +524,7 @@ class Agent {
       if (typeof name !== 'string' || !d.inputs.includes(name)) {
         await this.releaseSlot(slot);
         return error(400, 'invalid argument', typeof name === 'string'
-          ? `unknown input '${echo(name)}'` : `an input is a ${kindOf(name)}, not an input name`);
+          ? `unknown input ${JSON.stringify(cut(name)).replace(/\u007f/g, '\\u007f')}` : `an input is a ${kindOf(name)}, not an input name`);
       }
     }
     try {

@@ -125,12 +125,12 @@ test('a deeply nested body is 400 and the agent goes on serving', async () => {
     // Brackets inside strings are text, not nesting.
     const a = await exchange(agent.port, post('/v1/run', `{"inputs": ["${'['.repeat(1000)}"]}`));
     assert.strictEqual(status(a), 400);
-    assert.match(a.data, /unknown input '\[{128}\.\.\.'/);
+    assert.match(a.data, /unknown input \\"\[{128}\.\.\.\\"/);
     // Control characters of an echoed name are escaped, never raw.
     const e = await exchange(agent.port, post('/v1/run', '{"inputs": ["a\\u001b[31mb\\nc"]}'));
     assert.strictEqual(status(e), 400);
     assert.ok(!/[\u0000-\u0008\u000b-\u001f]/.test(e.data.slice(e.data.indexOf('\r\n\r\n') + 4)), e.data);
-    assert.match(e.data, /a\\\\u001b\[31mb\\\\u000ac/);
+    assert.match(e.data, /a\\\\u001b\[31mb\\\\nc/);
     // Within the limit: an answer about the content (an input must be a name), not about depth.
     const b = await exchange(agent.port, post('/v1/run', deep(MAX_JSON_DEPTH - 1)));
     assert.strictEqual(status(b), 400);
