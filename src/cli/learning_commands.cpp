@@ -26,7 +26,7 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/data_device.hpp"
 #include "typestar/device/factory.hpp"
-#include "typestar/gtest/plan.hpp"
+#include "typestar/gtest/plan.hpp"  // header-only use of plan.cpp's pure functions (compiled into the CLI)
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/dot.hpp"
@@ -452,6 +452,52 @@ struct SuiteArgs {
     std::string format = "text";
 };
 
+/// The additive `test_suite` and `transitions` fields of `suite --format json` for a spec: its tests
+/// as the gtest plugin names them (`<Spec>.<State>_<symbol>`, gtest/plan.hpp) and, per transition,
+/// the indices of the words in `tests` that check it (the plugin's assign_cases); a transition with
+/// none runs `word` (its access word and input) alone. For runners in other languages.
+void print_suite_transitions(const spec::Spec& spec, const MealyMachine& machine, const TestSuite& suite) {
+    std::vector<Word> access;
+    for (const auto& w : access_sequences(machine)) access.push_back(w.value_or(Word{}));  // unreachable: unused
+    const auto groups = gtest::assign_cases(machine, access, suite);
+    std::cout << ",\n  \"test_suite\": " << nlohmann::json(gtest::suite_identifier(spec)).dump() << ",\n  \"transitions\": [";
+    bool first = true;
+    std::map<std::string, StateId> state_of;
+    for (StateId q = 0; q < machine.num_states(); ++q) state_of.emplace(machine.state_name(q), q);
+    for (const auto& t : gtest::plan_transition_tests(spec)) {
+        const auto found = state_of.find(t.state);
+        const auto i = machine.inputs().find(t.input);
+        if (found == state_of.end() || !i) continue;
+        const StateId q = found->second;
+        const auto& group = groups[q * machine.num_inputs() + *i];
+        nlohmann::json j{{"name", t.name}, {"state", t.state}, {"input", t.input}, {"line", t.line}, {"tests", group}};
+        if (group.empty()) {
+            Word w = access[q];
+            w.push_back(*i);
+            j["word"] = {{"inputs", names_of(w, machine.inputs())}, {"expected", names_of(machine.outputs_of(w), machine.outputs())}};
+            std::vector<std::string> states;  // additive: the spec's state before each input
+            for (StateId s = machine.initial(); const Symbol a : w) {
+                states.push_back(machine.state_name(s));
+                s = machine.successor(s, a);
+            }
+            j["word"]["states"] = states;
+        }
+        // Additive (the node:test runner): the transition's output and target (a runner walks the
+        // spec with them), the access word of its state, and why it is unknown (three-valued specs).
+        j["output"] = machine.outputs().name(machine.output(q, *i));
+        j["target"] = machine.state_name(machine.successor(q, *i));
+        j["access"] = names_of(access[q], machine.inputs());
+        const auto state = spec.typestate.find_state(t.state);
+        const auto callin = std::find(spec.typestate.callins.begin(), spec.typestate.callins.end(), t.input);
+        if (state && callin != spec.typestate.callins.end())
+            if (const Unknown* u = spec.typestate.unknown_at(*state, static_cast<std::size_t>(callin - spec.typestate.callins.begin())))
+                j["unknown"] = std::string(to_string(u->source)) + (u->reason.empty() ? "" : ": " + u->reason);
+        std::cout << (first ? "\n    " : ",\n    ") << j.dump();
+        first = false;
+    }
+    std::cout << (first ? "]" : "\n  ]");
+}
+
 void run_suite_command(const SuiteArgs& o) {
     const auto method = method_of(o.method);
     if (!method) {
@@ -491,88 +537,29 @@ void run_suite_command(const SuiteArgs& o) {
         std::cout << "{\n  \"spec\": " << nlohmann::json(model.name).dump() << ",\n  \"method\": "
                   << nlohmann::json(method_name(*method)).dump() << ",\n  \"bound\": " << bound
                   << ",\n  \"inputs\": " << nlohmann::json(inputs.names()).dump() << ",\n  \"tests\": [";
-        // Additive, for test runners outside C++ (device/node, device/jvm): for a spec, each test's
-        // `transition` (the per-transition test it belongs to, as the gtest plugin groups the suite:
-        // gtest/plan.hpp) and `states` (the spec's state before each step, for the trace); after the
-        // tests, `suite_name` and every `transitions` entry: its output and target state, its access
-        // word with expected outputs and states (a transition whose own words are all prefixes of
-        // others runs access·input alone) and, if so, why it is unknown.
-        std::vector<gtest::TransitionTest> plan;
-        std::vector<Word> access;
-        std::map<std::size_t, std::size_t> test_of_slot;  // q·|inputs| + i -> index in plan
-        if (model.spec) {
-            plan = gtest::plan_transition_tests(*model.spec);
-            for (const auto& a : access_sequences(model.machine)) access.push_back(a.value_or(Word{}));
-            for (std::size_t k = 0; k < plan.size(); ++k)
-                for (StateId q = 0; q < model.machine.num_states(); ++q)
-                    if (model.machine.state_name(q) == plan[k].state)
-                        test_of_slot[q * inputs.size() + inputs.at(plan[k].input)] = k;
-        }
         SuiteGenerator generator(model.machine, config);
+        TestSuite kept;  // a spec's words, for grouping them by transition below
         while (auto c = generator.next()) {
             nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
                              {"expected", names_of(c->expected, outputs)},
                              {"purpose", c->purpose}};
-            if (model.spec) {
+            if (model.spec) {  // additive: the spec's state before each input (for aligned traces)
                 std::vector<std::string> states;
                 StateId q = model.machine.initial();
-                for (Symbol i : c->inputs) {
+                for (const Symbol i : c->inputs) {
                     states.push_back(model.machine.state_name(q));
                     q = model.machine.successor(q, i);
                 }
                 t["states"] = states;
-                TestSuite one;
-                one.cases.push_back(*c);
-                const auto groups = gtest::assign_cases(model.machine, access, one);
-                for (std::size_t slot = 0; slot < groups.size(); ++slot)
-                    if (!groups[slot].empty() && test_of_slot.count(slot) != 0)
-                        t["transition"] = plan[test_of_slot.at(slot)].name;
             }
             std::cout << (tests == 0 ? "\n    " : ",\n    ") << t.dump();
             ++tests;
             symbols += c->inputs.size();
             waits += waits_of(c->inputs);
+            if (model.spec) kept.cases.push_back(std::move(*c));
         }
-        std::cout << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols
-                  << ",\n  \"waits\": " << waits;
-        if (model.spec) {
-            std::cout << ",\n  \"suite_name\": " << nlohmann::json(gtest::suite_identifier(*model.spec)).dump()
-                      << ",\n  \"transitions\": [";
-            const Typestate& ts = model.spec->typestate;
-            for (std::size_t k = 0; k < plan.size(); ++k) {
-                const auto& p = plan[k];
-                Word word;
-                StateId from = model.machine.initial();
-                for (StateId q = 0; q < model.machine.num_states(); ++q)
-                    if (model.machine.state_name(q) == p.state) {
-                        word = access[q];
-                        from = q;
-                    }
-                const Symbol input = inputs.at(p.input);
-                word.push_back(input);
-                std::vector<std::string> states;
-                for (StateId q = model.machine.initial(); const Symbol i : word) {
-                    states.push_back(model.machine.state_name(q));
-                    q = model.machine.successor(q, i);
-                }
-                nlohmann::json t{{"test", p.name},
-                                 {"state", p.state},
-                                 {"input", p.input},
-                                 {"line", p.line},
-                                 {"output", outputs.name(model.machine.output(from, input))},
-                                 {"target", model.machine.state_name(model.machine.successor(from, input))},
-                                 {"access", names_of(word, inputs)},
-                                 {"expected", names_of(model.machine.outputs_of(word), outputs)},
-                                 {"states", states}};
-                const auto state = ts.find_state(p.state);
-                const auto callin = std::find(ts.callins.begin(), ts.callins.end(), p.input);
-                if (state && callin != ts.callins.end())
-                    if (const Unknown* u = ts.unknown_at(*state, static_cast<std::size_t>(callin - ts.callins.begin())))
-                        t["unknown"] = std::string(to_string(u->source)) + (u->reason.empty() ? "" : ": " + u->reason);
-                std::cout << (k == 0 ? "\n    " : ",\n    ") << t.dump();
-            }
-            std::cout << (plan.empty() ? "]" : "\n  ]");
-        }
+        std::cout << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols << ",\n  \"waits\": " << waits;
+        if (model.spec) print_suite_transitions(*model.spec, model.machine, kept);
         std::cout << "\n}\n";
         return;
     }

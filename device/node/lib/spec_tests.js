@@ -106,7 +106,7 @@ function loadSuite(cli, spec, bound) {
   if (r.error) throw new Error(cliMissing(cli, r.error));
   if (r.status !== 0) throw new Error(`the spec ${spec} does not load; no conformance test ran:\n${r.stderr.trim()}`);
   const suite = JSON.parse(r.stdout);
-  if (!Array.isArray(suite.transitions))
+  if (!Array.isArray(suite.transitions) || suite.transitions.some((t) => t.output === undefined))
     throw new Error(`the typestar CLI '${cli}' is too old: \`typestar suite --format json\` lists no transitions`);
   return suite;
 }
@@ -271,7 +271,7 @@ function writeAtomically(file, text) {
 /// and target per state and input); after an `err` (absorbing) every output is `err`.
 function predict(suite, inputs) {
   const table = new Map(suite.transitions.map((t) => [`${t.state}\u0000${t.input}`, t]));
-  const initial = suite.transitions.find((t) => t.access.length === 1)?.states[0];
+  const initial = suite.transitions.find((t) => t.access.length === 0)?.state;
   let state = initial;
   return inputs.map((input) => {
     const t = table.get(`${state}\u0000${input}`);
@@ -317,7 +317,7 @@ function specTests(specFile, purpose, options = {}) {
     return;
   }
   for (const transition of suite.transitions)
-    test(`${suite.suite_name}.${transition.test}`, (t) => runTransition(run, suite, transition, t));
+    test(`${suite.test_suite}.${transition.name}`, (t) => runTransition(run, suite, transition, t));
 }
 
 async function runLearn(run, options) {
@@ -349,7 +349,7 @@ async function runTransition(run, suite, tr, t) {
   const specInputs = [...suite.inputs].sort();
   const deviceInputs = [...d.inputs].sort();
   const at = `${run.spec}:${tr.line}`;
-  const name = `${suite.suite_name}.${tr.test}`;
+  const name = `${suite.test_suite}.${tr.name}`;
   if (specInputs.join('\u0000') !== deviceInputs.join('\u0000')) {
     const minus = (a, b) => a.filter((x) => !b.includes(x)).join(', ') || 'none';
     const p = await run.propose(suite.bound);
@@ -360,9 +360,8 @@ async function runTransition(run, suite, tr, t) {
   // The words of this test; cut before an unknown transition (three-valued specs), as the plugin.
   const unknown = new Map(suite.transitions.filter((x) => x.unknown).map((x) => [`${x.state}\u0000${x.input}`, x]));
   const skipped = new Set();
-  let words = suite.tests.filter((w) => w.transition === tr.test);
-  if (words.length === 0)
-    words = [{ inputs: tr.access, expected: tr.expected, states: tr.states, purpose: `state ${tr.state}, input ${tr.input}` }];
+  let words = tr.tests.map((k) => suite.tests[k]);
+  if (words.length === 0) words = [{ ...tr.word, purpose: `state ${tr.state}, input ${tr.input}` }];
   words = words.map((w) => {
     const k = w.inputs.findIndex((input, i) => unknown.has(`${w.states[i]}\u0000${input}`));
     if (k < 0) return w;
@@ -437,7 +436,7 @@ async function runTransition(run, suite, tr, t) {
 async function confirmQuiet(run, suite, words) {
   const d = run.theDevice();
   const access = new Map();
-  for (const x of suite.transitions) if (!access.has(x.state)) access.set(x.state, x.access.slice(0, -1));
+  for (const x of suite.transitions) if (!access.has(x.state)) access.set(x.state, x.access);
   for (const w of words) {
     for (let i = 0; i < w.inputs.length; ++i) {
       const state = w.states[i];
