@@ -200,11 +200,11 @@ class Agent {
       socket.once('close', () => this.connections.delete(socket));
     });
     this.server.on('clientError', (err, socket) => {
-      if (!socket.writable || socket.refused) return socket.destroy();
+      // A request not complete within the connection timeout (or none started): closed, no answer.
+      if (!socket.writable || socket.refused || err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.destroy();
       const [status, message] =
         err.code === 'HPE_HEADER_OVERFLOW' ? [431, `request headers exceed ${this.config.maxHeaderBytes} bytes`]
         : err.code === 'HPE_INVALID_VERSION' ? [505, 'only HTTP/1.0 and HTTP/1.1 are served']
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, `the request was not complete within ${timeout} ms`]
         : [400, 'malformed request'];
       socket.end(rawAnswer(status, 'invalid argument', message));
       socket.destroySoon();
@@ -361,7 +361,7 @@ class Agent {
     let body = {};
     if (method === 'POST') {
       if (jsonDeeperThan(text, this.config.maxJsonDepth))
-        return error(400, 'invalid argument', `the request body nests deeper than ${this.config.maxJsonDepth} levels (JSON depth limit)`);
+        return error(400, 'invalid argument', `the request body nests JSON deeper than ${this.config.maxJsonDepth} levels`);
       try {
         body = JSON.parse(text === '' ? '{}' : text);
       } catch (e) {
