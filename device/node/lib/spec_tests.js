@@ -154,12 +154,13 @@ class SpecRun {
 
   /// Learns with the CLI (seeded with the stored spec when there is one) and writes the proposal,
   /// the spec (update mode) or nothing (CI); once per spec in this process.
-  propose(bound) {
-    if (!this.proposal) this.proposal = this.learn(bound);
+  propose(bound, seeded = true) {
+    if (!this.proposal) this.proposal = this.learn(bound, seeded);
     return this.proposal;
   }
 
-  async learn(bound) {
+  /// `seeded`: with the stored spec (`--from`); not when the purpose's inputs are other than the spec's.
+  async learn(bound, seeded) {
     const s = this.settings;
     const stored = fs.existsSync(this.spec);
     const proposedYaml = proposedPath(this.spec, 'yaml');
@@ -169,7 +170,7 @@ class SpecRun {
     try {
       const args = ['learn', '--device', '', '--out', learned];
       if (bound !== null && bound !== undefined) args.push('--bound', String(bound));
-      if (stored) args.push('--from', this.spec);
+      if (stored && seeded) args.push('--from', this.spec);
       if (s.learner) args.push('--learner', s.learner);
       let url = '';
       const r = await this.serving((served, token) => {
@@ -352,10 +353,11 @@ async function runTransition(run, suite, tr, t) {
   const name = `${suite.test_suite}.${tr.name}`;
   if (specInputs.join('\u0000') !== deviceInputs.join('\u0000')) {
     const minus = (a, b) => a.filter((x) => !b.includes(x)).join(', ') || 'none';
-    const p = await run.propose(suite.bound);
+    const p = await run.propose(suite.bound, false);
     throw new Error(`typestar: ${name}: the device's inputs are not the spec's: the device adds ${minus(d.inputs, suite.inputs)}; ` +
                     `it lacks ${minus(suite.inputs, d.inputs)} (device ${d.name}).\n` +
-                    (p.error ? `Re-learning failed: ${p.error}\n` : `Re-learned from the device: ${p.stateCount} states.\n${p.report}`));
+                    (p.error ? `Re-learning failed: ${p.error}\n`
+                      : `Re-learned from the device (from scratch: other inputs): ${p.stateCount} states.\n${p.report}`));
   }
   // The words of this test; cut before an unknown transition (three-valued specs), as the plugin.
   const unknown = new Map(suite.transitions.filter((x) => x.unknown).map((x) => [`${x.state}\u0000${x.input}`, x]));
@@ -383,6 +385,10 @@ async function runTransition(run, suite, tr, t) {
     }
     const k = outputs.findIndex((o, i) => o !== w.expected[i]);
     if (k < 0) continue;
+    // A callback later than tmax makes a `wait` answer quiet too early: give it QUIET_CHECK_FACTOR x
+    // tmax to show up (it is recorded as a violation) before the difference counts as the class's.
+    await new Promise((resolve) => setTimeout(resolve, QUIET_CHECK_FACTOR * d.timing.tmaxMs));
+    checkTiming(d);
     const trace = w.inputs.slice(0, k + 1).map((input, i) =>
       ({ state: w.states[i], input, expected: w.expected[i], actual: outputs[i] }));
     let m = `typestar: ${name}: the device does not conform to the spec.\n` +
@@ -428,6 +434,16 @@ async function runTransition(run, suite, tr, t) {
     throw new Error(m);
   }
   await confirmQuiet(run, suite, words);
+  checkTiming(d);  // a violation recorded since (a late callback) voids the pass
+}
+
+/// Throws the device's recorded timing violation (a late or early callback) as a test failure.
+function checkTiming(d) {
+  try {
+    d.checkTiming();
+  } catch (e) {
+    throw new Error(`typestar: device ${d.name} failed: ${e.message}`);
+  }
 }
 
 /// Double-checks, once per state and process, every quiet `wait` this test's words relied on: the
