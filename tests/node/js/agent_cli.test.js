@@ -103,3 +103,21 @@ for (const exitWithParent of [false, true]) {
     }
   });
 }
+
+test('the package is npm pack-able: not private, a bin entry, the runner and the purpose API in it', (t) => {
+  const dir = path.dirname(agentJs);
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  assert.notStrictEqual(pkg.private, true);
+  assert.deepStrictEqual(pkg.bin, { 'typestar-node-device': 'agent.js' });
+  const lib = require(dir);  // the package's main: the library, not the agent's command line
+  for (const name of ['LearningPurpose', 'settle', 'callbacksDrained', 'NodeDevice', 'Agent', 'specTests'])
+    assert.ok(lib[name], name);
+  assert.strictEqual(require(path.join(dir, 'test')).specTests, lib.specTests);
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--offline'], { cwd: dir, encoding: 'utf8' });
+  if (r.error && r.error.code === 'ENOENT') return t.skip('npm is not installed');
+  assert.strictEqual(r.status, 0, r.stderr);
+  const files = JSON.parse(r.stdout)[0].files.map((f) => f.path).sort();
+  for (const f of ['agent.js', 'index.js', 'test.js', 'lib/spec_tests.js', 'lib/purpose.js', 'purposes/index.js', 'README.md'])
+    assert.ok(files.includes(f), `${f} is not in the package: ${files.join(', ')}`);
+  assert.ok(!files.some((f) => f.startsWith('node_modules/') || f.startsWith('bench/')), files.join(', '));
+});
