@@ -5,17 +5,23 @@
 // (Origin) requests, bounded sizes. Prints `typestar-node-device: serving NAME on URL` once ready.
 //
 //   node device/node/agent.js --purpose readable-stream-3 --port 0
+//   typestar-node-device --purpose ./my_purpose.js --port 0      (a team's own purpose module)
 'use strict';
 
+// Read first (before any module loads): --exit-with-parent compares against it.
+const startParent = process.ppid;
+
 const fs = require('fs');
+const path = require('path');
 const { parseArgs } = require('util');
 
 const { Agent, parseFault } = require('./lib/agent');
 const { NodeDevice } = require('./lib/device');
-const { purposes } = require('./purposes');
+const { purposes, loadPurposeModule } = require('./purposes');
 
-const USAGE = `usage: node agent.js --purpose NAME [options]
-  --purpose NAME       the class to serve (see --list)
+const USAGE = `usage: typestar-node-device --purpose NAME|FILE [options]
+  --purpose NAME       a bundled class to serve (see --list), or a path (./x.js, /abs/x.js) of a
+                       module exporting a built definition, a LearningPurpose, or make(options)
   --list               list the purposes and exit
   --host ADDR          address to bind (default 127.0.0.1; anything else exposes the device)
   --port N             port (default 8765; 0: any free port, printed)
@@ -26,6 +32,10 @@ const USAGE = `usage: node agent.js --purpose NAME [options]
   --max-sessions N     instances alive at once (default 64)
   --idle-timeout S     idle sessions are reaped after this many seconds (default 60)
   --max-body BYTES     largest request body (default 1048576)
+  --max-connections N  connections open at once; one more is answered 503 (default 256)
+  --connection-timeout S  a connection that starts no request, or does not complete one, within
+                       S seconds is closed (default 30)
+  --exit-with-parent   exit when the parent process exits (off by default)
   --fault KIND[:AFTER[:TIMES]]  inject a fault for testing clients (none, crash, hang, drop, garbage)
   --hang-ms MS         how long a \`hang\` fault sleeps (default 3000)
 `;
@@ -55,6 +65,21 @@ function readTokenFile(path) {
   return token;
 }
 
+/// The purpose `--purpose` names: a bundled name (purposes/index.js), or a path to a module (it
+/// contains a `/` or ends in .js or .cjs; a CommonJS module) that exports a ClassDefinition (LearningPurpose#build()),
+/// a LearningPurpose, a function make(options) returning either, or {make, describe}. Throws an
+/// Error naming the problem.
+function findPurpose(name) {
+  if (name === '') throw new Error('--purpose is required (see --list)');
+  const isPath = name.includes('/') || name.includes(path.sep) || /\.(c|m)?js$/.test(name);
+  if (!isPath) {
+    if (!Object.prototype.hasOwnProperty.call(purposes, name))
+      throw new Error(`unknown purpose '${name}' (see --list; a file of your own: --purpose ./${name}.js)`);
+    return purposes[name];
+  }
+  return { make: (options) => loadPurposeModule(path.resolve(name), options) };
+}
+
 function number(values, name, fallback, min = 0, max = Number.MAX_SAFE_INTEGER) {
   if (values[name] === undefined) return fallback;
   const text = values[name];
@@ -72,7 +97,8 @@ async function main() {
         'token-file': { type: 'string' }, tmax: { type: 'string' }, tmin: { type: 'string' },
         'delay-ms': { type: 'string' }, variants: { type: 'string' }, 'max-sessions': { type: 'string' },
         'idle-timeout': { type: 'string' }, 'max-body': { type: 'string' }, fault: { type: 'string' },
-        'hang-ms': { type: 'string' }, help: { type: 'boolean' },
+        'hang-ms': { type: 'string' }, help: { type: 'boolean' }, 'max-connections': { type: 'string' },
+        'connection-timeout': { type: 'string' }, 'exit-with-parent': { type: 'boolean' },
       },
     });
   } catch (e) {
@@ -87,8 +113,12 @@ async function main() {
     for (const key of Object.keys(purposes).sort()) process.stdout.write(`${key}\t${purposes[key].describe}\n`);
     return;
   }
-  const entry = purposes[v.purpose ?? ''];
-  if (!entry) fail(`unknown purpose '${v.purpose ?? ''}' (see --list)`);
+  let entry;
+  try {
+    entry = findPurpose(v.purpose ?? '');
+  } catch (e) {
+    fail(e.message);
+  }
   const host = v.host ?? '127.0.0.1';
   const port = number(v, 'port', 8765, 0, 65535);
   let token;
@@ -130,6 +160,8 @@ async function main() {
     maxSessions: number(v, 'max-sessions', 64, 1),
     idleTimeoutMs: number(v, 'idle-timeout', 60, 1) * 1000,
     maxBodyBytes: number(v, 'max-body', 1024 * 1024, 1),
+    maxConnections: number(v, 'max-connections', 256, 1),
+    connectionTimeoutMs: number(v, 'connection-timeout', 30, 1, 86400) * 1000,
     onCrash: () => process.exit(70),
   });
   // An exception thrown by library code outside a callin (an event listener, a timer) must not take
@@ -151,11 +183,18 @@ async function main() {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  // Exit with the parent (a test that died without killing us): its pid stops being our parent.
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) process.exit(0);
-  }, 500).unref();
+  // --exit-with-parent: exit with the parent (a test that died without killing us) once its pid stops
+  // being our parent. Off by default: a ctest fixture or `sh -c '... &'` starts the agent from a
+  // parent that exits at once.
+  if (v['exit-with-parent']) {
+    const parent = startParent;
+    setInterval(() => {
+      if (process.ppid !== parent) {
+        process.stderr.write(`typestar-node-device: the parent process ${parent} exited (--exit-with-parent); stopping\n`);
+        process.exit(0);
+      }
+    }, 500).unref();
+  }
   setInterval(() => {}, 1 << 30);  // keep running until a signal
 }
 

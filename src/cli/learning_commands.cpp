@@ -26,6 +26,7 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/data_device.hpp"
 #include "typestar/device/factory.hpp"
+#include "typestar/gtest/plan.hpp"  // header-only use of plan.cpp's pure functions (compiled into the CLI)
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/dot.hpp"
@@ -451,6 +452,52 @@ struct SuiteArgs {
     std::string format = "text";
 };
 
+/// The additive `test_suite` and `transitions` fields of `suite --format json` for a spec: its tests
+/// as the gtest plugin names them (`<Spec>.<State>_<symbol>`, gtest/plan.hpp) and, per transition,
+/// the indices of the words in `tests` that check it (the plugin's assign_cases); a transition with
+/// none runs `word` (its access word and input) alone. For runners in other languages.
+void print_suite_transitions(const spec::Spec& spec, const MealyMachine& machine, const TestSuite& suite) {
+    std::vector<Word> access;
+    for (const auto& w : access_sequences(machine)) access.push_back(w.value_or(Word{}));  // unreachable: unused
+    const auto groups = gtest::assign_cases(machine, access, suite);
+    std::cout << ",\n  \"test_suite\": " << nlohmann::json(gtest::suite_identifier(spec)).dump() << ",\n  \"transitions\": [";
+    bool first = true;
+    std::map<std::string, StateId> state_of;
+    for (StateId q = 0; q < machine.num_states(); ++q) state_of.emplace(machine.state_name(q), q);
+    for (const auto& t : gtest::plan_transition_tests(spec)) {
+        const auto found = state_of.find(t.state);
+        const auto i = machine.inputs().find(t.input);
+        if (found == state_of.end() || !i) continue;
+        const StateId q = found->second;
+        const auto& group = groups[q * machine.num_inputs() + *i];
+        nlohmann::json j{{"name", t.name}, {"state", t.state}, {"input", t.input}, {"line", t.line}, {"tests", group}};
+        if (group.empty()) {
+            Word w = access[q];
+            w.push_back(*i);
+            j["word"] = {{"inputs", names_of(w, machine.inputs())}, {"expected", names_of(machine.outputs_of(w), machine.outputs())}};
+            std::vector<std::string> states;  // additive: the spec's state before each input
+            for (StateId s = machine.initial(); const Symbol a : w) {
+                states.push_back(machine.state_name(s));
+                s = machine.successor(s, a);
+            }
+            j["word"]["states"] = states;
+        }
+        // Additive (the node:test runner): the transition's output and target (a runner walks the
+        // spec with them), the access word of its state, and why it is unknown (three-valued specs).
+        j["output"] = machine.outputs().name(machine.output(q, *i));
+        j["target"] = machine.state_name(machine.successor(q, *i));
+        j["access"] = names_of(access[q], machine.inputs());
+        const auto state = spec.typestate.find_state(t.state);
+        const auto callin = std::find(spec.typestate.callins.begin(), spec.typestate.callins.end(), t.input);
+        if (state && callin != spec.typestate.callins.end())
+            if (const Unknown* u = spec.typestate.unknown_at(*state, static_cast<std::size_t>(callin - spec.typestate.callins.begin())))
+                j["unknown"] = std::string(to_string(u->source)) + (u->reason.empty() ? "" : ": " + u->reason);
+        std::cout << (first ? "\n    " : ",\n    ") << j.dump();
+        first = false;
+    }
+    std::cout << (first ? "]" : "\n  ]");
+}
+
 void run_suite_command(const SuiteArgs& o) {
     const auto method = method_of(o.method);
     if (!method) {
@@ -491,17 +538,29 @@ void run_suite_command(const SuiteArgs& o) {
                   << nlohmann::json(method_name(*method)).dump() << ",\n  \"bound\": " << bound
                   << ",\n  \"inputs\": " << nlohmann::json(inputs.names()).dump() << ",\n  \"tests\": [";
         SuiteGenerator generator(model.machine, config);
+        TestSuite kept;  // a spec's words, for grouping them by transition below
         while (auto c = generator.next()) {
-            const nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
-                                   {"expected", names_of(c->expected, outputs)},
-                                   {"purpose", c->purpose}};
+            nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
+                             {"expected", names_of(c->expected, outputs)},
+                             {"purpose", c->purpose}};
+            if (model.spec) {  // additive: the spec's state before each input (for aligned traces)
+                std::vector<std::string> states;
+                StateId q = model.machine.initial();
+                for (const Symbol i : c->inputs) {
+                    states.push_back(model.machine.state_name(q));
+                    q = model.machine.successor(q, i);
+                }
+                t["states"] = states;
+            }
             std::cout << (tests == 0 ? "\n    " : ",\n    ") << t.dump();
             ++tests;
             symbols += c->inputs.size();
             waits += waits_of(c->inputs);
+            if (model.spec) kept.cases.push_back(std::move(*c));
         }
-        std::cout << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols
-                  << ",\n  \"waits\": " << waits << "\n}\n";
+        std::cout << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols << ",\n  \"waits\": " << waits;
+        if (model.spec) print_suite_transitions(*model.spec, model.machine, kept);
+        std::cout << "\n}\n";
         return;
     }
     {  // First pass: the header's totals.

@@ -317,7 +317,7 @@ TEST(NodeAgentProcess, RefusesToStartWithoutATokenOrWithAnUnknownPurpose) {
               "typestar-node-device: a bearer token is required: set TYPESTAR_DEVICE_TOKEN or use --token-file\n");
     NodeAgent unknown({"--purpose", "camera", "--port", "0"});
     EXPECT_EQ(unknown.wait_exit(), 2);
-    EXPECT_EQ(unknown.error_output(), "typestar-node-device: unknown purpose 'camera' (see --list)\n");
+    EXPECT_EQ(unknown.error_output(), "typestar-node-device: unknown purpose 'camera' (see --list; a file of your own: --purpose ./camera.js)\n");
 }
 
 TEST(NodeAgentProcess, TheTokenFileMustBePrivate) {

@@ -47,6 +47,77 @@ function equalConstantTime(a, b) {
 
 const isUnsignedInteger = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
+/// The deepest nesting of arrays and objects a request body may have (device/PROTOCOL.md, limits):
+/// a deeper body is refused with 400 before it is parsed, so no answer ever walks it recursively.
+const MAX_JSON_DEPTH = 64;
+
+/// Client text for an error message: at most 128 characters (then `...`), control characters
+/// escaped (device/PROTOCOL.md, limits) — never the whole, unbounded input.
+function cut(text) {
+  return text.length <= 128 ? text : `${text.slice(0, 128)}...`;
+}
+
+function echo(text) {
+  return cut(text).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/// What a JSON value is, in words (for messages that must not echo it).
+function kindOf(value) {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+/// True when `text` nests arrays/objects deeper than `max` (brackets inside strings do not count).
+/// Linear, no recursion: it bounds the depth before JSON.parse, canonical() or an error message
+/// could recurse over it.
+function jsonDeeperThan(text, max) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) ++i;  // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+/// Headers a request may carry at most once (device/PROTOCOL.md, Transport); a repeated one is a
+/// 400 — Node's parser would keep the first and drop the rest ("the first one wins").
+const SINGLE_HEADERS = ['authorization', 'content-length', 'host', 'origin', 'transfer-encoding'];
+
+function repeatedHeader(rawHeaders) {
+  const seen = new Set();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i].toLowerCase();
+    if (!SINGLE_HEADERS.includes(name)) continue;
+    if (seen.has(name)) return rawHeaders[i];
+    seen.add(name);
+  }
+  return null;
+}
+
+/// The token of an `Authorization` value: the scheme `Bearer` is case-insensitive (RFC 7235 §2.1).
+function bearerToken(value) {
+  const m = /^([A-Za-z]+) +(.*)$/.exec(value);
+  return m && m[1].toLowerCase() === 'bearer' ? m[2] : null;
+}
+
+/// A whole HTTP/1.1 answer for a socket the http module does not answer on (a refused connection,
+/// a request the parser rejected); the connection is closed after it.
+function rawAnswer(status, code, message) {
+  const body = canonical(errorBody(code, message));
+  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+         `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
+}
+
 /// --fault KIND[:AFTER[:TIMES]] as typestar::parse_fault. Throws an Error naming the problem.
 function parseFault(text) {
   const parts = text.split(':');
@@ -69,15 +140,18 @@ function parseFault(text) {
 class Agent {
   /// `makeDevice()` returns a fresh NodeDevice; config: {token (required), host ('127.0.0.1'),
   /// port (0: any), maxSessions (64), idleTimeoutMs (60000), maxBodyBytes (1 MiB), maxHeaderBytes
-  /// (16 KiB), fault ({kind:'none'}), onCrash (called for a `crash` fault)}.
+  /// (16 KiB), maxJsonDepth (MAX_JSON_DEPTH), maxConnections (256), connectionTimeoutMs (30000),
+  /// fault ({kind:'none'}), onCrash (called for a `crash` fault)}.
   constructor(makeDevice, config) {
     if (typeof makeDevice !== 'function') throw new Error('the agent needs a device factory');
     if (!config || !config.token) throw new Error('the agent needs a bearer token');
     this.makeDevice = makeDevice;
     this.config = {
       host: '127.0.0.1', port: 0, maxSessions: 64, idleTimeoutMs: 60000, maxBodyBytes: 1024 * 1024,
-      maxHeaderBytes: 16 * 1024, fault: { kind: 'none', after: 0, times: 0, hangMs: 3000 }, onCrash: null, ...config,
+      maxHeaderBytes: 16 * 1024, maxJsonDepth: MAX_JSON_DEPTH, maxConnections: 256, connectionTimeoutMs: 30000,
+      fault: { kind: 'none', after: 0, times: 0, hangMs: 3000 }, onCrash: null, ...config,
     };
+    this.connections = new Set();
     this.slots = [];
     this.sessions = new Map();
     this.createdByRequest = new Map();
@@ -105,16 +179,35 @@ class Agent {
     };
     // Additive field (device/PROTOCOL.md): absent when no callin has the environment role.
     if (first.environment.length > 0) this.statusBody.environment = first.environment;
-    this.server = http.createServer({ maxHeaderSize: this.config.maxHeaderBytes }, (req, res) => this.receive(req, res));
-    this.server.keepAliveTimeout = 30000;
+    // Bounded resources (device/PROTOCOL.md, limits): a request must be complete within the
+    // connection timeout (headers and body), an idle keep-alive connection is closed after it, and
+    // at most maxConnections are open (one more is answered 503 and closed, nothing else is done).
+    const timeout = this.config.connectionTimeoutMs;
+    this.server = http.createServer({
+      maxHeaderSize: this.config.maxHeaderBytes, requestTimeout: timeout, headersTimeout: timeout,
+      keepAliveTimeout: timeout, connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(timeout / 4))),
+    }, (req, res) => this.receive(req, res));
+    this.server.keepAliveTimeout = timeout;
+    this.server.on('connection', (socket) => {
+      if (this.connections.size >= this.config.maxConnections) {
+        socket.refused = true;
+        socket.end(rawAnswer(503, 'too many connections',
+                             `${this.config.maxConnections} connections are open (--max-connections)`));
+        socket.destroySoon();
+        return;
+      }
+      this.connections.add(socket);
+      socket.once('close', () => this.connections.delete(socket));
+    });
     this.server.on('clientError', (err, socket) => {
-      if (!socket.writable) return socket.destroy();
-      const overflow = err.code === 'HPE_HEADER_OVERFLOW';
-      const status = overflow ? 431 : 400;
-      const body = canonical(errorBody('invalid argument', overflow
-        ? `request headers exceed ${this.config.maxHeaderBytes} bytes` : 'malformed request'));
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
-                 `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+      // A request not complete within the connection timeout (or none started): closed, no answer.
+      if (!socket.writable || socket.refused || err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.destroy();
+      const [status, message] =
+        err.code === 'HPE_HEADER_OVERFLOW' ? [431, `request headers exceed ${this.config.maxHeaderBytes} bytes`]
+        : err.code === 'HPE_INVALID_VERSION' ? [505, 'only HTTP/1.0 and HTTP/1.1 are served']
+        : [400, 'malformed request'];
+      socket.end(rawAnswer(status, 'invalid argument', message));
+      socket.destroySoon();
     });
     await new Promise((resolve, reject) => {
       this.server.once('error', reject);
@@ -159,6 +252,7 @@ class Agent {
   // ---- transport ----
 
   receive(req, res) {
+    if (req.socket.refused) return req.socket.destroy();
     const send = (r, keepAlive = true) => {
       if (r.fault === 'drop') return req.socket.destroy();
       if (r.fault === 'garbage') {
@@ -175,15 +269,20 @@ class Agent {
         Connection: wantsClose ? 'close' : 'keep-alive',
       });
       res.end(r.body);
-      if (wantsClose) res.once('finish', () => req.socket.end());
+      // A client that does not read its answer holds the connection at most the connection timeout.
+      const reader = setTimeout(() => req.socket.destroy(), this.config.connectionTimeoutMs);
+      reader.unref();
+      res.once('finish', () => {
+        clearTimeout(reader);
+        // Refused before its body was read: close, never read (or wait for) the rest.
+        if (wantsClose) req.socket.destroySoon();
+      });
+      res.once('close', () => clearTimeout(reader));
     };
-    if (req.headers['transfer-encoding'] !== undefined) {
-      return send(error(411, 'invalid argument', 'chunked bodies are not supported; send Content-Length'), false);
-    }
-    const length = Number(req.headers['content-length'] ?? 0);
-    if (length > this.config.maxBodyBytes) {
-      return send(error(413, 'invalid argument', `request body exceeds ${this.config.maxBodyBytes} bytes`), false);
-    }
+    // Everything the headers decide is decided before a byte of the body is read: the version, a
+    // repeated header, an Origin, the token, the framing and the size.
+    const refusal = this.refuse(req);
+    if (refusal) return send(refusal, false);
     const chunks = [];
     let size = 0;
     req.on('data', (chunk) => {
@@ -195,19 +294,43 @@ class Agent {
         return send(error(413, 'invalid argument', `request body exceeds ${this.config.maxBodyBytes} bytes`), false);
       }
       const path = req.url.split('?')[0];
-      this.handle(req.method, path, req.headers, Buffer.concat(chunks).toString('utf8'))
-        .then(send, (e) => send(error(500, 'device error', `agent failure: ${e && e.message ? e.message : e}`)));
+      this.handle(req.method, path, Buffer.concat(chunks).toString('utf8'))
+        .then(send, (e) => {
+          process.stderr.write(`typestar-node-device: internal failure: ${e && e.stack ? e.stack : e}\n`);
+          send(error(500, 'unknown error', 'the agent failed internally while handling the request'), false);
+        });
     });
+  }
+
+  /// The answer to a request its headers alone refuse, in the order of device/PROTOCOL.md (limits):
+  /// version, repeated headers, framing, size, Origin, token; or null. Every refusal closes the
+  /// connection without reading the body.
+  refuse(req) {
+    const refuse = (status, code, message) => error(status, code, message);
+    if (req.httpVersion !== '1.1' && req.httpVersion !== '1.0')
+      return refuse(505, 'invalid argument', `HTTP/${echo(req.httpVersion)}: only HTTP/1.0 and HTTP/1.1 are served`);
+    const repeated = repeatedHeader(req.rawHeaders);
+    if (repeated) return refuse(400, 'invalid argument', `the header '${echo(repeated)}' appears more than once`);
+    if (req.headers['transfer-encoding'] !== undefined)
+      return refuse(411, 'invalid argument', 'chunked bodies are not supported; send Content-Length');
+    const lengthText = req.headers['content-length'];
+    if (lengthText !== undefined && !/^[0-9]{1,15}$/.test(lengthText))
+      return refuse(400, 'invalid argument', 'Content-Length is not a number');
+    if (Number(lengthText ?? 0) > this.config.maxBodyBytes)
+      return refuse(413, 'invalid argument', `request body exceeds ${this.config.maxBodyBytes} bytes`);
+    if (req.headers.origin !== undefined)
+      return refuse(403, 'forbidden', 'requests with an Origin header are refused (no browser access)');
+    const auth = req.headers.authorization ?? '';
+    const token = bearerToken(auth);
+    if (token === null || !equalConstantTime(token, this.config.token))
+      return refuse(401, 'unauthorized', auth === '' ? 'missing bearer token' : 'wrong bearer token');
+    return null;
   }
 
   // ---- protocol ----
 
-  async handle(method, target, headers, body) {
-    if (headers.origin !== undefined)
-      return error(403, 'forbidden', 'requests with an Origin header are refused (no browser access)');
-    const auth = headers.authorization ?? '';
-    if (!equalConstantTime(auth, `Bearer ${this.config.token}`))
-      return error(401, 'unauthorized', auth === '' ? 'missing bearer token' : 'wrong bearer token');
+  /// An authorised request (receive() checked its headers).
+  async handle(method, target, body) {
     if (this.crashed) return { fault: 'drop' };
     const fault = this.config.fault;
     let inject = false;
@@ -232,11 +355,13 @@ class Agent {
 
   async route(method, t, text) {
     if (t === '/v1/status') {
-      if (method !== 'GET') return error(405, 'unknown method', `${method} ${t}`);
+      if (method !== 'GET') return error(405, 'unknown method', `${method} ${echo(t)}`);
       return reply(200, { ...this.statusBody, sessions: this.sessions.size });
     }
     let body = {};
     if (method === 'POST') {
+      if (jsonDeeperThan(text, this.config.maxJsonDepth))
+        return error(400, 'invalid argument', `the request body nests JSON deeper than ${this.config.maxJsonDepth} levels`);
       try {
         body = JSON.parse(text === '' ? '{}' : text);
       } catch (e) {
@@ -246,11 +371,11 @@ class Agent {
         return error(400, 'invalid argument', 'the request body is not a JSON object');
     }
     if (t === '/v1/run') {
-      if (method !== 'POST') return error(405, 'unknown method', `${method} ${t}`);
+      if (method !== 'POST') return error(405, 'unknown method', `${method} ${echo(t)}`);
       return this.run(body);
     }
     if (t === '/v1/sessions') {
-      if (method !== 'POST') return error(405, 'unknown method', `${method} ${t}`);
+      if (method !== 'POST') return error(405, 'unknown method', `${method} ${echo(t)}`);
       return this.create(body);
     }
     const prefix = '/v1/sessions/';
@@ -263,15 +388,15 @@ class Agent {
         rest = rest.slice(0, slash);
       }
       const s = this.sessions.get(rest);
-      if (!s) return error(404, 'invalid session id', `no session '${rest}' (ended or reaped)`);
+      if (!s) return error(404, 'invalid session id', `no session '${echo(rest)}' (ended or reaped)`);
       if (action === '') {
-        if (method !== 'DELETE') return error(405, 'unknown method', `${method} ${t}`);
+        if (method !== 'DELETE') return error(405, 'unknown method', `${method} ${echo(t)}`);
         return this.remove(s);
       }
-      if (method !== 'POST') return error(405, 'unknown method', `${method} ${t}`);
+      if (method !== 'POST') return error(405, 'unknown method', `${method} ${echo(t)}`);
       if (action === 'callin' || action === 'wait') return this.serialized(s, () => this.step(s, action === 'wait', body));
     }
-    return error(404, 'unknown command', `${method} ${t}`);
+    return error(404, 'unknown command', `${method} ${echo(t)}`);
   }
 
   takeSlot() {
@@ -324,6 +449,8 @@ class Agent {
     let requestId = '';
     if (body.request_id !== undefined) {
       if (typeof body.request_id !== 'string') return error(400, 'invalid argument', 'request_id must be a string');
+      if (Buffer.byteLength(body.request_id) > 256)
+        return error(400, 'invalid argument', 'request_id must be at most 256 bytes');
       requestId = body.request_id;
       const known = this.createdByRequest.get(requestId);
       if (known !== undefined && this.sessions.has(known)) return reply(201, { session: known, seq: 0 });
@@ -376,7 +503,7 @@ class Agent {
     } else {
       if (typeof body.callin !== 'string') return error(400, 'invalid argument', 'callin (a string) is required');
       input = body.callin;
-      if (input === 'wait' || !d.inputs.includes(input)) return error(400, 'invalid argument', `unknown callin '${input}'`);
+      if (input === 'wait' || !d.inputs.includes(input)) return error(400, 'invalid argument', `unknown callin '${echo(input)}'`);
     }
     try {
       const output = await d.step(input, timeout);
@@ -396,7 +523,8 @@ class Agent {
     for (const name of body.inputs) {
       if (typeof name !== 'string' || !d.inputs.includes(name)) {
         await this.releaseSlot(slot);
-        return error(400, 'invalid argument', `unknown input ${JSON.stringify(name)}`);
+        return error(400, 'invalid argument', typeof name === 'string'
+          ? `unknown input ${JSON.stringify(cut(name)).replace(/\u007f/g, '\\u007f')}` : `an input is a ${kindOf(name)}, not an input name`);
       }
     }
     try {
@@ -412,4 +540,4 @@ class Agent {
   }
 }
 
-module.exports = { Agent, parseFault, canonical, PROTOCOL };
+module.exports = { Agent, parseFault, canonical, jsonDeeperThan, bearerToken, PROTOCOL, MAX_JSON_DEPTH };

@@ -223,4 +223,39 @@ class LearningPurpose {
   }
 }
 
-module.exports = { LearningPurpose, ClassDefinition, atMostPending, both, callbacksDrained, settle, RESERVED };
+/// The ClassDefinition a purpose module exports: a built definition, a LearningPurpose (built here),
+/// a function make(options) returning either, or {make(options)}. `where` names the module in
+/// errors. Throws an Error naming what was found instead.
+function definitionOf(exported, options = {}, where = 'the purpose module') {
+  let value = exported;
+  if (value && typeof value === 'object' && typeof value.make === 'function' && !(value instanceof LearningPurpose))
+    value = value.make(options);
+  else if (typeof value === 'function' && !(value.prototype instanceof LearningPurpose)) value = value(options);
+  if (value instanceof LearningPurpose) value = value.build();
+  if (value instanceof ClassDefinition) {
+    value.validate();
+    return value;
+  }
+  // Another copy of this package (a team's own node_modules): duck-typed, then validated.
+  if (value && typeof value === 'object' && typeof value.validate === 'function' && typeof value.reset === 'function'
+      && Array.isArray(value.callins)) {
+    value.validate();
+    return value;
+  }
+  if (value && typeof value === 'object' && typeof value.build === 'function') return definitionOf(value.build(), options, where);
+  throw new Error(`${where} exports ${value === null ? 'null' : typeof value}, not a learning purpose ` +
+                  '(export new LearningPurpose(...)...build(), the LearningPurpose, or make(options) returning one)');
+}
+
+/// definitionOf the CommonJS module at `file` (an absolute path). Throws an Error naming the file.
+function loadPurposeModule(file, options = {}) {
+  let exported;
+  try {
+    exported = require(file);
+  } catch (e) {
+    throw new Error(`cannot load the purpose module '${file}': ${String(e && e.message ? e.message : e).split('\n')[0]}`);
+  }
+  return definitionOf(exported, options, `the purpose module '${file}'`);
+}
+
+module.exports = { LearningPurpose, ClassDefinition, definitionOf, loadPurposeModule, atMostPending, both, callbacksDrained, settle, RESERVED };

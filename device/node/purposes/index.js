@@ -33,4 +33,7 @@ const purposes = {
   },
 };
 
-module.exports = { purposes };
+// A team's own purpose: `--purpose ./my_purpose.js` (lib/purpose.js, loadPurposeModule).
+const { loadPurposeModule } = require('../lib/purpose');
+
+module.exports = { purposes, loadPurposeModule };

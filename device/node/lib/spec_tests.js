@@ -1,0 +1,485 @@
+// specTests(SPEC, purpose): a spec becomes `node:test` tests, one per transition of its synchronous
+// closure, named like the gtest plugin's cases (`<Spec>.<State>_<symbol>`), run IN-PROCESS against the
+// team's learning purpose (a NodeDevice: no HTTP, token or port), with the gtest plugin's rules:
+//
+// - The words come from the one suite generator, `typestar suite SPEC --format json` (DroidStar
+//   Algorithm 2 at the spec's bound), grouped per transition by the CLI as the gtest plugin groups
+//   them; a transition whose words are all prefixes of others runs its access word alone.
+// - No spec yet: one test `<name>.learn` learns it with the typestar CLI (the one learner; this
+//   process serves the purpose to it over loopback for the time of the learning) and writes
+//   `<spec>.proposed.yaml` for review (the test fails), or the spec itself in update mode (it passes).
+// - `CI` set (not empty, 0, false, no, off): nothing is written; a missing spec fails, naming it.
+// - Update mode (TYPESTAR_UPDATE=1, or `--update` on the test file's command line): a failing test
+//   re-learns and rewrites the spec; it passes when the written spec explains the device's answer.
+// - A failure prints the aligned trace and what passing relies on, as the gtest plugin does, then asks
+//   the CLI for the proposal (re-learned, seeded with the stored spec) and the diff, once per spec.
+//
+// The CLI is `typestar` on the PATH, or TYPESTAR_CLI. TYPESTAR_BOUND and TYPESTAR_LEARNER are honoured.
+'use strict';
+
+const { spawn, spawnSync } = require('child_process');
+const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const { Agent } = require('./agent');
+const { NodeDevice, DeviceError, NondeterminismError } = require('./device');
+const { definitionOf } = require('./purpose');
+
+/// An environment variable's truth, as the gtest plugin reads CI and TYPESTAR_UPDATE: set,
+/// non-empty, and not one of 0, false, no, off.
+function envTrue(value) {
+  if (value === undefined || value === '') return false;
+  return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+function settings() {
+  const env = process.env;
+  return {
+    ci: envTrue(env.CI),
+    update: envTrue(env.TYPESTAR_UPDATE) || process.argv.includes('--update'),
+    cli: env.TYPESTAR_CLI || 'typestar',
+    bound: env.TYPESTAR_BOUND !== undefined && env.TYPESTAR_BOUND !== '' ? env.TYPESTAR_BOUND : null,
+    learner: env.TYPESTAR_LEARNER || '',
+  };
+}
+
+/// `<spec without .yaml>.proposed.<ext>`, as the gtest plugin names proposals.
+function proposedPath(spec, ext) {
+  const e = path.extname(spec);
+  const base = e === '.yaml' || e === '.yml' ? spec.slice(0, -e.length) : spec;
+  return `${base}.proposed.${ext}`;
+}
+
+function shellQuote(text) {
+  if (text !== '' && /^[A-Za-z0-9_./:=@%+-]+$/.test(text)) return text;
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+function indent(text, prefix) {
+  return text.split('\n').map((l) => (l === '' ? '' : prefix + l)).join('\n').replace(/\n*$/, '\n');
+}
+
+/// The aligned trace of a failing word, exactly as typestar::format_trace (indent 4).
+function formatTrace(steps, indentBy = 4) {
+  const rows = [['step', 'state', 'input', 'expected', 'actual'],
+    ...steps.map((s, i) => [String(i + 1), s.state, s.input, s.expected, s.actual])];
+  const width = [0, 1, 2, 3, 4].map((c) => Math.max(...rows.map((r) => r[c].length)));
+  let marked = false;
+  return rows.map((row, r) => {
+    let line = ' '.repeat(indentBy) + row.map((cell, c) => (c < 4 ? cell + ' '.repeat(width[c] - cell.length + 2) : cell)).join('');
+    if (r > 0 && !marked && steps[r - 1].expected !== steps[r - 1].actual) {
+      line += `${' '.repeat(width[4] - row[4].length)}  <- differs`;
+      marked = true;
+    }
+    return line.replace(/ +$/, '');
+  }).join('\n') + '\n';
+}
+
+/// Runs the typestar CLI; resolves {status, stdout, stderr}. Never rejects for a non-zero exit;
+/// rejects with a clear message when the CLI cannot be started.
+function runCli(cli, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cli, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', (e) => reject(new Error(cliMissing(cli, e))));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function cliMissing(cli, e) {
+  return e && e.code === 'ENOENT'
+    ? `the typestar CLI '${cli}' was not found: install typestar (cmake --install) or set TYPESTAR_CLI to its path`
+    : `cannot run the typestar CLI '${cli}': ${e && e.message ? e.message : e}`;
+}
+
+/// The suite of `spec` from `typestar suite --format json`. Throws an Error with the CLI's
+/// diagnostics (they name the file, line and symbol) when the spec does not load.
+function loadSuite(cli, spec, bound) {
+  const args = ['suite', spec, '--format', 'json'];
+  if (bound !== null) args.push('--bound', String(bound));
+  const r = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.error) throw new Error(cliMissing(cli, r.error));
+  if (r.status !== 0) throw new Error(`the spec ${spec} does not load; no conformance test ran:\n${r.stderr.trim()}`);
+  const suite = JSON.parse(r.stdout);
+  if (!Array.isArray(suite.transitions) || suite.transitions.some((t) => t.output === undefined))
+    throw new Error(`the typestar CLI '${cli}' is too old: \`typestar suite --format json\` lists no transitions`);
+  return suite;
+}
+
+/// The name of the suite when there is no spec to read it from: the file's stem, as the gtest plugin.
+function fallbackName(spec, given) {
+  const name = (given || path.basename(spec, path.extname(spec))).replace(/[^A-Za-z0-9_.-]/g, '_') || 'spec';
+  return name.replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+/// One spec's tests and their shared state (the device, the proposal, what was double-checked).
+class SpecRun {
+  constructor(spec, definition, options) {
+    this.spec = spec;
+    this.def = definition;
+    this.options = options;
+    this.settings = settings();
+    this.device = null;
+    this.proposal = null;      // a Promise of {spec, yaml, report, pointer, wroteSpec} or {error}
+    this.reportPrinted = false;
+    this.confirmed = new Set();  // quiet states double-checked in this process
+    this.testFile = process.argv[1] || '';
+  }
+
+  makeDevice() {
+    return new NodeDevice(this.def, { variants: this.options.variants ?? 'compare' });
+  }
+
+  theDevice() {
+    if (!this.device) this.device = this.makeDevice();
+    return this.device;
+  }
+
+  /// Serves the purpose over loopback for the time of `body(url, token)` (the CLI learns through it).
+  async serving(body) {
+    const token = crypto.randomBytes(16).toString('hex');
+    const agent = new Agent(() => this.makeDevice(), { token, host: '127.0.0.1', port: 0 });
+    await agent.start();
+    try {
+      return await body(agent.url, token);
+    } finally {
+      await agent.stop();
+    }
+  }
+
+  /// Learns with the CLI (seeded with the stored spec when there is one) and writes the proposal,
+  /// the spec (update mode) or nothing (CI); once per spec in this process.
+  propose(bound, seeded = true) {
+    if (!this.proposal) this.proposal = this.learn(bound, seeded);
+    return this.proposal;
+  }
+
+  /// `seeded`: with the stored spec (`--from`); not when the purpose's inputs are other than the spec's.
+  async learn(bound, seeded) {
+    const s = this.settings;
+    const stored = fs.existsSync(this.spec);
+    const proposedYaml = proposedPath(this.spec, 'yaml');
+    const proposedDot = proposedPath(this.spec, 'dot');
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'typestar-node-'));
+    const learned = path.join(scratch, 'learned.yaml');
+    try {
+      const args = ['learn', '--device', '', '--out', learned];
+      if (bound !== null && bound !== undefined) args.push('--bound', String(bound));
+      if (stored && seeded) args.push('--from', this.spec);
+      if (s.learner) args.push('--learner', s.learner);
+      let url = '';
+      const r = await this.serving((served, token) => {
+        url = served;
+        args[2] = url;
+        return runCli(s.cli, args, { TYPESTAR_DEVICE_TOKEN: token });
+      });
+      if (r.status !== 0 || !fs.existsSync(learned))
+        return { error: `typestar learn exited with ${r.status}: ${r.stderr.trim() || r.stdout.trim()}` };
+      // The provenance names the device, not the loopback port it was served on for the learning:
+      // the same answers give the same spec, byte for byte.
+      const yaml = fs.readFileSync(learned, 'utf8')
+        .replace(`device: ${JSON.stringify(url)}`, `device: ${JSON.stringify(`node:test in-process ${this.def.name}`)}`);
+      fs.writeFileSync(learned, yaml);
+      const exported = await runCli(s.cli, ['export', learned, '--format', 'json']);
+      let stateCount = 0;
+      try {
+        stateCount = Object.keys(JSON.parse(exported.stdout).states).length;
+      } catch (e) {
+        return { error: `the learned spec does not read back: ${exported.stderr.trim()}` };
+      }
+      // The diff against the stored spec, before update mode rewrites it.
+      let diff = '';
+      let changed = [];
+      if (stored) {
+        const d = await runCli(s.cli, ['diff', this.spec, learned]);
+        changed = changedTransitions(d.stdout);
+        diff = d.status === 0 || d.status === 1 ? `Stored -> proposed (typestar diff):\n${indent(d.stdout, '    ')}`
+          : `(no diff: ${d.stderr.trim()})\n`;
+      }
+      let report = '';
+      let pointer = '';
+      let wroteSpec = false;
+      if (s.ci) {
+        report = `CI is set, so nothing was written${s.update ? ' (TYPESTAR_UPDATE is ignored on CI)' : ''}. ` +
+                 `The proposed spec:\n${indent(yaml, '    ')}`;
+        pointer = 'The proposed spec and its diff are printed in full above (first failing test).\n';
+      } else if (s.update) {
+        writeAtomically(this.spec, yaml);
+        for (const f of [proposedYaml, proposedDot]) fs.rmSync(f, { force: true });
+        wroteSpec = true;
+        report = `Update mode (TYPESTAR_UPDATE / --update): wrote ${this.spec}.\n`;
+        pointer = `Update mode: wrote ${this.spec}.\n`;
+      } else {
+        writeAtomically(proposedYaml, yaml);
+        const dot = await runCli(s.cli, ['export', proposedYaml, '--format', 'dot', '--output', proposedDot]);
+        const pictures = dot.status === 0 ? proposedDot : `none: ${dot.stderr.trim()}`;
+        report = `Proposed spec: ${proposedYaml}\n  (pictures: ${pictures})\n` +
+                 'Review it, then accept it (keeps the stored state names; new states get --name NEW=Name, or --auto):\n' +
+                 `    typestar accept ${shellQuote(this.spec)}\n` +
+                 `or rerun with TYPESTAR_UPDATE=1 (or --update), which writes ${path.basename(this.spec)} itself.\n`;
+        pointer = `Proposed spec: ${proposedYaml} (its diff and pictures are in the first failing test's message above)\n`;
+      }
+      return { yaml, stateCount, report: report + diff, pointer, wroteSpec, changed };
+    } catch (e) {
+      return { error: e && e.message ? e.message : String(e) };
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+
+  assumptions(suite, skipped) {
+    const d = this.theDevice();
+    const out = [`the device's states are told apart by words of length <= ${suite.bound} (distinguisher bound B=${suite.bound})`,
+      'err is absorbing: nothing after a refused callin is run'];
+    if (d.quietIsStable)
+      out.push('a wait answered quiet changes nothing (declared by the device): a wait right after a quiet wait is not run');
+    out.push(`every callback arrives within tmax=${d.timing.tmaxMs} ms (quiescence; every quiet state's access word ` +
+             `double-checked with a wait of ${QUIET_CHECK_FACTOR} x tmax)`);
+    if (skipped.size > 0)
+      out.push(`${skipped.size} unknown transition(s) of the spec were not tested (three-valued spec): ${[...skipped].sort().join('; ')}`);
+    return `bounded evidence, not a proof. It relies on:\n${out.map((a) => `  - ${a}\n`).join('')}`;
+  }
+}
+
+const QUIET_CHECK_FACTOR = 3;
+
+/// The (state, symbol) rows of the "Transitions" table of `typestar diff` output (the stored
+/// spec's state names; `s1 (new: s4)` counts as s1).
+function changedTransitions(diffText) {
+  const out = [];
+  let inTable = false;
+  for (const line of diffText.split('\n')) {
+    if (line.startsWith('### ')) inTable = line === '### Transitions';
+    if (!inTable || !line.startsWith('|') || line.startsWith('|--') || line.startsWith('| state')) continue;
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length >= 3) out.push({ state: cells[0].replace(/ \(new: .*\)$/, ''), symbol: cells[2] });
+  }
+  return out;
+}
+
+function writeAtomically(file, text) {
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+
+/// Outputs the spec predicts for `inputs`, from the CLI's transition table (`transitions`: output
+/// and target per state and input); after an `err` (absorbing) every output is `err`.
+function predict(suite, inputs) {
+  const table = new Map(suite.transitions.map((t) => [`${t.state}\u0000${t.input}`, t]));
+  const initial = suite.transitions.find((t) => t.access.length === 0)?.state;
+  let state = initial;
+  return inputs.map((input) => {
+    const t = table.get(`${state}\u0000${input}`);
+    if (!t || t.unknown) {
+      state = null;
+      return 'err';
+    }
+    state = t.target;
+    return t.output;
+  });
+}
+
+/// Registers the tests of `specFile` (a path; relative to the current directory) run against
+/// `purpose`: a built definition (LearningPurpose#build()), a LearningPurpose, a function
+/// make(options), or a module exporting one of them (as `--purpose ./file.js` of the agent).
+/// options: {name (the spec's name when it is learned), bound (first learning), purposeOptions,
+/// variants ('compare'), test (node:test's `test`, for tests of this runner)}.
+function specTests(specFile, purpose, options = {}) {
+  const test = options.test ?? require('node:test');
+  const spec = path.resolve(specFile);
+  const s = settings();
+  let definition;
+  try {
+    definition = definitionOf(purpose, options.purposeOptions ?? {}, 'the purpose');
+  } catch (e) {
+    test(`${fallbackName(spec, options.name)}.purpose`, () => {
+      throw new Error(`typestar: the purpose for ${spec} is not usable: ${e.message}`);
+    });
+    return;
+  }
+  const run = new SpecRun(spec, definition, options);
+  if (!fs.existsSync(spec)) {
+    test(`${fallbackName(spec, options.name)}.learn`, () => runLearn(run, options));
+    return;
+  }
+  let suite;
+  try {
+    suite = loadSuite(s.cli, spec, s.bound);
+  } catch (e) {
+    test(`${fallbackName(spec, options.name)}.load`, () => {
+      throw new Error(`typestar: ${e.message}`);
+    });
+    return;
+  }
+  for (const transition of suite.transitions)
+    test(`${suite.test_suite}.${transition.name}`, (t) => runTransition(run, suite, transition, t));
+}
+
+async function runLearn(run, options) {
+  const s = run.settings;
+  const proposed = proposedPath(run.spec, 'yaml');
+  if (s.ci) {
+    throw new Error(`typestar: the spec ${run.spec} does not exist.\nCI is set, so typestar neither learns nor writes ` +
+                    `it here. Learn it locally (run this test without CI set: it writes ${path.basename(proposed)} for ` +
+                    `review, or the spec itself with TYPESTAR_UPDATE=1), then commit ${path.basename(run.spec)}.`);
+  }
+  const bound = s.bound ?? options.bound ?? null;
+  const p = await run.propose(bound);
+  if (p.error)
+    throw new Error(`typestar: the spec ${run.spec} does not exist, and learning it from ${run.def.name} failed: ${p.error}`);
+  const summary = `${p.stateCount} states, learned by the typestar CLI${bound !== null ? ` at bound ${bound}` : ''}`;
+  if (p.wroteSpec) {
+    process.stdout.write(`typestar: learned ${run.spec} from ${run.def.name} (${summary}); review and commit it.\n`);
+    return;
+  }
+  throw new Error(`typestar: the spec ${run.spec} does not exist, so it was learned from ${run.def.name} (${summary}).\n${p.report}`);
+}
+
+async function runTransition(run, suite, tr, t) {
+  if (tr.unknown) {
+    t.skip(`typestar: ${run.spec}:${tr.line}: state ${tr.state}, input ${tr.input} is unknown (${tr.unknown}): not tested`);
+    return;
+  }
+  const d = run.theDevice();
+  const specInputs = [...suite.inputs].sort();
+  const deviceInputs = [...d.inputs].sort();
+  const at = `${run.spec}:${tr.line}`;
+  const name = `${suite.test_suite}.${tr.name}`;
+  if (specInputs.join('\u0000') !== deviceInputs.join('\u0000')) {
+    const minus = (a, b) => a.filter((x) => !b.includes(x)).join(', ') || 'none';
+    const p = await run.propose(suite.bound, false);
+    throw new Error(`typestar: ${name}: the device's inputs are not the spec's: the device adds ${minus(d.inputs, suite.inputs)}; ` +
+                    `it lacks ${minus(suite.inputs, d.inputs)} (device ${d.name}).\n` +
+                    (p.error ? `Re-learning failed: ${p.error}\n`
+                      : `Re-learned from the device (from scratch: other inputs): ${p.stateCount} states.\n${p.report}`));
+  }
+  // The words of this test; cut before an unknown transition (three-valued specs), as the plugin.
+  const unknown = new Map(suite.transitions.filter((x) => x.unknown).map((x) => [`${x.state}\u0000${x.input}`, x]));
+  const skipped = new Set();
+  let words = tr.tests.map((k) => suite.tests[k]);
+  if (words.length === 0) words = [{ ...tr.word, purpose: `state ${tr.state}, input ${tr.input}` }];
+  words = words.map((w) => {
+    const k = w.inputs.findIndex((input, i) => unknown.has(`${w.states[i]}\u0000${input}`));
+    if (k < 0) return w;
+    const u = unknown.get(`${w.states[k]}\u0000${w.inputs[k]}`);
+    skipped.add(`state ${u.state}, input ${u.input}: unknown (${u.unknown})`);
+    return { ...w, inputs: w.inputs.slice(0, k), expected: w.expected.slice(0, k), states: w.states.slice(0, k),
+             purpose: `${w.purpose} (cut before an unknown transition)` };
+  }).filter((w) => w.inputs.length > 0);
+
+  for (let n = 0; n < words.length; ++n) {
+    const w = words[n];
+    let outputs;
+    try {
+      outputs = (await d.run(w.inputs)).outputs;
+    } catch (e) {
+      if (e instanceof NondeterminismError)
+        throw new Error(`typestar: the device ${d.name} answered one word in two ways (not deterministic):\n  ${e.message}`);
+      throw new Error(`typestar: device ${d.name} failed: ${e && e.message ? e.message : e}`);
+    }
+    const k = outputs.findIndex((o, i) => o !== w.expected[i]);
+    if (k < 0) continue;
+    // A callback later than tmax makes a `wait` answer quiet too early: give it QUIET_CHECK_FACTOR x
+    // tmax to show up (it is recorded as a violation) before the difference counts as the class's.
+    await new Promise((resolve) => setTimeout(resolve, QUIET_CHECK_FACTOR * d.timing.tmaxMs));
+    checkTiming(d);
+    const trace = w.inputs.slice(0, k + 1).map((input, i) =>
+      ({ state: w.states[i], input, expected: w.expected[i], actual: outputs[i] }));
+    let m = `typestar: ${name}: the device does not conform to the spec.\n` +
+      `  spec:   ${at} (state ${tr.state}, input ${tr.input})\n` +
+      `  device: ${d.name} (in-process, this Node)\n` +
+      `  word ${n + 1} of ${words.length}: ${w.inputs.slice(0, k + 1).join(' ')}  (${w.purpose})\n\n` +
+      `${formatTrace(trace, 4)}\n` +
+      `Passing is ${run.assumptions(suite, skipped)}` +
+      `Reproduce: node --test --test-name-pattern=${shellQuote(`^${name.replace(/\./g, '\\.')}$`)} ${shellQuote(run.testFile)}\n\n`;
+    const p = await run.propose(suite.bound);
+    if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
+    const actual = outputs.slice(0, k + 1);
+    const word = w.inputs.slice(0, k + 1);
+    if (p.wroteSpec) {
+      // Update mode: the test passes when the written spec explains the device's answer.
+      let explained = false;
+      try {
+        const updated = loadSuite(run.settings.cli, run.spec, null);
+        explained = predict(updated, word).every((o, i) => o === actual[i]);
+      } catch (e) {
+        explained = false;
+      }
+      if (explained) {
+        if (!run.updateAnnounced) {
+          run.updateAnnounced = true;
+          process.stdout.write(`typestar: ${p.report}`);
+        }
+        process.stdout.write(`typestar: ${name}: the device's answer on ${word.join(' ')} is in the updated spec.\n`);
+        return;
+      }
+      m += 'Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n';
+    }
+    m += `Re-learned (seeded with the stored spec, by the typestar CLI): ${p.stateCount} states.\n`;
+    if (p.changed && p.changed.length > 0 && !p.changed.some((c) => c.state === tr.state && c.symbol === tr.input))
+      m += `This test's transition (${tr.state}, ${tr.input}) did not change: its words pass through a transition that did ` +
+           `(${p.changed.map((c) => `${c.state} ${c.symbol}`).join(', ')}).\n`;
+    if (!run.reportPrinted) {
+      run.reportPrinted = true;
+      m += p.report;
+    } else {
+      m += p.pointer;
+    }
+    throw new Error(m);
+  }
+  await confirmQuiet(run, suite, words);
+  checkTiming(d);  // a violation recorded since (a late callback) voids the pass
+}
+
+/// Throws the device's recorded timing violation (a late or early callback) as a test failure.
+function checkTiming(d) {
+  try {
+    d.checkTiming();
+  } catch (e) {
+    throw new Error(`typestar: device ${d.name} failed: ${e.message}`);
+  }
+}
+
+/// Double-checks, once per state and process, every quiet `wait` this test's words relied on: the
+/// state's access word, then a wait of QUIET_CHECK_FACTOR x tmax must stay quiet (a callback within
+/// it means tmax is too small: the passing answers were not evidence).
+async function confirmQuiet(run, suite, words) {
+  const d = run.theDevice();
+  const access = new Map();
+  for (const x of suite.transitions) if (!access.has(x.state)) access.set(x.state, x.access);
+  for (const w of words) {
+    for (let i = 0; i < w.inputs.length; ++i) {
+      const state = w.states[i];
+      if (w.inputs[i] !== 'wait' || w.expected[i] !== 'quiet' || run.confirmed.has(state) || !access.has(state)) continue;
+      run.confirmed.add(state);
+      const prefix = access.get(state);
+      const timeout = d.timing.tmaxMs * QUIET_CHECK_FACTOR;
+      let got = 'quiet';
+      await d.reset();
+      try {
+        for (const input of prefix) {
+          if ((await d.step(input)) === 'err') {
+            got = 'err';
+            break;
+          }
+        }
+        if (got !== 'err') got = await d.step('wait', timeout);
+      } finally {
+        await d.finish();
+      }
+      if (got !== 'quiet' && got !== 'err') {
+        throw new DeviceError(`tmax too small: after '${prefix.join(' ')}', a wait of tmax=${d.timing.tmaxMs} ms was answered ` +
+                              `quiet, but callback '${got}' arrived within ${timeout} ms (device ${d.name}); raise tmax so ` +
+                              'that every callback arrives within it');
+      }
+    }
+  }
+}
+
+module.exports = { specTests, formatTrace, proposedPath, envTrue, predict };
