@@ -213,6 +213,10 @@ void CacheOracle::insert(std::span<const Symbol> word, std::span<const Symbol> o
     if (at != npos) throw_nondeterminism(word, outputs, at);
 }
 
+void CacheOracle::recheck(std::span<const Symbol> word, std::size_t times) {
+    for (std::size_t r = 0; r < times; ++r) execute(word);
+}
+
 bool CacheOracle::lookup(std::span<const Symbol> word, std::span<Symbol> out) {
     return walk(word, out) == word.size();
 }

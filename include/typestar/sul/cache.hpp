@@ -64,6 +64,12 @@ public:
     /// Throws NondeterminismError if it contradicts the tree.
     void insert(std::span<const Symbol> word, std::span<const Symbol> outputs);
     [[nodiscard]] const CacheStats& stats() const noexcept { return stats_; }
+    /// Runs `word` `times` more times on the inner oracle, past the tree, and checks each answer
+    /// against it (what the tree does not know yet is added, checked like a device answer). A
+    /// contradiction is handled as in query_all: re-run CacheConfig::reruns times, then
+    /// NondeterminismError with the word and every distinct answer with its count. Counts as
+    /// executed. (The determinism re-check of refinement: a cached answer is never the only one seen.)
+    void recheck(std::span<const Symbol> word, std::size_t times);
 
     // ---- Read-only view of the prefix tree (added for L#, h-lsharp; nothing else changed) ----
     /// A node of the tree: the word that leads to it from the root. Ids are dense and stable (nodes
