@@ -243,8 +243,9 @@ public:
         out = stack_.oracle().query(word);
         ++report_.concrete_requested;
         if (options_.repeats > 1) {
-            cache.recheck(word, options_.repeats - 1);
-            report_.concrete_rechecked += options_.repeats - 1;
+            const std::vector<Word> again(options_.repeats - 1, word);
+            (void)cache.rerun(again);
+            report_.concrete_rechecked += again.size();
         }
         return out;
     }
@@ -252,13 +253,12 @@ public:
     /// cache: an answer that differs is NondeterminismError. Called before any answer that differs
     /// between values is believed (a split, an unknown, a PartitionError).
     void confirm(const std::vector<Word>& words) {
-        std::set<Word> done;
-        for (const Word& w : words)
-            if (done.insert(w).second) {
-                const std::size_t times = std::max<std::size_t>(1, options_.rechecks);
-                stack_.cache().recheck(w, times);
-                report_.concrete_rechecked += times;
-            }
+        const std::set<Word> distinct(words.begin(), words.end());
+        const std::vector<Word> batch(distinct.begin(), distinct.end());
+        for (std::size_t r = 0; r < std::max<std::size_t>(1, options_.rechecks); ++r) {
+            (void)stack_.cache().rerun(batch);
+            report_.concrete_rechecked += batch.size();
+        }
     }
     /// Concrete runs executed so far (cache misses, repeats, re-checks, contradiction re-runs).
     [[nodiscard]] std::uint64_t executed() const { return stack_.stats().total().queries_executed; }

@@ -60,16 +60,18 @@ public:
     void query_all(std::span<const Query> batch) override;
     bool lookup(std::span<const Symbol> word, std::span<Symbol> out) override;
 
+    /// Runs every word of `words` again on the inner oracle, past the tree, as one batch (a pool
+    /// runs it in parallel), and checks each answer against the tree like any device answer: one
+    /// that contradicts it is run again CacheConfig::reruns times and throws NondeterminismError
+    /// with the word and every answer with its count; answers the tree lacked are added. Returns
+    /// the answers (one per input of each word). This is how a result's answers are seen twice
+    /// (the session's flake policy): a wrong answer the tree keeps is never silently reused.
+    [[nodiscard]] std::vector<Word> rerun(std::span<const Word> words);
+
     /// Adds a known answer (e.g. from another cache), checked like a device answer.
     /// Throws NondeterminismError if it contradicts the tree.
     void insert(std::span<const Symbol> word, std::span<const Symbol> outputs);
     [[nodiscard]] const CacheStats& stats() const noexcept { return stats_; }
-    /// Runs `word` `times` more times on the inner oracle, past the tree, and checks each answer
-    /// against it (what the tree does not know yet is added, checked like a device answer). A
-    /// contradiction is handled as in query_all: re-run CacheConfig::reruns times, then
-    /// NondeterminismError with the word and every distinct answer with its count. Counts as
-    /// executed. (The determinism re-check of refinement: a cached answer is never the only one seen.)
-    void recheck(std::span<const Symbol> word, std::size_t times);
 
     // ---- Read-only view of the prefix tree (added for L#, h-lsharp; nothing else changed) ----
     /// A node of the tree: the word that leads to it from the root. Ids are dense and stable (nodes
@@ -131,8 +133,6 @@ private:
     [[noreturn]] void contradiction(const Query& query, std::size_t at);
     // Runs `word` on the inner oracle and inserts it, with the re-run guard.
     void execute(std::span<const Symbol> word);
-    // Runs `words` on the inner oracle as one batch and inserts them, with the re-run guard.
-    void execute_batch(const std::vector<Word>& words);
     [[noreturn]] void throw_nondeterminism(std::span<const Symbol> word, std::span<const Symbol> outputs,
                                            std::size_t at) const;
     std::uint32_t child(std::uint32_t node, Symbol input) const {
