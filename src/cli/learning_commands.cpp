@@ -169,6 +169,30 @@ struct LearnArgs {
     bool budget_given = false;
 };
 
+/// The evidence lines after `learn` (plain and refined): the bound as used, the quiet-declared line,
+/// the machine's own distinguisher bound and the tight-bound warning.
+void print_learn_evidence(const LearnedSpec& learned, std::optional<SuiteMethod> method, std::size_t bound,
+                          std::optional<std::size_t> states, const std::string& where = {}) {
+    const auto& learned_spec = learned.spec;
+    if (method) {
+        std::cerr << "typestar: no counterexample from " << method_title(*method) << " ("
+                  << (states ? "devices with at most " + std::to_string(*states) + " states (absolute --states)"
+                             : bound_text(*method, method == SuiteMethod::Algorithm2 ? learned.bound : bound) +
+                                   (method == SuiteMethod::Algorithm2 ? "" : " (relative to each hypothesis)"))
+                  << ")" << where << ": bounded evidence, not a proof\n";
+        if (learned_spec && learned_spec->assumptions.quiet_is_stable)
+            std::cerr << "typestar: assumed (declared by the device): a wait answered quiet changes nothing\n";
+    }
+    if (method == SuiteMethod::Algorithm2) {
+        std::cerr << "typestar: the learned machine's own distinguisher bound is " << learned.machine_bound << " (B="
+                  << learned.bound << ")\n";
+        if (learned.bound_tight)
+            std::cerr << "typestar: warning: the bound is tight: the learned machine needs words of length B="
+                      << learned.bound << " to tell its states apart, so states that need longer words are likely "
+                      << "missed. Re-run with --bound " << learned.bound + 1 << " (or --bound auto).\n";
+    }
+}
+
 /// `learn` on a device that declares parameterised callins: alphabet refinement over its partitions.
 void run_refined_learn(const LearnArgs& o, const OpenedDevice& opened, const LearnOptions& options) {
     if (!o.from.empty()) {
@@ -201,12 +225,14 @@ void run_refined_learn(const LearnArgs& o, const OpenedDevice& opened, const Lea
         for (const auto& i : rec.into) std::cerr << " " << i;
         std::cerr << "\n";
     }
-    std::cerr << "typestar: concrete runs: " << rep.concrete_requested << " asked (without memoisation), "
-              << rep.concrete_executed << " executed, " << rep.reused_across_refinements
+    std::cerr << "typestar: concrete runs: " << rep.concrete_requested << " asked (without the cache), "
+              << rep.concrete_executed << " executed (" << rep.concrete_rechecked << " of them re-checks past the cache), "
+              << rep.reused_across_refinements
               << " answered by runs from before a refinement\n";
-    std::cerr << "typestar: no counterexample from " << method_title(options.equivalence.method) << " ("
-              << bound_text(options.equivalence.method, options.equivalence.bound)
-              << ") on the last alphabet: bounded evidence, not a proof\n";
+    print_learn_evidence(learned, options.equivalence.method, options.equivalence.bound, std::nullopt,
+                         " on the last alphabet");
+    if (const std::string sampled = values_sampled(learned.spec->declarations); !sampled.empty())
+        std::cerr << "typestar: assumed: " << sampled << "\n";
 }
 
 void run_learn(const LearnArgs& o) {
@@ -288,7 +314,8 @@ void run_learn(const LearnArgs& o) {
     } else {
         options.equivalence.perfect = *opened.truth;
     }
-    if (!o.from.empty() && !is_parameterised(device)) {
+    const PartitionPlan plan = plan_partitions(device, nullptr);  // refine or not: decided in the session
+    if (!o.from.empty() && !plan.refine) {
         LoadedModel seed = load_model(o.from);
         try {
             (void)over_alphabets(seed.machine, device.inputs(), device.outputs());
@@ -299,7 +326,7 @@ void run_learn(const LearnArgs& o) {
         options.seed = std::move(seed.machine);
     }
     // One progress line per round comes from the experiment loop (typestar.learn, level info).
-    if (is_parameterised(device)) {
+    if (plan.refine) {
         if (!method || auto_bound || options.equivalence.method != SuiteMethod::Algorithm2) {
             print_error(o.device + " declares parameterised callins: learning refines their partitions with "
                         "--equivalence alg2 and a fixed --bound");
@@ -345,23 +372,7 @@ void run_learn(const LearnArgs& o) {
               << " equivalence), " << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
               << t.waits_executed << " waits, " << std::fixed << std::setprecision(3) << learned.seconds << " s\n";
     if (!learned.bound_note.empty()) std::cerr << "typestar: --bound auto " << learned.bound_note << "\n";
-    if (method) {
-        std::cerr << "typestar: no counterexample from " << method_title(*method) << " ("
-                  << (o.states ? "devices with at most " + std::to_string(*o.states) + " states (absolute --states)"
-                               : bound_text(*method, method == SuiteMethod::Algorithm2 ? learned.bound : bound) +
-                                     (method == SuiteMethod::Algorithm2 ? "" : " (relative to each hypothesis)"))
-                  << "): bounded evidence, not a proof\n";
-        if (learned_spec && learned_spec->assumptions.quiet_is_stable)
-            std::cerr << "typestar: assumed (declared by the device): a wait answered quiet changes nothing\n";
-    }
-    if (method == SuiteMethod::Algorithm2) {
-        std::cerr << "typestar: the learned machine's own distinguisher bound is " << learned.machine_bound << " (B="
-                  << learned.bound << ")\n";
-        if (learned.bound_tight)
-            std::cerr << "typestar: warning: the bound is tight: the learned machine needs words of length B="
-                      << learned.bound << " to tell its states apart, so states that need longer words are likely "
-                      << "missed. Re-run with --bound " << learned.bound + 1 << " (or --bound auto).\n";
-    }
+    print_learn_evidence(learned, method, bound, o.states);
 }
 
 // ---- check ------------------------------------------------------------------------------------
@@ -393,14 +404,11 @@ void run_check(const CheckArgs& o) {
                                       : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher
                                                                                           : (*method == SuiteMethod::Algorithm2 ? 2 : 0));
     OpenedDevice opened = open_device(o.device);
-    std::unique_ptr<PartitionedDevice> partitioned;  // a spec with partitions, run with their values
+    PartitionPlan plan;  // a spec with partitions over a parameterised device: run with their values
     std::optional<Conformance> conformance;
     try {
-        if (model.spec && std::any_of(model.spec->declarations.begin(), model.spec->declarations.end(),
-                                      [](const spec::CallinDeclaration& d) { return !d.partitions.empty(); }))
-            partitioned = std::make_unique<PartitionedDevice>(*opened.device, model.spec->declarations);
-        Device& device = partitioned ? static_cast<Device&>(*partitioned) : *opened.device;
-        conformance.emplace(model.machine, std::vector<Device*>{&device});
+        plan = plan_partitions(*opened.device, model.spec ? &*model.spec : nullptr);
+        conformance.emplace(model.machine, std::vector<Device*>{&plan.device(*opened.device)});
     } catch (const std::invalid_argument& e) {
         print_error(o.spec + " and " + o.device + ": " + e.what());
         exit_with(kExitBadInput);
@@ -420,6 +428,9 @@ void run_check(const CheckArgs& o) {
         exit_with(kExitFinding);
     }
     CheckReport& report = *ran;
+    if (plan.partitioned)
+        if (std::string sampled = values_sampled(plan.partitioned->declarations_run()); !sampled.empty())
+            report.assumptions.push_back(std::move(sampled));
     if (!skipped.empty())
         report.assumptions.push_back([&] {
             std::string all = std::to_string(skipped.size()) +
@@ -597,7 +608,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--stats", o->stats, "write query statistics as JSON here");
         cmd->add_option("--instantiations", o->instantiations, "devices with parameterised callins: concrete runs per abstract query, each with other values (default 3)");
         cmd->add_option("--refinements", o->refinements, "devices with parameterised callins: most partition splits; a disagreement after that is an unknown transition (default 8)");
-        cmd->add_option("--repeats", o->repeats, "devices with parameterised callins: runs of each concrete word; differing answers make the transition unknown (unresolved) (default 1)");
+        cmd->add_option("--repeats", o->repeats, "devices with parameterised callins: runs of each concrete word the cache cannot answer; differing answers are a non-determinism error naming the word and every answer (default 1)");
         auto* budget = cmd->get_option("--budget");
         cmd->callback([o, budget] {
             o->budget_given = budget->count() > 0;

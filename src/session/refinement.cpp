@@ -12,10 +12,12 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
+#include "typestar/sul/stack.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -25,13 +27,6 @@ namespace {
 constexpr const char* kUnknownPurpose = "unknown:purpose";
 constexpr const char* kUnknownUnresolved = "unknown:unresolved";
 constexpr const char* kUnknownDisagreeing = "unknown:disagreeing";
-
-/// Thrown through the learner when a partition was split (or an abstract transition turned out to be
-/// unknown after it was answered): learning restarts on the refined alphabet (PSYCO Algorithm 1's
-/// REFINED answer). Not a typestar::Error: it is control flow.
-struct RefinementRequest final : std::exception {
-    [[nodiscard]] const char* what() const noexcept override { return "the alphabet was refined"; }
-};
 
 struct AbstractPartition {
     std::string name;
@@ -60,13 +55,20 @@ struct AbstractInput {
     bool wait = false;
 };
 
-/// A concrete run's answer, memoised across refinements (PSYCO's shared MemoizedTable).
-struct ConcreteAnswer {
-    Word outputs;
-    std::optional<std::size_t> unresolved_at;  // first step whose answer differed between repeats
-    std::string reason;
-    std::size_t round = 0;                     // the learn-refine iteration that obtained it
+/// PSYCO Algorithm 1's REFINED answer, as a value the abstract device hands to the refinement loop:
+/// split a partition, or an abstract transition turned out unknown after it was answered. The
+/// iteration's learning finishes without the device; the loop applies the verdict and restarts.
+struct Split {
+    std::size_t callin = 0;
+    std::size_t partition = 0;  // the partition split
+    std::vector<AbstractPartition> into;
+    RefinementRecord record;
 };
+struct LateUnknown {
+    std::vector<std::string> word;  // the abstract word (by name) whose last callin is unknown
+    Unknown why;
+};
+using RefinementVerdict = std::variant<Split, LateUnknown>;
 
 /// Output names are symbol names; partition names allow [A-Za-z0-9_.=<>!-] only.
 std::string partition_word(const std::string& output) {
@@ -144,14 +146,16 @@ std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescriptio
     return out;
 }
 
-/// What survives refinements: the callins and their partitions, the concrete device and the memo.
-/// In fixed mode (checking a stored spec) nothing is refined and a disagreement is a PartitionError.
+/// What survives refinements: the callins and their partitions, and the one oracle stack over the
+/// concrete device (its cache keeps every concrete answer across refinements, PSYCO's shared
+/// MemoizedTable, and its non-determinism guard sees every run). In fixed mode (checking a stored
+/// spec) nothing is refined and a disagreement is a PartitionError.
 class Refiner {
 public:
     Refiner(Device& device, std::vector<CallinEntry> callins, RefinementOptions options, bool fixed,
             std::optional<Typestate> stored = std::nullopt)
-        : device_(device), callins_(std::move(callins)), options_(std::move(options)), fixed_(fixed),
-          stored_(std::move(stored)) {
+        : device_(device), stack_(device), callins_(std::move(callins)), options_(std::move(options)),
+          fixed_(fixed), stored_(std::move(stored)) {
         for (const auto& c : callins_)
             if (c.parameterised() && c.partitions.empty())
                 throw std::invalid_argument(device_.name() + ": parameterised callin '" + c.name + "' has no partition");
@@ -167,7 +171,36 @@ public:
     RefinementReport& report() { return report_; }
     [[nodiscard]] const RefinementReport& report() const { return report_; }
     [[nodiscard]] std::size_t round() const { return round_; }
-    void next_round() { ++round_; }
+    [[nodiscard]] OracleStack& stack() { return stack_; }
+
+    /// A refinement verdict of the current iteration, if one was given (the first one wins).
+    [[nodiscard]] bool refining() const { return verdict_.has_value(); }
+    void give(RefinementVerdict verdict) {
+        if (!verdict_) verdict_ = std::move(verdict);
+    }
+    /// Applies the pending verdict (if any) and starts the next iteration; false when there was none.
+    bool apply_verdict() {
+        if (!verdict_) return false;
+        if (auto* split = std::get_if<Split>(&*verdict_)) {
+            auto& parts = callins_[split->callin].partitions;
+            const auto pos = parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(split->partition));
+            parts.insert(pos, split->into.begin(), split->into.end());
+            log()->info("refinement: {}[{}] split after '{}'", split->record.callin, split->record.from,
+                        split->record.split_by);
+            report_.refinements.push_back(std::move(split->record));
+        } else {
+            auto& late = std::get<LateUnknown>(*verdict_);
+            std::string text;
+            for (const auto& n : late.word) text += (text.empty() ? "" : " ") + n;
+            log()->info("refinement: {} is unknown (the callback after it depends on its values); learning restarts",
+                        text);
+            late_unknowns_.emplace(std::move(late.word), std::move(late.why));
+        }
+        verdict_.reset();
+        ++round_;
+        round_start_nodes_ = stack_.cache().num_nodes();
+        return true;
+    }
     [[nodiscard]] std::vector<CallinEntry>& callins() { return callins_; }
     /// Abstract words (by name) found unknown after they were answered: learning restarted.
     std::map<std::vector<std::string>, Unknown>& late_unknowns() { return late_unknowns_; }
@@ -194,42 +227,75 @@ public:
         return callin.plain ? *callin.plain : callin.pool_inputs.at(*value);
     }
 
-    /// Runs `word` (concrete) through the memo; `repeats` executions on a miss.
-    ConcreteAnswer run_concrete(const Word& word) {
+    /// The outputs of `word` (concrete) through the oracle stack: answered by its cache when it
+    /// knows them (counted as reused across refinements when only answers from an earlier iteration
+    /// do), else run, and run `repeats` - 1 more times past the cache. Any answer that contradicts an
+    /// earlier one is NondeterminismError naming the word and every answer (never a partition split).
+    Word run_concrete(const Word& word) {
+        CacheOracle& cache = stack_.cache();
+        Word out(word.size());
+        if (cache.lookup(word, out)) {
+            ++report_.concrete_requested;  // asked, answered without a run
+            if (const auto node = cache.node_of(word); round_ > 0 && node && *node < round_start_nodes_)
+                ++report_.reused_across_refinements;
+            return out;
+        }
+        out = stack_.oracle().query(word);
         ++report_.concrete_requested;
-        if (const auto it = memo_.find(word); it != memo_.end()) {
-            if (it->second.round < round_) ++report_.reused_across_refinements;
-            return it->second;
+        if (options_.repeats > 1) {
+            const std::vector<Word> again(options_.repeats - 1, word);
+            (void)cache.rerun(again);
+            report_.concrete_rechecked += again.size();
         }
-        ConcreteAnswer answer;
-        answer.round = round_;
-        std::vector<Word> runs;
-        for (std::size_t r = 0; r < std::max<std::size_t>(1, options_.repeats); ++r) {
-            runs.push_back(device_.run(word).outputs);
-            ++report_.concrete_executed;
+        return out;
+    }
+    /// Runs each of `words` (concrete, already answered) options().rechecks more times past the
+    /// cache: an answer that differs is NondeterminismError. Called before any answer that differs
+    /// between values is believed (a split, an unknown, a PartitionError).
+    void confirm(const std::vector<Word>& words) {
+        const std::set<Word> distinct(words.begin(), words.end());
+        const std::vector<Word> batch(distinct.begin(), distinct.end());
+        for (std::size_t r = 0; r < std::max<std::size_t>(1, options_.rechecks); ++r) {
+            (void)stack_.cache().rerun(batch);
+            report_.concrete_rechecked += batch.size();
         }
-        answer.outputs = runs.front();
-        for (std::size_t i = 0; i < word.size() && !answer.unresolved_at; ++i) {
-            std::map<std::string, std::size_t> seen;
-            for (const auto& r : runs) ++seen[device_.outputs().name(r[i])];
-            if (seen.size() < 2) continue;
-            answer.unresolved_at = i;
-            answer.reason = std::to_string(runs.size()) + " runs disagreed:";
-            for (const auto& [out, n] : seen) answer.reason += " " + out + " x" + std::to_string(n);
-        }
-        memo_.emplace(word, answer);
-        return answer;
+    }
+    /// Concrete runs executed so far (cache misses, repeats, re-checks, contradiction re-runs).
+    [[nodiscard]] std::uint64_t executed() const { return stack_.stats().total().queries_executed; }
+
+    /// The values of callin `c` that ran on the device in a live instance: an edge of the cache's
+    /// tree from a node not past an absorbing answer.
+    [[nodiscard]] std::set<std::size_t> values_run(std::size_t c) const {
+        const auto& callin = callins_[c];
+        std::map<Symbol, std::size_t> value_of;
+        for (std::size_t v = 0; v < callin.pool_inputs.size(); ++v) value_of.emplace(callin.pool_inputs[v], v);
+        std::set<std::size_t> out;
+        const CacheOracle& cache = const_cast<OracleStack&>(stack_).cache();
+        const auto absorbing = cache.traits().absorbing;
+        std::vector<CacheOracle::NodeId> queue{CacheOracle::kRootNode};
+        for (std::size_t k = 0; k < queue.size(); ++k)
+            for (Symbol i = 0; i < device_.inputs().size(); ++i) {
+                const auto e = cache.edge(queue[k], i);
+                if (!e || e->target == queue[k]) continue;  // unknown, or a quiet / absorbing self-loop
+                if (const auto it = value_of.find(i); it != value_of.end()) out.insert(it->second);
+                if (!absorbing || e->output != *absorbing) queue.push_back(e->target);
+            }
+        return out;
     }
 
 private:
+    [[nodiscard]] static std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.session"); }
+
     Device& device_;
+    OracleStack stack_;
     std::vector<CallinEntry> callins_;
     RefinementOptions options_;
     bool fixed_ = false;
     std::optional<Typestate> stored_;
-    std::map<Word, ConcreteAnswer> memo_;
     std::map<std::vector<std::string>, Unknown> late_unknowns_;
     std::size_t round_ = 0;
+    std::size_t round_start_nodes_ = 0;  // cache nodes when this iteration started
+    std::optional<RefinementVerdict> verdict_;
     RefinementReport report_;
 };
 
@@ -285,6 +351,7 @@ public:
     }
     [[nodiscard]] std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,
                                                      std::chrono::milliseconds timeout) override {
+        if (refiner_.refining()) return std::nullopt;  // this iteration's result is discarded
         const Word p(prefix.begin(), prefix.end());
         const Word a = answer(p);
         if (std::any_of(a.begin(), a.end(), [&](Symbol o) { return unknown_.count(o) != 0; }))
@@ -314,6 +381,9 @@ public:
             return result;
         };
         if (!result.empty() && (result.back() == err_ || unknown_.count(result.back()) != 0)) return finish(err_);
+        // A refinement verdict is pending: this iteration ends without the device (answers it gave stay
+        // as they were; everything new is `err`, absorbing, so the learner finishes on what it knows).
+        if (refiner_.refining()) return finish(err_);
         const AbstractInput& last = alphabet_[word.back()];
         if (refiner_.fixed() && refiner_.stored() && !last.wait) {
             const std::vector<std::string> n = names(word);
@@ -339,32 +409,29 @@ public:
                 return finish(outputs_.at(kUnknownDisagreeing), it->second);
         }
         std::vector<Word> concrete(instantiations_);
-        std::vector<ConcreteAnswer> answers;
+        std::vector<Word> answers;
         for (std::size_t j = 0; j < instantiations_; ++j) {
             concrete[j] = instantiate(word, j);
             answers.push_back(refiner_.run_concrete(concrete[j]));
-            if (answers.back().unresolved_at) {
-                if (refiner_.fixed())
-                    throw PartitionError(names(word), output_names(answers.front().outputs),
-                                         output_names(answers.back().outputs),
-                                         "the same concrete run answered differently when repeated (" +
-                                             answers.back().reason + ")");
-                return finish(outputs_.at(kUnknownUnresolved), Unknown{Unknown::Source::Unresolved, answers.back().reason});
-            }
         }
         bool agree = true;
-        for (const auto& a : answers) agree = agree && a.outputs == answers.front().outputs;
-        if (agree) return finish(abstract_output(answers.front().outputs.back()));
+        for (const auto& a : answers) agree = agree && a == answers.front();
+        if (agree) return finish(abstract_output(answers.front().back()));
+        // Values answer differently: first make sure each answer is the device's, not a flake (a
+        // different answer on a re-run is NondeterminismError, never value dependence).
+        refiner_.confirm(concrete);
         if (refiner_.fixed()) {
             std::size_t j = 1;
-            while (answers[j].outputs == answers.front().outputs) ++j;
-            throw PartitionError(names(word), output_names(answers.front().outputs), output_names(answers[j].outputs),
+            while (answers[j] == answers.front()) ++j;
+            throw PartitionError(names(word), output_names(answers.front()), output_names(answers[j]),
                                  "instantiations " + concrete_text(concrete.front()) + " and " + concrete_text(concrete[j]) +
                                      " of the spec's partitions answer differently: the partitions do not describe the device");
         }
-        // Same concrete prefix for every instantiation's prefix (same picks, memoised): only the
+        // Same concrete prefix for every instantiation's prefix (same picks, one cache): only the
         // last step can differ. Find the partition whose values alone make the difference.
-        auto [why, position] = refine_or_explain(word, concrete.front());
+        auto explained = refine_or_explain(word, concrete.front());
+        if (!explained) return finish(err_);  // a split: the verdict is with the refinement loop
+        auto [why, position] = std::move(*explained);
         if (last.wait) {
             // The callback depends on argument values no partition explains (PSYCO: the symbolic
             // executor's unknown): the callin whose values make the difference is unknown, and learning
@@ -375,12 +442,31 @@ public:
             const Word at(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(*position + 1));
             why.reason = "the callback after " + text(word) + " depends on the values of " + inputs_.name(word[*position]) +
                          ": " + why.reason;
-            refiner_.late_unknowns().emplace(names(at), std::move(why));
-            log()->info("refinement: {} is unknown (the callback after it depends on its values); learning restarts",
-                        text(at));
-            throw RefinementRequest();
+            refiner_.give(LateUnknown{names(at), std::move(why)});
+            return finish(err_);
         }
         return finish(outputs_.at(kUnknownDisagreeing), std::move(why));
+    }
+
+    /// Re-runs past the concrete cache, options().rechecks times, every instantiation of every
+    /// transition of `machine` (over this device's alphabets) from its states' access words: the
+    /// transition cover the result relies on, so that no single cached answer is believed unseen
+    /// twice. Transitions after `err` or answered unknown have nothing concrete behind them.
+    void recheck_cover(const MealyMachine& machine, const std::vector<Word>& access) {
+        std::vector<Word> words;
+        for (const Word& u : access)
+            for (Symbol i = 0; i < machine.num_inputs(); ++i) {
+                Word w = u;
+                w.push_back(i);
+                const Word a = answer(w);
+                if (refiner_.refining()) return;
+                bool live = true;
+                for (std::size_t k = 0; k < a.size(); ++k)
+                    live = live && unknown_.count(a[k]) == 0 && (a[k] != err_ || k + 1 == a.size());
+                if (!live) continue;
+                for (std::size_t j = 0; j < instantiations_; ++j) words.push_back(instantiate(w, j));
+            }
+        refiner_.confirm(words);
     }
 
     /// Why `word` (abstract) was answered unknown, if it was.
@@ -440,11 +526,11 @@ private:
     }
 
     /// Varies the value of one partitioned position q of `base` (the first instantiation), last
-    /// position first, keeping every other value. When the values answer differently there, splits
-    /// the partition by the answers (throws RefinementRequest) or, over budget, explains (with q);
-    /// when no single position explains the difference, explains that (with the last partitioned
-    /// position, if any).
-    std::pair<Unknown, std::optional<std::size_t>> refine_or_explain(const Word& word, const Word& base) {
+    /// position first, keeping every other value. When the values answer differently there (each
+    /// answer confirmed by re-runs), gives the refinement loop a split of the partition by the answers
+    /// (returns nullopt) or, over budget, explains (with q); when no single position explains the
+    /// difference, explains that (with the last partitioned position, if any).
+    std::optional<std::pair<Unknown, std::optional<std::size_t>>> refine_or_explain(const Word& word, const Word& base) {
         const std::size_t n = word.size();
         const auto& out_names = refiner_.concrete().outputs();
         std::optional<std::size_t> last_partitioned;
@@ -457,12 +543,13 @@ private:
             if (part.values.size() < 2) continue;
             std::vector<Word> keys;                       // answers from q on, in order of first appearance
             std::vector<std::vector<std::size_t>> groups;
+            std::vector<Word> ran;
             for (std::size_t v : part.values) {
                 Word c = base;
                 c[q] = refiner_.concrete_symbol(a.callin, v);
-                const ConcreteAnswer r = refiner_.run_concrete(c);
-                if (r.unresolved_at) return {Unknown{Unknown::Source::Unresolved, r.reason}, q};
-                const Word key(r.outputs.begin() + static_cast<std::ptrdiff_t>(q), r.outputs.end());
+                const Word r = refiner_.run_concrete(c);
+                ran.push_back(std::move(c));
+                const Word key(r.begin() + static_cast<std::ptrdiff_t>(q), r.end());
                 const auto at = std::find(keys.begin(), keys.end(), key);
                 if (at == keys.end()) {
                     keys.push_back(key);
@@ -472,6 +559,7 @@ private:
                 }
             }
             if (groups.size() < 2) continue;
+            refiner_.confirm(ran);  // every answer the split would rest on, re-run past the cache
             std::size_t d = 0;  // first position (from q) where the groups' answers differ
             while (std::all_of(keys.begin(), keys.end(), [&](const Word& k) { return k[d] == keys.front()[d]; })) ++d;
             const std::string split_by = text(word, q + d + 1);
@@ -480,7 +568,7 @@ private:
                 example += (g ? ", " : "") + std::string("'") + callin.pool_values[groups[g].front()] + "' " +
                            out_names.name(keys[g][d]);
             if (refiner_.report().refinements.size() >= refiner_.options().max_refinements)
-                return {Unknown{Unknown::Source::Disagreeing,
+                return std::pair{Unknown{Unknown::Source::Disagreeing,
                                 "values of " + inputs_.name(word[q]) + " still answer differently after the refinement budget (" +
                                     std::to_string(refiner_.options().max_refinements) + " splits): " + example},
                         q};
@@ -505,15 +593,10 @@ private:
                 record.into.push_back(name);
                 into.push_back(std::move(np));
             }
-            auto& parts = callin.partitions;
-            const auto at = parts.begin() + static_cast<std::ptrdiff_t>(*a.partition);
-            const auto pos = parts.erase(at);
-            parts.insert(pos, into.begin(), into.end());
-            log()->info("refinement: {}[{}] split after '{}'", callin.name, part.name, split_by);
-            refiner_.report().refinements.push_back(std::move(record));
-            throw RefinementRequest();
+            refiner_.give(Split{a.callin, *a.partition, std::move(into), std::move(record)});
+            return std::nullopt;
         }
-        return {Unknown{Unknown::Source::Disagreeing,
+        return std::pair{Unknown{Unknown::Source::Disagreeing,
                         "instantiations of " + text(word) + " answer differently, and no single partition's values explain it"},
                 last_partitioned};
     }
@@ -576,7 +659,7 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
     const DeviceDescription description = device.describe();
     Refiner refiner(device, callins_of(device, description), options, false);
     double seconds = 0;
-    for (;;) {
+    for (;; refiner.apply_verdict()) {
         AbstractDevice abstract(refiner);
         Device* devices[] = {&abstract};
         LearnOptions learn = learn_options;
@@ -584,15 +667,9 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
         learn.counterexample.reset();
         if (learn.name.empty()) learn.name = description.class_name;
         if (learn.device_label.empty()) learn.device_label = description.name;
-        std::optional<LearnedSpec> attempt;
-        try {
-            attempt.emplace(learn_spec(devices, learn));
-        } catch (const RefinementRequest&) {
-            refiner.next_round();
-            continue;
-        }
-        LearnedSpec& learned = *attempt;
+        LearnedSpec learned = learn_spec(devices, learn);
         seconds += learned.seconds;
+        if (refiner.refining()) continue;  // a split or a late unknown: learn again on the new alphabet
         // The three-valued typestate of the learned machine, with each unknown's reason.
         const MealyMachine& m = learned.machine;
         const std::string name = spec_name_of(learn.name);
@@ -611,9 +688,13 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
                 (void)abstract.answer(w);
                 if (const Unknown* why = abstract.reason(w)) u.reason = why->reason;
             }
-        // Declarations: signatures, the final partitions with their values, the environment role.
+        // No answer of the result is believed on one run: its transition cover, again past the cache.
+        abstract.recheck_cover(m, learned.access_sequences);
+        if (refiner.refining()) continue;
+        // Declarations: signatures, the final partitions with the values that ran, the environment role.
         std::vector<spec::CallinDeclaration> declarations;
-        for (const auto& callin : refiner.callins()) {
+        for (std::size_t c = 0; c < refiner.callins().size(); ++c) {
+            const auto& callin = refiner.callins()[c];
             spec::CallinDeclaration d;
             d.name = callin.name;
             for (const auto& e : description.environment) {
@@ -624,15 +705,17 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
             if (callin.parameterised()) {
                 d.parameters.emplace();
                 for (const auto& [pname, ptype] : callin.parameters) d.parameters->push_back({pname, ptype});
+                const std::set<std::size_t> ran = refiner.values_run(c);
                 for (const auto& part : callin.partitions) {
                     spec::Partition sp{part.name, part.guard, {}, part.split_from, part.split_by};
-                    for (std::size_t v : part.values) sp.values.push_back(callin.pool_values[v]);
+                    for (std::size_t v : part.values)
+                        (ran.count(v) != 0 ? sp.values : sp.not_run).push_back(callin.pool_values[v]);
                     d.partitions.push_back(std::move(sp));
                 }
             }
             if (d.parameters || d.environment) declarations.push_back(std::move(d));
         }
-        t.input_info = spec::input_info_of(declarations);
+        // The spec as a value, in the form the reader gives it (write_spec reads it back to check).
         spec::Spec s;
         if (learned.spec) {
             s = *learned.spec;  // bounds, timing, assumptions, provenance as learn_spec fills them
@@ -645,18 +728,18 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
             s.provenance.device = learn.device_label;
             s.provenance.framework = description.framework;
         }
+        s.declarations = spec::normalised_declarations(std::move(declarations));
+        t.input_info = spec::input_info_of(s.declarations);
         s.typestate = canonical(t);
-        s.declarations = std::move(declarations);
-        std::string text = spec::write_spec(s);
-        spec::Spec parsed = spec::parse_spec(text, "(learned)");
-        parsed.source = {};
-        RefinedSpec out{std::move(learned), std::move(text), {}};
-        out.learned.spec = std::move(parsed);
+        s.source = {};
+        RefinedSpec out{std::move(learned), spec::write_spec(s), {}};
+        out.learned.spec = std::move(s);
         out.learned.not_a_closure.clear();
         out.learned.seconds = seconds;
         RefinementReport& r = refiner.report();
         r.final_alphabet = refiner.alphabet().size() - 1;
         r.learning_rounds = refiner.round() + 1;
+        r.concrete_executed = refiner.executed();
         r.unknown_transitions = 0;
         for (const auto& st : out.learned.spec->typestate.states) r.unknown_transitions += st.unknown.size();
         out.report = r;
@@ -667,12 +750,15 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
 // ---- PartitionedDevice ----
 
 struct PartitionedDevice::Impl {
-    Impl(Device& concrete, std::vector<CallinEntry> callins, const Typestate* stored)
+    Impl(Device& concrete, std::vector<CallinEntry> callins, const Typestate* stored,
+         std::vector<spec::CallinDeclaration> declared)
         : refiner(concrete, std::move(callins), RefinementOptions{}, true,
                   stored && stored->has_unknown() ? std::optional<Typestate>(*stored) : std::nullopt),
-          abstract(refiner) {}
+          abstract(refiner),
+          declarations(std::move(declared)) {}
     Refiner refiner;
     AbstractDevice abstract;
+    std::vector<spec::CallinDeclaration> declarations;
 };
 
 namespace {
@@ -709,7 +795,7 @@ std::vector<CallinEntry> fixed_callins(const Device& device, const std::vector<s
 
 PartitionedDevice::PartitionedDevice(Device& concrete, const std::vector<spec::CallinDeclaration>& declarations,
                                      const Typestate* stored)
-    : impl_(std::make_unique<Impl>(concrete, fixed_callins(concrete, declarations), stored)) {}
+    : impl_(std::make_unique<Impl>(concrete, fixed_callins(concrete, declarations), stored, declarations)) {}
 PartitionedDevice::~PartitionedDevice() = default;
 const Alphabet& PartitionedDevice::inputs() const { return impl_->abstract.inputs(); }
 const Alphabet& PartitionedDevice::outputs() const { return impl_->abstract.outputs(); }
@@ -723,6 +809,56 @@ std::optional<Symbol> PartitionedDevice::confirm_wait(std::span<const Symbol> pr
     return impl_->abstract.confirm_wait(prefix, timeout);
 }
 RunResult PartitionedDevice::run(std::span<const Symbol> inputs) { return impl_->abstract.run(inputs); }
-std::uint64_t PartitionedDevice::concrete_runs() const noexcept { return impl_->refiner.report().concrete_executed; }
+std::uint64_t PartitionedDevice::concrete_runs() const noexcept { return impl_->refiner.executed(); }
+
+std::vector<spec::CallinDeclaration> PartitionedDevice::declarations_run() const {
+    std::vector<spec::CallinDeclaration> out = impl_->declarations;
+    auto& callins = impl_->refiner.callins();
+    for (auto& d : out) {
+        if (d.partitions.empty()) continue;
+        const auto it = std::find_if(callins.begin(), callins.end(), [&](const CallinEntry& c) { return c.name == d.name; });
+        if (it == callins.end()) continue;
+        const std::set<std::size_t> ran = impl_->refiner.values_run(static_cast<std::size_t>(it - callins.begin()));
+        for (std::size_t p = 0; p < d.partitions.size() && p < it->partitions.size(); ++p) {
+            spec::Partition& part = d.partitions[p];
+            part.values.clear();  // the declared values, narrowed to those that ran; the others join not_run
+            for (std::size_t v : it->partitions[p].values)
+                (ran.count(v) != 0 ? part.values : part.not_run).push_back(it->pool_values[v]);
+        }
+    }
+    return spec::normalised_declarations(std::move(out));
+}
+
+std::string values_sampled(const std::vector<spec::CallinDeclaration>& declarations) {
+    std::string out;
+    for (const auto& d : spec::normalised_declarations(declarations))
+        for (const auto& p : d.partitions) {
+            std::string line = spec::abstract_input(d.name, p.name) + ": ";
+            for (std::size_t i = 0; i < p.values.size(); ++i) line += (i ? ", " : "") + p.values[i];
+            if (p.values.empty()) line += "none";
+            if (!p.not_run.empty()) {
+                line += " (offered, never run: ";
+                for (std::size_t i = 0; i < p.not_run.size(); ++i) line += (i ? ", " : "") + p.not_run[i];
+                line += "; the guard is wider than the values run)";
+            }
+            out += (out.empty() ? "values sampled: " : "; ") + line;
+        }
+    return out;
+}
+
+PartitionPlan plan_partitions(Device& concrete, const spec::Spec* spec) {
+    PartitionPlan plan;
+    const bool has_partitions =
+        spec != nullptr && std::any_of(spec->declarations.begin(), spec->declarations.end(),
+                                       [](const spec::CallinDeclaration& d) { return !d.partitions.empty(); });
+    // A device over abstract inputs already (a model of the spec) runs as it is; the alphabet check
+    // of the caller names any mismatch.
+    if (!is_parameterised(concrete)) return plan;
+    if (has_partitions)
+        plan.partitioned = std::make_unique<PartitionedDevice>(concrete, spec->declarations, &spec->typestate);
+    else
+        plan.refine = true;
+    return plan;
+}
 
 }  // namespace typestar

@@ -31,7 +31,7 @@ constexpr std::string_view kTopKeys[] = {"typestar", "name",   "callins", "callb
                                          "bounds",   "timing", "states",  "assumptions", "provenance",
                                          "kind"};
 constexpr std::string_view kDeclarationKeys[] = {"role", "partitions"};
-constexpr std::string_view kPartitionKeys[] = {"name", "guard", "values", "split_from", "split_by"};
+constexpr std::string_view kPartitionKeys[] = {"name", "guard", "values", "split_from", "split_by", "not_run"};
 constexpr std::string_view kUnknownKeys[] = {"source", "reason"};
 constexpr std::string_view kTypes[] = {"int", "id", "object", "bytes", "string", "bool"};
 constexpr std::string_view kRoles[] = {"client", "environment"};
@@ -487,17 +487,19 @@ void Reader::read_partitions(const Node& node, CallinDeclaration& d,
         }
         lines.emplace(p.name, at.line);
         if (const Entry* g = find(keys, "guard")) p.guard = read_string(*g, "partition").value_or("");
-        if (const Entry* v = find(keys, "values")) {
+        for (const auto& [key, list] : {std::pair{"values", &p.values}, std::pair{"not_run", &p.not_run}}) {
+            const Entry* v = find(keys, key);
+            if (v == nullptr) continue;
             if (v->value.IsSequence()) {
                 for (const Node& value : v->value.children()) {
-                    if (value.IsScalar()) p.values.push_back(value.Scalar());
+                    if (value.IsScalar()) list->push_back(value.Scalar());
                     else error(value, "partition values must be strings, found " + kind_of(value));
                 }
-                std::sort(p.values.begin(), p.values.end());
-                p.values.erase(std::unique(p.values.begin(), p.values.end()), p.values.end());
+                std::sort(list->begin(), list->end());
+                list->erase(std::unique(list->begin(), list->end()), list->end());
             } else if (!v->value.IsNull()) {
-                error(v->value, "'values' of partition '" + p.name + "' must be a list of strings, found " +
-                                    kind_of(v->value));
+                error(v->value, "'" + std::string(key) + "' of partition '" + p.name +
+                                    "' must be a list of strings, found " + kind_of(v->value));
             }
         }
         if (const Entry* f = find(keys, "split_from")) {

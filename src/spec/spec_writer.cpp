@@ -79,17 +79,6 @@ void check_writable(const Typestate& t, const Provenance& provenance) {
     if (provenance.stats.contains("")) fail("a provenance statistic has an empty name");
 }
 
-/// `declarations` sorted by name with sorted, unique values (the form the reader gives back).
-std::vector<CallinDeclaration> normalised(std::vector<CallinDeclaration> declarations) {
-    std::sort(declarations.begin(), declarations.end(),
-              [](const CallinDeclaration& a, const CallinDeclaration& b) { return a.name < b.name; });
-    for (auto& d : declarations)
-        for (auto& p : d.partitions) {
-            std::sort(p.values.begin(), p.values.end());
-            p.values.erase(std::unique(p.values.begin(), p.values.end()), p.values.end());
-        }
-    return declarations;
-}
 
 /// Canonical input order of version 2: (callin, partition declaration order); bare names by name.
 struct InputKey {
@@ -135,6 +124,7 @@ std::string partition_line(const Partition& p) {
     if (!p.values.empty()) out += ", values: " + flow_list(p.values);
     if (!p.split_from.empty()) out += ", split_from: " + yaml_scalar(p.split_from);
     if (!p.split_by.empty()) out += ", split_by: " + yaml_scalar(p.split_by);
+    if (!p.not_run.empty()) out += ", not_run: " + flow_list(p.not_run);
     return out + "}";
 }
 
@@ -167,9 +157,24 @@ std::string callins_block(const Typestate& t, const std::vector<CallinDeclaratio
 
 }  // namespace
 
+std::vector<CallinDeclaration> normalised_declarations(std::vector<CallinDeclaration> declarations) {
+    std::sort(declarations.begin(), declarations.end(),
+              [](const CallinDeclaration& a, const CallinDeclaration& b) { return a.name < b.name; });
+    const auto sorted_unique = [](std::vector<std::string>& v) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    for (auto& d : declarations)
+        for (auto& p : d.partitions) {
+            sorted_unique(p.values);
+            sorted_unique(p.not_run);
+        }
+    return declarations;
+}
+
 std::string write_spec(const Spec& spec) {
     check_writable(spec.typestate, spec.provenance);
-    const std::vector<CallinDeclaration> decls = normalised(spec.declarations);
+    const std::vector<CallinDeclaration> decls = normalised_declarations(spec.declarations);
     const auto keys = check_declarations(spec.typestate, decls);
     const Typestate t = canonical(spec.typestate);
     const bool v2 = spec.uses_version2();

@@ -192,7 +192,7 @@ void CacheOracle::execute(std::span<const Symbol> word) {
     if (at != npos) contradiction(q, at);
 }
 
-void CacheOracle::execute_batch(const std::vector<Word>& words) {
+std::vector<Word> CacheOracle::rerun(std::span<const Word> words) {
     std::vector<Word> answers(words.size());
     std::vector<Query> batch;
     batch.reserve(words.size());
@@ -200,12 +200,14 @@ void CacheOracle::execute_batch(const std::vector<Word>& words) {
         answers[k].resize(words[k].size());
         batch.push_back(Query{{}, words[k], answers[k]});
     }
+    if (batch.empty()) return answers;
     inner_.query_all(batch);
     stats_.executed += words.size();
     for (std::size_t k = 0; k < words.size(); ++k) {
         const std::size_t at = try_insert(words[k], answers[k]);
         if (at != npos) contradiction(batch[k], at);
     }
+    return answers;
 }
 
 void CacheOracle::insert(std::span<const Symbol> word, std::span<const Symbol> outputs) {
@@ -338,7 +340,7 @@ void CacheOracle::query_all(std::span<const Query> batch) {
                         break;
                     }
                 }
-                if (!wave.empty()) execute_batch(wave);
+                if (!wave.empty()) (void)rerun(wave);
             } while (!wave.empty());
         } else {
             for (std::size_t j : maximal) {

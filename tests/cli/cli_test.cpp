@@ -60,10 +60,21 @@ TEST_F(Cli, LearnRefinesTheDeclaredPartitionsOfAParameterisedDeviceAndCheckRunsT
         << learned.err;
     EXPECT_NE(learned.err.find("write[any] split after 'connect[any.ok] write[any]' into any.err any.ok"),
               std::string::npos) << learned.err;
-    EXPECT_NE(learned.err.find("asked (without memoisation)"), std::string::npos) << learned.err;
+    EXPECT_NE(learned.err.find("asked (without the cache)"), std::string::npos) << learned.err;
+    // The same evidence lines as a plain learn (issue 24 item 4), and the values sampled (item 2).
+    EXPECT_NE(learned.err.find("typestar: the learned machine's own distinguisher bound is "), std::string::npos)
+        << learned.err;
+    EXPECT_NE(learned.err.find("typestar: assumed (declared by the device): a wait answered quiet changes nothing"),
+              std::string::npos) << learned.err;
+    EXPECT_NE(learned.err.find("typestar: assumed: values sampled: connect[any.err]: connected, null; connect[any.ok]: "
+                               "new; write[any.err]: -1; write[any.ok]: 0, 3\n"),
+              std::string::npos) << learned.err;
     const Result checked = run({"check", "pipe.yaml", "--device", "inproc:pipedoutputstream"});
     EXPECT_EQ(checked.status, 0) << checked.out << checked.err;
     EXPECT_NE(checked.out.find("conforms: inproc:pipedoutputstream passed all"), std::string::npos) << checked.out;
+    EXPECT_NE(checked.out.find("  - values sampled: connect[any.err]: connected, null; connect[any.ok]: new; "
+                               "write[any.err]: -1; write[any.ok]: 0, 3\n"),
+              std::string::npos) << checked.out;
     // A spec whose partition puts a null sink with a new one: its values answer differently.
     std::string wrong = read(dir_ / "pipe.yaml");
     const std::string from = "values: [connected, \"null\"]";
@@ -80,6 +91,16 @@ TEST_F(Cli, LearnRefinesTheDeclaredPartitionsOfAParameterisedDeviceAndCheckRunsT
     const Result seeded = run({"learn", "--device", "inproc:pipedoutputstream", "--from", "pipe.yaml"});
     EXPECT_EQ(seeded.status, 2);
     EXPECT_NE(seeded.err.find("--from cannot seed"), std::string::npos) << seeded.err;
+}
+
+TEST_F(Cli, RefinedLearnKeepsTheTightBoundWarning) {
+    // At B=1 every machine of more than one state needs words of length B: the bound is tight.
+    const Result learned = run({"learn", "--device", "inproc:pipedoutputstream", "--bound", "1", "--out", "pipe.yaml"});
+    ASSERT_EQ(learned.status, 0) << learned.err;
+    EXPECT_NE(learned.err.find("(B=1)\ntypestar: warning: the bound is tight: the learned machine needs words of "
+                               "length B=1"),
+              std::string::npos) << learned.err;
+    EXPECT_NE(learned.err.find("Re-run with --bound 2"), std::string::npos) << learned.err;
 }
 
 TEST_F(Cli, AcceptKeepsTheProposalsPartitionsAndUnknownTransitions) {

@@ -7,10 +7,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "support/parameterised_model.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/core/traits.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/spec.hpp"
 
@@ -243,6 +249,200 @@ TEST(ProposeOverPartitions, ReLearningAStoredV2SpecKeepsItsPartitionsAndUnknownT
     ASSERT_TRUE(tried.spec);
     EXPECT_FALSE(tried.spec->typestate.has_unknown());
     EXPECT_EQ(tried.spec->declarations, stored.declarations);
+}
+
+/// set(v), v in 0..9, and get: `get` answers err before any set and ok after one, except right
+/// after set(`breaking`) (then err). Each `get` answer is flipped (ok <-> err) with probability
+/// `flip` by a seeded generator, whatever the values: non-determinism, not value dependence. After
+/// an err everything answers err (the closure's absorbing err).
+class RegisterDevice final : public Device {
+public:
+    RegisterDevice(double flip, std::uint64_t seed, std::optional<int> breaking = std::nullopt)
+        : flip_(flip), state_(seed), breaking_(breaking) {
+        std::vector<std::string> in;
+        for (int v = 0; v < 10; ++v) in.push_back("set/" + std::to_string(v));
+        in.emplace_back("get");
+        in.emplace_back(kWait);
+        inputs_ = Alphabet(in);
+        outputs_ = Alphabet({std::string(kOk), std::string(kErr), std::string(kQuiet)});
+    }
+    [[nodiscard]] const Alphabet& inputs() const override { return inputs_; }
+    [[nodiscard]] const Alphabet& outputs() const override { return outputs_; }
+    [[nodiscard]] DeviceTraits traits() const override { return closure_traits(inputs_, outputs_, true); }
+    [[nodiscard]] std::string name() const override { return "test:register"; }
+    [[nodiscard]] DeviceDescription describe() const override {
+        DeviceDescription d = Device::describe();
+        d.class_name = "Register";
+        std::vector<std::string> values;
+        for (int v = 0; v < 10; ++v) values.push_back(std::to_string(v));
+        d.parameterised = {{"set", {{"v", "int"}}, {test::partition_of("set", "any", "v in 0..9", values)}}};
+        return d;
+    }
+    void reset() override {
+        full_ = false;
+        dead_ = false;
+        broken_ = false;
+        ++runs_;
+    }
+    Symbol step(Symbol input) override {
+        const std::string& in = inputs_.name(input);
+        if (dead_) return outputs_.at(kErr);
+        if (in == kWait) return outputs_.at(kQuiet);
+        if (in != "get") {
+            const int v = std::stoi(in.substr(4));
+            full_ = true;
+            broken_ = breaking_ && v == *breaking_;
+            ran_.insert(v);
+            return outputs_.at(kOk);
+        }
+        bool ok = full_ && !broken_;
+        if (flip_ > 0 && static_cast<double>(next() % 1'000'000) < flip_ * 1'000'000) ok = !ok;
+        dead_ = !ok;
+        return outputs_.at(ok ? kOk : kErr);
+    }
+    [[nodiscard]] const std::set<int>& values_ran() const { return ran_; }
+    [[nodiscard]] std::size_t runs() const { return runs_; }
+
+private:
+    std::uint64_t next() {  // splitmix64
+        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    Alphabet inputs_, outputs_;
+    double flip_;
+    std::uint64_t state_;
+    std::optional<int> breaking_;
+    bool full_ = false, dead_ = false, broken_ = false;
+    std::set<int> ran_;
+    std::size_t runs_ = 0;
+};
+
+/// What a device whose `get` flips answers learns: the truth (the same device without flips) or a
+/// NondeterminismError naming the word and at least two answers — never a split, never another
+/// behaviour, never another error ("not a synchronous closure ... unknown:unresolved").
+void expect_truth_or_nondeterminism(double flip, std::size_t repeats) {
+    RegisterDevice exact(0, 1);
+    const RefinedSpec truth = learn_with_refinement(exact);
+    ASSERT_TRUE(truth.report.refinements.empty()) << truth.text;
+    std::size_t errors = 0, specs = 0;
+    std::string first_error;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        RegisterDevice device(flip, seed);
+        RefinementOptions options;
+        options.repeats = repeats;
+        try {
+            const RefinedSpec r = learn_with_refinement(device, {}, options);
+            ++specs;
+            EXPECT_TRUE(r.report.refinements.empty()) << "seed " << seed << ": invented a split\n" << r.text;
+            EXPECT_TRUE(spec::same_behaviour(*r.learned.spec, *truth.learned.spec)) << "seed " << seed << "\n" << r.text;
+            EXPECT_EQ(r.learned.spec->bounds.distinguisher, 2u) << "seed " << seed;  // the B used
+            EXPECT_EQ(r.report.unknown_transitions, 0u) << "seed " << seed << "\n" << r.text;
+        } catch (const NondeterminismError& e) {
+            ++errors;
+            if (first_error.empty()) first_error = e.what();
+            EXPECT_FALSE(e.inputs().empty());
+            EXPECT_GE(e.answers().size(), 2u) << e.what();
+            EXPECT_EQ(dynamic_cast<const PartitionError*>(&e), nullptr) << e.what();
+            // The concrete word the device ran (set/<v>, get), never an abstract word over partitions
+            // that the flakes invented.
+            for (const auto& input : e.inputs()) EXPECT_EQ(input.find('['), std::string::npos) << e.what();
+        }
+    }
+    std::cout << "get flipping " << flip * 100 << "% (repeats " << repeats << "): " << specs << " correct specs, "
+              << errors << " non-determinism errors in 12 seeded runs" << (first_error.empty() ? "" : "; the first: ")
+              << first_error << "\n";
+}
+
+TEST(RefinementNondeterminism, AGetFlippingFivePercentIsNeverASplitOnlyTheTruthOrAnError) {
+    expect_truth_or_nondeterminism(0.05, 1);
+}
+
+TEST(RefinementNondeterminism, AGetFlippingTwentyPercentIsNeverASplitOnlyTheTruthOrAnError) {
+    expect_truth_or_nondeterminism(0.20, 1);
+}
+
+TEST(RefinementNondeterminism, AGetFlippingOnePercentIsNeverASplitOnlyTheTruthOrAnError) {
+    expect_truth_or_nondeterminism(0.01, 1);
+}
+
+TEST(RefinementNondeterminism, RepeatsNeverEndInAnUnresolvedWaitOnlyTheTruthOrAnError) {
+    expect_truth_or_nondeterminism(0.05, 3);
+    expect_truth_or_nondeterminism(0.20, 3);
+}
+
+TEST(RefinementNondeterminism, TwoRunsOfOneConcreteWordThatDisagreeNameTheWordAndEveryAnswer) {
+    RegisterDevice device(0.5, 3);
+    RefinementOptions options;
+    options.repeats = 4;
+    try {
+        (void)learn_with_refinement(device, {}, options);
+        ADD_FAILURE() << "no error";
+    } catch (const NondeterminismError& e) {
+        EXPECT_EQ(e.inputs().back(), "get") << e.what();  // a concrete word: set/<v> get, or get
+        std::size_t count = 0;
+        for (const auto& a : e.answers()) count += a.count;
+        EXPECT_GE(count, 3u) << e.what();  // every answer seen, with counts
+    }
+}
+
+TEST(RefinementValues, AValueNeverRunIsNeverListedAsTriedAndTheSampledValuesAreNamed) {
+    RegisterDevice device(0, 1, 7);  // only set(7) breaks the next get
+    const RefinedSpec r = learn_with_refinement(device);
+    ASSERT_EQ(device.values_ran().count(7), 0u) << "the sampler ran 7: this test needs it unsampled\n" << r.text;
+    ASSERT_EQ(r.learned.spec->declarations.size(), 1u);
+    ASSERT_EQ(r.learned.spec->declarations[0].partitions.size(), 1u) << r.text;
+    const spec::Partition& any = r.learned.spec->declarations[0].partitions[0];
+    // Exactly the values the device saw are listed as tried; every other offered value is not_run.
+    std::vector<std::string> ran, not_run;
+    for (int v = 0; v < 10; ++v) (device.values_ran().count(v) ? ran : not_run).push_back(std::to_string(v));
+    EXPECT_EQ(any.values, ran) << r.text;
+    EXPECT_EQ(any.not_run, not_run) << r.text;
+    EXPECT_EQ(std::find(any.values.begin(), any.values.end(), "7"), any.values.end()) << r.text;
+    EXPECT_NE(r.text.find("not_run: ["), std::string::npos) << r.text;
+    const std::string sampled = values_sampled(r.learned.spec->declarations);
+    std::string expected = "values sampled: set[any]: ";
+    for (std::size_t i = 0; i < ran.size(); ++i) expected += (i ? ", " : "") + ran[i];
+    expected += " (offered, never run: ";
+    for (std::size_t i = 0; i < not_run.size(); ++i) expected += (i ? ", " : "") + not_run[i];
+    expected += "; the guard is wider than the values run)";
+    EXPECT_EQ(sampled, expected);
+    // The spec reads back equal (the format change round-trips), and checking it runs the values it
+    // lists as tried and says so.
+    const spec::Spec back = spec::parse_spec(r.text, "learned.yaml");
+    EXPECT_EQ(back.declarations, r.learned.spec->declarations);
+    EXPECT_EQ(back.typestate, r.learned.spec->typestate);
+    EXPECT_EQ(spec::write_spec(back), r.text);
+    RegisterDevice again(0, 1, 7);
+    PartitionPlan plan = plan_partitions(again, &back);
+    ASSERT_TRUE(plan.partitioned);
+    EXPECT_FALSE(plan.refine);
+    Device* devices[] = {plan.partitioned.get()};
+    const CheckReport check = check_spec(back, devices);
+    EXPECT_EQ(check.verdict, Verdict::Pass);
+    EXPECT_EQ(again.values_ran().count(7), 0u);
+    EXPECT_EQ(values_sampled(plan.partitioned->declarations_run()), expected);
+}
+
+TEST(RefinementValues, TheRefineOrNotDecisionIsMadeInOnePlace) {
+    RegisterDevice device(0, 1);
+    EXPECT_TRUE(plan_partitions(device, nullptr).refine);
+    EXPECT_FALSE(plan_partitions(device, nullptr).partitioned);
+    ParameterisedModel plain(pipe_machine(), {}, "model:pipe");  // no parameterised callin
+    EXPECT_FALSE(plan_partitions(plain, nullptr).refine);
+    const spec::Spec learned = *learn_with_refinement(device).learned.spec;
+    EXPECT_FALSE(plan_partitions(plain, &learned).partitioned);  // a device over other inputs runs as it is
+}
+
+TEST(RefinementValues, TheRefinedSpecIsBuiltAsAValueEqualToItsText) {
+    ParameterisedModel device(pipe_machine(), pipe_parameters(), "model:pipe", "PipedOutputStream");
+    const RefinedSpec r = learn_with_refinement(device);
+    const spec::Spec back = spec::parse_spec(r.text, "learned.yaml");
+    EXPECT_EQ(back.declarations, r.learned.spec->declarations);
+    EXPECT_EQ(back.typestate, r.learned.spec->typestate);
+    EXPECT_EQ(back.bounds, r.learned.spec->bounds);
+    EXPECT_EQ(back.provenance, r.learned.spec->provenance);
 }
 
 }  // namespace

@@ -31,6 +31,28 @@ TEST(SpecV2, GoldenOutputAndRoundTrip) {
     EXPECT_EQ(write_spec(back), text);
 }
 
+TEST(SpecV2, NotRunValuesRoundTripAndSpecsWithoutThemReadAsBefore) {
+    Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
+    const std::string before = write_spec(spec);
+    EXPECT_EQ(before.find("not_run"), std::string::npos);  // old specs: nothing new written
+    for (const Partition& p : spec.declarations[3].partitions) EXPECT_TRUE(p.not_run.empty());
+    spec.declarations[3].partitions[0].not_run = {"b'z',26", "b'y',25", "b'z',26"};
+    const std::string text = write_spec(spec);
+    EXPECT_NE(text.find("not_run: [\"b'y',25\", \"b'z',26\"]"), std::string::npos) << text;
+    const Spec back = parse_spec(text, "back.yaml");
+    EXPECT_EQ(back.declarations[3].partitions[0].not_run, (std::vector<std::string>{"b'y',25", "b'z',26"}));
+    EXPECT_EQ(back.declarations, normalised_declarations(spec.declarations));
+    EXPECT_EQ(write_spec(back), text);
+    try {
+        const std::string list = "not_run: [\"b'y',25\", \"b'z',26\"]";
+        (void)parse_spec(std::string(text).replace(text.find(list), list.size(), "not_run: {a: 1}"), "bad.yaml");
+        ADD_FAILURE() << "no error";
+    } catch (const SpecError& e) {
+        EXPECT_NE(std::string(e.what()).find("'not_run' of partition 'nonempty' must be a list of strings"),
+                  std::string::npos) << e.what();
+    }
+}
+
 TEST(SpecV2, ReadsDeclarationsPartitionsRolesAndUnknown) {
     const Spec spec = load_spec(kFixtures / "good" / "params_v2.yaml");
     const Typestate& t = spec.typestate;

@@ -8,12 +8,18 @@
 // partition, chosen deterministically). When they answer differently, the values of one partition are
 // run one by one after the same concrete prefix; if they answer differently there, the partition is
 // split by the observed answer (split_from / split_by record it) and learning restarts on the refined
-// alphabet (PSYCO Algorithm 1, REFINED). Concrete answers are memoised across refinements (PSYCO's
-// shared MemoizedTable: a query over a refined symbol whose concrete run was asked before a split is
-// not run again). Unknown answers (three-valued specs): inputs the purpose never tries (purpose),
-// concrete runs that answer differently when repeated (unresolved), partitions whose values still
+// alphabet (PSYCO Algorithm 1, REFINED): the abstract device hands the split to the refinement loop
+// as a value (the iteration's learner finishes without the device), never an exception through the
+// oracle stack. Every concrete run goes through one OracleStack over the concrete device, kept across
+// refinements: its cache is PSYCO's shared MemoizedTable (a query over a refined symbol whose concrete
+// run was asked before a split is not run again) and its non-determinism guard sees every run. Values
+// that answer differently are believed only after each answer is re-run past the cache
+// (RefinementOptions::rechecks): a re-run that differs is NondeterminismError naming the word and
+// every answer, never a split; so is the transition cover of the result. Unknown answers
+// (three-valued specs): inputs the purpose never tries (purpose), partitions whose values still
 // disagree once the refinement budget is spent or no single value explains the difference, and
-// callins whose values decide a later callback that no partition explains (disagreeing).
+// callins whose values decide a later callback that no partition explains (disagreeing). The spec
+// lists, per partition, the values that ran (`values`) and those offered that never ran (`not_run`).
 // PartitionedDevice is the checking side: a stored spec's partitions, fixed, each abstract input run
 // with its declared values; values of one partition that answer differently are a failure, never
 // averaged away.
@@ -51,9 +57,14 @@ struct RefinementOptions {
     std::size_t instantiations = 3;
     /// Refinement budget: after this many splits a disagreement is recorded as unknown (disagreeing).
     std::size_t max_refinements = 8;
-    /// Each concrete run is executed this many times; different answers make the transition unknown
-    /// (unresolved) instead of failing. 1: run once (a difference between runs is then not seen).
+    /// Each concrete word the cache cannot answer is executed this many times; different answers are
+    /// NondeterminismError (the word and every answer). 1: run once.
     std::size_t repeats = 1;
+    /// Before answers that differ between values are believed (a split, an unknown), and for the
+    /// transition cover of the result, each concrete word is re-run this many times past the cache;
+    /// a different answer is NondeterminismError. A wrong answer of a device that flakes with
+    /// probability p survives only if every re-run repeats it: p^rechecks per word. At least 1.
+    std::size_t rechecks = 2;
     /// Optional purpose over abstract words (see AbstractPurpose).
     AbstractPurpose purpose;
     /// Named in the reason of purpose unknowns; empty: the device's class name.
@@ -75,9 +86,11 @@ struct RefinementReport {
     std::size_t final_alphabet = 0;    ///< after it
     std::vector<RefinementRecord> refinements;
     std::size_t learning_rounds = 0;   ///< learn-refine iterations (refinements + 1)
-    std::uint64_t concrete_requested = 0;  ///< concrete runs asked for: the cost without memoisation
-    std::uint64_t concrete_executed = 0;   ///< concrete runs executed (memoised: each word once per repeat)
-    std::uint64_t reused_across_refinements = 0;  ///< runs answered by an answer obtained before a split
+    std::uint64_t concrete_requested = 0;  ///< concrete runs asked for: the cost without the cache
+    /// Concrete runs executed: cache misses (times `repeats`), re-checks and contradiction re-runs.
+    std::uint64_t concrete_executed = 0;
+    std::uint64_t concrete_rechecked = 0;  ///< of the executed runs: re-runs past the cache (repeats, rechecks)
+    std::uint64_t reused_across_refinements = 0;  ///< runs answered by the cache from before a split
     std::size_t unknown_transitions = 0;
 };
 
@@ -86,7 +99,7 @@ struct RefinedSpec {
     /// The last iteration's learning result over the abstract alphabet. Its `spec` is the refined
     /// spec below (format v2 when it has partitions or unknowns); stats/rounds are the last iteration's.
     LearnedSpec learned;
-    std::string text;  ///< spec::write_spec(*learned.spec)
+    std::string text;  ///< spec::write_spec(*learned.spec) (the spec is built as a value; this is its text)
     RefinementReport report;
 };
 
@@ -97,13 +110,15 @@ struct RefinedSpec {
 /// automatically (see the design note); plain callins stay single inputs. The spec declares every
 /// parameterised callin with its signature and final partitions (guard, values, split_from, split_by),
 /// the environment role of describe().environment, and lists unknown transitions with their source and
-/// reason. A `wait` whose callback depends on values no partition explains (within the budget) makes
+/// reason. Each partition lists the values that ran on the device (`values`) and those it offered
+/// that never ran (`not_run`: nothing is claimed for them). A `wait` whose callback depends on values no partition explains (within the budget) makes
 /// the callin whose values decide it unknown (source disagreeing) in the state it is called from, and
 /// learning restarts: the spec claims nothing after that callin (docs/spec-format-v2.md).
 /// `learn` as for learn_spec (name, learner, bound, device_label...; its seed and counterexample are
 /// ignored: the alphabet changes). Deterministic for a given device and options. Throws
 /// std::invalid_argument for an inconsistent description (a value input in two partitions, an input
-/// the device does not have), DeviceError / NondeterminismError like learn_spec.
+/// the device does not have), DeviceError / NondeterminismError like learn_spec (two runs of one
+/// concrete word that answer differently, in any phase).
 [[nodiscard]] RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn = {},
                                                 const RefinementOptions& options = {});
 
@@ -157,10 +172,34 @@ public:
     [[nodiscard]] RunResult run(std::span<const Symbol> inputs) override;
     /// Concrete runs executed so far.
     [[nodiscard]] std::uint64_t concrete_runs() const noexcept;
+    /// The declarations this device runs, each partition's `values` narrowed to those that ran so
+    /// far (in a live instance) and the rest in `not_run` (for "values sampled").
+    [[nodiscard]] std::vector<spec::CallinDeclaration> declarations_run() const;
 
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
+
+/// "values sampled: set[any]: 0, 1, 2; ..." — one line naming, per partition, the values that ran,
+/// with "(offered, never run: 7; the guard is wider than the values run)" where some did not; empty
+/// when no declaration has partitions. An assumption of every verdict over partitions.
+[[nodiscard]] std::string values_sampled(const std::vector<spec::CallinDeclaration>& declarations);
+
+/// How a front end runs a device for a spec: the one place that decides it (CLI and plugin call it).
+struct PartitionPlan {
+    /// A PartitionedDevice over the device when it declares parameterised callins and the spec
+    /// declares partitions (the spec's unknown transitions are not tried), else null: run the device
+    /// itself (e.g. a model of the spec, over its abstract inputs already).
+    std::unique_ptr<PartitionedDevice> partitioned;
+    /// Learning (no spec, or a spec without partitions) must refine the device's own partitions:
+    /// the device declares parameterised callins and no stored partition is kept.
+    bool refine = false;
+    /// The device to run: the PartitionedDevice, else `concrete`.
+    [[nodiscard]] Device& device(Device& concrete) const { return partitioned ? *partitioned : concrete; }
+};
+/// The plan for `concrete` and `spec` (null: no spec yet). Throws std::invalid_argument (from
+/// PartitionedDevice) when the spec's partitions name values or callins the device does not offer.
+[[nodiscard]] PartitionPlan plan_partitions(Device& concrete, const spec::Spec* spec);
 
 }  // namespace typestar

@@ -37,9 +37,14 @@ struct Parameter {
 struct Partition {
     std::string name;                 ///< [A-Za-z0-9_.=<>!-]+
     std::string guard;                ///< the predicate in words
-    std::vector<std::string> values;  ///< concrete argument tuples exercised (informative; sorted, unique)
+    /// Concrete argument tuples that ran (learning: on the device, in a live instance; a stored
+    /// spec: what its check runs). Sorted, unique; informative, not compared.
+    std::vector<std::string> values;
     std::string split_from;           ///< partition it was split off from by refinement; empty if none
     std::string split_by;             ///< the prefix after which its values answered differently
+    /// Values the device offered for this partition that never ran (`not_run:`): the guard is wider
+    /// than the values tried, and nothing is claimed for these. Sorted, unique; empty when all ran.
+    std::vector<std::string> not_run{};
     bool operator==(const Partition&) const = default;
 };
 
@@ -56,6 +61,10 @@ struct CallinDeclaration {
     /// `name(p: t, ...)` when a signature was written, else `name`.
     [[nodiscard]] std::string signature() const;
 };
+
+/// `declarations` in the form the reader gives them back: sorted by name, each partition's
+/// `values` and `not_run` sorted and unique (a Spec built in memory equals its written-and-read copy).
+[[nodiscard]] std::vector<CallinDeclaration> normalised_declarations(std::vector<CallinDeclaration> declarations);
 
 /// The abstract input `callin[partition]`.
 [[nodiscard]] std::string abstract_input(std::string_view callin, std::string_view partition);

@@ -60,6 +60,14 @@ public:
     void query_all(std::span<const Query> batch) override;
     bool lookup(std::span<const Symbol> word, std::span<Symbol> out) override;
 
+    /// Runs every word of `words` again on the inner oracle, past the tree, as one batch (a pool
+    /// runs it in parallel), and checks each answer against the tree like any device answer: one
+    /// that contradicts it is run again CacheConfig::reruns times and throws NondeterminismError
+    /// with the word and every answer with its count; answers the tree lacked are added. Returns
+    /// the answers (one per input of each word). This is how a result's answers are seen twice
+    /// (the session's flake policy): a wrong answer the tree keeps is never silently reused.
+    [[nodiscard]] std::vector<Word> rerun(std::span<const Word> words);
+
     /// Adds a known answer (e.g. from another cache), checked like a device answer.
     /// Throws NondeterminismError if it contradicts the tree.
     void insert(std::span<const Symbol> word, std::span<const Symbol> outputs);
@@ -125,8 +133,6 @@ private:
     [[noreturn]] void contradiction(const Query& query, std::size_t at);
     // Runs `word` on the inner oracle and inserts it, with the re-run guard.
     void execute(std::span<const Symbol> word);
-    // Runs `words` on the inner oracle as one batch and inserts them, with the re-run guard.
-    void execute_batch(const std::vector<Word>& words);
     [[noreturn]] void throw_nondeterminism(std::span<const Symbol> word, std::span<const Symbol> outputs,
                                            std::size_t at) const;
     std::uint32_t child(std::uint32_t node, Symbol input) const {

@@ -29,8 +29,8 @@ struct RefinementOptions {
     std::uint64_t seed = 1;
     /// Refinement budget: after this many splits a disagreement is recorded as unknown (disagreeing).
     std::size_t max_refinements = 8;
-    /// Each concrete run is executed this many times; different answers make the transition unknown
-    /// (unresolved) instead of failing. 1: run once (a difference between runs is then not seen).
+    /// Each concrete word the cache cannot answer is executed this many times; different answers are
+    /// NondeterminismError (typestar::RefinementOptions::repeats). 1: run once.
     std::size_t repeats = 1;
     /// Distinguisher bound B of the equivalence oracle (DroidStar Algorithm 2).
     std::size_t bound = 2;

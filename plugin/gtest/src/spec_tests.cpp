@@ -217,12 +217,12 @@ Device* SpecTests::device() {
                     "(or set TYPESTAR_DEVICE)";
             }
             // A spec with partitions over a device with parameterised callins: each abstract input
-            // runs with the values its partition declares (session/refinement.hpp).
-            if (device_ && spec_ && is_parameterised(*device_) &&
-                std::any_of(spec_->declarations.begin(), spec_->declarations.end(),
-                            [](const spec::CallinDeclaration& d) { return !d.partitions.empty(); })) {
-                concrete_device_ = std::move(device_);
-                device_ = std::make_unique<PartitionedDevice>(*concrete_device_, spec_->declarations, &spec_->typestate);
+            // runs with the values its partition declares (decided by the session: plan_partitions).
+            if (device_ && spec_) {
+                if (PartitionPlan plan = plan_partitions(*device_, &*spec_); plan.partitioned) {
+                    concrete_device_ = std::move(device_);
+                    device_ = std::move(plan.partitioned);
+                }
             }
         } catch (const std::exception&) {
             record_device_error(unavailable_, broken_);
@@ -422,7 +422,7 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
                    name.empty() ? device_->describe().class_name : name, device_->name(),
                    seeded ? "seeded with the stored spec" : "no spec yet", b);
         // A device with parameterised callins and no spec partitions to keep: refine its own.
-        const bool refine = !(seeded && conformance_) && is_parameterised(*device_);
+        const bool refine = !(seeded && conformance_) && plan_partitions(*device_, nullptr).refine;
         LearnedSpec learned = refine                    ? learn_with_refinement(*device_, options).learned
                               : seeded && conformance_ ? typestar::propose(&*spec_, *conformance_, counterexample, options)
                                                        : typestar::propose(seeded ? &*spec_ : nullptr, devices, options);
