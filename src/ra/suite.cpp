@@ -148,6 +148,15 @@ std::optional<RaCounterexample> separating_word(const RegisterAutomaton& a, cons
                                                 std::size_t max_depth) {
     SimulatorSul device(b);
     DataOracle oracle(device, b);
+    // Breadth-first over the product, each (locations, register pattern) once; a word it finds is
+    // confirmed by running `b` as the device against `a` in lockstep (the suite's own comparison).
+    std::optional<RaCounterexample> found;
+    const ProductDifference search = product_difference(a, b, max_depth, [&](const DataWord& word) {
+        found = find_difference(oracle, a, {word}, 0);
+        return found.has_value();
+    });
+    if (found || !search.inconclusive) return found;
+    // The symbolic and the concrete comparison disagreed on a candidate: every word, exhaustively.
     for (std::size_t depth = 1; depth <= max_depth; ++depth)
         if (auto cex = find_difference(oracle, a, {}, depth)) return cex;
     return std::nullopt;
