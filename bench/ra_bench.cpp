@@ -88,15 +88,8 @@ int diff_bench(const std::string& models_dir, const std::vector<std::string>& on
         RalibImportOptions options;
         options.first_match = m.first_match;
         const RegisterAutomaton truth = load_ralib_xml(fs::path(models_dir) / m.file, options);
-        const RegisterAutomaton exported = parse_register_spec(write_register_spec(RaSpec{truth, 2, {}}), "export").automaton;
-        RegisterAutomaton b = exported;  // the export's symbols numbered as the truth's
-        b.inputs = truth.inputs;
-        b.outputs = truth.outputs;
-        for (auto& l : b.locations)
-            for (auto& t : l.transitions) {
-                t.input = *truth.input_index(exported.inputs[t.input].name);
-                t.output = *truth.output_index(exported.outputs[t.output].name);
-            }
+        const RegisterAutomaton b = renumbered_like(
+            truth, parse_register_spec(write_register_spec(RaSpec{truth, 2, {}}), "export").automaton);
         const double start = cpu_now();
         std::string verdict;
         std::size_t states = 0;

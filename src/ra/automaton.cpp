@@ -377,11 +377,14 @@ bool term_in_range(const RegisterAutomaton& ra, const Location& from, const Tran
 class ClassBudget {
 public:
     ClassBudget(const RegisterAutomaton& ra, const RaLimits& limits) : ra_(&ra), limits_(limits) {}
-    void take_class() {
-        if (++classes_ > limits_.max_classes)
-            throw Error("register automaton '" + spec::detail::printable(ra_->name) + "': exploring its data classes visits more than " +
-                        std::to_string(limits_.max_classes) +
-                        " classes of input parameters (set TYPESTAR_MAX_RA_CLASSES to allow more)");
+    /// One data class whose guards have `atoms` atoms in all (its cost: at least 1).
+    void take_class(std::size_t atoms) {
+        work_ += std::max<std::size_t>(atoms, 1);
+        if (work_ > limits_.max_work)
+            throw Error("register automaton '" + spec::detail::printable(ra_->name) +
+                        "': exploring its data classes takes more than " + std::to_string(limits_.max_work) +
+                        " units of work (one per guard atom in each class of input parameters; set "
+                        "TYPESTAR_MAX_RA_WORK to allow more)");
     }
     void check_states(std::size_t states) const {
         if (states > limits_.max_states)
@@ -393,26 +396,30 @@ public:
 private:
     const RegisterAutomaton* ra_;
     RaLimits limits_;
-    std::size_t classes_ = 0;
+    std::size_t work_ = 0;
 };
 
 /// Marks the parameters of `input` that a transition of `from` on it reads (in a guard, an output
 /// or an assignment): the only ones whose data class can change what happens.
-void mark_relevant(const Location& from, std::size_t input, std::vector<bool>& relevant) {
+/// Returns the number of guard atoms of those transitions (what evaluating them in one class costs).
+std::size_t mark_relevant(const Location& from, std::size_t input, std::vector<bool>& relevant) {
     auto mark = [&](const Term& t) {
         if (t.kind == Term::Kind::Param && t.index < relevant.size()) relevant[t.index] = true;
     };
+    std::size_t atoms = 0;
     for (const auto& t : from.transitions) {
         if (t.input != input) continue;
         for (const auto& conj : t.guard.disjuncts)
             for (const auto& a : conj) {
                 mark(a.left);
                 mark(a.right);
+                ++atoms;
             }
         for (const auto& arg : t.output_args)
             if (!arg.fresh) mark(arg.term);
         for (const auto& term : t.assign) mark(term);
     }
+    return atoms;
 }
 
 // Enumerates every data class of the relevant parameters among `types` (values chosen one after
@@ -420,10 +427,10 @@ void mark_relevant(const Location& from, std::size_t input, std::vector<bool>& r
 // representative valuation per class; an irrelevant parameter gets one value above every known one.
 void enumerate_classes(const std::vector<DataType>& types, const std::vector<bool>& relevant,
                        const std::vector<Value>& known_int, const std::vector<Value>& known_id,
-                       std::vector<Value>& current, ClassBudget& budget,
+                       std::vector<Value>& current, ClassBudget& budget, std::size_t atoms,
                        const std::function<void(const std::vector<Value>&)>& visit) {
     if (current.size() == types.size()) {
-        budget.take_class();
+        budget.take_class(atoms);
         visit(current);
         return;
     }
@@ -433,7 +440,7 @@ void enumerate_classes(const std::vector<DataType>& types, const std::vector<boo
     const auto candidates = value_classes(type, known);
     if (!relevant[k]) {
         current.push_back(candidates.back());  // sorted: the last one is above every known value
-        enumerate_classes(types, relevant, known_int, known_id, current, budget, visit);
+        enumerate_classes(types, relevant, known_int, known_id, current, budget, atoms, visit);
         current.pop_back();
         return;
     }
@@ -441,7 +448,7 @@ void enumerate_classes(const std::vector<DataType>& types, const std::vector<boo
         current.push_back(v);
         auto ki = known_int, kd = known_id;
         (type == DataType::Int ? ki : kd).push_back(v);
-        enumerate_classes(types, relevant, ki, kd, current, budget, visit);
+        enumerate_classes(types, relevant, ki, kd, current, budget, atoms, visit);
         current.pop_back();
     }
 }
@@ -492,7 +499,8 @@ RaLimits RaLimits::from_environment() {
     RaLimits limits;
     if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_GUARD_DISJUNCTS")) limits.max_guard_disjuncts = *v;
     if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_STATES")) limits.max_states = *v;
-    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_CLASSES")) limits.max_classes = *v;
+    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_WORK")) limits.max_work = *v;
+    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_WORDS")) limits.max_words = *v;
     return limits;
 }
 
@@ -511,9 +519,9 @@ std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& vis
             std::vector<DataType> types;
             for (const auto& p : ra.inputs[in].params) types.push_back(p.type);
             std::vector<bool> relevant(types.size(), false);
-            mark_relevant(l, in, relevant);
+            const std::size_t atoms = mark_relevant(l, in, relevant);
             std::vector<Value> current;
-            enumerate_classes(types, relevant, ki, kd, current, budget, [&](const std::vector<Value>& params) {
+            enumerate_classes(types, relevant, ki, kd, current, budget, atoms, [&](const std::vector<Value>& params) {
                 std::vector<std::size_t> holding;
                 for (std::size_t ti = 0; ti < l.transitions.size(); ++ti)
                     if (l.transitions[ti].input == in && evaluate(ra, l.transitions[ti].guard, params, regs))
@@ -575,6 +583,24 @@ bool has_fresh_output(const RegisterAutomaton& ra) {
 
 }  // namespace
 
+RegisterAutomaton renumbered_like(const RegisterAutomaton& reference, const RegisterAutomaton& b) {
+    RegisterAutomaton out = b;
+    out.inputs = reference.inputs;
+    out.outputs = reference.outputs;
+    for (auto& l : out.locations)
+        for (auto& t : l.transitions) {
+            const auto in = reference.input_index(b.inputs.at(t.input).name);
+            const auto o = reference.output_index(b.outputs.at(t.output).name);
+            if (!in || !o)
+                throw Error("register automaton '" + spec::detail::printable(b.name) + "': symbol " +
+                            spec::detail::printable(in ? b.outputs[t.output].name : b.inputs[t.input].name) +
+                            " is not declared by '" + spec::detail::printable(reference.name) + "'");
+            t.input = *in;
+            t.output = *o;
+        }
+    return out;
+}
+
 ProductDifference product_difference(const RegisterAutomaton& a, const RegisterAutomaton& b, std::size_t max_depth,
                                      const std::function<bool(const DataWord&)>& confirm, const RaLimits& limits) {
     ProductDifference result;
@@ -631,10 +657,9 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
                 std::vector<DataType> types;
                 for (const auto& p : a.inputs[in].params) types.push_back(p.type);
                 std::vector<bool> relevant(types.size(), false);
-                mark_relevant(la, in, relevant);
-                mark_relevant(lb, in, relevant);
+                const std::size_t atoms = mark_relevant(la, in, relevant) + mark_relevant(lb, in, relevant);
                 std::vector<Value> current;
-                enumerate_classes(types, relevant, ki, kd, current, budget, [&](const std::vector<Value>& params) {
+                enumerate_classes(types, relevant, ki, kd, current, budget, atoms, [&](const std::vector<Value>& params) {
                     if (result.inputs) return;
                     const Transition& ta = holding_transition(a, la, in, params, n.ra);
                     const Transition& tb = holding_transition(b, lb, in, params, n.rb);
@@ -735,10 +760,23 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
                     problems.push_back(d.name + " has two parameters named '" + p.name + "'");
             }
         }
-    for (const auto& c : ra.constants) check_name("constant", c.name, true);
+    auto check_unique = [&](const std::string& what, std::set<std::string>& seen, const std::string& name) {
+        if (!seen.insert(name).second) problems.push_back(what + " '" + name + "' is declared twice");
+    };
+    std::set<std::string> inputs, outputs, constants;
+    for (const auto& d : ra.inputs) check_unique("callin", inputs, d.name);
+    for (const auto& d : ra.outputs) check_unique("output", outputs, d.name);
+    for (const auto& c : ra.constants) {
+        check_name("constant", c.name, true);
+        check_unique("constant", constants, c.name);
+    }
     for (const auto& l : ra.locations) {
         check_name("location", l.name, false);
-        for (const auto& r : l.registers) check_name("register of location " + l.name, r.name, true);
+        std::set<std::string> registers;
+        for (const auto& r : l.registers) {
+            check_name("register of location " + l.name, r.name, true);
+            check_unique("register of location " + l.name, registers, r.name);
+        }
     }
     bool structural_ok = problems.empty();
     for (const auto& l : ra.locations) {
@@ -771,6 +809,8 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
                 structural_ok = false;
                 continue;
             }
+            if (t.guard.disjuncts.empty())
+                problems.push_back(where(l, t) + ": the guard is `false` (no disjunct): the transition is never taken");
             for (const auto& conj : t.guard.disjuncts) {
                 for (const auto& a : conj) {
                     if (!term_in_range(ra, l, t, a.left, false) || !term_in_range(ra, l, t, a.right, false)) {

@@ -23,6 +23,42 @@ bool valid_name(const std::string& s) {
     return std::regex_match(s, re);
 }
 
+std::optional<Value> parse_integer(const std::string& s) {
+    if (s.empty()) return std::nullopt;
+    std::size_t i = (s[0] == '-') ? 1 : 0;
+    if (i == s.size()) return std::nullopt;
+    for (std::size_t j = i; j < s.size(); ++j)
+        if (!std::isdigit(static_cast<unsigned char>(s[j]))) return std::nullopt;
+    try {
+        return std::stoll(s);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+/// Completes `types` (one entry per register of each location, nullopt when not known) with the
+/// types the assignments imply, to a fixpoint: the reader's inference, which the writer mirrors to
+/// know which registers need a written type.
+void infer_register_types(const RegisterAutomaton& ra, std::vector<std::vector<std::optional<DataType>>>& types) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t li = 0; li < ra.locations.size(); ++li)
+            for (const auto& tr : ra.locations[li].transitions)
+                for (std::size_t r = 0; r < tr.assign.size(); ++r) {
+                    const Term& src = tr.assign[r];
+                    std::optional<DataType> ty;
+                    if (src.kind == Term::Kind::Param) ty = ra.inputs[tr.input].params[src.index].type;
+                    else if (src.kind == Term::Kind::Register) ty = types[li][src.index];
+                    else if (src.kind == Term::Kind::Constant) ty = ra.constants[src.index].type;
+                    else if (src.kind == Term::Kind::OutputParam) ty = ra.outputs[tr.output].params[src.index].type;
+                    if (ty && !types[tr.target][r]) {
+                        types[tr.target][r] = ty;
+                        changed = true;
+                    }
+                }
+    }
+}
+
 /// `name(p: type, q: type)` or `name(p, q)` or `name`.
 struct Signature {
     std::string name;
@@ -54,7 +90,7 @@ std::optional<Signature> parse_signature(std::string text, std::string& error) {
                 const auto colon = part.find(':');
                 std::string pname = trim(colon == std::string::npos ? part : part.substr(0, colon));
                 std::string ptype = colon == std::string::npos ? "" : trim(part.substr(colon + 1));
-                if (!valid_name(pname)) {
+                if (!valid_name(pname) && !parse_integer(pname)) {  // an output's argument may be a literal
                     error = "bad parameter name '" + pname + "' in '" + text + "'";
                     return std::nullopt;
                 }
@@ -160,42 +196,6 @@ private:
     std::string file_;
     std::vector<Diagnostic> diagnostics_;
 };
-
-std::optional<Value> parse_integer(const std::string& s) {
-    if (s.empty()) return std::nullopt;
-    std::size_t i = (s[0] == '-') ? 1 : 0;
-    if (i == s.size()) return std::nullopt;
-    for (std::size_t j = i; j < s.size(); ++j)
-        if (!std::isdigit(static_cast<unsigned char>(s[j]))) return std::nullopt;
-    try {
-        return std::stoll(s);
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
-/// Completes `types` (one entry per register of each location, nullopt when not known) with the
-/// types the assignments imply, to a fixpoint: the reader's inference, which the writer mirrors to
-/// know which registers need a written type.
-void infer_register_types(const RegisterAutomaton& ra, std::vector<std::vector<std::optional<DataType>>>& types) {
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (std::size_t li = 0; li < ra.locations.size(); ++li)
-            for (const auto& tr : ra.locations[li].transitions)
-                for (std::size_t r = 0; r < tr.assign.size(); ++r) {
-                    const Term& src = tr.assign[r];
-                    std::optional<DataType> ty;
-                    if (src.kind == Term::Kind::Param) ty = ra.inputs[tr.input].params[src.index].type;
-                    else if (src.kind == Term::Kind::Register) ty = types[li][src.index];
-                    else if (src.kind == Term::Kind::Constant) ty = ra.constants[src.index].type;
-                    else if (src.kind == Term::Kind::OutputParam) ty = ra.outputs[tr.output].params[src.index].type;
-                    if (ty && !types[tr.target][r]) {
-                        types[tr.target][r] = ty;
-                        changed = true;
-                    }
-                }
-    }
-}
 
 }  // namespace
 
@@ -744,6 +744,9 @@ std::string write_register_spec(const RaSpec& spec) {
         return b;
     };
     expected = reorder(ra, order);
+    for (auto& l : expected.locations)  // a guard with a true disjunct is written (and read) as `true`
+        for (auto& t : l.transitions)
+            if (t.guard.is_true()) t.guard = Guard{};
     std::vector<SymbolDecl> outs;
     for (bool cb : {false, true})
         for (const auto& d : expected.outputs)

@@ -27,10 +27,32 @@ void queue_if_new(const RegisterAutomaton& spec, LockstepCheck& check, const Dat
     else if (seen.size() >= max_states) truncated = true;
 }
 
+/// A device whose words are counted: past `max_words` resets it refuses, naming the knob, so a
+/// suite too large to run ends with a clear error instead of hours and gigabytes of cache.
+class WordBudgetSul final : public DataSul {
+public:
+    WordBudgetSul(DataSul& inner, const RegisterAutomaton& spec, std::size_t max_words)
+        : inner_(&inner), spec_(&spec), max_words_(max_words) {}
+    void reset() override {
+        if (++words_ > max_words_)
+            throw Error("the suite of '" + spec_->name + "' needs more than " + std::to_string(max_words_) +
+                        " data words on the device (set TYPESTAR_MAX_RA_WORDS to allow more, or lower the bound B)");
+        inner_->reset();
+    }
+    DataSymbol step(const DataSymbol& input) override { return inner_->step(input); }
+
+private:
+    DataSul* inner_;
+    const RegisterAutomaton* spec_;
+    std::size_t max_words_;
+    std::size_t words_ = 0;
+};
+
 }  // namespace
 
-RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul, const RaSuiteConfig& config) {
+RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& device, const RaSuiteConfig& config) {
     RaSuiteResult result;
+    WordBudgetSul sul(device, spec, config.max_words);
     DataOracle oracle(sul, spec);
     LockstepCheck check(spec);
     // Breadth-first over (location, order type): every input in every data class relative to all

@@ -43,9 +43,9 @@ void typestate_round_trip(Bytes& in) {
         Typestate::State st;
         st.name = name(in);
         for (std::size_t c = 0; c < t.callins.size(); ++c)
-            st.callins.push_back(in.flag() ? std::optional<StateId>(in.pick(states)) : std::nullopt);
+            st.callins.push_back(in.flag() ? std::optional<StateId>(static_cast<StateId>(in.pick(states))) : std::nullopt);
         if (!t.callbacks.empty() && in.flag())
-            st.callback = Typestate::CallbackEdge{in.pick(t.callbacks.size()), in.pick(states)};
+            st.callback = Typestate::CallbackEdge{in.pick(t.callbacks.size()), static_cast<StateId>(in.pick(states))};
         st.wait = in.flag() ? Typestate::Wait::Quiet : Typestate::Wait::Err;
         t.states.push_back(std::move(st));
     }
@@ -96,7 +96,10 @@ void register_automaton_round_trip(Bytes& in) {
         const std::size_t kind = in.pick(output_param ? 5 : 4);
         t.kind = static_cast<Term::Kind>(kind);
         t.index = in.pick(3);
-        if (t.kind == Term::Kind::Literal) t.literal = static_cast<Value>(in.next()) - 128;
+        if (t.kind == Term::Kind::Literal) {  // a literal's index is unused (0, as the reader builds it)
+            t.index = 0;
+            t.literal = static_cast<Value>(in.next()) - 128;
+        }
         return t;
     };
     for (auto& l : ra.locations)

@@ -135,10 +135,10 @@ TEST(RaHardening, ValidateSplitsOnlyTheParametersTransitionsRead) {
 TEST(RaHardening, ValidatePastTheClassLimitIsRefusedNamingTheKnob) {
     const std::string chain = "a < b && b < c && c < d && d < e && e < f && f < g && g < h && h < i && i < j";
     const std::string rest = "a >= b || b >= c || c >= d || d >= e || e >= f || f >= g || g >= h || h >= i || i >= j";
-    const ScopedEnv limit("TYPESTAR_MAX_RA_CLASSES", "20000");
+    const ScopedEnv limit("TYPESTAR_MAX_RA_WORK", "200000");
     const std::string d = diagnostics_of([&] { (void)parse_register_spec(one_callin_spec(chain, rest), "w.yaml"); });
-    EXPECT_NE(d.find("w.yaml: register automaton 'wide': exploring its data classes visits more than 20000 classes of "
-                     "input parameters (set TYPESTAR_MAX_RA_CLASSES to allow more)"),
+    EXPECT_NE(d.find("w.yaml: register automaton 'wide': exploring its data classes takes more than 200000 units of "
+                     "work (one per guard atom in each class of input parameters; set TYPESTAR_MAX_RA_WORK to allow more)"),
               std::string::npos)
         << d;
 }
@@ -157,6 +157,56 @@ TEST(RaHardening, DiffExploresTheProductOncePerPattern) {
     EXPECT_EQ(cex->inputs[0].values, cex->inputs[1].values);
     const ScopedEnv limit("TYPESTAR_MAX_RA_STATES", "2");
     EXPECT_THROW((void)separating_word(testing::login(), testing::login(), 12), Error);
+}
+
+/// A set of up to `n` ids: put(p) stores p (nok when full), has(p) answers whether p is stored.
+std::string id_set_spec(std::size_t n) {
+    std::string text = "typestar: 2\nkind: register-automaton\nname: set\ncallins: [\"put(p: id)\", \"has(p: id)\"]\n"
+                       "returns: [ok, nok]\ninitial: l0\nlocations:\n";
+    for (std::size_t i = 0; i <= n; ++i) {
+        std::string regs, keep, eq, ne;
+        for (std::size_t j = 1; j <= i; ++j) {
+            const std::string r = "r" + std::to_string(j);
+            regs += (j > 1 ? ", " : "") + r;
+            keep += (j > 1 ? ", " : "") + r + ": " + r;
+            eq += (j > 1 ? " || p == " : "p == ") + r;
+            ne += (j > 1 ? " && p != " : "p != ") + r;
+        }
+        const std::string here = "l" + std::to_string(i);
+        text += "  " + here + ":\n    registers: [" + regs + "]\n    transitions:\n";
+        if (i < n)
+            text += "      - {input: put, output: ok, assign: {" + keep + (i ? ", " : "") + "r" + std::to_string(i + 1) +
+                    ": p}, to: l" + std::to_string(i + 1) + "}\n";
+        else
+            text += "      - {input: put, output: nok, assign: {" + keep + "}, to: " + here + "}\n";
+        if (i == 0) {
+            text += "      - {input: has, output: nok, to: l0}\n";
+        } else {
+            text += "      - {input: has, guard: \"" + eq + "\", output: ok, assign: {" + keep + "}, to: " + here + "}\n";
+            text += "      - {input: has, guard: \"" + ne + "\", output: nok, assign: {" + keep + "}, to: " + here + "}\n";
+        }
+    }
+    return text;
+}
+
+// Issue 26, item 3: `check` of a spec with six registers against itself (before: no answer in
+// 120 s, 2.2 GB) stops at the word limit with the knob named, never with a partial "conforms".
+TEST(RaHardening, CheckPastTheWordLimitIsRefusedNamingTheKnob) {
+    const RaSpec six = parse_register_spec(id_set_spec(6), "six.yaml");
+    SimulatorSul device(six.automaton);
+    RaSuiteConfig config;
+    config.max_words = 5000;
+    try {
+        (void)check_register_automaton(six.automaton, device, config);
+        ADD_FAILURE() << "the suite ran past its word limit";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("needs more than 5000 data words on the device (set TYPESTAR_MAX_RA_WORDS"),
+                  std::string::npos)
+            << e.what();
+    }
+    const RaSpec two = parse_register_spec(id_set_spec(2), "two.yaml");  // a small one still conforms
+    SimulatorSul small(two.automaton);
+    EXPECT_FALSE(check_register_automaton(two.automaton, small).counterexample);
 }
 
 // Issue 26, item 4: an unreachable register whose type only its declaration gives (two unreachable
@@ -186,6 +236,20 @@ locations:
     EXPECT_EQ(parse_register_spec(written, "back.yaml"), spec);
 }
 
+// ... and so is a guard with a `true` disjunct (written `true`) and an output whose argument is a
+// negative literal (both found by fuzz_round_trip).
+TEST(RaHardening, TrueDisjunctsAndLiteralOutputsAreWrittenBack) {
+    RegisterAutomaton ra = testing::priority_queue2();
+    ra.locations[0].transitions[0].guard.disjuncts.push_back({Atom{testing::param(0), Op::Lt, Term{Term::Kind::Literal, 0, 3}}});
+    ra.locations[1].transitions[2].output_args[0] = testing::arg(Term{Term::Kind::Literal, 0, -5});
+    ASSERT_TRUE(validate(ra).empty());
+    const RaSpec spec{ra, 2, {}};
+    const RaSpec back = parse_register_spec(write_register_spec(spec), "back.yaml");
+    RaSimulator a(ra), b(back.automaton);
+    const DataWord w{{0, {5}}, {1, {}}, {0, {1}}, {0, {2}}, {1, {}}};
+    EXPECT_EQ(a.run(w), b.run(w));
+}
+
 // ... and a RALib name the format cannot write (a quote in a symbol name) is refused at import.
 TEST(RaHardening, NamesTheFormatCannotWriteAreRefused) {
     std::string xml = ralib_model(1, {});
@@ -196,6 +260,9 @@ TEST(RaHardening, NamesTheFormatCannotWriteAreRefused) {
     RegisterAutomaton clash = testing::login();
     clash.locations[1].registers[0].name = "fresh";
     EXPECT_FALSE(validate(clash).empty());
+    RegisterAutomaton twice = testing::login();
+    twice.outputs[1].name = "ok";  // the reader refuses a second `ok`
+    EXPECT_FALSE(validate(twice).empty());
 }
 
 const char* const kEscYaml =

@@ -217,9 +217,13 @@ struct RaLimits {
     /// (location, register pattern) pairs explored by validate and diff (product pairs for diff).
     /// TYPESTAR_MAX_RA_STATES; default 200,000.
     std::size_t max_states = 200000;
-    /// Data classes visited (each explored pair × input × class of the input's parameters).
-    /// TYPESTAR_MAX_RA_CLASSES; default 2,000,000.
-    std::size_t max_classes = 2000000;
+    /// Work of visiting data classes (each explored pair × input × class of the input's relevant
+    /// parameters), one unit per guard atom evaluated there and at least one per class.
+    /// TYPESTAR_MAX_RA_WORK; default 100,000,000 (about a second).
+    std::size_t max_work = 100000000;
+    /// Data words `check` runs on the device (the suite's words after the cache).
+    /// TYPESTAR_MAX_RA_WORDS; default 2,000,000.
+    std::size_t max_words = 2000000;
     /// The defaults, each replaced by its environment variable when set (a positive integer,
     /// optionally followed by K, M or G). Throws typestar::Error naming a variable with a bad value.
     [[nodiscard]] static RaLimits from_environment();
@@ -236,10 +240,15 @@ using ClassVisitor = std::function<void(std::size_t location, const std::vector<
 /// relative to the registers, the constants, the guards' literals (value_classes) and the earlier
 /// relevant parameters; a parameter nothing reads gets one fresh value. Follows the transitions of
 /// the classes where exactly one guard holds. Returns the number of pairs found. Throws
-/// typestar::Error naming TYPESTAR_MAX_RA_STATES or TYPESTAR_MAX_RA_CLASSES when the exploration
+/// typestar::Error naming TYPESTAR_MAX_RA_STATES or TYPESTAR_MAX_RA_WORK when the exploration
 /// would pass `limits` (never a partial answer). Precondition: the automaton is structurally valid.
 std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit,
                             const RaLimits& limits = RaLimits::from_environment());
+
+/// `b` with its input and output symbols numbered as in `reference` (the same names, perhaps in
+/// another order), so that data words mean the same in both. Throws typestar::Error naming a symbol
+/// of `b` that `reference` does not declare.
+[[nodiscard]] RegisterAutomaton renumbered_like(const RegisterAutomaton& reference, const RegisterAutomaton& b);
 
 /// What a product search of two automata found.
 struct ProductDifference {
