@@ -216,18 +216,7 @@ void diff_register_automata(const std::string& old_file, const std::string& new_
         std::cout << std::flush;
         exit_with(kExitFinding);
     }
-    // Same symbols: renumber b's into a's order, so data words mean the same in both.
-    {
-        ra::RegisterAutomaton renumbered = b;
-        renumbered.inputs = a.inputs;
-        renumbered.outputs = a.outputs;
-        for (auto& loc : renumbered.locations)
-            for (auto& t : loc.transitions) {
-                t.input = *a.input_index(b.inputs[t.input].name);
-                t.output = *a.output_index(b.outputs[t.output].name);
-            }
-        b = std::move(renumbered);
-    }
+    b = ra::renumbered_like(a, b);  // same symbols: numbered as in a, so data words mean the same
     const auto cex = ra::separating_word(a, b, depth);
     if (!cex) {
         std::cout << "same behaviour on every data word of up to " << depth

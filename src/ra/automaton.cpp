@@ -1,5 +1,7 @@
 #include "typestar/ra/automaton.hpp"
 
+#include "../spec/spec_detail.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -371,25 +373,85 @@ bool term_in_range(const RegisterAutomaton& ra, const Location& from, const Tran
     return false;
 }
 
-// Enumerates every data class of `types` (values chosen one after another relative to `known` and
-// the earlier ones), calling `visit` with one representative valuation per class.
-void enumerate_classes(const std::vector<DataType>& types, std::vector<Value> known_int, std::vector<Value> known_id,
-                       std::vector<Value>& current, const std::function<void(const std::vector<Value>&)>& visit) {
+/// Counts the data classes an exploration visits and refuses, naming the knob, past the limit.
+class ClassBudget {
+public:
+    ClassBudget(const RegisterAutomaton& ra, const RaLimits& limits) : ra_(&ra), limits_(limits) {}
+    /// One data class whose guards have `atoms` atoms in all (its cost: at least 1).
+    void take_class(std::size_t atoms) {
+        work_ += std::max<std::size_t>(atoms, 1);
+        if (work_ > limits_.max_work)
+            throw Error("register automaton '" + spec::detail::printable(ra_->name) +
+                        "': exploring its data classes takes more than " + std::to_string(limits_.max_work) +
+                        " units of work (one per guard atom in each class of input parameters; set "
+                        "TYPESTAR_MAX_RA_WORK to allow more)");
+    }
+    void check_states(std::size_t states) const {
+        if (states > limits_.max_states)
+            throw Error("register automaton '" + spec::detail::printable(ra_->name) + "': exploring it reaches more than " +
+                        std::to_string(limits_.max_states) +
+                        " (location, register pattern) states (set TYPESTAR_MAX_RA_STATES to allow more)");
+    }
+
+private:
+    const RegisterAutomaton* ra_;
+    RaLimits limits_;
+    std::size_t work_ = 0;
+};
+
+/// Marks the parameters of `input` that a transition of `from` on it reads (in a guard, an output
+/// or an assignment): the only ones whose data class can change what happens.
+/// Returns the number of guard atoms of those transitions (what evaluating them in one class costs).
+std::size_t mark_relevant(const Location& from, std::size_t input, std::vector<bool>& relevant) {
+    auto mark = [&](const Term& t) {
+        if (t.kind == Term::Kind::Param && t.index < relevant.size()) relevant[t.index] = true;
+    };
+    std::size_t atoms = 0;
+    for (const auto& t : from.transitions) {
+        if (t.input != input) continue;
+        for (const auto& conj : t.guard.disjuncts)
+            for (const auto& a : conj) {
+                mark(a.left);
+                mark(a.right);
+                ++atoms;
+            }
+        for (const auto& arg : t.output_args)
+            if (!arg.fresh) mark(arg.term);
+        for (const auto& term : t.assign) mark(term);
+    }
+    return atoms;
+}
+
+// Enumerates every data class of the relevant parameters among `types` (values chosen one after
+// another relative to `known` and the earlier relevant ones), calling `visit` with one
+// representative valuation per class; an irrelevant parameter gets one value above every known one.
+void enumerate_classes(const std::vector<DataType>& types, const std::vector<bool>& relevant,
+                       const std::vector<Value>& known_int, const std::vector<Value>& known_id,
+                       std::vector<Value>& current, ClassBudget& budget, std::size_t atoms,
+                       const std::function<void(const std::vector<Value>&)>& visit) {
     if (current.size() == types.size()) {
+        budget.take_class(atoms);
         visit(current);
         return;
     }
-    const DataType type = types[current.size()];
-    auto& known = type == DataType::Int ? known_int : known_id;
-    for (Value v : value_classes(type, known)) {
+    const std::size_t k = current.size();
+    const DataType type = types[k];
+    const auto& known = type == DataType::Int ? known_int : known_id;
+    const auto candidates = value_classes(type, known);
+    if (!relevant[k]) {
+        current.push_back(candidates.back());  // sorted: the last one is above every known value
+        enumerate_classes(types, relevant, known_int, known_id, current, budget, atoms, visit);
+        current.pop_back();
+        return;
+    }
+    for (Value v : candidates) {
         current.push_back(v);
         auto ki = known_int, kd = known_id;
         (type == DataType::Int ? ki : kd).push_back(v);
-        enumerate_classes(types, ki, kd, current, visit);
+        enumerate_classes(types, relevant, ki, kd, current, budget, atoms, visit);
         current.pop_back();
     }
 }
-
 
 std::vector<Value> anchors(const RegisterAutomaton& ra, DataType type) {
     std::vector<Value> out;
@@ -433,12 +495,22 @@ std::string order_type(const RegisterAutomaton& ra, std::size_t location, const 
     return order_type_key(types, registers, anchors(ra, DataType::Int), anchors(ra, DataType::Id));
 }
 
-std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit, std::size_t max_states) {
+RaLimits RaLimits::from_environment() {
+    RaLimits limits;
+    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_GUARD_DISJUNCTS")) limits.max_guard_disjuncts = *v;
+    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_STATES")) limits.max_states = *v;
+    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_WORK")) limits.max_work = *v;
+    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_WORDS")) limits.max_words = *v;
+    return limits;
+}
+
+std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit, const RaLimits& limits) {
     const auto anchors_int = anchors(ra, DataType::Int), anchors_id = anchors(ra, DataType::Id);
+    ClassBudget budget(ra, limits);
     std::set<std::pair<std::size_t, std::string>> seen;
     std::vector<std::pair<std::size_t, std::vector<Value>>> queue{{ra.initial, {}}};
     seen.insert({ra.initial, order_type_key({}, {}, anchors_int, anchors_id)});
-    for (std::size_t head = 0; head < queue.size() && head < max_states; ++head) {
+    for (std::size_t head = 0; head < queue.size(); ++head) {
         const auto [loc, regs] = queue[head];
         const Location& l = ra.locations[loc];
         std::vector<Value> ki = anchors_int, kd = anchors_id;
@@ -446,8 +518,10 @@ std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& vis
         for (std::size_t in = 0; in < ra.inputs.size(); ++in) {
             std::vector<DataType> types;
             for (const auto& p : ra.inputs[in].params) types.push_back(p.type);
+            std::vector<bool> relevant(types.size(), false);
+            const std::size_t atoms = mark_relevant(l, in, relevant);
             std::vector<Value> current;
-            enumerate_classes(types, ki, kd, current, [&](const std::vector<Value>& params) {
+            enumerate_classes(types, relevant, ki, kd, current, budget, atoms, [&](const std::vector<Value>& params) {
                 std::vector<std::size_t> holding;
                 for (std::size_t ti = 0; ti < l.transitions.size(); ++ti)
                     if (l.transitions[ti].input == in && evaluate(ra, l.transitions[ti].guard, params, regs))
@@ -478,16 +552,180 @@ std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& vis
                     next.push_back(term_value(ra, t.assign[r], params, regs, outs));
                     next_types.push_back(ra.locations[t.target].registers[r].type);
                 }
-                if (seen.insert({t.target, order_type_key(next_types, next, anchors_int, anchors_id)}).second)
+                if (seen.insert({t.target, order_type_key(next_types, next, anchors_int, anchors_id)}).second) {
+                    budget.check_states(seen.size());
                     queue.emplace_back(t.target, std::move(next));
+                }
             });
         }
     }
     return queue.size();
 }
 
+namespace {
 
-std::vector<std::string> validate(const RegisterAutomaton& ra) {
+/// The transition of `l` on `input` whose guard holds (a valid automaton has exactly one).
+const Transition& holding_transition(const RegisterAutomaton& ra, const Location& l, std::size_t input,
+                                     const std::vector<Value>& params, const std::vector<Value>& regs) {
+    for (const auto& t : l.transitions)
+        if (t.input == input && evaluate(ra, t.guard, params, regs)) return t;
+    throw Error("register automaton '" + ra.name + "': no guard of " + ra.inputs.at(input).name +
+                " holds in location " + l.name);
+}
+
+bool has_fresh_output(const RegisterAutomaton& ra) {
+    for (const auto& l : ra.locations)
+        for (const auto& t : l.transitions)
+            for (const auto& arg : t.output_args)
+                if (arg.fresh) return true;
+    return false;
+}
+
+}  // namespace
+
+RegisterAutomaton renumbered_like(const RegisterAutomaton& reference, const RegisterAutomaton& b) {
+    RegisterAutomaton out = b;
+    out.inputs = reference.inputs;
+    out.outputs = reference.outputs;
+    for (auto& l : out.locations)
+        for (auto& t : l.transitions) {
+            const auto in = reference.input_index(b.inputs.at(t.input).name);
+            const auto o = reference.output_index(b.outputs.at(t.output).name);
+            if (!in || !o)
+                throw Error("register automaton '" + spec::detail::printable(b.name) + "': symbol " +
+                            spec::detail::printable(in ? b.outputs[t.output].name : b.inputs[t.input].name) +
+                            " is not declared by '" + spec::detail::printable(reference.name) + "'");
+            t.input = *in;
+            t.output = *o;
+        }
+    return out;
+}
+
+ProductDifference product_difference(const RegisterAutomaton& a, const RegisterAutomaton& b, std::size_t max_depth,
+                                     const std::function<bool(const DataWord&)>& confirm, const RaLimits& limits) {
+    ProductDifference result;
+    std::vector<Value> anchors_int = anchors(a, DataType::Int), anchors_id = anchors(a, DataType::Id);
+    for (Value v : anchors(b, DataType::Int)) anchors_int.push_back(v);
+    for (Value v : anchors(b, DataType::Id)) anchors_id.push_back(v);
+    for (auto* v : {&anchors_int, &anchors_id}) {
+        std::sort(v->begin(), v->end());
+        v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    // b's fresh values decide future comparisons only through the largest value seen (RaSimulator)
+    const bool track_max = has_fresh_output(b);
+    struct Node {
+        std::size_t la = 0, lb = 0;
+        std::vector<Value> ra, rb;
+        std::optional<Value> max_seen;
+        DataWord word;
+    };
+    auto key_of = [&](const Node& n) {
+        std::vector<DataType> types;
+        std::vector<Value> values;
+        for (std::size_t r = 0; r < n.ra.size(); ++r) {
+            types.push_back(a.locations[n.la].registers[r].type);
+            values.push_back(n.ra[r]);
+        }
+        for (std::size_t r = 0; r < n.rb.size(); ++r) {
+            types.push_back(b.locations[n.lb].registers[r].type);
+            values.push_back(n.rb[r]);
+        }
+        if (track_max && n.max_seen)
+            for (DataType t : {DataType::Int, DataType::Id}) {
+                types.push_back(t);
+                values.push_back(*n.max_seen);
+            }
+        return std::to_string(n.la) + ":" + std::to_string(n.lb) + ":" +
+               order_type_key(types, values, anchors_int, anchors_id);
+    };
+    Node start;
+    start.la = a.initial;
+    start.lb = b.initial;
+    for (const auto& c : b.constants) start.max_seen = std::max(start.max_seen.value_or(c.value), c.value);
+    std::set<std::string> seen{key_of(start)};
+    ClassBudget budget(b, limits);
+    std::vector<Node> level{start};
+    for (std::size_t depth = 0; depth < max_depth && !level.empty(); ++depth) {
+        std::vector<Node> next_level;
+        for (const Node& n : level) {
+            const Location& la = a.locations[n.la];
+            const Location& lb = b.locations[n.lb];
+            std::vector<Value> ki = anchors_int, kd = anchors_id;
+            for (std::size_t r = 0; r < n.ra.size(); ++r) (la.registers[r].type == DataType::Int ? ki : kd).push_back(n.ra[r]);
+            for (std::size_t r = 0; r < n.rb.size(); ++r) (lb.registers[r].type == DataType::Int ? ki : kd).push_back(n.rb[r]);
+            for (std::size_t in = 0; in < a.inputs.size(); ++in) {
+                std::vector<DataType> types;
+                for (const auto& p : a.inputs[in].params) types.push_back(p.type);
+                std::vector<bool> relevant(types.size(), false);
+                const std::size_t atoms = mark_relevant(la, in, relevant) + mark_relevant(lb, in, relevant);
+                std::vector<Value> current;
+                enumerate_classes(types, relevant, ki, kd, current, budget, atoms, [&](const std::vector<Value>& params) {
+                    if (result.inputs) return;
+                    const Transition& ta = holding_transition(a, la, in, params, n.ra);
+                    const Transition& tb = holding_transition(b, lb, in, params, n.rb);
+                    Node m;
+                    m.la = ta.target;
+                    m.lb = tb.target;
+                    m.max_seen = n.max_seen;
+                    for (Value v : params) m.max_seen = std::max(m.max_seen.value_or(v), v);
+                    m.word = n.word;
+                    m.word.push_back(DataSymbol{in, params});
+                    bool differs = ta.output != tb.output || ta.output_args.size() != tb.output_args.size();
+                    std::vector<Value> outs_a, outs_b;
+                    for (std::size_t i = 0; !differs && i < ta.output_args.size(); ++i) {
+                        const OutputArg &oa = ta.output_args[i], &ob = tb.output_args[i];
+                        if (oa.fresh && ob.fresh) {
+                            const Value v = m.max_seen ? *m.max_seen + 1 : 0;
+                            m.max_seen = v;
+                            outs_a.push_back(v);
+                            outs_b.push_back(v);
+                        } else if (oa.fresh || ob.fresh) {
+                            differs = true;
+                        } else {
+                            outs_a.push_back(term_value(a, oa.term, params, n.ra));
+                            outs_b.push_back(term_value(b, ob.term, params, n.rb));
+                            differs = outs_a.back() != outs_b.back();
+                        }
+                    }
+                    if (differs) {
+                        if (confirm(m.word)) result.inputs = m.word;
+                        else result.inconclusive = true;
+                        return;
+                    }
+                    for (const auto& term : ta.assign) m.ra.push_back(term_value(a, term, params, n.ra, outs_a));
+                    for (const auto& term : tb.assign) m.rb.push_back(term_value(b, term, params, n.rb, outs_b));
+                    if (seen.insert(key_of(m)).second) {
+                        budget.check_states(seen.size());
+                        next_level.push_back(std::move(m));
+                    }
+                });
+                if (result.inputs) {
+                    result.states = seen.size();
+                    return result;
+                }
+            }
+        }
+        level = std::move(next_level);
+    }
+    result.states = seen.size();
+    return result;
+}
+
+namespace {
+
+bool name_of(const std::string& s, bool dash) {
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    return std::all_of(s.begin(), s.end(), [&](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || (dash && c == '-');
+    });
+}
+
+}  // namespace
+
+bool is_symbol_name(const std::string& name) { return name_of(name, true); }
+bool is_data_name(const std::string& name) { return name_of(name, false) && name != "true" && name != "fresh"; }
+
+std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& limits) {
     std::vector<std::string> problems;
     auto where = [&](const Location& l, const Transition& t) {
         std::string s = "location " + l.name + ", " + (t.input < ra.inputs.size() ? ra.inputs[t.input].name : "?");
@@ -505,6 +743,41 @@ std::vector<std::string> validate(const RegisterAutomaton& ra) {
     std::set<std::string> names;
     for (const auto& l : ra.locations)
         if (!names.insert(l.name).second) problems.push_back("location " + l.name + " is defined twice");
+    // Names the v2 format can write and read back: symbols and locations are names, data names are
+    // read inside guards too (no '-') and are not the words `true` and `fresh`.
+    auto check_name = [&](const std::string& what, const std::string& name, bool data) {
+        if (is_data_name(name) || (!data && is_symbol_name(name))) return;
+        problems.push_back(what + " '" + name + "' is not a name the spec format can write (" +
+                           (data ? "[A-Za-z_][A-Za-z0-9_.]*, not `true` or `fresh`" : "[A-Za-z_][A-Za-z0-9_.-]*") + ")");
+    };
+    for (const auto* decls : {&ra.inputs, &ra.outputs})
+        for (const auto& d : *decls) {
+            check_name(decls == &ra.inputs ? "callin" : "output", d.name, false);
+            std::set<std::string> params;
+            for (const auto& p : d.params) {
+                check_name("parameter of " + d.name, p.name, true);
+                if (!params.insert(p.name).second)
+                    problems.push_back(d.name + " has two parameters named '" + p.name + "'");
+            }
+        }
+    auto check_unique = [&](const std::string& what, std::set<std::string>& seen, const std::string& name) {
+        if (!seen.insert(name).second) problems.push_back(what + " '" + name + "' is declared twice");
+    };
+    std::set<std::string> inputs, outputs, constants;
+    for (const auto& d : ra.inputs) check_unique("callin", inputs, d.name);
+    for (const auto& d : ra.outputs) check_unique("output", outputs, d.name);
+    for (const auto& c : ra.constants) {
+        check_name("constant", c.name, true);
+        check_unique("constant", constants, c.name);
+    }
+    for (const auto& l : ra.locations) {
+        check_name("location", l.name, false);
+        std::set<std::string> registers;
+        for (const auto& r : l.registers) {
+            check_name("register of location " + l.name, r.name, true);
+            check_unique("register of location " + l.name, registers, r.name);
+        }
+    }
     bool structural_ok = problems.empty();
     for (const auto& l : ra.locations) {
         for (const auto& t : l.transitions) {
@@ -536,6 +809,8 @@ std::vector<std::string> validate(const RegisterAutomaton& ra) {
                 structural_ok = false;
                 continue;
             }
+            if (t.guard.disjuncts.empty())
+                problems.push_back(where(l, t) + ": the guard is `false` (no disjunct): the transition is never taken");
             for (const auto& conj : t.guard.disjuncts) {
                 for (const auto& a : conj) {
                     if (!term_in_range(ra, l, t, a.left, false) || !term_in_range(ra, l, t, a.right, false)) {
@@ -587,7 +862,7 @@ std::vector<std::string> validate(const RegisterAutomaton& ra) {
     // order type of their register values, enumerate the classes of the parameters relative to
     // registers, constants and literals, and count the guards that hold in each.
     std::set<std::tuple<std::size_t, std::size_t, std::string>> reported;
-    explore_classes(ra, [&](std::size_t loc, const std::vector<Value>& regs, std::size_t in,
+    const ClassVisitor report = [&](std::size_t loc, const std::vector<Value>& regs, std::size_t in,
                             const std::vector<Value>& params, const std::vector<std::size_t>& holding) {
         if (holding.size() == 1) return;
         const Location& l = ra.locations[loc];
@@ -612,15 +887,22 @@ std::vector<std::string> validate(const RegisterAutomaton& ra) {
             os << ")";
         }
         problems.push_back(os.str());
-    });
+    };
+    try {
+        explore_classes(ra, report, limits);
+    } catch (const Error& e) {
+        problems.push_back(e.what());  // a limit passed: refused, never a partial verdict
+    }
     return problems;
 }
+
+std::vector<std::string> validate(const RegisterAutomaton& ra) { return validate(ra, RaLimits::from_environment()); }
 
 void check_valid(const RegisterAutomaton& ra) {
     auto problems = validate(ra);
     if (problems.empty()) return;
-    std::string msg = "invalid register automaton '" + ra.name + "':";
-    for (const auto& p : problems) msg += "\n  " + p;
+    std::string msg = "invalid register automaton '" + spec::detail::printable(ra.name) + "':";
+    for (const auto& p : problems) msg += "\n  " + spec::detail::printable(p);
     throw Error(msg);
 }
 

@@ -10,17 +10,53 @@
 #include <regex>
 #include <sstream>
 
+#include "../spec/spec_detail.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar::ra {
 namespace {
 
-constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
 constexpr std::size_t kMaxTransitions = std::size_t{1} << 20;
 
 bool valid_name(const std::string& s) {
     static const std::regex re("[A-Za-z_][A-Za-z0-9_.-]*");
     return std::regex_match(s, re);
+}
+
+std::optional<Value> parse_integer(const std::string& s) {
+    if (s.empty()) return std::nullopt;
+    std::size_t i = (s[0] == '-') ? 1 : 0;
+    if (i == s.size()) return std::nullopt;
+    for (std::size_t j = i; j < s.size(); ++j)
+        if (!std::isdigit(static_cast<unsigned char>(s[j]))) return std::nullopt;
+    try {
+        return std::stoll(s);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+/// Completes `types` (one entry per register of each location, nullopt when not known) with the
+/// types the assignments imply, to a fixpoint: the reader's inference, which the writer mirrors to
+/// know which registers need a written type.
+void infer_register_types(const RegisterAutomaton& ra, std::vector<std::vector<std::optional<DataType>>>& types) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t li = 0; li < ra.locations.size(); ++li)
+            for (const auto& tr : ra.locations[li].transitions)
+                for (std::size_t r = 0; r < tr.assign.size(); ++r) {
+                    const Term& src = tr.assign[r];
+                    std::optional<DataType> ty;
+                    if (src.kind == Term::Kind::Param) ty = ra.inputs[tr.input].params[src.index].type;
+                    else if (src.kind == Term::Kind::Register) ty = types[li][src.index];
+                    else if (src.kind == Term::Kind::Constant) ty = ra.constants[src.index].type;
+                    else if (src.kind == Term::Kind::OutputParam) ty = ra.outputs[tr.output].params[src.index].type;
+                    if (ty && !types[tr.target][r]) {
+                        types[tr.target][r] = ty;
+                        changed = true;
+                    }
+                }
+    }
 }
 
 /// `name(p: type, q: type)` or `name(p, q)` or `name`.
@@ -54,7 +90,7 @@ std::optional<Signature> parse_signature(std::string text, std::string& error) {
                 const auto colon = part.find(':');
                 std::string pname = trim(colon == std::string::npos ? part : part.substr(0, colon));
                 std::string ptype = colon == std::string::npos ? "" : trim(part.substr(colon + 1));
-                if (!valid_name(pname)) {
+                if (!valid_name(pname) && !parse_integer(pname)) {  // an output's argument may be a literal
                     error = "bad parameter name '" + pname + "' in '" + text + "'";
                     return std::nullopt;
                 }
@@ -86,7 +122,7 @@ public:
         std::stable_sort(diagnostics_.begin(), diagnostics_.end(), [](const Diagnostic& a, const Diagnostic& b) {
             return std::tie(a.line, a.column) < std::tie(b.line, b.column);
         });
-        throw SpecError(diagnostics_);
+        spec::detail::throw_spec_error(diagnostics_);
     }
 
     /// The entries of a map, refusing duplicate and unknown keys.
@@ -161,27 +197,12 @@ private:
     std::vector<Diagnostic> diagnostics_;
 };
 
-std::optional<Value> parse_integer(const std::string& s) {
-    if (s.empty()) return std::nullopt;
-    std::size_t i = (s[0] == '-') ? 1 : 0;
-    if (i == s.size()) return std::nullopt;
-    for (std::size_t j = i; j < s.size(); ++j)
-        if (!std::isdigit(static_cast<unsigned char>(s[j]))) return std::nullopt;
-    try {
-        return std::stoll(s);
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
 }  // namespace
 
 RaSpec parse_register_spec(const std::string& text, const std::string& file) {
     Reader rd(file);
-    if (text.size() > kMaxBytes) {
-        rd.error_at(0, 0, "the file is larger than 64 MiB");
-        rd.raise();
-    }
+    if (auto too_big = spec::detail::size_diagnostic(text.size(), file, spec::ReadLimits::from_environment()))
+        spec::detail::throw_spec_error({*too_big});
     YAML::Node root;
     try {
         root = YAML::Load(text);
@@ -517,23 +538,7 @@ RaSpec parse_register_spec(const std::string& text, const std::string& file) {
     std::vector<std::vector<std::optional<DataType>>> types(ra.locations.size());
     for (std::size_t li = 0; li < ra.locations.size(); ++li)
         for (const auto& [n, ty] : declared_regs[li]) types[li].push_back(ty);
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (std::size_t li = 0; li < ra.locations.size(); ++li)
-            for (const auto& tr : ra.locations[li].transitions)
-                for (std::size_t r = 0; r < tr.assign.size(); ++r) {
-                    const Term& src = tr.assign[r];
-                    std::optional<DataType> ty;
-                    if (src.kind == Term::Kind::Param) ty = ra.inputs[tr.input].params[src.index].type;
-                    else if (src.kind == Term::Kind::Register) ty = types[li][src.index];
-                    else if (src.kind == Term::Kind::Constant) ty = ra.constants[src.index].type;
-                    else if (src.kind == Term::Kind::OutputParam) ty = ra.outputs[tr.output].params[src.index].type;
-                    if (ty && !types[tr.target][r]) {
-                        types[tr.target][r] = ty;
-                        changed = true;
-                    }
-                }
-    }
+    infer_register_types(ra, types);
     for (std::size_t li = 0; li < ra.locations.size(); ++li)
         for (std::size_t r = 0; r < types[li].size(); ++r) {
             if (!types[li][r])
@@ -557,27 +562,17 @@ RaSpec parse_register_spec(const std::string& text, const std::string& file) {
 }
 
 RaSpec load_register_spec(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw SpecError({Diagnostic{path.string(), 0, 0, "cannot read the file (missing, or not a regular file)"}});
-    if (std::filesystem::file_size(path, ec) > kMaxBytes)
-        throw SpecError({Diagnostic{path.string(), 0, 0, "the file is larger than 64 MiB"}});
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (!in && !in.eof()) throw SpecError({Diagnostic{path.string(), 0, 0, "cannot read the file"}});
-    return parse_register_spec(ss.str(), path.string());
+    return parse_register_spec(
+        spec::detail::read_input_file(path, spec::ReadLimits::from_environment(), "register-automaton spec"),
+        path.string());
 }
 
 namespace {
 
+/// `s` double-quoted, with YAML's escapes for quotes, backslashes and control characters.
 std::string quoted(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
+    std::string out = spec::detail::yaml_scalar(s);
+    return out.front() == '"' ? out : "\"" + out + "\"";
 }
 
 std::string signature_text(const SymbolDecl& d, bool with_types) {
@@ -685,6 +680,9 @@ std::string write_register_spec(const RaSpec& spec) {
         for (const auto& [k, v] : spec.provenance) os << "  " << scalar(k) << ": " << quoted(v) << "\n";
     }
     const auto order = location_order(ra);
+    std::vector<std::vector<std::optional<DataType>>> inferred(ra.locations.size());
+    for (std::size_t li = 0; li < ra.locations.size(); ++li) inferred[li].resize(ra.locations[li].registers.size());
+    infer_register_types(ra, inferred);
     // the symbols and constants only: transitions name the input's parameters through this copy
     RegisterAutomaton names_view;
     names_view.inputs = ra.inputs;
@@ -695,11 +693,8 @@ std::string write_register_spec(const RaSpec& spec) {
         const Location& l = ra.locations[li];
         os << "  " << scalar(l.name) << ":\n    registers: [";
         for (std::size_t r = 0; r < l.registers.size(); ++r) {
-            // a plain name when the reader infers the type from an assignment, else `{r: type}`
-            bool inferable = false;
-            for (const auto& from : ra.locations)
-                for (const auto& t : from.transitions)
-                    if (t.target == li && t.assign.at(r).kind != Term::Kind::Literal) inferable = true;
+            // a plain name when the reader infers the type from the assignments, else `{r: type}`
+            const bool inferable = inferred[li][r] == l.registers[r].type;
             os << (r ? ", " : "");
             if (inferable) os << scalar(l.registers[r].name);
             else os << "{" << scalar(l.registers[r].name) << ": " << type_name(l.registers[r].type) << "}";
@@ -729,7 +724,8 @@ std::string write_register_spec(const RaSpec& spec) {
     try {
         back = parse_register_spec(text, "<written>");
     } catch (const SpecError& e) {
-        throw Error("write_register_spec: the written text does not read back: " + e.diagnostics().front().str());
+        throw Error("write_register_spec: the written text does not read back: " +
+                    spec::detail::printable(e.diagnostics().front().str()));
     }
     RegisterAutomaton expected = ra;
     // the reader orders nothing: compare after putting both in the written order
@@ -748,6 +744,9 @@ std::string write_register_spec(const RaSpec& spec) {
         return b;
     };
     expected = reorder(ra, order);
+    for (auto& l : expected.locations)  // a guard with a true disjunct is written (and read) as `true`
+        for (auto& t : l.transitions)
+            if (t.guard.is_true()) t.guard = Guard{};
     std::vector<SymbolDecl> outs;
     for (bool cb : {false, true})
         for (const auto& d : expected.outputs)
@@ -761,7 +760,8 @@ std::string write_register_spec(const RaSpec& spec) {
     for (auto& l : expected.locations)
         for (auto& t : l.transitions) t.output = out_pos[t.output];
     if (!(back.automaton == expected))
-        throw Error("write_register_spec: the written text of '" + ra.name + "' would read back differently");
+        throw Error("write_register_spec: the written text of '" + spec::detail::printable(ra.name) +
+                    "' would read back differently");
     return text;
 }
 

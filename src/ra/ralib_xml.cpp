@@ -10,6 +10,8 @@
 
 #include "typestar/ra/format.hpp"
 
+#include "../spec/spec_detail.hpp"
+
 namespace typestar::ra {
 namespace {
 
@@ -36,13 +38,83 @@ std::vector<std::string> split_params(const char* text) {
     return out;
 }
 
+/// False only when no integer values satisfy `conj` (terms at first-match time: parameters,
+/// globals as registers, constants, literals). Every atom is a difference constraint x - y <= c
+/// (x < y: x - y <= -1; == both ways; a constant or literal is an offset from one zero node); a
+/// negative cycle (Floyd-Warshall) or a `!=` between two values the constraints force equal is a
+/// contradiction. Sound, not complete (x != 1 && x != 2 && 1 <= x <= 2 is kept): a kept
+/// contradiction only costs a conjunction that never holds.
+__extension__ using Wide = __int128;  // sums of two 64-bit offsets never overflow
+
+bool may_hold(const RegisterAutomaton& ra, const std::vector<Atom>& conj) {
+    std::map<Term, std::size_t> node;  // node 0: the zero
+    auto id = [&](const Term& t) {
+        Term key = t;
+        if (t.kind == Term::Kind::Constant || t.kind == Term::Kind::Literal) {
+            const Value v = t.kind == Term::Kind::Constant ? ra.constants.at(t.index).value : t.literal;
+            key = Term{Term::Kind::Literal, 0, v};
+        }
+        return node.emplace(key, node.size() + 1).first->second;
+    };
+    struct Edge {
+        std::size_t from, to;
+        Wide weight;  // to - from <= weight
+    };
+    std::vector<Edge> edges;
+    std::vector<std::pair<std::size_t, std::size_t>> distinct;
+    for (const auto& a : conj) {
+        const std::size_t x = id(a.left), y = id(a.right);
+        switch (a.op) {  // x - y <= c is the edge y -> x of weight c
+            case Op::Eq: edges.push_back({y, x, 0}), edges.push_back({x, y, 0}); break;
+            case Op::Ne: distinct.emplace_back(x, y); break;
+            case Op::Lt: edges.push_back({y, x, -1}); break;
+            case Op::Le: edges.push_back({y, x, 0}); break;
+            case Op::Gt: edges.push_back({x, y, -1}); break;
+            case Op::Ge: edges.push_back({x, y, 0}); break;
+        }
+    }
+    for (const auto& [term, n] : node)
+        if (term.kind == Term::Kind::Literal) {  // v - zero <= literal and zero - v <= -literal
+            edges.push_back({0, n, term.literal});
+            edges.push_back({n, 0, -static_cast<Wide>(term.literal)});
+        }
+    const std::size_t n = node.size() + 1;
+    const Wide inf = static_cast<Wide>(1) << 100;
+    std::vector<std::vector<Wide>> d(n, std::vector<Wide>(n, inf));
+    for (std::size_t i = 0; i < n; ++i) d[i][i] = 0;
+    for (const auto& e : edges) d[e.from][e.to] = std::min(d[e.from][e.to], e.weight);
+    for (std::size_t k = 0; k < n; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+            if (d[i][k] < inf)
+                for (std::size_t j = 0; j < n; ++j)
+                    if (d[k][j] < inf && d[i][k] + d[k][j] < d[i][j]) d[i][j] = d[i][k] + d[k][j];
+    for (std::size_t i = 0; i < n; ++i)
+        if (d[i][i] < 0) return false;
+    for (const auto& [x, y] : distinct)
+        if (d[x][y] <= 0 && d[y][x] <= 0) return false;  // forced x == y
+    return true;
+}
+
+/// `g` without duplicate atoms in a conjunction, without conjunctions that cannot hold, without
+/// duplicate conjunctions.
+void simplify(const RegisterAutomaton& ra, Guard& g) {
+    std::set<std::vector<Atom>> kept;
+    std::vector<std::vector<Atom>> out;
+    for (auto& conj : g.disjuncts) {
+        std::sort(conj.begin(), conj.end());
+        conj.erase(std::unique(conj.begin(), conj.end()), conj.end());
+        if (may_hold(ra, conj) && kept.insert(conj).second) out.push_back(std::move(conj));
+    }
+    g.disjuncts = std::move(out);
+}
+
 }  // namespace
 
 RegisterAutomaton import_ralib_xml(const std::string& text, const std::string& file, const RalibImportOptions& options) {
     std::vector<Diagnostic> diags;
     auto fail = [&](int line, const std::string& message) { diags.push_back(Diagnostic{file, line, 0, message}); };
     auto raise_if = [&] {
-        if (!diags.empty()) throw SpecError(diags);
+        if (!diags.empty()) spec::detail::throw_spec_error(diags);
     };
     tinyxml2::XMLDocument doc;
     if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
@@ -276,45 +348,39 @@ RegisterAutomaton import_ralib_xml(const std::string& text, const std::string& f
     }
     raise_if();
     if (options.first_match) {
-        auto negate = [](const Guard& g) {
-            Guard out;  // ¬(c1 ∨ c2 ...) = ∧ ¬ci, each ¬ci a disjunction of negated atoms
-            for (const auto& conj : g.disjuncts) {
-                if (conj.empty()) return Guard{{}};  // ¬true: false (no disjunct)
-                Guard next;
-                next.disjuncts.clear();
-                for (const auto& d : out.disjuncts)
-                    for (const auto& a : conj) {
-                        Atom n = a;
-                        static const Op neg[] = {Op::Ne, Op::Eq, Op::Ge, Op::Gt, Op::Le, Op::Lt};
-                        n.op = neg[static_cast<int>(a.op)];
-                        auto c = d;
-                        c.push_back(n);
-                        next.disjuncts.push_back(std::move(c));
-                    }
-                out = std::move(next);
-            }
-            return out;
-        };
+        // Each guard conjoined with the negation of the earlier guards of its location and input,
+        // in DNF: contradictory conjunctions are pruned after every step, and a guard that would
+        // pass the limit is refused (overlapping guards could otherwise grow it exponentially).
+        const RaLimits limits = RaLimits::from_environment();
+        static const Op negated[] = {Op::Ne, Op::Eq, Op::Ge, Op::Gt, Op::Le, Op::Lt};
         for (auto& l : ra.locations) {
-            std::map<std::size_t, Guard> earlier;  // input -> disjunction of the earlier guards
+            std::map<std::size_t, std::vector<std::vector<Atom>>> earlier;  // input -> earlier conjunctions
             for (auto& t : l.transitions) {
-                Guard original = t.guard;
-                auto it = earlier.find(t.input);
-                if (it != earlier.end()) {
-                    const Guard neg = negate(it->second);
-                    Guard combined;
-                    combined.disjuncts.clear();
-                    for (const auto& a : t.guard.disjuncts)
-                        for (const auto& b : neg.disjuncts) {
-                            auto c = a;
-                            c.insert(c.end(), b.begin(), b.end());
-                            combined.disjuncts.push_back(std::move(c));
+                const Guard original = t.guard;
+                auto& before = earlier[t.input];
+                for (const auto& conj : before) {  // t.guard && !(conj): one negated atom per disjunct
+                    if (t.guard.disjuncts.empty()) break;
+                    Guard next;
+                    next.disjuncts.clear();
+                    for (const auto& d : t.guard.disjuncts)
+                        for (const auto& a : conj) {
+                            auto c = d;
+                            c.push_back(Atom{a.left, negated[static_cast<int>(a.op)], a.right});
+                            next.disjuncts.push_back(std::move(c));
                         }
-                    t.guard = std::move(combined);
-                    for (auto& c : original.disjuncts) it->second.disjuncts.push_back(c);
-                } else {
-                    earlier[t.input] = original;
+                    if (conj.empty()) next.disjuncts.clear();  // !true
+                    simplify(ra, next);
+                    if (next.disjuncts.size() > limits.max_guard_disjuncts) {
+                        fail(t.line, "first-match expansion of the guards of " + ra.inputs[t.input].name +
+                                         " in location '" + l.name + "' needs more than " +
+                                         std::to_string(limits.max_guard_disjuncts) +
+                                         " conjunctions in one guard (overlapping guards; set "
+                                         "TYPESTAR_MAX_GUARD_DISJUNCTS to allow more)");
+                        raise_if();
+                    }
+                    t.guard = std::move(next);
                 }
+                for (const auto& c : original.disjuncts) before.push_back(c);
             }
             // a guard that became unsatisfiable leaves no disjunct: drop the transition
             std::erase_if(l.transitions, [](const Transition& t) { return t.guard.disjuncts.empty(); });
@@ -387,11 +453,8 @@ RegisterAutomaton import_ralib_xml(const std::string& text, const std::string& f
 }
 
 RegisterAutomaton load_ralib_xml(const std::filesystem::path& path, const RalibImportOptions& options) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw SpecError({Diagnostic{path.string(), 0, 0, "cannot read the file"}});
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return import_ralib_xml(ss.str(), path.string(), options);
+    const auto text = spec::detail::read_input_file(path, spec::ReadLimits::from_environment(), "RALib XML file");
+    return import_ralib_xml(text, path.string(), options);
 }
 
 }  // namespace typestar::ra

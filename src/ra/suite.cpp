@@ -27,10 +27,32 @@ void queue_if_new(const RegisterAutomaton& spec, LockstepCheck& check, const Dat
     else if (seen.size() >= max_states) truncated = true;
 }
 
+/// A device whose words are counted: past `max_words` resets it refuses, naming the knob, so a
+/// suite too large to run ends with a clear error instead of hours and gigabytes of cache.
+class WordBudgetSul final : public DataSul {
+public:
+    WordBudgetSul(DataSul& inner, const RegisterAutomaton& spec, std::size_t max_words)
+        : inner_(&inner), spec_(&spec), max_words_(max_words) {}
+    void reset() override {
+        if (++words_ > max_words_)
+            throw Error("the suite of '" + spec_->name + "' needs more than " + std::to_string(max_words_) +
+                        " data words on the device (set TYPESTAR_MAX_RA_WORDS to allow more, or lower the bound B)");
+        inner_->reset();
+    }
+    DataSymbol step(const DataSymbol& input) override { return inner_->step(input); }
+
+private:
+    DataSul* inner_;
+    const RegisterAutomaton* spec_;
+    std::size_t max_words_;
+    std::size_t words_ = 0;
+};
+
 }  // namespace
 
-RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul, const RaSuiteConfig& config) {
+RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& device, const RaSuiteConfig& config) {
     RaSuiteResult result;
+    WordBudgetSul sul(device, spec, config.max_words);
     DataOracle oracle(sul, spec);
     LockstepCheck check(spec);
     // Breadth-first over (location, order type): every input in every data class relative to all
@@ -148,6 +170,15 @@ std::optional<RaCounterexample> separating_word(const RegisterAutomaton& a, cons
                                                 std::size_t max_depth) {
     SimulatorSul device(b);
     DataOracle oracle(device, b);
+    // Breadth-first over the product, each (locations, register pattern) once; a word it finds is
+    // confirmed by running `b` as the device against `a` in lockstep (the suite's own comparison).
+    std::optional<RaCounterexample> found;
+    const ProductDifference search = product_difference(a, b, max_depth, [&](const DataWord& word) {
+        found = find_difference(oracle, a, {word}, 0);
+        return found.has_value();
+    });
+    if (found || !search.inconclusive) return found;
+    // The symbolic and the concrete comparison disagreed on a candidate: every word, exhaustively.
     for (std::size_t depth = 1; depth <= max_depth; ++depth)
         if (auto cex = find_difference(oracle, a, {}, depth)) return cex;
     return std::nullopt;

@@ -259,18 +259,12 @@ std::string read_input_file(const std::filesystem::path& path, const ReadLimits&
     return text;
 }
 
-}  // namespace typestar::spec::detail
-
-namespace typestar::spec {
-namespace {
-
-/// Parses a limit from the environment variable `name`, if set.
 std::optional<std::size_t> limit_from_environment(const char* name) {
     const char* value = std::getenv(name);
     if (value == nullptr) return std::nullopt;
     const std::string_view text(value);
     const auto bad = [&] {
-        throw Error(std::string(name) + "='" + detail::printable(text) +
+        throw Error(std::string(name) + "='" + printable(text) +
                     "' is not a positive integer (optionally followed by K, M or G)");
     };
     std::size_t digits = 0;
@@ -293,12 +287,14 @@ std::optional<std::size_t> limit_from_environment(const char* name) {
     return number << shift;
 }
 
-}  // namespace
+}  // namespace typestar::spec::detail
+
+namespace typestar::spec {
 
 ReadLimits ReadLimits::from_environment() {
     ReadLimits limits;
-    if (const auto v = limit_from_environment("TYPESTAR_MAX_INPUT_BYTES")) limits.max_bytes = *v;
-    if (const auto v = limit_from_environment("TYPESTAR_MAX_TRANSITIONS")) limits.max_transitions = *v;
+    if (const auto v = detail::limit_from_environment("TYPESTAR_MAX_INPUT_BYTES")) limits.max_bytes = *v;
+    if (const auto v = detail::limit_from_environment("TYPESTAR_MAX_TRANSITIONS")) limits.max_transitions = *v;
     return limits;
 }
 

@@ -69,4 +69,9 @@ private:
 [[nodiscard]] std::optional<Diagnostic> size_diagnostic(std::size_t size, const std::string& file,
                                                         const ReadLimits& limits);
 
+/// The limit set by environment variable `name`, if set: a positive integer, optionally followed
+/// by K, M or G (times 1024, 1024², 1024³). Throws typestar::Error naming the variable when its
+/// value is anything else. Every `TYPESTAR_MAX_*` knob is read through this one function.
+[[nodiscard]] std::optional<std::size_t> limit_from_environment(const char* name);
+
 }  // namespace typestar::spec::detail

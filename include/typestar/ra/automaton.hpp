@@ -185,14 +185,49 @@ struct GuardSyntaxError {
 /// or the first error (unknown name, bad operator, `x + c` which is not supported yet).
 [[nodiscard]] std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const TermResolver& resolve);
 
+/// True for a name of a symbol or location the spec format writes and reads back:
+/// [A-Za-z_][A-Za-z0-9_.-]*.
+[[nodiscard]] bool is_symbol_name(const std::string& name);
+/// True for a name of a parameter, register or constant (read inside guards too):
+/// [A-Za-z_][A-Za-z0-9_.]*, except `true` and `fresh`.
+[[nodiscard]] bool is_data_name(const std::string& name);
+
 /// Every problem of the automaton, each naming the location, the input and the transition's line:
-/// indices out of range, type errors (an `id` compared with <, a parameter compared with a value of
+/// names the spec format cannot write (is_symbol_name, is_data_name; a symbol with two parameters
+/// of one name), indices out of range, type errors (an `id` compared with <, a parameter compared with a value of
 /// another type, an assignment of the wrong type), arity, and for every location and input the
 /// valuations (found by enumerating the data classes of registers, constants and parameters) where
-/// no guard holds or two guards hold. Empty when valid.
+/// no guard holds or two guards hold (explore_classes: one problem naming the knob when that passes
+/// `limits`). Empty when valid.
+struct RaLimits;
+[[nodiscard]] std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& limits);
+/// validate with RaLimits::from_environment().
 [[nodiscard]] std::vector<std::string> validate(const RegisterAutomaton& ra);
 /// Throws typestar::Error listing validate's problems, if any.
 void check_valid(const RegisterAutomaton& ra);
+
+/// Bounds on the work of importing, validating and comparing register automata, so a hostile or
+/// mistaken file fails early with a clear message naming the knob (docs/register-automata.md,
+/// "Limits"). Each is read from its environment variable by from_environment (the default of every
+/// function that takes one), like spec::ReadLimits.
+struct RaLimits {
+    /// Conjunctions one guard may have after RALib's first-match expansion (each guard conjoined
+    /// with the negation of the earlier ones). TYPESTAR_MAX_GUARD_DISJUNCTS; default 1024.
+    std::size_t max_guard_disjuncts = 1024;
+    /// (location, register pattern) pairs explored by validate and diff (product pairs for diff).
+    /// TYPESTAR_MAX_RA_STATES; default 200,000.
+    std::size_t max_states = 200000;
+    /// Work of visiting data classes (each explored pair × input × class of the input's relevant
+    /// parameters), one unit per guard atom evaluated there and at least one per class.
+    /// TYPESTAR_MAX_RA_WORK; default 100,000,000 (about a second).
+    std::size_t max_work = 100000000;
+    /// Data words `check` runs on the device (the suite's words after the cache).
+    /// TYPESTAR_MAX_RA_WORDS; default 2,000,000.
+    std::size_t max_words = 2000000;
+    /// The defaults, each replaced by its environment variable when set (a positive integer,
+    /// optionally followed by K, M or G). Throws typestar::Error naming a variable with a bad value.
+    [[nodiscard]] static RaLimits from_environment();
+};
 
 /// Called once per reachable data class: `location` with one representative of its register
 /// values, an input and one representative of its parameters' class, and the transitions (indices
@@ -200,12 +235,41 @@ void check_valid(const RegisterAutomaton& ra);
 using ClassVisitor = std::function<void(std::size_t location, const std::vector<Value>& registers, std::size_t input,
                                         const std::vector<Value>& params, const std::vector<std::size_t>& holding)>;
 /// Explores the reachable (location, order type of the register values) pairs breadth-first from
-/// the initial location, enumerating for each input every class of its parameters relative to the
-/// registers, the constants and the guards' literals (value_classes), and follows the transitions
-/// of the classes where exactly one guard holds. Stops after `max_states` pairs. Returns the number
-/// of pairs found. Precondition: the automaton is structurally valid (indices in range).
+/// the initial location, each pair once, enumerating for each input every class of its relevant
+/// parameters (those a guard, an output or an assignment of that input's transitions reads)
+/// relative to the registers, the constants, the guards' literals (value_classes) and the earlier
+/// relevant parameters; a parameter nothing reads gets one fresh value. Follows the transitions of
+/// the classes where exactly one guard holds. Returns the number of pairs found. Throws
+/// typestar::Error naming TYPESTAR_MAX_RA_STATES or TYPESTAR_MAX_RA_WORK when the exploration
+/// would pass `limits` (never a partial answer). Precondition: the automaton is structurally valid.
 std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit,
-                            std::size_t max_states = 200000);
+                            const RaLimits& limits = RaLimits::from_environment());
+
+/// `b` with its input and output symbols numbered as in `reference` (the same names, perhaps in
+/// another order), so that data words mean the same in both. Throws typestar::Error naming a symbol
+/// of `b` that `reference` does not declare.
+[[nodiscard]] RegisterAutomaton renumbered_like(const RegisterAutomaton& reference, const RegisterAutomaton& b);
+
+/// What a product search of two automata found.
+struct ProductDifference {
+    std::optional<DataWord> inputs;  ///< a shortest data word on which the two answer differently
+    std::size_t states = 0;          ///< product states explored
+    /// A candidate word `confirm` rejected was skipped (the symbolic comparison and the concrete one
+    /// disagree on a corner of the fresh-value semantics): the search is then not conclusive.
+    bool inconclusive = false;
+};
+/// Compares `a` and `b` (same inputs and outputs, by index) breadth-first over their product: states
+/// are (location of a, location of b, order type of both register valuations, the constants, the
+/// literals and the largest value seen), each explored once; from each, every input in every class
+/// of its relevant parameters relative to those values. `b` draws fresh values as RaSimulator does
+/// (so `b` run on the returned word answers what the search saw); an output of `a` that is `fresh`
+/// matches one of `b` that is fresh too. A word of at most `max_depth` steps whose last step differs
+/// is passed to `confirm` (the caller's concrete check); the first confirmed one is returned.
+/// Polynomial in the number of product states; throws typestar::Error naming a knob past `limits`.
+[[nodiscard]] ProductDifference product_difference(const RegisterAutomaton& a, const RegisterAutomaton& b,
+                                                   std::size_t max_depth,
+                                                   const std::function<bool(const DataWord&)>& confirm,
+                                                   const RaLimits& limits = RaLimits::from_environment());
 
 /// The order type of `registers` (values of location `location`'s registers) relative to each other
 /// and to the automaton's constants and guard literals: two valuations with the same order type

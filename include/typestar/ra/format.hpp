@@ -29,7 +29,9 @@ struct RaSpec {
 /// the guard), arity, registers whose type cannot be inferred, and the validate() problems
 /// (overlapping or missing guards) at the line of the location. Never returns a partial spec.
 [[nodiscard]] RaSpec parse_register_spec(const std::string& text, const std::string& file);
-/// Reads and parses a file; throws SpecError (line 0) when it cannot be read or is over 64 MiB.
+/// Reads and parses a file; throws SpecError (line 0) when it cannot be read, is a directory or a
+/// device, or is larger than spec::ReadLimits::from_environment().max_bytes. Diagnostics never carry
+/// raw control characters (names read from the file are escaped).
 [[nodiscard]] RaSpec load_register_spec(const std::filesystem::path& path);
 /// The canonical YAML text: locations in breadth-first order from the initial one (unreachable
 /// ones kept, after), transitions sorted stably by input, fixed key order. Byte-for-byte
@@ -48,7 +50,9 @@ struct RalibImportOptions {
     /// RALib's simulator takes the first transition (in file order) whose guard holds. When true,
     /// each guard is conjoined with the negation of the earlier guards of the same location and
     /// input, so overlapping guards in a model (keygen.xml has `key1!=p && key1!=p`) import as that
-    /// deterministic machine; when false (the default) overlaps are refused.
+    /// deterministic machine; when false (the default) overlaps are refused. Conjunctions no
+    /// values satisfy are dropped at every step; a guard that would still need more than
+    /// RaLimits::max_guard_disjuncts conjunctions is refused (TYPESTAR_MAX_GUARD_DISJUNCTS).
     bool first_match = false;
 };
 
@@ -62,7 +66,8 @@ struct RalibImportOptions {
 /// it is ever assigned (RALib's initial values are not supported); then validates the result.
 [[nodiscard]] RegisterAutomaton import_ralib_xml(const std::string& text, const std::string& file,
                                                  const RalibImportOptions& options = {});
-/// Reads and imports a file (SpecError at line 0 when it cannot be read).
+/// Reads and imports a file (SpecError at line 0 when it cannot be read or is larger than
+/// spec::ReadLimits::from_environment().max_bytes).
 [[nodiscard]] RegisterAutomaton load_ralib_xml(const std::filesystem::path& path,
                                                const RalibImportOptions& options = {});
 

@@ -20,6 +20,9 @@ namespace typestar::ra {
 struct RaSuiteConfig {
     std::size_t bound = 2;             ///< distinguisher bound B: steps after each transition
     std::size_t max_states = 10000;    ///< stop exploring beyond this many (location, order type) pairs
+    /// Most data words run on the device (after the cache); past it check_register_automaton throws
+    /// typestar::Error naming TYPESTAR_MAX_RA_WORDS. Default: RaLimits::from_environment().
+    std::size_t max_words = RaLimits::from_environment().max_words;
 };
 
 /// The verdict of a suite run: a counterexample (the first difference), or none with the evidence.
@@ -33,7 +36,8 @@ struct RaSuiteResult {
 };
 
 /// Runs the suite of `spec` (valid) against `sul`. Throws NondeterminismError / DeviceError as
-/// DataOracle does.
+/// DataOracle does, and typestar::Error naming TYPESTAR_MAX_RA_WORDS when the suite would run more
+/// than `config.max_words` data words (a refusal: never a partial "conforms").
 [[nodiscard]] RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul,
                                                      const RaSuiteConfig& config = {});
 
