@@ -1,0 +1,55 @@
+// The equivalence oracle of register-automaton learning (issue 23): what the SL*-style learner's
+// hypotheses are checked with, as an EquivalenceOracle at the register-automaton kind's types
+// (RALib's data-word equivalence oracles implement LearnLib's interface the same way).
+// Design note: first the generalised Algorithm 2 suite at the distinguisher bound B (the words
+// `typestar check --bound B` runs, typestar/ra/suite.hpp), then seeded random data words; all
+// through the learner's DataOracle, so the cache is shared and the counts land in the
+// experiment's Equivalence phase.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "typestar/ra/automaton.hpp"
+#include "typestar/ra/oracle.hpp"
+#include "typestar/sul/equivalence.hpp"
+
+namespace typestar {
+
+/// Options of RaEquivalenceOracle; plain values with defaults.
+struct RaEquivalenceConfig {
+    std::size_t bound = 2;          ///< distinguisher bound B of the suite
+    std::size_t max_states = 10000; ///< (location, register order type) pairs the suite explores at most
+    std::size_t random_words = 500; ///< then this many random data words
+    std::size_t random_length = 12; ///< of this many steps
+    std::uint64_t seed = 1;         ///< the n-th query's random words are seeded with seed + n
+};
+
+/// The suite at B, then random words (see the design note).
+class RaEquivalenceOracle final
+    : public BasicEquivalenceOracle<ra::RegisterAutomaton, ra::DataWord, ra::RaCounterexample> {
+public:
+    /// `oracle` outlives this.
+    RaEquivalenceOracle(ra::DataOracle& oracle, RaEquivalenceConfig config = {}) : oracle_(oracle), config_(config) {}
+
+    /// The suite ignores `access`: it explores every (location, register order type) pair itself.
+    [[nodiscard]] std::optional<ra::RaCounterexample> find_counterexample(const ra::RegisterAutomaton& hypothesis,
+                                                                          std::span<const ra::DataWord> access) override;
+    /// What a passing query ran, for messages and provenance: "the generalised Algorithm 2 suite at
+    /// B=2 (every transition of every (location, register order type) pair, then every data word
+    /// of up to 2 steps, one per data class), then 500 random data words of 12 steps".
+    [[nodiscard]] std::string description() const;
+    /// Whether the last query's suite stopped exploring at max_states (its evidence is partial).
+    [[nodiscard]] bool truncated() const noexcept { return truncated_; }
+
+private:
+    ra::DataOracle& oracle_;
+    RaEquivalenceConfig config_;
+    std::size_t queries_ = 0;
+    bool truncated_ = false;
+};
+
+}  // namespace typestar
