@@ -81,7 +81,7 @@ void run_ra_learn(const RaLearnArgs& o) {
               << " asked), " << total.symbols_executed << " steps, " << std::fixed << std::setprecision(3) << seconds
               << " s\n"
               << "typestar: no counterexample from the equivalence oracle (" << learned.equivalence
-              << "): bounded evidence for distinguisher bound B=" << o.bound << ", not a proof\n";
+              << "): bounded evidence, not a proof (distinguisher bound B=" << o.bound << ")\n";
 }
 
 void run_ra_check(const std::string& spec_path, const std::string& url, std::optional<std::size_t> bound) {

@@ -1,10 +1,11 @@
 // The equivalence oracle of register-automaton learning (issue 23): what the SL*-style learner's
 // hypotheses are checked with, as an EquivalenceOracle at the register-automaton kind's types
 // (RALib's data-word equivalence oracles implement LearnLib's interface the same way).
-// Design note: first the generalised Algorithm 2 suite at the distinguisher bound B (the words
-// `typestar check --bound B` runs, typestar/ra/suite.hpp), then seeded random data words; all
-// through the learner's DataOracle, so the cache is shared and the counts land in the
-// experiment's Equivalence phase.
+// Design note: first the cheap search — every data word of up to B steps from each of the
+// learner's access words, then seeded random data words — and, when they find nothing, the
+// generalised Algorithm 2 suite at the distinguisher bound B (the words `typestar check --bound B`
+// runs, typestar/ra/suite.hpp), so a converged result passes that check. All through the
+// learner's DataOracle: the cache is shared and the counts land in the Equivalence phase.
 #pragma once
 
 #include <cstddef>
@@ -35,12 +36,13 @@ public:
     /// `oracle` outlives this.
     RaEquivalenceOracle(ra::DataOracle& oracle, RaEquivalenceConfig config = {}) : oracle_(oracle), config_(config) {}
 
-    /// The suite ignores `access`: it explores every (location, register order type) pair itself.
+    /// `access`: the learner's access words (one per location), where the cheap search starts;
+    /// the suite explores every (location, register order type) pair itself.
     [[nodiscard]] std::optional<ra::RaCounterexample> find_counterexample(const ra::RegisterAutomaton& hypothesis,
                                                                           std::span<const ra::DataWord> access) override;
-    /// What a passing query ran, for messages and provenance: "the generalised Algorithm 2 suite at
-    /// B=2 (every transition of every (location, register order type) pair, then every data word
-    /// of up to 2 steps, one per data class), then 500 random data words of 12 steps".
+    /// What a passing query ran, for messages and provenance: "every data word of up to 2 steps
+    /// from each location, one per data class, 500 random data words of 12 steps, and the
+    /// generalised Algorithm 2 suite at B=2 (...)".
     [[nodiscard]] std::string description() const;
     /// Whether the last query's suite stopped exploring at max_states (its evidence is partial).
     [[nodiscard]] bool truncated() const noexcept { return truncated_; }
