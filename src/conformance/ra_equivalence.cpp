@@ -20,6 +20,7 @@ std::optional<ra::RaCounterexample> RaEquivalenceOracle::find_counterexample(con
     if (auto cex = ra::random_difference(oracle_, hypothesis, config_.random_words, config_.random_length,
                                          config_.seed + queries_))
         return cex;
+    if (!config_.suite) return std::nullopt;
     // Then what `typestar check --bound B` runs: a result that converged passes that check.
     const ra::RaSuiteResult suite = ra::check_register_automaton(hypothesis, oracle_, {config_.bound, config_.max_states});
     truncated_ = suite.truncated;
@@ -37,6 +38,7 @@ std::string RaEquivalenceOracle::description() const {
     if (config_.random_words > 0)
         out += ", " + std::to_string(config_.random_words) + " random data words of " +
                std::to_string(config_.random_length) + " steps";
+    if (!config_.suite) return out;
     return out + ", and the generalised Algorithm 2 suite at B=" + b +
            " (every transition of every (location, register order type) pair, then every data word of up to " + b +
            " steps)";

@@ -8,7 +8,8 @@ RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& si
     DataOracle oracle(sul, signature);
     SlStarLearner learner(signature, oracle, config);
     RaEquivalenceOracle equivalence(
-        oracle, {config.equivalence_bound, 10000, config.random_words, config.random_length, config.seed});
+        oracle, {config.equivalence_bound, 10000, config.random_words, config.random_length, config.seed,
+                 config.equivalence_suite});
     BasicExperimentConfig<RaKind> experiment;
     experiment.max_rounds = config.max_rounds;
     const BasicLearnResult<RaKind> run = run_experiment(learner, equivalence, oracle.counter(), experiment);

@@ -199,17 +199,19 @@ TEST(RaLearner, LearnsAtBoundBWhatTheSuiteAtBRuns) {
     EXPECT_FALSE(check_register_automaton(r.hypothesis, device, {5, 10000}).counterexample);
 }
 
+/// Answers ok and nok alternately across runs: the same word, two answers.
+class Flaky final : public DataSul {
+public:
+    void reset() override {}
+    DataSymbol step(const DataSymbol&) override { return {(calls_++ % 2) ? std::size_t{0} : std::size_t{1}, {}}; }
+
+private:
+    std::size_t calls_ = 0;
+};
+
 TEST(RaLearner, ANondeterministicDeviceIsAnErrorNamingEveryAnswerAfterReRuns) {
     // The typestate cache's policy (issue 23): a contradiction is run again (DataOracle::reruns)
     // and the error names the word and every distinct answer with how often it was seen.
-    class Flaky final : public DataSul {
-    public:
-        void reset() override {}
-        DataSymbol step(const DataSymbol&) override { return {(calls_++ % 2) ? std::size_t{0} : std::size_t{1}, {}}; }
-
-    private:
-        std::size_t calls_ = 0;
-    };
     Flaky flaky;
     const RegisterAutomaton sig = testing::login();
     DataOracle oracle(flaky, sig);
@@ -231,15 +233,6 @@ TEST(RaLearner, ANondeterministicDeviceIsAnErrorNamingEveryAnswerAfterReRuns) {
 }
 
 TEST(RaLearner, ANondeterministicDeviceIsAnError) {
-    /// answers ok and nok alternately across runs: the same word, two answers
-    class Flaky final : public DataSul {
-    public:
-        void reset() override {}
-        DataSymbol step(const DataSymbol&) override { return {(calls_++ % 2) ? std::size_t{0} : std::size_t{1}, {}}; }
-
-    private:
-        std::size_t calls_ = 0;
-    };
     Flaky flaky;
     EXPECT_THROW((void)learn_register_automaton(flaky, testing::login()), NondeterminismError);
 }

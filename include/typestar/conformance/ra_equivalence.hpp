@@ -27,6 +27,9 @@ struct RaEquivalenceConfig {
     std::size_t random_words = 500; ///< then this many random data words
     std::size_t random_length = 12; ///< of this many steps
     std::uint64_t seed = 1;         ///< the n-th query's random words are seeded with seed + n
+    /// Run check's suite at B when the cheap search finds nothing. Off: the cheap search only —
+    /// weaker evidence than `check --bound B` (the RALib bench measures the learner that way).
+    bool suite = true;
 };
 
 /// The suite at B, then random words (see the design note).

@@ -56,7 +56,8 @@ struct RaLearnConfig {
     std::size_t max_locations = 64;   ///< give up (converged = false) beyond this many locations
     std::size_t max_rounds = 64;      ///< give up after this many hypotheses
     std::size_t max_permuted = 5;     ///< try every renaming of up to this many memorable ids
-    /// The distinguisher bound B of the equivalence oracle, recorded in the learned spec: the
+    /// The distinguisher bound B of the equivalence oracle, recorded in the learned spec: every
+    /// data word of up to B steps from each location, the random words below, and then the
     /// generalised Algorithm 2 suite at B (every transition of every explored (location, register
     /// order type) pair, followed by every data word of up to B steps, one per data class): the
     /// words `typestar check --bound B` runs, so a converged result passes that check.
@@ -66,6 +67,9 @@ struct RaLearnConfig {
     std::size_t random_words = 500;
     std::size_t random_length = 12;
     std::uint64_t seed = 1;
+    /// Whether the equivalence oracle runs the suite at B (RaEquivalenceConfig::suite). Off, a
+    /// converged result is weaker evidence than `check --bound B`: only for measuring the learner.
+    bool equivalence_suite = true;
     /// Give up (converged = false) once this many concrete queries were executed, or ten times as
     /// many were asked (cache hits included); 0: no limit.
     std::size_t max_executed = 0;
