@@ -2,7 +2,7 @@
 cmake_minimum_required(VERSION 3.25)
 # Reads the table between <!-- layering --> and <!-- /layering --> in README.md (module | what |
 # may include) and checks every #include "typestar/<module>/..." of each module's files against its
-# row. Prints every violation with file:line; exits non-zero when there is one.
+# row (src/<module>, include/typestar/<module>, plugin/<module>; bench/ for the bench row). Prints every violation with file:line; exits non-zero when there is one.
 if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<source dir> -P CheckLayering.cmake")
 endif()
@@ -33,7 +33,11 @@ set(violations 0)
 set(files_checked 0)
 foreach(module IN LISTS modules)
   set(globs "")
-  foreach(dir "${ROOT}/src/${module}" "${ROOT}/include/typestar/${module}" "${ROOT}/plugin/${module}")
+  set(dirs "${ROOT}/src/${module}" "${ROOT}/include/typestar/${module}" "${ROOT}/plugin/${module}")
+  if(module STREQUAL "bench")  # the benchmark programs live at the top level
+    list(APPEND dirs "${ROOT}/bench")
+  endif()
+  foreach(dir IN LISTS dirs)
     if(IS_DIRECTORY "${dir}")
       list(APPEND globs "${dir}/*.cpp" "${dir}/*.hpp")
     endif()

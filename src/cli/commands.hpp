@@ -8,6 +8,9 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "typestar/sul/stats.hpp"
 
 namespace typestar::cli {
 
@@ -26,6 +29,11 @@ inline void print_error(const std::string& message) { std::cerr << "typestar: er
 
 /// Ends the running subcommand with exit status `code` (nothing more is printed).
 [[noreturn]] inline void exit_with(int code) { throw CLI::RuntimeError(code); }
+
+/// The one `--stats` schema of `learn`, for every kind: the counter's totals and phases, the rounds,
+/// the learned states (locations of a register automaton) and the seconds; a kind adds its own
+/// keys beside them (src/cli/learning_commands.cpp).
+[[nodiscard]] nlohmann::json stats_json(const QueryStats& s, std::size_t states, double seconds);
 
 /// Adds `validate`, `export`, `import` and `diff` (src/cli/spec_commands.cpp).
 void register_spec_commands(CLI::App& app);

@@ -130,27 +130,6 @@ std::string bound_text(SuiteMethod m, std::size_t bound) {
                                         : std::to_string(bound) + " extra states";
 }
 
-nlohmann::json stats_json(const QueryStats& s, std::size_t states, double seconds) {
-    const PhaseCounts t = s.total();
-    nlohmann::json j;
-    j["states"] = states;
-    j["queries_asked"] = t.queries_asked;
-    j["queries_executed"] = t.queries_executed;
-    j["symbols_executed"] = t.symbols_executed;
-    j["waits_executed"] = t.waits_executed;
-    j["learning_queries_asked"] = s.learning.queries_asked;
-    j["learning_queries_executed"] = s.learning.queries_executed;
-    j["learning_symbols_executed"] = s.learning.symbols_executed;
-    j["learning_waits_executed"] = s.learning.waits_executed;
-    j["equivalence_queries_asked"] = s.equivalence.queries_asked;
-    j["equivalence_queries_executed"] = s.equivalence.queries_executed;
-    j["equivalence_symbols_executed"] = s.equivalence.symbols_executed;
-    j["equivalence_waits_executed"] = s.equivalence.waits_executed;
-    j["equivalence_rounds"] = s.equivalence_rounds;
-    j["seconds"] = seconds;
-    return j;
-}
-
 // ---- learn ------------------------------------------------------------------------------------
 
 struct LearnArgs {
@@ -592,6 +571,28 @@ void run_suite_command(const SuiteArgs& o) {
 }
 
 }  // namespace
+
+nlohmann::json stats_json(const QueryStats& s, std::size_t states, double seconds) {
+    const PhaseCounts t = s.total();
+    nlohmann::json j;
+    j["states"] = states;
+    j["queries_asked"] = t.queries_asked;
+    j["queries_executed"] = t.queries_executed;
+    j["symbols_executed"] = t.symbols_executed;
+    j["waits_executed"] = t.waits_executed;
+    j["learning_queries_asked"] = s.learning.queries_asked;
+    j["learning_queries_executed"] = s.learning.queries_executed;
+    j["learning_symbols_executed"] = s.learning.symbols_executed;
+    j["learning_waits_executed"] = s.learning.waits_executed;
+    j["equivalence_queries_asked"] = s.equivalence.queries_asked;
+    j["equivalence_queries_executed"] = s.equivalence.queries_executed;
+    j["equivalence_symbols_executed"] = s.equivalence.symbols_executed;
+    j["equivalence_waits_executed"] = s.equivalence.waits_executed;
+    j["equivalence_rounds"] = s.equivalence_rounds;
+    j["seconds"] = seconds;
+    return j;
+}
+
 
 void register_learning_commands(CLI::App& app) {
     {

@@ -16,7 +16,7 @@
 #include "typestar/device/data_device.hpp"
 #include "typestar/ra/format.hpp"
 #include "typestar/ra/learner.hpp"
-#include "typestar/ra/suite.hpp"
+#include "typestar/session/register_automata.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar::cli {
@@ -43,38 +43,29 @@ bool is_data_device_url(const std::string& url) {
 void run_ra_learn(const RaLearnArgs& o) {
     auto device = open_data_device(o.device);
     ra::RaLearnConfig config;
-    config.equivalence_bound = o.bound;
+    config.equivalence_bound = o.bound;  // B: the spec records it, and the learner's oracle runs check's suite at B
     config.max_executed = o.budget;
     const auto start = std::chrono::steady_clock::now();
     const ra::RaLearnResult learned = ra::learn_register_automaton(*device, device->signature(), config);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const ra::RegisterAutomaton& h = learned.hypothesis;
     if (!o.stats.empty()) {
-        nlohmann::json j;
-        j["locations"] = h.locations.size();
+        nlohmann::json j = stats_json(learned.stats, h.locations.size(), seconds);
         j["registers"] = h.max_registers();
         j["transitions"] = h.num_transitions();
         j["converged"] = learned.converged;
-        j["tree_queries"] = learned.stats.tree_queries;
-        j["queries_asked"] = learned.stats.queries;
-        j["queries_executed"] = learned.stats.executed;
-        j["steps_executed"] = learned.stats.steps;
-        j["equivalence_queries"] = learned.stats.equivalence_queries;
-        j["rounds"] = learned.stats.rounds;
-        j["seconds"] = seconds;
+        j["tree_queries"] = learned.tree_queries;
         spec::write_file_atomically(o.stats, j.dump(2) + "\n");
     }
     if (!learned.converged) {
         print_error("learning " + o.device + " did not converge: " + learned.failure + " (nothing written)");
         exit_with(kExitFinding);
     }
-    ra::RaSpec spec{h, o.distinguisher, {}};
+    ra::RaSpec spec{h, o.bound, {}};
     spec.provenance["tool"] = version_string();
     spec.provenance["device"] = o.device;
-    spec.provenance["learner"] = "SL*-style tree queries (typestar ra)";
-    spec.provenance["equivalence"] = "every data word of up to " + std::to_string(o.bound) +
-                                     " steps from each location, one per data class, then " +
-                                     std::to_string(config.random_words) + " random words";
+    spec.provenance["learner"] = learned.learner + "-style tree queries (typestar ra)";
+    spec.provenance["equivalence"] = learned.equivalence;
     if (o.out.empty()) {
         std::cout << ra::write_register_spec(spec) << std::flush;
     } else if (o.out_is_dot) {
@@ -82,14 +73,15 @@ void run_ra_learn(const RaLearnArgs& o) {
     } else {
         ra::save_register_spec(spec, o.out);
     }
+    const PhaseCounts total = learned.stats.total();
     std::cerr << "typestar: learned a register automaton with " << h.locations.size() << " locations, "
               << h.max_registers() << " registers at most, " << h.num_transitions() << " transitions in "
-              << learned.stats.rounds << " rounds: " << learned.stats.tree_queries << " tree queries, "
-              << learned.stats.executed << " concrete queries executed (" << learned.stats.queries << " asked), "
-              << learned.stats.steps << " steps, " << std::fixed << std::setprecision(3) << seconds << " s\n"
-              << "typestar: no counterexample from the equivalence oracle (every data word of up to " << o.bound
-              << " steps from each location, one per data class, and " << config.random_words
-              << " random words): bounded evidence, not a proof\n";
+              << learned.stats.equivalence_rounds << " rounds (" << learned.learner << "): " << learned.tree_queries
+              << " tree queries, " << total.queries_executed << " concrete queries executed (" << total.queries_asked
+              << " asked), " << total.symbols_executed << " steps, " << std::fixed << std::setprecision(3) << seconds
+              << " s\n"
+              << "typestar: no counterexample from the equivalence oracle (" << learned.equivalence
+              << "): bounded evidence, not a proof (distinguisher bound B=" << o.bound << ")\n";
 }
 
 void run_ra_check(const std::string& spec_path, const std::string& url, std::optional<std::size_t> bound) {
@@ -117,16 +109,18 @@ void run_ra_check(const std::string& spec_path, const std::string& url, std::opt
         print_error(spec_path + " and " + url + ": " + e.what());
         exit_with(kExitBadInput);
     }
-    const ra::RaSuiteResult result = ra::check_register_automaton(spec, *adapted, {b, 10000});
-    if (!result.counterexample) {
+    CheckOptions options;
+    options.bound = b;
+    const CheckReport report = check_register_spec(spec, *adapted, options);
+    if (report.verdict == Verdict::Pass) {
         std::cout << "conforms: " << url << " passed the generalised Algorithm 2 suite of " << spec.name
-                  << " (distinguisher bound B=" << b << "): " << result.summary() << ": bounded evidence, not a proof.\n";
-        if (result.truncated) std::cout << "warning: the exploration was truncated; only part of the spec was tested.\n";
+                  << " (distinguisher bound B=" << b << ") on " << report.tests << " data words: bounded evidence, not a proof.\n"
+                  << evidence_note(report);
         return;
     }
     std::cout << "counterexample: " << url << " does not conform to " << spec.name << " (data trace, "
-              << result.counterexample->inputs.size() << " steps):\n"
-              << ra::format_trace(spec, *result.counterexample);
+              << report.trace.size() << " steps): " << report.reason << "\n"
+              << format_trace(report.trace);
     exit_with(kExitFinding);
 }
 

@@ -15,9 +15,8 @@ namespace typestar::cli {
 /// `learn` for a data device.
 struct RaLearnArgs {
     std::string device;
-    std::size_t bound = 2;         ///< the equivalence oracle's depth
+    std::size_t bound = 2;         ///< distinguisher bound B: the equivalence oracle's and the written spec's
     std::size_t budget = 0;        ///< most concrete queries executed (0: none)
-    std::size_t distinguisher = 2; ///< `bounds: {distinguisher}` of the written spec
     std::string out;
     bool out_is_dot = false;
     std::string stats;

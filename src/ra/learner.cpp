@@ -7,14 +7,14 @@
 #include <functional>
 #include <map>
 #include <numeric>
-#include <random>
 #include <set>
 
 #include "input_classes.hpp"
 #include "typestar/log/logging.hpp"
 
 namespace typestar::ra {
-namespace {
+// Named, not anonymous: SlStarLearner::Impl (external linkage) derives from Table.
+namespace sl_star {
 
 /// A symbolic suffix (SL*): input symbols and, per parameter (flattened in order), whether it is
 /// *free* (any data class relative to the prefix's values, the constants and the suffix's earlier
@@ -110,9 +110,9 @@ struct Row {
     std::string signature;
 };
 
-class Learner {
+class Table {
 public:
-    Learner(const RegisterAutomaton& sig, DataOracle& oracle, const RaLearnConfig& config)
+    Table(const RegisterAutomaton& sig, DataOracle& oracle, const RaLearnConfig& config)
         : sig_(sig), oracle_(oracle), config_(config), log_(detail::logger("typestar.learn")) {
         for (const auto& c : sig_.constants) constants_.push_back({c.type, c.value});
         sdt_mode_ = std::none_of(sig_.constants.begin(), sig_.constants.end(),
@@ -123,11 +123,11 @@ public:
                     if (prm.type == DataType::Int) sdt_mode_ = false;
     }
 
-    struct BudgetExceeded {};
     void check_budget() const {
-        const auto& st = oracle_.stats();
-        if (config_.max_executed && (st.executed > config_.max_executed || st.queries > 10 * config_.max_executed))
-            throw BudgetExceeded{};
+        const PhaseCounts st = oracle_.stats().total();
+        if (config_.max_executed && (st.queries_executed > config_.max_executed || st.queries_asked > 10 * config_.max_executed))
+            throw LearningLimit("query budget exhausted (" + std::to_string(config_.max_executed) +
+                                " concrete queries executed or ten times that many asked)");
     }
 
     /// Index of parameter k of step j among the suffix's parameters.
@@ -153,99 +153,78 @@ public:
         return e;
     }
 
-    RaLearnResult run() {
-        RaLearnResult result;
-        try {
-            run(result);
-        } catch (const BudgetExceeded&) {
-            result.converged = false;
-            result.failure = "query budget exhausted (" + std::to_string(config_.max_executed) +
-                             " concrete queries executed or ten times that many asked)";
-        }
-        result.stats = oracle_.stats();
-        result.suffixes = E_.size();
-        return result;
-    }
+    // ---- the learner's steps (BasicLearner<RaKind>, run by run_experiment) ----
 
-    void run(RaLearnResult& result) {
+    void start() {
         S_.push_back({});
         // SL*'s initial suffixes: each input alone, its parameters local (equal only to each other)
         for (std::size_t a = 0; a < sig_.inputs.size(); ++a)
             E_.push_back(make_suffix({a}, [](std::size_t, std::size_t) { return false; }));
+        build();
+    }
+
+    /// Closes the table and builds the hypothesis; throws LearningLimit when closing gives up.
+    void build() {
         while (true) {
-            if (!close()) {
-                result.failure = failure_;
-                break;
-            }
-            result.hypothesis = hypothesis();
-            if (covering_ && !validate(result.hypothesis).empty()) {
+            if (!close()) throw LearningLimit(failure_);
+            h_ = hypothesis();
+            if (covering_ && !validate(h_).empty()) {
                 // Merged equality classes made guards overlap on equal register values: learn
                 // without merging (every equality class its own branch, registers distinct).
                 log_->info("ra: equality merging gives overlapping guards ({}); every equality class gets its own branch",
-                           validate(result.hypothesis).front());
+                           validate(h_).front());
                 covering_ = false;
                 rows_.clear();
                 covered_.clear();
                 continue;
             }
-            ++oracle_.stats().rounds;
-            ++oracle_.stats().equivalence_queries;
-            log_->info("ra round {}: {} locations, {} suffixes", oracle_.stats().rounds, S_.size(), E_.size());
-            std::vector<DataWord> access;
-            for (const auto& s : S_) access.push_back(s);
-            auto cex = find_difference(oracle_, result.hypothesis, access, config_.equivalence_bound);
-            if (!cex)
-                cex = random_difference(oracle_, result.hypothesis, config_.random_words, config_.random_length,
-                                        config_.seed + oracle_.stats().rounds);
-            if (!cex) {
-                result.converged = true;
-                break;
-            }
-            log_->debug("ra counterexample: {} ({})", format_word(sig_, cex->inputs, cex->outputs), cex->reason);
-            // Suffixes of the counterexample, shortest first, until the hypothesis answers it right
-            // (Maler–Pnueli adds them all; adding them lazily keeps the trees small).
-            std::size_t added = 0;
-            bool fixed = false;
-            for (std::size_t len = 1; len <= cex->inputs.size() && !fixed; ++len) {
-                // a suffix parameter is free where the counterexample's value occurs in its prefix
-                const std::size_t split = cex->inputs.size() - len;
-                const auto before = word_values(sig_, DataWord(cex->inputs.begin(), cex->inputs.begin() + static_cast<std::ptrdiff_t>(split)),
-                                                DataWord(cex->outputs.begin(), cex->outputs.begin() + static_cast<std::ptrdiff_t>(split)));
-                std::vector<std::size_t> symbols;
-                for (std::size_t j = split; j < cex->inputs.size(); ++j) symbols.push_back(cex->inputs[j].symbol);
-                const Suffix e = make_suffix(symbols, [&](std::size_t j, std::size_t k) {
-                    const TV v{sig_.inputs[symbols[j]].params[k].type, cex->inputs[split + j].values[k]};
-                    return std::find(before.begin(), before.end(), v) != before.end();
-                });
-                if (std::find(E_.begin(), E_.end(), e) != E_.end()) continue;
-                E_.push_back(e);
-                ++added;
-                rows_.clear();
-                covered_.clear();
-                if (!close()) {
-                    result.failure = failure_;
-                    return;
-                }
-                const RegisterAutomaton h = hypothesis();
-                LockstepCheck check(h);
-                const DataWord out = oracle_.query(cex->inputs);
-                fixed = true;
-                for (std::size_t i = 0; i < out.size() && fixed; ++i)
-                    if (!check.step(cex->inputs[i], out[i]).empty()) fixed = false;
-            }
-            rows_.clear();
-                covered_.clear();
-            if (added == 0) {
-                result.failure = "no progress: the counterexample " + format_word(sig_, cex->inputs, cex->outputs) +
-                                 " adds no new suffix";
-                break;
-            }
-            if (oracle_.stats().rounds >= config_.max_rounds) {
-                result.failure = "gave up after " + std::to_string(config_.max_rounds) + " rounds";
-                break;
-            }
+            return;
         }
     }
+
+    bool refine(const RaCounterexample& cex_in) {
+        const RaCounterexample* cex = &cex_in;
+        log_->debug("ra counterexample: {} ({})", format_word(sig_, cex->inputs, cex->outputs), cex->reason);
+        // Suffixes of the counterexample, shortest first, until the hypothesis answers it right
+        // (Maler–Pnueli adds them all; adding them lazily keeps the trees small).
+        std::size_t added = 0;
+        bool fixed = false;
+        for (std::size_t len = 1; len <= cex->inputs.size() && !fixed; ++len) {
+            // a suffix parameter is free where the counterexample's value occurs in its prefix
+            const std::size_t split = cex->inputs.size() - len;
+            const auto before = word_values(sig_, DataWord(cex->inputs.begin(), cex->inputs.begin() + static_cast<std::ptrdiff_t>(split)),
+                                            DataWord(cex->outputs.begin(), cex->outputs.begin() + static_cast<std::ptrdiff_t>(split)));
+            std::vector<std::size_t> symbols;
+            for (std::size_t j = split; j < cex->inputs.size(); ++j) symbols.push_back(cex->inputs[j].symbol);
+            const Suffix e = make_suffix(symbols, [&](std::size_t j, std::size_t k) {
+                const TV v{sig_.inputs[symbols[j]].params[k].type, cex->inputs[split + j].values[k]};
+                return std::find(before.begin(), before.end(), v) != before.end();
+            });
+            if (std::find(E_.begin(), E_.end(), e) != E_.end()) continue;
+            E_.push_back(e);
+            ++added;
+            rows_.clear();
+            covered_.clear();
+            if (!close()) throw LearningLimit(failure_);
+            const RegisterAutomaton h = hypothesis();
+            LockstepCheck check(h);
+            const DataWord out = oracle_.query(cex->inputs);
+            fixed = true;
+            for (std::size_t i = 0; i < out.size() && fixed; ++i)
+                if (!check.step(cex->inputs[i], out[i]).empty()) fixed = false;
+        }
+        rows_.clear();
+        covered_.clear();
+        if (added == 0)
+            throw LearningLimit("no progress: the counterexample " + format_word(sig_, cex->inputs, cex->outputs) +
+                                " adds no new suffix");
+        build();
+        return true;
+    }
+
+    [[nodiscard]] const RegisterAutomaton& current() const noexcept { return h_; }
+    [[nodiscard]] const std::vector<DataWord>& prefixes() const noexcept { return S_; }
+    [[nodiscard]] std::size_t suffix_count() const noexcept { return E_.size(); }
 
     // ---- the tree oracle, also for tree_query and memorable_values ----
     static Suffix all_free(const RegisterAutomaton& sig, const std::vector<std::size_t>& symbols) {
@@ -286,7 +265,7 @@ private:
     /// `relevant` prefix values, the constants and the suffix's own earlier values.
     void enumerate(const DataWord& prefix, const Suffix& suffix, const std::vector<TV>& relevant,
                    const std::function<void(const DataWord&, const DataWord&)>& visit) {
-        ++oracle_.stats().tree_queries;
+        oracle_.count_tree_query();
         check_budget();
         const DataWord prefix_out = oracle_.query(prefix);
         std::vector<TV> avoid = word_values(sig_, prefix, prefix_out);
@@ -383,7 +362,7 @@ private:
     const Sdt& sdt(const DataWord& prefix, const Suffix& suffix) {
         auto key = std::make_pair(prefix, suffix);
         if (auto it = sdts_.find(key); it != sdts_.end()) return it->second;
-        ++oracle_.stats().tree_queries;
+        oracle_.count_tree_query();
         check_budget();
         const DataWord prefix_out = oracle_.query(prefix);
         std::vector<std::pair<TermTok, TV>> env;
@@ -1237,106 +1216,50 @@ private:
     std::map<DataWord, std::optional<DataWord>> covered_;
     bool covering_ = true;
     std::string failure_;
+    RegisterAutomaton h_;  // the hypothesis of the last build()
 };
 
-}  // namespace
+}  // namespace sl_star
 
-std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
-                                                const std::vector<DataWord>& access, std::size_t bound) {
-    std::vector<DataWord> starts = access;
-    if (starts.empty()) starts.push_back({});
-    LockstepCheck check(spec);
-    std::optional<RaCounterexample> found;
-    DataWord word;
-    std::function<void(std::size_t)> extend = [&](std::size_t depth) {
-        if (found) return;
-        const DataWord out = oracle.query(word);
-        check.reset();
-        for (std::size_t i = 0; i < word.size(); ++i) {
-            const std::string why = check.step(word[i], out[i]);
-            if (!why.empty()) {
-                found = RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
-                                         DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), why};
-                return;
-            }
-        }
-        if (depth == 0) return;
-        // every value of the word, per type
-        std::vector<Value> ints, ids, all;
-        internal::word_values(spec, word, out, ints, ids, all);
-        internal::for_each_input_class(spec, ints, ids, all, [&] { return found.has_value(); }, [&](const DataSymbol& in) {
-            word.push_back(in);
-            extend(depth - 1);
-            word.pop_back();
-        });
-    };
-    for (const auto& s : starts) {
-        word = s;
-        extend(bound);
-        if (found) return found;
-    }
-    return std::nullopt;
-}
+class SlStarLearner::Impl : public sl_star::Table {
+public:
+    using Table::Table;
+};
 
-std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec, std::size_t count,
-                                                  std::size_t length, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<Value> consts;
-    for (const auto& c : spec.constants) consts.push_back(c.value);
-    for (std::size_t n = 0; n < count && !spec.inputs.empty(); ++n) {
-        DataWord word, out;
-        std::vector<Value> ints = consts, ids = consts, all = consts;
-        LockstepCheck check(spec);
-        for (std::size_t step = 0; step < length; ++step) {
-            const std::size_t a = std::uniform_int_distribution<std::size_t>(0, spec.inputs.size() - 1)(rng);
-            const auto& decl = spec.inputs[a];
-            DataSymbol in{a, {}};
-            for (std::size_t k = 0; k < decl.params.size(); ++k) {
-                const auto cands = internal::parameter_candidates(decl, k, in.values, ints, ids, all);
-                in.values.push_back(cands[std::uniform_int_distribution<std::size_t>(0, cands.size() - 1)(rng)]);
-            }
-            word.push_back(in);
-            const DataSymbol o = oracle.query(word).back();
-            const std::string why = check.step(in, o);
-            out.push_back(o);
-            if (!why.empty()) return RaCounterexample{word, out, why};
-            for (std::size_t k = 0; k < in.values.size(); ++k) {
-                (decl.params[k].type == DataType::Int ? ints : ids).push_back(in.values[k]);
-                all.push_back(in.values[k]);
-            }
-            const auto& od = spec.outputs[o.symbol];
-            for (std::size_t k = 0; k < o.values.size(); ++k) {
-                (od.params[k].type == DataType::Int ? ints : ids).push_back(o.values[k]);
-                all.push_back(o.values[k]);
-            }
-        }
-    }
-    return std::nullopt;
+SlStarLearner::SlStarLearner(const RegisterAutomaton& signature, DataOracle& oracle, const RaLearnConfig& config)
+    : impl_(std::make_unique<Impl>(signature, oracle, config)) {}
+SlStarLearner::~SlStarLearner() = default;
+void SlStarLearner::start() { impl_->start(); }
+bool SlStarLearner::refine(const RaCounterexample& cex) { return impl_->refine(cex); }
+RegisterAutomaton SlStarLearner::hypothesis() const { return impl_->current(); }
+std::vector<DataWord> SlStarLearner::access_sequences() const { return impl_->prefixes(); }
+std::string SlStarLearner::progress() const { return std::to_string(impl_->suffix_count()) + " suffixes"; }
+std::size_t SlStarLearner::suffixes() const { return impl_->suffix_count(); }
+
+bool RaKind::refutes(const RegisterAutomaton& hypothesis, const RaCounterexample& cex) {
+    LockstepCheck check(hypothesis);
+    for (std::size_t i = 0; i < cex.inputs.size() && i < cex.outputs.size(); ++i)
+        if (!check.step(cex.inputs[i], cex.outputs[i]).empty()) return true;
+    return false;
 }
 
 std::vector<std::pair<DataWord, DataWord>> tree_query(DataOracle& oracle, const RegisterAutomaton& signature,
                                                       const DataWord& prefix, const std::vector<std::size_t>& suffix) {
-    Learner learner(signature, oracle, RaLearnConfig{});
+    sl_star::Table learner(signature, oracle, RaLearnConfig{});
     return learner.leaves(prefix, suffix);
 }
 
 std::string symbolic_tree(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,
                           const std::vector<std::size_t>& suffix) {
-    Learner learner(signature, oracle, RaLearnConfig{});
+    sl_star::Table learner(signature, oracle, RaLearnConfig{});
     return learner.tree_text(prefix, suffix);
 }
 
 std::vector<Value> memorable_values(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,
                                     const std::vector<std::vector<std::size_t>>& suffixes) {
-    Learner learner(signature, oracle, RaLearnConfig{});
+    sl_star::Table learner(signature, oracle, RaLearnConfig{});
     learner.set_suffixes(suffixes);
     return learner.memorable_of(prefix);
-}
-
-RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& signature, const RaLearnConfig& config) {
-    DataOracle oracle(sul, signature);
-    Learner learner(signature, oracle, config);
-    return learner.run();
 }
 
 }  // namespace typestar::ra

@@ -6,7 +6,7 @@
 namespace typestar::ra {
 
 DataWord DataOracle::query(const DataWord& inputs) {
-    ++stats_.queries;
+    counter_->count_asked(1);
     DataWord out;
     out.reserve(inputs.size());
     DataWord prefix;
@@ -21,31 +21,47 @@ DataWord DataOracle::query(const DataWord& inputs) {
         out.push_back(it->second);
     }
     if (all_cached) return out;
-    ++stats_.executed;
+    counter_->count_executed(inputs.size(), 0);
     sul_->reset();
     out.clear();
     prefix.clear();
     for (const auto& in : inputs) {
         DataSymbol o = sul_->step(in);
-        ++stats_.steps;
         prefix.push_back(in);
         auto [it, inserted] = cache_.emplace(prefix, o);
         if (!inserted && !(it->second == o)) {
-            std::vector<std::string> ins, first, second;
-            for (std::size_t i = 0; i < prefix.size(); ++i) {
-                ins.push_back(format_symbol(decls_->inputs, prefix[i]));
-                if (i + 1 < prefix.size()) {
-                    first.push_back(format_symbol(decls_->outputs, out[i]));
-                    second.push_back(first.back());
-                }
-            }
-            first.push_back(format_symbol(decls_->outputs, it->second));
-            second.push_back(format_symbol(decls_->outputs, o));
-            throw NondeterminismError(ins, first, second);
+            DataWord cached = out, fresh = out;
+            cached.push_back(it->second);
+            fresh.push_back(std::move(o));
+            throw_nondeterminism(prefix, cached, fresh);
         }
         out.push_back(std::move(o));
     }
     return out;
+}
+
+void DataOracle::throw_nondeterminism(const DataWord& prefix, const DataWord& cached, const DataWord& fresh) {
+    auto text = [&](const DataWord& outputs) {
+        std::vector<std::string> t;
+        for (const auto& o : outputs) t.push_back(format_symbol(decls_->outputs, o));
+        return t;
+    };
+    std::vector<NondeterminismError::Answer> answers{{text(cached), 1}, {text(fresh), 1}};
+    // Run the prefix again to collect evidence (sul/cache.hpp's policy): every distinct answer and
+    // how often it was seen.
+    for (std::size_t r = 0; r < reruns; ++r) {
+        counter_->count_executed(prefix.size(), 0);
+        sul_->reset();
+        DataWord again;
+        for (const auto& in : prefix) again.push_back(sul_->step(in));
+        const std::vector<std::string> seen = text(again);
+        auto it = std::find_if(answers.begin(), answers.end(), [&](const auto& a) { return a.outputs == seen; });
+        if (it != answers.end()) ++it->count;
+        else answers.push_back({seen, 1});
+    }
+    std::vector<std::string> ins;
+    for (const auto& in : prefix) ins.push_back(format_symbol(decls_->inputs, in));
+    throw NondeterminismError(std::move(ins), std::move(answers));
 }
 
 LockstepCheck::LockstepCheck(const RegisterAutomaton& spec) : spec_(&spec), sim_(spec) { reset(); }
@@ -65,11 +81,13 @@ std::string LockstepCheck::step(const DataSymbol& input, const DataSymbol& outpu
     for (Value v : input.values) device_values_.push_back(v);
     DataSymbol expected;
     const std::size_t from = sim_.location();
+    expected_.reset();
     try {
         expected = sim_.step(spec_in);
     } catch (const Error& e) {
         return std::string("the spec cannot step: ") + e.what();
     }
+    expected_ = expected;
     const Transition& taken = spec_->locations.at(from).transitions.at(sim_.last_transition());
     auto describe = [&](const DataSymbol& s) { return format_symbol(spec_->outputs, s); };
     if (expected.symbol != output.symbol || expected.values.size() != output.values.size())

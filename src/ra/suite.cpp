@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <functional>
+#include <random>
 #include <set>
 
 #include "input_classes.hpp"
@@ -51,9 +52,14 @@ private:
 }  // namespace
 
 RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& device, const RaSuiteConfig& config) {
-    RaSuiteResult result;
     WordBudgetSul sul(device, spec, config.max_words);
     DataOracle oracle(sul, spec);
+    return check_register_automaton(spec, oracle, config);
+}
+
+RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle& oracle, const RaSuiteConfig& config) {
+    RaSuiteResult result;
+    const std::uint64_t executed_before = oracle.stats().total().queries_executed;
     LockstepCheck check(spec);
     // Breadth-first over (location, order type): every input in every data class relative to all
     // values of the access word; each new pair keeps the first word that reached it.
@@ -98,8 +104,81 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& d
         // every transition again, followed by every word of up to B steps
         result.counterexample = find_difference(oracle, spec, access, config.bound + 1);
     }
-    result.words = oracle.stats().executed;
+    result.words = oracle.stats().total().queries_executed - executed_before;
     return result;
+}
+
+std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
+                                                const std::vector<DataWord>& access, std::size_t bound) {
+    std::vector<DataWord> starts = access;
+    if (starts.empty()) starts.push_back({});
+    LockstepCheck check(spec);
+    std::optional<RaCounterexample> found;
+    DataWord word;
+    std::function<void(std::size_t)> extend = [&](std::size_t depth) {
+        if (found) return;
+        const DataWord out = oracle.query(word);
+        check.reset();
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            const std::string why = check.step(word[i], out[i]);
+            if (!why.empty()) {
+                found = RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                                         DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), why};
+                return;
+            }
+        }
+        if (depth == 0) return;
+        // every value of the word, per type
+        std::vector<Value> ints, ids, all;
+        internal::word_values(spec, word, out, ints, ids, all);
+        internal::for_each_input_class(spec, ints, ids, all, [&] { return found.has_value(); }, [&](const DataSymbol& in) {
+            word.push_back(in);
+            extend(depth - 1);
+            word.pop_back();
+        });
+    };
+    for (const auto& s : starts) {
+        word = s;
+        extend(bound);
+        if (found) return found;
+    }
+    return std::nullopt;
+}
+
+std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec, std::size_t count,
+                                                  std::size_t length, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<Value> consts;
+    for (const auto& c : spec.constants) consts.push_back(c.value);
+    for (std::size_t n = 0; n < count && !spec.inputs.empty(); ++n) {
+        DataWord word, out;
+        std::vector<Value> ints = consts, ids = consts, all = consts;
+        LockstepCheck check(spec);
+        for (std::size_t step = 0; step < length; ++step) {
+            const std::size_t a = std::uniform_int_distribution<std::size_t>(0, spec.inputs.size() - 1)(rng);
+            const auto& decl = spec.inputs[a];
+            DataSymbol in{a, {}};
+            for (std::size_t k = 0; k < decl.params.size(); ++k) {
+                const auto cands = internal::parameter_candidates(decl, k, in.values, ints, ids, all);
+                in.values.push_back(cands[std::uniform_int_distribution<std::size_t>(0, cands.size() - 1)(rng)]);
+            }
+            word.push_back(in);
+            const DataSymbol o = oracle.query(word).back();
+            const std::string why = check.step(in, o);
+            out.push_back(o);
+            if (!why.empty()) return RaCounterexample{word, out, why};
+            for (std::size_t k = 0; k < in.values.size(); ++k) {
+                (decl.params[k].type == DataType::Int ? ints : ids).push_back(in.values[k]);
+                all.push_back(in.values[k]);
+            }
+            const auto& od = spec.outputs[o.symbol];
+            for (std::size_t k = 0; k < o.values.size(); ++k) {
+                (od.params[k].type == DataType::Int ? ints : ids).push_back(o.values[k]);
+                all.push_back(o.values[k]);
+            }
+        }
+    }
+    return std::nullopt;
 }
 
 std::string format_trace(const RegisterAutomaton& spec, const RaCounterexample& cex) {

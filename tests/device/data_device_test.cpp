@@ -21,6 +21,7 @@
 #include "typestar/device/simulated.hpp"
 #include "typestar/ra/format.hpp"
 #include "typestar/ra/learner.hpp"
+#include "typestar/session/register_automata.hpp"
 #include "typestar/ra/suite.hpp"
 
 namespace typestar {

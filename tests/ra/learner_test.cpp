@@ -1,6 +1,10 @@
 // The SL*-style learner and its tree oracle (issue 18): the small machines are learned exactly.
 #include "typestar/ra/learner.hpp"
 
+#include "typestar/conformance/ra_equivalence.hpp"
+#include "typestar/ra/suite.hpp"
+#include "typestar/session/register_automata.hpp"
+
 #include <gtest/gtest.h>
 
 #include "ra_fixtures.hpp"
@@ -29,8 +33,8 @@ TEST(RaLearner, LearnsLoginOverIdsWithTheTruthsThreeLocations) {
     const auto r = learn(testing::login(), 3);
     EXPECT_EQ(r.hypothesis.locations.size(), 3U);
     EXPECT_EQ(r.hypothesis.max_registers(), 2U);
-    EXPECT_GT(r.stats.tree_queries, 0U);
-    EXPECT_GT(r.stats.executed, 0U);
+    EXPECT_GT(r.tree_queries, 0U);
+    EXPECT_GT(r.stats.total().queries_executed, 0U);
 }
 
 TEST(RaLearner, LearnsThePriorityQueueOverOrderedInts) {
@@ -74,7 +78,7 @@ TEST(RaTreeOracle, EqualityTheoryOneLeafPerClass) {
     }
     EXPECT_EQ(hits, 1U);
     EXPECT_NE(std::find(params.begin(), params.end(), 7), params.end());
-    EXPECT_EQ(oracle.stats().tree_queries, 1U);
+    EXPECT_EQ(oracle.tree_queries(), 1U);
     // the stored value is revealed by get(key), the key decides: both memorable; nothing else
     EXPECT_EQ(memorable_values(oracle, ks, prefix, {{1}}), (std::vector<Value>{7, key}));
     EXPECT_TRUE(memorable_values(oracle, ks, {{1, {4}}}, {{0}, {1}}).empty());
@@ -128,16 +132,107 @@ TEST(RaLearner, StopsHonestlyWhenTheBudgetIsExhausted) {
     EXPECT_NE(r.failure.find("query budget exhausted"), std::string::npos) << r.failure;
 }
 
-TEST(RaLearner, ANondeterministicDeviceIsAnError) {
-    /// answers ok and nok alternately across runs: the same word, two answers
-    class Flaky final : public DataSul {
-    public:
-        void reset() override {}
-        DataSymbol step(const DataSymbol&) override { return {(calls_++ % 2) ? std::size_t{0} : std::size_t{1}, {}}; }
+TEST(RaLearner, RunsInTheOneExperimentLoopWithItsEquivalenceOracleAndCounter) {
+    // Issue 23: the SL* learner is a BasicLearner run by run_experiment, its equivalence search is
+    // the conformance oracle, and every query lands in the one QueryCounter with its phase.
+    const RegisterAutomaton truth = testing::priority_queue2();
+    SimulatorSul sul(truth);
+    QueryCounter counter;
+    DataOracle oracle(sul, truth, counter);
+    SlStarLearner learner(truth, oracle);
+    RaEquivalenceOracle equivalence(oracle, {2, 10000, 50, 12, 1});
+    std::vector<RoundInfo> rounds;
+    BasicExperimentConfig<RaKind> config;
+    config.on_round = [&](const RoundInfo& r) { rounds.push_back(r); };
+    const BasicLearnResult<RaKind> result = run_experiment(learner, equivalence, counter, config);
+    ASSERT_TRUE(result.converged) << result.failure;
+    EXPECT_EQ(result.hypothesis.locations.size(), 3U);
+    EXPECT_EQ(result.stats.equivalence_rounds, result.rounds);
+    EXPECT_EQ(rounds.size(), result.rounds);
+    EXPECT_FALSE(rounds.back().counterexample);
+    EXPECT_EQ(rounds.back().states, 3U);
+    EXPECT_GT(result.stats.learning.queries_executed, 0U);
+    EXPECT_GT(result.stats.equivalence.queries_executed, 0U);  // the suite's words, counted in their phase
+    EXPECT_EQ(result.stats, counter.stats());
+    EXPECT_EQ(learner.name(), "SL*");
+    // learn_register_automaton is exactly that: the same counts.
+    SimulatorSul again(truth);
+    RaLearnConfig same;
+    same.random_words = 50;
+    const RaLearnResult through_session = learn_register_automaton(again, truth, same);
+    EXPECT_EQ(through_session.stats, result.stats);
+    EXPECT_NE(through_session.equivalence.find("suite at B=2"), std::string::npos) << through_session.equivalence;
+    EXPECT_NE(through_session.equivalence.find("50 random data words of 12 steps"), std::string::npos);
+}
 
-    private:
-        std::size_t calls_ = 0;
-    };
+TEST(RaLearner, LearnsAtBoundBWhatTheSuiteAtBRuns) {
+    // Issue 23: at B = 5 the learner's oracle runs check's suite (every transition, then 5 steps),
+    // so the 6th press of one code is found; before, it ran 5 steps from each location and learned
+    // one location (random words off, so only the bound decides).
+    RegisterAutomaton lock;
+    lock.name = "lock";
+    lock.inputs = {{"press", {{"c", DataType::Id}}}, {"clear", {}}};
+    lock.outputs = {{"ok", {}}, {"open", {}}};
+    const Register r1{"r1", DataType::Id};
+    lock.locations.push_back({"l0", {}, {}});
+    for (int k = 1; k <= 5; ++k) lock.locations.push_back({"l" + std::to_string(k), {r1}, {}});
+    lock.locations.push_back({"l6", {}, {}});
+    using testing::param;
+    using testing::reg;
+    lock.locations[0].transitions = {{0, Guard{}, 0, {}, 1, {param(0)}}, {1, Guard{}, 0, {}, 0, {}}};
+    for (std::size_t k = 1; k <= 5; ++k)
+        lock.locations[k].transitions = {
+            {0, testing::when({{Atom{param(0), Op::Eq, reg(0)}}}), k == 5 ? 1U : 0U, {}, k + 1,
+             k == 5 ? std::vector<Term>{} : std::vector<Term>{reg(0)}},
+            {0, testing::when({{Atom{param(0), Op::Ne, reg(0)}}}), 0, {}, 1, {param(0)}},
+            {1, Guard{}, 0, {}, 0, {}}};
+    lock.locations[6].transitions = {{0, Guard{}, 1, {}, 6, {}}, {1, Guard{}, 0, {}, 0, {}}};
+    ASSERT_TRUE(validate(lock).empty()) << validate(lock).front();
+    SimulatorSul sul(lock);
+    RaLearnConfig config;
+    config.equivalence_bound = 5;
+    config.random_words = 0;
+    const RaLearnResult r = learn_register_automaton(sul, lock, config);
+    ASSERT_TRUE(r.converged) << r.failure;
+    EXPECT_EQ(r.hypothesis.locations.size(), 7U);
+    SimulatorSul device(lock);
+    EXPECT_FALSE(check_register_automaton(r.hypothesis, device, {5, 10000}).counterexample);
+}
+
+/// Answers ok and nok alternately across runs: the same word, two answers.
+class Flaky final : public DataSul {
+public:
+    void reset() override {}
+    DataSymbol step(const DataSymbol&) override { return {(calls_++ % 2) ? std::size_t{0} : std::size_t{1}, {}}; }
+
+private:
+    std::size_t calls_ = 0;
+};
+
+TEST(RaLearner, ANondeterministicDeviceIsAnErrorNamingEveryAnswerAfterReRuns) {
+    // The typestate cache's policy (issue 23): a contradiction is run again (DataOracle::reruns)
+    // and the error names the word and every distinct answer with how often it was seen.
+    Flaky flaky;
+    const RegisterAutomaton sig = testing::login();
+    DataOracle oracle(flaky, sig);
+    const DataWord word{{2, {}}};  // logout
+    (void)oracle.query(word);
+    DataWord longer = word;
+    longer.push_back({2, {}});
+    try {
+        (void)oracle.query(longer);
+        FAIL() << "no NondeterminismError";
+    } catch (const NondeterminismError& e) {
+        std::size_t seen = 0;
+        for (const auto& a : e.answers()) seen += a.count;
+        EXPECT_EQ(seen, 2 + oracle.reruns);  // the cached answer, the contradiction, the re-runs
+        EXPECT_EQ(e.inputs().size(), 1U);
+        EXPECT_EQ(e.answers().size(), 2U);
+    }
+    EXPECT_EQ(oracle.stats().total().queries_executed, 2 + oracle.reruns);
+}
+
+TEST(RaLearner, ANondeterministicDeviceIsAnError) {
     Flaky flaky;
     EXPECT_THROW((void)learn_register_automaton(flaky, testing::login()), NondeterminismError);
 }
@@ -258,7 +353,7 @@ TEST(RaTreeOracle, EqualityTheorySymbolicTreeKeepsOnlyTheComparisonsThatMatter) 
     // merged into the else branches (they behave like fresh values)
     EXPECT_EQ(symbolic_tree(oracle, truth, {{0, {1, 2}}}, {1}),
               "[p1 == 1]\n  [p2 == 2]\n    ok\n  [p2 != 2]\n    nok\n[p1 != 1]\n  [true]\n    nok\n");
-    EXPECT_EQ(oracle.stats().tree_queries, 1U);
+    EXPECT_EQ(oracle.tree_queries(), 1U);
     // register(1, 1): the same tree with both comparisons against 1
     EXPECT_EQ(symbolic_tree(oracle, truth, {{0, {1, 1}}}, {1}),
               "[p1 == 1]\n  [p2 == 1]\n    ok\n  [p2 != 1]\n    nok\n[p1 != 1]\n  [true]\n    nok\n");

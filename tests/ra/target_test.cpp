@@ -9,6 +9,7 @@
 #include "std_priority_queue_target.hpp"
 #include "typestar/ra/format.hpp"
 #include "typestar/ra/learner.hpp"
+#include "typestar/session/register_automata.hpp"
 #include "typestar/ra/suite.hpp"
 
 namespace typestar::ra {

@@ -19,51 +19,101 @@
 // value) or local (only the suffix's own values and constants): the initial suffixes are local,
 // a counterexample's suffix is free where its value occurred before. The ordered theory (`int`)
 // keeps one branch per data class and every parameter free.
+// The roles are the typestate pipeline's (issue 23): the learner implements BasicLearner<RaKind>
+// and runs in the one experiment loop (typestar/learn/learner.hpp, run_experiment), its data
+// oracle counts into the one QueryCounter, and its equivalence oracle is the generalised
+// Algorithm 2 suite in conformance (typestar/conformance/ra_equivalence.hpp);
+// learn_register_automaton (typestar/session/register_automata.hpp) puts them together.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "typestar/learn/learner.hpp"
 #include "typestar/ra/automaton.hpp"
 #include "typestar/ra/oracle.hpp"
 
 namespace typestar::ra {
+
+/// Register automata as a kind of hypothesis for the experiment loop: access words and
+/// counterexamples are data words; a counterexample refutes a hypothesis while the hypothesis,
+/// run in lockstep with the device's answers (LockstepCheck), differs on it.
+struct RaKind {
+    using Hypothesis = RegisterAutomaton;
+    using Access = DataWord;
+    using Counterexample = RaCounterexample;
+    static bool refutes(const Hypothesis& hypothesis, const Counterexample& cex);
+    static std::size_t size(const Hypothesis& hypothesis) { return hypothesis.locations.size(); }
+    static std::size_t length(const Counterexample& cex) { return cex.inputs.size(); }
+    static void finish(Hypothesis&, std::vector<Access>&) {}
+};
 
 /// Options of the learner and its equivalence oracle; plain values with defaults.
 struct RaLearnConfig {
     std::size_t max_locations = 64;   ///< give up (converged = false) beyond this many locations
     std::size_t max_rounds = 64;      ///< give up after this many hypotheses
     std::size_t max_permuted = 5;     ///< try every renaming of up to this many memorable ids
-    /// Equivalence oracle: from every location's access word, every data word of up to this many
-    /// steps, one per data class relative to all values of the word (and the constants).
+    /// The distinguisher bound B of the equivalence oracle, recorded in the learned spec: every
+    /// data word of up to B steps from each location, the random words below, and then the
+    /// generalised Algorithm 2 suite at B (every transition of every explored (location, register
+    /// order type) pair, followed by every data word of up to B steps, one per data class): the
+    /// words `typestar check --bound B` runs, so a converged result passes that check.
     std::size_t equivalence_bound = 2;
     /// Then this many random data words (each parameter in a uniformly chosen data class relative
     /// to all values of the word) of `random_length` steps, from a generator seeded with `seed`.
     std::size_t random_words = 500;
     std::size_t random_length = 12;
     std::uint64_t seed = 1;
+    /// Whether the equivalence oracle runs the suite at B (RaEquivalenceConfig::suite). Off, a
+    /// converged result is weaker evidence than `check --bound B`: only for measuring the learner.
+    bool equivalence_suite = true;
     /// Give up (converged = false) once this many concrete queries were executed, or ten times as
     /// many were asked (cache hits included); 0: no limit.
     std::size_t max_executed = 0;
 };
 
-/// The result of learning. `converged` is true when the last hypothesis passed the equivalence
-/// oracle (bounded evidence: words of up to equivalence_bound steps from each location); else
-/// `failure` says why learning stopped and `hypothesis` is the last one.
-struct RaLearnResult {
-    RegisterAutomaton hypothesis;
-    RaStats stats;
-    bool converged = false;
-    std::string failure;
-    std::size_t suffixes = 0;  ///< symbolic suffixes in the final table
+/// The SL*-style learner (see the design note above) as a BasicLearner<RaKind>: start() and
+/// refine() ask tree queries through `oracle`; a configured limit (locations, query budget, a
+/// counterexample that adds no suffix) is a LearningLimit.
+class SlStarLearner final : public BasicLearner<RaKind> {
+public:
+    /// `signature` gives the name, inputs, outputs and constants (its locations are ignored);
+    /// `signature` and `oracle` outlive the learner.
+    SlStarLearner(const RegisterAutomaton& signature, DataOracle& oracle, const RaLearnConfig& config = {});
+    ~SlStarLearner() override;
+    SlStarLearner(const SlStarLearner&) = delete;
+    SlStarLearner& operator=(const SlStarLearner&) = delete;
+
+    void start() override;
+    bool refine(const RaCounterexample& cex) override;
+    [[nodiscard]] RegisterAutomaton hypothesis() const override;
+    [[nodiscard]] std::vector<DataWord> access_sequences() const override;
+    [[nodiscard]] std::string progress() const override;
+    [[nodiscard]] std::string name() const override { return "SL*"; }
+    /// Symbolic suffixes in the table.
+    [[nodiscard]] std::size_t suffixes() const;
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> impl_;
 };
 
-/// Learns the register automaton behind `sul`. `signature` gives the name, inputs, outputs and
-/// constants (its locations are ignored). Throws NondeterminismError when the device answers a
-/// data word in two ways, DeviceError when it fails.
-[[nodiscard]] RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& signature,
-                                                     const RaLearnConfig& config = {});
+/// The result of learning. `converged` is true when the last hypothesis passed the equivalence
+/// oracle (bounded evidence: `equivalence` says which words); else `failure` says why learning
+/// stopped and `hypothesis` is the last one.
+struct RaLearnResult {
+    RegisterAutomaton hypothesis;
+    QueryStats stats;              ///< the one counter: learning and equivalence phases, rounds
+    std::size_t tree_queries = 0;  ///< SL* tree queries
+    bool converged = false;
+    std::string failure;
+    std::size_t suffixes = 0;      ///< symbolic suffixes in the final table
+    std::string learner;           ///< the learner's name, "SL*"
+    std::string equivalence;       ///< what the equivalence oracle ran, for messages and provenance
+};
 
 /// The tree oracle alone: one concrete continuation of `prefix` per data class of `suffix`'s
 /// parameters relative to every value of the prefix (and its outputs), the constants of
@@ -86,23 +136,5 @@ struct RaLearnResult {
 [[nodiscard]] std::vector<Value> memorable_values(DataOracle& oracle, const RegisterAutomaton& signature,
                                                   const DataWord& prefix,
                                                   const std::vector<std::vector<std::size_t>>& suffixes);
-
-/// Looks for a data word on which `sul` and `spec` differ: from the access word of every location
-/// of `spec` as reached in `access` (concrete words, one per location, in the device's values) —
-/// or from the empty word when `access` is empty — every word of up to `bound` steps, one per data
-/// class relative to all values of the word and the constants. Returns the first difference (the
-/// inputs up to and including the differing step) and the reason, or nothing.
-struct RaCounterexample {
-    DataWord inputs;
-    DataWord outputs;     ///< the device's answers
-    std::string reason;   ///< expected vs got
-};
-[[nodiscard]] std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
-                                                              const std::vector<DataWord>& access, std::size_t bound);
-/// Looks for a difference on `count` random data words of `length` steps (inputs uniform, each
-/// parameter in a uniformly chosen data class relative to all values of the word), seeded.
-[[nodiscard]] std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec,
-                                                                std::size_t count, std::size_t length,
-                                                                std::uint64_t seed);
 
 }  // namespace typestar::ra

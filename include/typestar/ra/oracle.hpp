@@ -1,7 +1,9 @@
 // Data SULs and the concrete query path for register automata: a black-box device that answers a
 // data word, a cache with counters and a determinism check, and the lockstep comparison of a
 // device's answers with a register automaton. Design note: a data word is a word over concrete
-// values; every concrete query goes through DataOracle, so the counts are the queries executed.
+// values; every concrete query goes through DataOracle, so the counts are the queries executed. The
+// roles are the typestate pipeline's: DataSul is the device, DataOracle the cached, counted oracle
+// (QueryCounter, the same phases and non-determinism policy as sul/cache.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +12,7 @@
 #include <string>
 
 #include "typestar/ra/automaton.hpp"
+#include "typestar/sul/stats.hpp"
 
 namespace typestar::ra {
 
@@ -35,33 +38,64 @@ private:
     RaSimulator sim_;
 };
 
-/// What learning or checking a register automaton cost.
-struct RaStats {
-    std::size_t queries = 0;       ///< data words asked (cache hits included)
-    std::size_t executed = 0;      ///< concrete queries run on the device (cache misses)
-    std::size_t steps = 0;         ///< device steps executed
-    std::size_t tree_queries = 0;  ///< SL* tree queries (a prefix and a symbolic suffix)
+/// What learning or checking a register automaton cost, before the one counter. Deprecated: the
+/// data oracle counts into a QueryCounter (QueryStats, with phases) like every other oracle; the
+/// learner's tree queries are RaLearnResult::tree_queries / DataOracle::tree_queries().
+struct [[deprecated("use QueryStats (DataOracle::stats()) and DataOracle::tree_queries()")]] RaStats {
+    std::size_t queries = 0;
+    std::size_t executed = 0;
+    std::size_t steps = 0;
+    std::size_t tree_queries = 0;
     std::size_t equivalence_queries = 0;
     std::size_t rounds = 0;
 };
 
+/// A data word on which a device and a register automaton differ: the inputs up to and including
+/// the differing step, the device's answers to them, and why they differ (expected vs got).
+struct RaCounterexample {
+    DataWord inputs;
+    DataWord outputs;     ///< the device's answers
+    std::string reason;   ///< expected vs got
+};
+
 /// The one path to a device: a prefix-closed cache (a word answered once is never run again, and
-/// every prefix of it is answered too), counters, and a determinism check: a device that answers
-/// a cached prefix differently throws NondeterminismError with both answers.
+/// every prefix of it is answered too) that counts into a QueryCounter like the typestate oracle
+/// stack (queries asked, executed, symbols executed, in the counter's current phase), and the same
+/// non-determinism policy: a device that answers a cached prefix differently has that prefix run
+/// again `reruns` times to collect evidence, then NondeterminismError names the word and every
+/// distinct answer with how often it was seen.
 class DataOracle {
 public:
-    /// `decls` name the symbols in error messages; both must outlive the oracle.
-    DataOracle(DataSul& sul, const RegisterAutomaton& decls) : sul_(&sul), decls_(&decls) {}
+    /// `decls` name the symbols in error messages; both must outlive the oracle. Counts into the
+    /// oracle's own counter.
+    DataOracle(DataSul& sul, const RegisterAutomaton& decls) : sul_(&sul), decls_(&decls), counter_(&own_) {}
+    /// Counts into `counter` (outliving the oracle).
+    DataOracle(DataSul& sul, const RegisterAutomaton& decls, QueryCounter& counter)
+        : sul_(&sul), decls_(&decls), counter_(&counter) {}
+    DataOracle(const DataOracle&) = delete;
+    DataOracle& operator=(const DataOracle&) = delete;
+
     /// The outputs answering `inputs` (one per input).
     DataWord query(const DataWord& inputs);
-    [[nodiscard]] RaStats& stats() noexcept { return stats_; }
-    [[nodiscard]] const RaStats& stats() const noexcept { return stats_; }
+    /// The counter's statistics.
+    [[nodiscard]] const QueryStats& stats() const noexcept { return counter_->stats(); }
+    /// The counter (the experiment loop opens its phases on it).
+    [[nodiscard]] QueryCounter& counter() noexcept { return *counter_; }
+    /// SL* tree queries asked through this oracle (each a prefix and a symbolic suffix).
+    [[nodiscard]] std::size_t tree_queries() const noexcept { return tree_queries_; }
+    void count_tree_query() noexcept { ++tree_queries_; }
+    /// Re-runs of a contradicted prefix before NondeterminismError.
+    std::size_t reruns = 2;
 
 private:
+    [[noreturn]] void throw_nondeterminism(const DataWord& prefix, const DataWord& cached, const DataWord& fresh);
+
     DataSul* sul_;
     const RegisterAutomaton* decls_;
+    QueryCounter own_;
+    QueryCounter* counter_;
     std::map<DataWord, DataSymbol> cache_;  // input prefix -> the output of its last step
-    RaStats stats_;
+    std::size_t tree_queries_ = 0;
 };
 
 /// Compares a device's run with a register automaton step by step. Values the automaton outputs
@@ -79,12 +113,15 @@ public:
     std::string step(const DataSymbol& input, const DataSymbol& output);
     /// The spec's location and register values after the steps so far.
     [[nodiscard]] const RaSimulator& simulator() const noexcept { return sim_; }
+    /// The spec's answer to the last step (in the spec's values), nothing when it could not step.
+    [[nodiscard]] const std::optional<DataSymbol>& expected() const noexcept { return expected_; }
 
 private:
     const RegisterAutomaton* spec_;
     RaSimulator sim_;
     std::map<Value, Value> device_to_spec_;
     std::vector<Value> device_values_;
+    std::optional<DataSymbol> expected_;
 };
 
 /// Candidate values for the next parameter of `type`, one per data class relative to the

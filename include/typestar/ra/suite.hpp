@@ -8,8 +8,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "typestar/ra/learner.hpp"
 #include "typestar/ra/oracle.hpp"
@@ -40,10 +42,30 @@ struct RaSuiteResult {
 /// than `config.max_words` data words (a refusal: never a partial "conforms").
 [[nodiscard]] RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& sul,
                                                      const RaSuiteConfig& config = {});
+/// The same suite through `oracle` (sharing its cache and counting into its counter, in the
+/// counter's current phase): the equivalence oracle of learning runs exactly the words of
+/// `typestar check --bound B`. `words` counts the queries this run executed.
+[[nodiscard]] RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle& oracle,
+                                                     const RaSuiteConfig& config = {});
+
+/// Looks for a data word on which the device behind `oracle` and `spec` differ: from each word of
+/// `access` (concrete words in the device's values; the empty word when `access` is empty) every
+/// word of up to `bound` further steps, one per data class relative to all values of the word and
+/// the constants. Returns the first difference (the inputs up to and including the differing step)
+/// and the reason, or nothing.
+[[nodiscard]] std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
+                                                              const std::vector<DataWord>& access, std::size_t bound);
+/// Looks for a difference on `count` random data words of `length` steps (inputs uniform, each
+/// parameter in a uniformly chosen data class relative to all values of the word), seeded.
+[[nodiscard]] std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec,
+                                                                std::size_t count, std::size_t length,
+                                                                std::uint64_t seed);
 
 /// The data trace of a counterexample, one numbered step a line (`  2. offer(7) -> ok`), the last
 /// one followed by why it differs (`expected out(3), got out(7)`); `spec` names the symbols.
-[[nodiscard]] std::string format_trace(const RegisterAutomaton& spec, const RaCounterexample& cex);
+/// Deprecated: the one trace renderer is typestar::format_trace(trace_of(spec, cex))
+/// (typestar/session/register_automata.hpp), which the CLI and the plugin use for both kinds.
+[[nodiscard, deprecated("use typestar::format_trace(typestar::trace_of(spec, cex))")]] std::string format_trace(const RegisterAutomaton& spec, const RaCounterexample& cex);
 
 /// The tests of one transition (DroidStar Algorithm 2 generalised, per transition): for every
 /// explored (location, register order type) access word and every data class of the input's

@@ -2,6 +2,7 @@
 // a conformance run returns.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,19 +27,22 @@ struct Counterexample {
     bool operator==(const Counterexample&) const = default;
 };
 
-/// An equivalence oracle (DroidStar §4.2, EOracle): a counterexample to a hypothesis, or nullopt
-/// when none was found — which, for a testing oracle, is bounded evidence, not a proof.
-class EquivalenceOracle {
+/// An equivalence oracle for any kind of hypothesis (LearnLib's EquivalenceOracle<A, I, D>): a
+/// counterexample to a hypothesis, or nullopt when none was found — which, for a testing oracle, is
+/// bounded evidence, not a proof. `Access` is the kind's word type (one access word per hypothesis
+/// state), `Cex` its counterexample. EquivalenceOracle below is the Mealy instance; register
+/// automata implement it at their data-word types (typestar/conformance/ra_equivalence.hpp).
+template <class Hypothesis, class Access, class Cex>
+class BasicEquivalenceOracle {
 public:
-    virtual ~EquivalenceOracle() = default;
+    virtual ~BasicEquivalenceOracle() = default;
 
-    /// Looks for an input word on which the device and `hypothesis` disagree. `access` gives one
-    /// access sequence per hypothesis state (L*'s state representatives; the Remark after DroidStar
-    /// Algorithm 2 reuses them), or is empty to let the oracle compute its own.
-    /// The hypothesis is over the device's alphabets (outputs may be a prefix of the device's
-    /// current output alphabet). Throws DeviceError, NondeterminismError.
-    [[nodiscard]] virtual std::optional<Counterexample> find_counterexample(
-        const MealyMachine& hypothesis, std::span<const Word> access) = 0;
+    /// Looks for a word on which the device and `hypothesis` disagree. `access` gives one access
+    /// word per hypothesis state (the learner's state representatives; the Remark after DroidStar
+    /// Algorithm 2 reuses them), or is empty to let the oracle compute its own. Throws DeviceError,
+    /// NondeterminismError.
+    [[nodiscard]] virtual std::optional<Cex> find_counterexample(const Hypothesis& hypothesis,
+                                                                 std::span<const Access> access) = 0;
 
     /// The suffix length a learner's table should start with (its E = all words of length
     /// 1..this) so that the oracle's own queries come from the learner's cache: DroidStar
@@ -46,5 +50,9 @@ public:
     /// it suggests B. Default 1.
     [[nodiscard]] virtual std::size_t suggested_suffix_length() const { return 1; }
 };
+
+/// An equivalence oracle for Mealy machines (DroidStar §4.2, EOracle). The hypothesis is over the
+/// device's alphabets (outputs may be a prefix of the device's current output alphabet).
+using EquivalenceOracle = BasicEquivalenceOracle<MealyMachine, Word, Counterexample>;
 
 }  // namespace typestar

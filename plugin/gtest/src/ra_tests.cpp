@@ -18,6 +18,7 @@
 #include "typestar/ra/learner.hpp"
 #include "typestar/ra/oracle.hpp"
 #include "typestar/ra/suite.hpp"
+#include "typestar/session/register_automata.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -95,7 +96,7 @@ private:
                               [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
     }
 
-    std::size_t bound() const { return settings().bound.value_or(spec_->distinguisher); }
+    std::size_t bound() const { return settings().bound.value_or(spec_ ? spec_->distinguisher : ra::RaLearnConfig{}.equivalence_bound); }
 
     /// The adapted device and its oracle, made on first use; nullptr after failing or with
     /// skip_reason_ set.
@@ -140,23 +141,28 @@ private:
         if (proposal_) return *proposal_;
         std::ostringstream m;
         try {
-            const ra::RaLearnResult learned = ra::learn_register_automaton(*adapted_, signature_of(spec_->automaton));
+            ra::RaLearnConfig config;
+            config.equivalence_bound = bound();
+            const ra::RaLearnResult learned =
+                ra::learn_register_automaton(*adapted_, signature_of(spec_->automaton), config);
             if (!learned.converged) {
-                m << "Re-learning (SL*-style, from scratch) did not converge: " << learned.failure << "\n";
+                m << "Re-learning (" << learned.learner << ", from scratch) did not converge: " << learned.failure << "\n";
             } else {
                 const ra::RegisterAutomaton& h = learned.hypothesis;
-                m << "Re-learned (SL*-style, from scratch): " << h.locations.size() << " locations, "
+                m << "Re-learned (" << learned.learner << ", from scratch): " << h.locations.size() << " locations, "
                   << h.max_registers() << " registers at most, " << h.num_transitions() << " transitions ("
-                  << learned.stats.executed << " concrete queries).\n";
+                  << learned.stats.total().queries_executed << " concrete queries; no counterexample from "
+                  << learned.equivalence << ").\n";
                 if (const auto sep = ra::separating_word(spec_->automaton, h, 6)) {
                     m << "Shortest separating data trace, stored spec vs proposal (the proposal's answers):\n"
-                      << ra::format_trace(spec_->automaton, *sep);
+                      << format_trace(trace_of(spec_->automaton, *sep));
                 } else {
                     m << "The proposal agrees with the stored spec on every data word of up to 6 steps: the "
                          "difference needs a longer word.\n";
                 }
-                ra::RaSpec proposed{h, spec_->distinguisher, {}};
-                proposed.provenance["learner"] = "SL*-style tree queries (typestar ra), re-learned by the gtest plugin";
+                ra::RaSpec proposed{h, bound(), {}};
+                proposed.provenance["learner"] = learned.learner + "-style tree queries (typestar ra), re-learned by the gtest plugin";
+                proposed.provenance["equivalence"] = learned.equivalence;
                 if (!url_.empty() || !options_.device_url.empty())
                     proposed.provenance["device"] = url_.empty() ? options_.device_url : url_;
                 proposed_ = h;
@@ -203,8 +209,10 @@ private:
             return;
         }
         ra::RaLearnResult learned;
+        ra::RaLearnConfig config;
+        config.equivalence_bound = bound();
         try {
-            learned = ra::learn_register_automaton(*device_, device_->signature());
+            learned = ra::learn_register_automaton(*device_, device_->signature(), config);
         } catch (const std::exception& e) {
             ADD_FAILURE_AT(file_.c_str(), line_) << "typestar: learning " << path_.string() << " from "
                                                  << device_->name() << " failed: " << e.what();
@@ -216,8 +224,9 @@ private:
             return;
         }
         const ra::RegisterAutomaton& h = learned.hypothesis;
-        ra::RaSpec spec{h, settings().bound.value_or(2), {}};
-        spec.provenance["learner"] = "SL*-style tree queries (typestar ra), learned by the gtest plugin";
+        ra::RaSpec spec{h, bound(), {}};
+        spec.provenance["learner"] = learned.learner + "-style tree queries (typestar ra), learned by the gtest plugin";
+        spec.provenance["equivalence"] = learned.equivalence;
         spec.provenance["device"] = device_->name();
         const std::string summary = std::to_string(h.locations.size()) + " locations, " +
                                     std::to_string(h.max_registers()) + " registers at most, " +
@@ -231,8 +240,8 @@ private:
         ra::save_register_spec(spec, proposed_yaml);
         ADD_FAILURE_AT(file_.c_str(), line_)
             << "typestar: the register-automaton spec " << path_.string() << " does not exist, so it was learned from "
-            << device_->name() << " (SL*-style tree queries; no counterexample from every data word of up to 2 "
-               "steps from each location and 500 random words: bounded evidence): "
+            << device_->name() << " (" << learned.learner << "-style tree queries; no counterexample from "
+            << learned.equivalence << ": bounded evidence for B=" << bound() << "): "
             << summary << ".\nProposed spec: " << proposed_yaml.string() << " (review it and rename it to "
             << path_.filename().string() << ", or rerun with --typestar_update)\n";
     }
@@ -287,8 +296,8 @@ private:
         m << "typestar: " << suite_ << "." << test << ": the device does not conform to the register automaton.\n"
           << "  spec:   " << at << ":" << line << " (" << what << ")\n"
           << "  device: " << adapted_->name() << "\n"
-          << "  data trace (" << cex.inputs.size() << " steps; expected vs observed at the last):\n"
-          << indent(ra::format_trace(a, cex)) << "\n"
+          << "  data trace (" << cex.inputs.size() << " steps; " << cex.reason << "):\n"
+          << format_trace(trace_of(a, cex), 4) << "\n"
           << "Passing is bounded evidence: the words of this transition from every explored (location, register "
              "order type) state, one per data class, followed by up to B="
           << bound() << " steps.\n"
@@ -316,13 +325,6 @@ private:
             m << "The re-learned proposal and its separating data trace are in the first failure of " << suite_ << ".\n";
         }
         ADD_FAILURE_AT(at.c_str(), line) << m.str();
-    }
-
-    static std::string indent(const std::string& text) {
-        std::string out;
-        std::istringstream in(text);
-        for (std::string l; std::getline(in, l);) out += "  " + l + "\n";
-        return out;
     }
 
     std::filesystem::path path_;
