@@ -244,6 +244,13 @@ using ClassVisitor = std::function<void(std::size_t location, const std::vector<
 /// would pass `limits` (never a partial answer). Precondition: the automaton is structurally valid.
 std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit,
                             const RaLimits& limits = RaLimits::from_environment());
+/// The earlier signature: `max_states` replaces RaLimits::max_states of the environment's limits.
+[[deprecated("pass RaLimits: explore_classes(ra, visit, limits)")]]
+inline std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit, std::size_t max_states) {
+    RaLimits limits = RaLimits::from_environment();
+    limits.max_states = max_states;
+    return explore_classes(ra, visit, limits);
+}
 
 /// `b` with its input and output symbols numbered as in `reference` (the same names, perhaps in
 /// another order), so that data words mean the same in both. Throws typestar::Error naming a symbol
