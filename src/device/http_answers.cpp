@@ -16,16 +16,7 @@ using json = nlohmann::json;
 
 namespace {
 
-/// At most `max` bytes of `text`, cut at a UTF-8 character boundary, "…" appended when cut.
-std::string clip(std::string text, std::size_t max = 200) {
-    if (text.size() <= max) return text;
-    std::size_t cut = max;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    text.resize(cut);
-    return text + "...";
-}
-
-std::string shown(const json& value) { return clip(value.dump(-1, ' ', true, json::error_handler_t::replace)); }
+std::string shown(const json& value) { return shown_json(value); }
 
 bool has_control(std::string_view s) {
     return std::any_of(s.begin(), s.end(), [](char c) {
@@ -154,8 +145,6 @@ std::vector<DeviceDescription::Parameterised> read_parameters(const json& field,
 
 }  // namespace
 
-std::string shown_json(const json& value) { return shown(value); }
-
 std::string answer_cap_message(std::size_t max_bytes) {
     return "answer over the " + std::to_string(max_bytes) + "-byte cap (HttpConfig::max_answer_bytes)";
 }
@@ -168,7 +157,7 @@ JudgedAnswer judge_answer(long status, std::string_view body, std::size_t max_by
         out.what = "HTTP " + std::to_string(status) + ": " + answer_cap_message(max_bytes);
         return out;
     }
-    out.body = json::parse(body, nullptr, false);
+    out.body = parse_json(body);
     if (status >= 200 && status < 300) {
         if (out.body.is_discarded() || !out.body.is_object()) {
             out.kind = JudgedAnswer::Kind::Retryable;

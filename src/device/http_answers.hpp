@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol.hpp"
 #include "typestar/core/alphabet.hpp"
 #include "typestar/device/http_device.hpp"
 #include "typestar/sul/device.hpp"
@@ -41,10 +42,6 @@ struct JudgedAnswer {
 /// "answer over the N-byte cap (HttpConfig::max_answer_bytes)": the message for a too large answer.
 [[nodiscard]] std::string answer_cap_message(std::size_t max_bytes);
 
-/// `value` as JSON text for a message: ASCII only (control characters, invalid bytes and other
-/// non-ASCII characters escaped) and at most about 200 bytes, so a hostile answer cannot forge a
-/// line or a terminal code in a diagnostic.
-[[nodiscard]] std::string shown_json(const nlohmann::json& value);
 
 /// The agent's /v1/status and what the client derives from it.
 struct StatusAnswer {

@@ -131,7 +131,74 @@ TEST(AgentRobustness, AnExceptionInAConnectionAnswers500AndTheServerGoesOn) {
     EXPECT_EQ(status_of(exchange(server.port(), "GET /ok HTTP/1.1\r\nConnection: close\r\n\r\n")), 200);
 }
 
+// ---- issue 26 item 1: one deeply nested request killed the agent (SIGSEGV in the echo) ----
+
+std::string post_run(const std::string& body) {
+    return "POST /v1/run HTTP/1.1\r\nConnection: close\r\n" + kAuth + "Content-Length: " + std::to_string(body.size()) +
+           "\r\n\r\n" + body;
+}
+
+/// `{"inputs": [[...["x"]...]]}` with `arrays` arrays: JSON depth arrays + 1.
+std::string nested_inputs(std::size_t arrays) {
+    return "{\"inputs\": " + std::string(arrays, '[') + "\"x\"" + std::string(arrays, ']') + "}";
+}
+
+TEST(AgentRobustness, DeeplyNestedJsonIsRefusedWith400AndTheAgentGoesOn) {
+    auto agent = start_agent("asynctask");
+    // 100,000 deep (200 KB, under the body limit): the old agent crashed echoing it back.
+    for (const std::size_t arrays : {std::size_t{100000}, std::size_t{64}}) {
+        const std::string answer = exchange(agent->port(), post_run(nested_inputs(arrays)));
+        EXPECT_EQ(status_of(answer), 400) << arrays;
+        EXPECT_EQ(strict_json(answer)["value"]["message"], "the request body nests JSON deeper than 64 levels") << arrays;
+    }
+    // Depth 64 is read; the unknown input is echoed cut short, not whole.
+    const std::string at_limit = exchange(agent->port(), post_run(nested_inputs(63)));
+    EXPECT_EQ(status_of(at_limit), 400) << at_limit;
+    const std::string message = strict_json(at_limit)["value"]["message"];
+    EXPECT_EQ(message.rfind("unknown input [[[", 0), 0u) << message;
+    EXPECT_LE(message.size(), 240u) << message;
+    // Brackets inside strings are text, not nesting.
+    const std::string in_string = exchange(agent->port(), post_run("{\"inputs\": [\"" + std::string(1000, '[') + "\"]}"));
+    EXPECT_EQ(status_of(in_string), 400);
+    EXPECT_EQ(std::string(strict_json(in_string)["value"]["message"]).rfind("unknown input \"[[[", 0), 0u);
+    // A huge unknown callin name is cut short too.
+    const std::string long_name = exchange(agent->port(), post_run(json{{"inputs", {std::string(500000, 'n')}}}.dump()));
+    EXPECT_EQ(status_of(long_name), 400);
+    EXPECT_LE(std::string(strict_json(long_name)["value"]["message"]).size(), 240u);
+    EXPECT_EQ(authorized("GET", agent->url() + "/v1/status").status, 200);
+}
+
+TEST(TypestarDeviceBinary, SurvivesDeeplyNestedJson) {
+    AgentProcess agent({"--class", "asynctask", "--port", "0"}, kToken);
+    ASSERT_FALSE(agent.url().empty()) << agent.first_line();
+    const auto deep = authorized("POST", agent.url() + "/v1/run", nested_inputs(100000));
+    EXPECT_EQ(deep.status, 400) << deep.body;
+    EXPECT_EQ(authorized("GET", agent.url() + "/v1/status").status, 200);
+}
+
 // ---- item 10: authentication ----
+
+TEST(AgentAuth, TheTokenIsCheckedBeforeTheBodyIsRead) {
+    auto agent = start_agent("asynctask");
+    const std::string head = "POST /v1/run HTTP/1.1\r\nContent-Length: 100000\r\n";
+    for (const std::string& auth : {std::string(), std::string("Authorization: Bearer guess\r\n"),
+                                    std::string("Origin: x\r\n") + kAuth}) {
+        // The body never comes: the refusal does not wait for it, and the connection is closed.
+        RawConnection c(agent->port());
+        c.send(head + auth + "\r\n{\"inputs\": [");
+        const auto start = std::chrono::steady_clock::now();
+        const std::string answer = c.read_until_closed(3000ms);
+        EXPECT_TRUE(c.closed()) << auth;
+        EXPECT_LT(std::chrono::steady_clock::now() - start, 2000ms) << auth;
+        EXPECT_EQ(status_of(answer), auth.find("Origin") == std::string::npos ? 401 : 403) << answer;
+    }
+    // With the token the agent waits for the body.
+    RawConnection c(agent->port());
+    c.send(head + kAuth + "\r\n{");
+    EXPECT_EQ(c.read_until_closed(300ms), "");
+    EXPECT_FALSE(c.closed());
+}
+
 
 TEST(AgentAuth, TheBearerSchemeIsCaseInsensitive) {
     auto agent = start_agent("asynctask");
