@@ -107,30 +107,6 @@ FaultPlan parse_fault(const std::string& text) {
     return plan;
 }
 
-std::string read_token_file(const std::filesystem::path& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        throw Error("token file '" + path.string() + "': cannot read it: " + std::strerror(errno));
-    if ((st.st_mode & 077) != 0)
-        throw Error("token file '" + path.string() + "' is accessible by group or others (mode " +
-                    [&] {
-                        std::ostringstream o;
-                        o << std::oct << (st.st_mode & 0777);
-                        return o.str();
-                    }() +
-                    "); make it 0600");
-    std::ifstream file(path);
-    if (!file) throw Error("token file '" + path.string() + "': cannot read it");
-    std::stringstream content;
-    content << file.rdbuf();
-    std::string token = content.str();
-    const auto b = token.find_first_not_of(" \t\r\n");
-    const auto e = token.find_last_not_of(" \t\r\n");
-    token = b == std::string::npos ? std::string() : token.substr(b, e - b + 1);
-    if (token.empty()) throw Error("token file '" + path.string() + "' is empty");
-    return token;
-}
-
 struct Agent::Impl {
     struct Slot {
         std::unique_ptr<Device> device;

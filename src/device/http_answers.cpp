@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "data_protocol.hpp"
+#include "http_transport.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
@@ -212,6 +214,11 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
         throw DeviceError(who + ": speaks " + shown(json(st.protocol)) + ", this client speaks '" + kProtocol + "'");
     st.name = text("name", true);
     st.framework = text("framework", false);
+    // A data device (register automaton): its typed signature is what the client uses.
+    if (const json* d = field("data"); d != nullptr) {
+        out.data = read_data_signature(*d, st.name, who);
+        return out;
+    }
     auto names = [&](const char* key) {
         const json* v = field(key);
         if (v == nullptr || !v->is_array()) throw malformed(std::string(key) + " must be an array of names");
@@ -356,6 +363,12 @@ std::chrono::milliseconds request_budget(std::chrono::milliseconds base, std::ch
     const auto room = static_cast<std::uint64_t>((kLimit - base).count() / per_wait.count());
     if (waits > room) return kLimit;
     return base + per_wait * static_cast<std::int64_t>(waits);
+}
+
+StatusAnswer fetch_status(HttpTransport& transport, const HttpConfig& config) {
+    const json body = transport.request({"GET", "/v1/status", "", config.request_timeout, config.retries,
+                                         "device " + config.url + ": status"});
+    return read_status_answer(body, "device " + config.url);
 }
 
 }  // namespace typestar::detail

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -98,6 +99,33 @@ public:
         closed_ = false;
         char buf[4096];
         for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return out;
+            pollfd p{fd_, POLLIN, 0};
+            if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return out;
+            const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+            if (n <= 0) {
+                closed_ = true;
+                return out;
+            }
+            out.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    /// Reads one whole answer (headers and its Content-Length body) on a kept-alive connection, or
+    /// what arrived until the peer closed or `timeout` passed.
+    std::string read_answer(std::chrono::milliseconds timeout = std::chrono::milliseconds(3000)) {
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        std::string out;
+        char buf[4096];
+        for (;;) {
+            if (const auto end = out.find("\r\n\r\n"); end != std::string::npos) {
+                std::size_t length = 0;
+                std::string head = out.substr(0, end);
+                for (auto& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                if (const auto cl = head.find("content-length:"); cl != std::string::npos)
+                    length = std::stoul(head.substr(cl + 15));
+                if (out.size() >= end + 4 + length) return out;
+            }
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
             if (left.count() <= 0) return out;
             pollfd p{fd_, POLLIN, 0};

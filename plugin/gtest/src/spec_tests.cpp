@@ -515,7 +515,9 @@ std::string SpecTests::reproduce(const std::string& test) const {
     std::string url = settings().device;
     if (url.empty()) url = reg_.options.device_url;
     const std::string rerun = gtest::rerun_command(binary_, suite_name_ + "." + test);
-    // A factory device has no URL of its own, but this binary serves it (--typestar_serve).
+    // A factory device that another process can reach says how (an agent's http:// URL); any
+    // other one is served by this binary (--typestar_serve).
+    if (url.empty() && device_) url = device_->describe().url;
     if (url.empty()) url = "exec:" + binary_ + "#" + suite_name_;
     return "Reproduce: " + gtest::check_command(path_, url, bound()) + "\n       or: " + rerun + "\n";
 }

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "typestar/core/error.hpp"
-#include "typestar/device/factory.hpp"
+#include "typestar/device/http_device.hpp"
 
-namespace typestar::cli {
+namespace typestar::detail {
 
 namespace {
 
@@ -88,6 +88,7 @@ public:
     [[nodiscard]] DeviceDescription describe() const override {
         DeviceDescription d = inner_->describe();
         d.name = url_;
+        d.url = url_;
         return d;
     }
     void check_timing() override { inner_->check_timing(); }
@@ -109,9 +110,7 @@ private:
 
 }  // namespace
 
-bool is_exec_url(const std::string& url) { return url.rfind(kScheme, 0) == 0; }
-
-std::unique_ptr<Device> launch_exec_device(const std::string& url) {
+std::unique_ptr<Device> launch_exec_device(const std::string& url, const HttpConfig& http) {
     std::string rest = url.substr(kScheme.size());
     std::string spec;
     if (const auto hash = rest.rfind('#'); hash != std::string::npos) {
@@ -204,9 +203,10 @@ std::unique_ptr<Device> launch_exec_device(const std::string& url) {
                           "that calls typestar::initialize?");
     }
     try {
-        DeviceOptions options;
-        options.http.token = token;
-        auto inner = make_device(served_url, options);
+        HttpConfig config = http;
+        config.url = served_url;
+        config.token = token;
+        auto inner = std::make_unique<HttpDevice>(config);
         return std::make_unique<ExecDevice>(url, pid, out[0], std::move(inner));
     } catch (...) {
         ::close(out[0]);
@@ -215,4 +215,4 @@ std::unique_ptr<Device> launch_exec_device(const std::string& url) {
     }
 }
 
-}  // namespace typestar::cli
+}  // namespace typestar::detail
