@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "typestar/core/error.hpp"
+#include "typestar/core/printable.hpp"
 #include "typestar/device/http_device.hpp"
 
 namespace typestar::detail {
@@ -88,7 +89,6 @@ public:
     [[nodiscard]] DeviceDescription describe() const override {
         DeviceDescription d = inner_->describe();
         d.name = url_;
-        d.url = url_;
         return d;
     }
     void check_timing() override { inner_->check_timing(); }

@@ -56,7 +56,6 @@ DeviceDescription HttpDevice::describe() const {
     d.tmin_ms = static_cast<double>(status_.timing.tmin.count());
     d.environment = status_.environment;
     d.parameterised = status_.parameters;
-    d.url = config_.url;
     return d;
 }
 

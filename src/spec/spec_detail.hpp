@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "typestar/core/error.hpp"
+#include "typestar/core/printable.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar::spec::detail {
@@ -46,7 +47,7 @@ private:
 /// reader, double-quoted (with escapes) otherwise. `allow_number` leaves digit strings plain.
 [[nodiscard]] std::string yaml_scalar(std::string_view text, bool allow_number = false);
 
-/// typestar::printable (core/error.hpp): one escaping for every diagnostic.
+/// typestar::printable (core/printable.hpp): one escaping for every diagnostic.
 using typestar::printable;
 
 /// `diagnostics` with printable() file names and messages, so no name read from a file can start a

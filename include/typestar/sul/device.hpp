@@ -60,10 +60,6 @@ struct DeviceDescription {
         bool operator==(const Parameterised&) const = default;
     };
     std::vector<Parameterised> parameterised;
-    /// A device URL that reaches this device from another process (`typestar check --device URL`),
-    /// when it has one: an agent's http:// URL, an `exec:` binary; empty for an in-process device.
-    /// Failure messages print it in their "Reproduce" command.
-    std::string url;
     bool operator==(const DeviceDescription&) const = default;
 };
 
