@@ -145,7 +145,9 @@ TEST_P(ProtocolKit, StatusDeclaresEveryProtocolField) {
     EXPECT_GE(t["tmin_ms"].get<long long>(), 0);
     EXPECT_LE(t["tmin_ms"].get<long long>(), t["tmax_ms"].get<long long>());
     EXPECT_LE(t["tmax_ms"].get<long long>(), 3600000);
-    if (s.contains("quiet_is_stable")) EXPECT_TRUE(s["quiet_is_stable"].is_boolean());
+    if (s.contains("quiet_is_stable")) {
+        EXPECT_TRUE(s["quiet_is_stable"].is_boolean());
+    }
     EXPECT_TRUE(s.contains("max_sessions") && s["max_sessions"].is_number_unsigned() && s["max_sessions"] >= 1);
     EXPECT_TRUE(s.contains("sessions") && s["sessions"].is_number_unsigned());
     // The client reads it.
@@ -253,7 +255,7 @@ TEST_P(ProtocolKit, HttpVersionsOtherThan10And11AreRefusedWith505) {
 
 TEST_P(ProtocolKit, ControlCharactersInHeaderValuesAreRefused) {
     KIT_START(agent);
-    for (const std::string value : {std::string("a\x01z"), std::string("a\x1b[31mz"), std::string("a\x7fz"),
+    for (const std::string& value : {std::string("a\x01z"), std::string("a\x1b[31mz"), std::string("a\x7fz"),
                                     std::string("a\0z", 3)})
         EXPECT_TRUE(is_error(exchange(agent.port(), get_status(kAuth + "X-Probe: " + value + "\r\n")), 400,
                              "invalid argument"))
