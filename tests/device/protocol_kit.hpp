@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct KitAgent {
     /// options; a gtest binary behind --typestar_serve has the defaults only).
     bool limit_options = true;
 };
+
+/// gtest prints a parameter by its name.
+inline void PrintTo(const KitAgent& agent, std::ostream* out) { *out << agent.name; }
 
 /// The cases; instantiate with INSTANTIATE_TEST_SUITE_P(Agent, ProtocolKit, Values(KitAgent{...}), kit_name).
 class ProtocolKit : public ::testing::TestWithParam<KitAgent> {};
