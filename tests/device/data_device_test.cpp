@@ -16,6 +16,7 @@
 #include "typestar/device/agent.hpp"
 #include "typestar/device/data_device.hpp"
 #include "typestar/device/data_purpose.hpp"
+#include "typestar/device/factory.hpp"
 #include "typestar/device/http_data_device.hpp"
 #include "typestar/device/inprocess.hpp"
 #include "typestar/device/simulated.hpp"
@@ -328,6 +329,41 @@ TEST(DataProtocol, ATypestateAgentIsNotADataDevice) {
     } catch (const DeviceError& e) {
         EXPECT_NE(std::string(e.what()).find("serves no data device"), std::string::npos) << e.what();
     }
+}
+
+TEST(DeviceOpening, OneOpeningGivesEachAgentItsKindWithOneStatusRequest) {
+    // issue 23 item 3: open_device reads /v1/status once and returns the device of that kind (the
+    // CLI used to ask the agent, then open it, which asked again).
+    auto data_agent = start_data_agent();
+    AgentConfig config;
+    config.token = kToken;
+    Agent typestate_agent(AnyDevices{[] {
+                              return std::unique_ptr<Device>(std::make_unique<InProcessDevice>(
+                                  sim::find_simulated("mediaplayer")->make({})));
+                          }},
+                          config);
+    typestate_agent.start();
+    DeviceOptions options;
+    options.http.token = kToken;
+    OpenedDevice data = open_device(data_agent->url(), options);
+    ASSERT_TRUE(data.data);
+    EXPECT_FALSE(data.typestate);
+    EXPECT_FALSE(data.data->signature().inputs.empty());
+    OpenedDevice typestate = open_device(typestate_agent.url(), options);
+    ASSERT_TRUE(typestate.typestate);
+    EXPECT_FALSE(typestate.data);
+    EXPECT_EQ(typestate.typestate->describe().class_name, "MediaPlayer");
+    // A kind asked for and not served is an error naming it, never the other kind.
+    EXPECT_THROW((void)open_device(typestate_agent.url(), options, DeviceKind::Data), DeviceError);
+    try {
+        (void)make_device(data_agent->url(), options);
+        ADD_FAILURE() << "a data agent was taken for a typestate device";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("serves a data device"), std::string::npos) << e.what();
+    }
+    // Model files: a register automaton is a data device, a typestate spec a typestate device.
+    EXPECT_TRUE(open_device("model:" + std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/std_priority_queue.yaml").data);
+    EXPECT_TRUE(open_device("model:" + std::string(TYPESTAR_SOURCE_DIR) + "/specs/asynctask.yaml").typestate);
 }
 
 }  // namespace
