@@ -219,39 +219,6 @@ TEST(AgentLimits, ConnectionsBeyondTheCapAreAnswered503WithoutAThread) {
     EXPECT_EQ(device.status().name, "AsyncTask");
 }
 
-TEST(AgentLimits, IdleAndSlowConnectionsAreClosed) {
-    AgentConfig config;
-    config.connection_timeout = 200ms;
-    auto agent = start_agent("asynctask", config);
-    {
-        RawConnection idle(agent->port());
-        const auto start = std::chrono::steady_clock::now();
-        EXPECT_EQ(idle.read_until_closed(3000ms), "");
-        EXPECT_TRUE(idle.closed());
-        EXPECT_LT(std::chrono::steady_clock::now() - start, 2000ms);
-    }
-    {
-        // A request trickling in byte by byte is cut off, though each byte comes within the timeout.
-        RawConnection slow(agent->port());
-        const std::string request = get_status(kAuth);
-        const auto start = std::chrono::steady_clock::now();
-        bool sent_all = true;
-        for (const char c : request) {
-            if (!slow.send(std::string(1, c))) {
-                sent_all = false;
-                break;
-            }
-            std::this_thread::sleep_for(20ms);
-            if (std::chrono::steady_clock::now() - start > 2000ms) break;
-        }
-        const std::string answer = slow.read_until_closed(1000ms);
-        EXPECT_TRUE(!sent_all || slow.closed());
-        EXPECT_EQ(status_of(answer), 0) << answer;  // never answered
-        EXPECT_LT(std::chrono::steady_clock::now() - start, 2500ms);
-    }
-    EXPECT_EQ(authorized("GET", agent->url() + "/v1/status").status, 200);
-}
-
 TEST(AgentLimits, RequestIdsAreBounded) {
     auto agent = start_agent("asynctask");
     const auto long_id = authorized("POST", agent->url() + "/v1/sessions", json{{"request_id", std::string(257, 'r')}}.dump());

@@ -243,6 +243,19 @@ std::unique_ptr<Agent> start_data_agent() {
     return agent;
 }
 
+/// An agent serving a typestate device (the simulated MediaPlayer), started.
+std::unique_ptr<Agent> start_mediaplayer_agent() {
+    AgentConfig config;
+    config.token = kToken;
+    auto agent = std::make_unique<Agent>(AnyDevices{[] {
+                                             return std::unique_ptr<Device>(std::make_unique<InProcessDevice>(
+                                                 sim::find_simulated("mediaplayer")->make({})));
+                                         }},
+                                         config);
+    agent->start();
+    return agent;
+}
+
 HttpConfig data_config(const Agent& agent) {
     HttpConfig c;
     c.url = agent.url();
@@ -314,14 +327,8 @@ TEST(DataProtocol, StatusDeclaresTypedParametersAndStepsCarryValues) {
 }
 
 TEST(DataProtocol, ATypestateAgentIsNotADataDevice) {
-    AgentConfig config;
-    config.token = kToken;
-    Agent agent(AnyDevices{[] {
-                    return std::unique_ptr<Device>(std::make_unique<InProcessDevice>(
-                        sim::find_simulated("mediaplayer")->make({})));
-                }},
-                config);
-    agent.start();
+    auto typestate_agent = start_mediaplayer_agent();
+    const Agent& agent = *typestate_agent;
     EXPECT_FALSE(HttpDataDevice::serves_data(data_config(agent)));
     try {
         HttpDataDevice d(data_config(agent));
@@ -335,14 +342,8 @@ TEST(DeviceOpening, OneOpeningGivesEachAgentItsKindWithOneStatusRequest) {
     // issue 23 item 3: open_device reads /v1/status once and returns the device of that kind (the
     // CLI used to ask the agent, then open it, which asked again).
     auto data_agent = start_data_agent();
-    AgentConfig config;
-    config.token = kToken;
-    Agent typestate_agent(AnyDevices{[] {
-                              return std::unique_ptr<Device>(std::make_unique<InProcessDevice>(
-                                  sim::find_simulated("mediaplayer")->make({})));
-                          }},
-                          config);
-    typestate_agent.start();
+    auto mediaplayer = start_mediaplayer_agent();
+    const Agent& typestate_agent = *mediaplayer;
     DeviceOptions options;
     options.http.token = kToken;
     OpenedDevice data = open_device(data_agent->url(), options);
