@@ -112,13 +112,8 @@ int main(int argc, char** argv) {
     config.host = host;
     config.port = static_cast<std::uint16_t>(port);
     try {
-        if (!token_file.empty()) {
-            config.token = read_token_file(token_file);
-        } else if (const char* t = std::getenv("TYPESTAR_DEVICE_TOKEN"); t != nullptr && *t != '\0') {
-            config.token = t;
-        } else if (const char* f = std::getenv("TYPESTAR_DEVICE_TOKEN_FILE"); f != nullptr && *f != '\0') {
-            config.token = read_token_file(f);
-        } else {
+        config.token = find_token(token_file);
+        if (config.token.empty()) {
             std::cerr << "typestar-device: a bearer token is required: set TYPESTAR_DEVICE_TOKEN or use --token-file\n";
             return kExitBadConfiguration;
         }

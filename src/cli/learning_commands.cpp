@@ -18,7 +18,6 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "exec_device.hpp"
 #include "ra_commands.hpp"
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/error.hpp"
@@ -96,7 +95,7 @@ OpenedDevice open_device(const std::string& text) {
     }
     std::unique_ptr<Device> device;
     try {
-        device = is_exec_url(text) ? launch_exec_device(text) : make_device(text);  // DeviceError (unreachable agent): main reports it
+        device = make_device(text);  // DeviceError (unreachable agent): main reports it
     } catch (const std::invalid_argument& e) {
         print_error(e.what());  // names the device and the kinds it knows
         exit_with(kExitBadInput);

@@ -107,30 +107,6 @@ FaultPlan parse_fault(const std::string& text) {
     return plan;
 }
 
-std::string read_token_file(const std::filesystem::path& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        throw Error("token file '" + path.string() + "': cannot read it: " + std::strerror(errno));
-    if ((st.st_mode & 077) != 0)
-        throw Error("token file '" + path.string() + "' is accessible by group or others (mode " +
-                    [&] {
-                        std::ostringstream o;
-                        o << std::oct << (st.st_mode & 0777);
-                        return o.str();
-                    }() +
-                    "); make it 0600");
-    std::ifstream file(path);
-    if (!file) throw Error("token file '" + path.string() + "': cannot read it");
-    std::stringstream content;
-    content << file.rdbuf();
-    std::string token = content.str();
-    const auto b = token.find_first_not_of(" \t\r\n");
-    const auto e = token.find_last_not_of(" \t\r\n");
-    token = b == std::string::npos ? std::string() : token.substr(b, e - b + 1);
-    if (token.empty()) throw Error("token file '" + path.string() + "' is empty");
-    return token;
-}
-
 struct Agent::Impl {
     struct Slot {
         std::unique_ptr<Device> device;
@@ -248,7 +224,9 @@ struct Agent::Impl {
         }
     }
 
-    HttpResponse handle(const HttpRequest& req) {
+    /// The refusal of a request from its headers alone (a browser's Origin, a missing or wrong
+    /// token), or nullopt. The server asks before it reads the body (HttpServerConfig::before_body).
+    std::optional<HttpResponse> screen(const HttpRequest& req) const {
         if (req.has_header("origin"))  // even an empty one: only browsers send it
             return error(403, "forbidden", "requests with an Origin header are refused (no browser access)");
         const std::string auth = req.header("authorization");
@@ -257,6 +235,11 @@ struct Agent::Impl {
         if (!credentials)
             return error(401, "unauthorized", "not a bearer token (expected `Authorization: Bearer <token>`)");
         if (!equal_constant_time(*credentials, config.token)) return error(401, "unauthorized", "wrong bearer token");
+        return std::nullopt;
+    }
+
+    HttpResponse handle(const HttpRequest& req) {
+        if (auto refusal = screen(req)) return std::move(*refusal);
         if (crashed) {
             HttpResponse r;
             r.fault = HttpResponse::Fault::Drop;
@@ -302,7 +285,12 @@ struct Agent::Impl {
         }
         json body;
         if (req.method == "POST") {
-            body = json::parse(req.body.empty() ? std::string("{}") : req.body, nullptr, false);
+            const std::string_view text = req.body.empty() ? std::string_view("{}") : std::string_view(req.body);
+            if (detail::json_nests_deeper_than(text, detail::kMaxJsonDepth))
+                return error(400, "invalid argument",
+                             "the request body nests JSON deeper than " + std::to_string(detail::kMaxJsonDepth) +
+                                 " levels");
+            body = detail::parse_json(text);
             if (body.is_discarded() || !body.is_object())
                 return error(400, "invalid argument", "the request body is not a JSON object");
         }
@@ -439,7 +427,7 @@ struct Agent::Impl {
                     return error(400, "invalid argument", "callin (a string) is required");
                 const auto name = body["callin"].get<std::string>();
                 const auto id = d.inputs().find(name);
-                if (!id || name == kWait) return error(400, "invalid argument", "unknown callin '" + name + "'");
+                if (!id || name == kWait) return error(400, "invalid argument", "unknown callin '" + detail::clipped(name) + "'");
                 output = d.step(*id);
                 s.word.push_back(*id);
             }
@@ -465,7 +453,7 @@ struct Agent::Impl {
         }
         if (name == nullptr || !name->is_string()) return "callin (a string) is required";
         const auto index = d.signature().input_index(name->get<std::string>());
-        if (!index) return "unknown callin " + detail::dump_json(*name);
+        if (!index) return "unknown callin " + detail::shown_json(*name);
         input.symbol = *index;
         return detail::read_values(values, d.signature().inputs[*index], input.values);
     }
@@ -529,6 +517,7 @@ struct Agent::Impl {
         sc.limits.max_body_bytes = config.max_body_bytes;
         sc.max_connections = config.max_connections;
         sc.idle_timeout = config.connection_timeout;
+        sc.before_body = [this](const HttpRequest& r) { return screen(r); };
         server = std::make_unique<detail::HttpServer>(sc, [this](const HttpRequest& r) { return handle(r); });
         try {
             server->start();
@@ -552,7 +541,7 @@ struct Agent::Impl {
             const auto id = name.is_string() ? d.inputs().find(name.get<std::string>()) : std::nullopt;
             if (!id) {
                 release_slot(slot);
-                return error(400, "invalid argument", "unknown input " + detail::dump_json(name));
+                return error(400, "invalid argument", "unknown input " + detail::shown_json(name));
             }
             word.push_back(*id);
         }

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "typestar/core/error.hpp"
-#include "typestar/device/agent.hpp"
+#include "typestar/device/connection.hpp"
 #include "typestar/device/http_data_device.hpp"
 #include "typestar/ra/format.hpp"
 
@@ -142,37 +142,12 @@ bool is_data_model_url(const std::string& url) {
     return url.rfind("model:", 0) == 0 && url.size() > 6 && is_register_automaton_file(url.substr(6));
 }
 
-namespace {
-
-std::string token_from_environment() {
-    if (const char* t = std::getenv("TYPESTAR_DEVICE_TOKEN"); t != nullptr && *t != '\0') return t;
-    if (const char* f = std::getenv("TYPESTAR_DEVICE_TOKEN_FILE"); f != nullptr && *f != '\0')
-        return read_token_file(f);
-    return {};
-}
-
-HttpConfig http_config(const std::string& url) {
+bool agent_serves_data(const std::string& url) {
     HttpConfig config;
     config.url = url;
-    config.token = token_from_environment();
-    if (config.token.empty())
-        throw DeviceError("device " + url + ": no bearer token (set TYPESTAR_DEVICE_TOKEN or TYPESTAR_DEVICE_TOKEN_FILE)");
-    return config;
+    config.token = find_token();
+    if (config.token.empty()) throw DeviceError("device " + url + ": " + missing_token_message());
+    return HttpDataDevice::serves_data(config);
 }
-
-}  // namespace
-
-std::unique_ptr<DataDevice> make_data_device(const std::string& url) {
-    if (url.rfind("model:", 0) == 0) {
-        const std::string path = url.substr(6);
-        if (path.empty()) throw std::invalid_argument("device '" + url + "': model:PATH needs a register-automaton file");
-        return std::make_unique<ModelDataDevice>(load_register_automaton(path), url);
-    }
-    if (url.rfind("http://", 0) == 0) return std::make_unique<HttpDataDevice>(http_config(url));
-    throw std::invalid_argument("data device '" + url +
-                                "': unknown kind (expected model:PATH.yaml, model:PATH.xml or http://HOST:PORT)");
-}
-
-bool agent_serves_data(const std::string& url) { return HttpDataDevice::serves_data(http_config(url)); }
 
 }  // namespace typestar

@@ -1,11 +1,15 @@
+// The one opening of device URLs (typestar/device/factory.hpp): every front end (CLI, plugin,
+// benches) and every kind (typestate, data) goes through open_device.
 #include "typestar/device/factory.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 
+#include "exec_device.hpp"
+#include "http_answers.hpp"
+#include "http_transport.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
-#include "typestar/device/agent.hpp"
+#include "typestar/device/http_data_device.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/model_device.hpp"
 
@@ -13,29 +17,47 @@ namespace typestar {
 
 namespace {
 
-std::string token_from_environment() {
-    if (const char* t = std::getenv("TYPESTAR_DEVICE_TOKEN"); t != nullptr && *t != '\0') return t;
-    if (const char* f = std::getenv("TYPESTAR_DEVICE_TOKEN_FILE"); f != nullptr && *f != '\0')
-        return read_token_file(f);
-    return {};
-}
-
 std::string known_classes() {
     std::string s;
     for (const auto& c : sim::simulated_classes()) s += (s.empty() ? "" : ", ") + c.key;
     return s;
 }
 
+bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+
+OpenedDevice typestate(std::unique_ptr<Device> device) { return OpenedDevice{std::move(device), nullptr}; }
+OpenedDevice data(std::unique_ptr<DataDevice> device) { return OpenedDevice{nullptr, std::move(device)}; }
+
 }  // namespace
 
-std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions& options) {
-    if (url.rfind("model:", 0) == 0) {
+OpenedDevice open_device(const std::string& url, const DeviceOptions& options, DeviceKind kind) {
+    if (starts_with(url, "model:")) {
         const std::string path = url.substr(6);
-        if (path.empty()) throw std::invalid_argument("device '" + url + "': model:PATH needs a spec file");
+        if (path.empty())
+            throw std::invalid_argument("device '" + url + "': model:PATH needs a " +
+                                        (kind == DeviceKind::Data ? "register-automaton file" : "spec file"));
+        if (kind == DeviceKind::Data || (kind == DeviceKind::Any && is_register_automaton_file(path)))
+            return data(std::make_unique<ModelDataDevice>(load_register_automaton(path), url));
         const spec::Spec s = spec::load_spec(path);
-        return std::make_unique<ModelDevice>(synchronous_closure(s.typestate), url, spec::declared_traits(s));
+        return typestate(std::make_unique<ModelDevice>(synchronous_closure(s.typestate), url, spec::declared_traits(s)));
     }
-    if (url.rfind("inproc:", 0) == 0) {
+    if (starts_with(url, "http://")) {
+        HttpConfig config = options.http;
+        config.url = url;
+        if (config.token.empty()) config.token = find_token();
+        if (config.token.empty()) throw DeviceError("device " + url + ": " + missing_token_message());
+        if (kind == DeviceKind::Typestate) return typestate(std::make_unique<HttpDevice>(config));
+        if (kind == DeviceKind::Data) return data(std::make_unique<HttpDataDevice>(config));
+        // One status request decides the kind.
+        std::uint64_t requests = 0;
+        detail::HttpTransport transport(config, requests, nullptr);
+        detail::StatusAnswer status = detail::fetch_status(transport, config);
+        if (status.data) return data(std::make_unique<HttpDataDevice>(config, std::move(status)));
+        return typestate(std::make_unique<HttpDevice>(config, std::move(status)));
+    }
+    const char* known = kind == DeviceKind::Data ? "model:PATH.yaml, model:PATH.xml or http://HOST:PORT"
+                                                 : "model:PATH, inproc:NAME, http://HOST:PORT or exec:BINARY[#SPEC]";
+    if (kind != DeviceKind::Data && starts_with(url, "inproc:")) {
         const auto entry = sim::find_simulated(url.substr(7));
         if (!entry)
             throw std::invalid_argument("device '" + url + "': no simulated class '" + url.substr(7) + "' (known: " +
@@ -44,18 +66,19 @@ std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions&
         config.variants = options.variants.value_or(entry->variants);
         config.violations = options.violations;
         config.label = url;
-        return std::make_unique<InProcessDevice>(entry->make(options.sim), config);
+        return typestate(std::make_unique<InProcessDevice>(entry->make(options.sim), config));
     }
-    if (url.rfind("http://", 0) == 0) {
-        HttpConfig config = options.http;
-        config.url = url;
-        if (config.token.empty()) config.token = token_from_environment();
-        if (config.token.empty())
-            throw DeviceError("device " + url +
-                              ": no bearer token (set TYPESTAR_DEVICE_TOKEN or TYPESTAR_DEVICE_TOKEN_FILE)");
-        return std::make_unique<HttpDevice>(config);
-    }
-    throw std::invalid_argument("device '" + url + "': unknown kind (expected model:PATH, inproc:NAME or http://HOST:PORT)");
+    if (kind != DeviceKind::Data && starts_with(url, "exec:")) return typestate(detail::launch_exec_device(url, options.http));
+    throw std::invalid_argument(std::string(kind == DeviceKind::Data ? "data device '" : "device '") + url +
+                                "': unknown kind (expected " + known + ")");
+}
+
+std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions& options) {
+    return std::move(open_device(url, options, DeviceKind::Typestate).typestate);
+}
+
+std::unique_ptr<DataDevice> make_data_device(const std::string& url) {
+    return std::move(open_device(url, {}, DeviceKind::Data).data);
 }
 
 std::vector<std::unique_ptr<Device>> make_devices(const std::vector<std::string>& urls, std::size_t per_url,

@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "data_protocol.hpp"
+#include "http_transport.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
@@ -16,16 +18,7 @@ using json = nlohmann::json;
 
 namespace {
 
-/// At most `max` bytes of `text`, cut at a UTF-8 character boundary, "…" appended when cut.
-std::string clip(std::string text, std::size_t max = 200) {
-    if (text.size() <= max) return text;
-    std::size_t cut = max;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    text.resize(cut);
-    return text + "...";
-}
-
-std::string shown(const json& value) { return clip(value.dump(-1, ' ', true, json::error_handler_t::replace)); }
+std::string shown(const json& value) { return shown_json(value); }
 
 bool has_control(std::string_view s) {
     return std::any_of(s.begin(), s.end(), [](char c) {
@@ -154,8 +147,6 @@ std::vector<DeviceDescription::Parameterised> read_parameters(const json& field,
 
 }  // namespace
 
-std::string shown_json(const json& value) { return shown(value); }
-
 std::string answer_cap_message(std::size_t max_bytes) {
     return "answer over the " + std::to_string(max_bytes) + "-byte cap (HttpConfig::max_answer_bytes)";
 }
@@ -168,7 +159,7 @@ JudgedAnswer judge_answer(long status, std::string_view body, std::size_t max_by
         out.what = "HTTP " + std::to_string(status) + ": " + answer_cap_message(max_bytes);
         return out;
     }
-    out.body = json::parse(body, nullptr, false);
+    out.body = parse_json(body);
     if (status >= 200 && status < 300) {
         if (out.body.is_discarded() || !out.body.is_object()) {
             out.kind = JudgedAnswer::Kind::Retryable;
@@ -223,6 +214,11 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
         throw DeviceError(who + ": speaks " + shown(json(st.protocol)) + ", this client speaks '" + kProtocol + "'");
     st.name = text("name", true);
     st.framework = text("framework", false);
+    // A data device (register automaton): its typed signature is what the client uses.
+    if (const json* d = field("data"); d != nullptr) {
+        out.data = read_data_signature(*d, st.name, who);
+        return out;
+    }
     auto names = [&](const char* key) {
         const json* v = field(key);
         if (v == nullptr || !v->is_array()) throw malformed(std::string(key) + " must be an array of names");
@@ -367,6 +363,12 @@ std::chrono::milliseconds request_budget(std::chrono::milliseconds base, std::ch
     const auto room = static_cast<std::uint64_t>((kLimit - base).count() / per_wait.count());
     if (waits > room) return kLimit;
     return base + per_wait * static_cast<std::int64_t>(waits);
+}
+
+StatusAnswer fetch_status(HttpTransport& transport, const HttpConfig& config) {
+    const json body = transport.request({"GET", "/v1/status", "", config.request_timeout, config.retries,
+                                         "device " + config.url + ": status"});
+    return read_status_answer(body, "device " + config.url);
 }
 
 }  // namespace typestar::detail

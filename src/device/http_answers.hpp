@@ -15,8 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol.hpp"
 #include "typestar/core/alphabet.hpp"
-#include "typestar/device/http_device.hpp"
+#include "typestar/ra/automaton.hpp"
+#include "typestar/device/connection.hpp"
 #include "typestar/sul/device.hpp"
 
 namespace typestar::detail {
@@ -41,10 +43,6 @@ struct JudgedAnswer {
 /// "answer over the N-byte cap (HttpConfig::max_answer_bytes)": the message for a too large answer.
 [[nodiscard]] std::string answer_cap_message(std::size_t max_bytes);
 
-/// `value` as JSON text for a message: ASCII only (control characters, invalid bytes and other
-/// non-ASCII characters escaped) and at most about 200 bytes, so a hostile answer cannot forge a
-/// line or a terminal code in a diagnostic.
-[[nodiscard]] std::string shown_json(const nlohmann::json& value);
 
 /// The agent's /v1/status and what the client derives from it.
 struct StatusAnswer {
@@ -52,6 +50,9 @@ struct StatusAnswer {
     Alphabet inputs;      ///< callins, then `wait`
     Alphabet outputs;     ///< `ok`, `quiet`, `err`, then callbacks
     DeviceTraits traits;  ///< closure_traits, without `quiet` unless the agent declares quiet_is_stable
+    /// The typed signature of a data device (the status declares `data`; then only protocol, name
+    /// and framework of `status` are read, and inputs, outputs and traits are empty).
+    std::optional<ra::RegisterAutomaton> data;
 };
 
 /// Reads a /v1/status body. Throws DeviceError "<who>: ..." when the protocol is another one, a
@@ -63,6 +64,12 @@ struct StatusAnswer {
 /// partition name outside [A-Za-z0-9_.=<>!-]+ or repeated in its callin, a value input that is not
 /// one of `callins`, not named `callin/label`, or listed twice.
 [[nodiscard]] StatusAnswer read_status_answer(const nlohmann::json& body, const std::string& who);
+
+class HttpTransport;
+
+/// The one way a client reads an agent's status: GET /v1/status through `transport` (retried like
+/// every request; errors say "device URL: status: ..."), then read_status_answer. Throws DeviceError.
+[[nodiscard]] StatusAnswer fetch_status(HttpTransport& transport, const HttpConfig& config);
 
 /// Reads the session id of a `POST /v1/sessions` answer: 1 to 128 characters of [A-Za-z0-9._~-]
 /// (it goes into URLs). Throws DeviceError "<context>: ...".

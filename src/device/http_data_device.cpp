@@ -1,11 +1,8 @@
 #include "typestar/device/http_data_device.hpp"
 
-#include <random>
-#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include "data_protocol.hpp"
 #include "http_answers.hpp"
@@ -18,12 +15,6 @@ namespace typestar {
 
 using json = nlohmann::json;
 
-namespace {
-
-std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.device"); }
-
-}  // namespace
-
 // The same transport as HttpDevice (detail::HttpTransport); requests are counted, retries not.
 struct HttpDataDevice::Transport : detail::HttpTransport {
     using detail::HttpTransport::HttpTransport;
@@ -35,17 +26,24 @@ struct HttpDataDevice::Transport : detail::HttpTransport {
     }
 };
 
-HttpDataDevice::HttpDataDevice(HttpConfig config) : config_(std::move(config)), transport_(std::make_unique<Transport>(config_, requests_, nullptr)) {
-    const json status = transport_->request(config_, "GET", "/v1/status", "", "status", config_.retries);
-    const std::string who = "device " + config_.url;
-    if (!status.is_object() || !status.contains("protocol") || status["protocol"] != detail::kProtocol)
-        throw DeviceError(who + ": does not speak " + std::string(detail::kProtocol));
-    if (!status.contains("data"))
-        throw DeviceError(who + ": the agent serves no data device (its /v1/status declares no `data` signature; "
-                                "a typestate device is learned and checked without data)");
-    if (status.contains("name") && status["name"].is_string()) class_name_ = status["name"].get<std::string>();
-    if (status.contains("framework") && status["framework"].is_string()) framework_ = status["framework"].get<std::string>();
-    signature_ = detail::read_data_signature(status["data"], class_name_, who);
+HttpDataDevice::HttpDataDevice(HttpConfig config)
+    : config_(std::move(config)), transport_(std::make_unique<Transport>(config_, requests_, nullptr)) {
+    adopt(detail::fetch_status(*transport_, config_));
+}
+
+HttpDataDevice::HttpDataDevice(HttpConfig config, detail::StatusAnswer status)
+    : config_(std::move(config)), transport_(std::make_unique<Transport>(config_, requests_, nullptr)) {
+    adopt(std::move(status));
+}
+
+void HttpDataDevice::adopt(detail::StatusAnswer status) {
+    if (!status.data)
+        throw DeviceError("device " + config_.url +
+                          ": the agent serves no data device (its /v1/status declares no `data` signature; "
+                          "a typestate device is learned and checked without data)");
+    class_name_ = std::move(status.status.name);
+    framework_ = std::move(status.status.framework);
+    signature_ = std::move(*status.data);
 }
 
 HttpDataDevice::~HttpDataDevice() { end_session(); }
@@ -53,8 +51,7 @@ HttpDataDevice::~HttpDataDevice() { end_session(); }
 bool HttpDataDevice::serves_data(HttpConfig config) {
     std::uint64_t requests = 0;
     Transport t(config, requests, nullptr);
-    const json status = t.request(config, "GET", "/v1/status", "", "status", config.retries);
-    return status.is_object() && status.contains("data");
+    return detail::fetch_status(t, config).data.has_value();
 }
 
 DeviceDescription HttpDataDevice::describe() const {
@@ -69,22 +66,12 @@ void HttpDataDevice::end_session() noexcept {
     if (session_.empty()) return;
     const std::string id = std::move(session_);
     session_.clear();
-    try {
-        transport_->request(config_, "DELETE", "/v1/sessions/" + id, "", "ending session " + id, 0);
-    } catch (const std::exception& e) {
-        log()->warn("{}: {}", config_.url, e.what());
-    }
+    transport_->end_session(id, "device " + config_.url);
 }
 
 void HttpDataDevice::reset() {
     end_session();
-    static thread_local std::mt19937_64 ids{std::random_device{}()};
-    std::ostringstream id;
-    id << std::hex << ids() << ids();
-    const json r = transport_->request(config_, "POST", "/v1/sessions",
-                                       detail::dump_json(json{{"request_id", id.str()}}), "creating a session",
-                                       config_.retries);
-    session_ = detail::read_session_answer(r, "device " + config_.url + ": creating a session");
+    session_ = transport_->create_session("device " + config_.url);
     seq_ = 0;
     word_.clear();
 }

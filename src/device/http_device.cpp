@@ -1,12 +1,9 @@
 #include "typestar/device/http_device.hpp"
 
-#include <random>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include "http_answers.hpp"
 #include "http_transport.hpp"
@@ -19,12 +16,6 @@ namespace typestar {
 
 using json = nlohmann::json;
 
-namespace {
-
-std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.device"); }
-
-}  // namespace
-
 struct HttpDevice::Curl : detail::HttpTransport {
     using detail::HttpTransport::HttpTransport;
 };
@@ -35,8 +26,19 @@ struct HttpDevice::Reply {
 
 HttpDevice::HttpDevice(HttpConfig config)
     : config_(std::move(config)), curl_(std::make_unique<Curl>(config_, requests_, &retries_)) {
-    const Reply reply = request("GET", "/v1/status", "", std::chrono::milliseconds(0), "status");
-    detail::StatusAnswer status = detail::read_status_answer(reply.body, "device " + config_.url);
+    adopt(detail::fetch_status(*curl_, config_));
+}
+
+HttpDevice::HttpDevice(HttpConfig config, detail::StatusAnswer status)
+    : config_(std::move(config)), curl_(std::make_unique<Curl>(config_, requests_, &retries_)) {
+    adopt(std::move(status));
+}
+
+void HttpDevice::adopt(detail::StatusAnswer status) {
+    if (status.data)
+        throw DeviceError("device " + config_.url +
+                          ": the agent serves a data device (its /v1/status declares a `data` signature: a register "
+                          "automaton, learned and checked with data; open it with open_device or make_data_device)");
     status_ = std::move(status.status);
     inputs_ = std::move(status.inputs);
     outputs_ = std::move(status.outputs);
@@ -73,12 +75,7 @@ HttpDevice::Reply HttpDevice::request(const char* method, const std::string& pat
 
 void HttpDevice::reset() {
     finish();
-    static thread_local std::mt19937_64 ids{std::random_device{}()};
-    std::ostringstream id;
-    id << std::hex << ids() << ids();
-    const Reply r = request("POST", "/v1/sessions", detail::dump_json(json{{"request_id", id.str()}}),
-                            std::chrono::milliseconds(0), "creating a session");
-    session_ = detail::read_session_answer(r.body, who() + ": creating a session");
+    session_ = curl_->create_session(who());
     seq_ = 0;
     session_word_.clear();
 }
@@ -116,15 +113,7 @@ void HttpDevice::finish() noexcept {
     if (session_.empty()) return;
     const std::string id = std::move(session_);
     session_.clear();
-    // Best effort, one attempt: an agent that lost the session reaps it anyway.
-    const std::size_t retries = config_.retries;
-    config_.retries = 0;
-    try {
-        request("DELETE", "/v1/sessions/" + id, "", std::chrono::milliseconds(0), "ending session " + id);
-    } catch (const std::exception& e) {
-        log()->warn("{}: {}", config_.url, e.what());
-    }
-    config_.retries = retries;
+    curl_->end_session(id, who());
 }
 
 RunResult HttpDevice::run(std::span<const Symbol> word) {

@@ -403,6 +403,21 @@ void HttpServer::serve(Connection& c) {
         // arrive within idle_timeout too (a slow client cannot hold the connection forever).
         auto deadline = Clock::now() + config_.idle_timeout;
         ParsedRequest p;
+        bool screened = false;
+        // The headers are in: before_body may refuse the request before its body is read (then the
+        // connection is closed, its body unread). True when it did.
+        auto refused_before_body = [&] {
+            if (screened || !config_.before_body) return false;
+            screened = true;
+            const auto refusal = config_.before_body(p.request);
+            if (!refusal) return false;
+            send_all(c.fd, render(*refusal, false));
+            ::shutdown(c.fd, SHUT_WR);
+            for (int i = 0; i < 16 && ::recv(c.fd, chunk, sizeof chunk, MSG_DONTWAIT) > 0; ++i) {
+                // what the client sent already is read, so that closing does not reset the answer
+            }
+            return true;
+        };
         for (;;) {
             const bool was_empty = buffer.empty();
             p = parse_request(buffer, config_.limits);
@@ -412,6 +427,7 @@ void HttpServer::serve(Connection& c) {
                 deadline = Clock::now() + config_.idle_timeout;
                 continue;
             }
+            if (p.needed > 0 && refused_before_body()) return;
             if (!fill(deadline)) return;
             while (p.needed > buffer.size())  // the body: no need to parse the headers again
                 if (!fill(deadline)) return;
@@ -420,6 +436,7 @@ void HttpServer::serve(Connection& c) {
             fail(p.status, p.message);
             return;
         }
+        if (refused_before_body()) return;
         buffer.erase(0, p.consumed);
 
         HttpResponse response;

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -87,6 +88,11 @@ struct HttpServerConfig {
     /// Connections served at once (one thread each); beyond it a new connection is answered 503
     /// and closed.
     std::size_t max_connections = 256;
+    /// Called once a request's line and headers are in, before its body is read (the body is
+    /// empty then, or complete when it came with the headers): a response refuses the request
+    /// (sent, then the connection is closed, the body unread), nullopt lets it go on. The agent
+    /// checks Origin and the token here, so a client without the token never makes it read a body.
+    std::function<std::optional<HttpResponse>(const HttpRequest&)> before_body;
 };
 
 class HttpServer {

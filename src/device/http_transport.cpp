@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <mutex>
+#include <random>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -11,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "http_answers.hpp"
+#include "protocol.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/log/logging.hpp"
 
@@ -145,6 +148,23 @@ json HttpTransport::request(const HttpRequest& request) {
         }
     }
     throw DeviceError(request.context + ": " + last.what + " (" + std::to_string(request.retries + 1) + " attempts)");
+}
+
+std::string HttpTransport::create_session(const std::string& who) {
+    static thread_local std::mt19937_64 ids{std::random_device{}()};
+    std::ostringstream id;
+    id << std::hex << ids() << ids();
+    const nlohmann::json answer = request({"POST", "/v1/sessions", dump_json(nlohmann::json{{"request_id", id.str()}}),
+                                           config_.request_timeout, config_.retries, who + ": creating a session"});
+    return read_session_answer(answer, who + ": creating a session");
+}
+
+void HttpTransport::end_session(const std::string& id, const std::string& who) noexcept {
+    try {
+        request({"DELETE", "/v1/sessions/" + id, "", config_.request_timeout, 0, who + ": ending session " + id});
+    } catch (const std::exception& e) {
+        log()->warn("{}", e.what());
+    }
 }
 
 }  // namespace typestar::detail

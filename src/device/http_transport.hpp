@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "typestar/device/http_device.hpp"
+#include "typestar/device/connection.hpp"
 
 namespace typestar::detail {
 
@@ -44,6 +44,14 @@ public:
     /// max_answer_bytes or an error answer (not retried), and "<context>: <last failure> (N
     /// attempts)" when the retries are used up.
     nlohmann::json request(const HttpRequest& request);
+
+    /// A fresh session: POST /v1/sessions with a random request_id (so a retried create returns the
+    /// same session), retried like every request. Its id; throws DeviceError "<who>: creating a
+    /// session: ...".
+    std::string create_session(const std::string& who);
+    /// DELETE /v1/sessions/`id`, one attempt (an agent that lost the session reaps it anyway); a
+    /// failure is logged as a warning, never thrown.
+    void end_session(const std::string& id, const std::string& who) noexcept;
 
 private:
     struct Handle;

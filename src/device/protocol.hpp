@@ -1,7 +1,9 @@
 // Shared pieces of the HTTP device protocol /v1 (device/PROTOCOL.md). Private to src/device.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +20,60 @@ inline constexpr long long kMaxTimingMs = 3'600'000;
 /// and the client write goes through here.
 inline std::string dump_json(const nlohmann::json& value) {
     return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// The deepest nesting of arrays and objects a protocol JSON text may have (the top-level object is
+/// level 1). Every agent refuses a deeper request body with 400 (device/PROTOCOL.md, "Limits"), and
+/// the client refuses a deeper answer: nothing ever recurses over a hostile depth.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+/// Whether `text` nests arrays and objects deeper than `max` levels. A linear scan that skips
+/// strings (with their escapes); no recursion, no allocation. Says nothing about the text's syntax.
+inline bool json_nests_deeper_than(std::string_view text, std::size_t max) {
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max) return true;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return false;
+}
+
+/// `text` parsed as JSON, or a discarded value (is_discarded()) when it is not JSON or nests deeper
+/// than kMaxJsonDepth. Every JSON the agent and the client read goes through here.
+inline nlohmann::json parse_json(std::string_view text) {
+    if (json_nests_deeper_than(text, kMaxJsonDepth)) return nlohmann::json(nlohmann::json::value_t::discarded);
+    return nlohmann::json::parse(text, nullptr, false);
+}
+
+/// `value` as JSON text for a message: ASCII only (control characters, invalid bytes and other
+/// non-ASCII characters escaped) and at most about `max` bytes ("..." appended when cut), so a
+/// hostile value can neither forge a line or a terminal code nor make a message unbounded.
+inline std::string shown_json(const nlohmann::json& value, std::size_t max = 200) {
+    std::string text = value.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+    if (text.size() <= max) return text;
+    text.resize(max);  // ASCII only: any cut is a character boundary
+    return text + "...";
+}
+
+/// At most `max` bytes of `text` for a message, cut at a UTF-8 character boundary, "..." appended
+/// when cut (the answer's JSON escapes the rest).
+inline std::string clipped(std::string_view text, std::size_t max = 128) {
+    if (text.size() <= max) return std::string(text);
+    std::size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(text.substr(0, cut)) + "...";
 }
 
 /// A WebDriver-style error body: {"value": {"error": CODE, "message": MESSAGE, "stacktrace": ""}}.

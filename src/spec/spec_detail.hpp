@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "typestar/core/error.hpp"
+#include "typestar/core/printable.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar::spec::detail {
@@ -46,10 +47,8 @@ private:
 /// reader, double-quoted (with escapes) otherwise. `allow_number` leaves digit strings plain.
 [[nodiscard]] std::string yaml_scalar(std::string_view text, bool allow_number = false);
 
-/// `text` safe to print on one terminal line: newline, tab and carriage return as \n \t \r, other
-/// C0 controls and DEL as \xNN, C1 controls (U+0080..U+009F) as \u00NN, bytes that are not UTF-8
-/// as \xNN. Everything else (printable ASCII, valid UTF-8) is kept.
-[[nodiscard]] std::string printable(std::string_view text);
+/// typestar::printable (core/printable.hpp): one escaping for every diagnostic.
+using typestar::printable;
 
 /// `diagnostics` with printable() file names and messages, so no name read from a file can start a
 /// line of its own (a forged `other.yaml:1:1:`) or send a terminal escape.

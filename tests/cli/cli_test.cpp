@@ -2,15 +2,18 @@
 // subcommand.
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli_support.hpp"
@@ -676,6 +679,48 @@ TEST_F(Cli, ExecDeviceErrorsNameTheCause) {
     const Result missing = run({"check", kAsyncTask, "--device", "exec:./no-such-binary"});
     EXPECT_EQ(missing.status, 2);
     EXPECT_NE(missing.err.find("cannot run the binary"), std::string::npos) << missing.err;
+}
+
+/// Whether process `pid` is gone (or a zombie nobody reaps yet: it runs no more).
+bool process_ended(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return true;
+    const auto paren = line.rfind(')');
+    return paren == std::string::npos || line.substr(paren + 2, 1) == "Z";
+}
+
+TEST_F(Cli, AnExecDeviceEndsEveryProcessItsBinaryStarted) {
+    // A binary that says it serves, starts a child of its own, then hangs; the device over it fails
+    // (nothing listens), and ending it must end the child too (issue 26 item 7: it survived).
+    const fs::path script = dir_ / "forks.sh";
+    std::ofstream(script) << "#!/bin/sh\nsleep 300 </dev/null >/dev/null 2>&1 &\necho $! > \"$0.pid\"\n"
+                             "echo 'typestar: serving X at http://127.0.0.1:1 (test)'\necho 'typestar: ready'\nexec sleep 300\n";
+    fs::permissions(script, fs::perms::owner_all);
+    const Result r = run({"check", kAsyncTask, "--device", "exec:" + script.string()});
+    EXPECT_EQ(r.status, 2) << r.err;
+    std::ifstream pid_file(script.string() + ".pid");
+    pid_t child = 0;
+    ASSERT_TRUE(pid_file >> child) << r.err;
+    bool ended = false;
+    for (int i = 0; i < 100 && !ended; ++i) {
+        ended = process_ended(child);
+        if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_TRUE(ended) << "the binary's child " << child << " outlived the device";
+    if (!ended) ::kill(child, SIGKILL);
+}
+
+TEST_F(Cli, AnExecDeviceEscapesTheControlCharactersOfItsBinarysLastLine) {
+    const fs::path script = dir_ / "forges.sh";
+    std::ofstream(script) << "#!/bin/sh\nprintf 'red \\033[31mtext\\rforged.yaml:1:1: error\\n'\nexit 3\n";
+    fs::permissions(script, fs::perms::owner_all);
+    const Result r = run({"check", kAsyncTask, "--device", "exec:" + script.string()});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("its last line: 'red \\x1b[31mtext\\rforged.yaml:1:1: error'"), std::string::npos) << r.err;
+    const std::string message = r.err.substr(r.err.find("did not start serving"));
+    EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
+    EXPECT_EQ(message.find('\r'), std::string::npos) << message;
 }
 
 TEST_F(Cli, TheTestBinaryRefusesToServeWithoutAToken) {

@@ -16,6 +16,7 @@
 #include "typestar/device/agent.hpp"
 #include "typestar/device/data_device.hpp"
 #include "typestar/device/data_purpose.hpp"
+#include "typestar/device/factory.hpp"
 #include "typestar/device/http_data_device.hpp"
 #include "typestar/device/inprocess.hpp"
 #include "typestar/device/simulated.hpp"
@@ -243,6 +244,19 @@ std::unique_ptr<Agent> start_data_agent() {
     return agent;
 }
 
+/// An agent serving a typestate device (the simulated MediaPlayer), started.
+std::unique_ptr<Agent> start_mediaplayer_agent() {
+    AgentConfig config;
+    config.token = kToken;
+    auto agent = std::make_unique<Agent>(AnyDevices{[] {
+                                             return std::unique_ptr<Device>(std::make_unique<InProcessDevice>(
+                                                 sim::find_simulated("mediaplayer")->make({})));
+                                         }},
+                                         config);
+    agent->start();
+    return agent;
+}
+
 HttpConfig data_config(const Agent& agent) {
     HttpConfig c;
     c.url = agent.url();
@@ -314,14 +328,8 @@ TEST(DataProtocol, StatusDeclaresTypedParametersAndStepsCarryValues) {
 }
 
 TEST(DataProtocol, ATypestateAgentIsNotADataDevice) {
-    AgentConfig config;
-    config.token = kToken;
-    Agent agent(AnyDevices{[] {
-                    return std::unique_ptr<Device>(std::make_unique<InProcessDevice>(
-                        sim::find_simulated("mediaplayer")->make({})));
-                }},
-                config);
-    agent.start();
+    auto typestate_agent = start_mediaplayer_agent();
+    const Agent& agent = *typestate_agent;
     EXPECT_FALSE(HttpDataDevice::serves_data(data_config(agent)));
     try {
         HttpDataDevice d(data_config(agent));
@@ -329,6 +337,35 @@ TEST(DataProtocol, ATypestateAgentIsNotADataDevice) {
     } catch (const DeviceError& e) {
         EXPECT_NE(std::string(e.what()).find("serves no data device"), std::string::npos) << e.what();
     }
+}
+
+TEST(DeviceOpening, OneOpeningGivesEachAgentItsKindWithOneStatusRequest) {
+    // issue 23 item 3: open_device reads /v1/status once and returns the device of that kind (the
+    // CLI used to ask the agent, then open it, which asked again).
+    auto data_agent = start_data_agent();
+    auto mediaplayer = start_mediaplayer_agent();
+    const Agent& typestate_agent = *mediaplayer;
+    DeviceOptions options;
+    options.http.token = kToken;
+    OpenedDevice data = open_device(data_agent->url(), options);
+    ASSERT_TRUE(data.data);
+    EXPECT_FALSE(data.typestate);
+    EXPECT_FALSE(data.data->signature().inputs.empty());
+    OpenedDevice typestate = open_device(typestate_agent.url(), options);
+    ASSERT_TRUE(typestate.typestate);
+    EXPECT_FALSE(typestate.data);
+    EXPECT_EQ(typestate.typestate->describe().class_name, "MediaPlayer");
+    // A kind asked for and not served is an error naming it, never the other kind.
+    EXPECT_THROW((void)open_device(typestate_agent.url(), options, DeviceKind::Data), DeviceError);
+    try {
+        (void)make_device(data_agent->url(), options);
+        ADD_FAILURE() << "a data agent was taken for a typestate device";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("serves a data device"), std::string::npos) << e.what();
+    }
+    // Model files: a register automaton is a data device, a typestate spec a typestate device.
+    EXPECT_TRUE(open_device("model:" + std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/std_priority_queue.yaml").data);
+    EXPECT_TRUE(open_device("model:" + std::string(TYPESTAR_SOURCE_DIR) + "/specs/asynctask.yaml").typestate);
 }
 
 }  // namespace

@@ -251,7 +251,7 @@ TEST(DeviceFactory, MakesEveryKindOfDevice) {
               "device 'inproc:camera': no simulated class 'camera' (known: asynctask, countdowntimer, mediaplayer, "
               "pipedoutputstream, speechrecognizer, sqliteopenhelper)");
     EXPECT_EQ(message("ftp://x"),
-              "device 'ftp://x': unknown kind (expected model:PATH, inproc:NAME or http://HOST:PORT)");
+              "device 'ftp://x': unknown kind (expected model:PATH, inproc:NAME, http://HOST:PORT or exec:BINARY[#SPEC])");
     EXPECT_THROW((void)make_device("model:/nonexistent.yaml"), SpecError);
 }
 

@@ -177,28 +177,6 @@ TEST_F(NodeAgentTest, ErrorsAreWebDriverStyleJson) {
     EXPECT_EQ(json::parse(bad_request_id.body)["value"]["message"], "request_id must be a string");
 }
 
-TEST_F(NodeAgentTest, EveryRequestNeedsTheBearerToken) {
-    start(asynctask_args());
-    for (const std::string path : {"/v1/status", "/v1/run", "/v1/sessions"}) {
-        const auto none = raw_request(path == "/v1/status" ? "GET" : "POST", url() + path, "{}", {});
-        EXPECT_EQ(none.status, 401) << path;
-        EXPECT_EQ(json::parse(none.body)["value"]["error"], "unauthorized");
-        EXPECT_EQ(json::parse(none.body)["value"]["message"], "missing bearer token");
-        EXPECT_NE(none.headers.find("WWW-Authenticate: Bearer"), std::string::npos);
-    }
-    const auto wrong = raw_request("GET", url() + "/v1/status", "", {"Authorization: Bearer guess"});
-    EXPECT_EQ(wrong.status, 401);
-    EXPECT_EQ(json::parse(wrong.body)["value"]["message"], "wrong bearer token");
-    HttpConfig c = config();
-    c.token = "guess";
-    try {
-        HttpDevice d(c);
-        FAIL() << "expected DeviceError";
-    } catch (const DeviceError& e) {
-        EXPECT_EQ(std::string(e.what()), "device " + url() + ": status: HTTP 401 unauthorized: wrong bearer token");
-    }
-}
-
 TEST_F(NodeAgentTest, BrowserOriginsChunkedAndOversizedRequestsAreRefused) {
     start(asynctask_args({"--max-body", "256"}));
     const std::string auth = std::string("Authorization: Bearer ") + kToken;

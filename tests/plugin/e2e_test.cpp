@@ -18,7 +18,10 @@
 
 #include <gtest/gtest.h>
 
+#include "typestar/core/typestate.hpp"
+#include "typestar/device/agent.hpp"
 #include "typestar/gtest/report.hpp"
+#include "typestar/sul/model_device.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace fs = std::filesystem;
@@ -232,6 +235,29 @@ TEST_F(PluginE2E, FactoryDeviceIsUsedWithoutAUrl) {
               std::string::npos)
         << fail.out;
     EXPECT_NE(fail.out.find("  device: subject-model"), std::string::npos);
+}
+
+TEST_F(PluginE2E, AnAgentBackedTestReproducesWithTheAgentsUrl) {
+    // The factory returns an HttpDevice: the Reproduce command names that agent (issue 25 item 5:
+    // it named `exec:THIS#Timer`, which serves an HttpDevice the CLI could have reached itself).
+    const auto spec = copy_spec("timer.yaml");
+    const auto model = typestar::spec::load_spec(fixture("timer_restartable.yaml"));
+    typestar::AgentConfig config;
+    config.token = "e2e-token-3c1d";
+    typestar::Agent agent(typestar::AnyDevices{[&model] {
+                              return std::make_unique<typestar::ModelDevice>(
+                                  typestar::synchronous_closure(model.typestate), "agent-model");
+                          }},
+                          config);
+    agent.start();
+    const Outcome fail =
+        subject(spec, "", {{"TYPESTAR_SUBJECT_MODEL", agent.url()}, {"TYPESTAR_DEVICE_TOKEN", config.token}});
+    EXPECT_EQ(fail.code, 1) << fail.out;
+    EXPECT_NE(fail.out.find("Reproduce: typestar check " + spec.string() + " --device " + agent.url() +
+                            " --bound 2\n       or: " + std::string(SUBJECT) + " --gtest_filter=Timer.Running_start"),
+              std::string::npos)
+        << fail.out;
+    EXPECT_EQ(fail.out.find("exec:"), std::string::npos) << fail.out;
 }
 
 TEST_F(PluginE2E, ChangedTransitionFailsWithTraceAndProposesTheDevicesTypestate) {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "typestar/device/connection.hpp"
 #include "typestar/device/data_device.hpp"
 #include "typestar/device/inprocess.hpp"
 
@@ -120,9 +121,5 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-/// Reads a bearer token from `path` (surrounding whitespace trimmed). Throws typestar::Error when
-/// the file cannot be read, is empty, or is readable or writable by group or others (mode must be
-/// 0600 or stricter).
-[[nodiscard]] std::string read_token_file(const std::filesystem::path& path);
 
 }  // namespace typestar

@@ -1,9 +1,13 @@
-// Devices by URL, for the command line and the gtest plugin (`--device URL`).
-//   model:PATH          a spec file's synchronous closure, simulated (ModelDevice)
+// Devices by URL, for the command line and the gtest plugin (`--device URL`): the one opening.
+//   model:PATH          a spec file's synchronous closure, simulated (ModelDevice); a register-
+//                       automaton file (`kind: register-automaton` YAML, RALib XML) is a data device
+//                       (ModelDataDevice)
 //   inproc:NAME         a simulated Android class of the registry (typestar/device/simulated.hpp)
-//   http://HOST:PORT    a typestar-device agent (HttpDevice; token from the options or the
-//                       environment: TYPESTAR_DEVICE_TOKEN, else the 0600 file named by
-//                       TYPESTAR_DEVICE_TOKEN_FILE)
+//   http://HOST:PORT    a /v1 agent: HttpDevice, or HttpDataDevice when its /v1/status declares
+//                       `data` (one status request decides); token from the options or find_token
+//                       (TYPESTAR_DEVICE_TOKEN, else the 0600 file named by TYPESTAR_DEVICE_TOKEN_FILE)
+//   exec:BINARY[#SPEC]  a gtest binary linked with typestar's plugin, started as the agent of its
+//                       registered device (--typestar_serve) and stopped with the device
 #pragma once
 
 #include <cstddef>
@@ -12,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "typestar/device/data_device.hpp"
 #include "typestar/device/http_device.hpp"
 #include "typestar/device/inprocess.hpp"
 #include "typestar/device/simulated.hpp"
@@ -32,7 +37,28 @@ struct DeviceOptions {
     HttpConfig http;
 };
 
-/// The device named by `url` (see the header comment). Throws std::invalid_argument for an unknown
+/// Which kind of device an opening accepts.
+enum class DeviceKind {
+    Any,        ///< whatever the URL serves
+    Typestate,  ///< a Device (callins, callbacks, quiescence)
+    Data,       ///< a DataDevice (register automaton)
+};
+
+/// What open_device made: exactly one of the two is set.
+struct OpenedDevice {
+    std::unique_ptr<Device> typestate;
+    std::unique_ptr<DataDevice> data;
+};
+
+/// The one opening of a device URL (see the header comment): a typestate device or a data device,
+/// as the URL (a model file's kind, an agent's status) says; `kind` refuses the other one. Throws
+/// std::invalid_argument for an unknown scheme or class name (listing the known ones), SpecError
+/// for a bad model file, DeviceError for an unreachable agent, a missing token, or a device of the
+/// refused kind.
+[[nodiscard]] OpenedDevice open_device(const std::string& url, const DeviceOptions& options = {},
+                                       DeviceKind kind = DeviceKind::Any);
+
+/// The typestate device named by `url`: open_device(url, options, DeviceKind::Typestate). Throws std::invalid_argument for an unknown
 /// scheme or class name (listing the known ones), SpecError for a bad spec file, DeviceError for an
 /// unreachable agent or a missing token.
 [[nodiscard]] std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions& options = {});

@@ -10,9 +10,13 @@
 #include <string>
 
 #include "typestar/device/data_device.hpp"
-#include "typestar/device/http_device.hpp"
+#include "typestar/device/connection.hpp"
 
 namespace typestar {
+
+namespace detail {
+struct StatusAnswer;
+}
 
 /// A data device served by a /v1 agent (Agent(DataDevices, ...) or any agent declaring `data`).
 class HttpDataDevice final : public DataDevice {
@@ -21,6 +25,9 @@ public:
     /// protocol, a status without `data` or with a malformed one), std::invalid_argument for a URL
     /// that is not http://HOST:PORT.
     explicit HttpDataDevice(HttpConfig config);
+    /// With the agent's status already read (open_device reads it once to choose the kind of
+    /// device). Throws DeviceError when the status declares no data device.
+    HttpDataDevice(HttpConfig config, detail::StatusAnswer status);
     ~HttpDataDevice() override;
     HttpDataDevice(const HttpDataDevice&) = delete;
     HttpDataDevice& operator=(const HttpDataDevice&) = delete;
@@ -41,6 +48,7 @@ public:
 
 private:
     struct Transport;
+    void adopt(detail::StatusAnswer status);
     void end_session() noexcept;
 
     HttpConfig config_;

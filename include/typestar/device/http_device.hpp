@@ -15,45 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "typestar/device/purpose.hpp"
+#include "typestar/device/connection.hpp"
 #include "typestar/sul/device.hpp"
 
 namespace typestar {
 
-/// Options of HttpDevice. Plain data with defaults.
-struct HttpConfig {
-    std::string url;    ///< the agent, "http://HOST:PORT"
-    std::string token;  ///< the bearer token
-    std::chrono::milliseconds connect_timeout{2000};
-    /// Total time allowed for one request, on top of the time its waits may take (a wait's timeout,
-    /// or waits × tmax for a batch run).
-    std::chrono::milliseconds request_timeout{5000};
-    std::size_t retries = 3;                  ///< attempts after the first
-    std::chrono::milliseconds backoff{50};    ///< before the first retry; doubled each time
-    bool batch = true;                        ///< run() is one POST /v1/run round trip
-    /// The largest answer body read, bytes; a larger answer is a DeviceError naming this cap (not
-    /// retried).
-    std::size_t max_answer_bytes = 16 * 1024 * 1024;
-};
-
-/// What an agent reports in /v1/status.
-struct AgentStatus {
-    std::string protocol;
-    std::string name;
-    std::string framework;
-    std::vector<std::string> callins;
-    std::vector<std::string> callbacks;
-    QuiescenceTiming timing;
-    /// Whether a `wait` answered `quiet` leaves the state unchanged; false when the agent does not
-    /// say so.
-    bool quiet_is_stable = false;
-    /// The callins the peer performs (optional field `environment`, spec `role: environment`), in
-    /// the order of `callins`; empty when the agent does not say.
-    std::vector<std::string> environment{};
-    /// The parameterised callins it declares (`parameters`, PSYCO): each concrete value is one of
-    /// `callins`; empty when the agent declares none.
-    std::vector<DeviceDescription::Parameterised> parameters;
-};
+namespace detail {
+struct StatusAnswer;
+}
 
 /// A device served by a `typestar-device` agent. Inputs: the agent's callins then `wait`; outputs
 /// `ok`, `quiet`, `err`, then its callbacks. Traits: closure_traits (without `quiet` when the agent
@@ -64,6 +33,9 @@ public:
     /// protocol version, a malformed status: e.g. tmax_ms or tmin_ms not an integer in [0, 3600000]
     /// or tmin above tmax), std::invalid_argument for a URL that is not http://HOST:PORT.
     explicit HttpDevice(HttpConfig config);
+    /// With the agent's status already read (open_device reads it once to choose the kind of
+    /// device). Throws DeviceError when the status declares a data device.
+    HttpDevice(HttpConfig config, detail::StatusAnswer status);
     ~HttpDevice() override;
     HttpDevice(const HttpDevice&) = delete;
     HttpDevice& operator=(const HttpDevice&) = delete;
@@ -97,6 +69,7 @@ public:
 
 private:
     Symbol step_with(Symbol input, std::chrono::milliseconds wait_timeout);
+    void adopt(detail::StatusAnswer status);
 
     struct Curl;
     struct Reply;

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "typestar/device/connection.hpp"
+
 namespace typestar {
 
 namespace detail {
@@ -42,22 +44,6 @@ public:
 
 private:
     std::shared_ptr<detail::Epoch> epoch_;
-};
-
-/// Quiescence timing (DroidStar §5.2, Assumption 1). The rule behind both bounds: no callin while a
-/// callback is still queued. A callback that arrives while the device has not yet handed out the
-/// previous ones (at a `wait`) would let the next callin run in a state the synchronous closure does
-/// not describe, so the device reports it instead of answering. Callbacks that complete *during* a
-/// call (an Asio handler run at once, a hook fired inside the library call) break it with any tmin;
-/// for them, settle inside the callin and restrict the purpose with `callbacks_drained`
-/// (typestar/device/drained.hpp; typestar/asio/event_loop.hpp for Asio-based classes).
-struct QuiescenceTiming {
-    /// `wait` answers `quiet` when no callback arrives for this long.
-    std::chrono::milliseconds tmax{200};
-    /// Callbacks are assumed to arrive at least this long after the callin that caused them; a
-    /// faster callback is a tmin violation (the device reports it instead of answering).
-    std::chrono::milliseconds tmin{0};
-    bool operator==(const QuiescenceTiming&) const = default;
 };
 
 /// One executed step of the current query, as the learning-purpose filter sees it.

@@ -34,13 +34,7 @@ int serve_devices(const std::vector<SpecTests*>& specs, const Settings& settings
 
     std::string token;
     try {
-        if (!settings.token_file.empty()) {
-            token = read_token_file(settings.token_file);
-        } else if (const char* t = std::getenv("TYPESTAR_DEVICE_TOKEN"); t != nullptr && *t != '\0') {
-            token = t;
-        } else if (const char* f = std::getenv("TYPESTAR_DEVICE_TOKEN_FILE"); f != nullptr && *f != '\0') {
-            token = read_token_file(f);
-        }
+        token = find_token(settings.token_file);
     } catch (const std::exception& e) {
         return fail(e.what());
     }

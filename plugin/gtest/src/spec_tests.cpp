@@ -515,7 +515,13 @@ std::string SpecTests::reproduce(const std::string& test) const {
     std::string url = settings().device;
     if (url.empty()) url = reg_.options.device_url;
     const std::string rerun = gtest::rerun_command(binary_, suite_name_ + "." + test);
-    // A factory device has no URL of its own, but this binary serves it (--typestar_serve).
+    // A factory device that another process can reach is named by its URL (an agent's http://
+    // URL, an exec: binary: DeviceDescription::name); any other one this binary serves
+    // (--typestar_serve).
+    if (url.empty() && device_) {
+        const std::string name = device_->describe().name;
+        if (name.rfind("http://", 0) == 0 || name.rfind("exec:", 0) == 0) url = name;
+    }
     if (url.empty()) url = "exec:" + binary_ + "#" + suite_name_;
     return "Reproduce: " + gtest::check_command(path_, url, bound()) + "\n       or: " + rerun + "\n";
 }

@@ -17,9 +17,10 @@
 #include <vector>
 
 #include "typestar/core/error.hpp"
-#include "typestar/device/factory.hpp"
+#include "typestar/core/printable.hpp"
+#include "typestar/device/http_device.hpp"
 
-namespace typestar::cli {
+namespace typestar::detail {
 
 namespace {
 
@@ -36,17 +37,21 @@ std::string random_token() {
     return t;
 }
 
-/// Ends `pid`: SIGTERM, then SIGKILL if it is still there after `grace`. Returns its wait status.
+/// Ends the process group of `pid` (the agent runs as its leader, with whatever it started):
+/// SIGTERM to the group, then SIGKILL to the group once the leader has exited or after `grace`,
+/// then reaps the leader. The leader is reaped last, so its pid (the group's id) cannot be reused
+/// while the group is signalled. Returns the leader's wait status.
 int stop_process(pid_t pid, std::chrono::milliseconds grace) {
-    int status = 0;
-    if (::waitpid(pid, &status, WNOHANG) == pid) return status;
-    ::kill(pid, SIGTERM);
+    ::kill(-pid, SIGTERM);
     const auto until = std::chrono::steady_clock::now() + grace;
+    siginfo_t info{};
     while (std::chrono::steady_clock::now() < until) {
-        if (::waitpid(pid, &status, WNOHANG) == pid) return status;
+        info.si_pid = 0;
+        if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    ::kill(pid, SIGKILL);
+    ::kill(-pid, SIGKILL);  // no grandchild outlives the device
+    int status = 0;
     ::waitpid(pid, &status, 0);
     return status;
 }
@@ -105,9 +110,7 @@ private:
 
 }  // namespace
 
-bool is_exec_url(const std::string& url) { return url.rfind(kScheme, 0) == 0; }
-
-std::unique_ptr<Device> launch_exec_device(const std::string& url) {
+std::unique_ptr<Device> launch_exec_device(const std::string& url, const HttpConfig& http) {
     std::string rest = url.substr(kScheme.size());
     std::string spec;
     if (const auto hash = rest.rfind('#'); hash != std::string::npos) {
@@ -147,6 +150,7 @@ std::unique_ptr<Device> launch_exec_device(const std::string& url) {
     }
     if (pid == 0) {
         // Child: only async-signal-safe calls until exec.
+        ::setpgid(0, 0);  // its own process group: stop_process ends it with everything it started
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // the agent never outlives the CLI
         if (::getppid() != parent) ::_exit(127);
         ::dup2(out[1], 1);
@@ -158,6 +162,7 @@ std::unique_ptr<Device> launch_exec_device(const std::string& url) {
         (void)!::write(2, msg, sizeof msg - 1);
         ::_exit(127);
     }
+    ::setpgid(pid, pid);  // also here: the group exists before either side goes on (no race)
     ::close(out[1]);
 
     // Read lines until `typestar: ready`, EOF or 60 s.
@@ -193,14 +198,15 @@ std::unique_ptr<Device> launch_exec_device(const std::string& url) {
         ::close(out[0]);
         const int status = stop_process(pid, std::chrono::seconds(1));
         throw DeviceError("device " + url + ": the binary did not start serving (it " + describe_status(status) +
-                          (last_line.empty() ? std::string() : "; its last line: '" + last_line + "'") +
+                          (last_line.empty() ? std::string() : "; its last line: '" + printable(last_line) + "'") +
                           "; its stderr is above). Is it a gtest binary linked with typestar::gtest_main, or a main "
                           "that calls typestar::initialize?");
     }
     try {
-        DeviceOptions options;
-        options.http.token = token;
-        auto inner = make_device(served_url, options);
+        HttpConfig config = http;
+        config.url = served_url;
+        config.token = token;
+        auto inner = std::make_unique<HttpDevice>(config);
         return std::make_unique<ExecDevice>(url, pid, out[0], std::move(inner));
     } catch (...) {
         ::close(out[0]);
@@ -209,4 +215,4 @@ std::unique_ptr<Device> launch_exec_device(const std::string& url) {
     }
 }
 
-}  // namespace typestar::cli
+}  // namespace typestar::detail

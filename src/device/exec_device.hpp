@@ -1,17 +1,16 @@
 // `--device exec:BINARY[#SPEC]`: a gtest binary linked with typestar's plugin, started as a /v1
 // agent of its registered device (BINARY --typestar_serve=127.0.0.1:0 --typestar_token_file=F
 // [--typestar_serve_spec=SPEC]), driven over HTTP and stopped when the device is destroyed.
+// Private to src/device: opened through open_device / make_device (typestar/device/factory.hpp).
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "typestar/device/connection.hpp"
 #include "typestar/sul/device.hpp"
 
-namespace typestar::cli {
-
-/// True when `url` has the form `exec:...`.
-[[nodiscard]] bool is_exec_url(const std::string& url);
+namespace typestar::detail {
 
 /// Starts the binary of `url` (`exec:BINARY[#SPEC]`; BINARY is run as given: a path, not looked up
 /// in PATH unless it has no slash) with a fresh random token in a 0600 file, waits up to 60 s for
@@ -19,6 +18,7 @@ namespace typestar::cli {
 /// stops the process (SIGTERM, then SIGKILL after 5 s). name() is `url`. Throws DeviceError when the
 /// binary cannot start, exits or says nothing within the time, or serves no device; the message
 /// carries the binary's own error line.
-[[nodiscard]] std::unique_ptr<Device> launch_exec_device(const std::string& url);
+/// `http` configures the HttpDevice over it (its url and token are the agent's).
+[[nodiscard]] std::unique_ptr<Device> launch_exec_device(const std::string& url, const HttpConfig& http = {});
 
-}  // namespace typestar::cli
+}  // namespace typestar::detail
