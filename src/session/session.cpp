@@ -146,18 +146,28 @@ std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, c
 }  // namespace
 
 void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access, OracleStack& stack,
-                   std::size_t times) {
+                   std::size_t times, std::span<const char> ran_once) {
     const auto wait = machine.inputs().find(kWait);
     if (!wait || times == 0) return;
-    DeviceOracle device(*stack.devices().front(), &stack.counter());
+    // One batch of every re-run (over the pool), checked against the cache like any answer.
+    std::vector<Word> words;
+    std::vector<std::pair<std::size_t, std::size_t>> runs_of;  // per state: first run, how many
     for (StateId q = 0; q < machine.num_states() && q < access.size(); ++q) {
+        const std::size_t n = q < ran_once.size() && ran_once[q] ? times - 1 : times;
+        if (n == 0) continue;
         Word word = access[q];
         word.push_back(*wait);
+        runs_of.emplace_back(words.size(), n);
+        for (std::size_t r = 0; r < n; ++r) words.push_back(word);
+    }
+    const std::vector<Word> runs = stack.cache().rerun(words);
+    for (const auto& [first, n] : runs_of) {
+        const Word& word = words[first];
         const Word expected = machine.outputs_of(word);
         std::vector<NondeterminismError::Answer> answers{{names_of(expected, machine.outputs()), 1}};
         bool differs = false;
-        for (std::size_t r = 0; r < times; ++r) {
-            const Word got = device.query(word);
+        for (std::size_t r = 0; r < n; ++r) {
+            const Word& got = runs[first + r];
             std::vector<std::string> names = names_of(got, stack.oracle().outputs());
             differs = differs || names != answers.front().outputs;
             bool counted = false;
@@ -220,6 +230,80 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
 
 namespace {
 
+/// The flake policy (docs/gtest-plugin.md, "Assumptions"): a hypothesis the inner oracle finds no
+/// counterexample to is checked once more with fresh answers — the Wp-method suite for no extra
+/// state (every state followed by a characterizing set, every other transition access(q)·i followed
+/// by what identifies its target), run past the cache as one batch (CacheOracle::rerun: over the
+/// pool; an answer the cache contradicts is NondeterminismError naming the word). A fresh answer
+/// that refutes the hypothesis is its counterexample. A word whose cached answer the re-run
+/// confirmed is not re-run for a later hypothesis (its answer was seen twice).
+class VerifiedEquivalenceOracle final : public EquivalenceOracle {
+public:
+    VerifiedEquivalenceOracle(EquivalenceOracle& inner, OracleStack& stack) : inner_(&inner), stack_(stack) {}
+    void set_inner(EquivalenceOracle& inner) noexcept { inner_ = &inner; }
+
+    std::optional<Counterexample> find_counterexample(const MealyMachine& hypothesis,
+                                                      std::span<const Word> access) override {
+        if (auto cex = inner_->find_counterexample(hypothesis, access)) return cex;
+        const auto phase = stack_.counter().enter(Phase::Verification);
+        SuiteConfig config = suite_config(SuiteMethod::Wp, 0, 0);
+        config.traits = stack_.oracle().traits();
+        const TestSuite suite = generate_suite(minimize(hypothesis), config);
+        std::vector<const TestCase*> cases;
+        std::vector<Word> words;
+        for (const TestCase& c : suite.cases) {
+            if (confirmed_.count(c.inputs) != 0) continue;
+            cases.push_back(&c);
+            words.push_back(c.inputs);
+        }
+        std::vector<char> known(words.size(), 0);
+        Word scratch;
+        for (std::size_t k = 0; k < words.size(); ++k) {
+            scratch.resize(words[k].size());
+            known[k] = stack_.cache().lookup(words[k], scratch) ? 1 : 0;
+        }
+        ++rounds_;
+        words_rerun_ += words.size();
+        const std::vector<Word> answers = stack_.cache().rerun(words);
+        std::optional<Counterexample> found;
+        for (std::size_t k = 0; k < words.size(); ++k) {
+            if (answers[k] != cases[k]->expected) {
+                if (!found) found = Counterexample{words[k], cases[k]->expected, answers[k], cases[k]->purpose, {}};
+                continue;
+            }
+            ran_.insert(words[k]);
+            if (known[k]) confirmed_.insert(words[k]);
+        }
+        return found;
+    }
+    std::size_t suggested_suffix_length() const override { return inner_->suggested_suffix_length(); }
+
+    /// Verification rounds run (hypotheses checked past the cache) and words re-run in all.
+    std::size_t rounds() const noexcept { return rounds_; }
+    std::size_t words_rerun() const noexcept { return words_rerun_; }
+    /// Whether `word` is a prefix of a word re-run past the cache that agreed with its hypothesis.
+    bool ran(const Word& word) const {
+        const auto it = ran_.lower_bound(word);
+        return it != ran_.end() && it->size() >= word.size() && std::equal(word.begin(), word.end(), it->begin());
+    }
+
+private:
+    EquivalenceOracle* inner_;
+    OracleStack& stack_;
+    std::set<Word> confirmed_, ran_;
+    std::size_t rounds_ = 0, words_rerun_ = 0;
+};
+
+std::string flake_note(std::size_t words, std::size_t rounds) {
+    if (rounds == 0) return "";
+    const std::string bound = rounds == 1 ? std::string("p") : std::to_string(rounds) + "·p";
+    return "flake policy: " + std::to_string(words) +
+           " word(s) the result relies on (every transition, followed by what identifies its target) were run "
+           "again past the cache and agreed; if a run answers wrongly with probability p, the chance of a wrong "
+           "result (among machines with at most its states) is at most " + bound + " (p=1%: " +
+           std::to_string(rounds) + "%)";
+}
+
 /// Records the device's environment inputs as `role: environment` declarations (format v2); a spec
 /// without any stays version 1. Throws DeviceError for an environment input the spec does not have.
 void declare_environment(spec::Spec& s, const DeviceDescription& device) {
@@ -250,6 +334,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     std::size_t bound = eq.bound;
     std::string bound_note;
+    std::optional<VerifiedEquivalenceOracle> verified;  // kept across an auto bound's experiments
     std::optional<LearnResult> result;
     std::string learner_name;
     const auto start = std::chrono::steady_clock::now();
@@ -268,7 +353,13 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         if (options.seed) config.seed = options.seed;
         const std::unique_ptr<Learner> learner = make_learner(options.learner, stack.oracle(), std::move(config));
         learner_name = learner->name();
-        result = run_experiment(*learner, *equivalence, stack.counter(), experiment);
+        EquivalenceOracle* judge = equivalence.get();
+        if (options.flake_check) {
+            if (!verified) verified.emplace(*equivalence, stack);
+            else verified->set_inner(*equivalence);
+            judge = &*verified;
+        }
+        result = run_experiment(*learner, *judge, stack.counter(), experiment);
         if (!eq.auto_bound || !alg2 || !result->converged) break;
         const MealyMachine minimal = minimize(result->hypothesis);
         const std::size_t own = distinguisher_bound(minimal).value_or(0);
@@ -320,7 +411,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     const DeviceDescription device = devices.front()->describe();
     LearnedSpec out{minimize(result->hypothesis), {}, std::nullopt, {}, result->rounds, result->converged,
-                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}};
+                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}};
     out.stats = stack.stats().since(before);  // every experiment of an auto bound, nothing earlier
     if (alg2) {
         out.bound = bound;
@@ -331,11 +422,21 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     out.access_sequences.clear();
     for (auto& a : access_sequences(out.machine)) out.access_sequences.push_back(a.value_or(Word{}));
     {
-        const auto phase = stack.counter().enter(Phase::Equivalence);
-        recheck_waits(out.machine, out.access_sequences, stack, options.wait_rechecks);
+        const auto phase = stack.counter().enter(Phase::Verification);
+        // Not twice for two reasons: a state whose access(q)·wait starts a word the flake check
+        // re-ran has had one of its re-runs.
+        std::vector<char> ran_once(out.machine.num_states(), 0);
+        const auto wait = out.machine.inputs().find(kWait);
+        for (StateId q = 0; verified && wait && q < out.machine.num_states(); ++q) {
+            Word word = out.access_sequences[q];
+            word.push_back(*wait);
+            ran_once[q] = verified->ran(word) ? 1 : 0;
+        }
+        recheck_waits(out.machine, out.access_sequences, stack, options.wait_rechecks, ran_once);
+        confirm_quiescence(out.machine, out.access_sequences, *devices.front(), options.quiet_check_factor);
         out.stats = stack.stats().since(before);
     }
-    confirm_quiescence(out.machine, out.access_sequences, *devices.front(), options.quiet_check_factor);
+    if (verified) out.flake_note = flake_note(verified->words_rerun(), verified->rounds());
     const std::string name = spec_name(!options.name.empty() ? options.name : device.class_name);
     try {
         spec::Spec s = spec_of_learned(out.machine, name);
