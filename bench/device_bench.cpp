@@ -160,7 +160,8 @@ int main(int argc, char** argv) {
     bool same_stats = true;
     for (const auto& r : rows)
         same_stats = same_stats && r.stats.learning == rows.front().stats.learning &&
-                     r.stats.equivalence == rows.front().stats.equivalence;
+                     r.stats.equivalence == rows.front().stats.equivalence &&
+                     r.stats.verification == rows.front().stats.verification;
 
     std::cout << "typestar device benchmark: " << expected.typestate.name << ", callback delays "
               << options.sim.delay_min.count() << "-" << options.sim.delay_max.count() << " ms, tmax "

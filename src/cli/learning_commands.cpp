@@ -348,9 +348,12 @@ void run_learn(const LearnArgs& o) {
     std::cerr << "typestar: learned " << what << " with " << learned.learner << " in " << learned.rounds << " round"
               << (learned.rounds == 1 ? "" : "s") << ": " << t.queries_executed << " queries executed ("
               << learned.stats.learning.queries_executed << " learning, " << learned.stats.equivalence.queries_executed
-              << " equivalence), " << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
+              << " equivalence, " << learned.stats.verification.queries_executed << " verification), "
+              << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
               << t.waits_executed << " waits, " << std::fixed << std::setprecision(3) << learned.seconds << " s\n";
     if (!learned.bound_note.empty()) std::cerr << "typestar: --bound auto " << learned.bound_note << "\n";
+    const bool remote = o.device.rfind("http", 0) == 0 || o.device.rfind("exec:", 0) == 0;
+    if (remote && !learned.flake_note.empty()) std::cerr << "typestar: " << learned.flake_note << "\n";
     print_learn_evidence(learned, method, bound, o.states);
 }
 
@@ -588,6 +591,9 @@ nlohmann::json stats_json(const QueryStats& s, std::size_t states, double second
     j["equivalence_queries_executed"] = s.equivalence.queries_executed;
     j["equivalence_symbols_executed"] = s.equivalence.symbols_executed;
     j["equivalence_waits_executed"] = s.equivalence.waits_executed;
+    j["verification_queries_executed"] = s.verification.queries_executed;
+    j["verification_symbols_executed"] = s.verification.symbols_executed;
+    j["verification_waits_executed"] = s.verification.waits_executed;
     j["equivalence_rounds"] = s.equivalence_rounds;
     j["seconds"] = seconds;
     return j;

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <map>
 #include <array>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <thread>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -184,7 +188,14 @@ void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access,
 
 std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access, Device& device,
                                double factor, const std::vector<char>* only) {
-    const DeviceDescription description = device.describe();
+    Device* const one[] = {&device};
+    return confirm_quiescence(machine, access, std::span<Device* const>(one), factor, only);
+}
+
+std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access,
+                               std::span<Device* const> devices, double factor, const std::vector<char>* only) {
+    if (devices.empty()) throw std::invalid_argument("no device");
+    const DeviceDescription description = devices.front()->describe();
     if (factor <= 0 || !description.tmax_ms) return 0;
     const auto wait = machine.inputs().find(kWait);
     const auto quiet = machine.outputs().find(kQuiet);
@@ -211,11 +222,41 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
             if (seen.insert(word).second) words.push_back(std::move(word));
         }
     }
+    // A batch over the devices (each used by one thread), words taken in order; the verdict is read
+    // in word order, so the first late callback named is the same as with one device.
+    std::vector<std::optional<std::string>> answers(words.size());  // by name: each device's own outputs
+    std::vector<std::exception_ptr> errors(words.size());
+    std::vector<char> ran(words.size(), 0);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    const auto work = [&](Device& device) {
+        for (std::size_t k; !stop && (k = next++) < words.size();) {
+            try {
+                if (const auto answer = device.confirm_wait(words[k], timeout))
+                    answers[k] = device.outputs().name(*answer);
+                if (!answers[k] || (*answers[k] != kQuiet && *answers[k] != kErr)) stop = true;
+            } catch (...) {
+                errors[k] = std::current_exception();
+                stop = true;
+            }
+            ran[k] = 1;
+        }
+    };
+    if (devices.size() == 1 || words.size() < 2) {
+        work(*devices.front());
+    } else {
+        std::vector<std::thread> threads;
+        for (std::size_t d = 1; d < devices.size() && d < words.size(); ++d) threads.emplace_back(work, std::ref(*devices[d]));
+        work(*devices.front());
+        for (auto& t : threads) t.join();
+    }
     std::size_t confirmed = 0;
-    for (const Word& word : words) {
-        const auto answer = device.confirm_wait(word, timeout);
+    for (std::size_t k = 0; k < words.size() && ran[k]; ++k) {
+        const Word& word = words[k];
+        if (errors[k]) std::rethrow_exception(errors[k]);
+        const auto& answer = answers[k];
         if (!answer) return confirmed;  // no real time behind this device
-        const std::string got = device.outputs().name(*answer);
+        const std::string& got = *answer;
         if (got != kQuiet && got != kErr) {
             throw DeviceError("tmax too small: after '" + to_string(word, machine.inputs()) + "', a wait of tmax=" +
                               std::to_string(static_cast<long long>(*description.tmax_ms)) +
@@ -347,6 +388,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
             run.batch_size = eq.batch_size;
             SuiteConfig suite = suite_config(eq.method, bound, eq.extra_states);
             suite.state_bound = eq.state_bound;
+            suite.shortest_first = eq.state_bound.has_value();  // AALpy's m = n order: stop at the first counterexample
             equivalence = std::make_unique<SuiteEquivalenceOracle>(stack.oracle(), suite, run);
         }
         LearnerConfig config = options.lstar;
@@ -433,7 +475,8 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
             ran_once[q] = verified->ran(word) ? 1 : 0;
         }
         recheck_waits(out.machine, out.access_sequences, stack, options.wait_rechecks, ran_once);
-        confirm_quiescence(out.machine, out.access_sequences, *devices.front(), options.quiet_check_factor);
+        confirm_quiescence(out.machine, out.access_sequences, std::span<Device* const>(devices),
+                           options.quiet_check_factor);
         out.stats = stack.stats().since(before);
     }
     if (verified) out.flake_note = flake_note(verified->words_rerun(), verified->rounds());
@@ -622,7 +665,8 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
                 for (StateId q = 0; q < expected_.num_states(); ++q) access[q] = all[q].value_or(Word{});
                 std::vector<char> chosen(expected_.num_states(), 0);
                 for (const StateId q : states) chosen[q] = 1;
-                (void)confirm_quiescence(expected_, access, *stack_.devices().front(), quiet_check_factor_, &chosen);
+                (void)confirm_quiescence(expected_, access, std::span<Device* const>(stack_.devices()),
+                                         quiet_check_factor_, &chosen);
             }
         }
     }

@@ -190,6 +190,12 @@ struct TraceStep {
 /// Only the states marked in `only`, when given. Returns the number of waits confirmed.
 std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access, Device& device,
                                double factor, const std::vector<char>* only = nullptr);
+/// The same over a pool of devices of one class: the waits are spread over the devices (one
+/// thread each), and the answers are judged in word order, so the error (the first late callback
+/// by word) is the one a single device would report. Throws std::invalid_argument for no device.
+std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access,
+                               std::span<Device* const> devices, double factor,
+                               const std::vector<char>* only = nullptr);
 
 /// Options of check_spec. Plain data with defaults.
 struct CheckOptions {
