@@ -286,7 +286,7 @@ void run_learn(const LearnArgs& o) {
     if (method) {
         options.equivalence.method = *method;
         options.equivalence.bound = bound;
-        options.equivalence.extra_states = bound;
+        options.equivalence.extra_states = o.states ? 0 : bound;  // --states replaces --bound (AALpy's m = n)
         options.equivalence.auto_bound = auto_bound;
         options.equivalence.state_bound = o.states;
         options.equivalence.budget = o.budget;
