@@ -160,7 +160,8 @@ int main(int argc, char** argv) {
     bool same_stats = true;
     for (const auto& r : rows)
         same_stats = same_stats && r.stats.learning == rows.front().stats.learning &&
-                     r.stats.equivalence == rows.front().stats.equivalence;
+                     r.stats.equivalence == rows.front().stats.equivalence &&
+                     r.stats.verification == rows.front().stats.verification;
 
     std::cout << "typestar device benchmark: " << expected.typestate.name << ", callback delays "
               << options.sim.delay_min.count() << "-" << options.sim.delay_max.count() << " ms, tmax "
@@ -182,7 +183,11 @@ int main(int argc, char** argv) {
               << "x (target >= 3x)\n"
               << "http / in-process wall time: " << http_ratio_1 << " (1 device), " << http_ratio_n << " (" << pool
               << " devices) (target <= 1.10)\n"
-              << "statistics identical across runs: " << (same_stats ? "yes" : "NO") << "\n";
+              << "statistics identical across runs: " << (same_stats ? "yes" : "NO") << "\n"
+              << "executed queries by phase: learning " << rows.front().stats.learning.queries_executed
+              << ", equivalence " << rows.front().stats.equivalence.queries_executed << ", verification "
+              << rows.front().stats.verification.queries_executed
+              << " (flake policy and wait re-checks, past the cache, batches over the pool)\n";
 
     nlohmann::json j;
     j["class"] = expected.typestate.name;
@@ -198,6 +203,9 @@ int main(int argc, char** argv) {
                              {"quiet_waits", r.quiet_waits},
                              {"quiet_floor_s", r.quiet_floor_s},
                              {"queries_executed", t.queries_executed},
+                             {"learning_queries_executed", r.stats.learning.queries_executed},
+                             {"equivalence_queries_executed", r.stats.equivalence.queries_executed},
+                             {"verification_queries_executed", r.stats.verification.queries_executed},
                              {"symbols_executed", t.symbols_executed},
                              {"waits_executed", t.waits_executed},
                              {"queries_asked", t.queries_asked},

@@ -285,7 +285,7 @@ void run_learn(const LearnArgs& o) {
     if (method) {
         options.equivalence.method = *method;
         options.equivalence.bound = bound;
-        options.equivalence.extra_states = bound;
+        options.equivalence.extra_states = o.states ? 0 : bound;  // --states replaces --bound (AALpy's m = n)
         options.equivalence.auto_bound = auto_bound;
         options.equivalence.state_bound = o.states;
         options.equivalence.budget = o.budget;
@@ -347,9 +347,12 @@ void run_learn(const LearnArgs& o) {
     std::cerr << "typestar: learned " << what << " with " << learned.learner << " in " << learned.rounds << " round"
               << (learned.rounds == 1 ? "" : "s") << ": " << t.queries_executed << " queries executed ("
               << learned.stats.learning.queries_executed << " learning, " << learned.stats.equivalence.queries_executed
-              << " equivalence), " << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
+              << " equivalence, " << learned.stats.verification.queries_executed << " verification), "
+              << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
               << t.waits_executed << " waits, " << std::fixed << std::setprecision(3) << learned.seconds << " s\n";
     if (!learned.bound_note.empty()) std::cerr << "typestar: --bound auto " << learned.bound_note << "\n";
+    const bool remote = o.device.rfind("http", 0) == 0 || o.device.rfind("exec:", 0) == 0;
+    if (remote && !learned.flake_note.empty()) std::cerr << "typestar: " << learned.flake_note << "\n";
     print_learn_evidence(learned, method, bound, o.states);
 }
 
@@ -587,6 +590,9 @@ nlohmann::json stats_json(const QueryStats& s, std::size_t states, double second
     j["equivalence_queries_executed"] = s.equivalence.queries_executed;
     j["equivalence_symbols_executed"] = s.equivalence.symbols_executed;
     j["equivalence_waits_executed"] = s.equivalence.waits_executed;
+    j["verification_queries_executed"] = s.verification.queries_executed;
+    j["verification_symbols_executed"] = s.verification.symbols_executed;
+    j["verification_waits_executed"] = s.verification.waits_executed;
     j["equivalence_rounds"] = s.equivalence_rounds;
     j["seconds"] = seconds;
     return j;

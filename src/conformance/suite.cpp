@@ -237,6 +237,14 @@ struct SuiteGenerator::Impl {
     bool started = false;
     Pos pos;
 
+    // Shortest-first enumeration (SuiteConfig::shortest_first): middle length d, then phase (W or
+    // Wp's first, then Wp's second), then the middle, then the branch, then the word of its set.
+    bool shortest_first = false;
+    std::size_t len = 0;                    ///< the longest middle
+    std::vector<std::size_t> phase_branches[2];
+    std::size_t depth = 0, phase = 0, branch_at = 0, word_at = 0;
+    Word middle;
+
     Impl(const MealyMachine& m, SuiteMethod meth) : model(m), method(meth), k(m.num_inputs()) {}
 
     [[nodiscard]] const WordTrie& set_for(const Branch& br, StateId after_middle) const {
@@ -401,8 +409,53 @@ struct SuiteGenerator::Impl {
         return {};
     }
 
+    /// The next candidate in shortest-first order (err-truncated), with its tag.
+    std::optional<std::pair<Tag, TestCase>> shortest_candidate() {
+        for (;;) {
+            if (depth > len) return std::nullopt;
+            const std::vector<std::size_t>& list = phase_branches[phase];
+            if (branch_at < list.size()) {
+                const Branch& br = branches[list[branch_at]];
+                const std::vector<Word>& set = set_for(br, model.run(middle, br.start)).words();
+                if (word_at >= set.size()) {
+                    word_at = 0;
+                    ++branch_at;
+                    continue;
+                }
+                const Pos p{middle, word_at};
+                const Word& w = set[word_at++];
+                Word word = br.prefix;
+                word.insert(word.end(), middle.begin(), middle.end());
+                word.insert(word.end(), w.begin(), w.end());
+                Word expected = model.outputs_of(word);
+                truncate(word, expected);
+                return std::pair<Tag, TestCase>{Tag{list[branch_at], p},
+                                                TestCase{std::move(word), std::move(expected), purpose(br, p, w)}};
+            }
+            branch_at = 0;
+            if (depth > 0 && next_word(middle, depth, false)) continue;  // the next middle of length depth
+            if (++phase < 2) {
+                middle.assign(depth, 0);
+                continue;
+            }
+            phase = 0;
+            if (++depth > len || k == 0) return std::nullopt;
+            middle.assign(depth, 0);
+        }
+    }
+
+    void truncate(Word& word, Word& expected) const {
+        if (!absorbing) return;
+        const auto it = std::find(expected.begin(), expected.end(), *absorbing);
+        if (it == expected.end()) return;
+        const auto keep = static_cast<std::size_t>(it - expected.begin()) + 1;
+        expected.resize(keep);
+        word.resize(keep);
+    }
+
     /// The next candidate (err-truncated), with its tag.
     std::optional<std::pair<Tag, TestCase>> candidate() {
+        if (shortest_first) return shortest_candidate();
         for (;;) {
             if (b >= branches.size()) return std::nullopt;
             if (branches[b].dominated || !advance()) {
@@ -419,14 +472,7 @@ struct SuiteGenerator::Impl {
                 word.insert(word.end(), w.begin(), w.end());
             }
             Word expected = model.outputs_of(word);
-            if (absorbing) {
-                const auto it = std::find(expected.begin(), expected.end(), *absorbing);
-                if (it != expected.end()) {
-                    const auto keep = static_cast<std::size_t>(it - expected.begin()) + 1;
-                    expected.resize(keep);
-                    word.resize(keep);
-                }
-            }
+            truncate(word, expected);
             return std::pair<Tag, TestCase>{Tag{b, pos},
                                             TestCase{std::move(word), std::move(expected), purpose(br, pos, w)}};
         }
@@ -540,6 +586,12 @@ SuiteGenerator::SuiteGenerator(const MealyMachine& model, const SuiteConfig& con
         }
     }
     g.index_branches();
+    if (config.shortest_first && config.method != SuiteMethod::Algorithm2) {
+        g.shortest_first = true;
+        g.len = g.bound;
+        for (std::size_t id = 0; id < g.branches.size(); ++id)
+            if (!g.branches[id].dominated) g.phase_branches[g.branches[id].kind == BranchKind::Wp2 ? 1 : 0].push_back(id);
+    }
 }
 
 SuiteGenerator::~SuiteGenerator() = default;
@@ -549,6 +601,7 @@ SuiteGenerator& SuiteGenerator::operator=(SuiteGenerator&&) noexcept = default;
 std::optional<TestCase> SuiteGenerator::next() {
     Impl& g = *impl_;
     while (auto c = g.candidate()) {
+        if (g.shortest_first) return std::move(c->second);  // not deduplicated: the cache answers repeats
         const bool absorbed = g.absorbing && !c->second.expected.empty() && c->second.expected.back() == *g.absorbing;
         if (g.keeps(c->first, c->second.inputs, absorbed)) return std::move(c->second);
     }

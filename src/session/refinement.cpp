@@ -665,6 +665,9 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
         LearnOptions learn = learn_options;
         learn.seed.reset();            // the alphabet changes between iterations
         learn.counterexample.reset();
+        // The flake policy runs below on the concrete device (recheck_cover); the abstract device
+        // answers err once a refinement is pending, which a re-run would read as non-determinism.
+        learn.flake_check = false;
         if (learn.name.empty()) learn.name = description.class_name;
         if (learn.device_label.empty()) learn.device_label = description.name;
         LearnedSpec learned = learn_spec(devices, learn);

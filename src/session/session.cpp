@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <map>
 #include <array>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <thread>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -146,18 +150,28 @@ std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, c
 }  // namespace
 
 void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access, OracleStack& stack,
-                   std::size_t times) {
+                   std::size_t times, std::span<const char> ran_once) {
     const auto wait = machine.inputs().find(kWait);
     if (!wait || times == 0) return;
-    DeviceOracle device(*stack.devices().front(), &stack.counter());
+    // One batch of every re-run (over the pool), checked against the cache like any answer.
+    std::vector<Word> words;
+    std::vector<std::pair<std::size_t, std::size_t>> runs_of;  // per state: first run, how many
     for (StateId q = 0; q < machine.num_states() && q < access.size(); ++q) {
+        const std::size_t n = q < ran_once.size() && ran_once[q] ? times - 1 : times;
+        if (n == 0) continue;
         Word word = access[q];
         word.push_back(*wait);
+        runs_of.emplace_back(words.size(), n);
+        for (std::size_t r = 0; r < n; ++r) words.push_back(word);
+    }
+    const std::vector<Word> runs = stack.cache().rerun(words);
+    for (const auto& [first, n] : runs_of) {
+        const Word& word = words[first];
         const Word expected = machine.outputs_of(word);
         std::vector<NondeterminismError::Answer> answers{{names_of(expected, machine.outputs()), 1}};
         bool differs = false;
-        for (std::size_t r = 0; r < times; ++r) {
-            const Word got = device.query(word);
+        for (std::size_t r = 0; r < n; ++r) {
+            const Word& got = runs[first + r];
             std::vector<std::string> names = names_of(got, stack.oracle().outputs());
             differs = differs || names != answers.front().outputs;
             bool counted = false;
@@ -174,7 +188,14 @@ void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access,
 
 std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access, Device& device,
                                double factor, const std::vector<char>* only) {
-    const DeviceDescription description = device.describe();
+    Device* const one[] = {&device};
+    return confirm_quiescence(machine, access, std::span<Device* const>(one), factor, only);
+}
+
+std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access,
+                               std::span<Device* const> devices, double factor, const std::vector<char>* only) {
+    if (devices.empty()) throw std::invalid_argument("no device");
+    const DeviceDescription description = devices.front()->describe();
     if (factor <= 0 || !description.tmax_ms) return 0;
     const auto wait = machine.inputs().find(kWait);
     const auto quiet = machine.outputs().find(kQuiet);
@@ -201,11 +222,41 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
             if (seen.insert(word).second) words.push_back(std::move(word));
         }
     }
+    // A batch over the devices (each used by one thread), words taken in order; the verdict is read
+    // in word order, so the first late callback named is the same as with one device.
+    std::vector<std::optional<std::string>> answers(words.size());  // by name: each device's own outputs
+    std::vector<std::exception_ptr> errors(words.size());
+    std::vector<char> ran(words.size(), 0);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    const auto work = [&](Device& device) {
+        for (std::size_t k; !stop && (k = next++) < words.size();) {
+            try {
+                if (const auto answer = device.confirm_wait(words[k], timeout))
+                    answers[k] = device.outputs().name(*answer);
+                if (!answers[k] || (*answers[k] != kQuiet && *answers[k] != kErr)) stop = true;
+            } catch (...) {
+                errors[k] = std::current_exception();
+                stop = true;
+            }
+            ran[k] = 1;
+        }
+    };
+    if (devices.size() == 1 || words.size() < 2) {
+        work(*devices.front());
+    } else {
+        std::vector<std::thread> threads;
+        for (std::size_t d = 1; d < devices.size() && d < words.size(); ++d) threads.emplace_back(work, std::ref(*devices[d]));
+        work(*devices.front());
+        for (auto& t : threads) t.join();
+    }
     std::size_t confirmed = 0;
-    for (const Word& word : words) {
-        const auto answer = device.confirm_wait(word, timeout);
+    for (std::size_t k = 0; k < words.size() && ran[k]; ++k) {
+        const Word& word = words[k];
+        if (errors[k]) std::rethrow_exception(errors[k]);
+        const auto& answer = answers[k];
         if (!answer) return confirmed;  // no real time behind this device
-        const std::string got = device.outputs().name(*answer);
+        const std::string& got = *answer;
         if (got != kQuiet && got != kErr) {
             throw DeviceError("tmax too small: after '" + to_string(word, machine.inputs()) + "', a wait of tmax=" +
                               std::to_string(static_cast<long long>(*description.tmax_ms)) +
@@ -219,6 +270,80 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
 }
 
 namespace {
+
+/// The flake policy (docs/gtest-plugin.md, "Assumptions"): a hypothesis the inner oracle finds no
+/// counterexample to is checked once more with fresh answers — the Wp-method suite for no extra
+/// state (every state followed by a characterizing set, every other transition access(q)·i followed
+/// by what identifies its target), run past the cache as one batch (CacheOracle::rerun: over the
+/// pool; an answer the cache contradicts is NondeterminismError naming the word). A fresh answer
+/// that refutes the hypothesis is its counterexample. A word whose cached answer the re-run
+/// confirmed is not re-run for a later hypothesis (its answer was seen twice).
+class VerifiedEquivalenceOracle final : public EquivalenceOracle {
+public:
+    VerifiedEquivalenceOracle(EquivalenceOracle& inner, OracleStack& stack) : inner_(&inner), stack_(stack) {}
+    void set_inner(EquivalenceOracle& inner) noexcept { inner_ = &inner; }
+
+    std::optional<Counterexample> find_counterexample(const MealyMachine& hypothesis,
+                                                      std::span<const Word> access) override {
+        if (auto cex = inner_->find_counterexample(hypothesis, access)) return cex;
+        const auto phase = stack_.counter().enter(Phase::Verification);
+        SuiteConfig config = suite_config(SuiteMethod::Wp, 0, 0);
+        config.traits = stack_.oracle().traits();
+        const TestSuite suite = generate_suite(minimize(hypothesis), config);
+        std::vector<const TestCase*> cases;
+        std::vector<Word> words;
+        for (const TestCase& c : suite.cases) {
+            if (confirmed_.count(c.inputs) != 0) continue;
+            cases.push_back(&c);
+            words.push_back(c.inputs);
+        }
+        std::vector<char> known(words.size(), 0);
+        Word scratch;
+        for (std::size_t k = 0; k < words.size(); ++k) {
+            scratch.resize(words[k].size());
+            known[k] = stack_.cache().lookup(words[k], scratch) ? 1 : 0;
+        }
+        ++rounds_;
+        words_rerun_ += words.size();
+        const std::vector<Word> answers = stack_.cache().rerun(words);
+        std::optional<Counterexample> found;
+        for (std::size_t k = 0; k < words.size(); ++k) {
+            if (answers[k] != cases[k]->expected) {
+                if (!found) found = Counterexample{words[k], cases[k]->expected, answers[k], cases[k]->purpose, {}};
+                continue;
+            }
+            ran_.insert(words[k]);
+            if (known[k]) confirmed_.insert(words[k]);
+        }
+        return found;
+    }
+    std::size_t suggested_suffix_length() const override { return inner_->suggested_suffix_length(); }
+
+    /// Verification rounds run (hypotheses checked past the cache) and words re-run in all.
+    std::size_t rounds() const noexcept { return rounds_; }
+    std::size_t words_rerun() const noexcept { return words_rerun_; }
+    /// Whether `word` is a prefix of a word re-run past the cache that agreed with its hypothesis.
+    bool ran(const Word& word) const {
+        const auto it = ran_.lower_bound(word);
+        return it != ran_.end() && it->size() >= word.size() && std::equal(word.begin(), word.end(), it->begin());
+    }
+
+private:
+    EquivalenceOracle* inner_;
+    OracleStack& stack_;
+    std::set<Word> confirmed_, ran_;
+    std::size_t rounds_ = 0, words_rerun_ = 0;
+};
+
+std::string flake_note(std::size_t words, std::size_t rounds) {
+    if (rounds == 0) return "";
+    const std::string bound = rounds == 1 ? std::string("p") : std::to_string(rounds) + "·p";
+    return "flake policy: " + std::to_string(words) +
+           " word(s) the result relies on (every transition, followed by what identifies its target) were run "
+           "again past the cache and agreed; if a run answers wrongly with probability p, the chance of a wrong "
+           "result (among machines with at most its states) is at most " + bound + " (p=1%: " +
+           std::to_string(rounds) + "%)";
+}
 
 /// Records the device's environment inputs as `role: environment` declarations (format v2); a spec
 /// without any stays version 1. Throws DeviceError for an environment input the spec does not have.
@@ -250,6 +375,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     std::size_t bound = eq.bound;
     std::string bound_note;
+    std::optional<VerifiedEquivalenceOracle> verified;  // kept across an auto bound's experiments
     std::optional<LearnResult> result;
     std::string learner_name;
     const auto start = std::chrono::steady_clock::now();
@@ -262,13 +388,20 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
             run.batch_size = eq.batch_size;
             SuiteConfig suite = suite_config(eq.method, bound, eq.extra_states);
             suite.state_bound = eq.state_bound;
+            suite.shortest_first = eq.state_bound.has_value();  // AALpy's m = n order: stop at the first counterexample
             equivalence = std::make_unique<SuiteEquivalenceOracle>(stack.oracle(), suite, run);
         }
         LearnerConfig config = options.lstar;
         if (options.seed) config.seed = options.seed;
         const std::unique_ptr<Learner> learner = make_learner(options.learner, stack.oracle(), std::move(config));
         learner_name = learner->name();
-        result = run_experiment(*learner, *equivalence, stack.counter(), experiment);
+        EquivalenceOracle* judge = equivalence.get();
+        if (options.flake_check) {
+            if (!verified) verified.emplace(*equivalence, stack);
+            else verified->set_inner(*equivalence);
+            judge = &*verified;
+        }
+        result = run_experiment(*learner, *judge, stack.counter(), experiment);
         if (!eq.auto_bound || !alg2 || !result->converged) break;
         const MealyMachine minimal = minimize(result->hypothesis);
         const std::size_t own = distinguisher_bound(minimal).value_or(0);
@@ -320,7 +453,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     const DeviceDescription device = devices.front()->describe();
     LearnedSpec out{minimize(result->hypothesis), {}, std::nullopt, {}, result->rounds, result->converged,
-                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}};
+                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}};
     out.stats = stack.stats().since(before);  // every experiment of an auto bound, nothing earlier
     if (alg2) {
         out.bound = bound;
@@ -331,11 +464,22 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     out.access_sequences.clear();
     for (auto& a : access_sequences(out.machine)) out.access_sequences.push_back(a.value_or(Word{}));
     {
-        const auto phase = stack.counter().enter(Phase::Equivalence);
-        recheck_waits(out.machine, out.access_sequences, stack, options.wait_rechecks);
+        const auto phase = stack.counter().enter(Phase::Verification);
+        // Not twice for two reasons: a state whose access(q)·wait starts a word the flake check
+        // re-ran has had one of its re-runs.
+        std::vector<char> ran_once(out.machine.num_states(), 0);
+        const auto wait = out.machine.inputs().find(kWait);
+        for (StateId q = 0; verified && wait && q < out.machine.num_states(); ++q) {
+            Word word = out.access_sequences[q];
+            word.push_back(*wait);
+            ran_once[q] = verified->ran(word) ? 1 : 0;
+        }
+        recheck_waits(out.machine, out.access_sequences, stack, options.wait_rechecks, ran_once);
+        confirm_quiescence(out.machine, out.access_sequences, std::span<Device* const>(devices),
+                           options.quiet_check_factor);
         out.stats = stack.stats().since(before);
     }
-    confirm_quiescence(out.machine, out.access_sequences, *devices.front(), options.quiet_check_factor);
+    if (verified) out.flake_note = flake_note(verified->words_rerun(), verified->rounds());
     const std::string name = spec_name(!options.name.empty() ? options.name : device.class_name);
     try {
         spec::Spec s = spec_of_learned(out.machine, name);
@@ -521,7 +665,8 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
                 for (StateId q = 0; q < expected_.num_states(); ++q) access[q] = all[q].value_or(Word{});
                 std::vector<char> chosen(expected_.num_states(), 0);
                 for (const StateId q : states) chosen[q] = 1;
-                (void)confirm_quiescence(expected_, access, *stack_.devices().front(), quiet_check_factor_, &chosen);
+                (void)confirm_quiescence(expected_, access, std::span<Device* const>(stack_.devices()),
+                                         quiet_check_factor_, &chosen);
             }
         }
     }

@@ -22,6 +22,7 @@ QueryStats QueryStats::since(const QueryStats& before) const noexcept {
     QueryStats d = *this;
     d.learning -= before.learning;
     d.equivalence -= before.equivalence;
+    d.verification -= before.verification;
     d.equivalence_rounds -= before.equivalence_rounds;
     return d;
 }
@@ -29,6 +30,7 @@ QueryStats QueryStats::since(const QueryStats& before) const noexcept {
 PhaseCounts QueryStats::total() const noexcept {
     PhaseCounts sum = learning;
     sum += equivalence;
+    sum += verification;
     return sum;
 }
 

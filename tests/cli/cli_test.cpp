@@ -18,6 +18,7 @@
 
 #include "cli_support.hpp"
 #include "typestar/core/algorithms.hpp"
+#include "typestar/core/typestate.hpp"
 #include "typestar/spec/diff_dot.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/spec/json.hpp"
@@ -437,6 +438,31 @@ TEST_F(Cli, LearnsAndChecksAnInProcessDevice) {
     EXPECT_EQ(mutant.status, 1) << mutant.out << mutant.err;
 }
 
+TEST_F(Cli, WpWithAnAbsoluteStateBoundUsesNoMoreStatesThanItSays) {
+    // --states n replaces --bound's extra states (AALpy's m = n): the hypothesis that has n states
+    // is checked with no extra state, so it costs less than 2 extra states relative to it.
+    const std::size_t n = minimize(synchronous_closure(load_spec(kMediaPlayer).typestate)).num_states();
+    const std::string device = "model:" + kMediaPlayer;
+    const Result absolute = run({"learn", "--device", device, "--equivalence", "wp", "--states", std::to_string(n),
+                                 "--out", "absolute.yaml", "--stats", "absolute.json"});
+    ASSERT_EQ(absolute.status, 0) << absolute.err;
+    const Result relative = run({"learn", "--device", device, "--equivalence", "wp", "--bound", "2", "--out",
+                                 "relative.yaml", "--stats", "relative.json"});
+    ASSERT_EQ(relative.status, 0) << relative.err;
+    EXPECT_TRUE(same_behaviour(load_spec(dir_ / "absolute.yaml"), load_spec(kMediaPlayer)));
+    EXPECT_TRUE(same_behaviour(load_spec(dir_ / "relative.yaml"), load_spec(kMediaPlayer)));
+    const auto executed = [&](const std::string& file) {
+        const std::string text = read(dir_ / file);
+        const std::string key = "\"equivalence_queries_executed\": ";
+        const auto at = text.find(key);
+        return at == std::string::npos ? std::size_t{0} : std::stoul(text.substr(at + key.size()));
+    };
+    EXPECT_GT(executed("relative.json"), 0u);
+    EXPECT_LT(executed("absolute.json"), executed("relative.json")) << absolute.err << relative.err;
+    EXPECT_NE(read(dir_ / "absolute.json").find("\"verification_queries_executed\""), std::string::npos);
+    EXPECT_NE(absolute.err.find(" verification)"), std::string::npos) << absolute.err;  // the phases apart
+}
+
 TEST_F(Cli, UnknownDeviceKindIsBadInput) {
     const Result r = run({"learn", "--device", "serial:/dev/ttyUSB0"});
     EXPECT_EQ(r.status, 2);
@@ -467,6 +493,9 @@ TEST_F(Cli, LearnsAndChecksOverHttpWithTheToken) {
     const std::string url = read(dir_ / "url.txt");
     ASSERT_EQ(url.rfind("http://127.0.0.1:", 0), 0u) << read(dir_ / "agent.txt");
     EXPECT_EQ(read(dir_ / "learn.status"), "0\n") << read(dir_ / "learn.err");
+    // A remote device: the flake policy's residual chance is printed (issue 24).
+    EXPECT_NE(read(dir_ / "learn.err").find("flake policy: "), std::string::npos) << read(dir_ / "learn.err");
+    EXPECT_NE(read(dir_ / "learn.err").find("at most p"), std::string::npos) << read(dir_ / "learn.err");
     EXPECT_TRUE(same_behaviour(load_spec(dir_ / "learned.yaml"), load_spec(kAsyncTask)));
     EXPECT_EQ(read(dir_ / "check.status"), "0\n") << read(dir_ / "check.err");
     EXPECT_NE(read(dir_ / "check.out").find("conforms"), std::string::npos);

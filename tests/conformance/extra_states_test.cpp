@@ -89,6 +89,10 @@ Counts expect_killed(const MealyMachine& m, const std::string& name, std::size_t
             EXPECT_EQ(survivors(generate_suite(m, config), mutants), 0u)
                 << name << " " << method_name(method) << " extra_states " << e << ", " << mutants.size()
                 << " mutants with " << copies << " extra state(s)";
+            config.shortest_first = true;  // the equivalence oracle's order: the same words, shortest first
+            EXPECT_EQ(survivors(generate_suite(m, config), mutants), 0u)
+                << name << " " << method_name(method) << " shortest first, extra_states " << e;
+            config.shortest_first = false;
         }
     }
     return counts;
@@ -130,6 +134,39 @@ TEST(ExtraStates, ClosuresWithAnErrSinkToo) {
         const MealyMachine m = minimize(synchronous_closure(testing_support::random_typestate(3, 2, 1, seed)));
         if (m.num_states() < 2) continue;
         (void)expect_killed(m, "typestate " + std::to_string(seed), 1);
+    }
+}
+
+TEST(ExtraStates, AnAbsoluteStateBoundStopsAtTheFirstShortCounterexample) {
+    // A 2-state hypothesis of a 12-state machine with an absolute bound of 12 states: k = 10 extra
+    // states allow middles of length 10, but the hypothesis is refuted by a short word; shortest
+    // first, the oracle finds it after a few cases instead of enumerating |I|^10 middles first.
+    const MealyMachine truth = testing_support::random_mealy(12, 3, 2, 7);
+    std::vector<Transition> table;
+    for (StateId q = 0; q < 2; ++q)
+        for (Symbol a = 0; a < 3; ++a)
+            table.push_back(Transition{static_cast<StateId>((q + a) % 2), a == 0 ? Symbol{q} : Symbol{0}});
+    const MealyMachine hypothesis(truth.inputs(), truth.outputs(), 0, std::move(table));
+    ASSERT_TRUE(separating_word(hypothesis, truth).has_value());
+    for (SuiteMethod method : {SuiteMethod::W, SuiteMethod::Wp}) {
+        ModelDevice device(truth);
+        OracleStack stack(device);
+        SuiteConfig config;
+        config.method = method;
+        config.state_bound = 12;
+        config.shortest_first = true;
+        SuiteEquivalenceOracle oracle(stack.oracle(), config);
+        const auto cex = oracle.find_counterexample(hypothesis, {});
+        ASSERT_TRUE(cex.has_value()) << method_name(method);
+        EXPECT_LE(cex->inputs.size(), separating_word(hypothesis, truth)->size() + 2) << method_name(method);
+        EXPECT_LE(oracle.last_suite_size(), 50u) << method_name(method);
+        // Candidates come by middle length: no word of the first 200 is longer than a middle of 2
+        // plus the longest prefix and distinguishing word.
+        SuiteGenerator streamed(hypothesis, config);
+        std::size_t longest = 0;
+        for (int n = 0; n < 200; ++n)
+            if (auto c = streamed.next()) longest = std::max(longest, c->inputs.size());
+        EXPECT_LE(longest, 6u) << method_name(method);
     }
 }
 

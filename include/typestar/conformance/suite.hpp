@@ -68,6 +68,13 @@ struct SuiteConfig {
     /// W and Wp: an absolute state bound instead (as AALpy's W/Wp oracles take): the device has at
     /// most this many states, so k = max(extra_states, state_bound − |Q|) for each model.
     std::optional<std::size_t> state_bound;
+    /// W and Wp as an equivalence oracle (AALpy's order for m = n): candidates by middle length
+    /// first — every middle of length d, for each prefix (W, then Wp's second phase), before any of
+    /// length d + 1 — and not deduplicated (a repeat or a prefix of an earlier word is the cache's
+    /// to answer), so that a run stops at the first counterexample without enumerating the long
+    /// middles a large k allows. The suite is then no longer prefix-free: for conformance runs
+    /// leave it false.
+    bool shortest_first = false;
     /// One access sequence per state, each reaching its state (e.g. L*'s short prefixes, as the
     /// Remark after Algorithm 2 suggests). Empty: shortest ones (core access_sequences).
     std::vector<Word> access;

@@ -97,13 +97,25 @@ struct LearnOptions {
     /// many more times on the device, bypassing the cache; any other answer is NondeterminismError.
     /// Callbacks (asynchronous) are where a flaky device differs; 0 turns it off.
     std::size_t wait_rechecks = 2;
+    /// The flake policy: a hypothesis the equivalence oracle finds no counterexample to is checked
+    /// with fresh answers, past the cache — every transition access(q)·i followed by what
+    /// identifies its target, and every state followed by a characterizing set (the Wp-method suite
+    /// for no extra state), counted in the verification phase. An answer the cache contradicts is a
+    /// NondeterminismError naming the word; one that refutes the hypothesis is a counterexample.
+    /// If a run answers wrongly with probability p, a wrong result among machines with at most the
+    /// result's states survives with probability at most p per checked hypothesis
+    /// (LearnedSpec::flake_note). false turns it off (then a wrong answer the cache keeps is never
+    /// seen again).
+    bool flake_check = true;
 };
 
-/// Runs access(q)·wait for every state q of `machine` (over the stack's alphabets) `times` times on
-/// the stack's first device, past its cache, counting into the stack; an answer other than the
-/// machine's throws NondeterminismError with every answer seen and how often.
+/// Runs access(q)·wait for every state q of `machine` (over the stack's alphabets) `times` times
+/// (`times` − 1 for the states marked in `ran_once`: one re-run happened already), past the
+/// stack's cache as one batch over its devices (CacheOracle::rerun), counting into the stack; an
+/// answer other than the cache's or the machine's throws NondeterminismError with every answer seen
+/// and how often.
 void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access, OracleStack& stack,
-                   std::size_t times);
+                   std::size_t times, std::span<const char> ran_once = {});
 
 /// What learn_spec and propose return.
 struct LearnedSpec {
@@ -128,6 +140,9 @@ struct LearnedSpec {
     bool bound_tight = false;
     /// Why learning stopped at `bound` (auto_bound), or empty.
     std::string bound_note;
+    /// What the flake policy re-ran and the residual chance it leaves (LearnOptions::flake_check),
+    /// one sentence for messages; empty when it was off.
+    std::string flake_note;
 };
 
 /// Learns the devices' class: one OracleStack over `devices` (one, or several of one class
@@ -175,6 +190,12 @@ struct TraceStep {
 /// Only the states marked in `only`, when given. Returns the number of waits confirmed.
 std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access, Device& device,
                                double factor, const std::vector<char>* only = nullptr);
+/// The same over a pool of devices of one class: the waits are spread over the devices (one
+/// thread each), and the answers are judged in word order, so the error (the first late callback
+/// by word) is the one a single device would report. Throws std::invalid_argument for no device.
+std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access,
+                               std::span<Device* const> devices, double factor,
+                               const std::vector<char>* only = nullptr);
 
 /// Options of check_spec. Plain data with defaults.
 struct CheckOptions {

@@ -1,5 +1,5 @@
 // Query statistics: plain data, counted by the oracle decorators into one QueryCounter, split into
-// learning and equivalence phases.
+// learning, equivalence and verification phases.
 // Design note: the phase is a scope, not a field anyone can flip: the experiment loop opens a
 // PhaseScope around each equivalence query, and every decorator of one oracle stack counts into the
 // stack's own QueryCounter, so statistics never depend on callers passing "the same pointer".
@@ -10,7 +10,11 @@
 namespace typestar {
 
 /// Which phase queries are counted in.
-enum class Phase { Learning, Equivalence };
+enum class Phase {
+    Learning,     ///< the learner's own queries (and a counterexample's processing)
+    Equivalence,  ///< the equivalence suite, or a conformance run
+    Verification  ///< the checks after a result: words re-run past the cache (flake policy), waits re-run
+};
 
 /// Counts of one phase.
 struct PhaseCounts {
@@ -29,9 +33,10 @@ struct PhaseCounts {
 struct QueryStats {
     PhaseCounts learning;
     PhaseCounts equivalence;
+    PhaseCounts verification;  ///< re-runs past the cache (session: flake policy, wait re-checks)
     std::uint64_t equivalence_rounds = 0;  ///< hypotheses submitted to an equivalence oracle
 
-    /// learning + equivalence.
+    /// learning + equivalence + verification.
     [[nodiscard]] PhaseCounts total() const noexcept;
     /// What was counted after the earlier snapshot `before`.
     [[nodiscard]] QueryStats since(const QueryStats& before) const noexcept;
@@ -73,7 +78,14 @@ public:
     [[nodiscard]] const QueryStats& stats() const noexcept { return stats_; }
 
 private:
-    PhaseCounts& current() noexcept { return phase_ == Phase::Learning ? stats_.learning : stats_.equivalence; }
+    PhaseCounts& current() noexcept {
+        switch (phase_) {
+            case Phase::Learning: return stats_.learning;
+            case Phase::Equivalence: return stats_.equivalence;
+            case Phase::Verification: break;
+        }
+        return stats_.verification;
+    }
 
     QueryStats stats_;
     Phase phase_ = Phase::Learning;
