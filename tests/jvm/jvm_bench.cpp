@@ -153,10 +153,8 @@ int main(int argc, char** argv) {
         const Figures& j = figures[0];
         const Figures& c = figures[1];
         std::cout << std::fixed << std::setprecision(1) << "per step and per query (" << steps + 1
-                  << "-step word best of 5; 4-callin queries: median of 500 / 200):
-"
-                  << "                                         JVM agent    C++ agent   JVM/C++  (target <= 3)
-";
+                  << "-step word best of 5; 4-callin queries: median of 500 / 200):\n"
+                  << "                                         JVM agent    C++ agent   JVM/C++  (target <= 3)\n";
         auto row = [&](const char* what, double a, double b, const char* unit) {
             std::cout << "  " << std::left << std::setw(38) << what << std::right << std::setw(9)
                       << std::setprecision(unit[0] == 'm' ? 3 : 1) << a << " " << unit << std::setw(9) << b << " "
