@@ -4,7 +4,8 @@
 # In a copy (proposals and builds stay out of the sources): the committed spec passes; the simulated
 # upgrade fails with an aligned trace, the proposal and its diff (printed in full, nothing written,
 # under CI); a missing spec is learned into <spec>.proposed.yaml (into the spec with
-# TYPESTAR_UPDATE=1, which then passes) and is never learned under CI.
+# TYPESTAR_UPDATE=1, which then passes) and is never learned under CI; an unknown transition of a
+# three-valued spec is skipped (aborted), never run, and named in the assumptions.
 include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
@@ -66,3 +67,32 @@ if(NOT learned STREQUAL updated)
 endif()
 run(${env} sh "${WORK}/run.sh")
 expect("[        12 tests successful      ]")
+
+# 5. A three-valued spec: New_close unknown (source purpose) is aborted, not run; 11 tests pass.
+file(WRITE "${spec}" [=[
+typestar: 2
+name: com.example.Connection
+callins: [close, open, send]
+callbacks: []
+initial: New
+bounds: {distinguisher: 2}
+timing: {tmax_ms: 10, tmin_ms: 0}
+assumptions: {quiet_is_stable: true}
+states:
+  New:
+    callins:
+      open: Open
+    unknown:
+      close: {source: purpose, reason: "the purpose never closes a new connection"}
+  Open:
+    callins:
+      close: Closed
+      send: Open
+  Closed:
+    callins:
+      close: Closed
+]=])
+run(${env} sh "${WORK}/run.sh")
+expect("state New, input close is unknown (purpose: the purpose never closes a new connection): not tested")
+expect("[         1 tests aborted         ]")
+expect("[        11 tests successful      ]")

@@ -124,7 +124,7 @@ TEST_F(JvmAgentLimits, DeeplyNestedJsonIsRefusedWithoutAStackOverflow) {
         const std::string body = "{\"inputs\":" + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
         const auto r = jvm_testing::authorized("POST", agent_->url() + "/v1/run", body);
         EXPECT_EQ(r.status, 400) << depth << ": " << r.body.substr(0, 300);
-        EXPECT_EQ(json::parse(r.body)["value"]["message"], "the request body nests deeper than 64 levels");
+        EXPECT_EQ(json::parse(r.body)["value"]["message"], "the request body nests JSON deeper than 64 levels");
     }
     // 64 levels is within the limit: an ordinary refusal (an unknown input), its echo cut short.
     const std::string body = "{\"inputs\":" + std::string(63, '[') + std::string(63, ']') + "}";

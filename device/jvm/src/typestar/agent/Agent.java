@@ -390,7 +390,7 @@ public final class Agent {
         JsonObject body = new JsonObject();
         if (method.equals("POST")) {
             if (Json.tooDeep(text))
-                return Response.json(400, Json.error("invalid argument", "the request body nests deeper than " + Json.MAX_DEPTH + " levels"));
+                return Response.json(400, Json.error("invalid argument", "the request body nests JSON deeper than " + Json.MAX_DEPTH + " levels"));
             JsonElement e = Json.parse(text.isEmpty() ? "{}" : text);
             if (e == null || !e.isJsonObject())
                 return Response.json(400, Json.error("invalid argument", "the request body is not a JSON object"));
