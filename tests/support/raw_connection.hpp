@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <stdexcept>
@@ -46,11 +47,33 @@ public:
     }
     /// Reads until the peer closes the connection or `timeout` passes; what arrived.
     std::string read_until_closed(std::chrono::milliseconds timeout = std::chrono::milliseconds(3000)) {
+        return read_until(timeout, [](const std::string&) { return false; });
+    }
+    /// Reads one whole answer (headers and its Content-Length body) on a kept-alive connection, or
+    /// what arrived until the peer closed or `timeout` passed.
+    std::string read_answer(std::chrono::milliseconds timeout = std::chrono::milliseconds(3000)) {
+        return read_until(timeout, [](const std::string& out) {
+            const auto end = out.find("\r\n\r\n");
+            if (end == std::string::npos) return false;
+            std::string head = out.substr(0, end);
+            for (auto& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            const auto cl = head.find("content-length:");
+            const std::size_t length = cl == std::string::npos ? 0 : std::stoul(head.substr(cl + 15));
+            return out.size() >= end + 4 + length;
+        });
+    }
+    /// Whether the last read_until_closed saw the end of the connection.
+    [[nodiscard]] bool closed() const { return closed_; }
+
+private:
+    /// Reads until `done(what arrived)`, the peer closes, or `timeout` passes; what arrived.
+    template <typename Done>
+    std::string read_until(std::chrono::milliseconds timeout, Done done) {
         const auto deadline = std::chrono::steady_clock::now() + timeout;
         std::string out;
         closed_ = false;
         char buf[4096];
-        for (;;) {
+        while (!done(out)) {
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
             if (left.count() <= 0) return out;
             pollfd p{fd_, POLLIN, 0};
@@ -62,11 +85,9 @@ public:
             }
             out.append(buf, static_cast<std::size_t>(n));
         }
+        return out;
     }
-    /// Whether the last read_until_closed saw the end of the connection.
-    [[nodiscard]] bool closed() const { return closed_; }
 
-private:
     int fd_ = -1;
     bool closed_ = false;
 };
