@@ -39,8 +39,19 @@ endforeach()
 set(TYPESTAR_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/typestar" CACHE STRING
     "Where typestar's CMake package files are installed")
 install(EXPORT typestarTargets NAMESPACE typestar:: DESTINATION ${TYPESTAR_INSTALL_CMAKEDIR})
+# The JVM jars (device/jvm installs them here): typestar_AGENT_JAR and typestar_JUNIT_JAR in the package.
+set(TYPESTAR_INSTALL_JAVADIR "${CMAKE_INSTALL_DATADIR}/typestar/java")
+set(TYPESTAR_INSTALLED_AGENT_JAR OFF)
+if(TARGET typestar_agent)
+  set(TYPESTAR_INSTALLED_AGENT_JAR ON)
+endif()
+set(TYPESTAR_INSTALLED_JUNIT_JAR OFF)
+if(TARGET typestar_junit)
+  set(TYPESTAR_INSTALLED_JUNIT_JAR ON)
+endif()
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/typestarConfig.cmake.in"
-  "${PROJECT_BINARY_DIR}/typestarConfig.cmake" INSTALL_DESTINATION ${TYPESTAR_INSTALL_CMAKEDIR})
+  "${PROJECT_BINARY_DIR}/typestarConfig.cmake" INSTALL_DESTINATION ${TYPESTAR_INSTALL_CMAKEDIR}
+  PATH_VARS TYPESTAR_INSTALL_JAVADIR)
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/typestarConfigVersion.cmake"
   COMPATIBILITY SameMinorVersion)
 install(FILES

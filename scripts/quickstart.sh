@@ -21,10 +21,11 @@ esac
 packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp-dev libspdlog-dev libtinyxml2-dev
           nlohmann-json3-dev libcli11-dev libcurl4-openssl-dev libboost-dev libsqlite3-dev
           libgraphviz-dev)
-# What only the tests need: the JDK and Gson for the JVM agent (device/jvm), and Node.js and npm
-# for the Node device agent (device/node): Debian's `nodejs npm`, unless a `node` is already on the
-# machine (e.g. from another package source).
-test_packages=(openjdk-17-jdk-headless libgoogle-gson-java)
+# What only the tests need: the JDK and Gson for the JVM agent (device/jvm), JUnit 5 for its JUnit
+# integration (typestar-junit.jar, examples/java_junit), and Node.js and npm for the Node device
+# agent (device/node): Debian's `nodejs npm`, unless a `node` is already on the machine (e.g. from
+# another package source).
+test_packages=(openjdk-17-jdk-headless libgoogle-gson-java junit5)
 command -v node >/dev/null 2>&1 || test_packages+=(nodejs npm)
 
 install_missing() {

@@ -26,6 +26,11 @@ if(MODE STREQUAL "find_package")
   if(at EQUAL -1)
     message(FATAL_ERROR "typestar was not found in the installed prefix")
   endif()
+  # A build with the JVM agent installs its jar, and the package says where.
+  if(EXISTS "${TYPESTAR_BUILD_DIR}/device/jvm/typestar-agent.jar")
+    expect("typestar_AGENT_JAR: ${WORK}/prefix/share/typestar/java/typestar-agent.jar")
+    expect_file("${WORK}/prefix/share/typestar/java/typestar-agent.jar")
+  endif()
 endif()
 run("${CMAKE_COMMAND}" --build "${WORK}/build" --target consumer_tests)
 

@@ -91,6 +91,7 @@ public:
     /// "http://HOST:PORT" from its first line; empty when it did not start serving.
     [[nodiscard]] const std::string& url() const { return url_; }
     [[nodiscard]] const std::string& first_line() const { return first_line_; }
+    [[nodiscard]] pid_t pid() const { return p_.pid; }
     /// Waits for the process to end; its exit code (or 128 + signal).
     int wait_exit() {
         int status = 0;

@@ -3,23 +3,14 @@ package typestar.agent;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +45,10 @@ public final class Agent {
         public long faultAfter = 0;
         public long faultTimes = Long.MAX_VALUE;
         public long hangMs = 3000;
+        /** Connections served at once; one more is answered 503 and closed (device/PROTOCOL.md). */
+        public int maxConnections = 256;
+        /** A connection idle, or slow to send a request or take its answer, this long is closed. */
+        public long connectionTimeoutMs = 30_000;
     }
 
     private record Response(int status, String body, boolean unauthorized, String fault) {
@@ -63,6 +58,10 @@ public final class Agent {
 
         Response withFault(String f) {
             return new Response(status, body, unauthorized, f);
+        }
+
+        HttpServer.Reply reply() {
+            return new HttpServer.Reply(status, body, unauthorized, fault);
         }
     }
 
@@ -113,10 +112,9 @@ public final class Agent {
     private final AtomicLong faultCounter = new AtomicLong();
     private final AtomicLong injected = new AtomicLong();
     private final AtomicBoolean crashed = new AtomicBoolean();
-    private final byte[] expectedAuth;
+    private final byte[] expectedToken;
     private JsonObject statusBody;
     private HttpServer server;
-    private ExecutorService handlers;
     private ScheduledExecutorService reaper;
     /** What a crash fault does (the command line: exit with status 70). */
     Runnable onCrash = () -> Runtime.getRuntime().halt(70);
@@ -128,7 +126,7 @@ public final class Agent {
         this.purpose = purpose;
         this.dataPurpose = null;
         this.config = config;
-        this.expectedAuth = ("Bearer " + config.token).getBytes(StandardCharsets.UTF_8);
+        this.expectedToken = config.token.getBytes(StandardCharsets.UTF_8);
     }
 
     /** A data device (device/PROTOCOL.md, "Data devices"). Throws IllegalArgumentException for an invalid purpose or an empty token. */
@@ -138,7 +136,7 @@ public final class Agent {
         this.purpose = null;
         this.dataPurpose = purpose;
         this.config = config;
-        this.expectedAuth = ("Bearer " + config.token).getBytes(StandardCharsets.UTF_8);
+        this.expectedToken = config.token.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The status field {@code data}: the typed signature of a data device (all parameters {@code int}, no callbacks, no constants). */
@@ -207,18 +205,24 @@ public final class Agent {
     /** Binds and starts serving. Throws IOException when the address cannot be bound. */
     public void start() throws IOException {
         statusBody = dataPurpose != null ? dataStatus() : typestateStatus();
-        // Without TCP_NODELAY every small answer waits for the peer's delayed ACK (about 40 ms per
-        // request on Linux); the JDK server reads this property when its classes initialise.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(config.host), config.port), 128);
-        handlers = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "typestar-http");
-            t.setDaemon(true);
-            return t;
+        HttpServer.Limits limits = new HttpServer.Limits();
+        limits.maxHeaderBytes = config.maxHeaderBytes;
+        limits.maxBodyBytes = config.maxBodyBytes;
+        limits.maxConnections = config.maxConnections;
+        limits.connectionTimeoutMs = config.connectionTimeoutMs;
+        server = new HttpServer(limits, new HttpServer.Handler() {
+            @Override
+            public HttpServer.Reply admit(HttpServer.Request request) {
+                Response r = Agent.this.admit(request);
+                return r == null ? null : r.reply();
+            }
+
+            @Override
+            public HttpServer.Reply handle(HttpServer.Request request, byte[] body) {
+                return Agent.this.handle(request.method(), request.target(), new String(body, StandardCharsets.UTF_8)).reply();
+            }
         });
-        server.setExecutor(handlers);
-        server.createContext("/", this::serve);
-        server.start();
+        server.start(config.host, config.port);
         reaper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "typestar-reaper");
             t.setDaemon(true);
@@ -277,9 +281,8 @@ public final class Agent {
 
     /** Stops serving and ends every session. Idempotent. */
     public void stop() {
-        if (server != null) server.stop(0);
+        if (server != null) server.stop();
         if (reaper != null) reaper.shutdownNow();
-        if (handlers != null) handlers.shutdownNow();
         List<Session> left;
         synchronized (mutex) {
             left = new ArrayList<>(sessions.values());
@@ -298,7 +301,7 @@ public final class Agent {
 
     /** The bound port (after start). */
     public int port() {
-        return server == null ? 0 : server.getAddress().getPort();
+        return server == null ? 0 : server.port();
     }
 
     /** "http://HOST:PORT". */
@@ -309,74 +312,47 @@ public final class Agent {
 
     // ---- transport ----
 
-    private void serve(HttpExchange ex) {
-        try {
-            Response r = receive(ex);
-            send(ex, r);
-        } catch (Throwable t) {
-            LOG.warning("request failed: " + Runner.describe(t));
-            try {
-                send(ex, Response.json(500, Json.error("device error", "the agent failed: " + Runner.describe(t))));
-            } catch (Throwable ignored) {
-                // the connection is gone
-            }
-        } finally {
-            ex.close();
-        }
-    }
-
-    private Response receive(HttpExchange ex) throws IOException {
-        Headers h = ex.getRequestHeaders();
-        long headerBytes = ex.getRequestMethod().length() + ex.getRequestURI().toString().length() + 11;
-        for (var e : h.entrySet())
-            for (String v : e.getValue()) headerBytes += e.getKey().length() + v.length() + 4;
-        if (headerBytes > config.maxHeaderBytes)
-            return Response.json(431, Json.error("invalid argument", "request headers exceed " + config.maxHeaderBytes + " bytes"));
-        if (h.containsKey("Transfer-encoding"))
-            return Response.json(411, Json.error("invalid argument", "chunked bodies are not supported; send Content-Length"));
-        String lengthHeader = h.getFirst("Content-length");
-        long length = 0;
-        if (lengthHeader != null) {
-            try {
-                length = Long.parseLong(lengthHeader.trim());
-            } catch (NumberFormatException e) {
-                length = -1;
-            }
-            if (length < 0) return Response.json(400, Json.error("invalid argument", "bad Content-Length"));
-        }
-        if (length > config.maxBodyBytes)
-            return Response.json(413, Json.error("invalid argument", "request body exceeds " + config.maxBodyBytes + " bytes"));
-        byte[] body;
-        try (InputStream in = ex.getRequestBody()) {
-            body = in.readNBytes((int) length);
-        }
-        return handle(ex.getRequestMethod(), ex.getRequestURI().getRawPath(), h, new String(body, StandardCharsets.UTF_8));
-    }
-
-    private void send(HttpExchange ex, Response r) throws IOException {
-        if ("drop".equals(r.fault)) return;  // close() without an answer closes the connection
-        byte[] bytes = "garbage".equals(r.fault)
-                ? new byte[] {1, 2, 'g', 'a', 'r', 'b', 'a', 'g', 'e', '{', ']', (byte) 0xff, (byte) 0xfe}
-                : r.body.getBytes(StandardCharsets.UTF_8);
-        int status = "garbage".equals(r.fault) ? 200 : r.status;
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        if (r.unauthorized) ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"typestar-device\"");
-        ex.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(bytes);
-        }
-    }
-
     // ---- protocol ----
 
-    private Response handle(String method, String target, Headers headers, String body) {
-        if (headers.containsKey("Origin"))
+    /** Connections open now. */
+    int connections() {
+        return server == null ? 0 : server.connections();
+    }
+
+    /** The credentials of {@code Authorization: <scheme> <credentials>} when the scheme is Bearer (any case); else null. */
+    static String bearerCredentials(String value) {
+        if (value.length() < 7 || value.charAt(6) != ' ' || !value.regionMatches(true, 0, "bearer", 0, 6)) return null;
+        int i = 6;
+        while (i < value.length() && value.charAt(i) == ' ') ++i;
+        return value.substring(i);
+    }
+
+    /** Origin and the bearer token, checked on the headers alone (before the body is read); null: admitted. */
+    private Response admit(HttpServer.Request request) {
+        if (request.header("origin") != null)  // even an empty one: only browsers send it
             return Response.json(403, Json.error("forbidden", "requests with an Origin header are refused (no browser access)"));
-        String auth = headers.getFirst("Authorization");
-        if (auth == null || !MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8), expectedAuth)) {
-            Response r = Response.json(401, Json.error("unauthorized", auth == null || auth.isEmpty() ? "missing bearer token" : "wrong bearer token"));
-            return new Response(r.status, r.body, true, null);
+        String auth = request.header("authorization");
+        String why = null;
+        if (auth == null || auth.isEmpty()) {
+            why = "missing bearer token";
+        } else {
+            String credentials = bearerCredentials(auth);
+            if (credentials == null) why = "not a bearer token (expected `Authorization: Bearer <token>`)";
+            else if (!equalConstantTime(credentials.getBytes(StandardCharsets.UTF_8), expectedToken)) why = "wrong bearer token";
         }
+        if (why == null) return null;
+        Response r = Response.json(401, Json.error("unauthorized", why));
+        return new Response(r.status, r.body, true, null);
+    }
+
+    private static boolean equalConstantTime(byte[] a, byte[] b) {
+        int diff = a.length == b.length ? 0 : 1;
+        for (int i = 0; i < Math.max(a.length, b.length); ++i)
+            diff |= (i < a.length ? a[i] : 0) ^ (i < b.length ? b[i] : 0);
+        return diff == 0;
+    }
+
+    private Response handle(String method, String target, String body) {
         if (crashed.get()) return new Response(0, "", false, "drop");
         boolean isStatus = target.equals("/v1/status");
         boolean inject = false;
@@ -413,6 +389,8 @@ public final class Agent {
         }
         JsonObject body = new JsonObject();
         if (method.equals("POST")) {
+            if (Json.tooDeep(text))
+                return Response.json(400, Json.error("invalid argument", "the request body nests JSON deeper than " + Json.MAX_DEPTH + " levels"));
             JsonElement e = Json.parse(text.isEmpty() ? "{}" : text);
             if (e == null || !e.isJsonObject())
                 return Response.json(400, Json.error("invalid argument", "the request body is not a JSON object"));
@@ -439,7 +417,7 @@ public final class Agent {
             synchronized (mutex) {
                 s = sessions.get(rest);
             }
-            if (s == null) return Response.json(404, Json.error("invalid session id", "no session '" + rest + "' (ended or reaped)"));
+            if (s == null) return Response.json(404, Json.error("invalid session id", "no session '" + Json.excerpt(rest) + "' (ended or reaped)"));
             if (action.isEmpty()) {
                 if (!method.equals("DELETE")) return Response.json(405, Json.error("unknown method", method + " " + t));
                 return remove(s);
@@ -603,7 +581,7 @@ public final class Agent {
                 } else {
                     String name = Json.string(body.get("callin"));
                     if (name == null) return Response.json(400, Json.error("invalid argument", "callin (a string) is required"));
-                    if (!d.isCallin(name)) return Response.json(400, Json.error("invalid argument", "unknown callin '" + name + "'"));
+                    if (!d.isCallin(name)) return Response.json(400, Json.error("invalid argument", "unknown callin '" + Json.excerpt(name) + "'"));
                     answer = d.step(name, false, 0);
                 }
             } catch (DeviceException e) {
@@ -674,7 +652,7 @@ public final class Agent {
         if (isWait) return Response.json(400, Json.error("invalid argument", "a data device has no wait (every callin answers its output)"));
         String name = Json.string(body.get("callin"));
         if (name == null) return Response.json(400, Json.error("invalid argument", "callin (a string) is required"));
-        if (dataPurpose.arity(name) < 0) return Response.json(400, Json.error("invalid argument", "unknown callin '" + name + "'"));
+        if (dataPurpose.arity(name) < 0) return Response.json(400, Json.error("invalid argument", "unknown callin '" + Json.excerpt(name) + "'"));
         String[] why = new String[1];
         long[] values = dataValues(name, body.get("values"), why);
         if (values == null) return Response.json(400, Json.error("invalid argument", why[0]));
@@ -704,7 +682,7 @@ public final class Agent {
                 vs = e.getAsJsonObject().get("values");
             }
             if (name == null || dataPurpose.arity(name) < 0)
-                return Response.json(400, Json.error("invalid argument", "unknown input " + Json.dump(e)));
+                return Response.json(400, Json.error("invalid argument", "unknown input " + Json.excerpt(Json.dump(e))));
             long[] v = dataValues(name, vs, why);
             if (v == null) return Response.json(400, Json.error("invalid argument", why[0]));
             names.add(name);
@@ -742,7 +720,7 @@ public final class Agent {
             String name = Json.string(e);
             if (name == null || (!name.equals("wait") && !slot.runner.isCallin(name))) {
                 releaseSlot(slot);
-                return Response.json(400, Json.error("invalid argument", "unknown input " + Json.dump(e)));
+                return Response.json(400, Json.error("invalid argument", "unknown input " + Json.excerpt(Json.dump(e))));
             }
             word.add(name);
         }

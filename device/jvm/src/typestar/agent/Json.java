@@ -19,7 +19,43 @@ final class Json {
 
     private Json() {}
 
-    /** Parses a strict JSON document; null when it is not valid JSON (or has trailing content). */
+    /** The deepest nesting a request body may have (device/PROTOCOL.md; the top-level object is level 1). */
+    static final int MAX_DEPTH = 64;
+
+    /** Whether {@code text} opens more than {@link #MAX_DEPTH} arrays or objects at once, counted without recursion. */
+    static boolean tooDeep(String text) {
+        int depth = 0;
+        boolean inString = false;
+        for (int i = 0; i < text.length(); ++i) {
+            char c = text.charAt(i);
+            if (inString) {
+                if (c == '\\') ++i;
+                else if (c == '"') inString = false;
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '[' || c == '{') {
+                if (++depth > MAX_DEPTH) return true;
+            } else if (c == ']' || c == '}') {
+                --depth;
+            }
+        }
+        return false;
+    }
+
+    /** At most 128 characters of {@code text} (then "..."), control characters escaped: for echoing input in a message. */
+    static String excerpt(String text) {
+        String cut = text.length() > 128 ? text.substring(0, 128) : text;
+        StringBuilder b = new StringBuilder(cut.length() + 3);
+        for (int i = 0; i < cut.length(); ++i) {
+            char c = cut.charAt(i);
+            if (c < 0x20 || c == 0x7f) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        if (cut.length() < text.length()) b.append("...");
+        return b.toString();
+    }
+
+    /** Parses a strict JSON document; null when it is not valid JSON (or has trailing content). Check {@link #tooDeep} first. */
     static JsonElement parse(String text) {
         try (JsonReader reader = new JsonReader(new StringReader(text))) {
             reader.setLenient(false);

@@ -31,6 +31,8 @@ public final class Main {
             "  --max-sessions N      instances alive at once (default 64)",
             "  --idle-timeout S      idle sessions are reaped after S seconds (default 60)",
             "  --max-body BYTES      largest request body (default 1048576)",
+            "  --max-connections N   connections served at once; one more is answered 503 (default 256)",
+            "  --connection-timeout S  close a connection idle, or slow to send a request or take its answer,\n                        after S seconds (default 30)",
             "  --fault KIND[:AFTER[:TIMES]]  inject a fault for testing clients: none, crash, hang, drop, garbage",
             "  --hang-ms MS          how long a `hang` fault sleeps (default 3000)",
             "  --max-lifetime S      exit (status 0) after S seconds, a safety net for test fixtures (default: never)",
@@ -96,6 +98,8 @@ public final class Main {
                     case "--max-sessions" -> config.maxSessions = (int) number(a, v, 1, 100_000);
                     case "--idle-timeout" -> config.idleTimeoutMs = number(a, v, 1, 86_400) * 1000;
                     case "--max-body" -> config.maxBodyBytes = number(a, v, 1, Integer.MAX_VALUE);
+                    case "--max-connections" -> config.maxConnections = (int) number(a, v, 1, 100_000);
+                    case "--connection-timeout" -> config.connectionTimeoutMs = number(a, v, 1, 86_400) * 1000;
                     case "--hang-ms" -> config.hangMs = number(a, v, 0, 3_600_000);
                     case "--fault" -> parseFault(v, config);
                     case "--max-lifetime" -> lifetime = number(a, v, 1, 30L * 86_400);

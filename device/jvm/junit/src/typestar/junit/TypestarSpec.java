@@ -1,0 +1,446 @@
+package typestar.junit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import typestar.agent.Agent;
+import typestar.agent.DeviceException;
+import typestar.agent.LearningPurpose;
+import typestar.agent.LocalDevice;
+
+/**
+ * A spec as JUnit 5 tests (docs/jvm-agent.md, "JUnit 5"): one dynamic test per transition of the
+ * spec, named like the GoogleTest plugin's cases ({@code <Spec>.<State>_<symbol>}), each running its
+ * words of the spec's conformance suite in this JVM against the team's {@link LearningPurpose} (no
+ * HTTP, token or port).
+ *
+ * <pre>{@code
+ * @TestFactory
+ * Stream<DynamicTest> pipe() {
+ *     return TypestarSpec.of("specs/pipe.yaml", new PipePurpose().purpose()).tests();
+ * }
+ * }</pre>
+ *
+ * <p>The {@code typestar} command-line tool is the one suite generator and the one learner: the words
+ * come from {@code typestar suite SPEC --format json}; a missing spec, and the proposal after a
+ * failure, come from {@code typestar learn}, to which this class serves the purpose itself (an
+ * {@link Agent} on 127.0.0.1, any port, a fresh token, only while it learns). The rules are the
+ * plugin's: a missing spec is learned into {@code <spec>.proposed.yaml} for review (with
+ * {@code TYPESTAR_UPDATE=1}: into the spec); with {@code CI} set nothing is ever written (a missing
+ * spec fails; a proposal is printed in full). The tool is {@code -Dtypestar.cli=PATH}, else
+ * {@code $TYPESTAR_CLI}, else {@code typestar} on the PATH.
+ */
+public final class TypestarSpec {
+    private final Path spec;
+    private final LearningPurpose<?> purpose;
+    private String cli;
+    private String proposalReport;  // the full proposal and diff, once per spec
+    private String proposalPointer;
+    private boolean reportPrinted;
+
+    private TypestarSpec(Path spec, LearningPurpose<?> purpose) {
+        this.spec = spec;
+        this.purpose = purpose;
+        String property = System.getProperty("typestar.cli");
+        String env = System.getenv("TYPESTAR_CLI");
+        this.cli = property != null && !property.isEmpty() ? property : env != null && !env.isEmpty() ? env : "typestar";
+    }
+
+    /** The spec at {@code path} (relative: to the working directory) checked against {@code purpose}. */
+    public static TypestarSpec of(String path, LearningPurpose<?> purpose) {
+        return of(Path.of(path), purpose);
+    }
+
+    public static TypestarSpec of(Path path, LearningPurpose<?> purpose) {
+        if (purpose == null) throw new IllegalArgumentException("TypestarSpec.of: no learning purpose for " + path);
+        return new TypestarSpec(path, purpose);
+    }
+
+    /** The typestar command-line tool to run (default: see the class comment). */
+    public TypestarSpec cli(String path) {
+        this.cli = path;
+        return this;
+    }
+
+    // ---- settings (the GoogleTest plugin's: CI, TYPESTAR_UPDATE) ----
+
+    static boolean envTrue(String name) {
+        String v = System.getenv(name);
+        if (v == null) return false;
+        v = v.trim().toLowerCase(Locale.ROOT);
+        return !(v.isEmpty() || v.equals("0") || v.equals("false") || v.equals("no") || v.equals("off"));
+    }
+
+    /** {@code text} with every character outside [A-Za-z0-9_] replaced by {@code _} (the plugin's test_identifier). */
+    static String identifier(String text) {
+        if (text.isEmpty()) return "_";
+        StringBuilder b = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) b.append((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ? c : '_');
+        return b.toString();
+    }
+
+    private Path proposedPath() {
+        String f = spec.getFileName().toString();
+        String stem = f.endsWith(".yaml") ? f.substring(0, f.length() - 5) : f.endsWith(".yml") ? f.substring(0, f.length() - 4) : f;
+        return spec.resolveSibling(stem + ".proposed.yaml");
+    }
+
+    private String device() {
+        try (LocalDevice d = new LocalDevice(purpose)) {
+            return d.describe();
+        }
+    }
+
+    // ---- the tests ----
+
+    /** The tests: one per transition, or one {@code <Spec>.learn} when the spec does not exist. */
+    public Stream<DynamicTest> tests() {
+        if (!Files.exists(spec)) {
+            String stem = spec.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+            return Stream.of(DynamicTest.dynamicTest(identifier(stem) + ".learn", this::learnMissing));
+        }
+        Cli.Result suite = Cli.run(List.of(cli, "suite", spec.toString(), "--format", "json"), Map.of());
+        JsonObject json = null;
+        String why = suite.describe();
+        if (suite.exit() == 0) {
+            try {
+                json = JsonParser.parseString(suite.out()).getAsJsonObject();
+                if (!json.has("transitions")) {
+                    why = cli + " suite printed no transitions (a typestar CLI without them, or not a typestate spec)";
+                    json = null;
+                }
+            } catch (RuntimeException e) {
+                why = cli + " suite printed what is not JSON: " + e.getMessage();
+            }
+        }
+        if (json == null) {
+            String message = "typestar: cannot generate the suite of " + spec + ": " + why;
+            String stem = identifier(spec.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
+            return Stream.of(DynamicTest.dynamicTest(stem + ".load", () -> Assertions.fail(message)));
+        }
+        JsonObject parsed = json;
+        String suiteName = json.get("test_suite").getAsString();
+        JsonArray tests = json.getAsJsonArray("tests");
+        List<String> assumptions = assumptions(json.get("method").getAsString(), json.get("bound").getAsLong());
+        List<DynamicTest> out = new ArrayList<>();
+        // Unknown transitions of a three-valued spec: words are cut before them, as the plugin does.
+        Map<String, JsonObject> unknown = new java.util.HashMap<>();
+        for (JsonElement e : json.getAsJsonArray("transitions"))
+            if (e.getAsJsonObject().has("unknown"))
+                unknown.put(e.getAsJsonObject().get("state").getAsString() + "\0" + e.getAsJsonObject().get("input").getAsString(),
+                        e.getAsJsonObject());
+        for (JsonElement e : json.getAsJsonArray("transitions")) {
+            JsonObject t = e.getAsJsonObject();
+            List<JsonObject> words = new ArrayList<>();
+            for (JsonElement i : t.getAsJsonArray("tests")) words.add(tests.get(i.getAsInt()).getAsJsonObject());
+            if (words.isEmpty() && t.has("word")) words.add(t.getAsJsonObject("word"));
+            List<String> cut = new ArrayList<>();
+            words = cutAtUnknown(words, unknown, cut);
+            String name = suiteName + "." + t.get("name").getAsString();
+            int line = t.get("line").getAsInt();
+            URI source = URI.create(spec.toAbsolutePath().toUri() + (line > 0 ? "?line=" + line : ""));
+            List<String> these = new ArrayList<>(assumptions);
+            if (!cut.isEmpty())
+                these.add(cut.size() + " unknown transition(s) of the spec were not tested (three-valued spec): " + String.join("; ", cut));
+            List<JsonObject> run = words;
+            out.add(DynamicTest.dynamicTest(name, source, () -> runTransition(name, t, line, run, parsed, these)));
+        }
+        return out.stream();
+    }
+
+    /** {@code words} cut before their first unknown transition (empty ones dropped); what was cut goes to {@code cut}. */
+    private static List<JsonObject> cutAtUnknown(List<JsonObject> words, Map<String, JsonObject> unknown, List<String> cut) {
+        if (unknown.isEmpty()) return words;
+        java.util.TreeSet<String> skipped = new java.util.TreeSet<>();
+        List<JsonObject> out = new ArrayList<>();
+        for (JsonObject w : words) {
+            List<String> inputs = strings(w.get("inputs"));
+            List<String> states = strings(w.get("states"));
+            int k = 0;
+            while (k < inputs.size() && !(k < states.size() && unknown.containsKey(states.get(k) + "\0" + inputs.get(k)))) ++k;
+            if (k == inputs.size()) {
+                out.add(w);
+                continue;
+            }
+            JsonObject u = unknown.get(states.get(k) + "\0" + inputs.get(k));
+            skipped.add("state " + u.get("state").getAsString() + ", input " + u.get("input").getAsString() + ": unknown ("
+                    + u.get("unknown").getAsString() + ")");
+            if (k == 0) continue;
+            JsonObject c = new JsonObject();
+            c.add("inputs", prefix(w.get("inputs"), k));
+            c.add("expected", prefix(w.get("expected"), k));
+            c.add("states", prefix(w.get("states"), k));
+            c.addProperty("purpose", (w.has("purpose") ? w.get("purpose").getAsString() : "") + " (cut before an unknown transition)");
+            out.add(c);
+        }
+        cut.addAll(skipped);
+        return out;
+    }
+
+    private static JsonArray prefix(JsonElement array, int n) {
+        JsonArray out = new JsonArray();
+        JsonArray a = array.getAsJsonArray();
+        for (int i = 0; i < n && i < a.size(); ++i) out.add(a.get(i));
+        return out;
+    }
+
+    private List<String> assumptions(String method, long bound) {
+        List<String> out = new ArrayList<>();
+        if (method.equals("alg2"))
+            out.add("the device's states are told apart by words of length <= " + bound + " (distinguisher bound B=" + bound + ")");
+        else
+            out.add("the device has at most " + bound + " more states than the spec");
+        out.add("err is absorbing: nothing after a refused callin is run");
+        try (LocalDevice d = new LocalDevice(purpose)) {
+            if (d.quietIsStable())
+                out.add("a wait answered quiet changes nothing (declared by the device): a wait right after a quiet one is not run");
+            out.add("every callback arrives within tmax=" + d.tmaxMs() + " ms (quiescence; not double-checked)");
+        }
+        return out;
+    }
+
+    private static List<String> strings(JsonElement array) {
+        List<String> out = new ArrayList<>();
+        if (array != null)
+            for (JsonElement e : array.getAsJsonArray()) out.add(e.getAsString());
+        return out;
+    }
+
+    private void runTransition(String name, JsonObject t, int line, List<JsonObject> words, JsonObject suite,
+                               List<String> assumptions) {
+        String state = t.get("state").getAsString();
+        String input = t.get("input").getAsString();
+        if (t.has("unknown"))  // three-valued specs: an unknown transition is neither legal nor illegal
+            Assumptions.abort("typestar: " + spec + ":" + line + ": state " + state + ", input " + input + " is unknown ("
+                    + t.get("unknown").getAsString() + "): not tested");
+        try (LocalDevice d = new LocalDevice(purpose)) {
+            for (int k = 0; k < words.size(); ++k) {
+                JsonObject w = words.get(k);
+                List<String> inputs = strings(w.get("inputs"));
+                List<String> expected = strings(w.get("expected"));
+                List<String> actual;
+                try {
+                    actual = d.run(inputs);
+                } catch (DeviceException e) {
+                    Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed: " + e.getMessage());
+                    return;
+                }
+                if (actual.equals(expected)) continue;
+                StringBuilder m = new StringBuilder();
+                m.append("typestar: ").append(name).append(": the device does not conform to the spec.\n")
+                        .append("  spec:   ").append(spec).append(':').append(line).append(" (state ").append(state)
+                        .append(", input ").append(input).append(")\n")
+                        .append("  device: ").append(d.describe()).append('\n')
+                        .append("  word ").append(k + 1).append(" of ").append(words.size()).append(": ")
+                        .append(String.join(" ", inputs))
+                        .append(w.has("purpose") ? "  (" + w.get("purpose").getAsString() + ")" : "").append("\n\n")
+                        .append(Trace.format(strings(w.get("states")), inputs, expected, actual, 4)).append('\n')
+                        .append("Passing is bounded evidence, not a proof. It relies on:\n");
+                for (String a : assumptions) m.append("  - ").append(a).append('\n');
+                m.append("Reproduce: rerun the test ").append(name).append(", or serve the purpose (java -jar typestar-agent.jar ")
+                        .append("--class-purpose YOUR_PURPOSE_PROVIDER) and run: typestar check ").append(spec)
+                        .append(" --device http://127.0.0.1:PORT --bound ").append(suite.get("bound").getAsLong()).append("\n\n");
+                m.append(proposal());
+                Assertions.fail(m.toString());
+            }
+        }
+    }
+
+    // ---- learning: the CLI learns from this JVM's purpose, served for the occasion ----
+
+    /** {@code typestar learn ARGS --device URL} against the purpose served on 127.0.0.1 (any port, a fresh token). */
+    private Cli.Result learn(List<String> args) throws IOException {
+        Agent.Config config = new Agent.Config();
+        config.port = 0;
+        byte[] t = new byte[16];
+        new SecureRandom().nextBytes(t);
+        config.token = HexFormat.of().formatHex(t);
+        Agent agent = new Agent(purpose, config);
+        agent.start();
+        try {
+            List<String> command = new ArrayList<>(List.of(cli, "learn", "--device", agent.url()));
+            command.addAll(args);
+            return Cli.run(command, Map.of("TYPESTAR_DEVICE_TOKEN", config.token));
+        } finally {
+            agent.stop();
+        }
+    }
+
+    private void learnMissing() throws IOException {
+        Path proposed = proposedPath();
+        if (envTrue("CI"))
+            Assertions.fail("typestar: the spec " + spec + " does not exist.\nCI is set, so typestar neither learns nor writes it "
+                    + "here. Learn it locally (run this test without CI set: it writes " + proposed.getFileName()
+                    + " for review, or the spec itself with TYPESTAR_UPDATE=1), then commit " + spec.getFileName() + ".");
+        boolean update = envTrue("TYPESTAR_UPDATE");
+        Path out = update ? spec : proposed;
+        Cli.Result r = learn(List.of("--out", out.toString()));
+        if (r.exit() != 0)
+            Assertions.fail("typestar: the spec " + spec + " does not exist, and learning it from " + device() + " failed: " + r.describe());
+        if (update) {
+            System.out.println("typestar: learned " + spec + " from " + device() + "; review and commit it.");
+            return;
+        }
+        Assertions.fail("typestar: the spec " + spec + " does not exist, so it was learned from " + device()
+                + " (typestar learn: L#, with DroidStar Algorithm 2 as equivalence oracle).\n"
+                + "Proposed spec: " + proposed + "\nReview it, then accept it:\n    typestar accept " + spec
+                + "\nor rerun with TYPESTAR_UPDATE=1, which writes " + spec.getFileName() + " itself.\n");
+    }
+
+    /** Re-learns once per spec (seeded with it) and returns the full report the first time, a pointer after. */
+    private synchronized String proposal() {
+        if (proposalReport == null) proposalReport = propose();
+        if (reportPrinted) return proposalPointer;
+        reportPrinted = true;
+        return proposalReport;
+    }
+
+    private String propose() {
+        boolean ci = envTrue("CI");
+        boolean update = envTrue("TYPESTAR_UPDATE") && !ci;
+        Path proposed = proposedPath();
+        Path learned = null;
+        try {
+            // Learned into a temporary file beside the spec; moved into place atomically when kept.
+            Path dir = spec.toAbsolutePath().getParent();
+            learned = ci ? Files.createTempFile(".typestar-", ".yaml") : Files.createTempFile(dir, ".typestar-", ".yaml");
+            Cli.Result r = learn(List.of("--from", spec.toString(), "--out", learned.toString()));
+            if (r.exit() != 0) {
+                proposalPointer = "Re-learning (typestar learn, seeded with the stored spec) failed (see the first failing test).\n";
+                return "Re-learning (typestar learn, seeded with the stored spec) failed: " + r.describe() + "\n";
+            }
+            Cli.Result diff = Cli.run(List.of(cli, "diff", spec.toString(), learned.toString()), Map.of());
+            String diffText = diff.exit() <= 1 ? indent(diff.out()) : "(no diff: " + diff.describe() + ")\n";
+            StringBuilder b = new StringBuilder("Re-learned (typestar learn, seeded with the stored spec).\n");
+            if (ci) {
+                b.append("CI is set, so nothing was written. The proposed spec:\n")
+                        .append(indent(Files.readString(learned, StandardCharsets.UTF_8)));
+                proposalPointer = "The proposed spec and its diff are printed in full above (first failing test).\n";
+            } else if (update) {
+                Files.move(learned, spec, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                learned = null;
+                b.append("Update mode (TYPESTAR_UPDATE): wrote ").append(spec).append("; rerun the tests to check it.\n");
+                proposalPointer = "Update mode: wrote " + spec + "; rerun the tests to check it.\n";
+            } else {
+                Files.move(learned, proposed, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                learned = null;
+                b.append("Proposed spec: ").append(proposed)
+                        .append("\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, or --auto):\n")
+                        .append("    typestar accept ").append(spec)
+                        .append("\nor rerun with TYPESTAR_UPDATE=1, which writes ").append(spec.getFileName()).append(" itself.\n");
+                proposalPointer = "Proposed spec: " + proposed + " (its diff is in the first failing test's message above)\n";
+            }
+            b.append("Stored -> proposed (typestar diff):\n").append(diffText);
+            return b.toString();
+        } catch (IOException | RuntimeException e) {
+            proposalPointer = "Re-learning failed (see the first failing test).\n";
+            return "Re-learning failed: " + e + "\n";
+        } finally {
+            if (learned != null) {
+                try {
+                    Files.deleteIfExists(learned);
+                } catch (IOException ignored) {
+                    // a temporary file
+                }
+            }
+        }
+    }
+
+    private static String indent(String text) {
+        StringBuilder b = new StringBuilder();
+        for (String line : text.split("\n", -1)) {
+            if (line.isEmpty()) continue;
+            b.append("    ").append(line).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** Runs the typestar CLI. */
+    static final class Cli {
+        record Result(int exit, String out, String err, String command) {
+            String describe() {
+                String e = err.strip();
+                return command + " exited with " + exit + (e.isEmpty() ? "" : ":\n" + e);
+            }
+        }
+
+        static Result run(List<String> command, Map<String, String> env) {
+            ProcessBuilder pb = new ProcessBuilder(command);
+            pb.environment().keySet().removeIf(k -> k.startsWith("TYPESTAR_DEVICE_TOKEN"));
+            pb.environment().putAll(env);
+            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            String shown = String.join(" ", command);
+            try {
+                Process p = pb.start();
+                CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
+                String out = readAll(p.getInputStream());
+                int exit = p.waitFor();
+                return new Result(exit, out, err.join(), shown);
+            } catch (IOException e) {
+                return new Result(127, "", "cannot run " + command.get(0) + ": " + e.getMessage()
+                        + " (install typestar, or set -Dtypestar.cli=PATH or TYPESTAR_CLI)", shown);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new Result(130, "", "interrupted", shown);
+            }
+        }
+
+        private static String readAll(InputStream in) {
+            try (in) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return "";
+            }
+        }
+    }
+
+    /** The aligned trace of the CLI and the GoogleTest plugin (session's format_trace). */
+    static final class Trace {
+        static String format(List<String> states, List<String> inputs, List<String> expected, List<String> actual, int indent) {
+            List<String[]> rows = new ArrayList<>();
+            rows.add(new String[] {"step", "state", "input", "expected", "actual"});
+            for (int i = 0; i < inputs.size(); ++i)
+                rows.add(new String[] {String.valueOf(i + 1), i < states.size() ? states.get(i) : "?", inputs.get(i),
+                        i < expected.size() ? expected.get(i) : "", i < actual.size() ? actual.get(i) : ""});
+            int[] width = new int[5];
+            for (String[] row : rows)
+                for (int c = 0; c < 5; ++c) width[c] = Math.max(width[c], row[c].length());
+            boolean marked = false;
+            StringBuilder out = new StringBuilder();
+            for (int r = 0; r < rows.size(); ++r) {
+                StringBuilder line = new StringBuilder(" ".repeat(indent));
+                for (int c = 0; c < 5; ++c) {
+                    line.append(rows.get(r)[c]);
+                    if (c + 1 < 5) line.append(" ".repeat(width[c] - rows.get(r)[c].length() + 2));
+                }
+                if (r > 0 && !marked && !rows.get(r)[3].equals(rows.get(r)[4])) {
+                    line.append(" ".repeat(width[4] - rows.get(r)[4].length())).append("  <- differs");
+                    marked = true;
+                }
+                int end = line.length();
+                while (end > 0 && line.charAt(end - 1) == ' ') --end;
+                out.append(line, 0, end).append('\n');
+            }
+            return out.toString();
+        }
+    }
+}

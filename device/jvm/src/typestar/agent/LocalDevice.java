@@ -1,0 +1,51 @@
+package typestar.agent;
+
+import java.util.List;
+
+/**
+ * A {@link LearningPurpose} run in this JVM, one query at a time — what the agent serves over
+ * /v1/run, without HTTP, token or port: for test runners in the JVM (typestar.junit). Every query
+ * starts from a fresh instance, stops at the first {@code err} (the rest answers {@code err}, not
+ * run) and, when the purpose declares quiet stable, answers a {@code wait} right after a quiet one
+ * without running it. Not thread-safe.
+ */
+public final class LocalDevice implements AutoCloseable {
+    private final LearningPurpose<?> purpose;
+    private final Runner runner;
+
+    /** Throws IllegalArgumentException for an invalid purpose. */
+    public LocalDevice(LearningPurpose<?> purpose) {
+        purpose.validate();
+        this.purpose = purpose;
+        this.runner = new Runner(purpose);
+    }
+
+    /** The outputs of {@code inputs} (callins and {@code wait}) from a fresh instance; DeviceException when the harness fails. */
+    public List<String> run(List<String> inputs) throws DeviceException {
+        for (String input : inputs)
+            if (!input.equals("wait") && !runner.isCallin(input))
+                throw new DeviceException("jvm:" + purpose.name + ": unknown input '" + Json.excerpt(input) + "'");
+        return runner.run(inputs).outputs();
+    }
+
+    /** "jvm:NAME (in this JVM)". */
+    public String describe() {
+        return "jvm:" + purpose.name + " (in this JVM)";
+    }
+
+    /** The purpose's tmax: how long a {@code wait} listens before answering {@code quiet}. */
+    public long tmaxMs() {
+        return purpose.tmaxMs;
+    }
+
+    /** Whether the purpose declares that a {@code wait} answered {@code quiet} changes nothing. */
+    public boolean quietIsStable() {
+        return purpose.quietIsStable;
+    }
+
+    /** Ends the last instance; reports nothing. */
+    @Override
+    public void close() {
+        runner.finish();
+    }
+}

@@ -1,0 +1,98 @@
+# The worked JUnit 5 example (examples/java_junit) as a team runs it (cmake -P script):
+#   -DEXAMPLE=<examples/java_junit> -DWORK=<scratch dir> -DJARS=<dir of typestar-agent.jar and
+#   typestar-junit.jar> -DJAVA_LIBS=<dir of gson and JUnit's jars> -DTYPESTAR=<the typestar CLI>
+# In a copy (proposals and builds stay out of the sources): the committed spec passes; the simulated
+# upgrade fails with an aligned trace, the proposal and its diff (printed in full, nothing written,
+# under CI); a missing spec is learned into <spec>.proposed.yaml (into the spec with
+# TYPESTAR_UPDATE=1, which then passes) and is never learned under CI; an unknown transition of a
+# three-valued spec is skipped (aborted), never run, and named in the assumptions.
+include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
+
+file(REMOVE_RECURSE "${WORK}")
+file(COPY "${EXAMPLE}/" DESTINATION "${WORK}")
+file(REMOVE_RECURSE "${WORK}/build")
+set(spec "${WORK}/specs/connection.yaml")
+set(proposed "${WORK}/specs/connection.proposed.yaml")
+set(env "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE "TYPESTAR_CLI=${TYPESTAR}"
+    "TYPESTAR_JAVA_DIR=${JARS}" "JAVA_LIBS=${JAVA_LIBS}")
+
+# 1. The committed spec: one passing test per transition (3 states x (3 callins + wait)).
+run(${env} sh "${WORK}/run.sh")
+expect("com_example_Connection.Open_send ✔")
+expect("[        12 tests successful      ]")
+expect("[         0 tests failed          ]")
+
+# 2. The simulated upgrade: a closed connection opens again.
+run_failing(${env} EXAMPLE_JVM_OPTS=-Dexample.upgrade=true sh "${WORK}/run.sh")
+expect("typestar: com_example_Connection.Closed_open: the device does not conform to the spec.")
+expect("[         5 tests failed          ]")
+expect("<- differs")
+expect("Passing is bounded evidence, not a proof. It relies on:")
+expect("Proposed spec: specs/connection.proposed.yaml")
+expect("Stored -> proposed (typestar diff):")
+expect_file("${proposed}")
+file(REMOVE "${proposed}")
+
+# 3. The same under CI: the proposal printed in full, nothing written.
+run_failing(${CMAKE_COMMAND} -E env CI=1 "TYPESTAR_CLI=${TYPESTAR}" "TYPESTAR_JAVA_DIR=${JARS}" "JAVA_LIBS=${JAVA_LIBS}"
+            EXAMPLE_JVM_OPTS=-Dexample.upgrade=true sh "${WORK}/run.sh")
+expect("CI is set, so nothing was written. The proposed spec:")
+expect("Stored -> proposed (typestar diff):")
+if(EXISTS "${proposed}")
+  message(FATAL_ERROR "a proposal was written under CI: ${proposed}")
+endif()
+
+# 4. A missing spec: never learned under CI; learned for review locally; written with TYPESTAR_UPDATE.
+file(READ "${spec}" committed)
+file(REMOVE "${spec}")
+run_failing(${CMAKE_COMMAND} -E env CI=true "TYPESTAR_CLI=${TYPESTAR}" "TYPESTAR_JAVA_DIR=${JARS}" "JAVA_LIBS=${JAVA_LIBS}"
+            sh "${WORK}/run.sh")
+expect("CI is set, so typestar neither learns nor writes it here.")
+if(EXISTS "${spec}" OR EXISTS "${proposed}")
+  message(FATAL_ERROR "a spec was written under CI")
+endif()
+run_failing(${env} sh "${WORK}/run.sh")
+expect("does not exist, so it was learned from jvm:com.example.Connection")
+expect_file("${proposed}")
+file(READ "${proposed}" learned)
+file(REMOVE "${proposed}")
+run(${env} TYPESTAR_UPDATE=1 sh "${WORK}/run.sh")
+expect("typestar: learned specs/connection.yaml")
+file(READ "${spec}" updated)
+# The same up to the provenance's device URL (the purpose is served on a fresh port each time).
+string(REGEX REPLACE "device: \"http://127.0.0.1:[0-9]+\"" "device: URL" learned "${learned}")
+string(REGEX REPLACE "device: \"http://127.0.0.1:[0-9]+\"" "device: URL" updated "${updated}")
+if(NOT learned STREQUAL updated)
+  message(FATAL_ERROR "the proposal and the spec TYPESTAR_UPDATE wrote differ:\n${learned}\n---\n${updated}")
+endif()
+run(${env} sh "${WORK}/run.sh")
+expect("[        12 tests successful      ]")
+
+# 5. A three-valued spec: New_close unknown (source purpose) is aborted, not run; 11 tests pass.
+file(WRITE "${spec}" [=[
+typestar: 2
+name: com.example.Connection
+callins: [close, open, send]
+callbacks: []
+initial: New
+bounds: {distinguisher: 2}
+timing: {tmax_ms: 10, tmin_ms: 0}
+assumptions: {quiet_is_stable: true}
+states:
+  New:
+    callins:
+      open: Open
+    unknown:
+      close: {source: purpose, reason: "the purpose never closes a new connection"}
+  Open:
+    callins:
+      close: Closed
+      send: Open
+  Closed:
+    callins:
+      close: Closed
+]=])
+run(${env} sh "${WORK}/run.sh")
+expect("state New, input close is unknown (purpose: the purpose never closes a new connection): not tested")
+expect("[         1 tests aborted         ]")
+expect("[        11 tests successful      ]")
