@@ -4,7 +4,8 @@
 # class compares against while an in-process callin runs; refinement then runs them (c-1, c, c+1 in a
 # partition's declared range) besides its sampled values (docs/refinement.md "Values from the code").
 # SOURCES: only these files of <t> get the flag (the class's translation units); without SOURCES,
-# every source of <t> (give <t> = a library holding only the class). typestar's own code is never
+# every source of <t> (give <t> = a library holding only the class). A source's options hold for
+# its whole directory: another target of that directory compiling the same file gets the flag too. typestar's own code is never
 # instrumented. With TYPESTAR_TRACE_CMP off (the default when the compiler lacks the flag) the
 # function only links nothing and says so; learning then says "values from the code: not collected".
 

@@ -729,8 +729,10 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
                 const std::set<std::size_t> ran = refiner.values_run(c);
                 for (const auto& part : callin.partitions) {
                     spec::Partition sp{part.name, part.guard, {}, part.split_from, part.split_by};
-                    for (std::size_t v : part.values)
+                    for (std::size_t v : part.values) {
                         (ran.count(v) != 0 ? sp.values : sp.not_run).push_back(callin.pool_values[v]);
+                        if (ran.count(v) != 0 && callin.from_code.count(v) != 0) sp.from_code.push_back(callin.pool_values[v]);
+                    }
                     d.partitions.push_back(std::move(sp));
                 }
             }
@@ -763,6 +765,7 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
         r.concrete_executed = refiner.executed();
         r.unknown_transitions = 0;
         for (const auto& st : out.learned.spec->typestate.states) r.unknown_transitions += st.unknown.size();
+        r.values_from_code = values_from_code(device);
         out.report = r;
         return out;
     }
@@ -857,6 +860,11 @@ std::string values_sampled(const std::vector<spec::CallinDeclaration>& declarati
             std::string line = spec::abstract_input(d.name, p.name) + ": ";
             for (std::size_t i = 0; i < p.values.size(); ++i) line += (i ? ", " : "") + p.values[i];
             if (p.values.empty()) line += "none";
+            if (!p.from_code.empty()) {
+                line += " (from the code: ";
+                for (std::size_t i = 0; i < p.from_code.size(); ++i) line += (i ? ", " : "") + p.from_code[i];
+                line += ")";
+            }
             if (!p.not_run.empty()) {
                 line += " (offered, never run: ";
                 for (std::size_t i = 0; i < p.not_run.size(); ++i) line += (i ? ", " : "") + p.not_run[i];
@@ -865,6 +873,14 @@ std::string values_sampled(const std::vector<spec::CallinDeclaration>& declarati
             out += (out.empty() ? "values sampled: " : "; ") + line;
         }
     return out;
+}
+
+std::string values_from_code(const Device& device) {
+    const std::string status = device.describe().values_from_code;
+    return "values from the code: " +
+           (status.empty() ? std::string("not collected (") + device.name() +
+                                 " does not report the values its code compares against; values are sampled only)"
+                           : status);
 }
 
 PartitionPlan plan_partitions(Device& concrete, const spec::Spec* spec) {

@@ -45,7 +45,8 @@ bool true_behaviour_passes(const spec::Spec& learned) {
     auto& declaration = *std::find_if(claim.declarations.begin(), claim.declarations.end(),
                                       [](const spec::CallinDeclaration& d) { return d.name == "set"; });
     auto& parts = declaration.partitions;
-    const auto beside = std::find_if(parts.begin(), parts.end(), [](const spec::Partition& p) { return contains(p.values, "6"); });
+    auto beside = std::find_if(parts.begin(), parts.end(), [](const spec::Partition& p) { return contains(p.values, "6"); });
+    if (beside == parts.end() && parts.size() == 1) beside = parts.begin();  // one partition: it claims every value
     EXPECT_NE(beside, parts.end());
     if (beside == parts.end()) return false;
     for (const auto& v : every)
@@ -60,7 +61,7 @@ bool true_behaviour_passes(const spec::Spec& learned) {
     }
 }
 
-const spec::Partition* partition_with(const spec::Spec& s, const std::string& value) {
+[[maybe_unused]] const spec::Partition* partition_with(const spec::Spec& s, const std::string& value) {
     for (const auto& d : s.declarations)
         if (d.name == "set")
             for (const auto& p : d.partitions)
