@@ -211,6 +211,7 @@ void run_refined_learn(const LearnArgs& o, const OpenedDevice& opened, const Lea
                          " on the last alphabet");
     if (const std::string sampled = values_sampled(learned.spec->declarations); !sampled.empty())
         std::cerr << "typestar: assumed: " << sampled << "\n";
+    if (!rep.values_from_code.empty()) std::cerr << "typestar: assumed: " << rep.values_from_code << "\n";
 }
 
 void run_learn(const LearnArgs& o) {

@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "typestar/core/typestate.hpp"
+#include "typestar/device/trace_cmp.hpp"
 #include "typestar/log/logging.hpp"
 
 namespace typestar {
@@ -180,6 +181,7 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
     definition_.validate();
     if (timing_.tmin > timing_.tmax) throw std::invalid_argument("tmin is larger than tmax");
     values_.resize(definition_.callins.size());
+    const CodeValues code = values_from_code();
     for (std::size_t c = 0; c < definition_.callins.size(); ++c) {
         const auto& callin = definition_.callins[c];
         if (callin.with_value) {
@@ -188,9 +190,10 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
             auto& pool = values_[c];
             DeviceDescription::Parameterised p{callin.name, callin.parameters, {}};
             std::vector<std::vector<std::size_t>> members;
-            for (const auto& part : callin.partitions) {
+            for (std::size_t pi = 0; pi < callin.partitions.size(); ++pi) {
+                const auto& part = callin.partitions[pi];
                 std::vector<std::size_t> indices;
-                for (auto& v : part.values.generate(config_.value_seed + c, config_.values_per_partition)) {
+                for (auto v : code.values[c][pi]) {
                     const auto at = std::find(pool.begin(), pool.end(), v);
                     const auto index = static_cast<std::size_t>(at - pool.begin());
                     if (at == pool.end()) {
@@ -217,7 +220,8 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
             }
             for (std::size_t i = 0; i < callin.partitions.size(); ++i) {
                 DeviceDescription::Partition dp{callin.partitions[i].name, callin.partitions[i].guard, {}};
-                for (std::size_t k : members[i]) dp.values.push_back({input_name(k), pool[k]});
+                for (std::size_t k : members[i])
+                    dp.values.push_back({input_name(k), pool[k], code.from_code[c].count(pool[k]) != 0});
                 p.partitions.push_back(std::move(dp));
             }
             parameterised_.push_back(std::move(p));
@@ -276,6 +280,7 @@ DeviceDescription InProcessDevice::describe() const {
         if (!input_info_[i].wait && definition_.callins[input_info_[i].callin].environment)
             d.environment.push_back(inputs_.name(i));
     d.parameterised = parameterised_;
+    d.values_from_code = values_from_code_;
     return d;
 }
 
@@ -526,6 +531,130 @@ void ClassDefinition::validate() const {
     if (timing.tmax.count() < 0 || timing.tmin.count() < 0) bad("negative timing");
 }
 
+// ---- values from the class's code (typestar/device/trace_cmp.hpp) ----
+
+std::set<std::int64_t> InProcessDevice::probe_constants(std::size_t c, const std::vector<std::string>& sampled) const {
+    // Probe runs are not queries: their own epoch and timing monitor, whose observations (late or
+    // undeclared callbacks) are dropped; a callin that throws ends that run. Comparisons are
+    // recorded from callin `c` on (what its argument can decide), on this thread only.
+    std::set<std::int64_t> constants;
+    auto monitor = std::make_shared<detail::TimingMonitor>();
+    monitor->policy = TimingViolationPolicy::Warn;
+    // A parameterised callin after it runs with its first sampled value (none: not run after it).
+    std::vector<std::optional<std::string>> first(definition_.callins.size());
+    for (std::size_t y = 0; y < definition_.callins.size(); ++y)
+        if (const auto& next = definition_.callins[y]; next.with_value && !next.partitions.empty())
+            if (auto one = next.partitions.front().values.generate(config_.value_seed + y, 1); !one.empty())
+                first[y] = one.front();
+    std::vector<std::optional<std::size_t>> prefixes{std::nullopt};
+    for (std::size_t x = 0; x < definition_.callins.size(); ++x)
+        if (!definition_.callins[x].with_value) prefixes.emplace_back(x);
+    for (const auto& prefix : prefixes)
+        for (const auto& v : sampled)
+            for (std::size_t y = 0; y <= definition_.callins.size(); ++y) {  // y == size: no callin after
+                auto epoch = std::make_shared<detail::Epoch>();
+                epoch->monitor = monitor;
+                epoch->open = false;
+                std::shared_ptr<void> instance;
+                try {
+                    instance = definition_.reset(std::make_shared<CallbackSink>(epoch));
+                    if (!instance) return constants;
+                    if (prefix) definition_.callins[*prefix].variants.front().snippet(instance.get());
+                    trace_cmp::Recording recording(constants);
+                    definition_.callins[c].with_value(instance.get(), v);
+                    if (y < definition_.callins.size()) {
+                        const auto& next = definition_.callins[y];
+                        if (!next.with_value) next.variants.front().snippet(instance.get());
+                        else if (first[y]) next.with_value(instance.get(), *first[y]);
+                    }
+                } catch (...) {
+                    // refused: the comparisons made so far are recorded
+                }
+                if (instance && definition_.teardown) {
+                    try {
+                        definition_.teardown(instance.get());
+                    } catch (...) {
+                    }
+                }
+            }
+    return constants;
+}
+
+InProcessDevice::CodeValues InProcessDevice::values_from_code() {
+    CodeValues out;
+    out.values.resize(definition_.callins.size());
+    out.from_code.resize(definition_.callins.size());
+    bool eligible = false;
+    for (std::size_t c = 0; c < definition_.callins.size(); ++c) {
+        const auto& callin = definition_.callins[c];
+        for (const auto& part : callin.partitions) {
+            out.values[c].push_back(part.values.generate(config_.value_seed + c, config_.values_per_partition));
+            eligible = eligible || (part.values.domain && callin.parameters.size() == 1 &&
+                                    callin.parameters.front().second == "int");
+        }
+    }
+    if (!trace_cmp::linked()) {
+        values_from_code_ = "not collected (the test binary was not built with typestar_trace_comparisons, or "
+                            "TYPESTAR_TRACE_CMP is off)";
+        return out;
+    }
+    if (!config_.values_from_code) {
+        values_from_code_ = "not collected (InProcessConfig::values_from_code is off)";
+        return out;
+    }
+    if (!eligible) {
+        values_from_code_ = "not collected (no parameterised callin has one int parameter with a declared range)";
+        return out;
+    }
+    std::size_t constants_seen = 0;
+    std::size_t added = 0;
+    std::string capped;
+    for (std::size_t c = 0; c < definition_.callins.size(); ++c) {
+        const auto& callin = definition_.callins[c];
+        if (callin.partitions.empty() || callin.parameters.size() != 1 || callin.parameters.front().second != "int")
+            continue;
+        std::vector<std::string> sampled;
+        std::set<std::string> pool;
+        for (const auto& vs : out.values[c])
+            for (const auto& v : vs)
+                if (pool.insert(v).second) sampled.push_back(v);
+        const std::set<std::int64_t> constants = probe_constants(c, sampled);
+        constants_seen += constants.size();
+        // Candidates c-1, c, c+1, nearest to a constant first, then by value: deterministic.
+        std::vector<std::pair<int, long long>> candidates;
+        for (const std::int64_t k : constants)
+            for (int d = -1; d <= 1; ++d) {
+                if ((d < 0 && k == INT64_MIN) || (d > 0 && k == INT64_MAX)) continue;
+                candidates.emplace_back(d == 0 ? 0 : 1, static_cast<long long>(k) + d);
+            }
+        std::sort(candidates.begin(), candidates.end());
+        std::size_t taken = 0;
+        for (const auto& [distance, value] : candidates) {
+            const std::string printed = std::to_string(value);
+            if (pool.count(printed) != 0) continue;
+            for (std::size_t p = 0; p < callin.partitions.size(); ++p) {
+                const auto& domain = callin.partitions[p].values.domain;
+                if (!domain || value < domain->first || value > domain->second) continue;
+                if (taken == config_.max_values_from_code) {
+                    capped = "; capped at " + std::to_string(config_.max_values_from_code) + " for '" + callin.name + "'";
+                    break;
+                }
+                out.values[c][p].push_back(printed);
+                out.from_code[c].insert(printed);
+                pool.insert(printed);
+                ++taken;
+                ++added;
+                break;
+            }
+        }
+    }
+    values_from_code_ = "trace-cmp: " + std::to_string(constants_seen) + " constant(s) compared, " +
+                        std::to_string(added) + " value(s) added" + capped;
+    if (constants_seen == 0) values_from_code_ += " (is the class's code compiled with typestar_trace_comparisons?)";
+    log()->info("{}: values from the code: {}", name(), values_from_code_);
+    return out;
+}
+
 ValueGenerator ValueGenerator::fixed(std::vector<std::string> values) {
     const std::string description = "fixed " + std::to_string(values.size());
     return {[values = std::move(values)](std::uint64_t, std::size_t) { return values; }, description};
@@ -557,7 +686,8 @@ ValueGenerator ValueGenerator::range(long long lo, long long hi) {
                     add(lo + static_cast<long long>(splitmix(seed) % width));
                 return out;
             },
-            "range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+            "range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
+            std::pair<long long, long long>{lo, hi}};
 }
 
 ValueGenerator ValueGenerator::sampler(std::function<std::string(std::uint64_t& state)> draw, std::string description) {

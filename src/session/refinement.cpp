@@ -43,6 +43,7 @@ struct CallinEntry {
     std::vector<std::pair<std::string, std::string>> parameters;
     std::vector<Symbol> pool_inputs;             // parameterised: every value's device input, in order
     std::vector<std::string> pool_values;        // and its printed value
+    std::set<std::size_t> from_code;             // pool values found in the class's code (run always)
     std::vector<AbstractPartition> partitions;
     [[nodiscard]] bool parameterised() const { return !plain.has_value(); }
 };
@@ -129,6 +130,7 @@ std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescriptio
                         throw std::invalid_argument(device.name() + ": value '" + v.value + "' of callin '" + p.callin +
                                                     "' is two inputs");
                 }
+                if (v.from_code) c.from_code.insert(index);
                 if (std::find(a.values.begin(), a.values.end(), index) != a.values.end()) continue;
                 for (const auto& other : c.partitions)
                     if (std::find(other.values.begin(), other.values.end(), index) != other.values.end())
@@ -322,6 +324,13 @@ public:
             for (const auto& part : c.partitions) max_values = std::max(max_values, part.values.size());
         instantiations_ = refiner.fixed() ? max_values
                                           : std::max<std::size_t>(1, std::min(refiner.options().instantiations, max_values));
+        // Values from the class's code run besides the sampled ones: instantiation base_ + k gives
+        // each partition with such values its k-th (issue 28).
+        base_ = instantiations_;
+        if (!refiner.fixed())
+            for (const auto& c : refiner.callins())
+                for (const auto& part : c.partitions)
+                    instantiations_ = std::max(instantiations_, base_ + code_values(c, part).size());
     }
 
     [[nodiscard]] const Alphabet& inputs() const override { return inputs_; }
@@ -506,7 +515,16 @@ private:
         return out;
     }
 
-    /// Instantiation `j` of `word`: position i of partition values L takes L[(j + i) mod |L|].
+    /// The values of `part` found in the class's code, in partition order.
+    [[nodiscard]] static std::vector<std::size_t> code_values(const CallinEntry& c, const AbstractPartition& part) {
+        std::vector<std::size_t> out;
+        for (std::size_t v : part.values)
+            if (c.from_code.count(v) != 0) out.push_back(v);
+        return out;
+    }
+
+    /// Instantiation `j` of `word`: position i of partition values L takes L[(j + i) mod |L|]; from
+    /// j = base_ on, a partition with values from the code takes the (j - base_)-th of them.
     [[nodiscard]] Word instantiate(const Word& word, std::size_t j) const {
         Word out;
         for (std::size_t i = 0; i < word.size(); ++i) {
@@ -517,8 +535,10 @@ private:
             }
             std::optional<std::size_t> value;
             if (a.partition) {
-                const auto& values = refiner_.callins()[a.callin].partitions[*a.partition].values;
-                value = values[(j + i) % values.size()];
+                const auto& callin = refiner_.callins()[a.callin];
+                const auto& values = callin.partitions[*a.partition].values;
+                const auto code = j < base_ ? std::vector<std::size_t>{} : code_values(callin, callin.partitions[*a.partition]);
+                value = code.empty() ? values[(j + i) % values.size()] : code[(j - base_) % code.size()];
             }
             out.push_back(refiner_.concrete_symbol(a.callin, value));
         }
@@ -609,6 +629,7 @@ private:
     std::set<Symbol> unknown_;
     DeviceTraits traits_;
     std::size_t instantiations_ = 1;
+    std::size_t base_ = 1;  // instantiations of sampled values; the rest run values from the code
     Word current_;
     std::map<Word, Word> answers_;
     std::map<Word, Unknown> reasons_;
@@ -711,8 +732,10 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
                 const std::set<std::size_t> ran = refiner.values_run(c);
                 for (const auto& part : callin.partitions) {
                     spec::Partition sp{part.name, part.guard, {}, part.split_from, part.split_by};
-                    for (std::size_t v : part.values)
+                    for (std::size_t v : part.values) {
                         (ran.count(v) != 0 ? sp.values : sp.not_run).push_back(callin.pool_values[v]);
+                        if (ran.count(v) != 0 && callin.from_code.count(v) != 0) sp.from_code.push_back(callin.pool_values[v]);
+                    }
                     d.partitions.push_back(std::move(sp));
                 }
             }
@@ -745,6 +768,7 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
         r.concrete_executed = refiner.executed();
         r.unknown_transitions = 0;
         for (const auto& st : out.learned.spec->typestate.states) r.unknown_transitions += st.unknown.size();
+        r.values_from_code = values_from_code(device);
         out.report = r;
         return out;
     }
@@ -839,6 +863,11 @@ std::string values_sampled(const std::vector<spec::CallinDeclaration>& declarati
             std::string line = spec::abstract_input(d.name, p.name) + ": ";
             for (std::size_t i = 0; i < p.values.size(); ++i) line += (i ? ", " : "") + p.values[i];
             if (p.values.empty()) line += "none";
+            if (!p.from_code.empty()) {
+                line += " (from the code: ";
+                for (std::size_t i = 0; i < p.from_code.size(); ++i) line += (i ? ", " : "") + p.from_code[i];
+                line += ")";
+            }
             if (!p.not_run.empty()) {
                 line += " (offered, never run: ";
                 for (std::size_t i = 0; i < p.not_run.size(); ++i) line += (i ? ", " : "") + p.not_run[i];
@@ -847,6 +876,14 @@ std::string values_sampled(const std::vector<spec::CallinDeclaration>& declarati
             out += (out.empty() ? "values sampled: " : "; ") + line;
         }
     return out;
+}
+
+std::string values_from_code(const Device& device) {
+    const std::string status = device.describe().values_from_code;
+    return "values from the code: " +
+           (status.empty() ? std::string("not collected (") + device.name() +
+                                 " does not report the values its code compares against; values are sampled only)"
+                           : status);
 }
 
 PartitionPlan plan_partitions(Device& concrete, const spec::Spec* spec) {

@@ -31,7 +31,7 @@ constexpr std::string_view kTopKeys[] = {"typestar", "name",   "callins", "callb
                                          "bounds",   "timing", "states",  "assumptions", "provenance",
                                          "kind"};
 constexpr std::string_view kDeclarationKeys[] = {"role", "partitions"};
-constexpr std::string_view kPartitionKeys[] = {"name", "guard", "values", "split_from", "split_by", "not_run"};
+constexpr std::string_view kPartitionKeys[] = {"name", "guard", "values", "split_from", "split_by", "not_run", "from_code"};
 constexpr std::string_view kUnknownKeys[] = {"source", "reason"};
 constexpr std::string_view kTypes[] = {"int", "id", "object", "bytes", "string", "bool"};
 constexpr std::string_view kRoles[] = {"client", "environment"};
@@ -487,7 +487,8 @@ void Reader::read_partitions(const Node& node, CallinDeclaration& d,
         }
         lines.emplace(p.name, at.line);
         if (const Entry* g = find(keys, "guard")) p.guard = read_string(*g, "partition").value_or("");
-        for (const auto& [key, list] : {std::pair{"values", &p.values}, std::pair{"not_run", &p.not_run}}) {
+        for (const auto& [key, list] : {std::pair{"values", &p.values}, std::pair{"not_run", &p.not_run},
+                                          std::pair{"from_code", &p.from_code}}) {
             const Entry* v = find(keys, key);
             if (v == nullptr) continue;
             if (v->value.IsSequence()) {

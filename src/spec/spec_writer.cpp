@@ -125,6 +125,7 @@ std::string partition_line(const Partition& p) {
     if (!p.split_from.empty()) out += ", split_from: " + yaml_scalar(p.split_from);
     if (!p.split_by.empty()) out += ", split_by: " + yaml_scalar(p.split_by);
     if (!p.not_run.empty()) out += ", not_run: " + flow_list(p.not_run);
+    if (!p.from_code.empty()) out += ", from_code: " + flow_list(p.from_code);
     return out + "}";
 }
 
@@ -168,6 +169,7 @@ std::vector<CallinDeclaration> normalised_declarations(std::vector<CallinDeclara
         for (auto& p : d.partitions) {
             sorted_unique(p.values);
             sorted_unique(p.not_run);
+            sorted_unique(p.from_code);
         }
     return declarations;
 }

@@ -268,7 +268,7 @@ public:
     const Alphabet& outputs() const override { return model_.outputs(); }
     DeviceTraits traits() const override { return model_.traits(); }
     std::string name() const override { return "Probe (in-process)"; }
-    DeviceDescription describe() const override { return {name(), "Probe", "fw-1", 40.0, 1.0, {}, {}}; }
+    DeviceDescription describe() const override { return {name(), "Probe", "fw-1", 40.0, 1.0, {}, {}, {}}; }
     void reset() override { model_.reset(); }
     Symbol step(Symbol input) override { return model_.step(input); }
     std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds) override {

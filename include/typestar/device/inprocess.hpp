@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -58,6 +59,14 @@ struct InProcessConfig {
     /// (fixed generators give all theirs), with the seed `value_seed` + the callin's index.
     std::size_t values_per_partition = 4;
     std::uint64_t value_seed = 1;
+    /// Values from the class's code (typestar/device/trace_cmp.hpp): when the test binary links the
+    /// trace-cmp collector, the constructor runs a short probe (each sampled value of a callin with
+    /// one `int` parameter, alone and followed by each callin, after nothing or each plain callin)
+    /// and adds c-1, c, c+1 for every constant c the class compared against, to the partitions whose
+    /// declared range holds them (describe() marks them from_code). False: sampled values only.
+    bool values_from_code = true;
+    /// At most this many values from the code per callin (the smallest distance to a constant first).
+    std::size_t max_values_from_code = 32;
 };
 
 /// Timing observations of a device (plain data). Delays are measured from the start of the latest
@@ -154,6 +163,15 @@ private:
     Symbol step_impl(Symbol input, std::chrono::milliseconds timeout);
     Symbol run_callin(const InputInfo& info);
     Symbol run_wait(std::chrono::milliseconds timeout);
+    /// Per callin and partition, the values to run (sampled, then those from the code); per callin,
+    /// the values from the code. Sets values_from_code_.
+    struct CodeValues {
+        std::vector<std::vector<std::vector<std::string>>> values;
+        std::vector<std::set<std::string>> from_code;
+    };
+    CodeValues values_from_code();
+    /// The constants compared while callin `c` ran with each of `sampled`, and the callins after it.
+    std::set<std::int64_t> probe_constants(std::size_t c, const std::vector<std::string>& sampled) const;
 
     ClassDefinition definition_;
     InProcessConfig config_;
@@ -164,6 +182,7 @@ private:
     std::vector<InputInfo> input_info_;
     std::vector<std::vector<std::string>> values_;  // per callin: a parameterised callin's value pool
     std::vector<DeviceDescription::Parameterised> parameterised_;
+    std::string values_from_code_;  // DeviceDescription::values_from_code
     std::shared_ptr<detail::TimingMonitor> monitor_;  // shared with every epoch's sink
     std::shared_ptr<detail::Epoch> epoch_;
     std::shared_ptr<void> instance_;

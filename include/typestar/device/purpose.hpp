@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -71,6 +72,9 @@ struct ValueGenerator {
     /// At most `count` values for `seed` (fixed representatives ignore both and give all).
     std::function<std::vector<std::string>(std::uint64_t seed, std::size_t count)> generate;
     std::string description;  ///< e.g. "fixed 3", "range [-5, 5]", "sampler"
+    /// The declared integer domain [lo, hi] (range() sets it): values from the class's code
+    /// (typestar/device/trace_cmp.hpp) join a partition only inside it. Empty: none join.
+    std::optional<std::pair<long long, long long>> domain{};
 
     /// These representatives, all of them, in this order.
     [[nodiscard]] static ValueGenerator fixed(std::vector<std::string> values);

@@ -92,6 +92,8 @@ struct RefinementReport {
     std::uint64_t concrete_rechecked = 0;  ///< of the executed runs: re-runs past the cache (repeats, rechecks)
     std::uint64_t reused_across_refinements = 0;  ///< runs answered by the cache from before a split
     std::size_t unknown_transitions = 0;
+    /// values_from_code(device): whether values from the class's code were run besides sampled ones.
+    std::string values_from_code;
 };
 
 /// The outcome of learn_with_refinement.
@@ -185,6 +187,12 @@ private:
 /// with "(offered, never run: 7; the guard is wider than the values run)" where some did not; empty
 /// when no declaration has partitions. An assumption of every verdict over partitions.
 [[nodiscard]] std::string values_sampled(const std::vector<spec::CallinDeclaration>& declarations);
+
+/// "values from the code: trace-cmp: 2 constant(s) compared, 5 value(s) added", or "values from the
+/// code: not collected (why)" — the device's DeviceDescription::values_from_code, or, when it does
+/// not say (a device over HTTP, a model), that they were not collected and values are sampled only.
+/// An assumption of every refined learn (issue 28; typestar/device/trace_cmp.hpp).
+[[nodiscard]] std::string values_from_code(const Device& device);
 
 /// How a front end runs a device for a spec: the one place that decides it (CLI and plugin call it).
 struct PartitionPlan {

@@ -42,6 +42,9 @@ struct DeviceDescription {
     struct ValueInput {
         std::string input;  ///< a device input, e.g. "connect/v2" (listed in inputs())
         std::string value;  ///< the printed argument tuple, e.g. "null"
+        /// Found in the class's code (a constant it compares against, or one beside it), not
+        /// sampled: refinement runs every such value (typestar/device/trace_cmp.hpp).
+        bool from_code = false;
         bool operator==(const ValueInput&) const = default;
     };
     /// A declared partition of a parameterised callin: the abstract input `callin[name]`.
@@ -60,6 +63,10 @@ struct DeviceDescription {
         bool operator==(const Parameterised&) const = default;
     };
     std::vector<Parameterised> parameterised;
+    /// Whether the values of parameterised callins include values from the class's code: e.g.
+    /// "trace-cmp: 3 constants compared, 5 values added", or "not collected (why)". Empty: the device
+    /// does not say (a device over HTTP): refinement records "not collected" and samples only.
+    std::string values_from_code;
     bool operator==(const DeviceDescription&) const = default;
 };
 
