@@ -37,6 +37,11 @@ std::string Diagnostic::str() const {
 SpecError::SpecError(std::vector<Diagnostic> diagnostics)
     : Error(join_diagnostics(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
+QueryBudgetError::QueryBudgetError(std::uint64_t budget)
+    : Error("the query budget of " + std::to_string(budget) + " executed queries ran out before a result (--budget " +
+            std::to_string(budget) + "): nothing was learned; raise the budget, or lower the bound"),
+      budget_(budget) {}
+
 NondeterminismError::NondeterminismError(std::vector<std::string> inputs,
                                          std::vector<std::string> first_outputs,
                                          std::vector<std::string> second_outputs)
