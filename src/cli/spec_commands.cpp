@@ -278,7 +278,10 @@ void add_diff(CLI::App& app) {
         }
         std::cout << spec::format_diff(diff);
         // Not behaviour, but what every CI run executes: a change of B is said, with the suite sizes.
-        if (const std::string b = bound_change(old_spec, new_spec); !b.empty()) std::cout << "\nNote: " << b << ".\n";
+        // (Only between two specs: a Mealy DOT file declares no bound.)
+        if (!is_dot_file(opt->old_file) && !is_dot_file(opt->new_file)) {
+            if (const std::string b = bound_change(old_spec, new_spec); !b.empty()) std::cout << "\nNote: " << b << ".\n";
+        }
         std::cout << std::flush;
         if (!diff.empty()) exit_with(kExitFinding);
     });

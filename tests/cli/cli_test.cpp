@@ -475,7 +475,7 @@ TEST_F(Cli, LearnsAndChecksOverHttpWithTheToken) {
 // --- accept -------------------------------------------------------------------------------------
 
 constexpr const char* kStoredTimer = R"(typestar: 1
-name: Timer
+name: TimerService
 callins: [start, cancel]
 callbacks: [onFired, onCancelled]
 initial: Idle
