@@ -9,6 +9,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -79,9 +80,10 @@ struct AcceptArgs {
     bool force = false;
 };
 
-void run_accept(const AcceptArgs& o) {
-    const fs::path spec_path = o.spec;
-    const fs::path proposal_path = proposed_path(spec_path, "yaml");
+/// The proposal of `spec_path`, and the stored spec when there is one. Exits 2 when there is no
+/// proposal, or (without --force) when it is a proposal of another class or alphabet.
+std::pair<spec::Spec, std::optional<spec::Spec>> load_checked(const AcceptArgs& o, const fs::path& spec_path,
+                                                              const fs::path& proposal_path) {
     std::error_code ec;
     if (!fs::exists(proposal_path, ec)) {
         print_error("no proposal to accept: " + proposal_path.string() +
@@ -104,9 +106,15 @@ void run_accept(const AcceptArgs& o) {
             std::cerr << "typestar: warning: --force: " << text << "\n";
         }
     }
+    return {std::move(proposal), std::move(stored)};
+}
 
+/// The accepted name of every state of `t` (the proposal): the stored name where the pairing of
+/// `typestar diff` pairs it, else the one chosen with --name, else (--auto) the generated one. Exits 2
+/// listing the new states without a name, or naming a bad or clashing choice.
+std::vector<std::string> accepted_names(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path,
+                                        const Typestate& t, const std::optional<spec::Spec>& stored) {
     // Stored names for paired states (the pairing of `typestar diff`); new states are the rest.
-    Typestate& t = proposal.typestate;
     std::vector<std::string> final_names(t.states.size());
     std::map<std::string, StateId> index;
     for (StateId i = 0; i < t.states.size(); ++i) index[t.states[i].name] = i;
@@ -176,6 +184,15 @@ void run_accept(const AcceptArgs& o) {
             exit_with(kExitBadInput);
         }
     }
+    return final_names;
+}
+
+void run_accept(const AcceptArgs& o) {
+    const fs::path spec_path = o.spec;
+    const fs::path proposal_path = proposed_path(spec_path, "yaml");
+    const auto [proposal, stored] = load_checked(o, spec_path, proposal_path);
+    const Typestate& t = proposal.typestate;
+    const std::vector<std::string> final_names = accepted_names(o, spec_path, proposal_path, t, stored);
 
     spec::Spec accepted = proposal;
     std::size_t kept = 0, renamed = 0;
@@ -188,6 +205,7 @@ void run_accept(const AcceptArgs& o) {
         throw typestar::Error("internal error: renaming the proposal's states changed its behaviour; nothing was written");
     spec::save_spec(accepted, spec_path);  // atomic: the stored spec survives any failure
     std::vector<std::string> removed;
+    std::error_code ec;
     for (const fs::path& f : proposal_files(spec_path)) {
         if (fs::remove(f, ec)) removed.push_back(f.filename().string());
     }

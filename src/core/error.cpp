@@ -37,10 +37,19 @@ std::string Diagnostic::str() const {
 SpecError::SpecError(std::vector<Diagnostic> diagnostics)
     : Error(join_diagnostics(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
-QueryBudgetError::QueryBudgetError(std::uint64_t budget)
-    : Error("the query budget of " + std::to_string(budget) + " executed queries ran out before a result (--budget " +
-            std::to_string(budget) + "): nothing was learned; raise the budget, or lower the bound"),
-      budget_(budget) {}
+namespace {
+
+std::string budget_message(std::uint64_t budget) {
+    const std::string n = std::to_string(budget);
+    std::string text = "the query budget of ";
+    text.append(n).append(" executed queries ran out before a result (--budget ").append(n);
+    text.append("): nothing was learned; raise the budget, or lower the bound");
+    return text;
+}
+
+}  // namespace
+
+QueryBudgetError::QueryBudgetError(std::uint64_t budget) : Error(budget_message(budget)), budget_(budget) {}
 
 NondeterminismError::NondeterminismError(std::vector<std::string> inputs,
                                          std::vector<std::string> first_outputs,
