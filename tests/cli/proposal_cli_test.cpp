@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -133,17 +132,8 @@ TEST_F(ProposalCli, CheckNamesEveryAssumptionThroughTheSession) {
 }
 
 TEST_F(ProposalCli, DiffListsEveryNewStateAndItsTransitions) {
-    std::ofstream(dir_ / "old.yaml") << "typestar: 1\nname: Ticker\ncallins: [start, stop]\ncallbacks: [onTick]\n"
-                                        "initial: Idle\nstates:\n  Idle:\n    callins: {start: Running}\n"
-                                        "  Running:\n    callins: {stop: Idle}\n    callbacks: {onTick: Running}\n";
-    std::ofstream(dir_ / "new.yaml") << "typestar: 1\nname: Ticker\ncallins: [start, stop]\ncallbacks: [onTick]\n"
-                                        "initial: Idle\nstates:\n  Idle:\n    callins: {start: Running}\n"
-                                        "  Running:\n    callins: {stop: Idle}\n    callbacks: {onTick: Second}\n"
-                                        "  Second:\n    callins: {stop: Idle}\n    callbacks: {onTick: Third}\n"
-                                        "  Third:\n    callins: {stop: Idle}\n    callbacks: {onTick: Fourth}\n"
-                                        "  Fourth:\n    callins: {stop: Idle}\n    callbacks: {onTick: Last}\n"
-                                        "  Last:\n    callins: {start: Last}\n";
-    const Result r = run({"diff", "old.yaml", "new.yaml"});
+    const std::string fixtures = kSource + "/tests/spec/fixtures/diff/";
+    const Result r = run({"diff", fixtures + "ticker.yaml", fixtures + "ticker_split.yaml"});
     EXPECT_EQ(r.status, 1) << r.err;
     for (const std::string name : {"Second", "Third", "Fourth", "Last"})
         EXPECT_NE(r.out.find("- new state `" + name + "` (reached by"), std::string::npos) << name << "\n" << r.out;
