@@ -596,9 +596,9 @@ std::string tight_bound_warning(const LearnedSpec& learned) {
     if (!learned.bound_tight) return {};
     const std::string b = std::to_string(learned.bound);
     return "warning: the bound is tight: the learned machine needs words of length B=" + b +
-           " to tell its states apart, so states that need longer words are likely missed. Re-learn with B=" +
-           std::to_string(learned.bound + 1) + " (typestar learn --bound " + std::to_string(learned.bound + 1) +
-           ", or --bound auto; --typestar_bound=" + std::to_string(learned.bound + 1) + " in the gtest plugin).";
+           " to tell its states apart, so states that need longer words are likely missed. Re-run with --bound " +
+           std::to_string(learned.bound + 1) + " (or --bound auto; --typestar_bound=" + std::to_string(learned.bound + 1) +
+           " in the gtest plugin).";
 }
 
 }  // namespace typestar
