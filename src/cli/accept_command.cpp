@@ -9,11 +9,13 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/spec.hpp"
 
@@ -21,15 +23,6 @@ namespace typestar::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// `<spec>.proposed.<ext>`: the plugin's naming rule (typestar/gtest/report.hpp proposed_path; the
-/// CLI does not link the gtest plugin, so the two-line rule is repeated here).
-fs::path proposed_path(const fs::path& spec, const std::string& ext) {
-    fs::path p = spec;
-    if (p.extension() == ".yaml" || p.extension() == ".yml") p.replace_extension();
-    p += ".proposed." + ext;
-    return p;
-}
 
 bool good_state_name(const std::string& name) {
     if (name.empty() || name.rfind("__", 0) == 0 || is_reserved(name)) return false;
@@ -84,11 +77,13 @@ struct AcceptArgs {
     std::string spec;
     std::vector<std::string> names;
     bool keep_generated = false;
+    bool force = false;
 };
 
-void run_accept(const AcceptArgs& o) {
-    const fs::path spec_path = o.spec;
-    const fs::path proposal_path = proposed_path(spec_path, "yaml");
+/// The proposal of `spec_path`, and the stored spec when there is one. Exits 2 when there is no
+/// proposal, or (without --force) when it is a proposal of another class or alphabet.
+std::pair<spec::Spec, std::optional<spec::Spec>> load_checked(const AcceptArgs& o, const fs::path& spec_path,
+                                                              const fs::path& proposal_path) {
     std::error_code ec;
     if (!fs::exists(proposal_path, ec)) {
         print_error("no proposal to accept: " + proposal_path.string() +
@@ -98,9 +93,28 @@ void run_accept(const AcceptArgs& o) {
     spec::Spec proposal = spec::load_spec(proposal_path);  // SpecError: main prints the diagnostics
     std::optional<spec::Spec> stored;
     if (fs::exists(spec_path, ec)) stored = spec::load_spec(spec_path);
+    if (stored) {
+        const std::vector<std::string> mismatch = proposal_mismatch(*stored, proposal);
+        if (!mismatch.empty()) {
+            std::string text = proposal_path.string() + " is not a proposal for " + spec_path.string() + ":";
+            for (const auto& m : mismatch) text += "\n  " + m;
+            if (!o.force) {
+                print_error(text + "\nnothing was written; if the class really changed (an upgrade that renamed it "
+                                   "or changed its callins or callbacks), accept it with --force");
+                exit_with(kExitBadInput);
+            }
+            std::cerr << "typestar: warning: --force: " << text << "\n";
+        }
+    }
+    return {std::move(proposal), std::move(stored)};
+}
 
+/// The accepted name of every state of `t` (the proposal): the stored name where the pairing of
+/// `typestar diff` pairs it, else the one chosen with --name, else (--auto) the generated one. Exits 2
+/// listing the new states without a name, or naming a bad or clashing choice.
+std::vector<std::string> accepted_names(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path,
+                                        const Typestate& t, const std::optional<spec::Spec>& stored) {
     // Stored names for paired states (the pairing of `typestar diff`); new states are the rest.
-    Typestate& t = proposal.typestate;
     std::vector<std::string> final_names(t.states.size());
     std::map<std::string, StateId> index;
     for (StateId i = 0; i < t.states.size(); ++i) index[t.states[i].name] = i;
@@ -170,6 +184,15 @@ void run_accept(const AcceptArgs& o) {
             exit_with(kExitBadInput);
         }
     }
+    return final_names;
+}
+
+void run_accept(const AcceptArgs& o) {
+    const fs::path spec_path = o.spec;
+    const fs::path proposal_path = proposed_path(spec_path, "yaml");
+    const auto [proposal, stored] = load_checked(o, spec_path, proposal_path);
+    const Typestate& t = proposal.typestate;
+    const std::vector<std::string> final_names = accepted_names(o, spec_path, proposal_path, t, stored);
 
     spec::Spec accepted = proposal;
     std::size_t kept = 0, renamed = 0;
@@ -182,14 +205,17 @@ void run_accept(const AcceptArgs& o) {
         throw typestar::Error("internal error: renaming the proposal's states changed its behaviour; nothing was written");
     spec::save_spec(accepted, spec_path);  // atomic: the stored spec survives any failure
     std::vector<std::string> removed;
-    for (const fs::path& f : {proposal_path, proposed_path(spec_path, "dot"), proposed_path(spec_path, "svg"),
-                              fs::path(spec_path).replace_extension(".diff.svg")}) {
+    std::error_code ec;
+    for (const fs::path& f : proposal_files(spec_path)) {
         if (fs::remove(f, ec)) removed.push_back(f.filename().string());
     }
     std::cout << "accepted " << proposal_path.string() << " as " << spec_path.string() << ": "
               << accepted.typestate.states.size() << " states (" << kept << " with their stored names, "
               << accepted.typestate.states.size() - kept << " new)";
     if (renamed > 0) std::cout << ", " << renamed << " renamed";
+    if (stored) {
+        if (const std::string b = bound_change(*stored, accepted); !b.empty()) std::cout << "; " << b;
+    }
     std::cout << "; removed";
     for (const auto& r : removed) std::cout << ' ' << r;
     std::cout << '\n';
@@ -206,6 +232,9 @@ void register_accept_command(CLI::App& app) {
     cmd->add_option("spec", o->spec, "the stored spec (.yaml); its proposal is <spec>.proposed.yaml")->required();
     cmd->add_option("--name", o->names, "NEW=Chosen: the name of a new state of the proposal (repeatable)");
     cmd->add_flag("--auto", o->keep_generated, "keep the generated names (s0, s1, ...) of new states");
+    cmd->add_flag("--force", o->force,
+                  "accept a proposal for another class name or alphabet (refused otherwise: a proposal of another "
+                  "spec)");
     cmd->callback([o] { run_accept(*o); });
 }
 

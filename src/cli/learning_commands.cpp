@@ -48,15 +48,8 @@ bool is_dot(const std::string& path) {
     return ext == ".dot" || ext == ".gv";
 }
 
-/// A spec name ([A-Za-z0-9_.-]) made from a file's stem.
-std::string name_from(const std::string& path) {
-    std::string name = fs::path(path).stem().string();
-    for (auto& c : name) {
-        const auto u = static_cast<unsigned char>(c);
-        if (!std::isalnum(u) && c != '_' && c != '.' && c != '-') c = '_';
-    }
-    return name.empty() ? std::string("learned") : name;
-}
+/// A spec name made from a file's stem.
+std::string name_from(const std::string& path) { return spec::sanitize_name(fs::path(path).stem().string()); }
 
 /// A machine from a file: a YAML spec's synchronous closure, or a DOT Mealy machine.
 struct LoadedModel {
@@ -151,23 +144,18 @@ struct LearnArgs {
 /// the machine's own distinguisher bound and the tight-bound warning.
 void print_learn_evidence(const LearnedSpec& learned, std::optional<SuiteMethod> method, std::size_t bound,
                           std::optional<std::size_t> states, const std::string& where = {}) {
-    const auto& learned_spec = learned.spec;
     if (method) {
         std::cerr << "typestar: no counterexample from " << method_title(*method) << " ("
                   << (states ? "devices with at most " + std::to_string(*states) + " states (absolute --states)"
                              : bound_text(*method, method == SuiteMethod::Algorithm2 ? learned.bound : bound) +
                                    (method == SuiteMethod::Algorithm2 ? "" : " (relative to each hypothesis)"))
-                  << ")" << where << ": bounded evidence, not a proof\n";
-        if (learned_spec && learned_spec->assumptions.quiet_is_stable)
-            std::cerr << "typestar: assumed (declared by the device): a wait answered quiet changes nothing\n";
+                  << ")" << where << ": bounded evidence, not a proof. The learned spec relies on:\n"
+                  << assumptions_block(learned.assumptions, "typestar:   ");
     }
     if (method == SuiteMethod::Algorithm2) {
         std::cerr << "typestar: the learned machine's own distinguisher bound is " << learned.machine_bound << " (B="
                   << learned.bound << ")\n";
-        if (learned.bound_tight)
-            std::cerr << "typestar: warning: the bound is tight: the learned machine needs words of length B="
-                      << learned.bound << " to tell its states apart, so states that need longer words are likely "
-                      << "missed. Re-run with --bound " << learned.bound + 1 << " (or --bound auto).\n";
+        if (learned.bound_tight) std::cerr << "typestar: " << tight_bound_warning(learned) << "\n";
     }
 }
 
@@ -277,6 +265,7 @@ void run_learn(const LearnArgs& o) {
     LearnOptions options;
     options.name = opened.name;
     options.device_label = o.device;
+    if (o.budget_given) options.max_queries = o.budget;  // a hard cap from the first query
     if (const auto kind = parse_learner(o.learner)) {
         options.learner = *kind;
     } else {
@@ -351,7 +340,7 @@ void run_learn(const LearnArgs& o) {
               << " equivalence, " << learned.stats.verification.queries_executed << " verification), "
               << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
               << t.waits_executed << " waits, " << std::fixed << std::setprecision(3) << learned.seconds << " s\n";
-    if (!learned.bound_note.empty()) std::cerr << "typestar: --bound auto " << learned.bound_note << "\n";
+    if (!learned.bound_note.empty()) std::cerr << "typestar: --bound auto: " << learned.bound_note << "\n";
     const bool remote = o.device.rfind("http", 0) == 0 || o.device.rfind("exec:", 0) == 0;
     if (remote && !learned.flake_note.empty()) std::cerr << "typestar: " << learned.flake_note << "\n";
     print_learn_evidence(learned, method, bound, o.states);
@@ -387,39 +376,26 @@ void run_check(const CheckArgs& o) {
                                                                                           : (*method == SuiteMethod::Algorithm2 ? 2 : 0));
     OpenedDevice opened = open_device(o.device);
     PartitionPlan plan;  // a spec with partitions over a parameterised device: run with their values
-    std::optional<Conformance> conformance;
-    try {
-        plan = plan_partitions(*opened.device, model.spec ? &*model.spec : nullptr);
-        conformance.emplace(model.machine, std::vector<Device*>{&plan.device(*opened.device)});
-    } catch (const std::invalid_argument& e) {
-        print_error(o.spec + " and " + o.device + ": " + e.what());
-        exit_with(kExitBadInput);
-    }
     CheckOptions options;
     options.method = *method;
     options.bound = bound;
-    TestSuite suite = conformance->suite(options);
-    // Unknown transitions (three-valued specs) are not tested: words are cut before them.
-    std::vector<std::string> skipped;
-    if (model.spec && model.spec->typestate.has_unknown()) skipped = cut_at_unknown(suite, model.spec->typestate);
     std::optional<CheckReport> ran;
     try {
-        ran.emplace(conformance->run(suite));
+        plan = plan_partitions(*opened.device, model.spec ? &*model.spec : nullptr);
+        Device* devices[] = {&plan.device(*opened.device)};
+        // The session's one check: suite, unknown transitions cut, run, timing and quiet checks, assumptions.
+        ran.emplace(model.spec ? check_spec(*model.spec, devices, options) : check_spec(model.machine, devices, options));
     } catch (const PartitionError& e) {  // values of one of the spec's partitions answer differently
         std::cout << "counterexample: " << o.device << " does not conform to " << model.name << ": " << e.what() << "\n";
         exit_with(kExitFinding);
+    } catch (const std::invalid_argument& e) {  // the device's inputs are not the spec's
+        print_error(o.spec + " and " + o.device + ": " + e.what());
+        exit_with(kExitBadInput);
     }
     CheckReport& report = *ran;
     if (plan.partitioned)
         if (std::string sampled = values_sampled(plan.partitioned->declarations_run()); !sampled.empty())
             report.assumptions.push_back(std::move(sampled));
-    if (!skipped.empty())
-        report.assumptions.push_back([&] {
-            std::string all = std::to_string(skipped.size()) +
-                              " unknown transition(s) of the spec were not tested (three-valued spec): ";
-            for (std::size_t i = 0; i < skipped.size(); ++i) all += (i ? "; " : "") + skipped[i];
-            return all;
-        }());
     const PhaseCounts t = report.stats.total();
     if (report.verdict == Verdict::Pass) {
         std::cout << "conforms: " << o.device << " passed all " << report.tests << " tests of the "
@@ -607,7 +583,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--device", o->device, "the device: model:PATH (a .yaml spec, a .dot Mealy machine, or a register automaton: a kind: register-automaton .yaml or RALib .xml), inproc:NAME, http://HOST:PORT, or exec:TEST_BINARY#SPEC (a gtest binary serving its registered device)")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (a number, or 'auto': raise B while the learned machine needs all of it, within --budget), extra states for wp (default 2)");
         cmd->add_option("--states", o->states, "wp/w: an absolute bound on the device's states (instead of --bound extra states)");
-        cmd->add_option("--budget", o->budget, "--bound auto: the most executed queries to spend (default 3000000)");
+        cmd->add_option("--budget", o->budget, "a hard cap on executed queries, counted from the first query (exit 2 when it runs out before a result); --bound auto does not raise B past what it allows (default: no cap; auto's estimate limit 3000000)");
         cmd->add_option("--learner", o->learner, "lsharp (L#, the default: fewer device queries) or lstar (L*, DroidStar Algorithm 1)");
         cmd->add_option("--equivalence", o->equivalence, "equivalence oracle: alg2 (default), wp, or perfect (model devices)");
         cmd->add_option("--from", o->from, "seed learning with an old spec (.yaml) or Mealy machine (.dot)");

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/diff_dot.hpp"
 #include "typestar/spec/dot.hpp"
@@ -52,14 +53,9 @@ std::string svg_of(const std::string& dot_text) {
 #endif
 }
 
-/// A spec name ([A-Za-z0-9_.-]) made from a file's stem.
+/// A spec name made from a file's stem.
 std::string name_from_path(const std::string& path) {
-    std::string name = fs::path(path).stem().string();
-    for (auto& c : name) {
-        const auto u = static_cast<unsigned char>(c);
-        if (!std::isalnum(u) && c != '_' && c != '.' && c != '-') c = '_';
-    }
-    return name.empty() ? std::string("imported") : name;
+    return spec::sanitize_name(fs::path(path).stem().string(), "imported");
 }
 
 void print_diagnostics(const SpecError& e) {
@@ -280,7 +276,13 @@ void add_diff(CLI::App& app) {
             const std::string dot = spec::write_diff_dot(old_spec, new_spec);
             spec::write_file_atomically(opt->picture, is_svg_file(opt->picture) ? svg_of(dot) : dot);
         }
-        std::cout << spec::format_diff(diff) << std::flush;
+        std::cout << spec::format_diff(diff);
+        // Not behaviour, but what every CI run executes: a change of B is said, with the suite sizes.
+        // (Only between two specs: a Mealy DOT file declares no bound.)
+        if (!is_dot_file(opt->old_file) && !is_dot_file(opt->new_file)) {
+            if (const std::string b = bound_change(old_spec, new_spec); !b.empty()) std::cout << "\nNote: " << b << ".\n";
+        }
+        std::cout << std::flush;
         if (!diff.empty()) exit_with(kExitFinding);
     });
 }

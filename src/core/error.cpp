@@ -37,6 +37,20 @@ std::string Diagnostic::str() const {
 SpecError::SpecError(std::vector<Diagnostic> diagnostics)
     : Error(join_diagnostics(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
+namespace {
+
+std::string budget_message(std::uint64_t budget) {
+    const std::string n = std::to_string(budget);
+    std::string text = "the query budget of ";
+    text.append(n).append(" executed queries ran out before a result (--budget ").append(n);
+    text.append("): nothing was learned; raise the budget, or lower the bound");
+    return text;
+}
+
+}  // namespace
+
+QueryBudgetError::QueryBudgetError(std::uint64_t budget) : Error(budget_message(budget)), budget_(budget) {}
+
 NondeterminismError::NondeterminismError(std::vector<std::string> inputs,
                                          std::vector<std::string> first_outputs,
                                          std::vector<std::string> second_outputs)

@@ -78,15 +78,6 @@ spec::Spec spec_of_learned(const MealyMachine& machine, const std::string& name)
     return s;
 }
 
-/// A spec name ([A-Za-z0-9_.-]) from a free text.
-std::string spec_name(std::string name) {
-    for (char& c : name) {
-        const auto u = static_cast<unsigned char>(c);
-        if (!std::isalnum(u) && c != '_' && c != '.' && c != '-') c = '_';
-    }
-    return name.empty() ? std::string("learned") : name;
-}
-
 SuiteConfig suite_config(SuiteMethod method, std::size_t bound, std::size_t extra_states) {
     SuiteConfig c;
     c.method = method;
@@ -366,6 +357,12 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     const std::vector<Device*>& devices = stack.devices();
     const EquivalenceOptions& eq = options.equivalence;
     const QueryStats before = stack.stats();  // a reused stack (propose) counts its earlier runs too
+    struct BudgetScope {  // the hard cap counts from this run's first query, and ends with it
+        QueryCounter& counter;
+        std::optional<std::uint64_t> previous;
+        ~BudgetScope() { counter.set_budget(previous); }
+    } budget_scope{stack.counter(), stack.counter().budget()};
+    stack.counter().set_budget(options.max_queries);
     const bool alg2 = !eq.perfect && eq.method == SuiteMethod::Algorithm2;
     ExperimentConfig experiment;
     experiment.max_rounds = options.max_rounds;
@@ -376,6 +373,8 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     std::size_t bound = eq.bound;
     std::string bound_note;
     std::optional<VerifiedEquivalenceOracle> verified;  // kept across an auto bound's experiments
+    std::string tried;          // --bound auto: every B learned at, and what B+1 found
+    bool next_checked = false;  // --bound auto: Algorithm 2 at B+1 found nothing
     std::optional<LearnResult> result;
     std::string learner_name;
     const auto start = std::chrono::steady_clock::now();
@@ -403,49 +402,42 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         }
         result = run_experiment(*learner, *judge, stack.counter(), experiment);
         if (!eq.auto_bound || !alg2 || !result->converged) break;
+        // --bound auto: check the machine learned at B with Algorithm 2 at B+1 (through the cache);
+        // a counterexample raises B, none ends the search at B.
         const MealyMachine minimal = minimize(result->hypothesis);
-        const std::size_t own = distinguisher_bound(minimal).value_or(0);
         // Algorithm 2 at B+1 asks at most |Q|·|Σ|^(B+2) words (Theorem 4.4); the cache already knows many.
         const double estimate = static_cast<double>(minimal.num_states()) *
                                 std::pow(static_cast<double>(minimal.num_inputs()), static_cast<double>(bound + 2));
-        const std::uint64_t spent = stack.stats().total().queries_executed;
-        const bool tight = own >= bound;
+        const std::uint64_t spent = stack.stats().since(before).total().queries_executed;
+        const std::string learned_at = "B=" + std::to_string(bound) + ": " + std::to_string(minimal.num_states()) +
+                                       " states";
         if (bound + 1 > eq.max_bound || static_cast<double>(spent) + estimate > static_cast<double>(eq.budget)) {
-            bound_note = "stopped at B=" + std::to_string(bound) + " by the " +
+            bound_note = tried + learned_at + "; stopped at B=" + std::to_string(bound) + " by the " +
                          (bound + 1 > eq.max_bound ? "maximum bound " + std::to_string(eq.max_bound)
                                                    : "query budget of " + std::to_string(eq.budget)) +
-                         (tight ? ": the learned machine's own distinguisher bound equals B, so states that need "
-                                  "longer words are likely missed"
-                                : ": B+1 was not checked") +
-                         "; B=" + std::to_string(bound + 1) + " would cost up to about " +
-                         std::to_string(static_cast<std::uint64_t>(estimate)) + " more queries (" +
+                         ": B=" + std::to_string(bound + 1) + " was not checked (it would cost up to about " +
+                         std::to_string(static_cast<std::uint64_t>(estimate)) + " more queries; " +
                          std::to_string(spent) + " executed so far)";
             break;
         }
-        if (!tight) {
-            // No sign yet that B is too small: check the result with Algorithm 2 at B+1 (through the
-            // cache). A counterexample there is the evidence; none ends the search.
-            SuiteEquivalenceOracle probe(stack.oracle(), suite_config(eq.method, bound + 1, eq.extra_states));
-            std::optional<Counterexample> found;
-            {
-                const auto phase = stack.counter().enter(Phase::Equivalence);
-                found = probe.find_counterexample(minimal, {});
-            }
-            if (!found) {
-                bound_note = "stopped at B=" + std::to_string(bound + 1) + ": the machine learned at B=" +
-                             std::to_string(bound) + " has its own distinguisher bound " + std::to_string(own) +
-                             " < B, and Algorithm 2 at B=" + std::to_string(bound + 1) + " found no counterexample";
-                ++bound;  // the result was checked at B+1: the evidence covers it
-                break;
-            }
-            log->info("Algorithm 2 at B={} found a counterexample of length {} to the {}-state machine learned at B={}",
-                      bound + 1, found->inputs.size(), minimal.num_states(), bound);
-            ++bound;
-            continue;
+        SuiteEquivalenceOracle probe(stack.oracle(), suite_config(eq.method, bound + 1, eq.extra_states));
+        std::optional<Counterexample> found;
+        {
+            const auto phase = stack.counter().enter(Phase::Equivalence);
+            found = probe.find_counterexample(minimal, {});
         }
-        log->info("raising the distinguisher bound to B={}: the {}-state machine learned at B={} needs words of "
-                  "length {} to tell its states apart",
-                  bound + 1, minimal.num_states(), bound, own);
+        if (!found) {
+            bound_note = tried + learned_at + "; Algorithm 2 at B=" + std::to_string(bound + 1) + " ran " +
+                         std::to_string(probe.last_suite_size()) +
+                         " words against it and found no counterexample: stopped at B=" + std::to_string(bound) +
+                         ", the smallest B tried after which B+1 finds nothing";
+            next_checked = true;
+            break;
+        }
+        log->info("Algorithm 2 at B={} found a counterexample of length {} to the {}-state machine learned at B={}",
+                  bound + 1, found->inputs.size(), minimal.num_states(), bound);
+        tried += learned_at + "; Algorithm 2 at B=" + std::to_string(bound + 1) + " found the counterexample '" +
+                 to_string(found->inputs, minimal.inputs()) + "'; ";
         ++bound;
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -458,7 +450,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     if (alg2) {
         out.bound = bound;
         out.machine_bound = distinguisher_bound(out.machine).value_or(0);
-        out.bound_tight = out.machine_bound >= bound;
+        out.bound_tight = out.machine_bound >= bound && !next_checked;  // B+1 checked: the evidence a tight B lacks
         out.bound_note = bound_note;
     }
     out.access_sequences.clear();
@@ -480,7 +472,10 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         out.stats = stack.stats().since(before);
     }
     if (verified) out.flake_note = flake_note(verified->words_rerun(), verified->rounds());
-    const std::string name = spec_name(!options.name.empty() ? options.name : device.class_name);
+    if (!eq.perfect)
+        out.assumptions = assumptions_of(eq.method, alg2 ? bound : eq.extra_states, stack.oracle().traits(), device,
+                                         options.quiet_check_factor);
+    const std::string name = spec::sanitize_name(!options.name.empty() ? options.name : device.class_name);
     try {
         spec::Spec s = spec_of_learned(out.machine, name);
         if (alg2) s.bounds.distinguisher = std::max(s.bounds.distinguisher, bound);
@@ -732,10 +727,23 @@ CheckReport check_spec(const spec::Spec& spec, std::span<Device* const> devices,
     return report;
 }
 
-std::string evidence_note(const CheckReport& report) {
-    std::string out = "This is bounded evidence, not a proof. It relies on:\n";
-    for (const auto& a : report.assumptions) out += "  - " + a + "\n";
+std::string assumptions_block(const std::vector<std::string>& assumptions, std::string_view indent) {
+    std::string out;
+    for (const auto& a : assumptions) out += std::string(indent) + "- " + a + "\n";
     return out;
+}
+
+std::string evidence_note(const CheckReport& report) {
+    return "This is bounded evidence, not a proof. It relies on:\n" + assumptions_block(report.assumptions);
+}
+
+std::string tight_bound_warning(const LearnedSpec& learned) {
+    if (!learned.bound_tight) return {};
+    const std::string b = std::to_string(learned.bound);
+    return "warning: the bound is tight: the learned machine needs words of length B=" + b +
+           " to tell its states apart, so states that need longer words are likely missed. Re-run with --bound " +
+           std::to_string(learned.bound + 1) + " (or --bound auto; --typestar_bound=" + std::to_string(learned.bound + 1) +
+           " in the gtest plugin).";
 }
 
 }  // namespace typestar

@@ -31,6 +31,10 @@ std::string describe_wait(const Typestate& t, StateId id) {
     return target == id ? "quiet" : "quiet -> " + t.states[target].name;
 }
 
+std::string describe_unknown(const Unknown& u) {
+    return "unknown (" + std::string(to_string(u.source)) + (u.reason.empty() ? "" : ": " + u.reason) + ")";
+}
+
 /// Width of `s` in code points (UTF-8 continuation bytes don't count).
 std::size_t width(const std::string& s) {
     return static_cast<std::size_t>(
@@ -137,10 +141,30 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
     const auto new_access = access_sequences(new_c, order);
     for (StateId p = 0; p < old_states; ++p)
         if (!pair[p] && old_access[p])
-            diff.old_only_states.push_back({old_t.states[p].name, names(*old_access[p], old_c.inputs())});
-    for (StateId q = 0; q < new_states; ++q)
-        if (!new_seen[q] && new_access[q])
-            diff.new_only_states.push_back({new_t.states[q].name, names(*new_access[q], new_c.inputs())});
+            diff.old_only_states.push_back({old_t.states[p].name, names(*old_access[p], old_c.inputs()), {}, {}});
+    // A new state no old state is paired with has no counterpart: it is listed with every
+    // transition out of it (a state seen only beside an already paired old state is a split of it).
+    std::vector<bool> partnered(new_states, false);
+    for (StateId p = 0; p < old_states; ++p)
+        if (pair[p]) partnered[*pair[p]] = true;
+    for (StateId q = 0; q < new_states; ++q) {
+        if (partnered[q] || !new_access[q]) continue;
+        UnpairedState state{new_t.states[q].name, names(*new_access[q], new_c.inputs()), {}, {}};
+        if (new_seen[q] && a.new_alongside[q]) state.alongside = old_t.states[*a.new_alongside[q]].name;
+        for (const Symbol input : order) {
+            if (input == old_c.inputs().at(kWait)) {
+                state.transitions.push_back({std::string(kWait), describe_wait(new_t, q)});
+                continue;
+            }
+            const auto& target = new_t.states[q].callins[input];
+            const Unknown* unknown = new_t.unknown_at(q, input);
+            state.transitions.push_back(
+                {callins[input], unknown   ? describe_unknown(*unknown)
+                                 : target ? "-> " + new_t.states[*target].name
+                                          : std::string("err")});
+        }
+        diff.new_only_states.push_back(std::move(state));
+    }
 
     const Symbol wait = old_c.inputs().at(kWait);
     for (StateId p = 0; p < old_states; ++p) {
@@ -183,9 +207,6 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
             const std::string& symbol = callins[input];
             const Unknown* old_unknown = old_t.unknown_at(p, input);
             const Unknown* new_unknown = new_t.unknown_at(q, input);
-            const auto describe_unknown = [](const Unknown& u) {
-                return "unknown (" + std::string(to_string(u.source)) + (u.reason.empty() ? "" : ": " + u.reason) + ")";
-            };
             const std::string before = old_unknown ? describe_unknown(*old_unknown)
                                        : old_target ? "-> " + old_t.states[*old_target].name
                                                     : "err";
@@ -266,9 +287,14 @@ std::string format_diff(const SpecDiff& diff) {
         for (const auto& s : diff.old_only_states)
             out += "- old state " + code(s.name) + " (reached by " + code(join(s.access)) +
                    ") is not reached in the new typestate\n";
-        for (const auto& s : diff.new_only_states)
-            out += "- new state " + code(s.name) + " (reached by " + code(join(s.access)) +
-                   ") has no counterpart in the old typestate\n";
+        for (const auto& s : diff.new_only_states) {
+            out += "- new state " + code(s.name) + " (reached by " + code(join(s.access)) + ")" +
+                   (s.alongside.empty() ? " has no counterpart in the old typestate"
+                                        : ": a split of old state " + code(s.alongside) +
+                                              ", which the same words reach") +
+                   "; its transitions:\n";
+            for (const auto& t : s.transitions) out += "  - " + code(t.symbol) + ": " + code(t.effect) + "\n";
+        }
     }
 
     if (diff.witness) {

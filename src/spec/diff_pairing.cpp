@@ -72,12 +72,14 @@ AlignedTypestates align_typestates(const Typestate& old_typestate, const Typesta
     std::vector<std::optional<StateId>> pair(old_states);
     std::vector<Word> access(old_states);
     std::vector<bool> new_seen(new_states, false);
+    std::vector<std::optional<StateId>> new_alongside(new_states);
     std::set<std::pair<StateId, StateId>> visited{{old_c.initial(), new_c.initial()}};
     std::vector<std::pair<std::pair<StateId, StateId>, Word>> queue{{{old_c.initial(), new_c.initial()}, {}}};
     for (std::size_t head = 0; head < queue.size(); ++head) {
         const auto [states, word] = queue[head];
         const auto [p, q] = states;
         new_seen[q] = true;
+        if (!new_alongside[q]) new_alongside[q] = p;
         if (!pair[p]) {
             pair[p] = q;
             access[p] = word;
@@ -110,7 +112,8 @@ AlignedTypestates align_typestates(const Typestate& old_typestate, const Typesta
     }
     return AlignedTypestates{std::move(callins), std::move(callbacks), std::move(old_t),
                              std::move(new_t),   std::move(old_c),     std::move(new_c),   std::move(order),
-                             std::move(pair),    std::move(access),    std::move(new_seen), std::move(paired_name)};
+                             std::move(pair),    std::move(access),    std::move(new_seen), std::move(new_alongside),
+                             std::move(paired_name)};
 }
 
 }  // namespace typestar::spec::detail

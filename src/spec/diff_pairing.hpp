@@ -27,6 +27,8 @@ struct AlignedTypestates {
     std::vector<Word> access;
     /// Per new state: whether it occurs in some live pair of the walk.
     std::vector<bool> new_seen;
+    /// Per new state: the old state of the first live pair it occurs in, if any.
+    std::vector<std::optional<StateId>> new_alongside;
     /// Per paired old state p: the name its partner goes by in the new spec — p's own name when the
     /// new spec has a state of that name with the partner's behaviour, else the canonical name.
     std::vector<std::string> paired_name;

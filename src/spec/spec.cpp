@@ -208,4 +208,14 @@ DeviceTraits declared_traits(const Spec& spec) {
     return closure_traits(closure.inputs(), closure.outputs(), spec.assumptions.quiet_is_stable && !moves);
 }
 
+std::string sanitize_name(std::string_view text, std::string_view fallback) {
+    std::string name(text);
+    for (char& c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '.' || c == '-';
+        if (!ok) c = '_';
+    }
+    return name.empty() ? std::string(fallback) : name;
+}
+
 }  // namespace typestar::spec

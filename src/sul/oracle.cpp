@@ -19,6 +19,7 @@ void DeviceOracle::query_all(std::span<const Query> batch) {
     for (const Query& q : batch) {
         buffer_.assign(q.prefix.begin(), q.prefix.end());
         buffer_.insert(buffer_.end(), q.suffix.begin(), q.suffix.end());
+        if (counter_ != nullptr) counter_->reserve(1);
         RunResult run = device_.run(buffer_);
         if (counter_ != nullptr) counter_->count_executed(run.steps, run.waits);
         std::copy(run.outputs.begin() + static_cast<std::ptrdiff_t>(q.prefix.size()), run.outputs.end(),

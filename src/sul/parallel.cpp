@@ -66,6 +66,7 @@ void ParallelOracle::worker(std::size_t index) {
 
 void ParallelOracle::query_all(std::span<const Query> batch) {
     if (batch.empty()) return;
+    if (counter_ != nullptr) counter_->reserve(batch.size());
     batch_ = batch;
     runs_.assign(batch.size(), RunResult{});
     errors_.assign(batch.size(), nullptr);

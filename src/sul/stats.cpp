@@ -1,5 +1,7 @@
 #include "typestar/sul/stats.hpp"
 
+#include "typestar/core/error.hpp"
+
 namespace typestar {
 
 PhaseCounts& PhaseCounts::operator+=(const PhaseCounts& other) noexcept {
@@ -32,6 +34,15 @@ PhaseCounts QueryStats::total() const noexcept {
     sum += equivalence;
     sum += verification;
     return sum;
+}
+
+void QueryCounter::set_budget(std::optional<std::uint64_t> queries) noexcept {
+    budget_ = queries;
+    budget_limit_ = queries ? stats_.total().queries_executed + *queries : 0;
+}
+
+void QueryCounter::reserve(std::uint64_t queries) const {
+    if (budget_ && stats_.total().queries_executed + queries > budget_limit_) throw QueryBudgetError(*budget_);
 }
 
 }  // namespace typestar

@@ -676,3 +676,57 @@ TEST_F(PluginE2E, UpdateModeInParallelProcessesWritesTheSpecOnce) {
 }
 
 }  // namespace
+
+// ---- messages say what ran (issues 23 item 6, 24 items 4 and 5) --------------------------------
+
+namespace {
+
+TEST_F(PluginE2E, EveryPassingTestNamesItsAssumptions) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"));
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    // Each of the 9 cases, not only the XML property.
+    EXPECT_EQ(count(r.out, " passed: bounded evidence, relying on:\n"
+                           "    - the device's states are told apart by words of length <= 2 (distinguisher bound "
+                           "B=2)\n"),
+              9u)
+        << r.out;
+    EXPECT_NE(r.out.find("typestar: Timer.Running_start: 1 word passed: bounded evidence"), std::string::npos) << r.out;
+    EXPECT_EQ(count(r.out, "    - err is absorbing: nothing after a refused callin is run\n"), 9u) << r.out;
+}
+
+TEST_F(PluginE2E, TheFirstRunNamesTheLearnerTheBoundEveryAssumptionAndATightBound) {
+    const fs::path spec = dir_ / "timer.yaml";
+    const Outcome r = subject(spec, "model:" + fixture("timer.yaml"), {{"TYPESTAR_BOUND", "1"}});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("does not exist, so it was learned from model:" + fixture("timer.yaml") +
+                         " with L# (from scratch: no spec yet), DroidStar Algorithm 2 at B=1 as equivalence oracle: "
+                         "3 states, 2 callins, 2 callbacks, bound 1.\n"),
+              std::string::npos)
+        << r.out;
+    // The timer tells its states apart by one wait: B=1 is tight, and the first run says so (as the CLI does).
+    EXPECT_NE(r.out.find("warning: the bound is tight: the learned machine needs words of length B=1"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("The learned spec relies on:\n  - the device's states are told apart by words of length "
+                         "<= 1 (distinguisher bound B=1)\n"),
+              std::string::npos)
+        << r.out;
+}
+
+TEST_F(PluginE2E, AFailingTestNamesTheLearnerThatRanAndABoundChangeWithTheSuiteSizes) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome r = subject(spec, "model:" + fixture("timer_restartable.yaml"), {{"TYPESTAR_BOUND", "3"}});
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_EQ(r.out.find("Re-learned (L*"), std::string::npos) << r.out;  // L# ran
+    EXPECT_NE(r.out.find("Re-learned with L# (seeded with the stored spec), DroidStar Algorithm 2 at B=3 as "
+                         "equivalence oracle: 3 states"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Note: the distinguisher bound changes from B=2 to B=3: the conformance suite grows from "),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(typestar::spec::load_spec(dir_ / "timer.proposed.yaml").bounds.distinguisher, 3u);
+}
+
+}  // namespace

@@ -5,6 +5,7 @@
 
 #include "support/reference_machines.hpp"
 #include "typestar/core/algorithms.hpp"
+#include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/sul/model_device.hpp"
@@ -142,6 +143,72 @@ TEST(Propose, KeepsTheStoredStateNamesAndTiming) {
     EXPECT_EQ(proposed_names, stored_names);
     EXPECT_EQ(proposal.spec->timing.tmax_ms, 123);
     EXPECT_EQ(proposal.stats.learning.queries_executed, 0u);  // the right seed costs no learning query
+}
+
+// ---- bounds are decisions a person sees (issue 24 item 5) -----------------------------------------
+
+/// --budget N is a hard cap on executed queries, counted from the learning run's first query: a
+/// reused stack's earlier queries do not count, and not one query beyond N runs.
+TEST(LearnBudget, IsAHardCapCountedFromTheFirstQuery) {
+    const spec::Spec mp = bundled("mediaplayer.yaml");
+    ModelDevice device(synchronous_closure(mp.typestate), "model:mediaplayer");
+    Conformance conformance(synchronous_closure(mp.typestate), {&device});
+    const std::uint64_t before = conformance.stack().stats().total().queries_executed;
+    LearnOptions options;
+    options.max_queries = 100;
+    try {
+        (void)propose(nullptr, conformance, nullptr, options);
+        ADD_FAILURE() << "learned MediaPlayer within 100 queries";
+    } catch (const QueryBudgetError& e) {
+        EXPECT_EQ(e.budget(), 100u);
+        EXPECT_NE(std::string(e.what()).find("the query budget of 100 executed queries ran out before a result"),
+                  std::string::npos);
+    }
+    EXPECT_EQ(conformance.stack().stats().total().queries_executed - before, 100u);
+    // The cap ends with the run: the same stack answers again.
+    EXPECT_FALSE(conformance.stack().counter().budget().has_value());
+    // Counted from the first query: a stack that already executed queries gets N more.
+    (void)conformance.run(conformance.suite({}));
+    const std::uint64_t ran = conformance.stack().stats().total().queries_executed;
+    ASSERT_GT(ran, 100u);
+    options.max_queries = 1'000'000;
+    EXPECT_NO_THROW((void)propose(&mp, conformance, nullptr, options));
+}
+
+/// --bound auto stops at the smallest B (from the start bound up) after which Algorithm 2 at B+1
+/// finds no counterexample, and says what it tried; it never stores B+1.
+TEST(LearnAutoBound, StopsAtTheSmallestBoundAfterWhichTheNextFindsNothing) {
+    const spec::Spec task = bundled("asynctask.yaml");
+    ModelDevice device(synchronous_closure(task.typestate), "model:asynctask");
+    Device* devices[] = {&device};
+    LearnOptions options;
+    options.equivalence.auto_bound = true;
+    const LearnedSpec learned = learn_spec(devices, options);
+    ASSERT_TRUE(learned.spec);
+    EXPECT_TRUE(spec::same_behaviour(*learned.spec, task));
+    EXPECT_EQ(learned.bound, 2u) << learned.bound_note;
+    EXPECT_EQ(learned.spec->bounds.distinguisher, 2u);
+    EXPECT_NE(learned.bound_note.find("Algorithm 2 at B=3 ran "), std::string::npos) << learned.bound_note;
+    EXPECT_NE(learned.bound_note.find("stopped at B=2, the smallest B tried after which B+1 finds nothing"),
+              std::string::npos)
+        << learned.bound_note;
+    // Started below what the machine needs: each raise names the counterexample B+1 found.
+    options.equivalence.bound = 1;
+    const LearnedSpec raised = learn_spec(devices, options);
+    EXPECT_TRUE(spec::same_behaviour(*raised.spec, task));
+    EXPECT_LE(raised.bound, 2u) << raised.bound_note;
+}
+
+/// Every learned spec carries the one assumptions block a check of it prints.
+TEST(LearnSpec, NamesTheAssumptionsOfTheLearnedSpec) {
+    const spec::Spec task = bundled("asynctask.yaml");
+    ModelDevice device(synchronous_closure(task.typestate), "model:asynctask", spec::declared_traits(task));
+    Device* devices[] = {&device};
+    const LearnedSpec learned = learn_spec(devices);
+    const CheckReport check = check_spec(*learned.spec, devices);
+    ASSERT_FALSE(learned.assumptions.empty());
+    EXPECT_EQ(learned.assumptions, check.assumptions);
+    EXPECT_EQ(assumptions_block({"a", "b"}, "  "), "  - a\n  - b\n");
 }
 
 }  // namespace

@@ -95,7 +95,7 @@ TEST(DiffSpecs, RemovedCallinAndTheStateOnlyItReached) {
     const SpecDiff d = diff_specs(spec_of(async_task()), spec_of(mutant));
     ASSERT_EQ(d.changes.size(), 1u) << format_diff(d);
     EXPECT_EQ(d.changes[0], (TransitionChange{Kind::Removed, "Start", "Start", "cancel", {}, "-> CancelledEarly", "err"}));
-    EXPECT_EQ(d.old_only_states, (std::vector<UnpairedState>{{"CancelledEarly", {"cancel"}}}));
+    EXPECT_EQ(d.old_only_states, (std::vector<UnpairedState>{{"CancelledEarly", {"cancel"}, {}, {}}}));
     ASSERT_TRUE(d.witness);
     EXPECT_EQ(d.witness->inputs, (Strings{"cancel"}));
     EXPECT_EQ(d.witness->new_outputs, (Strings{"err"}));
@@ -190,6 +190,34 @@ TEST(DiffSpecs, RandomMutantsDifferExactlyWhenTheClosuresDo) {
         EXPECT_EQ(format_diff(d), format_diff(diff_specs(spec_of(ts), spec_of(mutant))));  // deterministic
     }
     EXPECT_GT(different, 30);  // the mutation operator mostly changes behaviour
+}
+
+/// Issue 24 item 7: a state of the old spec that splits into five, four of them new. Each new state no
+/// old state is paired with is listed, with every transition out of it (the old text listed none of
+/// the three and none of their transitions: they occur in the lockstep walk beside `Running`).
+TEST(DiffSpecs, EveryNewStateIsListedWithEveryTransitionOutOfIt) {
+    const std::string fixtures = std::string(TYPESTAR_SOURCE_DIR) + "/tests/spec/fixtures/diff/";
+    const Spec old_spec = load_spec(fixtures + "ticker.yaml");
+    const Spec new_spec = load_spec(fixtures + "ticker_split.yaml");
+    const SpecDiff d = diff_specs(old_spec, new_spec);
+    ASSERT_EQ(d.new_only_states.size(), 4u) << format_diff(d);
+    EXPECT_EQ(d.new_only_states[0],
+              (UnpairedState{"Second", {"start", "wait"},
+                             {{"start", "err"}, {"stop", "-> Idle"}, {"wait", "onTick -> Third"}}, "Running"}));
+    EXPECT_EQ(d.new_only_states[1].name, "Third");
+    EXPECT_EQ(d.new_only_states[2].name, "Fourth");
+    EXPECT_EQ(d.new_only_states[3],
+              (UnpairedState{"Last", {"start", "wait", "wait", "wait", "wait"},
+                             {{"start", "-> Last"}, {"stop", "err"}, {"wait", "quiet"}}, "Running"}));
+    const std::string text = format_diff(d);
+    EXPECT_NE(text.find("- new state `Last` (reached by `start wait wait wait wait`): a split of old state `Running`, "
+                        "which the same words reach; its transitions:\n"
+                        "  - `start`: `-> Last`\n"
+                        "  - `stop`: `err`\n"
+                        "  - `wait`: `quiet`\n"),
+              std::string::npos)
+        << text;
+    for (const char* name : {"`Second`", "`Third`", "`Fourth`", "`Last`"}) EXPECT_NE(text.find(name), std::string::npos) << text;
 }
 
 }  // namespace

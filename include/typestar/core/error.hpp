@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,6 +58,17 @@ private:
 class DeviceError : public Error {
 public:
     using Error::Error;
+};
+
+/// A hard cap on executed queries (`--budget N`) was reached before a result: nothing is
+/// reported from the partial run. `budget()` is the cap, counted from the run's first query.
+class QueryBudgetError : public Error {
+public:
+    explicit QueryBudgetError(std::uint64_t budget);
+    [[nodiscard]] std::uint64_t budget() const noexcept { return budget_; }
+
+private:
+    std::uint64_t budget_;
 };
 
 /// The device answered the same input word in two different ways (DroidStar §5.3).

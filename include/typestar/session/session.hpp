@@ -59,10 +59,12 @@ struct EquivalenceOptions {
     std::optional<MealyMachine> perfect;
     /// Test cases handed to the oracle per batch (a pool of devices runs a batch in parallel).
     std::size_t batch_size = 1;
-    /// Algorithm 2 only: raise B while there is evidence it is too small — the learned machine's
-    /// own distinguisher bound reaches B (states that need longer words are then likely merged) —
-    /// up to `max_bound`, within `budget` executed queries; the cache keeps every answer across B.
-    /// LearnedSpec::bound_note says why it stopped.
+    /// Algorithm 2 only: after learning at B, run Algorithm 2 at B+1 against the result; raise B
+    /// while that finds a counterexample, and stop at the smallest B (from `bound` up) after which
+    /// B+1 finds nothing — never at B+1 itself. Up to `max_bound`, and not when B+1 would cost more
+    /// than `budget` executed queries in all (an estimate; LearnOptions::max_queries is the hard
+    /// cap); the cache keeps every answer across B. LearnedSpec::bound_note lists every B tried
+    /// and the words each B+1 check ran.
     bool auto_bound = false;
     std::size_t max_bound = 8;
     std::uint64_t budget = 3'000'000;
@@ -84,6 +86,10 @@ struct LearnOptions {
     std::optional<Counterexample> counterexample;
     /// Give up after this many equivalence queries (0: no limit).
     std::size_t max_rounds = 0;
+    /// A hard cap on executed queries, counted from the first query of this learning run
+    /// (learning, equivalence and the re-checks): QueryBudgetError when it runs out before a
+    /// result. nullopt: no cap.
+    std::optional<std::uint64_t> max_queries;
     /// Called after each round (a progress line); the experiment also logs one info line per round.
     std::function<void(const RoundInfo&)> on_round;
     /// The `device` recorded in the provenance (e.g. the URL the user passed); empty: the first
@@ -134,7 +140,8 @@ struct LearnedSpec {
     std::string learner;     ///< e.g. "L*"
     /// Algorithm 2: the bound B the last experiment used, and the learned machine's own
     /// distinguisher bound. When it reaches B the bound is tight: states that need longer words
-    /// to tell apart are likely missed (`bound_tight`; say so, with the command for B+1).
+    /// to tell apart are likely missed (`bound_tight`; say so, with the command for B+1) — unless
+    /// auto_bound checked the result with Algorithm 2 at B+1 and found nothing.
     std::size_t bound = 0;
     std::size_t machine_bound = 0;
     bool bound_tight = false;
@@ -143,7 +150,20 @@ struct LearnedSpec {
     /// What the flake policy re-ran and the residual chance it leaves (LearnOptions::flake_check),
     /// one sentence for messages; empty when it was off.
     std::string flake_note;
+    /// Every assumption the learned spec relies on, one sentence each (the bound first): the one
+    /// assumptions block a check of it would print (assumptions_of). Refinement appends one
+    /// "values sampled: ..." line per partition it ran values of.
+    std::vector<std::string> assumptions;
 };
+
+/// The warning of a tight bound (`learned.bound_tight`): the learned machine needs words of length
+/// B to tell its states apart, so states that need longer ones are likely merged; with the command
+/// to re-learn at B+1. Empty when the bound is not tight.
+[[nodiscard]] std::string tight_bound_warning(const LearnedSpec& learned);
+
+/// The one rendering of an assumptions block: one "<indent>- <assumption>" line each.
+[[nodiscard]] std::string assumptions_block(const std::vector<std::string>& assumptions,
+                                            std::string_view indent = "  ");
 
 /// Learns the devices' class: one OracleStack over `devices` (one, or several of one class
 /// answering batches in parallel), the learner of `options`, the equivalence oracle of
@@ -219,7 +239,9 @@ struct CheckReport {
     std::size_t tests_waits = 0;
     SuiteMethod method = SuiteMethod::Algorithm2;
     std::size_t bound = 0;
-    /// Every assumption a pass relies on, one sentence each (the bound first).
+    /// Every assumption a pass relies on, one sentence each (the bound first): B, err absorbing,
+    /// quiet when declared, tmax and its double-check, unknown transitions skipped, and (appended by
+    /// refinement) the values sampled per partition. Printed with assumptions_block.
     std::vector<std::string> assumptions;
     QueryStats stats;
 };

@@ -33,10 +33,26 @@ struct TransitionChange {
     bool operator==(const TransitionChange&) const = default;
 };
 
-/// A state of one side that the lockstep walk never pairs (reached only by words the other refuses).
+/// One transition of a state, by name: a callin or `wait`, and what it does ("-> Opened",
+/// "onDone -> Idle", "quiet", "quiet -> S", "err", "unknown (...)").
+struct StateTransition {
+    std::string symbol;
+    std::string effect;
+    bool operator==(const StateTransition&) const = default;
+};
+
+/// A state of one side with no counterpart on the other: an old state the lockstep walk never
+/// pairs, or a new state that no old state is paired with (reached only by words the old spec
+/// refuses, or a split of an old state: `alongside` names the old state the same word reaches).
 struct UnpairedState {
     std::string name;                 ///< name in the spec that has it
     std::vector<std::string> access;  ///< its shortest access sequence there
+    /// New states only: every transition out of the state (inputs by name, `wait` among them);
+    /// none of them has a counterpart to be compared with, so all are listed.
+    std::vector<StateTransition> transitions;
+    /// New states only: the old state that a word reaching this state reaches too (this state is a
+    /// split of it), or empty when the old spec refuses every such word.
+    std::string alongside;
     bool operator==(const UnpairedState&) const = default;
 };
 
@@ -69,7 +85,8 @@ struct SpecDiff {
     std::vector<TransitionChange> changes;
     /// Old states in no live pair (old canonical order), with their access sequence in the old spec.
     std::vector<UnpairedState> old_only_states;
-    /// New states in no live pair (new canonical order), with their access sequence in the new spec.
+    /// New states that no old state is paired with (new canonical order): with their access
+    /// sequence in the new spec and every transition out of them.
     std::vector<UnpairedState> new_only_states;
     /// Transitions that are unknown on one side (or unknown for another reason on both): legal or
     /// err <-> unknown, listed apart from `changes` (kind Changed; before/after say

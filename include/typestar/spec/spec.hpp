@@ -195,6 +195,11 @@ void save_spec(const Spec& spec, const std::filesystem::path& path);
 /// typestate has no state-changing `quiet` move (a spec with such a move never enables the shortcut).
 [[nodiscard]] DeviceTraits declared_traits(const Spec& spec);
 
+/// `text` as a spec name, the one rule for names made from free text (a file's stem, a class
+/// name, a registration): every character outside [A-Za-z0-9_.-] becomes `_`; `fallback` when
+/// `text` is empty.
+[[nodiscard]] std::string sanitize_name(std::string_view text, std::string_view fallback = "learned");
+
 /// True when two specs describe the same behaviour (typestates equivalent; names, bounds, timing
 /// and provenance ignored).
 [[nodiscard]] bool same_behaviour(const Spec& a, const Spec& b);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 namespace typestar {
 
@@ -75,6 +76,15 @@ public:
     }
     void count_round() noexcept { ++stats_.equivalence_rounds; }
 
+    /// A hard cap: at most `queries` more queries executed through this counter from now on (both
+    /// phases); nullopt: no cap.
+    void set_budget(std::optional<std::uint64_t> queries) noexcept;
+    /// The cap set last (the N of set_budget), if any.
+    [[nodiscard]] std::optional<std::uint64_t> budget() const noexcept { return budget_; }
+    /// Called by the executing oracles before running `queries` more: throws QueryBudgetError
+    /// (core/error.hpp) when that would pass the cap, so no query beyond it ever runs.
+    void reserve(std::uint64_t queries) const;
+
     [[nodiscard]] const QueryStats& stats() const noexcept { return stats_; }
 
 private:
@@ -89,6 +99,8 @@ private:
 
     QueryStats stats_;
     Phase phase_ = Phase::Learning;
+    std::optional<std::uint64_t> budget_;
+    std::uint64_t budget_limit_ = 0;  // executed queries allowed in total
 };
 
 }  // namespace typestar

@@ -1,5 +1,7 @@
 #include "typestar/gtest/report.hpp"
 
+#include "typestar/session/proposal.hpp"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -43,12 +45,7 @@ std::string content_hash(std::string_view bytes) {
 }
 
 std::filesystem::path proposed_path(const std::filesystem::path& spec, std::string_view ext) {
-    std::filesystem::path p = spec;
-    const auto e = spec.extension();
-    if (e == ".yaml" || e == ".yml") p.replace_extension();
-    p += ".proposed.";
-    p += std::string(ext);
-    return p;
+    return typestar::proposed_path(spec, ext);  // the one naming rule (session/proposal.hpp)
 }
 
 }  // namespace typestar::gtest

@@ -18,6 +18,7 @@
 #include "typestar/device/factory.hpp"
 #include "shared_proposal.hpp"
 #include "typestar/gtest/report.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/diff.hpp"
@@ -45,16 +46,6 @@ std::string read_file(const std::filesystem::path& path) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-std::string spec_name_from(const std::filesystem::path& path, const std::string& given) {
-    std::string name = given.empty() ? path.stem().string() : given;
-    for (char& c : name) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                        c == '.' || c == '-';
-        if (!ok) c = '_';
-    }
-    return name.empty() ? "spec" : name;
 }
 
 std::string unique_suite(std::string base, std::set<std::string>& used) {
@@ -144,7 +135,7 @@ SpecTests::SpecTests(Registration registration, std::string binary)
 }
 
 void SpecTests::register_tests(std::set<std::string>& used_suites) {
-    const std::string fallback = gtest::test_identifier(spec_name_from(path_, reg_.options.name));
+    const std::string fallback = gtest::test_identifier(spec::sanitize_name(reg_.options.name.empty() ? path_.stem().string() : reg_.options.name, "spec"));
     auto add = [&](const std::string& test, const std::string& file, int line, std::function<void()> body) {
         testing::RegisterTest(suite_name_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
                               [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
@@ -295,24 +286,13 @@ void SpecTests::prepare() {
 }
 
 bool SpecTests::explains(const spec::Spec& candidate, const Counterexample& cex) const {
-    try {
-        const MealyMachine m = synchronous_closure(candidate.typestate);
-        Word w;
-        for (Symbol i : cex.inputs) w.push_back(m.inputs().at(device_->inputs().name(i)));
-        const Word predicted = m.outputs_of(w);
-        for (std::size_t k = 0; k < w.size(); ++k)
-            if (k >= cex.actual.size() || m.outputs().name(predicted[k]) != device_->outputs().name(cex.actual[k]))
-                return false;
-        return true;
-    } catch (const std::exception&) {
-        return false;  // another alphabet: not this device's proposal
-    }
+    return proposal_explains(candidate, names_of(cex.inputs, device_->inputs()), names_of(cex.actual, device_->outputs()));
 }
 
 std::optional<SpecTests::Proposal> SpecTests::reuse_shared(const std::string& key, const Counterexample& cex) {
     const auto record = gtest::read_shared_proposal(gtest::shared_record_path(path_));
     if (!record || record->key != key) return std::nullopt;
-    const auto proposed_yaml = gtest::proposed_path(path_, "yaml");
+    const auto proposed_yaml = proposed_path(path_, "yaml");
     Proposal p;
     try {
         p.spec = spec::parse_spec(record->yaml, proposed_yaml.string());
@@ -338,6 +318,7 @@ std::optional<SpecTests::Proposal> SpecTests::reuse_shared(const std::string& ke
     } catch (const std::exception&) {
     }
     p.shared = true;
+    if (const std::string b = bound_change(*spec_, *p.spec); !b.empty()) p.summary = "Note: " + b + ".\n";
     if (s.ci) {
         p.pointer = "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, by " +
                     who + ") is printed in full in that test's output.\n";
@@ -346,67 +327,55 @@ std::optional<SpecTests::Proposal> SpecTests::reuse_shared(const std::string& ke
         p.pointer = "Update mode: " + path_.string() + " was rewritten by " + who + ".\n";
     } else {
         std::string pictures;
-        for (const auto& f : {gtest::proposed_path(path_, "svg"), [&] {
-                                  auto d = path_;
-                                  d.replace_extension(".diff.svg");
-                                  return d;
-                              }()}) {
+        for (const auto& f : {proposed_path(path_, "svg"), diff_picture_path(path_)}) {
             std::error_code ec;
             if (std::filesystem::exists(f, ec)) pictures += (pictures.empty() ? "" : ", ") + f.string();
         }
         p.pointer = "Proposed spec: " + proposed_yaml.string() + " (learned once for this spec and change, by " + who +
                     "; its full diff is in that test's output, or run: typestar diff " +
                     gtest::shell_quote(path_.string()) + " " + gtest::shell_quote(proposed_yaml.string()) + ")\n" +
-                    (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") +
-                    "Accept it: typestar accept " + gtest::shell_quote(path_.string()) + "\n";
+                    (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") + "Accept it: " + accept_command();
     }
     p.report = p.pointer;
     return p;
 }
 
-const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexample) {
-    if (proposal_) return *proposal_;
-    // One proposal per spec and change across the test processes of a ctest run (shared_proposal.hpp).
-    std::optional<gtest::ProposalLock> lock;
-    std::string key;
-    const Settings& settings_now = settings();
+std::string SpecTests::accept_command() const {
+    // A proposal over other inputs is for another alphabet: accept refuses it unless told.
+    return "typestar accept " + gtest::shell_quote(path_.string()) + (alphabet_mismatch_.empty() ? "" : " --force") +
+           "\n";
+}
+
+std::string SpecTests::proposal_key() const {
     // Shared only when the key pins the device's behaviour: a factory or built-in simulation (the
     // test binary's bytes), or a model file (its bytes). An http:// agent can change behind the
     // same URL and description, so each process learns its own proposal then.
-    const std::string& url = settings_now.device;
+    const Settings& s = settings();
+    const std::string& url = s.device;
     const bool is_model = url.rfind("model:", 0) == 0;
-    const bool pinned = url.empty() || is_model || url.rfind("inproc:", 0) == 0;
-    if (pinned && spec_ && counterexample != nullptr && alphabet_mismatch_.empty() && conformance_) {
-        const DeviceDescription who = device_->describe();
-        std::ostringstream device_text;
-        device_text << (url.empty() ? "factory " + who.name : "url " + url) << " | class " << who.class_name
-                    << " | framework " << who.framework << " | tmax "
-                    << (who.tmax_ms ? std::to_string(*who.tmax_ms) : "-") << " | tmin "
-                    << (who.tmin_ms ? std::to_string(*who.tmin_ms) : "-");
-        if (is_model) device_text << " | model " << gtest::content_hash(read_file(url.substr(6)));
-        std::error_code cwd_error;
-        device_text << " | env " << gtest::environment_hash() << " | cwd "
-                    << std::filesystem::current_path(cwd_error).string();
-        key = gtest::shared_proposal_key(file_text_, device_text.str(), gtest::executable_hash(),
-                                         std::max<std::size_t>(1, bound()), settings_now.learner, tool_version()) +
-              "mode " + (settings_now.ci ? "ci" : settings_now.update ? "update" : "proposal") + "\n";
-        lock.emplace(gtest::shared_lock_path(path_));  // waits while another process learns
-        if (lock->held()) {
-            if (auto reused = reuse_shared(key, *counterexample)) {
-                proposal_ = std::move(*reused);
-                return *proposal_;
-            }
-        }
-    }
-    proposal_.emplace();
-    Proposal& p = *proposal_;
+    const DeviceDescription who = device_->describe();
+    std::ostringstream device_text;
+    device_text << (url.empty() ? "factory " + who.name : "url " + url) << " | class " << who.class_name
+                << " | framework " << who.framework << " | tmax "
+                << (who.tmax_ms ? std::to_string(*who.tmax_ms) : "-") << " | tmin "
+                << (who.tmin_ms ? std::to_string(*who.tmin_ms) : "-");
+    if (is_model) device_text << " | model " << gtest::content_hash(read_file(url.substr(6)));
+    std::error_code cwd_error;
+    device_text << " | env " << gtest::environment_hash() << " | cwd "
+                << std::filesystem::current_path(cwd_error).string();
+    return gtest::shared_proposal_key(file_text_, device_text.str(), gtest::executable_hash(),
+                                      std::max<std::size_t>(1, bound()), s.learner, tool_version()) +
+           "mode " + (s.ci ? "ci" : s.update ? "update" : "proposal") + "\n";
+}
+
+void SpecTests::learn_proposal(Proposal& p, const Counterexample* counterexample) {
     const std::size_t b = std::max<std::size_t>(1, bound());
     // The stored spec's name; else the registration's; else the device's class name (learn_spec),
     // else the file's stem.
     const std::string name = spec_                       ? spec_->typestate.name
-                             : !reg_.options.name.empty() ? spec_name_from(path_, reg_.options.name)
+                             : !reg_.options.name.empty() ? spec::sanitize_name(reg_.options.name, "spec")
                              : !device_->describe().class_name.empty() ? std::string()
-                                                                       : spec_name_from(path_, {});
+                                                                       : spec::sanitize_name(path_.stem().string(), "spec");
     try {
         // Seeded with the stored spec and driven by the failing word, through the conformance run's
         // oracle stack (every answer it executed is reused). The proposal is the device's behaviour
@@ -427,6 +396,11 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
                               : seeded && conformance_ ? typestar::propose(&*spec_, *conformance_, counterexample, options)
                                                        : typestar::propose(seeded ? &*spec_ : nullptr, devices, options);
         if (!learned.spec) throw Error("the learned machine is not a synchronous closure: " + learned.not_a_closure);
+        const char* how = seeded   ? "seeded with the stored spec"
+                          : spec_ ? "from scratch: the device's inputs are not the spec's"
+                                  : "from scratch: no spec yet";
+        p.summary = learning_summary(learned, refine ? std::string(how) + ", refining parameterised callins" : how,
+                                     spec_ ? &*spec_ : nullptr);
         p.spec = std::move(*learned.spec);
     } catch (const PartitionError& e) {
         p.error = std::string("the spec's partitions do not describe the device (learn it again with refinement: "
@@ -436,57 +410,41 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
     } catch (const std::exception& e) {
         p.error = e.what();
     }
-    if (!p.spec) return p;
+}
 
-    const std::string yaml = spec::write_spec(*p.spec);
-    const auto proposed_yaml = gtest::proposed_path(path_, "yaml");
-    const auto proposed_dot = gtest::proposed_path(path_, "dot");
+bool SpecTests::write_proposal(Proposal& p) {
     const Settings& s = settings();
     std::ostringstream r;
+    std::string yaml;
     if (s.ci) {
+        yaml = spec::write_spec(*p.spec);
         r << "CI is set, so nothing was written" << (s.update ? " (TYPESTAR_UPDATE is ignored on CI)" : "")
           << ". The proposed spec:\n"
           << indent(yaml, "    ");
     } else {
         try {
-            if (s.update) {
-                spec::write_file_atomically(path_, yaml);
-                std::error_code ec;
-                std::filesystem::remove(proposed_yaml, ec);
-                std::filesystem::remove(proposed_dot, ec);
-                std::filesystem::remove(gtest::proposed_path(path_, "svg"), ec);
-                std::filesystem::path diff_svg = path_;
-                diff_svg.replace_extension(".diff.svg");
-                std::filesystem::remove(diff_svg, ec);
-                p.wrote_spec = true;
+            ProposalPictures pictures;
+#if TYPESTAR_HAVE_RENDER
+            pictures = render::write_proposal_pictures;
+#endif
+            const WrittenProposal w = typestar::write_proposal(path_, spec_ ? &*spec_ : nullptr, *p.spec, s.update, pictures);
+            yaml = w.yaml;
+            p.wrote_spec = w.wrote_spec;
+            if (w.wrote_spec) {
                 r << "Update mode (TYPESTAR_UPDATE / --typestar_update): wrote " << path_.string() << ".\n";
             } else {
-                spec::write_file_atomically(proposed_yaml, yaml);
-                spec::write_file_atomically(proposed_dot, spec::write_typestate_dot(p.spec->typestate));
-                std::string pictures = proposed_dot.string();
-#if TYPESTAR_HAVE_RENDER
-                try {
-                    pictures.clear();
-                    for (const auto& picture :
-                         render::write_proposal_pictures(spec_ ? &*spec_ : nullptr, *p.spec, proposed_yaml))
-                        pictures += (pictures.empty() ? "" : ", ") + picture.string();
-                } catch (const std::exception& e) {
-                    pictures = proposed_dot.string() + "; no SVG: " + e.what();
-                }
-#endif
-                r << "Proposed spec: " << proposed_yaml.string() << "\n  (pictures: " << pictures
+                r << "Proposed spec: " << w.file.string() << "\n  (pictures: " << w.pictures
                   << ")\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, "
-                     "or --auto):\n    typestar accept "
-                  << gtest::shell_quote(path_.string())
-                  << "\nor rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes "
+                     "or --auto):\n    "
+                  << accept_command() << "or rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes "
                   << path_.filename().string() << " itself.\n";
             }
         } catch (const std::exception& e) {
             p.error = std::string("could not write the learned spec: ") + e.what();
-            return p;
+            return false;
         }
     }
-    if (spec_) {
+    if (spec_) {  // the diff
         try {
             p.diff = spec::diff_specs(*spec_, *p.spec);
             r << "Stored -> proposed (typestar diff):\n" << indent(spec::format_diff(*p.diff), "    ");
@@ -497,13 +455,41 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
     p.report = r.str();
     p.pointer = s.ci        ? std::string("The proposed spec and its diff are printed in full above (first failing test).\n")
                 : s.update ? "Update mode: wrote " + path_.string() + ".\n"
-                           : "Proposed spec: " + proposed_yaml.string() +
+                           : "Proposed spec: " + proposed_path(path_, "yaml").string() +
                                  " (its diff and pictures are in the first failing test's message above)\n";
+    p.yaml = std::move(yaml);
+    return true;
+}
+
+const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexample) {
+    if (proposal_) return *proposal_;
+    // Key and lock: one proposal per spec and change across the test processes of a ctest run
+    // (shared_proposal.hpp); reuse another process's when it explains this counterexample.
+    std::optional<gtest::ProposalLock> lock;
+    std::string key;
+    const std::string& url = settings().device;
+    const bool pinned = url.empty() || url.rfind("model:", 0) == 0 || url.rfind("inproc:", 0) == 0;
+    if (pinned && spec_ && counterexample != nullptr && alphabet_mismatch_.empty() && conformance_) {
+        key = proposal_key();
+        lock.emplace(gtest::shared_lock_path(path_));  // waits while another process learns
+        if (lock->held()) {
+            if (auto reused = reuse_shared(key, *counterexample)) {
+                proposal_ = std::move(*reused);
+                return *proposal_;
+            }
+        }
+    }
+    // Learn, write, diff.
+    proposal_.emplace();
+    Proposal& p = *proposal_;
+    learn_proposal(p, counterexample);
+    if (!p.spec || !write_proposal(p)) return p;
+    // Share it.
     if (lock && lock->held()) {
         try {
             gtest::write_shared_proposal(gtest::shared_record_path(path_),
                                          gtest::SharedProposal{key, static_cast<long>(::getpid()), current_test(),
-                                                               gtest::utc_now(), yaml});
+                                                               gtest::utc_now(), p.yaml});
         } catch (const std::exception& e) {
             logger("typestar.gtest")->warn("could not share the proposal with other test processes: {}", e.what());
         }
@@ -564,23 +550,14 @@ void SpecTests::run_learn() {
         return;
     }
     testing::Test::RecordProperty("typestar_learned_states", std::to_string(p.spec->typestate.states.size()));
-    const std::string summary = std::to_string(p.spec->typestate.states.size()) + " states, " +
-                                std::to_string(p.spec->typestate.callins.size()) + " callins, " +
-                                std::to_string(p.spec->typestate.callbacks.size()) + " callbacks, bound " +
-                                std::to_string(p.spec->bounds.distinguisher);
     if (p.wrote_spec) {
-        std::cout << "typestar: learned " << path_.string() << " from " << d->name() << " (" << summary
-                  << "); review and commit it.\n";
+        std::cout << "typestar: learned " << path_.string() << " from " << d->name() << " with " << p.summary
+                  << "Review and commit it.\n";
         return;
     }
     ADD_FAILURE_AT(reg_.file.c_str(), reg_.line)
         << "typestar: the spec " << path_.string() << " does not exist, so it was learned from " << d->name()
-        << " (" << (parse_learner(settings().learner).value_or(LearnerKind::LSharp) == LearnerKind::LStar
-                        ? "L*, DroidStar Algorithm 1"
-                        : "L#")
-        << ", with DroidStar Algorithm 2 at bound " << std::max<std::size_t>(1, bound())
-        << " as equivalence oracle): " << summary << ".\n"
-        << p.report;
+        << " with " << p.summary << p.report;
 }
 
 void SpecTests::run_transition(std::size_t index) {
@@ -616,8 +593,7 @@ void SpecTests::run_transition(std::size_t index) {
         ADD_FAILURE_AT(at.c_str(), t.line)
             << "typestar: " << suite_name_ << "." << t.name << ": " << alphabet_mismatch_ << " (device "
             << d->name() << ").\n"
-            << (p.spec ? "Re-learned from the device (L*, from scratch: other inputs): " +
-                             std::to_string(p.spec->typestate.states.size()) + " states.\n" + p.report
+            << (p.spec ? "Re-learned from the device with " + p.summary + p.report
                        : "Re-learning failed: " + p.error + "\n");
         return;
     }
@@ -666,7 +642,15 @@ void SpecTests::run_transition(std::size_t index) {
         return;
     }
     const std::optional<Counterexample>& cex = report->counterexample;
-    if (!cex) return;  // bounded evidence: no counterexample up to the bound
+    if (!cex) {  // bounded evidence: no counterexample up to the bound, under the assumptions it names
+        std::string relies;
+        for (const auto& a : report->assumptions) relies += (relies.empty() ? "" : "; ") + a;
+        testing::Test::RecordProperty("typestar_assumptions", relies);
+        std::cout << "typestar: " << suite_name_ << "." << t.name << ": " << run.cases.size() << " word"
+                  << (run.cases.size() == 1 ? "" : "s") << " passed: bounded evidence, relying on:\n"
+                  << assumptions_block(report->assumptions, "    ");
+        return;
+    }
 
     const std::size_t number = cex->test_case.value_or(0) + 1;
     std::ostringstream m;
@@ -681,20 +665,13 @@ void SpecTests::run_transition(std::size_t index) {
 
     const Proposal& p = propose(&*cex);
     if (!p.spec) {
-        m << "Re-learning (L*, seeded with the stored spec) failed: " << p.error << "\n";
+        m << "Re-learning failed: " << p.error << "\n";
         ADD_FAILURE_AT(at.c_str(), t.line) << m.str();
         return;
     }
     if (p.wrote_spec) {
         // Update mode: the test passes when the written spec explains the device's answer.
-        const MealyMachine updated = synchronous_closure(p.spec->typestate);
-        Word w;
-        for (Symbol i : cex->inputs) w.push_back(updated.inputs().at(d->inputs().name(i)));
-        bool explained = true;
-        const Word predicted = updated.outputs_of(w);
-        for (std::size_t k = 0; k < w.size(); ++k)
-            explained = explained && updated.outputs().name(predicted[k]) == d->outputs().name(cex->actual[k]);
-        if (explained) {
+        if (explains(*p.spec, *cex)) {
             if (!update_announced_) {
                 update_announced_ = true;
                 std::cout << "typestar: " << p.report;
@@ -705,7 +682,11 @@ void SpecTests::run_transition(std::size_t index) {
         }
         m << "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
     }
-    m << "Re-learned (L*, seeded with the stored spec): " << p.spec->typestate.states.size() << " states.\n";
+    if (p.shared)
+        m << "Re-learned by another test process of this run: " << p.spec->typestate.states.size() << " states.\n"
+          << p.summary;
+    else
+        m << "Re-learned with " << p.summary;
     if (p.diff) m << change_summary(*p.diff, t);
     // The full proposal and diff once per spec: in the process that learned it, in its first failure.
     if (!p.shared && !report_printed_) {

@@ -83,6 +83,10 @@ private:
         std::optional<spec::SpecDiff> diff;  ///< stored -> proposed, when there is a stored spec
         bool wrote_spec = false;         ///< update mode wrote the spec file itself
         bool shared = false;             ///< reused from another test process of this run
+        /// What ran and what the proposal relies on (learning_summary): learner, B, bound change,
+        /// tight-bound warning, assumptions. Only the bound change for a reused proposal.
+        std::string summary;
+        std::string yaml;                ///< the proposal's text (shared with other processes)
     };
 
     /// The proposal another test process computed for the same key, if it explains `cex` and its
@@ -107,6 +111,13 @@ private:
     /// Learns once per process through the session layer (propose): from scratch, or seeded with the
     /// stored spec, on a fresh oracle stack so the proposal does not depend on which test failed.
     const Proposal& propose(const Counterexample* counterexample = nullptr);
+    // The phases of propose: the sharing key, learning, writing (with the diff).
+    [[nodiscard]] std::string proposal_key() const;
+    void learn_proposal(Proposal& p, const Counterexample* counterexample);
+    /// False (with p.error) when the files cannot be written.
+    bool write_proposal(Proposal& p);
+    /// "typestar accept SPEC" (with --force for a proposal over other inputs), and a line break.
+    [[nodiscard]] std::string accept_command() const;
     [[nodiscard]] std::size_t bound() const;
     [[nodiscard]] std::string reproduce(const std::string& test) const;
 

@@ -26,7 +26,9 @@ namespace typestar::gtest {
 [[nodiscard]] std::string content_hash(std::string_view bytes);
 
 /// `<spec>.proposed.yaml` next to `spec`: the extension `.yaml`/`.yml` replaced (kept otherwise),
-/// e.g. `specs/timer.yaml` -> `specs/timer.proposed.yaml`; `ext` is "yaml" or "dot".
+/// e.g. `specs/timer.yaml` -> `specs/timer.proposed.yaml`; `ext` is "yaml" or "dot". Forwards to
+/// typestar::proposed_path (typestar/session/proposal.hpp), the one rule `typestar accept` uses too;
+/// prefer that one (this name stays for one release).
 [[nodiscard]] std::filesystem::path proposed_path(const std::filesystem::path& spec, std::string_view ext);
 
 }  // namespace typestar::gtest
