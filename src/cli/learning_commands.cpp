@@ -25,7 +25,7 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/data_device.hpp"
 #include "typestar/device/factory.hpp"
-#include "typestar/gtest/plan.hpp"  // header-only use of plan.cpp's pure functions (compiled into the CLI)
+#include "typestar/session/test_plan.hpp"
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/dot.hpp"
@@ -428,12 +428,12 @@ struct SuiteArgs {
 void print_suite_transitions(const spec::Spec& spec, const MealyMachine& machine, const TestSuite& suite) {
     std::vector<Word> access;
     for (const auto& w : access_sequences(machine)) access.push_back(w.value_or(Word{}));  // unreachable: unused
-    const auto groups = gtest::assign_cases(machine, access, suite);
-    std::cout << ",\n  \"test_suite\": " << nlohmann::json(gtest::suite_identifier(spec)).dump() << ",\n  \"transitions\": [";
+    const auto groups = typestar::assign_cases(machine, access, suite);
+    std::cout << ",\n  \"test_suite\": " << nlohmann::json(typestar::suite_identifier(spec)).dump() << ",\n  \"transitions\": [";
     bool first = true;
     std::map<std::string, StateId> state_of;
     for (StateId q = 0; q < machine.num_states(); ++q) state_of.emplace(machine.state_name(q), q);
-    for (const auto& t : gtest::plan_transition_tests(spec)) {
+    for (const auto& t : typestar::plan_transition_tests(spec)) {
         const auto found = state_of.find(t.state);
         const auto i = machine.inputs().find(t.input);
         if (found == state_of.end() || !i) continue;

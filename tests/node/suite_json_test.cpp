@@ -16,7 +16,7 @@
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
-#include "typestar/gtest/plan.hpp"
+#include "typestar/session/test_plan.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -39,11 +39,11 @@ TEST_P(SuiteJson, GroupsEveryTestByItsTransitionAsTheGtestPluginDoes) {
     const json j = json::parse(r.out);
     const spec::Spec s = spec::load_spec(path);
     const MealyMachine m = synchronous_closure(s.typestate);  // the machine the CLI's suite is of
-    const auto plan = gtest::plan_transition_tests(s);
+    const auto plan = typestar::plan_transition_tests(s);
 
     for (const char* key : {"spec", "method", "bound", "inputs", "tests", "symbols", "waits"})
         EXPECT_TRUE(j.contains(key)) << key << ": the earlier keys stay (additive)";
-    EXPECT_EQ(j.at("test_suite"), gtest::suite_identifier(s));
+    EXPECT_EQ(j.at("test_suite"), typestar::suite_identifier(s));
     ASSERT_EQ(j.at("transitions").size(), plan.size());
     std::vector<Word> access;
     for (const auto& a : access_sequences(m)) access.push_back(a.value_or(Word{}));
@@ -60,7 +60,7 @@ TEST_P(SuiteJson, GroupsEveryTestByItsTransitionAsTheGtestPluginDoes) {
             q = m.successor(q, suite.cases[c].inputs[k]);
         }
     }
-    const auto groups = gtest::assign_cases(m, access, suite);
+    const auto groups = typestar::assign_cases(m, access, suite);
     std::vector<char> assigned(suite.cases.size(), 0);
     for (std::size_t k = 0; k < plan.size(); ++k) {
         const json& t = j["transitions"][k];
@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(BundledSpecs, SuiteJson,
                          ::testing::Values("specs/mediaplayer.yaml", "specs/asynctask.yaml",
                                            "specs/node/readable_stream.yaml", "examples/node_job/specs/job.yaml",
                                            "tests/spec/fixtures/good/params_v2.yaml"),
-                         [](const auto& p) { return gtest::test_identifier(p.param); });
+                         [](const auto& p) { return typestar::test_identifier(p.param); });
 
 }  // namespace
 }  // namespace typestar

@@ -1,4 +1,4 @@
-#include "typestar/gtest/plan.hpp"
+#include "typestar/session/test_plan.hpp"
 
 #include <set>
 
@@ -7,7 +7,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
 
-namespace typestar::gtest {
+namespace typestar {
 namespace {
 
 // Line numbers matter: the tests point at them.
@@ -181,4 +181,4 @@ TEST(Plan, BadAccessIsRejected) {
 }
 
 }  // namespace
-}  // namespace typestar::gtest
+}  // namespace typestar

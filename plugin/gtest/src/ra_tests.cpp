@@ -36,7 +36,7 @@ public:
     void register_tests() {
         std::error_code ec;
         std::string fallback = options_.name.empty() ? path_.stem().string() : options_.name;
-        fallback = gtest::test_identifier(fallback);
+        fallback = typestar::test_identifier(fallback);
         if (!std::filesystem::exists(path_, ec)) {
             suite_ = fallback;
             add("learn", file_, line_, [this] { run_learn(); });
@@ -55,7 +55,7 @@ public:
             });
             return;
         }
-        suite_ = gtest::test_identifier(spec_->automaton.name);
+        suite_ = typestar::test_identifier(spec_->automaton.name);
         const ra::RegisterAutomaton& a = spec_->automaton;
         for (std::size_t l = 0; l < a.locations.size(); ++l) {
             const auto& loc = a.locations[l];
@@ -65,7 +65,7 @@ public:
                 const auto& t = loc.transitions[k];
                 std::string name = loc.name + "_" + a.inputs[t.input].name;
                 if (per_input[t.input] > 1) name += "_" + std::to_string(++seen[t.input]);
-                add(gtest::test_identifier(name), path_.string(), t.line ? t.line : loc.line,
+                add(typestar::test_identifier(name), path_.string(), t.line ? t.line : loc.line,
                     [this, l, k] { run_transition(l, k); });
             }
         }

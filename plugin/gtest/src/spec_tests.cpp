@@ -84,7 +84,7 @@ std::string current_test() {
 /// What changed from the stored spec to the proposal, one line per changed transition (the
 /// stored spec's state names), the test's own transition marked; or why the test fails although
 /// its own transition did not change.
-std::string change_summary(const spec::SpecDiff& d, const gtest::TransitionTest& t) {
+std::string change_summary(const spec::SpecDiff& d, const typestar::TransitionTest& t) {
     std::ostringstream o;
     bool mine = false;
     o << "What changed (stored -> proposed):\n";
@@ -123,7 +123,7 @@ SpecTests::SpecTests(Registration registration, std::string binary)
     file_text_ = read_file(path_);
     try {
         spec_ = spec::parse_spec(file_text_, path_.string());
-        tests_ = gtest::plan_transition_tests(*spec_);
+        tests_ = typestar::plan_transition_tests(*spec_);
     } catch (const SpecError& e) {
         spec_.reset();
         for (const auto& d : e.diagnostics()) load_error_ += d.str() + "\n";
@@ -135,13 +135,13 @@ SpecTests::SpecTests(Registration registration, std::string binary)
 }
 
 void SpecTests::register_tests(std::set<std::string>& used_suites) {
-    const std::string fallback = gtest::test_identifier(spec::sanitize_name(reg_.options.name.empty() ? path_.stem().string() : reg_.options.name, "spec"));
+    const std::string fallback = typestar::test_identifier(spec::sanitize_name(reg_.options.name.empty() ? path_.stem().string() : reg_.options.name, "spec"));
     auto add = [&](const std::string& test, const std::string& file, int line, std::function<void()> body) {
         testing::RegisterTest(suite_name_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
                               [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
     };
     if (spec_) {
-        suite_name_ = unique_suite(gtest::suite_identifier(*spec_), used_suites);
+        suite_name_ = unique_suite(typestar::suite_identifier(*spec_), used_suites);
         for (std::size_t i = 0; i < tests_.size(); ++i)
             add(tests_[i].name, path_.string(), tests_[i].line, [this, i] { run_transition(i); });
     } else if (!load_error_.empty()) {
@@ -257,7 +257,7 @@ void report_no_device(const std::filesystem::path& path, const std::string& brok
 void SpecTests::prepare() {
     if (prepared_) return;
     prepared_ = true;
-    MealyMachine model = gtest::test_model(*spec_);
+    MealyMachine model = typestar::test_model(*spec_);
     std::vector<std::string> spec_inputs = model.inputs().names();
     std::vector<std::string> device_inputs = device_->inputs().names();
     std::vector<std::string> a = spec_inputs, b = device_inputs;
@@ -279,7 +279,7 @@ void SpecTests::prepare() {
         options.bound = bound();
         suite_ = conformance_->suite(options);
         (void)cut_at_unknown(suite_, spec_->typestate);  // unknown transitions are skipped, not tested
-        groups_ = gtest::assign_cases(expected, access_, suite_);
+        groups_ = typestar::assign_cases(expected, access_, suite_);
     } catch (const std::exception& e) {
         prepare_error_ = e.what();
     }
@@ -561,7 +561,7 @@ void SpecTests::run_learn() {
 }
 
 void SpecTests::run_transition(std::size_t index) {
-    const gtest::TransitionTest& t = tests_[index];
+    const typestar::TransitionTest& t = tests_[index];
     record_common();
     testing::Test::RecordProperty("typestar_transition", t.state + " " + t.input);
     if (!settings_ok()) return;

@@ -16,7 +16,7 @@
 
 #include "typestar/conformance/suite.hpp"
 #include "typestar/gtest/gtest.hpp"
-#include "typestar/gtest/plan.hpp"
+#include "typestar/session/test_plan.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/session/session.hpp"
@@ -129,7 +129,7 @@ private:
     std::optional<spec::Spec> spec_;
     std::string load_error_;  // non-empty: the spec exists but does not load
     int load_line_ = 0;
-    std::vector<gtest::TransitionTest> tests_;
+    std::vector<typestar::TransitionTest> tests_;
 
     // Built lazily, in test bodies.
     bool device_tried_ = false;

@@ -1,4 +1,4 @@
-#include "typestar/gtest/plan.hpp"
+#include "typestar/session/test_plan.hpp"
 
 #include <map>
 #include <optional>
@@ -8,7 +8,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
 
-namespace typestar::gtest {
+namespace typestar {
 
 std::string test_identifier(std::string_view text) {
     if (text.empty()) return "_";
@@ -82,4 +82,4 @@ std::vector<std::vector<std::size_t>> assign_cases(const MealyMachine& model, co
     return groups;
 }
 
-}  // namespace typestar::gtest
+}  // namespace typestar

@@ -1,0 +1,58 @@
+// The test plan of a spec: which tests it becomes (one per transition, named like the gtest cases)
+// and which words of its Algorithm 2 suite each test runs. Shared by the gtest plugin, the CLI's
+// `suite --format json` (the JUnit 5 and node:test runners) and the tests.
+// Design note: one test per transition (state, input) of the spec's synchronous closure. The suite
+// is generated once per spec (DroidStar Algorithm 2, conformance/suite.hpp) and each of its words
+// goes to exactly one test: the transition where the word first leaves the access-sequence tree,
+// i.e. the transition R(q)·i whose check R(q)·i·s generated it. A transition whose own words are
+// all prefixes of other words (a tree transition, typically) runs its access word R(q)·i alone.
+// Only the YAML is needed to name the tests; the words are computed in the first test body.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "typestar/conformance/suite.hpp"
+#include "typestar/core/mealy.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar {
+
+/// `text` with every character outside [A-Za-z0-9_] replaced by `_`; "_" for empty text.
+[[nodiscard]] std::string test_identifier(std::string_view text);
+
+/// One conformance test: a transition of the spec's synchronous closure.
+struct TransitionTest {
+    std::string name;   ///< `<State>_<symbol>` in [A-Za-z0-9_], unique within the spec
+    std::string state;  ///< the state's name in the spec
+    std::string input;  ///< a callin, or `wait`
+    int line = 0;       ///< the spec's line of the transition (of the state if it has none; else 0)
+    bool operator==(const TransitionTest&) const = default;
+};
+
+/// The machine a spec's tests check: its synchronous closure restricted to reachable states
+/// (typestar::canonical; state names kept, the error sink `__err` included when some input errs).
+/// Throws std::invalid_argument for a malformed typestate.
+[[nodiscard]] MealyMachine test_model(const spec::Spec& spec);
+
+/// The tests of `spec`, in a stable order: states in file order (unreachable ones left out), and
+/// per state the callins in declared order, then `wait`. Names that would clash after
+/// test_identifier get `_2`, `_3`, … in that order. Throws std::invalid_argument for a malformed
+/// typestate.
+[[nodiscard]] std::vector<TransitionTest> plan_transition_tests(const spec::Spec& spec);
+
+/// For every transition (q, i) of `model`, at index q·|inputs| + i, the indices (in suite order)
+/// of the cases of `suite` whose word first leaves the tree of `access` at (q, i); a word entirely
+/// inside the tree goes to its last transition. `access` must be the access sequences `suite` was
+/// generated with (one per state of `model`) and form a tree (prefix-closed). Throws
+/// std::invalid_argument when a case's inputs are out of range or `access` has the wrong size.
+[[nodiscard]] std::vector<std::vector<std::size_t>> assign_cases(const MealyMachine& model,
+                                                                 const std::vector<Word>& access,
+                                                                 const TestSuite& suite);
+
+/// The spec's name as a gtest test-suite name (test_identifier of the typestate's name).
+[[nodiscard]] std::string suite_identifier(const spec::Spec& spec);
+
+}  // namespace typestar
