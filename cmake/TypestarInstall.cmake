@@ -49,9 +49,11 @@ set(TYPESTAR_INSTALLED_JUNIT_JAR OFF)
 if(TARGET typestar_junit)
   set(TYPESTAR_INSTALLED_JUNIT_JAR ON)
 endif()
+# The Node package (device/CMakeLists.txt installs it here with the agent): typestar_NODE_PACKAGE_DIR.
+set(TYPESTAR_INSTALL_NODEDIR "${CMAKE_INSTALL_DATADIR}/typestar/node/typestar-node-device")
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/typestarConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/typestarConfig.cmake" INSTALL_DESTINATION ${TYPESTAR_INSTALL_CMAKEDIR}
-  PATH_VARS TYPESTAR_INSTALL_JAVADIR)
+  PATH_VARS TYPESTAR_INSTALL_JAVADIR TYPESTAR_INSTALL_NODEDIR)
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/typestarConfigVersion.cmake"
   COMPATIBILITY SameMinorVersion)
 install(FILES

@@ -47,6 +47,8 @@ expect("typestar_DIR:PATH=${prefix}/lib/cmake/typestar")
 file(READ "${WORK}/build/typestar_programs.txt" output)
 expect("typestar_EXECUTABLE=${prefix}/bin/typestar\n")
 expect("typestar_DEVICE_EXECUTABLE=${prefix}/bin/typestar-device\n")
+expect("typestar_NODE_PACKAGE_DIR=${prefix}/share/typestar/node/typestar-node-device\n")
+expect_file("${prefix}/share/typestar/node/typestar-node-device/agent.js")
 run("${CMAKE_COMMAND}" --build "${WORK}/build")
 
 # 3. First run: learns.
