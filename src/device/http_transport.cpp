@@ -89,7 +89,7 @@ HttpTransport::HttpTransport(HttpConfig& config, std::uint64_t& requests, std::u
 
 HttpTransport::~HttpTransport() = default;
 
-json HttpTransport::request(const HttpRequest& request) {
+json HttpTransport::request(const AgentRequest& request) {
     CURL* h = handle_->curl;
     const char* method = request.method;
     const std::string url = config_.url + request.path;

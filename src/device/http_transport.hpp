@@ -16,8 +16,9 @@
 
 namespace typestar::detail {
 
-/// One request to the agent.
-struct HttpRequest {
+/// One request to the agent (a client request; the server side has its own detail::HttpRequest,
+/// http_server.hpp: distinct names, or the two inline destructors collide at link time).
+struct AgentRequest {
     const char* method = "GET";  ///< "GET", "POST" or "DELETE"
     std::string path;            ///< e.g. "/v1/status"
     std::string body;            ///< sent unless `method` is GET
@@ -43,7 +44,7 @@ public:
     /// answered 404: already gone). Throws DeviceError "<context>: <why>" for an answer over
     /// max_answer_bytes or an error answer (not retried), and "<context>: <last failure> (N
     /// attempts)" when the retries are used up.
-    nlohmann::json request(const HttpRequest& request);
+    nlohmann::json request(const AgentRequest& request);
 
     /// A fresh session: POST /v1/sessions with a random request_id (so a retried create returns the
     /// same session), retried like every request. Its id; throws DeviceError "<who>: creating a
