@@ -4,13 +4,13 @@
 // Exit statuses everywhere: 0 ok, 1 a finding (e.g. a difference), 2 bad usage or bad input.
 #pragma once
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
-#include "typestar/sul/stats.hpp"
 
 namespace typestar::cli {
 
@@ -30,10 +30,18 @@ inline void print_error(const std::string& message) { std::cerr << "typestar: er
 /// Ends the running subcommand with exit status `code` (nothing more is printed).
 [[noreturn]] inline void exit_with(int code) { throw CLI::RuntimeError(code); }
 
-/// The one `--stats` schema of `learn`, for every kind: the counter's totals and phases, the rounds,
-/// the learned states (locations of a register automaton) and the seconds; a kind adds its own
-/// keys beside them (src/cli/learning_commands.cpp).
-[[nodiscard]] nlohmann::json stats_json(const QueryStats& s, std::size_t states, double seconds);
+/// The extension of `path`, lower case (".dot"), for choosing what to write.
+[[nodiscard]] inline std::string lower_extension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+/// True for an output path that asks for DOT (.dot, .gv).
+[[nodiscard]] inline bool is_dot_file(const std::string& path) {
+    const std::string ext = lower_extension(path);
+    return ext == ".dot" || ext == ".gv";
+}
 
 /// Adds `validate`, `export`, `import` and `diff` (src/cli/spec_commands.cpp).
 void register_spec_commands(CLI::App& app);

@@ -1,125 +1,35 @@
 // Learning and conformance subcommands: learn, check, suite.
-// Design note: this is the edge where files become machines (a spec's synchronous closure or a DOT
-// Mealy machine) and devices are opened from `--device` strings; everything below works on
-// MealyMachine values and the Device interface. Output is deterministic except timings.
+// Design note: the tool parses options, calls the session's front door (typestar/session/
+// document.hpp: load_document, open_subject, learn_document, check_document), prints what it
+// returns and writes files; the session chooses the pipeline by kind and words the messages.
+// Output is deterministic except timings.
 #include <algorithm>
-#include <cctype>
-#include <chrono>
-#include <filesystem>
-#include <iomanip>
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "ra_commands.hpp"
-#include "typestar/conformance/suite.hpp"
-#include "typestar/core/error.hpp"
-#include "typestar/core/translate.hpp"
 #include "typestar/core/typestate.hpp"
-#include "typestar/device/data_device.hpp"
-#include "typestar/device/factory.hpp"
+#include "typestar/session/document.hpp"
 #include "typestar/session/test_plan.hpp"
-#include "typestar/session/refinement.hpp"
-#include "typestar/session/session.hpp"
-#include "typestar/spec/dot.hpp"
 #include "typestar/spec/spec.hpp"
-#include "typestar/sul/model_device.hpp"
 
 namespace typestar::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string lower_extension(const std::string& path) {
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return ext;
-}
-
-bool is_dot(const std::string& path) {
-    const std::string ext = lower_extension(path);
-    return ext == ".dot" || ext == ".gv";
-}
-
-/// A spec name made from a file's stem.
-std::string name_from(const std::string& path) { return spec::sanitize_name(fs::path(path).stem().string()); }
-
-/// A machine from a file: a YAML spec's synchronous closure, or a DOT Mealy machine.
-struct LoadedModel {
-    MealyMachine machine;
-    std::string name;                 // the spec's name, or the file's stem
-    std::optional<spec::Spec> spec;   // for YAML files
-};
-
-LoadedModel load_model(const std::string& path) {
-    if (is_dot(path)) {
-        MealyMachine m = spec::load_mealy_dot(path);  // SpecError: main prints the diagnostics
-        return LoadedModel{std::move(m), name_from(path), std::nullopt};
-    }
-    spec::Spec s = spec::load_spec(path);
-    MealyMachine m = synchronous_closure(s.typestate);
-    std::string name = s.typestate.name;
-    return LoadedModel{std::move(m), std::move(name), std::move(s)};
-}
-
-/// An opened `--device`: `model:PATH` (which also knows its true machine, for the perfect oracle),
-/// or any URL of the device factory (`inproc:NAME`, `http://HOST:PORT`).
-struct OpenedDevice {
-    std::unique_ptr<Device> device;
-    std::optional<MealyMachine> truth;  // known for model devices
-    std::string name;                   // spec name or file stem, for the learned spec
-};
-
-OpenedDevice open_device(const std::string& text) {
-    const std::string model_scheme = "model:";
-    if (text.rfind(model_scheme, 0) == 0 && text.size() > model_scheme.size()) {
-        LoadedModel model = load_model(text.substr(model_scheme.size()));
-        // A simulation declares only what the file declares (never read off the machine).
-        auto device = model.spec ? std::make_unique<ModelDevice>(model.machine, text, spec::declared_traits(*model.spec))
-                                 : std::make_unique<ModelDevice>(model.machine, text);
-        return OpenedDevice{std::move(device), std::move(model.machine), std::move(model.name)};
-    }
-    std::unique_ptr<Device> device;
-    try {
-        device = make_device(text);  // DeviceError (unreachable agent): main reports it
-    } catch (const std::invalid_argument& e) {
-        print_error(e.what());  // names the device and the kinds it knows
-        exit_with(kExitBadInput);
-    }
-    std::string name = device->describe().class_name;
-    if (name.empty()) {
-        name = device->name();
-        if (const auto colon = name.find(':'); colon != std::string::npos) name = name.substr(colon + 1);
-    }
-    return OpenedDevice{std::move(device), std::nullopt, std::move(name)};
-}
-
 std::optional<SuiteMethod> method_of(const std::string& name) {
     if (name == "alg2") return SuiteMethod::Algorithm2;
     if (name == "wp") return SuiteMethod::Wp;
     if (name == "w") return SuiteMethod::W;
     return std::nullopt;
-}
-
-const char* method_title(SuiteMethod m) {
-    switch (m) {
-        case SuiteMethod::Algorithm2: return "DroidStar Algorithm 2";
-        case SuiteMethod::W: return "W-method";
-        case SuiteMethod::Wp: return "Wp-method";
-    }
-    return "?";
-}
-
-std::string bound_text(SuiteMethod m, std::size_t bound) {
-    return m == SuiteMethod::Algorithm2 ? "distinguisher bound B=" + std::to_string(bound)
-                                        : std::to_string(bound) + " extra states";
 }
 
 // ---- learn ------------------------------------------------------------------------------------
@@ -140,210 +50,75 @@ struct LearnArgs {
     bool budget_given = false;
 };
 
-/// The evidence lines after `learn` (plain and refined): the bound as used, the quiet-declared line,
-/// the machine's own distinguisher bound and the tight-bound warning.
-void print_learn_evidence(const LearnedSpec& learned, std::optional<SuiteMethod> method, std::size_t bound,
-                          std::optional<std::size_t> states, const std::string& where = {}) {
-    if (method) {
-        std::cerr << "typestar: no counterexample from " << method_title(*method) << " ("
-                  << (states ? "devices with at most " + std::to_string(*states) + " states (absolute --states)"
-                             : bound_text(*method, method == SuiteMethod::Algorithm2 ? learned.bound : bound) +
-                                   (method == SuiteMethod::Algorithm2 ? "" : " (relative to each hypothesis)"))
-                  << ")" << where << ": bounded evidence, not a proof. The learned spec relies on:\n"
-                  << assumptions_block(learned.assumptions, "typestar:   ");
-    }
-    if (method == SuiteMethod::Algorithm2) {
-        std::cerr << "typestar: the learned machine's own distinguisher bound is " << learned.machine_bound << " (B="
-                  << learned.bound << ")\n";
-        if (learned.bound_tight) std::cerr << "typestar: " << tight_bound_warning(learned) << "\n";
-    }
-}
-
-/// `learn` on a device that declares parameterised callins: alphabet refinement over its partitions.
-void run_refined_learn(const LearnArgs& o, const OpenedDevice& opened, const LearnOptions& options) {
-    if (!o.from.empty()) {
-        print_error("--from cannot seed learning over partitions that refinement changes (" + o.device +
-                    " declares parameterised callins)");
-        exit_with(kExitBadInput);
-    }
-    RefinementOptions refine;
-    refine.instantiations = o.instantiations;
-    refine.max_refinements = o.refinements;
-    refine.repeats = o.repeats;
-    const RefinedSpec r = learn_with_refinement(*opened.device, options, refine);
-    const LearnedSpec& learned = r.learned;
-    if (!o.stats.empty())
-        spec::write_file_atomically(
-            o.stats, stats_json(learned.stats, learned.machine.num_states(), learned.seconds).dump(2) + "\n");
-    if (!o.out.empty()) {
-        if (is_dot(o.out)) spec::write_file_atomically(o.out, spec::write_mealy_dot(learned.machine, opened.name));
-        else spec::write_file_atomically(o.out, r.text);
-    } else {
-        std::cout << r.text << std::flush;
-    }
-    const RefinementReport& rep = r.report;
-    std::cerr << "typestar: learned " << learned.spec->typestate.states.size() << " typestate states over partitions with "
-              << learned.learner << ": alphabet " << rep.initial_alphabet << " -> " << rep.final_alphabet << " inputs, "
-              << rep.refinements.size() << " refinement" << (rep.refinements.size() == 1 ? "" : "s") << ", "
-              << rep.unknown_transitions << " unknown transition" << (rep.unknown_transitions == 1 ? "" : "s") << "\n";
-    for (const auto& rec : rep.refinements) {
-        std::cerr << "typestar:   " << rec.callin << "[" << rec.from << "] split after '" << rec.split_by << "' into";
-        for (const auto& i : rec.into) std::cerr << " " << i;
-        std::cerr << "\n";
-    }
-    std::cerr << "typestar: concrete runs: " << rep.concrete_requested << " asked (without the cache), "
-              << rep.concrete_executed << " executed (" << rep.concrete_rechecked << " of them re-checks past the cache), "
-              << rep.reused_across_refinements
-              << " answered by runs from before a refinement\n";
-    print_learn_evidence(learned, options.equivalence.method, options.equivalence.bound, std::nullopt,
-                         " on the last alphabet");
-    if (const std::string sampled = values_sampled(learned.spec->declarations); !sampled.empty())
-        std::cerr << "typestar: assumed: " << sampled << "\n";
-    if (!rep.values_from_code.empty()) std::cerr << "typestar: assumed: " << rep.values_from_code << "\n";
-}
-
 void run_learn(const LearnArgs& o) {
     const auto method = o.equivalence == "perfect" ? std::optional<SuiteMethod>() : method_of(o.equivalence);
     if (o.equivalence != "perfect" && !method) {
         print_error("unknown --equivalence '" + o.equivalence + "' (alg2, wp or perfect)");
         exit_with(kExitBadInput);
     }
-    if (!o.out.empty() && !is_dot(o.out) && lower_extension(o.out) != ".yaml" && lower_extension(o.out) != ".yml") {
+    if (!o.out.empty() && !is_dot_file(o.out) && lower_extension(o.out) != ".yaml" && lower_extension(o.out) != ".yml") {
         print_error("--out must end in .yaml, .yml or .dot: " + o.out);
         exit_with(kExitBadInput);
     }
-    if (is_data_device_url(o.device)) {  // a register automaton (issue 18)
-        if (o.learner != "lsharp" || o.equivalence != "alg2" || o.states || !o.from.empty() || o.bound == "auto") {
-            print_error("a data device is learned as a register automaton with the SL*-style learner: --learner, "
-                        "--equivalence, --states, --from and --bound auto do not apply");
-            exit_with(kExitBadInput);
-        }
-        RaLearnArgs ra;
-        ra.device = o.device;
+    LearnRequest request;
+    request.method = method;
+    request.auto_bound = o.bound == "auto";
+    if (!request.auto_bound) {
         try {
             std::size_t used = 0;
-            ra.bound = std::stoul(o.bound, &used);
-            if (used != o.bound.size()) throw std::invalid_argument(o.bound);
-        } catch (const std::exception&) {
-            print_error("--bound takes a number, found '" + o.bound + "'");
-            exit_with(kExitBadInput);
-        }
-        ra.budget = o.budget_given ? static_cast<std::size_t>(o.budget) : 0;
-        ra.out = o.out;
-        ra.out_is_dot = !o.out.empty() && is_dot(o.out);
-        ra.stats = o.stats;
-        run_ra_learn(ra);
-        return;
-    }
-    const bool auto_bound = o.bound == "auto";
-    std::size_t bound = 2;
-    if (!auto_bound) {
-        try {
-            std::size_t used = 0;
-            bound = std::stoul(o.bound, &used);
+            request.bound = std::stoul(o.bound, &used);
             if (used != o.bound.size()) throw std::invalid_argument(o.bound);
         } catch (const std::exception&) {
             print_error("--bound takes a number or 'auto', found '" + o.bound + "'");
             exit_with(kExitBadInput);
         }
     }
-    if (o.states && (!method || method == SuiteMethod::Algorithm2)) {
+    if (o.states && method != SuiteMethod::W && method != SuiteMethod::Wp) {
         print_error("--states is an absolute state bound for --equivalence wp or w");
         exit_with(kExitBadInput);
     }
-    if (auto_bound && method != SuiteMethod::Algorithm2) {
+    if (request.auto_bound && method != SuiteMethod::Algorithm2) {
         print_error("--bound auto raises Algorithm 2's distinguisher bound: use it with --equivalence alg2");
         exit_with(kExitBadInput);
     }
-    OpenedDevice opened = open_device(o.device);
-    Device& device = *opened.device;
-    if (!method && !opened.truth) {
-        print_error("--equivalence perfect needs a model device (model:PATH): only a model knows the truth");
-        exit_with(kExitBadInput);
-    }
-
-    LearnOptions options;
-    options.name = opened.name;
-    options.device_label = o.device;
-    if (o.budget_given) options.max_queries = o.budget;  // a hard cap from the first query
     if (const auto kind = parse_learner(o.learner)) {
-        options.learner = *kind;
+        request.learner = *kind;
     } else {
         print_error("unknown --learner '" + o.learner + "' (lstar or lsharp)");
         exit_with(kExitBadInput);
     }
-    if (method) {
-        options.equivalence.method = *method;
-        options.equivalence.bound = bound;
-        options.equivalence.extra_states = o.states ? 0 : bound;  // --states replaces --bound (AALpy's m = n)
-        options.equivalence.auto_bound = auto_bound;
-        options.equivalence.state_bound = o.states;
-        options.equivalence.budget = o.budget;
-    } else {
-        options.equivalence.perfect = *opened.truth;
-    }
-    const PartitionPlan plan = plan_partitions(device, nullptr);  // refine or not: decided in the session
-    if (!o.from.empty() && !plan.refine) {
-        LoadedModel seed = load_model(o.from);
-        try {
-            (void)over_alphabets(seed.machine, device.inputs(), device.outputs());
-        } catch (const std::invalid_argument& e) {
-            print_error(o.from + ": " + e.what());
-            exit_with(kExitBadInput);
-        }
-        options.seed = std::move(seed.machine);
-    }
-    // One progress line per round comes from the experiment loop (typestar.learn, level info).
-    if (plan.refine) {
-        if (!method || auto_bound || options.equivalence.method != SuiteMethod::Algorithm2) {
-            print_error(o.device + " declares parameterised callins: learning refines their partitions with "
-                        "--equivalence alg2 and a fixed --bound");
-            exit_with(kExitBadInput);
-        }
-        run_refined_learn(o, opened, options);
-        return;
-    }
+    request.states = o.states;
+    if (o.budget_given) request.budget = o.budget;
+    request.from = o.from;
+    request.refinement.instantiations = o.instantiations;
+    request.refinement.max_refinements = o.refinements;
+    request.refinement.repeats = o.repeats;
 
-    Device* devices[] = {&device};
-    const LearnedSpec learned = learn_spec(devices, options);
-    const MealyMachine& machine = learned.machine;
-    const auto& learned_spec = learned.spec;
+    // The session opens the device once and learns it by its kind; std::invalid_argument (options
+    // that do not apply, an unknown device) is bad input, reported by main.
+    Subject subject = open_subject(o.device);
+    const LearnedDocument learned = learn_document(subject, request);
 
     // Everything that can fail is written before --out, so a failing command leaves --out untouched.
-    if (!o.stats.empty())
-        spec::write_file_atomically(o.stats, stats_json(learned.stats, machine.num_states(), learned.seconds).dump(2) + "\n");
+    if (!o.stats.empty()) spec::write_file_atomically(o.stats, learned.stats_json);
+    if (!learned.converged) {
+        print_error("learning " + o.device + " did not converge: " + learned.failure + " (nothing written)");
+        exit_with(kExitFinding);
+    }
     if (!o.out.empty()) {
-        if (is_dot(o.out)) {
-            spec::write_file_atomically(o.out, spec::write_mealy_dot(machine, opened.name));
-        } else if (learned_spec) {
-            spec::save_spec(*learned_spec, o.out);
+        if (is_dot_file(o.out)) {
+            spec::write_file_atomically(o.out, learned.dot);
+        } else if (!learned.yaml.empty()) {
+            spec::write_file_atomically(o.out, learned.yaml);
         } else {
             print_error("the learned machine is not a synchronous closure (" + learned.not_a_closure +
                         "); write it with --out FILE.dot");
             exit_with(kExitBadInput);
         }
     } else {
-        std::cout << (learned_spec ? spec::write_spec(*learned_spec) : spec::write_mealy_dot(machine, opened.name))
-                  << std::flush;
+        std::cout << (learned.yaml.empty() ? learned.dot : learned.yaml) << std::flush;
     }
-
-    const PhaseCounts t = learned.stats.total();
-    std::string what = std::to_string(machine.num_states()) + " states";
-    if (learned_spec) {
-        const std::size_t typestate_states = learned_spec->typestate.states.size();
-        what = std::to_string(typestate_states) + " typestate states";
-        if (typestate_states < machine.num_states()) what += " (Mealy machine: + the err sink)";
-    }
-    std::cerr << "typestar: learned " << what << " with " << learned.learner << " in " << learned.rounds << " round"
-              << (learned.rounds == 1 ? "" : "s") << ": " << t.queries_executed << " queries executed ("
-              << learned.stats.learning.queries_executed << " learning, " << learned.stats.equivalence.queries_executed
-              << " equivalence, " << learned.stats.verification.queries_executed << " verification), "
-              << t.queries_asked << " asked, " << t.symbols_executed << " symbols, "
-              << t.waits_executed << " waits, " << std::fixed << std::setprecision(3) << learned.seconds << " s\n";
-    if (!learned.bound_note.empty()) std::cerr << "typestar: --bound auto: " << learned.bound_note << "\n";
-    const bool remote = o.device.rfind("http", 0) == 0 || o.device.rfind("exec:", 0) == 0;
-    if (remote && !learned.flake_note.empty()) std::cerr << "typestar: " << learned.flake_note << "\n";
-    print_learn_evidence(learned, method, bound, o.states);
+    std::cerr << learned.report;
 }
 
 // ---- check ------------------------------------------------------------------------------------
@@ -361,55 +136,13 @@ void run_check(const CheckArgs& o) {
         print_error("unknown --method '" + o.method + "' (alg2 or wp)");
         exit_with(kExitBadInput);
     }
-    if (is_register_automaton_file(o.spec)) {  // the generalised suite (issue 18)
-        if (*method != SuiteMethod::Algorithm2) {
-            print_error("a register automaton is checked with the generalised Algorithm 2 suite: --method " + o.method +
-                        " does not apply");
-            exit_with(kExitBadInput);
-        }
-        run_ra_check(o.spec, o.device, o.bound);
-        return;
-    }
-    const LoadedModel model = load_model(o.spec);
-    const std::size_t bound = o.bound ? *o.bound
-                                      : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher
-                                                                                          : (*method == SuiteMethod::Algorithm2 ? 2 : 0));
-    OpenedDevice opened = open_device(o.device);
-    PartitionPlan plan;  // a spec with partitions over a parameterised device: run with their values
-    CheckOptions options;
-    options.method = *method;
-    options.bound = bound;
-    std::optional<CheckReport> ran;
-    try {
-        plan = plan_partitions(*opened.device, model.spec ? &*model.spec : nullptr);
-        Device* devices[] = {&plan.device(*opened.device)};
-        // The session's one check: suite, unknown transitions cut, run, timing and quiet checks, assumptions.
-        ran.emplace(model.spec ? check_spec(*model.spec, devices, options) : check_spec(model.machine, devices, options));
-    } catch (const PartitionError& e) {  // values of one of the spec's partitions answer differently
-        std::cout << "counterexample: " << o.device << " does not conform to " << model.name << ": " << e.what() << "\n";
-        exit_with(kExitFinding);
-    } catch (const std::invalid_argument& e) {  // the device's inputs are not the spec's
-        print_error(o.spec + " and " + o.device + ": " + e.what());
-        exit_with(kExitBadInput);
-    }
-    CheckReport& report = *ran;
-    if (plan.partitioned)
-        if (std::string sampled = values_sampled(plan.partitioned->declarations_run()); !sampled.empty())
-            report.assumptions.push_back(std::move(sampled));
-    const PhaseCounts t = report.stats.total();
-    if (report.verdict == Verdict::Pass) {
-        std::cout << "conforms: " << o.device << " passed all " << report.tests << " tests of the "
-                  << method_title(*method) << " suite of " << model.name << " (" << bound_text(*method, bound) << ").\n"
-                  << evidence_note(report);
-        std::cerr << "typestar: " << t.queries_executed << " queries executed, " << t.waits_executed << " waits\n";
-        return;
-    }
-    const Counterexample& cex = *report.counterexample;
-    std::cout << "counterexample: " << o.device << " does not conform to " << model.name << " (test "
-              << *cex.test_case + 1 << " of " << report.tests << ": " << cex.purpose << ")\n"
-              << format_trace(report.trace);
-    std::cerr << "typestar: " << t.queries_executed << " queries executed, " << t.waits_executed << " waits\n";
-    exit_with(kExitFinding);
+    // The session checks by kind: the suite, the partition plan, the run, the assumptions.
+    const Document document = load_document(o.spec);
+    Subject subject = open_subject(o.device);
+    const DocumentCheck ran = check_document(document, subject, *method, o.bound);
+    std::cout << ran.text;
+    if (!ran.counts.empty()) std::cerr << "typestar: " << ran.counts << "\n";
+    if (ran.report.verdict != Verdict::Pass) exit_with(kExitFinding);
 }
 
 // ---- suite ------------------------------------------------------------------------------------
@@ -477,23 +210,16 @@ void run_suite_command(const SuiteArgs& o) {
         print_error("unknown --format '" + o.format + "' (text or json)");
         exit_with(kExitBadInput);
     }
-    if (is_register_automaton_file(o.spec)) {
-        print_error(o.spec + " is a register automaton: its generalised Algorithm 2 suite is built on the device "
-                             "(words use the device's output values), so it cannot be printed ahead; run it with "
-                             "`typestar check " + o.spec + " --device URL`");
-        exit_with(kExitBadInput);
-    }
-    const LoadedModel model = load_model(o.spec);
-    const std::size_t bound = o.bound ? *o.bound
-                                      : (model.spec && *method == SuiteMethod::Algorithm2 ? model.spec->bounds.distinguisher
-                                                                                          : (*method == SuiteMethod::Algorithm2 ? 2 : 0));
+    const Document model = load_document(o.spec);
+    const MealyMachine& machine = suite_model(model);  // a register automaton's suite is built on the device
+    const std::size_t bound = o.bound.value_or(document_bound(model, *method));
     SuiteConfig config;
     config.method = *method;
     config.bound = bound;
     config.extra_states = bound;
     // Streamed: the generator yields one case at a time, so memory does not grow with the suite.
-    const Alphabet& inputs = model.machine.inputs();
-    const Alphabet& outputs = model.machine.outputs();
+    const Alphabet& inputs = machine.inputs();
+    const Alphabet& outputs = machine.outputs();
     const auto wait = inputs.find(kWait);
     auto waits_of = [&](const Word& w) {
         return wait ? static_cast<std::size_t>(std::count(w.begin(), w.end(), *wait)) : std::size_t{0};
@@ -506,7 +232,7 @@ void run_suite_command(const SuiteArgs& o) {
         std::cout << "{\n  \"spec\": " << nlohmann::json(model.name).dump() << ",\n  \"method\": "
                   << nlohmann::json(method_name(*method)).dump() << ",\n  \"bound\": " << bound
                   << ",\n  \"inputs\": " << nlohmann::json(inputs.names()).dump() << ",\n  \"tests\": [";
-        SuiteGenerator generator(model.machine, config);
+        SuiteGenerator generator(machine, config);
         TestSuite kept;  // a spec's words, for grouping them by transition below
         while (auto c = generator.next()) {
             nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
@@ -514,10 +240,10 @@ void run_suite_command(const SuiteArgs& o) {
                              {"purpose", c->purpose}};
             if (model.spec) {  // additive: the spec's state before each input (for aligned traces)
                 std::vector<std::string> states;
-                StateId q = model.machine.initial();
+                StateId q = machine.initial();
                 for (const Symbol i : c->inputs) {
-                    states.push_back(model.machine.state_name(q));
-                    q = model.machine.successor(q, i);
+                    states.push_back(machine.state_name(q));
+                    q = machine.successor(q, i);
                 }
                 t["states"] = states;
             }
@@ -528,21 +254,21 @@ void run_suite_command(const SuiteArgs& o) {
             if (model.spec) kept.cases.push_back(std::move(*c));
         }
         std::cout << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols << ",\n  \"waits\": " << waits;
-        if (model.spec) print_suite_transitions(*model.spec, model.machine, kept);
+        if (model.spec) print_suite_transitions(*model.spec, machine, kept);
         std::cout << "\n}\n";
         return;
     }
     {  // First pass: the header's totals.
-        SuiteGenerator counting(model.machine, config);
+        SuiteGenerator counting(machine, config);
         while (auto c = counting.next()) {
             ++tests;
             symbols += c->inputs.size();
             waits += waits_of(c->inputs);
         }
     }
-    std::cout << "# " << method_title(*method) << " suite of " << model.name << " (" << bound_text(*method, bound)
+    std::cout << "# " << suite_method_title(*method) << " suite of " << model.name << " (" << suite_bound_text(*method, bound)
               << "): " << tests << " tests, " << symbols << " inputs, " << waits << " waits\n";
-    SuiteGenerator generator(model.machine, config);
+    SuiteGenerator generator(machine, config);
     std::size_t i = 0;
     while (auto c = generator.next())
         std::cout << ++i << ": " << to_string(c->inputs, inputs) << " -> " << to_string(c->expected, outputs)
@@ -550,31 +276,6 @@ void run_suite_command(const SuiteArgs& o) {
 }
 
 }  // namespace
-
-nlohmann::json stats_json(const QueryStats& s, std::size_t states, double seconds) {
-    const PhaseCounts t = s.total();
-    nlohmann::json j;
-    j["states"] = states;
-    j["queries_asked"] = t.queries_asked;
-    j["queries_executed"] = t.queries_executed;
-    j["symbols_executed"] = t.symbols_executed;
-    j["waits_executed"] = t.waits_executed;
-    j["learning_queries_asked"] = s.learning.queries_asked;
-    j["learning_queries_executed"] = s.learning.queries_executed;
-    j["learning_symbols_executed"] = s.learning.symbols_executed;
-    j["learning_waits_executed"] = s.learning.waits_executed;
-    j["equivalence_queries_asked"] = s.equivalence.queries_asked;
-    j["equivalence_queries_executed"] = s.equivalence.queries_executed;
-    j["equivalence_symbols_executed"] = s.equivalence.symbols_executed;
-    j["equivalence_waits_executed"] = s.equivalence.waits_executed;
-    j["verification_queries_executed"] = s.verification.queries_executed;
-    j["verification_symbols_executed"] = s.verification.symbols_executed;
-    j["verification_waits_executed"] = s.verification.waits_executed;
-    j["equivalence_rounds"] = s.equivalence_rounds;
-    j["seconds"] = seconds;
-    return j;
-}
-
 
 void register_learning_commands(CLI::App& app) {
     {

@@ -1,24 +1,14 @@
 // Spec subcommands: validate, export, import, diff.
-#include <algorithm>
-#include <cctype>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
-#include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
-#include "typestar/session/proposal.hpp"
-#include "typestar/spec/diff.hpp"
-#include "typestar/spec/diff_dot.hpp"
+#include "typestar/session/document.hpp"
 #include "typestar/spec/dot.hpp"
-#include "typestar/spec/json.hpp"
 #include "typestar/spec/spec.hpp"
-#include "typestar/device/data_device.hpp"
-#include "typestar/ra/format.hpp"
-#include "typestar/ra/suite.hpp"
 #if TYPESTAR_HAVE_RENDER
 #include "typestar/render/svg.hpp"
 #endif
@@ -27,17 +17,6 @@ namespace typestar::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string lower_extension(const std::string& path) {
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return ext;
-}
-
-bool is_dot_file(const std::string& path) {
-    const std::string ext = lower_extension(path);
-    return ext == ".dot" || ext == ".gv";
-}
 
 bool is_svg_file(const std::string& path) { return lower_extension(path) == ".svg"; }
 
@@ -66,12 +45,6 @@ void print_diagnostics(const SpecError& e) {
 /// unreadable file: SpecError, which main prints, ending with status 2.
 spec::Spec spec_from_dot(const std::string& path, const std::string& name) { return spec::load_dot_spec(path, name); }
 
-/// A YAML spec, or a Mealy DOT file converted to one.
-spec::Spec load_any(const std::string& path) {
-    if (is_dot_file(path)) return spec_from_dot(path, name_from_path(path));
-    return spec::load_spec(path);
-}
-
 /// Writes `text` to `output` atomically, or to stdout when `output` is empty.
 void emit(const std::string& text, const std::string& output) {
     if (output.empty()) {
@@ -89,15 +62,8 @@ void add_validate(CLI::App& app) {
         bool all_valid = true;
         for (const auto& file : *files) {
             try {
-                if (is_register_automaton_file(file)) {
-                    const ra::RegisterAutomaton a = load_register_automaton(file);
-                    std::cout << "ok: " << file << " (register automaton: " << a.locations.size() << " locations, "
-                              << a.max_registers() << " registers at most, " << a.num_transitions() << " transitions)\n";
-                    continue;
-                }
-                const spec::Spec s = spec::load_spec(file);
-                std::cout << "ok: " << file << " (" << s.typestate.states.size() << " states, B="
-                          << s.bounds.distinguisher << ")\n";
+                const Document document = load_document(file);
+                std::cout << "ok: " << file << " (" << document_summary(document) << ")\n";
             } catch (const SpecError& e) {
                 print_diagnostics(e);
                 all_valid = false;
@@ -123,40 +89,15 @@ void add_export(CLI::App& app) {
         ->check(CLI::IsMember({"yaml", "dot", "svg", "mealy-dot", "json"}));
     cmd->add_option("-o,--output", opt->output, "output file (default: stdout), written atomically");
     cmd->callback([opt] {
-        if (is_register_automaton_file(opt->spec)) {  // a register automaton: yaml, dot or svg
-            const bool xml = lower_extension(opt->spec) == ".xml";
-            ra::RaSpec r;
-            if (xml)
-                r.automaton = load_register_automaton(opt->spec);
-            else
-                r = ra::load_register_spec(opt->spec);
-            if (opt->format == "yaml") {
-                if (xml) r.provenance["imported_from"] = opt->spec;
-                emit(ra::write_register_spec(r), opt->output);
-            } else if (opt->format == "dot") {
-                emit(ra::write_register_dot(r.automaton), opt->output);
-            } else if (opt->format == "svg") {
-                emit(svg_of(ra::write_register_dot(r.automaton)), opt->output);
-            } else {
-                print_error(opt->spec + " is a register automaton: --format " + opt->format +
-                            " is for typestates (use yaml, dot or svg)");
-                exit_with(kExitBadInput);
-            }
-            return;
-        }
-        const spec::Spec s = spec::load_spec(opt->spec);
-        std::string text;
-        if (opt->format == "yaml") {
-            text = spec::write_spec(s);
-        } else if (opt->format == "dot") {
-            text = spec::write_typestate_dot(canonical(s.typestate));
-        } else if (opt->format == "svg") {
-            text = svg_of(spec::write_typestate_dot(canonical(s.typestate)));
-        } else if (opt->format == "mealy-dot") {
-            text = spec::write_mealy_dot(synchronous_closure(canonical(s.typestate)), s.typestate.name);
-        } else {
-            text = spec::write_spec_json(s);
-        }
+        // The session exports by kind (a format that does not apply: std::invalid_argument, exit 2).
+        const Document document = load_document(opt->spec);
+        const std::string& f = opt->format;
+        const ExportFormat format = f == "yaml" ? ExportFormat::Yaml
+                                    : f == "mealy-dot" ? ExportFormat::MealyDot
+                                    : f == "json"      ? ExportFormat::Json
+                                                       : ExportFormat::Picture;  // dot, svg
+        std::string text = export_document(document, format);
+        if (f == "svg") text = svg_of(text);
         emit(text, opt->output);
     });
 }
@@ -181,56 +122,6 @@ void add_import(CLI::App& app) {
     });
 }
 
-/// The signature of `a` as text lines (inputs and outputs with parameter types), for comparing.
-std::vector<std::string> signature_lines(const ra::RegisterAutomaton& a) {
-    std::vector<std::string> out;
-    auto add = [&](const char* what, const std::vector<ra::SymbolDecl>& ds) {
-        for (const auto& d : ds) {
-            std::string t = std::string(what) + " " + d.name + "(";
-            for (std::size_t i = 0; i < d.params.size(); ++i) t += std::string(i ? ", " : "") + ra::type_name(d.params[i].type);
-            out.push_back(t + ")");
-        }
-    };
-    add("input", a.inputs);
-    add("output", a.outputs);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-/// `typestar diff A B` for two register automata: the shortest separating data trace up to `depth`
-/// steps (iterative deepening over one data word per data class), exit 1 when one exists.
-void diff_register_automata(const std::string& old_file, const std::string& new_file, std::size_t depth) {
-    const ra::RegisterAutomaton a = load_register_automaton(old_file);
-    ra::RegisterAutomaton b = load_register_automaton(new_file);
-    const auto sa = signature_lines(a), sb = signature_lines(b);
-    if (sa != sb) {
-        std::cout << "different signatures:\n";
-        for (const auto& l : sa)
-            if (std::find(sb.begin(), sb.end(), l) == sb.end()) std::cout << "  - " << l << "  (only in " << old_file << ")\n";
-        for (const auto& l : sb)
-            if (std::find(sa.begin(), sa.end(), l) == sa.end()) std::cout << "  + " << l << "  (only in " << new_file << ")\n";
-        std::cout << std::flush;
-        exit_with(kExitFinding);
-    }
-    b = ra::renumbered_like(a, b);  // same symbols: numbered as in a, so data words mean the same
-    const auto cex = ra::separating_word(a, b, depth);
-    if (!cex) {
-        std::cout << "same behaviour on every data word of up to " << depth
-                  << " steps (one per data class): bounded evidence, not a proof\n" << std::flush;
-        return;
-    }
-    ra::RaSimulator old_sim(a), new_sim(b);
-    const ra::DataWord old_out = old_sim.run(cex->inputs), new_out = new_sim.run(cex->inputs);
-    std::cout << "different: a shortest separating data trace (" << cex->inputs.size() << " steps):\n";
-    for (std::size_t i = 0; i < cex->inputs.size(); ++i) {
-        const std::string o = ra::format_symbol(a.outputs, old_out[i]), n = ra::format_symbol(a.outputs, new_out[i]);
-        std::cout << "  " << i + 1 << ". " << ra::format_symbol(a.inputs, cex->inputs[i]) << " -> "
-                  << (i + 1 == cex->inputs.size() ? o + " (" + old_file + ") vs " + n + " (" + new_file + ")" : o) << "\n";
-    }
-    std::cout << "  (" << cex->reason << ")\n" << std::flush;
-    exit_with(kExitFinding);
-}
-
 void add_diff(CLI::App& app) {
     struct Options {
         std::string old_file;
@@ -249,41 +140,18 @@ void add_diff(CLI::App& app) {
     cmd->add_option("--depth", opt->depth,
                     "register automata: look for a separating data trace of up to this many steps (default 4)");
     cmd->callback([opt] {
-        const bool old_ra = is_register_automaton_file(opt->old_file);
-        const bool new_ra = is_register_automaton_file(opt->new_file);
-        if (old_ra || new_ra) {
-            if (!old_ra || !new_ra) {
-                print_error("cannot compare a register automaton with a typestate: " +
-                            (old_ra ? opt->old_file : opt->new_file) + " is a register automaton, " +
-                            (old_ra ? opt->new_file : opt->old_file) + " is not");
-                exit_with(kExitBadInput);
-            }
-            if (!opt->picture.empty()) {
-                print_error("--picture is for typestates; draw each register automaton with `export --format svg`");
-                exit_with(kExitBadInput);
-            }
-            diff_register_automata(opt->old_file, opt->new_file, opt->depth);
-            return;
-        }
         if (!opt->picture.empty() && !is_svg_file(opt->picture) && !is_dot_file(opt->picture)) {
             print_error("--picture " + opt->picture + ": the file must end in .svg or .dot");
             exit_with(kExitBadInput);
         }
-        const spec::Spec old_spec = load_any(opt->old_file);
-        const spec::Spec new_spec = load_any(opt->new_file);
-        const spec::SpecDiff diff = spec::diff_specs(old_spec, new_spec);
-        if (!opt->picture.empty()) {
-            const std::string dot = spec::write_diff_dot(old_spec, new_spec);
-            spec::write_file_atomically(opt->picture, is_svg_file(opt->picture) ? svg_of(dot) : dot);
-        }
-        std::cout << spec::format_diff(diff);
-        // Not behaviour, but what every CI run executes: a change of B is said, with the suite sizes.
-        // (Only between two specs: a Mealy DOT file declares no bound.)
-        if (!is_dot_file(opt->old_file) && !is_dot_file(opt->new_file)) {
-            if (const std::string b = bound_change(old_spec, new_spec); !b.empty()) std::cout << "\nNote: " << b << ".\n";
-        }
-        std::cout << std::flush;
-        if (!diff.empty()) exit_with(kExitFinding);
+        // The session compares by kind (two kinds, or a picture of register automata: exit 2).
+        const DocumentDiff diff = diff_documents(load_document(opt->old_file), load_document(opt->new_file), opt->depth,
+                                                 !opt->picture.empty());
+        if (!opt->picture.empty())
+            spec::write_file_atomically(opt->picture,
+                                        is_svg_file(opt->picture) ? svg_of(diff.picture_dot) : diff.picture_dot);
+        std::cout << diff.text << std::flush;
+        if (!diff.same) exit_with(kExitFinding);
     });
 }
 

@@ -2,6 +2,9 @@
 // benches) and every kind (typestate, data) goes through open_device.
 #include "typestar/device/factory.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <stdexcept>
 
 #include "exec_device.hpp"
@@ -10,6 +13,7 @@
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/http_data_device.hpp"
+#include "typestar/spec/dot.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/model_device.hpp"
 
@@ -25,6 +29,12 @@ std::string known_classes() {
 
 bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
+bool is_mealy_dot_file(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext == ".dot" || ext == ".gv";
+}
+
 OpenedDevice typestate(std::unique_ptr<Device> device) { return OpenedDevice{std::move(device), nullptr}; }
 OpenedDevice data(std::unique_ptr<DataDevice> device) { return OpenedDevice{nullptr, std::move(device)}; }
 
@@ -38,6 +48,8 @@ OpenedDevice open_device(const std::string& url, const DeviceOptions& options, D
                                         (kind == DeviceKind::Data ? "register-automaton file" : "spec file"));
         if (kind == DeviceKind::Data || (kind == DeviceKind::Any && is_register_automaton_file(path)))
             return data(std::make_unique<ModelDataDevice>(load_register_automaton(path), url));
+        if (is_mealy_dot_file(path))  // a Mealy machine declares no traits: the closure's defaults
+            return typestate(std::make_unique<ModelDevice>(spec::load_mealy_dot(path), url));
         const spec::Spec s = spec::load_spec(path);
         return typestate(std::make_unique<ModelDevice>(synchronous_closure(s.typestate), url, spec::declared_traits(s)));
     }

@@ -1,5 +1,5 @@
 // Devices by URL, for the command line and the gtest plugin (`--device URL`): the one opening.
-//   model:PATH          a spec file's synchronous closure, simulated (ModelDevice); a register-
+//   model:PATH          a spec file's synchronous closure or a Mealy DOT file, simulated (ModelDevice); a register-
 //                       automaton file (`kind: register-automaton` YAML, RALib XML) is a data device
 //                       (ModelDataDevice)
 //   inproc:NAME         a simulated Android class of the registry (typestar/device/simulated.hpp)
