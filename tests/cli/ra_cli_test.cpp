@@ -196,6 +196,30 @@ TEST_F(RaCli, LearnsAndChecksADataDeviceServedOverHttp) {
     EXPECT_NE(checked.out.find("conforms: " + agent.url()), std::string::npos) << checked.out;
 }
 
+// Issue 23: one opening of a device URL. `learn` asked the agent's /v1/status to decide whether it
+// serves a data device (the CLI's is_data_device_url), then the factory asked again; the session's
+// open_subject asks once (open_device with DeviceKind::Any) and the result says the kind.
+TEST_F(RaCli, OneStatusRequestDecidesTheKindOfAnAgent) {
+    AgentConfig config;
+    config.token = "ra-cli-token";
+    Agent agent(DataDevices{[] {
+                    return std::make_unique<InProcessDataDevice>(testing_support::priority_queue_purpose());
+                }},
+                config);
+    agent.start();
+    // A budget of 10 queries keeps the trace short: learning stops (exit 1) after the opening.
+    const Result learned = run({"learn", "--device", agent.url(), "--budget", "10"},
+                               "TYPESTAR_DEVICE_TOKEN=ra-cli-token SPDLOG_LEVEL=typestar.device=trace");
+    ASSERT_EQ(learned.status, 1) << learned.err.substr(0, 2000);
+    EXPECT_NE(learned.err.find("did not converge"), std::string::npos) << learned.err.substr(0, 2000);
+    const std::string status_request = "GET " + agent.url() + "/v1/status";
+    std::size_t requests = 0;
+    for (auto at = learned.err.find(status_request); at != std::string::npos;
+         at = learned.err.find(status_request, at + 1))
+        ++requests;
+    EXPECT_EQ(requests, 1u) << learned.err.substr(0, 2000);
+}
+
 #ifdef TYPESTAR_DEVICE_BIN
 TEST_F(RaCli, TheReferenceAgentServesARegisterAutomatonModel) {
     testing_support::ChildProcess agent({TYPESTAR_DEVICE_BIN, "--data-model", kFixtures + "/pq_poll_mutant.yaml",
