@@ -45,6 +45,19 @@ protected:
     }
 };
 
+/// An in-process /v1 agent serving the priority-queue data purpose, token "ra-cli-token".
+std::unique_ptr<Agent> serve_priority_queue() {
+    AgentConfig config;
+    config.token = "ra-cli-token";
+    auto agent = std::make_unique<Agent>(DataDevices{[] {
+                                             return std::make_unique<InProcessDataDevice>(
+                                                 testing_support::priority_queue_purpose());
+                                         }},
+                                         config);
+    agent->start();
+    return agent;
+}
+
 /// The spec text without its provenance block (which names the tool and the device).
 std::string without_provenance(const std::string& yaml) {
     std::string out;
@@ -180,13 +193,8 @@ TEST_F(RaCli, ExportsAndValidatesWithFileLineErrors) {
 }
 
 TEST_F(RaCli, LearnsAndChecksADataDeviceServedOverHttp) {
-    AgentConfig config;
-    config.token = "ra-cli-token";
-    Agent agent(DataDevices{[] {
-                    return std::make_unique<InProcessDataDevice>(testing_support::priority_queue_purpose());
-                }},
-                config);
-    agent.start();
+    const auto served = serve_priority_queue();
+    const Agent& agent = *served;
     const std::string env = "TYPESTAR_DEVICE_TOKEN=ra-cli-token";
     const Result learned = run({"learn", "--device", agent.url()}, env);
     ASSERT_EQ(learned.status, 0) << learned.err;
@@ -200,13 +208,8 @@ TEST_F(RaCli, LearnsAndChecksADataDeviceServedOverHttp) {
 // serves a data device (the CLI's is_data_device_url), then the factory asked again; the session's
 // open_subject asks once (open_device with DeviceKind::Any) and the result says the kind.
 TEST_F(RaCli, OneStatusRequestDecidesTheKindOfAnAgent) {
-    AgentConfig config;
-    config.token = "ra-cli-token";
-    Agent agent(DataDevices{[] {
-                    return std::make_unique<InProcessDataDevice>(testing_support::priority_queue_purpose());
-                }},
-                config);
-    agent.start();
+    const auto served = serve_priority_queue();
+    const Agent& agent = *served;
     // A budget of 10 queries keeps the trace short: learning stops (exit 1) after the opening.
     const Result learned = run({"learn", "--device", agent.url(), "--budget", "10"},
                                "TYPESTAR_DEVICE_TOKEN=ra-cli-token SPDLOG_LEVEL=typestar.device=trace");

@@ -82,11 +82,15 @@ private:
 
 /// True when `url` names a data device without contacting anything: `model:` with a
 /// register-automaton file (is_register_automaton_file). An `http://` URL is a data device when
-/// its agent's /v1/status declares `data` (ask agent_serves_data).
+/// its agent's /v1/status declares `data`: open it with open_device(url, options, DeviceKind::Any),
+/// whose result says the kind (one status request).
 [[nodiscard]] bool is_data_model_url(const std::string& url);
 
 /// Reads the agent's /v1/status and says whether it declares a data signature (`data`). Throws
-/// DeviceError when the agent cannot be reached or refuses the token.
-[[nodiscard]] bool agent_serves_data(const std::string& url);
+/// DeviceError when the agent cannot be reached or refuses the token. Deprecated: asking first and
+/// opening then reads the status twice; open_device(url, options, DeviceKind::Any) reads it once
+/// and says what kind it opened.
+[[nodiscard, deprecated("use open_device(url, options, DeviceKind::Any): one status request decides the kind")]]
+bool agent_serves_data(const std::string& url);
 
 }  // namespace typestar

@@ -1,0 +1,182 @@
+// The one front door (issue 23, typestar/session/document.hpp): any document loads and says its
+// kind; learn, check, diff and export dispatch by kind in the session and return the one report
+// shape with messages that say what ran; a kind mismatch is bad input naming both sides.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "typestar/session/document.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = TYPESTAR_SOURCE_DIR;
+const std::string kTypestate = kSource + "/specs/asynctask.yaml";
+const std::string kQueue = kSource + "/specs/ra/std_priority_queue.yaml";
+const std::string kRaFixtures = kSource + "/tests/cli/fixtures/ra";
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+/// A Mealy DOT file (the closure of asynctask) in a fresh directory, named `stem`.dot.
+std::string mealy_dot_file(const std::string& stem) {
+    const fs::path dir = fs::temp_directory_path() / ("typestar_document_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path file = dir / (stem + ".dot");
+    spec::write_file_atomically(file, export_document(load_document(kTypestate), ExportFormat::MealyDot));
+    return file.string();
+}
+
+TEST(SessionDocument, LoadsEveryFormatAndSaysItsKind) {
+    const Document typestate = load_document(kTypestate);
+    EXPECT_EQ(typestate.format, DocumentFormat::TypestateYaml);
+    EXPECT_EQ(typestate.kind(), DocumentKind::Typestate);
+    ASSERT_TRUE(typestate.spec && typestate.machine);
+    EXPECT_EQ(typestate.name, typestate.spec->typestate.name);
+    EXPECT_EQ(document_summary(typestate), "5 states, B=2");
+
+    const Document queue = load_document(kQueue);
+    EXPECT_EQ(queue.format, DocumentFormat::RegisterAutomatonYaml);
+    EXPECT_EQ(queue.kind(), DocumentKind::RegisterAutomaton);
+    EXPECT_EQ(queue.name, "std_priority_queue");
+    EXPECT_EQ(document_summary(queue), "register automaton: 8 locations, 3 registers at most, 24 transitions");
+
+    const Document xml = load_document(kRaFixtures + "/store.xml");
+    EXPECT_EQ(xml.format, DocumentFormat::RalibXml);
+    EXPECT_EQ(xml.kind(), DocumentKind::RegisterAutomaton);
+    ASSERT_TRUE(xml.automaton);
+    EXPECT_EQ(xml.automaton->distinguisher, 2u);
+
+    const Document dot = load_document(mealy_dot_file("my-machine"));
+    EXPECT_EQ(dot.format, DocumentFormat::MealyDot);
+    EXPECT_EQ(dot.kind(), DocumentKind::Typestate);
+    EXPECT_FALSE(dot.spec);
+    ASSERT_TRUE(dot.machine);
+    EXPECT_EQ(dot.name, spec::sanitize_name("my-machine"));
+    EXPECT_EQ(document_summary(dot), "Mealy machine: " + std::to_string(dot.machine->num_states()) + " states");
+    // A Mealy machine has no spec to export, a register automaton no closure or JSON.
+    EXPECT_THROW((void)export_document(dot, ExportFormat::Yaml), std::invalid_argument);
+    EXPECT_THROW((void)export_document(queue, ExportFormat::Json), std::invalid_argument);
+    EXPECT_THROW((void)export_document(queue, ExportFormat::MealyDot), std::invalid_argument);
+    EXPECT_THROW((void)suite_model(queue), std::invalid_argument);
+    EXPECT_EQ(&suite_model(typestate), &*typestate.machine);
+}
+
+TEST(SessionDocument, OpensAnyDeviceUrlOnceAndTheResultSaysItsKind) {
+    const Subject typestate = open_subject("model:" + kTypestate);
+    EXPECT_EQ(typestate.kind(), DocumentKind::Typestate);
+    ASSERT_TRUE(typestate.device.typestate);
+    ASSERT_TRUE(typestate.model);
+    EXPECT_EQ(typestate.name, typestate.model->name);
+
+    const Subject queue = open_subject("model:" + kQueue);
+    EXPECT_EQ(queue.kind(), DocumentKind::RegisterAutomaton);
+    EXPECT_TRUE(queue.device.data);
+
+    const Subject dot = open_subject("model:" + mealy_dot_file("closure"));  // model: takes Mealy DOT too
+    EXPECT_EQ(dot.kind(), DocumentKind::Typestate);
+    EXPECT_EQ(dot.name, "closure");
+
+    const Subject inproc = open_subject("inproc:asynctask");
+    EXPECT_EQ(inproc.kind(), DocumentKind::Typestate);
+    EXPECT_FALSE(inproc.model);
+    EXPECT_THROW((void)open_subject("inproc:no_such_class"), std::invalid_argument);
+}
+
+TEST(SessionDocument, ChecksEveryKindInTheOneReportShape) {
+    Subject model = open_subject("model:" + kTypestate);
+    const DocumentCheck pass = check_document(load_document(kTypestate), model);
+    EXPECT_EQ(pass.report.verdict, Verdict::Pass);
+    EXPECT_EQ(pass.report.bound, 2u);
+    EXPECT_FALSE(pass.report.assumptions.empty());
+    EXPECT_TRUE(contains(pass.text, "conforms: model:" + kTypestate + " passed all ")) << pass.text;
+    EXPECT_TRUE(contains(pass.text, "(distinguisher bound B=2)")) << pass.text;
+    EXPECT_TRUE(contains(pass.counts, "queries executed")) << pass.counts;
+
+    Subject mutant = open_subject("model:" + kRaFixtures + "/pq_poll_mutant.yaml");
+    const DocumentCheck fail = check_document(load_document(kQueue), mutant, SuiteMethod::Algorithm2, 2);
+    EXPECT_EQ(fail.report.verdict, Verdict::Fail);
+    EXPECT_EQ(fail.report.trace.size(), 3u);
+    EXPECT_TRUE(contains(fail.text, "does not conform to std_priority_queue (data trace, 3 steps)")) << fail.text;
+    EXPECT_TRUE(contains(fail.text, "<- differs")) << fail.text;
+
+    Subject queue = open_subject("model:" + kQueue);
+    const DocumentCheck ra_pass = check_document(load_document(kQueue), queue, SuiteMethod::Algorithm2, 1);
+    EXPECT_EQ(ra_pass.report.verdict, Verdict::Pass);
+    EXPECT_EQ(ra_pass.report.bound, 1u);  // the bound as used, said in the message and the first assumption
+    EXPECT_TRUE(contains(ra_pass.text, "(distinguisher bound B=1)")) << ra_pass.text;
+    ASSERT_FALSE(ra_pass.report.assumptions.empty());
+    EXPECT_TRUE(contains(ra_pass.report.assumptions.front(), "B=1"));
+}
+
+TEST(SessionDocument, TheSpecsPartitionsRunWithTheirValuesAndAreNamedAsAnAssumption) {
+    // inproc:pipedoutputstream declares parameterised callins; the spec declares their partitions.
+    Subject device = open_subject("inproc:pipedoutputstream");
+    const DocumentCheck ran = check_document(load_document(kSource + "/specs/pipedoutputstream.yaml"), device);
+    EXPECT_EQ(ran.report.verdict, Verdict::Pass) << ran.text;
+    bool sampled = false;
+    for (const auto& a : ran.report.assumptions) sampled = sampled || contains(a, "values sampled");
+    EXPECT_TRUE(sampled) << ran.text;
+}
+
+TEST(SessionDocument, AKindMismatchIsBadInputNamingBoth) {
+    Subject typestate = open_subject("model:" + kTypestate);
+    Subject queue = open_subject("model:" + kQueue);
+    try {
+        (void)check_document(load_document(kQueue), typestate);
+        FAIL() << "a register automaton checked against a typestate device";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_TRUE(contains(e.what(), kQueue + " is a register automaton, but model:" + kTypestate)) << e.what();
+    }
+    EXPECT_THROW((void)check_document(load_document(kTypestate), queue), std::invalid_argument);
+    EXPECT_THROW((void)check_document(load_document(kQueue), queue, SuiteMethod::Wp), std::invalid_argument);
+    // Another signature.
+    Subject store = open_subject("model:" + kRaFixtures + "/store.xml");
+    EXPECT_THROW((void)check_document(load_document(kQueue), store), std::invalid_argument);
+    // diff: two kinds, or a picture of register automata.
+    EXPECT_THROW((void)diff_documents(load_document(kQueue), load_document(kTypestate)), std::invalid_argument);
+    EXPECT_THROW((void)diff_documents(load_document(kQueue), load_document(kQueue), 4, true), std::invalid_argument);
+    EXPECT_TRUE(diff_documents(load_document(kQueue), load_document(kQueue)).same);
+    EXPECT_FALSE(diff_documents(load_document(kQueue), load_document(kRaFixtures + "/pq_poll_mutant.yaml")).same);
+}
+
+TEST(SessionDocument, LearnRecordsTheBoundAsUsedAndSaysWhatRan) {
+    Subject queue = open_subject("model:" + kQueue);
+    LearnRequest request;
+    request.bound = 3;
+    const LearnedDocument ra = learn_document(queue, request);
+    ASSERT_TRUE(ra.converged) << ra.failure;
+    EXPECT_TRUE(contains(ra.yaml, "bounds: {distinguisher: 3}")) << ra.yaml;
+    EXPECT_TRUE(contains(ra.yaml, "device: \"model:" + kQueue + "\"")) << ra.yaml;
+    EXPECT_TRUE(contains(ra.report, "(SL*)")) << ra.report;
+    EXPECT_TRUE(contains(ra.report, "distinguisher bound B=3")) << ra.report;
+    EXPECT_TRUE(contains(ra.stats_json, "\"tree_queries\"")) << ra.stats_json;
+    EXPECT_TRUE(contains(ra.stats_json, "\"equivalence_rounds\"")) << ra.stats_json;
+    // Options of the typestate learners do not apply to a data device.
+    LearnRequest lstar;
+    lstar.learner = LearnerKind::LStar;
+    EXPECT_THROW((void)learn_document(queue, lstar), std::invalid_argument);
+
+    Subject typestate = open_subject("model:" + kTypestate);
+    const LearnedDocument learned = learn_document(typestate, request);
+    EXPECT_TRUE(contains(learned.yaml, "distinguisher: 3")) << learned.yaml;
+    EXPECT_TRUE(contains(learned.report, " with L# in ")) << learned.report;  // the learner that ran
+    EXPECT_TRUE(contains(learned.report, "B=3")) << learned.report;
+    EXPECT_TRUE(contains(learned.report, "The learned spec relies on:")) << learned.report;
+    EXPECT_TRUE(contains(learned.stats_json, "\"equivalence_rounds\"")) << learned.stats_json;
+    // The perfect oracle needs a model's truth.
+    LearnRequest perfect;
+    perfect.method = std::nullopt;
+    Subject inproc = open_subject("inproc:asynctask");
+    EXPECT_THROW((void)learn_document(inproc, perfect), std::invalid_argument);
+    EXPECT_NO_THROW((void)learn_document(typestate, perfect));
+}
+
+}  // namespace
+}  // namespace typestar
