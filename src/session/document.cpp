@@ -268,7 +268,9 @@ LearnedDocument learn_register_document(Subject& subject, const LearnRequest& re
            << " asked), " << total.symbols_executed << " steps, " << std::fixed << std::setprecision(3) << seconds
            << " s\n"
            << "typestar: no counterexample from the equivalence oracle (" << learned.equivalence
-           << "): bounded evidence, not a proof (distinguisher bound B=" << request.bound << ")\n";
+           << "): bounded evidence, not a proof (distinguisher bound B=" << request.bound << ")\n"
+           << "typestar: the learned spec relies on:\n"
+           << assumptions_block(register_automaton_assumptions(request.bound), "typestar:   ");
     out.report = report.str();
     return out;
 }

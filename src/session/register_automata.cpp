@@ -29,6 +29,13 @@ RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& si
 
 namespace typestar {
 
+std::vector<std::string> register_automaton_assumptions(std::size_t bound) {
+    return {"the device's (location, register order type) states are told apart by data words of length <= " +
+                std::to_string(bound) + " after each transition (distinguisher bound B=" + std::to_string(bound) + ")",
+            "one data value per class stands for the class: the device compares data only for equality (id) and "
+            "order (int), as the spec's guards do"};
+}
+
 std::vector<TraceStep> trace_of(const ra::RegisterAutomaton& spec, const ra::RaCounterexample& cex) {
     std::vector<TraceStep> steps;
     ra::LockstepCheck check(spec);
@@ -65,13 +72,7 @@ CheckReport check_register_spec(const ra::RegisterAutomaton& spec, ra::DataSul& 
         return report;
     }
     report.verdict = Verdict::Pass;
-    report.assumptions.push_back(
-        "the device's (location, register order type) states are told apart by data words of length <= " +
-        std::to_string(options.bound) + " after each transition (distinguisher bound B=" + std::to_string(options.bound) +
-        ")");
-    report.assumptions.push_back(
-        "one data value per class stands for the class: the device compares data only for equality (id) and order "
-        "(int), as the spec's guards do");
+    report.assumptions = register_automaton_assumptions(options.bound);
     if (result.truncated)
         report.assumptions.push_back("only the first " + std::to_string(result.states) +
                                      " (location, register order type) states were explored: partial evidence");

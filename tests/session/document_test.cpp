@@ -156,6 +156,11 @@ TEST(SessionDocument, LearnRecordsTheBoundAsUsedAndSaysWhatRan) {
     EXPECT_TRUE(contains(ra.yaml, "device: \"model:" + kQueue + "\"")) << ra.yaml;
     EXPECT_TRUE(contains(ra.report, "(SL*)")) << ra.report;
     EXPECT_TRUE(contains(ra.report, "distinguisher bound B=3")) << ra.report;
+    // Every assumption the learned spec relies on, as a check of it names them.
+    EXPECT_TRUE(contains(ra.report, "typestar: the learned spec relies on:\ntypestar:   - the device's (location, "
+                                    "register order type) states are told apart by data words of length <= 3"))
+        << ra.report;
+    EXPECT_TRUE(contains(ra.report, "one data value per class stands for the class")) << ra.report;
     EXPECT_TRUE(contains(ra.stats_json, "\"tree_queries\"")) << ra.stats_json;
     EXPECT_TRUE(contains(ra.stats_json, "\"equivalence_rounds\"")) << ra.stats_json;
     // Options of the typestate learners do not apply to a data device.

@@ -5,6 +5,10 @@
 // DataOracle counting into one QueryCounter, and the one experiment loop (run_experiment).
 #pragma once
 
+#include <cstddef>
+#include <string>
+#include <vector>
+
 #include "typestar/conformance/ra_equivalence.hpp"
 #include "typestar/learn/learner.hpp"
 #include "typestar/ra/learner.hpp"
@@ -31,6 +35,11 @@ namespace typestar {
 /// on, and the one counter's statistics. Throws NondeterminismError, DeviceError.
 [[nodiscard]] CheckReport check_register_spec(const ra::RegisterAutomaton& spec, ra::DataSul& device,
                                               const CheckOptions& options = {});
+
+/// What a register-automaton verdict at distinguisher bound `bound` relies on, one sentence each
+/// (the bound first): the assumptions of a passing check_register_spec and of a learned register
+/// automaton.
+[[nodiscard]] std::vector<std::string> register_automaton_assumptions(std::size_t bound);
 
 /// The named trace of a register-automaton counterexample (steps of `cex` run on `spec` in
 /// lockstep): every step but the last as the device answered it, the last with the spec's answer.
