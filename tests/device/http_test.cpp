@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
@@ -16,6 +17,8 @@
 #include "typestar/core/error.hpp"
 #include "typestar/device/factory.hpp"
 #include "typestar/device/http_device.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/spec/dot.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/model_device.hpp"
 
@@ -253,6 +256,24 @@ TEST(DeviceFactory, MakesEveryKindOfDevice) {
     EXPECT_EQ(message("ftp://x"),
               "device 'ftp://x': unknown kind (expected model:PATH, inproc:NAME, http://HOST:PORT or exec:BINARY[#SPEC])");
     EXPECT_THROW((void)make_device("model:/nonexistent.yaml"), SpecError);
+}
+
+// `model:PATH` takes any Mealy machine (.dot), as README's device table says (issue 23: the CLI
+// opened DOT models itself and the factory refused them, so `--typestar_device=model:M.dot` failed).
+TEST(DeviceFactory, AModelIsASpecOrAMealyMachine) {
+    const std::string yaml = std::string(TYPESTAR_SOURCE_DIR) + "/specs/asynctask.yaml";
+    const std::filesystem::path dot =
+        std::filesystem::temp_directory_path() / ("typestar_factory_" + std::to_string(::getpid()) + ".dot");
+    spec::write_file_atomically(dot, spec::write_mealy_dot(synchronous_closure(spec::load_spec(yaml).typestate), "M"));
+    OpenedDevice opened = open_device("model:" + dot.string());
+    ASSERT_TRUE(opened.typestate);
+    EXPECT_FALSE(opened.data);
+    auto from_yaml = make_device("model:" + yaml);
+    for (const std::vector<std::string> word : {std::vector<std::string>{"cancel", "execute", "wait"},
+                                                std::vector<std::string>{"execute", "wait", "execute"}})
+        EXPECT_EQ(answer(*opened.typestate, word), answer(*from_yaml, word));
+    EXPECT_THROW((void)open_device("model:" + dot.string(), {}, DeviceKind::Data), SpecError);
+    std::filesystem::remove(dot);
 }
 
 }  // namespace
