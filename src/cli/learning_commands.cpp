@@ -23,8 +23,6 @@
 namespace typestar::cli {
 namespace {
 
-namespace fs = std::filesystem;
-
 std::optional<SuiteMethod> method_of(const std::string& name) {
     if (name == "alg2") return SuiteMethod::Algorithm2;
     if (name == "wp") return SuiteMethod::Wp;
