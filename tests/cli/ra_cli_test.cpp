@@ -84,6 +84,12 @@ TEST_F(RaCli, LearnsARegisterAutomatonFromAModelDevice) {
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("bounded evidence, not a proof"), std::string::npos);
+    // Issue 23 item 6: every assumption the learned spec relies on, said by the session, as a check names them.
+    EXPECT_NE(r.err.find("typestar: the learned spec relies on:\ntypestar:   - the device's (location, register order "
+                         "type) states are told apart by data words of length <= 2 after each transition "
+                         "(distinguisher bound B=2)\ntypestar:   - one data value per class stands for the class"),
+              std::string::npos)
+        << r.err;
     const std::string stats = read(dir_ / "stats.json");
     // the one --stats schema of `learn` (the typestate keys), plus the register automaton's own
     EXPECT_NE(stats.find("\"states\": 8"), std::string::npos) << stats;
