@@ -54,6 +54,9 @@ constexpr double kTargetPerModel = 1.10;                  // no model worse than
 constexpr std::uint64_t kTargetStandInsAlone = 800;       // 16 stand-ins, learning alone, executed queries
 constexpr double kTarget1000Seconds = 0.1;
 constexpr double kTarget10000Seconds = 2.0;
+// Issue 27 item 4: input symbols at most AALpy L#'s in total, resets at most 0.9x its.
+constexpr double kTargetSymbolsRatio = 1.0;
+constexpr double kTargetResetsRatio = 0.9;
 
 /// AALpy's published numbers for one model: resets / symbols / rounds of L* and L#.
 struct Anchor {
@@ -411,11 +414,13 @@ int main(int argc, char** argv) {
     // Summary against issue 14's targets.
     std::printf("\n== Summary (issue 14 targets)\n");
     nlohmann::ordered_json aalpy_json = nlohmann::ordered_json::array();
+    nlohmann::ordered_json aalpy_totals = nlohmann::ordered_json::object();
     if (!anchors.empty() && !random_only) {
         std::printf("AALpy models, perfect oracle, resets (executed queries) and symbols:\n");
-        std::printf("  %-48s %8s %9s %8s %9s %8s %8s %7s\n", "model", "L#", "symbols", "L*", "symbols", "AALpy L*",
-                    "AALpy L#", "L#/AL#");
-        std::uint64_t ours = 0, ours_symbols = 0, lstar = 0, lstar_symbols = 0, anchor_lstar = 0, anchor_lsharp = 0;
+        std::printf("  %-48s %8s %9s %8s %9s %8s %8s %7s %9s %7s\n", "model", "L#", "symbols", "L*", "symbols",
+                    "AALpy L*", "AALpy L#", "L#/AL#", "AL# symb", "sym/AL#");
+        std::uint64_t ours = 0, ours_symbols = 0, lstar = 0, lstar_symbols = 0, anchor_lstar = 0, anchor_lsharp = 0,
+                      anchor_lsharp_symbols = 0;
         std::size_t within = 0, compared = 0;
         for (const Row& r : rows) {
             if (r.group != "aalpy" || r.learner != "L#") continue;
@@ -432,18 +437,37 @@ int main(int argc, char** argv) {
             lstar_symbols += star->symbols;
             anchor_lstar += a.lstar_resets;
             anchor_lsharp += a.lsharp_resets;
+            anchor_lsharp_symbols += a.lsharp_symbols;
+            const double symbols_ratio = static_cast<double>(r.symbols) / static_cast<double>(a.lsharp_symbols);
             const double ratio = static_cast<double>(r.executed) / static_cast<double>(a.lsharp_resets);
             if (ratio <= kTargetPerModel) ++within;
-            std::printf("  %-48s %8llu %9llu %8llu %9llu %8llu %8llu %7.2f%s\n", r.model.c_str(), ull(r.executed),
-                        ull(r.symbols), ull(star->executed), ull(star->symbols), ull(a.lstar_resets),
-                        ull(a.lsharp_resets), ratio, ratio <= kTargetPerModel ? "" : " >1.10");
+            std::printf("  %-48s %8llu %9llu %8llu %9llu %8llu %8llu %7.2f %9llu %7.2f%s\n", r.model.c_str(),
+                        ull(r.executed), ull(r.symbols), ull(star->executed), ull(star->symbols), ull(a.lstar_resets),
+                        ull(a.lsharp_resets), ratio, ull(a.lsharp_symbols), symbols_ratio,
+                        ratio <= kTargetPerModel ? "" : " resets >1.10");
             aalpy_json.push_back({{"model", r.model}, {"lsharp_resets", r.executed}, {"lsharp_symbols", r.symbols},
                                   {"lstar_resets", star->executed}, {"lstar_symbols", star->symbols},
                                   {"aalpy_lstar_resets", a.lstar_resets}, {"aalpy_lsharp_resets", a.lsharp_resets},
                                   {"aalpy_lsharp_symbols", a.lsharp_symbols}});
         }
-        std::printf("  %-48s %8llu %9llu %8llu %9llu %8llu %8llu\n", "total", ull(ours), ull(ours_symbols), ull(lstar),
-                    ull(lstar_symbols), ull(anchor_lstar), ull(anchor_lsharp));
+        const double resets_ratio = anchor_lsharp == 0 ? 0 : static_cast<double>(ours) / static_cast<double>(anchor_lsharp);
+        const double symbols_ratio =
+            anchor_lsharp_symbols == 0 ? 0 : static_cast<double>(ours_symbols) / static_cast<double>(anchor_lsharp_symbols);
+        std::printf("  %-48s %8llu %9llu %8llu %9llu %8llu %8llu %7.2f %9llu %7.2f\n", "total", ull(ours),
+                    ull(ours_symbols), ull(lstar), ull(lstar_symbols), ull(anchor_lstar), ull(anchor_lsharp),
+                    resets_ratio, ull(anchor_lsharp_symbols), symbols_ratio);
+        std::printf("  issue 27: L# input symbols %llu = %.3fx AALpy L#'s %llu, target <= %.2fx (%s); resets %.3fx "
+                    "AALpy L#'s, target <= %.2fx (%s)\n",
+                    ull(ours_symbols), symbols_ratio, ull(anchor_lsharp_symbols), kTargetSymbolsRatio,
+                    verdict(compared > 0 && symbols_ratio <= kTargetSymbolsRatio), resets_ratio, kTargetResetsRatio,
+                    verdict(compared > 0 && resets_ratio <= kTargetResetsRatio));
+        aalpy_totals = {{"models", compared},
+                        {"lsharp_resets", ours},
+                        {"lsharp_symbols", ours_symbols},
+                        {"aalpy_lsharp_resets", anchor_lsharp},
+                        {"aalpy_lsharp_symbols", anchor_lsharp_symbols},
+                        {"resets_ratio", resets_ratio},
+                        {"symbols_ratio", symbols_ratio}};
         std::printf("  total L# resets %llu, target <= %llu (%s); %zu of %zu models within 10%% of AALpy L# (%s)\n",
                     ull(ours), ull(kTargetAalpyResets), verdict(ours <= kTargetAalpyResets), within, compared,
                     verdict(within == compared));
@@ -483,12 +507,15 @@ int main(int argc, char** argv) {
                           {"aalpy_per_model_ratio", kTargetPerModel},
                           {"droidstar_alone_queries_executed", kTargetStandInsAlone},
                           {"random_1000_cpu_seconds", kTarget1000Seconds},
-                          {"random_10000_cpu_seconds", kTarget10000Seconds}};
+                          {"random_10000_cpu_seconds", kTarget10000Seconds},
+                          {"aalpy_lsharp_symbols_ratio", kTargetSymbolsRatio},
+                          {"aalpy_lsharp_resets_ratio", kTargetResetsRatio}};
         out["totals"] = {{"droidstar_perfect_lsharp", sum_json(lsharp_alone)},
                          {"droidstar_perfect_lstar", sum_json(lstar_alone)},
                          {"droidstar_alg2_lsharp", sum_json(lsharp_alg2)},
                          {"droidstar_alg2_lstar", sum_json(lstar_alg2)}};
         out["aalpy_vs_anchor"] = aalpy_json;
+        out["aalpy_vs_anchor_totals"] = aalpy_totals;
         nlohmann::ordered_json all = nlohmann::ordered_json::array();
         for (const Row& r : rows) all.push_back(row_json(r));
         out["rows"] = all;

@@ -137,8 +137,9 @@ private:
     // of access cost below `below` if given. Returns whether the tree grew.
     bool explore_suggested(std::optional<std::pair<std::size_t, std::size_t>> below = std::nullopt);
     // An ADS over `candidates` (basis indices) computed on the tree, as the word along one branch:
-    // where `tracked` (a node) knows the answer, the branch it takes; else the seed's prediction from
-    // `seed_state`, if any; else the largest branch.
+    // where `tracked` (a node) knows the answer, the branch it takes; else the prediction from
+    // `seed_state` (a state of the seed if there is one, else of the last hypothesis), if any; else
+    // the largest branch. Where no single input splits the candidates left, a shortest witness of two.
     Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
                   std::optional<StateId> seed_state);
     // LSharpConfig::continue_with_ads: appends an ADS over the basis (but the sink) without `wait`,
@@ -154,10 +155,13 @@ private:
             for (Symbol a = 0; sink && a < k_; ++a) sink = signature_[static_cast<std::size_t>(i) * k_ + a] == *absorbing;
             if (!sink) all.push_back(i);
         }
+        const std::size_t limit = config_.continued_suffix_length;
+        if (limit != 0 && suffix.size() >= limit) return;
         ads_without_wait_ = true;
         const Word more = ads_path(all, std::nullopt, std::nullopt);
         ads_without_wait_ = false;
-        suffix.insert(suffix.end(), more.begin(), more.end());
+        const std::size_t take = limit == 0 ? more.size() : std::min(more.size(), limit - suffix.size());
+        suffix.insert(suffix.end(), more.begin(), more.begin() + static_cast<std::ptrdiff_t>(take));
     }
     void make_adequate();
     // A node's outputs on the shared extension suffix, if the tree knows them all, as a 64-bit key
@@ -613,7 +617,12 @@ void LSharp::Impl::identify(std::uint32_t f) {
     if (shared_ads_basis_ != 0 && !fr.responsive && !response(fr.node)) {
         suffix = shared_ads_;  // first its answer to the shared suffix: then it is looked up
     } else if (config_.separation == LSharpSeparation::Ads) {
-        suffix = ads_path(fr.candidates, fr.node, seed_state_of(fr.access));
+        // The branch the ADS word follows past what the tree knows: the seed's prediction, else
+        // the last hypothesis's (consistent with the whole tree, it is right more often than the
+        // largest branch: fewer deviations, each of which costs another query).
+        std::optional<StateId> predicted = seed_state_of(fr.access);
+        if (!seed_ && hypothesis_) predicted = hypothesis_->run(fr.access);
+        suffix = ads_path(fr.candidates, fr.node, predicted);
         // A word the tree already answers from this node brings nothing new.
         NodeId n = fr.node;
         bool known = true;
@@ -641,6 +650,9 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
     for (const std::uint32_t b : candidates) current.push_back(basis_[b]);
     Word word;
     std::vector<NodeId> next;
+    // The predicting machine: the seed, else the last hypothesis (see identify()).
+    const MealyMachine* predictor = seed_ ? &*seed_ : hypothesis_ ? &*hypothesis_ : nullptr;
+    if (predictor == nullptr) seed_state.reset();
     bool is_tracked = tracked.has_value();
     NodeId tracked_node = tracked.value_or(kRoot);
     while (current.size() > 1) {
@@ -673,7 +685,15 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
                 best_defined = defined;
             }
         }
-        if (!found) break;
+        if (!found) {
+            // No single input splits what is left on this branch: a shortest witness of two of them
+            // does (the tree knows one: basis states are pairwise apart), so the same query goes on
+            // telling them apart instead of a later one repeating the access sequence. Not in a
+            // continuation (it may hold `wait`, and the continuation is cut short anyway).
+            if (!word.empty() && !ads_without_wait_)
+                if (const auto w = witness(current[0], current[1])) word.insert(word.end(), w->begin(), w->end());
+            break;
+        }
         word.push_back(best);
         // The branch: known from the tracked node, else predicted.
         std::optional<Symbol> branch;
@@ -691,7 +711,7 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
             if (e) ++(counts_[e->output]);
         }
         if (!branch && seed_state) {
-            const Symbol predicted = seed_->output(*seed_state, best);
+            const Symbol predicted = predictor->output(*seed_state, best);
             if (predicted < counts_.size() && counts_[predicted] > 0) branch = predicted;
         }
         if (!branch) {
@@ -700,7 +720,7 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
                 if (counts_[o] > counts_[largest]) largest = o;
             branch = largest;
         }
-        if (seed_state) seed_state = seed_->successor(*seed_state, best);
+        if (seed_state) seed_state = predictor->successor(*seed_state, best);
         next.clear();
         for (const NodeId n : current) {
             const auto e = edge(n, best);
