@@ -189,7 +189,8 @@ int main(int argc, char** argv) {
               << (pooled.stats.learning == single.stats.learning && pooled.stats.equivalence == single.stats.equivalence
                       ? "identical"
                       : "DIFFER")
-              << "\n  speed-up: " << single.wall_s / pooled.wall_s << "x\n";
+              << "\n  speed-up: " << single.wall_s / pooled.wall_s << "x (issue 27's target with every check on, "
+              << "the learn_spec defaults: >= 3x for 4 JVM agents on java_timer)\n";
     const bool same_stats =
         pooled.stats.learning == single.stats.learning && pooled.stats.equivalence == single.stats.equivalence;
     return single.same && pooled.same && same_stats ? 0 : 1;
