@@ -19,6 +19,7 @@
 #include "typestar/session/test_plan.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/spec.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/session/session.hpp"
 
 namespace typestar::detail {
@@ -75,23 +76,13 @@ public:
     [[nodiscard]] std::unique_ptr<Device> make_device() const;
 
 private:
+    /// The session's proposal (propose_spec) and how this plugin reports it.
     struct Proposal {
-        std::optional<spec::Spec> spec;  ///< the learned spec, if learning worked
-        std::string error;               ///< why learning failed
-        std::string report;              ///< where it went (or why nowhere), and the diff
-        std::string pointer;             ///< one line: where the proposal is (for every later failure)
-        std::optional<spec::SpecDiff> diff;  ///< stored -> proposed, when there is a stored spec
-        bool wrote_spec = false;         ///< update mode wrote the spec file itself
-        bool shared = false;             ///< reused from another test process of this run
-        /// What ran and what the proposal relies on (learning_summary): learner, B, bound change,
-        /// tight-bound warning, assumptions. Only the bound change for a reused proposal.
-        std::string summary;
-        std::string yaml;                ///< the proposal's text (shared with other processes)
+        SpecProposal result;
+        std::string report;   ///< where it went (or why nowhere), and the diff
+        std::string pointer;  ///< one line: where the proposal is (for every later failure)
     };
 
-    /// The proposal another test process computed for the same key, if it explains `cex` and its
-    /// files are in place (shared_proposal.hpp).
-    std::optional<Proposal> reuse_shared(const std::string& key, const Counterexample& cex);
     /// True when `candidate` predicts the device's answer on the counterexample's word.
     [[nodiscard]] bool explains(const spec::Spec& candidate, const Counterexample& cex) const;
 
@@ -108,14 +99,11 @@ private:
     Device* device();
     /// Builds the suite and the per-test words once (needs the device's inputs).
     void prepare();
-    /// Learns once per process through the session layer (propose): from scratch, or seeded with the
-    /// stored spec, on a fresh oracle stack so the proposal does not depend on which test failed.
+    /// The proposal, once per process: the session's workflow (propose_spec: shared with the
+    /// other test processes of the run, learned from scratch or seeded with the stored spec).
     const Proposal& propose(const Counterexample* counterexample = nullptr);
-    // The phases of propose: the sharing key, learning, writing (with the diff).
-    [[nodiscard]] std::string proposal_key() const;
-    void learn_proposal(Proposal& p, const Counterexample* counterexample);
-    /// False (with p.error) when the files cannot be written.
-    bool write_proposal(Proposal& p);
+    /// Fills p.report and p.pointer from p.result (a proposal was made).
+    void describe_proposal(Proposal& p) const;
     /// "typestar accept SPEC" (with --force for a proposal over other inputs), and a line break.
     [[nodiscard]] std::string accept_command() const;
     [[nodiscard]] std::size_t bound() const;
