@@ -22,6 +22,31 @@ std::string test_identifier(std::string_view text) {
 
 std::string suite_identifier(const spec::Spec& spec) { return test_identifier(spec.typestate.name); }
 
+std::string suite_identifier(const ra::RegisterAutomaton& automaton) { return test_identifier(automaton.name); }
+
+std::vector<TransitionTest> plan_register_tests(const ra::RegisterAutomaton& a) {
+    std::vector<TransitionTest> tests;
+    for (std::size_t l = 0; l < a.locations.size(); ++l) {
+        const auto& loc = a.locations[l];
+        std::map<std::size_t, std::size_t> per_input, seen;
+        for (const auto& t : loc.transitions) ++per_input[t.input];
+        for (std::size_t k = 0; k < loc.transitions.size(); ++k) {
+            const auto& t = loc.transitions[k];
+            TransitionTest test;
+            test.name = loc.name + "_" + a.inputs[t.input].name;
+            if (per_input[t.input] > 1) test.name += "_" + std::to_string(++seen[t.input]);
+            test.name = test_identifier(test.name);
+            test.state = loc.name;
+            test.input = a.inputs[t.input].name;
+            test.line = t.line ? t.line : loc.line;
+            test.location = l;
+            test.transition = k;
+            tests.push_back(std::move(test));
+        }
+    }
+    return tests;
+}
+
 MealyMachine test_model(const spec::Spec& spec) { return canonical(synchronous_closure(spec.typestate)); }
 
 std::vector<TransitionTest> plan_transition_tests(const spec::Spec& spec) {

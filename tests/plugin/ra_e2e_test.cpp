@@ -69,7 +69,14 @@ TEST_F(PluginRa, AMaxQueueFailsWithTheDataTraceAndAProposal) {
     EXPECT_NE(o.out.find("the device does not conform to the register automaton"), std::string::npos) << o.out;
     EXPECT_TRUE(std::regex_search(o.out, std::regex(R"(\n +3 +\S+ +poll +out\(-?\d+\) +out\(-?\d+\) +<- differs)")))
         << o.out;
-    EXPECT_NE(o.out.find("Re-learned (SL*, from scratch)"), std::string::npos) << o.out;
+    // What ran, from the session: the learner, B as used, the equivalence oracle's words, the assumptions.
+    EXPECT_NE(o.out.find("Re-learned with SL* (from scratch), every data word of up to 2 steps"), std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("transitions, bound 2; "), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("The learned spec relies on:\n  - the device's (location, register order type) states are "
+                         "told apart by data words of length <= 2"),
+              std::string::npos)
+        << o.out;
     EXPECT_NE(o.out.find("Shortest separating data trace, stored spec vs proposal"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("Reproduce: "), std::string::npos) << o.out;
     ASSERT_TRUE(fs::exists(dir_ / "pq.proposed.yaml"));

@@ -1,12 +1,12 @@
 // A test binary for the plugin's register-automaton tests: the spec named by TYPESTAR_RA_SUBJECT_SPEC
 // (default: specs/ra/std_priority_queue.yaml) against std::priority_queue through the data purpose
-// API, as the min-queue the spec describes, or as a max-queue (a mutant) when
+// API (one TYPESTAR_SPEC_TESTS with a data device factory), as the min-queue the spec describes, or as a max-queue (a mutant) when
 // TYPESTAR_RA_SUBJECT_QUEUE=max.
 #include <cstdlib>
 #include <string>
 
 #include "support/data_purposes.hpp"
-#include "typestar/gtest/register_automata.hpp"
+#include "typestar/gtest/gtest.hpp"
 
 namespace {
 
@@ -22,7 +22,7 @@ bool max_queue() {
 
 }  // namespace
 
-TYPESTAR_RA_SPEC_TESTS(spec_path().c_str(), []() -> std::unique_ptr<typestar::DataDevice> {
+TYPESTAR_SPEC_TESTS(spec_path().c_str(), []() -> std::unique_ptr<typestar::DataDevice> {
     if (max_queue())
         return std::make_unique<typestar::InProcessDataDevice>(
             typestar::testing_support::priority_queue_purpose<std::less<>>());

@@ -7,6 +7,9 @@
 // i.e. the transition R(q)·i whose check R(q)·i·s generated it. A transition whose own words are
 // all prefixes of other words (a tree transition, typically) runs its access word R(q)·i alone.
 // Only the YAML is needed to name the tests; the words are computed in the first test body.
+// Register automata have their plan too (plan_register_tests): one test per transition of the
+// automaton (a location, an input, a guard), whose words are the generalised Algorithm 2 words of
+// that transition (typestar::run_register_test, session/register_automata.hpp).
 #pragma once
 
 #include <cstddef>
@@ -16,6 +19,7 @@
 
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/mealy.hpp"
+#include "typestar/ra/automaton.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -29,6 +33,9 @@ struct TransitionTest {
     std::string state;  ///< the state's name in the spec
     std::string input;  ///< a callin, or `wait`
     int line = 0;       ///< the spec's line of the transition (of the state if it has none; else 0)
+    /// Register automata: the location's index and the transition's index in its list (file order).
+    std::size_t location = 0;
+    std::size_t transition = 0;
     bool operator==(const TransitionTest&) const = default;
 };
 
@@ -54,5 +61,12 @@ struct TransitionTest {
 
 /// The spec's name as a gtest test-suite name (test_identifier of the typestate's name).
 [[nodiscard]] std::string suite_identifier(const spec::Spec& spec);
+/// The automaton's name as a gtest test-suite name (test_identifier of it).
+[[nodiscard]] std::string suite_identifier(const ra::RegisterAutomaton& automaton);
+
+/// The tests of a register automaton, in file order: per location, per transition,
+/// `<location>_<input>`, with `_<k>` (1-based, file order) when the location has several
+/// transitions for that input; located at the transition's line (else the location's).
+[[nodiscard]] std::vector<TransitionTest> plan_register_tests(const ra::RegisterAutomaton& automaton);
 
 }  // namespace typestar

@@ -118,8 +118,15 @@ SpecTests::SpecTests(Registration registration, std::string binary)
     : reg_(std::move(registration)), binary_(std::move(binary)) {
     path_ = resolve_spec_path(reg_.spec, reg_.file);
     std::error_code ec;
-    if (!std::filesystem::exists(path_, ec)) return;  // learned on first run
+    const bool exists = std::filesystem::exists(path_, ec);
+    // The kind: a data device factory, else what the file is.
+    ra_kind_ = reg_.register_automaton || (exists && is_register_automaton_file(path_));
+    if (!exists) return;  // learned on first run
     file_text_ = read_file(path_);
+    if (ra_kind_) {
+        load_register_spec();
+        return;
+    }
     try {
         spec_ = spec::parse_spec(file_text_, path_.string());
         tests_ = typestar::plan_transition_tests(*spec_);
@@ -134,13 +141,14 @@ SpecTests::SpecTests(Registration registration, std::string binary)
 }
 
 void SpecTests::register_tests(std::set<std::string>& used_suites) {
-    const std::string fallback = typestar::test_identifier(spec::sanitize_name(reg_.options.name.empty() ? path_.stem().string() : reg_.options.name, "spec"));
+    const std::string fallback = typestar::test_identifier(fallback_name());
     auto add = [&](const std::string& test, const std::string& file, int line, std::function<void()> body) {
         testing::RegisterTest(suite_name_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
                               [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
     };
-    if (spec_) {
-        suite_name_ = unique_suite(typestar::suite_identifier(*spec_), used_suites);
+    if (spec_ || ra_spec_) {
+        suite_name_ = unique_suite(spec_ ? typestar::suite_identifier(*spec_) : typestar::suite_identifier(ra_spec_->automaton),
+                                   used_suites);
         for (std::size_t i = 0; i < tests_.size(); ++i)
             add(tests_[i].name, path_.string(), tests_[i].line, [this, i] { run_transition(i); });
     } else if (!load_error_.empty()) {
@@ -152,8 +160,13 @@ void SpecTests::register_tests(std::set<std::string>& used_suites) {
     }
 }
 
+std::string SpecTests::fallback_name() const {
+    return spec::sanitize_name(reg_.options.name.empty() ? path_.stem().string() : reg_.options.name, "spec");
+}
+
 bool SpecTests::answers_to(const std::string& name) const {
-    return name == suite_name_ || name == path_.stem().string() || (spec_ && name == spec_->typestate.name);
+    return name == suite_name_ || name == path_.stem().string() || (spec_ && name == spec_->typestate.name) ||
+           (ra_spec_ && name == ra_spec_->automaton.name);
 }
 
 std::unique_ptr<Device> SpecTests::make_device() const {
@@ -172,6 +185,7 @@ std::unique_ptr<Device> SpecTests::make_device() const {
 std::size_t SpecTests::bound() const {
     if (settings().bound) return *settings().bound;
     if (spec_) return spec_->bounds.distinguisher;
+    if (ra_spec_) return ra_spec_->distinguisher;
     return spec::Bounds{}.distinguisher;
 }
 
@@ -180,6 +194,9 @@ void SpecTests::record_common() const {
     if (spec_) {
         testing::Test::RecordProperty("typestar_spec_hash", gtest::content_hash(file_text_));
         testing::Test::RecordProperty("typestar_states", std::to_string(spec_->typestate.states.size()));
+    } else if (ra_spec_) {
+        testing::Test::RecordProperty("typestar_spec_hash", gtest::content_hash(file_text_));
+        testing::Test::RecordProperty("typestar_states", std::to_string(ra_spec_->automaton.locations.size()));
     }
     testing::Test::RecordProperty("typestar_bound", std::to_string(bound()));
 }
@@ -379,6 +396,7 @@ std::string SpecTests::reproduce(const std::string& test) const {
         const std::string name = device_->describe().name;
         if (name.rfind("http://", 0) == 0 || name.rfind("exec:", 0) == 0) url = name;
     }
+    if (url.empty() && ra_kind_) return "Reproduce: " + rerun + "\n";  // exec: reaches typestate devices only
     if (url.empty()) url = "exec:" + binary_ + "#" + suite_name_;
     return "Reproduce: " + gtest::check_command(path_, url, bound()) + "\n       or: " + rerun + "\n";
 }
@@ -408,6 +426,7 @@ void SpecTests::run_learn() {
             << ".";
         return;
     }
+    if (ra_kind_) return run_register_learn();
     Device* d = device();
     if (d == nullptr) {
         if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
@@ -436,6 +455,7 @@ void SpecTests::run_transition(std::size_t index) {
     record_common();
     testing::Test::RecordProperty("typestar_transition", t.state + " " + t.input);
     if (!settings_ok()) return;
+    if (ra_kind_) return run_register_transition(index);
     if (spec_) {  // three-valued specs: an unknown transition is neither legal nor illegal
         const Typestate& ts = spec_->typestate;
         const auto s = ts.find_state(t.state);

@@ -1,4 +1,7 @@
-// Internal: the tests of one registered spec, and the state they share in one process.
+// Internal: the tests of one registered spec, and the state they share in one process. One class
+// for both kinds: a typestate spec (spec_tests.cpp) and a register automaton (ra_tests.cpp), each
+// with its test plan (session/test_plan.hpp); registration, settings, devices' errors and the gtest
+// messages are shared.
 #pragma once
 
 #include <cstddef>
@@ -20,11 +23,12 @@
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/session/proposal.hpp"
+#include "typestar/session/register_automata.hpp"
 #include "typestar/session/session.hpp"
 
 namespace typestar::detail {
 
-/// The gtest fixture of every typestar test (spec and register-automaton suites): runs a body
+/// The gtest fixture of every typestar test: runs a body
 /// bound at registration.
 class BoundTest : public testing::Test {
 public:
@@ -49,6 +53,8 @@ struct Registration {
     SpecTestOptions options;
     std::string file;  ///< the registering source file
     int line = 0;
+    DataDeviceFactory data_factory;    ///< a register-automaton spec's device
+    bool register_automaton = false;   ///< registered with a DataDeviceFactory
 };
 
 /// `spec` resolved against the directory of `file` when relative (see register_spec_tests).
@@ -74,6 +80,10 @@ public:
     /// A fresh device as the tests get it (--typestar_device's URL, else the factory). Throws
     /// DeviceError / std::exception like the factory, std::invalid_argument when there is none.
     [[nodiscard]] std::unique_ptr<Device> make_device() const;
+    /// True for a register-automaton spec (registered with a data device factory, or its file is one).
+    [[nodiscard]] bool register_automaton() const noexcept { return ra_kind_; }
+    /// A fresh data device (register automata), like make_device.
+    [[nodiscard]] std::unique_ptr<DataDevice> make_data_device() const;
 
 private:
     /// The session's proposal (propose_spec) and how this plugin reports it.
@@ -89,6 +99,18 @@ private:
     void run_load() const;
     void run_learn();
     void run_transition(std::size_t index);
+    // The register-automaton kind (ra_tests.cpp).
+    void load_register_spec();
+    void run_register_learn();
+    void run_register_transition(std::size_t index);
+    /// The data oracle over the adapted device, made on first use; nullptr after failing the test
+    /// or with skip_reason_ set; also nullptr (with data_device_ set) when there is no spec yet.
+    ra::DataOracle* data_oracle();
+    /// The register-automaton proposal, once per process (propose_register_spec).
+    const RegisterProposal& propose_register();
+    /// What the register-automaton proposal says in a failure: what ran, the separating trace,
+    /// where it went.
+    [[nodiscard]] std::string register_proposal_report(const RegisterProposal& p) const;
 
     /// Records the properties every test of this spec carries.
     void record_common() const;
@@ -108,6 +130,8 @@ private:
     [[nodiscard]] std::string accept_command() const;
     [[nodiscard]] std::size_t bound() const;
     [[nodiscard]] std::string reproduce(const std::string& test) const;
+    /// The name of the spec a missing file gets (the registration's, else the file's stem).
+    [[nodiscard]] std::string fallback_name() const;
 
     Registration reg_;
     std::string binary_;
@@ -118,6 +142,8 @@ private:
     std::string load_error_;  // non-empty: the spec exists but does not load
     int load_line_ = 0;
     std::vector<typestar::TransitionTest> tests_;
+    bool ra_kind_ = false;
+    std::optional<ra::RaSpec> ra_spec_;  // the register automaton (ra_kind_)
 
     // Built lazily, in test bodies.
     bool device_tried_ = false;
@@ -138,6 +164,12 @@ private:
     std::optional<Proposal> proposal_;
     bool update_announced_ = false;
     bool report_printed_ = false;  // the full proposal report went into one failure message already
+
+    // The register-automaton kind, built lazily.
+    std::unique_ptr<DataDevice> data_device_;
+    std::unique_ptr<DataDevice> adapted_;  // data_device_ seen through the spec's signature
+    std::optional<ra::DataOracle> data_oracle_;
+    std::optional<RegisterProposal> ra_proposal_;
 };
 
 /// Called inside a catch handler while making a device: records the exception being handled, a
