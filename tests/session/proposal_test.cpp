@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "typestar/core/typestate.hpp"
+#include "typestar/ra/format.hpp"
+#include "typestar/session/register_automata.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/model_device.hpp"
 
@@ -143,6 +145,16 @@ TEST_F(ProposeSpec, WithoutAStoredSpecItLearnsFromScratchUnderTheRequestedName) 
     EXPECT_TRUE(fs::exists(dir_ / "new.proposed.yaml"));
 }
 
+TEST_F(ProposeSpec, AProposalThatCannotBeWrittenIsAnErrorNotASilentSuccess) {
+    // Regression: the plugin's writing phase set only the error and kept the spec, so the failure
+    // message went on as if the proposal had been written (without saying where it was).
+    ProposalRequest r = request(ProposalMode::Write);
+    r.spec = dir_ / "no-such-directory" / "mp.yaml";
+    const SpecProposal p = propose_spec(r);
+    EXPECT_FALSE(p.spec);
+    EXPECT_NE(p.error.find("could not write the learned spec"), std::string::npos) << p.error;
+}
+
 TEST(RemoveProposalFiles, RemovesEveryProposalFileAndNamesThem) {
     std::string templ = (fs::temp_directory_path() / "typestar-remove-XXXXXX").string();
     ASSERT_NE(mkdtemp(templ.data()), nullptr);
@@ -160,6 +172,86 @@ TEST(ProposalDeviceKey, AnAgentIsNeverPinned) {
     EXPECT_TRUE(proposal_device_key("http://127.0.0.1:1", device).empty());
     EXPECT_NE(proposal_device_key("", device).find("factory model:mp"), std::string::npos);
     EXPECT_NE(proposal_device_key("inproc:Timer", device).find("url inproc:Timer"), std::string::npos);
+}
+
+
+// The register-automaton kind: the same roles from the session, saying what ran.
+ra::RaSpec pq_spec(const std::string& file) {
+    return ra::load_register_spec(std::string(TYPESTAR_SOURCE_DIR) + file);
+}
+
+TEST(PlanRegisterTests, NamesLocationAndInputNumberingSeveralTransitionsOfOneInput) {
+    const ra::RaSpec spec = pq_spec("/specs/ra/std_priority_queue.yaml");
+    const std::vector<TransitionTest> plan = plan_register_tests(spec.automaton);
+    ASSERT_GE(plan.size(), 6u);
+    EXPECT_EQ(plan[0].name, "l0_offer");
+    EXPECT_EQ(plan[1].name, "l0_poll");
+    EXPECT_EQ(plan[2].name, "l1_offer_1");
+    EXPECT_EQ(plan[3].name, "l1_offer_2");
+    EXPECT_EQ(plan[4].name, "l1_offer_3");
+    EXPECT_EQ(plan[5].name, "l1_poll");
+    EXPECT_EQ(plan[3].state, "l1");
+    EXPECT_EQ(plan[3].input, "offer");
+    EXPECT_EQ(plan[3].line, 20);
+    EXPECT_EQ(plan[3].location, 1u);
+    EXPECT_EQ(plan[3].transition, 1u);
+    EXPECT_EQ(suite_identifier(spec.automaton), "std_priority_queue");
+}
+
+TEST(RunRegisterTest, APassNamesItsAssumptionsAFailureItsNamedTrace) {
+    const ra::RaSpec spec = pq_spec("/specs/ra/std_priority_queue.yaml");
+    const ra::RaSpec mutant = pq_spec("/tests/cli/fixtures/ra/pq_poll_mutant.yaml");
+    const std::vector<TransitionTest> plan = plan_register_tests(spec.automaton);
+    ASSERT_EQ(plan.size(), 24u);
+    CheckOptions options;
+    options.bound = 2;
+    {
+        ra::SimulatorSul same(spec.automaton);
+        ra::DataOracle oracle(same, spec.automaton);
+        const CheckReport pass = run_register_test(spec.automaton, oracle, plan.front(), options);
+        EXPECT_EQ(pass.verdict, Verdict::Pass);
+        EXPECT_GT(pass.tests, 0u);
+        ASSERT_FALSE(pass.assumptions.empty());
+        EXPECT_NE(pass.assumptions.front().find("B=2"), std::string::npos) << pass.assumptions.front();
+    }
+    ra::SimulatorSul changed(mutant.automaton);
+    ra::DataOracle oracle(changed, spec.automaton);
+    std::size_t failed = 0;
+    for (const auto& test : plan) {
+        ra::RaCounterexample cex;
+        const CheckReport r = run_register_test(spec.automaton, oracle, test, options, &cex);
+        if (r.verdict != Verdict::Fail) continue;
+        ++failed;
+        ASSERT_FALSE(r.trace.empty());
+        EXPECT_NE(r.trace.back().expected, r.trace.back().actual);
+        EXPECT_FALSE(cex.inputs.empty());
+        EXPECT_TRUE(proposal_explains(mutant.automaton, cex));   // the device's own behaviour explains it
+        EXPECT_FALSE(proposal_explains(spec.automaton, cex));    // the stored spec does not
+    }
+    EXPECT_GT(failed, 0u);
+}
+
+TEST(ProposeRegisterSpec, TheSummaryNamesTheLearnerTheBoundAsUsedAndTheAssumptions) {
+    const ra::RaSpec spec = pq_spec("/specs/ra/std_priority_queue.yaml");
+    const ra::RaSpec mutant = pq_spec("/tests/cli/fixtures/ra/pq_poll_mutant.yaml");
+    ra::SimulatorSul device(mutant.automaton);
+    RegisterProposalRequest r;
+    r.spec = "/nonexistent/pq.yaml";
+    r.stored = &spec;
+    r.device = &device;
+    r.signature = spec.automaton;
+    r.bound = 1;
+    r.mode = ProposalMode::Print;
+    const RegisterProposal p = propose_register_spec(r);
+    ASSERT_TRUE(p.spec) << p.error;
+    EXPECT_EQ(p.summary.rfind("SL* (from scratch), ", 0), 0u) << p.summary;
+    EXPECT_NE(p.summary.find("suite at B=1"), std::string::npos) << p.summary;  // the words that ran
+    EXPECT_NE(p.summary.find(", bound 1; "), std::string::npos) << p.summary;
+    EXPECT_NE(p.summary.find("The learned spec relies on:\n  - "), std::string::npos) << p.summary;
+    EXPECT_EQ(p.spec->distinguisher, 1u);
+    EXPECT_NE(p.yaml.find("distinguisher: 1"), std::string::npos);
+    EXPECT_FALSE(p.separating.empty());  // the stored spec and the proposal differ
+    EXPECT_TRUE(p.file.empty());         // Print mode writes nothing
 }
 
 }  // namespace
