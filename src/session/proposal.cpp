@@ -87,8 +87,7 @@ std::optional<SpecProposal> reuse_shared(const ProposalRequest& r, const std::st
         return std::nullopt;
     }
     const Counterexample& cex = *r.counterexample;
-    if (!proposal_explains(*p.spec, names_of(cex.inputs, r.device->inputs()),
-                           names_of(cex.actual, r.device->outputs()))) {
+    if (!proposal_explains(*p.spec, cex, *r.device)) {
         detail::logger("typestar.session")
             ->info("the proposal of test process {} does not explain this counterexample: re-learning", record->pid);
         return std::nullopt;
@@ -296,6 +295,11 @@ bool proposal_explains(const spec::Spec& candidate, const std::vector<std::strin
     } catch (const std::exception&) {
         return false;  // no closure
     }
+}
+
+bool proposal_explains(const spec::Spec& candidate, const Counterexample& counterexample, const Device& device) {
+    return proposal_explains(candidate, names_of(counterexample.inputs, device.inputs()),
+                             names_of(counterexample.actual, device.outputs()));
 }
 
 std::vector<std::string> proposal_mismatch(const spec::Spec& stored, const spec::Spec& proposal) {

@@ -61,20 +61,32 @@ std::vector<TraceStep> trace_of(const ra::RegisterAutomaton& spec, const ra::RaC
     return steps;
 }
 
-CheckReport check_register_spec(const ra::RegisterAutomaton& spec, ra::DataSul& device, const CheckOptions& options) {
-    ra::DataOracle oracle(device, spec);
-    const ra::RaSuiteResult result = ra::check_register_automaton(spec, oracle, {options.bound, 10000});
+namespace {
+
+/// The report of a suite run at `bound`: its words and statistics, and on a difference the Fail
+/// verdict with the named trace (the caller decides a pass).
+CheckReport report_of(const ra::RegisterAutomaton& spec, const ra::DataOracle& oracle, const ra::RaSuiteResult& result,
+                      std::size_t bound) {
     CheckReport report;
     report.method = SuiteMethod::Algorithm2;
-    report.bound = options.bound;
+    report.bound = bound;
     report.tests = result.words;
     report.stats = oracle.stats();
     if (result.counterexample) {
         report.verdict = Verdict::Fail;
         report.trace = trace_of(spec, *result.counterexample);
         report.reason = result.counterexample->reason;
-        return report;
     }
+    return report;
+}
+
+}  // namespace
+
+CheckReport check_register_spec(const ra::RegisterAutomaton& spec, ra::DataSul& device, const CheckOptions& options) {
+    ra::DataOracle oracle(device, spec);
+    const ra::RaSuiteResult result = ra::check_register_automaton(spec, oracle, {options.bound, 10000});
+    CheckReport report = report_of(spec, oracle, result, options.bound);
+    if (result.counterexample) return report;
     report.verdict = Verdict::Pass;
     report.assumptions = register_automaton_assumptions(options.bound);
     if (result.truncated)
@@ -108,15 +120,8 @@ CheckReport run_register_test(const ra::RegisterAutomaton& spec, ra::DataOracle&
                               const CheckOptions& options, ra::RaCounterexample* counterexample) {
     const ra::RaSuiteResult result =
         ra::check_register_transition(spec, oracle, test.location, test.transition, {options.bound, 10000});
-    CheckReport report;
-    report.method = SuiteMethod::Algorithm2;
-    report.bound = options.bound;
-    report.tests = result.words;
-    report.stats = oracle.stats();
+    CheckReport report = report_of(spec, oracle, result, options.bound);
     if (result.counterexample) {
-        report.verdict = Verdict::Fail;
-        report.trace = trace_of(spec, *result.counterexample);
-        report.reason = result.counterexample->reason;
         if (counterexample != nullptr) *counterexample = *result.counterexample;
         return report;
     }

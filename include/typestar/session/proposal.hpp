@@ -42,6 +42,10 @@ namespace typestar {
 /// answers otherwise or does not know an input (another alphabet).
 [[nodiscard]] bool proposal_explains(const spec::Spec& candidate, const std::vector<std::string>& inputs,
                                      const std::vector<std::string>& outputs);
+/// The same for a counterexample of a conformance run against `device` (its inputs and actual
+/// answers over the device's alphabets): does the proposal explain the device's answer?
+[[nodiscard]] bool proposal_explains(const spec::Spec& candidate, const Counterexample& counterexample,
+                                     const Device& device);
 
 /// Why `proposal` is not a proposal for `stored`: one sentence per difference of class name,
 /// callins or callbacks ("another class: ...", "other callins: adds x; lacks y"). Empty when it is.

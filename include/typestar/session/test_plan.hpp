@@ -20,6 +20,7 @@
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/mealy.hpp"
 #include "typestar/ra/automaton.hpp"
+#include "typestar/session/session.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -58,6 +59,24 @@ struct TransitionTest {
 [[nodiscard]] std::vector<std::vector<std::size_t>> assign_cases(const MealyMachine& model,
                                                                  const std::vector<Word>& access,
                                                                  const TestSuite& suite);
+
+/// The words every test of a typestate spec's plan runs, over the devices' inputs.
+struct TransitionWords {
+    TestSuite suite;                               ///< the whole suite, cut before unknown transitions
+    std::vector<Word> access;                      ///< per state of the model, its access word
+    std::vector<std::vector<std::size_t>> groups;  ///< assign_cases(model, access, suite)
+    /// The words of `test` (a transition of `model`, the Conformance's expected()): its cases of
+    /// the suite, or its access word and input alone when it has none (a tree transition).
+    /// Throws std::out_of_range for a transition `model` does not have.
+    [[nodiscard]] TestSuite of(const MealyMachine& model, const TransitionTest& test) const;
+};
+
+/// The spec's DroidStar Algorithm 2 suite at `bound` through `conformance` (its model is the spec's
+/// test_model; the suite carries the assumptions the devices declare), cut before every unknown
+/// transition of the spec (cut_at_unknown), each case assigned to the one test that checks it.
+/// Throws std::invalid_argument like the suite generator.
+[[nodiscard]] TransitionWords plan_transition_words(const spec::Spec& spec, const Conformance& conformance,
+                                                    std::size_t bound);
 
 /// The spec's name as a gtest test-suite name (test_identifier of the typestate's name).
 [[nodiscard]] std::string suite_identifier(const spec::Spec& spec);

@@ -18,13 +18,9 @@ void SpecTests::load_register_spec() {
     try {
         ra_spec_ = ra::parse_register_spec(file_text_, path_.string());
         tests_ = plan_register_tests(ra_spec_->automaton);
-    } catch (const SpecError& e) {
+    } catch (const std::exception&) {
         ra_spec_.reset();
-        for (const auto& d : e.diagnostics()) load_error_ += d.str() + "\n";
-        if (!e.diagnostics().empty()) load_line_ = e.diagnostics().front().line;
-    } catch (const std::exception& e) {
-        ra_spec_.reset();
-        load_error_ = path_.string() + ": " + e.what() + "\n";
+        record_load_error();
     }
 }
 

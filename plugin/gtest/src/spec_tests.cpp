@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
-#include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
@@ -21,7 +20,6 @@
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/diff.hpp"
-#include "typestar/spec/dot.hpp"
 #include "typestar/log/logging.hpp"
 #if TYPESTAR_HAVE_RENDER
 #include "typestar/render/pictures.hpp"
@@ -130,12 +128,19 @@ SpecTests::SpecTests(Registration registration, std::string binary)
     try {
         spec_ = spec::parse_spec(file_text_, path_.string());
         tests_ = typestar::plan_transition_tests(*spec_);
-    } catch (const SpecError& e) {
+    } catch (const std::exception&) {
         spec_.reset();
+        record_load_error();
+    }
+}
+
+void SpecTests::record_load_error() {
+    try {
+        throw;
+    } catch (const SpecError& e) {
         for (const auto& d : e.diagnostics()) load_error_ += d.str() + "\n";
         if (!e.diagnostics().empty()) load_line_ = e.diagnostics().front().line;
     } catch (const std::exception& e) {
-        spec_.reset();
         load_error_ = path_.string() + ": " + e.what() + "\n";
     }
 }
@@ -287,22 +292,10 @@ void SpecTests::prepare() {
     }
     try {
         conformance_.emplace(model, std::vector<Device*>{device_.get()});
-        const MealyMachine& expected = conformance_->expected();
-        access_.clear();
-        for (const auto& w : access_sequences(expected)) access_.push_back(*w);  // all reachable (canonical)
-        CheckOptions options;
-        options.method = SuiteMethod::Algorithm2;
-        options.bound = bound();
-        suite_ = conformance_->suite(options);
-        (void)cut_at_unknown(suite_, spec_->typestate);  // unknown transitions are skipped, not tested
-        groups_ = typestar::assign_cases(expected, access_, suite_);
+        words_ = plan_transition_words(*spec_, *conformance_, bound());
     } catch (const std::exception& e) {
         prepare_error_ = e.what();
     }
-}
-
-bool SpecTests::explains(const spec::Spec& candidate, const Counterexample& cex) const {
-    return proposal_explains(candidate, names_of(cex.inputs, device_->inputs()), names_of(cex.actual, device_->outputs()));
 }
 
 std::string SpecTests::accept_command() const {
@@ -491,23 +484,7 @@ void SpecTests::run_transition(std::size_t index) {
 
     // The words of this test, over the device's inputs.
     const MealyMachine& model = conformance_->expected();
-    const StateId q = [&] {
-        for (StateId s = 0; s < model.num_states(); ++s)
-            if (model.state_name(s) == t.state) return s;
-        return StateId{0};
-    }();
-    const Symbol input = model.inputs().at(t.input);
-    TestSuite run;
-    run.inputs = suite_.inputs;
-    run.outputs = suite_.outputs;
-    run.method = suite_.method;
-    run.bound = suite_.bound;
-    for (std::size_t c : groups_[q * model.num_inputs() + input]) run.cases.push_back(suite_.cases[c]);
-    if (run.cases.empty()) {
-        Word w = access_[q];
-        w.push_back(input);
-        run.cases.push_back(TestCase{w, model.outputs_of(w), "state " + t.state + ", input " + t.input});
-    }
+    const TestSuite run = words_->of(model, t);
     testing::Test::RecordProperty("typestar_words", join_words(run.cases, model.inputs()));
 
     std::optional<CheckReport> report;
@@ -562,7 +539,7 @@ void SpecTests::run_transition(std::size_t index) {
     }
     if (p.result.written.wrote_spec) {
         // Update mode: the test passes when the written spec explains the device's answer.
-        if (explains(*p.result.spec, *cex)) {
+        if (proposal_explains(*p.result.spec, *cex, *device_)) {
             if (!update_announced_) {
                 update_announced_ = true;
                 std::cout << "typestar: " << p.report;

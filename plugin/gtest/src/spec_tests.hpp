@@ -17,7 +17,6 @@
 
 #include <gtest/gtest.h>
 
-#include "typestar/conformance/suite.hpp"
 #include "typestar/gtest/gtest.hpp"
 #include "typestar/session/test_plan.hpp"
 #include "typestar/spec/diff.hpp"
@@ -93,9 +92,9 @@ private:
         std::string pointer;  ///< one line: where the proposal is (for every later failure)
     };
 
-    /// True when `candidate` predicts the device's answer on the counterexample's word.
-    [[nodiscard]] bool explains(const spec::Spec& candidate, const Counterexample& cex) const;
-
+    /// Called inside a catch handler while loading the spec: records its diagnostics (SpecError)
+    /// or message as load_error_ (the `load` test fails with it).
+    void record_load_error();
     void run_load() const;
     void run_learn();
     void run_transition(std::size_t index);
@@ -157,9 +156,7 @@ private:
     bool prepared_ = false;
     std::string prepare_error_;
     std::optional<Conformance> conformance_;  // the one oracle stack of this spec's tests
-    std::vector<Word> access_;
-    TestSuite suite_;                          // over the device's inputs
-    std::vector<std::vector<std::size_t>> groups_;
+    std::optional<TransitionWords> words_;     // over the device's inputs
     std::string alphabet_mismatch_;
     std::optional<Proposal> proposal_;
     bool update_announced_ = false;
