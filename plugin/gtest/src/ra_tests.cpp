@@ -26,12 +26,7 @@ void SpecTests::load_register_spec() {
 
 std::unique_ptr<DataDevice> SpecTests::make_data_device() const {
     if (!settings().device.empty()) return typestar::make_data_device(settings().device);
-    if (!reg_.data_factory)
-        throw std::invalid_argument("no device: " + path_.string() +
-                                    " is registered without a data device factory (and no --typestar_device)");
-    auto d = reg_.data_factory();
-    if (!d) throw std::invalid_argument("the data device factory of " + path_.string() + " returned no device");
-    return d;
+    return made_by(reg_.data_factory, "data device");
 }
 
 ra::DataOracle* SpecTests::data_oracle() {

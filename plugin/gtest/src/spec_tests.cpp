@@ -176,12 +176,7 @@ bool SpecTests::answers_to(const std::string& name) const {
 
 std::unique_ptr<Device> SpecTests::make_device() const {
     if (!settings().device.empty()) return device_from_url(settings().device);
-    if (!reg_.factory)
-        throw std::invalid_argument("no device: " + path_.string() +
-                                    " is registered without a device factory (and no --typestar_device)");
-    auto d = reg_.factory();
-    if (!d) throw std::invalid_argument("the device factory of " + path_.string() + " returned no device");
-    return d;
+    return made_by(reg_.factory, "device");
 }
 
 // ---------------------------------------------------------------------------------------------

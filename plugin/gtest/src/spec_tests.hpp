@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <source_location>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -129,6 +130,18 @@ private:
     [[nodiscard]] std::string accept_command() const;
     [[nodiscard]] std::size_t bound() const;
     [[nodiscard]] std::string reproduce(const std::string& test) const;
+    /// What `factory` makes (a `what`: "device", "data device"); std::invalid_argument when there is
+    /// no factory or it returns none.
+    template <class D>
+    [[nodiscard]] std::unique_ptr<D> made_by(const std::function<std::unique_ptr<D>()>& factory,
+                                             const std::string& what) const {
+        if (!factory)
+            throw std::invalid_argument("no device: " + path_.string() + " is registered without a " + what +
+                                        " factory (and no --typestar_device)");
+        auto d = factory();
+        if (!d) throw std::invalid_argument("the " + what + " factory of " + path_.string() + " returned no device");
+        return d;
+    }
     /// The name of the spec a missing file gets (the registration's, else the file's stem).
     [[nodiscard]] std::string fallback_name() const;
 
