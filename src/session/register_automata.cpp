@@ -95,20 +95,6 @@ CheckReport check_register_spec(const ra::RegisterAutomaton& spec, ra::DataSul& 
     return report;
 }
 
-std::vector<std::string> register_assumptions(std::size_t bound, std::optional<std::size_t> truncated_at) {
-    std::vector<std::string> out;
-    out.push_back("the device's (location, register order type) states are told apart by data words of length <= " +
-                  std::to_string(bound) + " after each transition (distinguisher bound B=" + std::to_string(bound) +
-                  ")");
-    out.push_back(
-        "one data value per class stands for the class: the device compares data only for equality (id) and order "
-        "(int), as the spec's guards do");
-    if (truncated_at)
-        out.push_back("only the first " + std::to_string(*truncated_at) +
-                      " (location, register order type) states were explored: partial evidence");
-    return out;
-}
-
 bool proposal_explains(const ra::RegisterAutomaton& candidate, const ra::RaCounterexample& cex) {
     ra::LockstepCheck check(candidate);
     for (std::size_t i = 0; i < cex.inputs.size(); ++i)
@@ -138,7 +124,7 @@ CheckReport run_register_test(const ra::RegisterAutomaton& spec, ra::DataOracle&
         return report;
     }
     report.verdict = Verdict::Pass;
-    report.assumptions = register_assumptions(options.bound);
+    report.assumptions = register_automaton_assumptions(options.bound);
     return report;
 }
 
@@ -173,7 +159,7 @@ RegisterProposal propose_register_spec(const RegisterProposalRequest& r) {
                     " registers at most, " + std::to_string(h.num_transitions()) + " transitions, bound " +
                     std::to_string(r.bound) + "; " + grouped(learned.stats.total().queries_executed) +
                     " concrete queries.\nThe learned spec relies on:\n" +
-                    assumptions_block(register_assumptions(r.bound));
+                    assumptions_block(register_automaton_assumptions(r.bound));
         ra::RaSpec proposed{h, r.bound, {}};
         proposed.provenance["learner"] =
             learned.learner + "-style tree queries (typestar ra)" + (r.learned_by.empty() ? "" : ", " + r.learned_by);

@@ -50,12 +50,6 @@ namespace typestar {
 /// lockstep): every step but the last as the device answered it, the last with the spec's answer.
 [[nodiscard]] std::vector<TraceStep> trace_of(const ra::RegisterAutomaton& spec, const ra::RaCounterexample& cex);
 
-/// What a pass of a register automaton's suite at `bound` relies on, one sentence each (the bound
-/// first); `truncated_at` (when given) names how many (location, register order type) states the
-/// exploration stopped at.
-[[nodiscard]] std::vector<std::string> register_assumptions(std::size_t bound,
-                                                            std::optional<std::size_t> truncated_at = std::nullopt);
-
 /// One test of a register automaton's plan (plan_register_tests): the generalised Algorithm 2
 /// words of transition `test` at options.bound through `oracle` (shared by the spec's tests, so one
 /// cache and one counter). Pass: `assumptions` say what it relies on. Fail: `trace` is the first

@@ -117,8 +117,7 @@ SpecTests::SpecTests(Registration registration, std::string binary)
     path_ = resolve_spec_path(reg_.spec, reg_.file);
     std::error_code ec;
     const bool exists = std::filesystem::exists(path_, ec);
-    // The kind: a data device factory, else what the file is.
-    ra_kind_ = reg_.register_automaton || (exists && is_register_automaton_file(path_));
+    ra_kind_ = reg_.register_automaton;  // the kind: registered with a data device factory
     if (!exists) return;  // learned on first run
     file_text_ = read_file(path_);
     if (ra_kind_) {
