@@ -27,9 +27,9 @@ struct Outcome {
     std::string out;
 };
 
-Outcome run(const std::string& env) {
+Outcome run(const std::string& env, const std::string& subject = RA_SUBJECT) {
     const std::string cmd = "env -u CI -u TYPESTAR_DEVICE -u TYPESTAR_BOUND -u TYPESTAR_UPDATE -u GTEST_FILTER " + env +
-                            " '" + std::string(RA_SUBJECT) + "' 2>&1";
+                            " '" + subject + "' 2>&1";
     Outcome o;
     FILE* p = popen(cmd.c_str(), "r");
     if (p == nullptr) return o;
@@ -58,6 +58,13 @@ TEST_F(PluginRa, TheMinQueuePassesOneTestPerTransition) {
     EXPECT_NE(o.out.find("[  PASSED  ] 24 tests."), std::string::npos) << o.out;  // 24 transitions, all exercised
     EXPECT_NE(o.out.find("[       OK ] std_priority_queue.l1_offer_2"), std::string::npos) << o.out;
     EXPECT_FALSE(fs::exists(dir_ / "pq.proposed.yaml"));
+}
+
+TEST_F(PluginRa, TheDeprecatedMacroRegistersTheSameTests) {
+    const Outcome o = run("TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "pq.yaml").string() + "'", RA_DEPRECATED_SUBJECT);
+    EXPECT_EQ(o.code, 0) << o.out;
+    EXPECT_NE(o.out.find("[  PASSED  ] 24 tests."), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("[       OK ] std_priority_queue.l1_offer_2"), std::string::npos) << o.out;
 }
 
 TEST_F(PluginRa, AMaxQueueFailsWithTheDataTraceAndAProposal) {
