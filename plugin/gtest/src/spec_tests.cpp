@@ -16,6 +16,7 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
 #include "typestar/gtest/report.hpp"
+#include "typestar/session/document.hpp"
 #include "typestar/session/proposal.hpp"
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
@@ -117,7 +118,10 @@ SpecTests::SpecTests(Registration registration, std::string binary)
     path_ = resolve_spec_path(reg_.spec, reg_.file);
     std::error_code ec;
     const bool exists = std::filesystem::exists(path_, ec);
-    ra_kind_ = reg_.register_automaton;  // the kind: registered with a data device factory
+    // The kind: registered with a data device factory; without a factory (the device comes from
+    // --typestar_device), what the document is (the session's document_format).
+    ra_kind_ = reg_.register_automaton ||
+               (!reg_.factory && exists && document_format(path_) == DocumentFormat::RegisterAutomatonYaml);
     if (!exists) return;  // learned on first run
     file_text_ = read_file(path_);
     if (ra_kind_) {

@@ -80,7 +80,8 @@ public:
     /// A fresh device as the tests get it (--typestar_device's URL, else the factory). Throws
     /// DeviceError / std::exception like the factory, std::invalid_argument when there is none.
     [[nodiscard]] std::unique_ptr<Device> make_device() const;
-    /// True for a register-automaton spec (registered with a data device factory).
+    /// True for a register-automaton spec (registered with a data device factory, or without a
+    /// factory when its file is one).
     [[nodiscard]] bool register_automaton() const noexcept { return ra_kind_; }
     /// A fresh data device (register automata), like make_device.
     [[nodiscard]] std::unique_ptr<DataDevice> make_data_device() const;

@@ -83,7 +83,9 @@ void register_spec_tests(const std::filesystem::path& spec, DeviceFactory factor
 /// when the location has several transitions for that input (plan_register_tests); each runs the
 /// generalised Algorithm 2 words of its transition at B through one data oracle (one cache) per
 /// spec. A missing spec is learned SL*-style; a failing test re-learns once per process and writes
-/// `<spec>.proposed.yaml` with the shortest data trace separating it from the stored spec.
+/// `<spec>.proposed.yaml` with the shortest data trace separating it from the stored spec. A spec
+/// registered without a factory (its device from --typestar_device) is this kind when its file is
+/// a `kind: register-automaton` spec.
 void register_spec_tests(const std::filesystem::path& spec, DataDeviceFactory factory, SpecTestOptions options = {},
                          std::source_location where = std::source_location::current());
 
