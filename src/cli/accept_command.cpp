@@ -204,11 +204,7 @@ void run_accept(const AcceptArgs& o) {
     if (!spec::same_behaviour(accepted, proposal))  // renaming only: a guard, never expected to fire
         throw typestar::Error("internal error: renaming the proposal's states changed its behaviour; nothing was written");
     spec::save_spec(accepted, spec_path);  // atomic: the stored spec survives any failure
-    std::vector<std::string> removed;
-    std::error_code ec;
-    for (const fs::path& f : proposal_files(spec_path)) {
-        if (fs::remove(f, ec)) removed.push_back(f.filename().string());
-    }
+    const std::vector<std::string> removed = remove_proposal_files(spec_path);  // under the proposal lock
     std::cout << "accepted " << proposal_path.string() << " as " << spec_path.string() << ": "
               << accepted.typestate.states.size() << " states (" << kept << " with their stored names, "
               << accepted.typestate.states.size() - kept << " new)";

@@ -1,10 +1,21 @@
 #include "typestar/session/proposal.hpp"
 
-#include <algorithm>
-#include <exception>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <fstream>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "shared_proposal.hpp"
 #include "typestar/conformance/suite.hpp"
+#include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/log/logging.hpp"
+#include "typestar/session/refinement.hpp"
 #include "typestar/spec/dot.hpp"
 
 namespace typestar {
@@ -40,7 +51,213 @@ std::string grouped(std::size_t n) {
     return digits;
 }
 
+/// The path the sharing lock and record are named after: `spec` absolute and normal, so a relative
+/// and an absolute name of one file share.
+std::filesystem::path share_name(const std::filesystem::path& spec) {
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(spec, ec);
+    return (ec ? spec : absolute).lexically_normal();
+}
+
+std::string read_bytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// The sharing key of `r` (see ProposalRequest::share_key).
+std::string proposal_key(const ProposalRequest& r) {
+    return detail::shared_proposal_key(r.stored_bytes, r.share_key, detail::executable_hash(),
+                                       std::max<std::size_t>(1, r.bound), learner_name(r.learner), tool_version()) +
+           "mode " + (r.mode == ProposalMode::Print ? "ci" : r.mode == ProposalMode::Update ? "update" : "proposal") +
+           "\n";
+}
+
+/// The proposal another process computed for the same key, if it explains `r.counterexample` and
+/// (unless nothing is written) its files are still the proposal (not removed, accepted or edited).
+std::optional<SpecProposal> reuse_shared(const ProposalRequest& r, const std::string& key) {
+    const auto record = detail::read_shared_proposal(detail::shared_record_path(share_name(r.spec)));
+    if (!record || record->key != key) return std::nullopt;
+    const auto proposed_yaml = proposed_path(r.spec, "yaml");
+    SpecProposal p;
+    try {
+        p.spec = spec::parse_spec(record->yaml, proposed_yaml.string());
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    const Counterexample& cex = *r.counterexample;
+    if (!proposal_explains(*p.spec, cex, *r.device)) {
+        detail::logger("typestar.session")
+            ->info("the proposal of test process {} does not explain this counterexample: re-learning", record->pid);
+        return std::nullopt;
+    }
+    if (r.mode != ProposalMode::Print &&
+        read_bytes(r.mode == ProposalMode::Update ? r.spec : proposed_yaml) != record->yaml)
+        return std::nullopt;
+    try {
+        p.diff = spec::diff_specs(*r.stored, *p.spec);
+    } catch (const std::exception& e) {
+        p.diff_error = e.what();
+    }
+    // Usually an earlier process of this ctest run; possibly of an earlier run with the same inputs.
+    p.shared_by = (record->test.empty() ? std::string("a test") : record->test) + " in test process " +
+                  std::to_string(record->pid) + (record->when.empty() ? "" : " at " + record->when);
+    if (const std::string b = bound_change(*r.stored, *p.spec); !b.empty()) p.summary = "Note: " + b + ".\n";
+    p.yaml = record->yaml;
+    p.written.yaml = record->yaml;
+    p.written.wrote_spec = r.mode == ProposalMode::Update;
+    p.written.file = r.mode == ProposalMode::Update ? r.spec : proposed_yaml;
+    if (r.mode == ProposalMode::Write) {
+        for (const auto& f : {proposed_path(r.spec, "svg"), diff_picture_path(r.spec)}) {
+            std::error_code ec;
+            if (std::filesystem::exists(f, ec)) p.shared_pictures.push_back(f);
+        }
+    }
+    return p;
+}
+
+/// The learning phase: seeded with the stored spec through the conformance run's oracle stack,
+/// with refinement of the device's parameterised callins, or from scratch.
+void learn(const ProposalRequest& r, SpecProposal& p) {
+    Device& device = *r.device;
+    const std::size_t b = std::max<std::size_t>(1, r.bound);
+    // The stored spec's name; else the request's; else the device's class name (learn_spec), else
+    // the file's stem.
+    const std::string name = r.stored                               ? r.stored->typestate.name
+                             : !r.name.empty()                      ? spec::sanitize_name(r.name, "spec")
+                             : !device.describe().class_name.empty() ? std::string()
+                                                                     : spec::sanitize_name(r.spec.stem().string(), "spec");
+    const bool seeded = r.stored != nullptr && r.conformance != nullptr;
+    try {
+        LearnOptions options;
+        options.name = name;
+        options.equivalence.bound = b;
+        options.learner = r.learner;
+        detail::logger("typestar.session")
+            ->info("{} {} from {} ({}, bound {})", r.stored ? "re-learning" : "learning",
+                   name.empty() ? device.describe().class_name : name, device.name(),
+                   seeded ? "seeded with the stored spec" : "no spec yet", b);
+        // A device with parameterised callins and no spec partitions to keep: refine its own.
+        const bool refine = !seeded && plan_partitions(device, nullptr).refine;
+        Device* devices[] = {&device};
+        // Seeded with the stored spec and driven by the failing word, through the conformance
+        // run's oracle stack (every answer it executed is reused). The proposal is the device's
+        // behaviour up to the bound in canonical form, so it is the same whichever test failed first.
+        LearnedSpec learned = refine   ? learn_with_refinement(device, options).learned
+                              : seeded ? propose(r.stored, *r.conformance, r.counterexample, options)
+                                       : propose(nullptr, devices, options);
+        if (!learned.spec) throw Error("the learned machine is not a synchronous closure: " + learned.not_a_closure);
+        const std::string how = seeded     ? "seeded with the stored spec"
+                                : r.stored ? "from scratch: the device's inputs are not the spec's"
+                                           : "from scratch: no spec yet";
+        p.summary = learning_summary(learned, refine ? how + ", refining parameterised callins" : how, r.stored);
+        p.spec = std::move(*learned.spec);
+    } catch (const PartitionError& e) {
+        p.error = std::string("the spec's partitions do not describe the device (learn it again with refinement: "
+                              "typestar learn --device URL): ") + e.what();
+    } catch (const NondeterminismError& e) {
+        p.error = std::string("the device is not deterministic: ") + e.what();
+    } catch (const std::exception& e) {
+        p.error = e.what();
+    }
+}
+
+/// The writing phase (by mode) and the diff against the stored spec. False (with p.error) when the
+/// files cannot be written.
+bool write_and_diff(const ProposalRequest& r, SpecProposal& p) {
+    if (r.mode == ProposalMode::Print) {
+        p.yaml = spec::write_spec(*p.spec);
+    } else {
+        try {
+            p.written = write_proposal(r.spec, r.stored, *p.spec, r.mode == ProposalMode::Update, r.pictures);
+            p.yaml = p.written.yaml;
+        } catch (const std::exception& e) {
+            p.error = std::string("could not write the learned spec: ") + e.what();
+            p.spec.reset();
+            return false;
+        }
+    }
+    if (r.stored) {
+        try {
+            p.diff = spec::diff_specs(*r.stored, *p.spec);
+        } catch (const std::exception& e) {
+            p.diff_error = e.what();
+        }
+    }
+    return true;
+}
+
 }  // namespace
+
+std::string content_hash(std::string_view bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : bytes) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out = "fnv1a64:";
+    for (int shift = 60; shift >= 0; shift -= 4) out += kHex[(h >> shift) & 0xF];
+    return out;
+}
+
+std::string proposal_device_key(const std::string& url, const Device& device) {
+    const bool is_model = url.rfind("model:", 0) == 0;
+    if (!url.empty() && !is_model && url.rfind("inproc:", 0) != 0) return {};  // an agent: not pinned
+    const DeviceDescription who = device.describe();
+    std::ostringstream text;
+    text << (url.empty() ? "factory " + who.name : "url " + url) << " | class " << who.class_name << " | framework "
+         << who.framework << " | tmax " << (who.tmax_ms ? std::to_string(*who.tmax_ms) : "-") << " | tmin "
+         << (who.tmin_ms ? std::to_string(*who.tmin_ms) : "-");
+    if (is_model) text << " | model " << content_hash(read_bytes(url.substr(6)));
+    std::error_code cwd_error;
+    text << " | env " << detail::environment_hash() << " | cwd " << std::filesystem::current_path(cwd_error).string();
+    return text.str();
+}
+
+SpecProposal propose_spec(const ProposalRequest& r) {
+    if (r.device == nullptr) {
+        SpecProposal none;
+        none.error = "no device to learn from";
+        return none;
+    }
+    // Key and lock: one proposal per spec and change across the processes of a test run; reuse
+    // another process's when it explains this counterexample.
+    std::optional<detail::ProposalLock> lock;
+    std::string key;
+    if (!r.share_key.empty() && r.stored && r.counterexample && r.conformance) {
+        key = proposal_key(r);
+        lock.emplace(detail::shared_lock_path(share_name(r.spec)));  // waits while another process learns
+        if (lock->held()) {
+            if (auto reused = reuse_shared(r, key)) return std::move(*reused);
+        }
+    }
+    // Learn, write, diff.
+    SpecProposal p;
+    learn(r, p);
+    if (!p.spec || !write_and_diff(r, p)) return p;
+    // Share it.
+    if (lock && lock->held()) {
+        try {
+            detail::write_shared_proposal(detail::shared_record_path(share_name(r.spec)),
+                                          detail::SharedProposal{key, static_cast<long>(::getpid()), r.requester,
+                                                                 detail::utc_now(), p.yaml});
+        } catch (const std::exception& e) {
+            detail::logger("typestar.session")->warn("could not share the proposal with other test processes: {}", e.what());
+        }
+    }
+    return p;
+}
+
+std::vector<std::string> remove_proposal_files(const std::filesystem::path& spec) {
+    const detail::ProposalLock lock(detail::shared_lock_path(share_name(spec)));
+    std::vector<std::string> removed;
+    std::error_code ec;
+    for (const auto& f : proposal_files(spec))
+        if (std::filesystem::remove(f, ec)) removed.push_back(f.filename().string());
+    return removed;
+}
 
 std::filesystem::path proposed_path(const std::filesystem::path& spec, std::string_view ext) {
     std::filesystem::path p = spec;
@@ -78,6 +295,11 @@ bool proposal_explains(const spec::Spec& candidate, const std::vector<std::strin
     } catch (const std::exception&) {
         return false;  // no closure
     }
+}
+
+bool proposal_explains(const spec::Spec& candidate, const Counterexample& counterexample, const Device& device) {
+    return proposal_explains(candidate, names_of(counterexample.inputs, device.inputs()),
+                             names_of(counterexample.actual, device.outputs()));
 }
 
 std::vector<std::string> proposal_mismatch(const spec::Spec& stored, const spec::Spec& proposal) {

@@ -1,5 +1,9 @@
 #include "typestar/session/register_automata.hpp"
 
+#include <cstdint>
+#include <exception>
+
+#include "typestar/core/error.hpp"
 #include "typestar/ra/suite.hpp"
 
 namespace typestar::ra {
@@ -57,26 +61,132 @@ std::vector<TraceStep> trace_of(const ra::RegisterAutomaton& spec, const ra::RaC
     return steps;
 }
 
-CheckReport check_register_spec(const ra::RegisterAutomaton& spec, ra::DataSul& device, const CheckOptions& options) {
-    ra::DataOracle oracle(device, spec);
-    const ra::RaSuiteResult result = ra::check_register_automaton(spec, oracle, {options.bound, 10000});
+namespace {
+
+/// The report of a suite run at `bound`: its words and statistics, and on a difference the Fail
+/// verdict with the named trace (the caller decides a pass).
+CheckReport report_of(const ra::RegisterAutomaton& spec, const ra::DataOracle& oracle, const ra::RaSuiteResult& result,
+                      std::size_t bound) {
     CheckReport report;
     report.method = SuiteMethod::Algorithm2;
-    report.bound = options.bound;
+    report.bound = bound;
     report.tests = result.words;
     report.stats = oracle.stats();
     if (result.counterexample) {
         report.verdict = Verdict::Fail;
         report.trace = trace_of(spec, *result.counterexample);
         report.reason = result.counterexample->reason;
-        return report;
     }
+    return report;
+}
+
+}  // namespace
+
+CheckReport check_register_spec(const ra::RegisterAutomaton& spec, ra::DataSul& device, const CheckOptions& options) {
+    ra::DataOracle oracle(device, spec);
+    const ra::RaSuiteResult result = ra::check_register_automaton(spec, oracle, {options.bound, 10000});
+    CheckReport report = report_of(spec, oracle, result, options.bound);
+    if (result.counterexample) return report;
     report.verdict = Verdict::Pass;
     report.assumptions = register_automaton_assumptions(options.bound);
     if (result.truncated)
         report.assumptions.push_back("only the first " + std::to_string(result.states) +
                                      " (location, register order type) states were explored: partial evidence");
     return report;
+}
+
+bool proposal_explains(const ra::RegisterAutomaton& candidate, const ra::RaCounterexample& cex) {
+    ra::LockstepCheck check(candidate);
+    for (std::size_t i = 0; i < cex.inputs.size(); ++i)
+        if (i >= cex.outputs.size() || !check.step(cex.inputs[i], cex.outputs[i]).empty()) return false;
+    return true;
+}
+
+CheckReport run_register_test(const ra::RegisterAutomaton& spec, ra::DataOracle& oracle, const TransitionTest& test,
+                              const CheckOptions& options, ra::RaCounterexample* counterexample) {
+    const ra::RaSuiteResult result =
+        ra::check_register_transition(spec, oracle, test.location, test.transition, {options.bound, 10000});
+    CheckReport report = report_of(spec, oracle, result, options.bound);
+    if (result.counterexample) {
+        if (counterexample != nullptr) *counterexample = *result.counterexample;
+        return report;
+    }
+    if (result.words == 0) {
+        report.verdict = Verdict::Inconclusive;
+        report.reason = "no explored data class takes this transition (from " + std::to_string(result.states) +
+                        " (location, register order type) states): not exercised";
+        return report;
+    }
+    if (result.truncated) {
+        report.verdict = Verdict::Inconclusive;
+        report.reason = "the exploration was truncated at 10000 states: only part of the spec was tested (no "
+                        "difference found in that part)";
+        return report;
+    }
+    report.verdict = Verdict::Pass;
+    report.assumptions = register_automaton_assumptions(options.bound);
+    return report;
+}
+
+namespace {
+
+/// `n` with thousands separators.
+std::string grouped(std::uint64_t n) {
+    std::string digits = std::to_string(n);
+    for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
+    return digits;
+}
+
+}  // namespace
+
+RegisterProposal propose_register_spec(const RegisterProposalRequest& r) {
+    RegisterProposal p;
+    if (r.device == nullptr) {
+        p.error = "no device to learn from";
+        return p;
+    }
+    try {
+        ra::RaLearnConfig config;
+        config.equivalence_bound = r.bound;
+        const ra::RaLearnResult learned = ra::learn_register_automaton(*r.device, r.signature, config);
+        if (!learned.converged) {
+            p.error = learned.learner + " (from scratch) did not converge: " + learned.failure;
+            return p;
+        }
+        const ra::RegisterAutomaton& h = learned.hypothesis;
+        p.summary = learned.learner + " (from scratch), " + learned.equivalence + " as equivalence oracle: " +
+                    std::to_string(h.locations.size()) + " locations, " + std::to_string(h.max_registers()) +
+                    " registers at most, " + std::to_string(h.num_transitions()) + " transitions, bound " +
+                    std::to_string(r.bound) + "; " + grouped(learned.stats.total().queries_executed) +
+                    " concrete queries.\nThe learned spec relies on:\n" +
+                    assumptions_block(register_automaton_assumptions(r.bound));
+        ra::RaSpec proposed{h, r.bound, {}};
+        proposed.provenance["learner"] =
+            learned.learner + "-style tree queries (typestar ra)" + (r.learned_by.empty() ? "" : ", " + r.learned_by);
+        proposed.provenance["equivalence"] = learned.equivalence;
+        if (!r.device_label.empty()) proposed.provenance["device"] = r.device_label;
+        if (r.stored) {
+            if (const auto sep = ra::separating_word(r.stored->automaton, h, p.separating_depth))
+                p.separating = trace_of(r.stored->automaton, *sep);
+        }
+        p.yaml = ra::write_register_spec(proposed);
+        if (r.mode == ProposalMode::Update) {
+            ra::save_register_spec(proposed, r.spec);
+            std::error_code ec;
+            for (const auto& f : proposal_files(r.spec)) std::filesystem::remove(f, ec);
+            p.file = r.spec;
+            p.wrote_spec = true;
+        } else if (r.mode == ProposalMode::Write) {
+            p.file = proposed_path(r.spec, "yaml");
+            ra::save_register_spec(proposed, p.file);
+        }
+        p.spec = std::move(proposed);
+    } catch (const NondeterminismError& e) {
+        p.error = std::string("the device is not deterministic: ") + e.what();
+    } catch (const std::exception& e) {
+        p.error = e.what();
+    }
+    return p;
 }
 
 }  // namespace typestar

@@ -22,6 +22,64 @@ std::string test_identifier(std::string_view text) {
 
 std::string suite_identifier(const spec::Spec& spec) { return test_identifier(spec.typestate.name); }
 
+TestSuite TransitionWords::of(const MealyMachine& model, const TransitionTest& test) const {
+    std::optional<StateId> q;
+    for (StateId s = 0; s < model.num_states() && !q; ++s)
+        if (model.state_name(s) == test.state) q = s;
+    if (!q) throw std::out_of_range("no state '" + test.state + "' in the model of the tests");
+    const Symbol input = model.inputs().at(test.input);
+    TestSuite run;
+    run.inputs = suite.inputs;
+    run.outputs = suite.outputs;
+    run.method = suite.method;
+    run.bound = suite.bound;
+    for (std::size_t c : groups.at(*q * model.num_inputs() + input)) run.cases.push_back(suite.cases[c]);
+    if (run.cases.empty()) {
+        Word w = access.at(*q);
+        w.push_back(input);
+        run.cases.push_back(TestCase{w, model.outputs_of(w), "state " + test.state + ", input " + test.input});
+    }
+    return run;
+}
+
+TransitionWords plan_transition_words(const spec::Spec& spec, const Conformance& conformance, std::size_t bound) {
+    const MealyMachine& expected = conformance.expected();
+    TransitionWords words;
+    for (const auto& w : access_sequences(expected)) words.access.push_back(w.value_or(Word{}));  // canonical: all reachable
+    CheckOptions options;
+    options.method = SuiteMethod::Algorithm2;
+    options.bound = bound;
+    words.suite = conformance.suite(options);
+    (void)cut_at_unknown(words.suite, spec.typestate);  // unknown transitions are skipped, not tested
+    words.groups = assign_cases(expected, words.access, words.suite);
+    return words;
+}
+
+std::string suite_identifier(const ra::RegisterAutomaton& automaton) { return test_identifier(automaton.name); }
+
+std::vector<TransitionTest> plan_register_tests(const ra::RegisterAutomaton& a) {
+    std::vector<TransitionTest> tests;
+    for (std::size_t l = 0; l < a.locations.size(); ++l) {
+        const auto& loc = a.locations[l];
+        std::map<std::size_t, std::size_t> per_input, seen;
+        for (const auto& t : loc.transitions) ++per_input[t.input];
+        for (std::size_t k = 0; k < loc.transitions.size(); ++k) {
+            const auto& t = loc.transitions[k];
+            TransitionTest test;
+            test.name = loc.name + "_" + a.inputs[t.input].name;
+            if (per_input[t.input] > 1) test.name += "_" + std::to_string(++seen[t.input]);
+            test.name = test_identifier(test.name);
+            test.state = loc.name;
+            test.input = a.inputs[t.input].name;
+            test.line = t.line ? t.line : loc.line;
+            test.location = l;
+            test.transition = k;
+            tests.push_back(std::move(test));
+        }
+    }
+    return tests;
+}
+
 MealyMachine test_model(const spec::Spec& spec) { return canonical(synchronous_closure(spec.typestate)); }
 
 std::vector<TransitionTest> plan_transition_tests(const spec::Spec& spec) {

@@ -523,6 +523,16 @@ TEST_F(PluginE2E, CustomMainRegistersAfterInitialize) {
     EXPECT_NE(r.out.find("[       OK ] Timer.Idle_start"), std::string::npos);
 }
 
+TEST_F(PluginE2E, ARegisterAutomatonRegisteredWithoutAFactoryRunsAgainstTypestarDevice) {
+    // One register_spec_tests for both kinds: the document says which (the session's document_format).
+    const std::string pq = std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/std_priority_queue.yaml";
+    fs::copy_file(pq, dir_ / "pq.yaml");
+    const Outcome r = run(CUSTOM_MAIN_SUBJECT, {"--typestar_device=model:" + pq, (dir_ / "pq.yaml").string()}, {});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("[       OK ] std_priority_queue.l1_offer_2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[  PASSED  ] 25 tests."), std::string::npos) << r.out;  // 24 transitions + Plain.StillRuns
+}
+
 // --- one proposal per spec and change across the processes of a ctest run ------------------------
 
 TEST_F(PluginE2E, TheTestProcessesOfOneCtestRunShareOneProposal) {

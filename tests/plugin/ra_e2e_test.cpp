@@ -27,9 +27,9 @@ struct Outcome {
     std::string out;
 };
 
-Outcome run(const std::string& env) {
+Outcome run(const std::string& env, const std::string& subject = RA_SUBJECT) {
     const std::string cmd = "env -u CI -u TYPESTAR_DEVICE -u TYPESTAR_BOUND -u TYPESTAR_UPDATE -u GTEST_FILTER " + env +
-                            " '" + std::string(RA_SUBJECT) + "' 2>&1";
+                            " '" + subject + "' 2>&1";
     Outcome o;
     FILE* p = popen(cmd.c_str(), "r");
     if (p == nullptr) return o;
@@ -60,6 +60,13 @@ TEST_F(PluginRa, TheMinQueuePassesOneTestPerTransition) {
     EXPECT_FALSE(fs::exists(dir_ / "pq.proposed.yaml"));
 }
 
+TEST_F(PluginRa, TheDeprecatedMacroRegistersTheSameTests) {
+    const Outcome o = run("TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "pq.yaml").string() + "'", RA_DEPRECATED_SUBJECT);
+    EXPECT_EQ(o.code, 0) << o.out;
+    EXPECT_NE(o.out.find("[  PASSED  ] 24 tests."), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("[       OK ] std_priority_queue.l1_offer_2"), std::string::npos) << o.out;
+}
+
 TEST_F(PluginRa, AMaxQueueFailsWithTheDataTraceAndAProposal) {
     const Outcome o =
         run("TYPESTAR_RA_SUBJECT_QUEUE=max TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "pq.yaml").string() + "'");
@@ -69,7 +76,14 @@ TEST_F(PluginRa, AMaxQueueFailsWithTheDataTraceAndAProposal) {
     EXPECT_NE(o.out.find("the device does not conform to the register automaton"), std::string::npos) << o.out;
     EXPECT_TRUE(std::regex_search(o.out, std::regex(R"(\n +3 +\S+ +poll +out\(-?\d+\) +out\(-?\d+\) +<- differs)")))
         << o.out;
-    EXPECT_NE(o.out.find("Re-learned (SL*, from scratch)"), std::string::npos) << o.out;
+    // What ran, from the session: the learner, B as used, the equivalence oracle's words, the assumptions.
+    EXPECT_NE(o.out.find("Re-learned with SL* (from scratch), every data word of up to 2 steps"), std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("transitions, bound 2; "), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("The learned spec relies on:\n  - the device's (location, register order type) states are "
+                         "told apart by data words of length <= 2"),
+              std::string::npos)
+        << o.out;
     EXPECT_NE(o.out.find("Shortest separating data trace, stored spec vs proposal"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("Reproduce: "), std::string::npos) << o.out;
     ASSERT_TRUE(fs::exists(dir_ / "pq.proposed.yaml"));

@@ -4,6 +4,12 @@
 // rule, one test of whether it explains a counterexample, one test of whether it belongs to the
 // stored spec (same class, same alphabet), and one sentence saying how it changes the
 // distinguisher bound B and with it the size of the conformance suite every CI run executes.
+// The workflow itself is here too, as one function (propose_spec), split at its phases: the
+// sharing key, the cross-process lock, reuse of another test process's proposal, learning (seeded
+// with the stored spec through the conformance run's oracle stack, from scratch, or with
+// refinement of parameterised callins), writing, and the diff. The gtest plugin calls it and only
+// turns its result into gtest messages; `typestar accept` takes the same lock and removes the same
+// files (proposal_files).
 #pragma once
 
 #include <cstddef>
@@ -15,6 +21,7 @@
 #include <vector>
 
 #include "typestar/session/session.hpp"
+#include "typestar/spec/diff.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -35,6 +42,10 @@ namespace typestar {
 /// answers otherwise or does not know an input (another alphabet).
 [[nodiscard]] bool proposal_explains(const spec::Spec& candidate, const std::vector<std::string>& inputs,
                                      const std::vector<std::string>& outputs);
+/// The same for a counterexample of a conformance run against `device` (its inputs and actual
+/// answers over the device's alphabets): does the proposal explain the device's answer?
+[[nodiscard]] bool proposal_explains(const spec::Spec& candidate, const Counterexample& counterexample,
+                                     const Device& device);
 
 /// Why `proposal` is not a proposal for `stored`: one sentence per difference of class name,
 /// callins or callbacks ("another class: ...", "other callins: adds x; lacks y"). Empty when it is.
@@ -77,5 +88,76 @@ struct WrittenProposal {
 /// bound warning (tight_bound_warning), and the assumptions block of the learned spec.
 [[nodiscard]] std::string learning_summary(const LearnedSpec& learned, std::string_view how,
                                            const spec::Spec* stored = nullptr);
+
+/// The FNV-1a 64-bit hash of `bytes` as `fnv1a64:` and 16 lower-case hex digits (what the
+/// sharing key and the gtest properties record of a spec file's bytes).
+[[nodiscard]] std::string content_hash(std::string_view bytes);
+
+/// How a proposal is delivered.
+enum class ProposalMode {
+    Write,   ///< `<spec>.proposed.yaml` (+ DOT, pictures) next to the spec: review, then `typestar accept`
+    Update,  ///< the spec itself, atomically (update mode); its proposal files are removed
+    Print,   ///< nothing is written (CI): the caller prints the YAML
+};
+
+/// One request to re-learn a spec's device and propose the result. Plain data; pointers borrowed.
+struct ProposalRequest {
+    std::filesystem::path spec;           ///< the spec file (resolved); the proposal files sit next to it
+    const spec::Spec* stored = nullptr;   ///< the stored spec when it exists and loads
+    std::string stored_bytes;             ///< its file's bytes (the sharing key's spec part)
+    Device* device = nullptr;             ///< the device the tests ran against (required)
+    /// The conformance run's oracle stack when the device's inputs are the stored spec's: learning
+    /// is then seeded with the stored spec and reuses every answer of the run. Null: from scratch
+    /// (no stored spec, or the device's inputs are not the spec's).
+    Conformance* conformance = nullptr;
+    const Counterexample* counterexample = nullptr;  ///< the failing word (over the device's alphabets)
+    /// The spec's name when there is no stored spec (a registration's name); empty: the device's
+    /// class name, else the file's stem. Sanitised (spec::sanitize_name).
+    std::string name;
+    std::size_t bound = 2;                ///< the distinguisher bound B to learn at (at least 1 is used)
+    LearnerKind learner = LearnerKind::LSharp;
+    ProposalMode mode = ProposalMode::Write;
+    /// What pins the device's behaviour besides the spec, the bound, the learner and the tool
+    /// (proposal_device_key); non-empty with a stored spec, a conformance run and a counterexample:
+    /// the proposal is shared by the processes of one test run (learned once under a cross-process
+    /// lock, reused when it explains the requester's counterexample and its files are in place).
+    std::string share_key;
+    std::string requester;                ///< who asks (a gtest `Suite.Name`), recorded for the others
+    ProposalPictures pictures;            ///< Write mode: the pictures next to the proposal
+};
+
+/// What propose_spec did. `spec` empty: `error` says why (learning or writing failed).
+struct SpecProposal {
+    std::optional<spec::Spec> spec;
+    std::string error;
+    std::string yaml;                     ///< the proposal's text (Print mode: to be printed)
+    /// What ran and what the proposal relies on (learning_summary); for a reused proposal only the
+    /// bound change ("Note: ...") or nothing.
+    std::string summary;
+    std::optional<spec::SpecDiff> diff;   ///< stored -> proposed, when there is a stored spec
+    std::string diff_error;               ///< why there is no diff although there is a stored spec
+    WrittenProposal written;              ///< the files (Write and Update modes)
+    /// Reused from another process of this run: "Suite.Name in test process N at WHEN".
+    std::string shared_by;
+    /// A reused proposal's pictures that exist (Write mode).
+    std::vector<std::filesystem::path> shared_pictures;
+    [[nodiscard]] bool shared() const noexcept { return !shared_by.empty(); }
+};
+
+/// The device part of the sharing key, or empty when the device's behaviour is not pinned by what
+/// the key records: a factory device or a simulation in the test binary (its bytes), a `model:`
+/// file (its bytes), an `inproc:` class; never an `http://` agent (it can change behind the same
+/// URL). `url` is the --typestar_device URL (empty: the registration's factory). The key also
+/// records the device's description, this process's environment and working directory.
+[[nodiscard]] std::string proposal_device_key(const std::string& url, const Device& device);
+
+/// The proposal workflow, once for every front end: key, lock and reuse (when shared), learn,
+/// write (by `mode`), diff. Never throws for a device or a file: failures are in `error`.
+[[nodiscard]] SpecProposal propose_spec(const ProposalRequest& request);
+
+/// Removes every proposal file of `spec` (proposal_files) under the sharing lock, so it never
+/// races a test process writing one; returns the file names removed. `typestar accept` calls it
+/// after writing the spec.
+std::vector<std::string> remove_proposal_files(const std::filesystem::path& spec);
 
 }  // namespace typestar

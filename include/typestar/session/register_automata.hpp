@@ -6,14 +6,19 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "typestar/conformance/ra_equivalence.hpp"
 #include "typestar/learn/learner.hpp"
 #include "typestar/ra/learner.hpp"
+#include "typestar/ra/format.hpp"
 #include "typestar/ra/oracle.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/session/session.hpp"
+#include "typestar/session/test_plan.hpp"
 
 namespace typestar::ra {
 
@@ -44,5 +49,55 @@ namespace typestar {
 /// The named trace of a register-automaton counterexample (steps of `cex` run on `spec` in
 /// lockstep): every step but the last as the device answered it, the last with the spec's answer.
 [[nodiscard]] std::vector<TraceStep> trace_of(const ra::RegisterAutomaton& spec, const ra::RaCounterexample& cex);
+
+/// One test of a register automaton's plan (plan_register_tests): the generalised Algorithm 2
+/// words of transition `test` at options.bound through `oracle` (shared by the spec's tests, so one
+/// cache and one counter). Pass: `assumptions` say what it relies on. Fail: `trace` is the first
+/// difference by name and `reason` why. Inconclusive: `tests` 0 (no explored data class takes the
+/// transition: not exercised) or the exploration stopped at its limit (`reason`). Throws
+/// NondeterminismError, DeviceError. `counterexample`, when given, receives the difference (Fail).
+[[nodiscard]] CheckReport run_register_test(const ra::RegisterAutomaton& spec, ra::DataOracle& oracle,
+                                            const TransitionTest& test, const CheckOptions& options = {},
+                                            ra::RaCounterexample* counterexample = nullptr);
+
+/// True when `candidate` answers the data word of `cex` as the device did (cex.outputs), step by
+/// step in lockstep: the proposal explains the device's answer. The register-automaton kind of
+/// proposal_explains (session/proposal.hpp).
+[[nodiscard]] bool proposal_explains(const ra::RegisterAutomaton& candidate, const ra::RaCounterexample& cex);
+
+/// A register-automaton spec re-learned from its device (or learned when there is none), the
+/// register-automaton kind of ProposalRequest.
+struct RegisterProposalRequest {
+    std::filesystem::path spec;              ///< the spec file; the proposal sits next to it (proposed_path)
+    const ra::RaSpec* stored = nullptr;      ///< the stored spec when it exists and loads
+    ra::DataSul* device = nullptr;           ///< the device (seen through `signature`) (required)
+    ra::RegisterAutomaton signature;         ///< name, inputs, outputs, constants (locations ignored)
+    std::size_t bound = 2;                   ///< B: learned so that `check --bound B` finds nothing more
+    ProposalMode mode = ProposalMode::Write;
+    std::string device_label;                ///< recorded as the provenance's `device` (empty: none)
+    std::string learned_by;                  ///< appended to the provenance's learner, e.g. "learned by the gtest plugin"
+};
+
+/// What propose_register_spec did. `spec` empty: `error` says why.
+struct RegisterProposal {
+    std::optional<ra::RaSpec> spec;
+    std::string error;
+    /// What ran and what the result relies on: "SL* (from scratch), <equivalence> as equivalence
+    /// oracle: 3 locations, 1 register at most, 8 transitions, bound 2; 1,234 concrete queries.",
+    /// then the assumptions block.
+    std::string summary;
+    std::string yaml;                        ///< the proposal's text
+    std::filesystem::path file;              ///< where it was written (empty in Print mode)
+    bool wrote_spec = false;                 ///< Update mode wrote the spec itself
+    /// With a stored spec: a shortest data word on which the stored spec and the proposal differ
+    /// (the proposal's answers), searched up to `separating_depth` steps; empty when none is.
+    std::vector<TraceStep> separating;
+    std::size_t separating_depth = 6;
+};
+
+/// The register-automaton proposal workflow: learn (SL*-style, from scratch, at B), build the spec
+/// with its provenance, write it by mode (Update: the spec itself, its proposal files removed),
+/// and separate it from the stored spec. Never throws for a device or a file: `error` says why.
+[[nodiscard]] RegisterProposal propose_register_spec(const RegisterProposalRequest& request);
 
 }  // namespace typestar

@@ -7,6 +7,9 @@
 // i.e. the transition R(q)·i whose check R(q)·i·s generated it. A transition whose own words are
 // all prefixes of other words (a tree transition, typically) runs its access word R(q)·i alone.
 // Only the YAML is needed to name the tests; the words are computed in the first test body.
+// Register automata have their plan too (plan_register_tests): one test per transition of the
+// automaton (a location, an input, a guard), whose words are the generalised Algorithm 2 words of
+// that transition (typestar::run_register_test, session/register_automata.hpp).
 #pragma once
 
 #include <cstddef>
@@ -16,6 +19,8 @@
 
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/mealy.hpp"
+#include "typestar/ra/automaton.hpp"
+#include "typestar/session/session.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -29,6 +34,9 @@ struct TransitionTest {
     std::string state;  ///< the state's name in the spec
     std::string input;  ///< a callin, or `wait`
     int line = 0;       ///< the spec's line of the transition (of the state if it has none; else 0)
+    /// Register automata: the location's index and the transition's index in its list (file order).
+    std::size_t location = 0;
+    std::size_t transition = 0;
     bool operator==(const TransitionTest&) const = default;
 };
 
@@ -52,7 +60,32 @@ struct TransitionTest {
                                                                  const std::vector<Word>& access,
                                                                  const TestSuite& suite);
 
+/// The words every test of a typestate spec's plan runs, over the devices' inputs.
+struct TransitionWords {
+    TestSuite suite;                               ///< the whole suite, cut before unknown transitions
+    std::vector<Word> access;                      ///< per state of the model, its access word
+    std::vector<std::vector<std::size_t>> groups;  ///< assign_cases(model, access, suite)
+    /// The words of `test` (a transition of `model`, the Conformance's expected()): its cases of
+    /// the suite, or its access word and input alone when it has none (a tree transition).
+    /// Throws std::out_of_range for a transition `model` does not have.
+    [[nodiscard]] TestSuite of(const MealyMachine& model, const TransitionTest& test) const;
+};
+
+/// The spec's DroidStar Algorithm 2 suite at `bound` through `conformance` (its model is the spec's
+/// test_model; the suite carries the assumptions the devices declare), cut before every unknown
+/// transition of the spec (cut_at_unknown), each case assigned to the one test that checks it.
+/// Throws std::invalid_argument like the suite generator.
+[[nodiscard]] TransitionWords plan_transition_words(const spec::Spec& spec, const Conformance& conformance,
+                                                    std::size_t bound);
+
 /// The spec's name as a gtest test-suite name (test_identifier of the typestate's name).
 [[nodiscard]] std::string suite_identifier(const spec::Spec& spec);
+/// The automaton's name as a gtest test-suite name (test_identifier of it).
+[[nodiscard]] std::string suite_identifier(const ra::RegisterAutomaton& automaton);
+
+/// The tests of a register automaton, in file order: per location, per transition,
+/// `<location>_<input>`, with `_<k>` (1-based, file order) when the location has several
+/// transitions for that input; located at the transition's line (else the location's).
+[[nodiscard]] std::vector<TransitionTest> plan_register_tests(const ra::RegisterAutomaton& automaton);
 
 }  // namespace typestar

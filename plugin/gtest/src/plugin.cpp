@@ -14,6 +14,7 @@
 #include "serve.hpp"
 #include "spec_tests.hpp"
 #include "typestar/gtest/gtest.hpp"
+#include "typestar/gtest/register_automata.hpp"
 #include "typestar/log/logging.hpp"
 
 namespace typestar {
@@ -57,7 +58,19 @@ void register_spec_tests(const std::filesystem::path& spec, DeviceFactory factor
     Registry& r = registry();
     const std::lock_guard<std::mutex> lock(r.mutex);
     detail::Registration registration{spec, std::move(factory), std::move(options), where.file_name(),
-                                      static_cast<int>(where.line())};
+                                      static_cast<int>(where.line()), {}, false};
+    if (r.initialized)
+        register_now(r, std::move(registration));
+    else
+        r.queued.push_back(std::move(registration));
+}
+
+void register_spec_tests(const std::filesystem::path& spec, DataDeviceFactory factory, SpecTestOptions options,
+                         std::source_location where) {
+    Registry& r = registry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    detail::Registration registration{spec, {}, std::move(options), where.file_name(), static_cast<int>(where.line()),
+                                      std::move(factory), true};
     if (r.initialized)
         register_now(r, std::move(registration));
     else
@@ -66,6 +79,24 @@ void register_spec_tests(const std::filesystem::path& spec, DeviceFactory factor
 
 bool detail::queue_spec_tests(const char* spec, DeviceFactory factory, SpecTestOptions options,
                               std::source_location where) {
+    register_spec_tests(spec, std::move(factory), std::move(options), where);
+    return true;
+}
+
+bool detail::queue_spec_tests(const char* spec, DataDeviceFactory factory, SpecTestOptions options,
+                              std::source_location where) {
+    register_spec_tests(spec, std::move(factory), std::move(options), where);
+    return true;
+}
+
+// Deprecated names (typestar/gtest/register_automata.hpp), for one release.
+void register_register_automaton_tests(const std::filesystem::path& spec, DataDeviceFactory factory,
+                                       SpecTestOptions options, std::source_location where) {
+    register_spec_tests(spec, std::move(factory), std::move(options), where);
+}
+
+bool detail::queue_register_automaton_tests(const char* spec, DataDeviceFactory factory, SpecTestOptions options,
+                                            std::source_location where) {
     register_spec_tests(spec, std::move(factory), std::move(options), where);
     return true;
 }

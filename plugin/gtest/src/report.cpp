@@ -3,7 +3,6 @@
 #include "typestar/session/proposal.hpp"
 
 #include <algorithm>
-#include <cstdint>
 
 namespace typestar::gtest {
 
@@ -33,15 +32,7 @@ std::string rerun_command(std::string_view binary, std::string_view test) {
 }
 
 std::string content_hash(std::string_view bytes) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (unsigned char c : bytes) {
-        h ^= c;
-        h *= 0x100000001b3ull;
-    }
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out = "fnv1a64:";
-    for (int shift = 60; shift >= 0; shift -= 4) out += kHex[(h >> shift) & 0xF];
-    return out;
+    return typestar::content_hash(bytes);  // the session's (session/proposal.hpp)
 }
 
 std::filesystem::path proposed_path(const std::filesystem::path& spec, std::string_view ext) {

@@ -47,14 +47,7 @@ int serve_devices(const std::vector<SpecTests*>& specs, const Settings& settings
         known += (known.empty() ? "" : ", ") + s->suite_name();
         if (settings.serve_spec.empty() || s->answers_to(settings.serve_spec)) chosen.push_back(s);
     }
-    std::vector<DataServable> data_chosen;
-    for (auto& d : data_servables()) {
-        known += (known.empty() ? "" : ", ") + d.suite;
-        const std::string& want = settings.serve_spec;
-        if (want.empty() || want == d.suite || want == d.path.stem().string() || (!d.spec_name.empty() && want == d.spec_name))
-            data_chosen.push_back(std::move(d));
-    }
-    const std::size_t served = chosen.size() + data_chosen.size();
+    const std::size_t served = chosen.size();
     if (served == 0)
         return fail(settings.serve_spec.empty() ? std::string("no spec is registered")
                                                 : "no registered spec '" + settings.serve_spec + "' (registered: " +
@@ -76,28 +69,15 @@ int serve_devices(const std::vector<SpecTests*>& specs, const Settings& settings
         config.port = static_cast<std::uint16_t>(served == 1 ? port : 0);
         config.token = token;
         try {
-            auto agent = std::make_unique<Agent>(AnyDevices{[s] { return s->make_device(); }}, config);
+            auto agent = s->register_automaton()
+                             ? std::make_unique<Agent>(DataDevices{[s] { return s->make_data_device(); }}, config)
+                             : std::make_unique<Agent>(AnyDevices{[s] { return s->make_device(); }}, config);
             agent->start();  // makes a first device: a factory that throws stops here
             std::printf("typestar: serving %s at %s (spec %s)\n", s->suite_name().c_str(), agent->url().c_str(),
                         s->path().string().c_str());
             agents.push_back(std::move(agent));
         } catch (const std::exception& e) {
             return fail("cannot serve " + s->suite_name() + ": " + e.what());
-        }
-    }
-    for (const DataServable& d : data_chosen) {
-        AgentConfig config;
-        config.host = host;
-        config.port = static_cast<std::uint16_t>(served == 1 ? port : 0);
-        config.token = token;
-        try {
-            auto agent = std::make_unique<Agent>(DataDevices{d.make}, config);
-            agent->start();
-            std::printf("typestar: serving %s at %s (spec %s)\n", d.suite.c_str(), agent->url().c_str(),
-                        d.path.string().c_str());
-            agents.push_back(std::move(agent));
-        } catch (const std::exception& e) {
-            return fail("cannot serve " + d.suite + ": " + e.what());
         }
     }
     std::printf("typestar: ready\n");

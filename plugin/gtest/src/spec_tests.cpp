@@ -12,17 +12,15 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
-#include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
-#include "shared_proposal.hpp"
 #include "typestar/gtest/report.hpp"
+#include "typestar/session/document.hpp"
 #include "typestar/session/proposal.hpp"
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/spec/diff.hpp"
-#include "typestar/spec/dot.hpp"
 #include "typestar/log/logging.hpp"
 #if TYPESTAR_HAVE_RENDER
 #include "typestar/render/pictures.hpp"
@@ -119,29 +117,46 @@ SpecTests::SpecTests(Registration registration, std::string binary)
     : reg_(std::move(registration)), binary_(std::move(binary)) {
     path_ = resolve_spec_path(reg_.spec, reg_.file);
     std::error_code ec;
-    if (!std::filesystem::exists(path_, ec)) return;  // learned on first run
+    const bool exists = std::filesystem::exists(path_, ec);
+    // The kind: registered with a data device factory; without a factory (the device comes from
+    // --typestar_device), what the document is (the session's document_format).
+    ra_kind_ = reg_.register_automaton ||
+               (!reg_.factory && exists && document_format(path_) == DocumentFormat::RegisterAutomatonYaml);
+    if (!exists) return;  // learned on first run
     file_text_ = read_file(path_);
+    if (ra_kind_) {
+        load_register_spec();
+        return;
+    }
     try {
         spec_ = spec::parse_spec(file_text_, path_.string());
         tests_ = typestar::plan_transition_tests(*spec_);
-    } catch (const SpecError& e) {
+    } catch (const std::exception&) {
         spec_.reset();
+        record_load_error();
+    }
+}
+
+void SpecTests::record_load_error() {
+    try {
+        throw;
+    } catch (const SpecError& e) {
         for (const auto& d : e.diagnostics()) load_error_ += d.str() + "\n";
         if (!e.diagnostics().empty()) load_line_ = e.diagnostics().front().line;
     } catch (const std::exception& e) {
-        spec_.reset();
         load_error_ = path_.string() + ": " + e.what() + "\n";
     }
 }
 
 void SpecTests::register_tests(std::set<std::string>& used_suites) {
-    const std::string fallback = typestar::test_identifier(spec::sanitize_name(reg_.options.name.empty() ? path_.stem().string() : reg_.options.name, "spec"));
+    const std::string fallback = typestar::test_identifier(fallback_name());
     auto add = [&](const std::string& test, const std::string& file, int line, std::function<void()> body) {
         testing::RegisterTest(suite_name_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
                               [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
     };
-    if (spec_) {
-        suite_name_ = unique_suite(typestar::suite_identifier(*spec_), used_suites);
+    if (spec_ || ra_spec_) {
+        suite_name_ = unique_suite(spec_ ? typestar::suite_identifier(*spec_) : typestar::suite_identifier(ra_spec_->automaton),
+                                   used_suites);
         for (std::size_t i = 0; i < tests_.size(); ++i)
             add(tests_[i].name, path_.string(), tests_[i].line, [this, i] { run_transition(i); });
     } else if (!load_error_.empty()) {
@@ -153,18 +168,18 @@ void SpecTests::register_tests(std::set<std::string>& used_suites) {
     }
 }
 
+std::string SpecTests::fallback_name() const {
+    return spec::sanitize_name(reg_.options.name.empty() ? path_.stem().string() : reg_.options.name, "spec");
+}
+
 bool SpecTests::answers_to(const std::string& name) const {
-    return name == suite_name_ || name == path_.stem().string() || (spec_ && name == spec_->typestate.name);
+    return name == suite_name_ || name == path_.stem().string() || (spec_ && name == spec_->typestate.name) ||
+           (ra_spec_ && name == ra_spec_->automaton.name);
 }
 
 std::unique_ptr<Device> SpecTests::make_device() const {
     if (!settings().device.empty()) return device_from_url(settings().device);
-    if (!reg_.factory)
-        throw std::invalid_argument("no device: " + path_.string() +
-                                    " is registered without a device factory (and no --typestar_device)");
-    auto d = reg_.factory();
-    if (!d) throw std::invalid_argument("the device factory of " + path_.string() + " returned no device");
-    return d;
+    return made_by(reg_.factory, "device");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -173,6 +188,7 @@ std::unique_ptr<Device> SpecTests::make_device() const {
 std::size_t SpecTests::bound() const {
     if (settings().bound) return *settings().bound;
     if (spec_) return spec_->bounds.distinguisher;
+    if (ra_spec_) return ra_spec_->distinguisher;
     return spec::Bounds{}.distinguisher;
 }
 
@@ -181,6 +197,9 @@ void SpecTests::record_common() const {
     if (spec_) {
         testing::Test::RecordProperty("typestar_spec_hash", gtest::content_hash(file_text_));
         testing::Test::RecordProperty("typestar_states", std::to_string(spec_->typestate.states.size()));
+    } else if (ra_spec_) {
+        testing::Test::RecordProperty("typestar_spec_hash", gtest::content_hash(file_text_));
+        testing::Test::RecordProperty("typestar_states", std::to_string(ra_spec_->automaton.locations.size()));
     }
     testing::Test::RecordProperty("typestar_bound", std::to_string(bound()));
 }
@@ -271,73 +290,10 @@ void SpecTests::prepare() {
     }
     try {
         conformance_.emplace(model, std::vector<Device*>{device_.get()});
-        const MealyMachine& expected = conformance_->expected();
-        access_.clear();
-        for (const auto& w : access_sequences(expected)) access_.push_back(*w);  // all reachable (canonical)
-        CheckOptions options;
-        options.method = SuiteMethod::Algorithm2;
-        options.bound = bound();
-        suite_ = conformance_->suite(options);
-        (void)cut_at_unknown(suite_, spec_->typestate);  // unknown transitions are skipped, not tested
-        groups_ = typestar::assign_cases(expected, access_, suite_);
+        words_ = plan_transition_words(*spec_, *conformance_, bound());
     } catch (const std::exception& e) {
         prepare_error_ = e.what();
     }
-}
-
-bool SpecTests::explains(const spec::Spec& candidate, const Counterexample& cex) const {
-    return proposal_explains(candidate, names_of(cex.inputs, device_->inputs()), names_of(cex.actual, device_->outputs()));
-}
-
-std::optional<SpecTests::Proposal> SpecTests::reuse_shared(const std::string& key, const Counterexample& cex) {
-    const auto record = gtest::read_shared_proposal(gtest::shared_record_path(path_));
-    if (!record || record->key != key) return std::nullopt;
-    const auto proposed_yaml = proposed_path(path_, "yaml");
-    Proposal p;
-    try {
-        p.spec = spec::parse_spec(record->yaml, proposed_yaml.string());
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-    if (!explains(*p.spec, cex)) {
-        logger("typestar.gtest")
-            ->info("the proposal of test process {} does not explain this test's counterexample: re-learning",
-                   record->pid);
-        return std::nullopt;
-    }
-    const Settings& s = settings();
-    // Usually an earlier process of this ctest run; possibly of an earlier run with the same inputs.
-    const std::string who = (record->test.empty() ? std::string("a test") : record->test) + " in test process " +
-                            std::to_string(record->pid) + (record->when.empty() ? "" : " at " + record->when);
-    if (!s.ci) {
-        // The files it wrote must still be the proposal (not removed, accepted or edited since).
-        if (read_file(s.update ? path_ : proposed_yaml) != record->yaml) return std::nullopt;
-    }
-    try {
-        p.diff = spec::diff_specs(*spec_, *p.spec);
-    } catch (const std::exception&) {
-    }
-    p.shared = true;
-    if (const std::string b = bound_change(*spec_, *p.spec); !b.empty()) p.summary = "Note: " + b + ".\n";
-    if (s.ci) {
-        p.pointer = "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, by " +
-                    who + ") is printed in full in that test's output.\n";
-    } else if (s.update) {
-        p.wrote_spec = true;
-        p.pointer = "Update mode: " + path_.string() + " was rewritten by " + who + ".\n";
-    } else {
-        std::string pictures;
-        for (const auto& f : {proposed_path(path_, "svg"), diff_picture_path(path_)}) {
-            std::error_code ec;
-            if (std::filesystem::exists(f, ec)) pictures += (pictures.empty() ? "" : ", ") + f.string();
-        }
-        p.pointer = "Proposed spec: " + proposed_yaml.string() + " (learned once for this spec and change, by " + who +
-                    "; its full diff is in that test's output, or run: typestar diff " +
-                    gtest::shell_quote(path_.string()) + " " + gtest::shell_quote(proposed_yaml.string()) + ")\n" +
-                    (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") + "Accept it: " + accept_command();
-    }
-    p.report = p.pointer;
-    return p;
 }
 
 std::string SpecTests::accept_command() const {
@@ -346,155 +302,78 @@ std::string SpecTests::accept_command() const {
            "\n";
 }
 
-std::string SpecTests::proposal_key() const {
-    // Shared only when the key pins the device's behaviour: a factory or built-in simulation (the
-    // test binary's bytes), or a model file (its bytes). An http:// agent can change behind the
-    // same URL and description, so each process learns its own proposal then.
+const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexample) {
+    if (proposal_) return *proposal_;
+    // The workflow is the session's (propose_spec: key, lock, reuse, learn, write, diff); the
+    // plugin only says where the result went.
     const Settings& s = settings();
-    const std::string& url = s.device;
-    const bool is_model = url.rfind("model:", 0) == 0;
-    const DeviceDescription who = device_->describe();
-    std::ostringstream device_text;
-    device_text << (url.empty() ? "factory " + who.name : "url " + url) << " | class " << who.class_name
-                << " | framework " << who.framework << " | tmax "
-                << (who.tmax_ms ? std::to_string(*who.tmax_ms) : "-") << " | tmin "
-                << (who.tmin_ms ? std::to_string(*who.tmin_ms) : "-");
-    if (is_model) device_text << " | model " << gtest::content_hash(read_file(url.substr(6)));
-    std::error_code cwd_error;
-    device_text << " | env " << gtest::environment_hash() << " | cwd "
-                << std::filesystem::current_path(cwd_error).string();
-    return gtest::shared_proposal_key(file_text_, device_text.str(), gtest::executable_hash(),
-                                      std::max<std::size_t>(1, bound()), s.learner, tool_version()) +
-           "mode " + (s.ci ? "ci" : s.update ? "update" : "proposal") + "\n";
-}
-
-void SpecTests::learn_proposal(Proposal& p, const Counterexample* counterexample) {
-    const std::size_t b = std::max<std::size_t>(1, bound());
-    // The stored spec's name; else the registration's; else the device's class name (learn_spec),
-    // else the file's stem.
-    const std::string name = spec_                       ? spec_->typestate.name
-                             : !reg_.options.name.empty() ? spec::sanitize_name(reg_.options.name, "spec")
-                             : !device_->describe().class_name.empty() ? std::string()
-                                                                       : spec::sanitize_name(path_.stem().string(), "spec");
-    try {
-        // Seeded with the stored spec and driven by the failing word, through the conformance run's
-        // oracle stack (every answer it executed is reused). The proposal is the device's behaviour
-        // up to the bound in canonical form, so it is the same whichever test failed first.
-        LearnOptions options;
-        options.name = name;
-        options.equivalence.bound = b;
-        options.learner = parse_learner(settings().learner).value_or(LearnerKind::LSharp);
-        Device* devices[] = {device_.get()};
-        const bool seeded = spec_ && alphabet_mismatch_.empty();
-        logger("typestar.gtest")
-            ->info("{} {} from {} ({}, bound {})", spec_ ? "re-learning" : "learning",
-                   name.empty() ? device_->describe().class_name : name, device_->name(),
-                   seeded ? "seeded with the stored spec" : "no spec yet", b);
-        // A device with parameterised callins and no spec partitions to keep: refine its own.
-        const bool refine = !(seeded && conformance_) && plan_partitions(*device_, nullptr).refine;
-        LearnedSpec learned = refine                    ? learn_with_refinement(*device_, options).learned
-                              : seeded && conformance_ ? typestar::propose(&*spec_, *conformance_, counterexample, options)
-                                                       : typestar::propose(seeded ? &*spec_ : nullptr, devices, options);
-        if (!learned.spec) throw Error("the learned machine is not a synchronous closure: " + learned.not_a_closure);
-        const char* how = seeded   ? "seeded with the stored spec"
-                          : spec_ ? "from scratch: the device's inputs are not the spec's"
-                                  : "from scratch: no spec yet";
-        p.summary = learning_summary(learned, refine ? std::string(how) + ", refining parameterised callins" : how,
-                                     spec_ ? &*spec_ : nullptr);
-        p.spec = std::move(*learned.spec);
-    } catch (const PartitionError& e) {
-        p.error = std::string("the spec's partitions do not describe the device (learn it again with refinement: "
-                              "typestar learn --device URL): ") + e.what();
-    } catch (const NondeterminismError& e) {
-        p.error = std::string("the device is not deterministic: ") + e.what();
-    } catch (const std::exception& e) {
-        p.error = e.what();
-    }
-}
-
-bool SpecTests::write_proposal(Proposal& p) {
-    const Settings& s = settings();
-    std::ostringstream r;
-    std::string yaml;
-    if (s.ci) {
-        yaml = spec::write_spec(*p.spec);
-        r << "CI is set, so nothing was written" << (s.update ? " (TYPESTAR_UPDATE is ignored on CI)" : "")
-          << ". The proposed spec:\n"
-          << indent(yaml, "    ");
-    } else {
-        try {
-            ProposalPictures pictures;
+    ProposalRequest request;
+    request.spec = path_;
+    request.stored = spec_ ? &*spec_ : nullptr;
+    request.stored_bytes = file_text_;
+    request.device = device_.get();
+    request.conformance = spec_ && alphabet_mismatch_.empty() && conformance_ ? &*conformance_ : nullptr;
+    request.counterexample = counterexample;
+    request.name = reg_.options.name;
+    request.bound = bound();
+    request.learner = parse_learner(s.learner).value_or(LearnerKind::LSharp);
+    request.mode = s.ci ? ProposalMode::Print : s.update ? ProposalMode::Update : ProposalMode::Write;
+    request.share_key = proposal_device_key(s.device, *device_);
+    request.requester = current_test();
 #if TYPESTAR_HAVE_RENDER
-            pictures = render::write_proposal_pictures;
+    request.pictures = render::write_proposal_pictures;
 #endif
-            const WrittenProposal w = typestar::write_proposal(path_, spec_ ? &*spec_ : nullptr, *p.spec, s.update, pictures);
-            yaml = w.yaml;
-            p.wrote_spec = w.wrote_spec;
-            if (w.wrote_spec) {
-                r << "Update mode (TYPESTAR_UPDATE / --typestar_update): wrote " << path_.string() << ".\n";
-            } else {
-                r << "Proposed spec: " << w.file.string() << "\n  (pictures: " << w.pictures
-                  << ")\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, "
-                     "or --auto):\n    "
-                  << accept_command() << "or rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes "
-                  << path_.filename().string() << " itself.\n";
-            }
-        } catch (const std::exception& e) {
-            p.error = std::string("could not write the learned spec: ") + e.what();
-            return false;
+    proposal_.emplace();
+    Proposal& p = *proposal_;
+    p.result = propose_spec(request);
+    if (p.result.spec) describe_proposal(p);
+    return p;
+}
+
+void SpecTests::describe_proposal(Proposal& p) const {
+    const Settings& s = settings();
+    const SpecProposal& r = p.result;
+    if (r.shared()) {
+        if (s.ci) {
+            p.pointer = "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, "
+                        "by " + r.shared_by + ") is printed in full in that test's output.\n";
+        } else if (s.update) {
+            p.pointer = "Update mode: " + path_.string() + " was rewritten by " + r.shared_by + ".\n";
+        } else {
+            std::string pictures;
+            for (const auto& f : r.shared_pictures) pictures += (pictures.empty() ? "" : ", ") + f.string();
+            const auto proposed_yaml = proposed_path(path_, "yaml");
+            p.pointer = "Proposed spec: " + proposed_yaml.string() + " (learned once for this spec and change, by " +
+                        r.shared_by + "; its full diff is in that test's output, or run: typestar diff " +
+                        gtest::shell_quote(path_.string()) + " " + gtest::shell_quote(proposed_yaml.string()) + ")\n" +
+                        (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") + "Accept it: " + accept_command();
         }
+        p.report = p.pointer;
+        return;
     }
-    if (spec_) {  // the diff
-        try {
-            p.diff = spec::diff_specs(*spec_, *p.spec);
-            r << "Stored -> proposed (typestar diff):\n" << indent(spec::format_diff(*p.diff), "    ");
-        } catch (const std::exception& e) {
-            r << "(no diff: " << e.what() << ")\n";
-        }
+    std::ostringstream o;
+    if (s.ci) {
+        o << "CI is set, so nothing was written" << (s.update ? " (TYPESTAR_UPDATE is ignored on CI)" : "")
+          << ". The proposed spec:\n"
+          << indent(r.yaml, "    ");
+    } else if (r.written.wrote_spec) {
+        o << "Update mode (TYPESTAR_UPDATE / --typestar_update): wrote " << path_.string() << ".\n";
+    } else {
+        o << "Proposed spec: " << r.written.file.string() << "\n  (pictures: " << r.written.pictures
+          << ")\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, "
+             "or --auto):\n    "
+          << accept_command() << "or rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes "
+          << path_.filename().string() << " itself.\n";
     }
-    p.report = r.str();
+    if (r.diff)
+        o << "Stored -> proposed (typestar diff):\n" << indent(spec::format_diff(*r.diff), "    ");
+    else if (spec_)
+        o << "(no diff: " << r.diff_error << ")\n";
+    p.report = o.str();
     p.pointer = s.ci        ? std::string("The proposed spec and its diff are printed in full above (first failing test).\n")
                 : s.update ? "Update mode: wrote " + path_.string() + ".\n"
                            : "Proposed spec: " + proposed_path(path_, "yaml").string() +
                                  " (its diff and pictures are in the first failing test's message above)\n";
-    p.yaml = std::move(yaml);
-    return true;
-}
-
-const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexample) {
-    if (proposal_) return *proposal_;
-    // Key and lock: one proposal per spec and change across the test processes of a ctest run
-    // (shared_proposal.hpp); reuse another process's when it explains this counterexample.
-    std::optional<gtest::ProposalLock> lock;
-    std::string key;
-    const std::string& url = settings().device;
-    const bool pinned = url.empty() || url.rfind("model:", 0) == 0 || url.rfind("inproc:", 0) == 0;
-    if (pinned && spec_ && counterexample != nullptr && alphabet_mismatch_.empty() && conformance_) {
-        key = proposal_key();
-        lock.emplace(gtest::shared_lock_path(path_));  // waits while another process learns
-        if (lock->held()) {
-            if (auto reused = reuse_shared(key, *counterexample)) {
-                proposal_ = std::move(*reused);
-                return *proposal_;
-            }
-        }
-    }
-    // Learn, write, diff.
-    proposal_.emplace();
-    Proposal& p = *proposal_;
-    learn_proposal(p, counterexample);
-    if (!p.spec || !write_proposal(p)) return p;
-    // Share it.
-    if (lock && lock->held()) {
-        try {
-            gtest::write_shared_proposal(gtest::shared_record_path(path_),
-                                         gtest::SharedProposal{key, static_cast<long>(::getpid()), current_test(),
-                                                               gtest::utc_now(), p.yaml});
-        } catch (const std::exception& e) {
-            logger("typestar.gtest")->warn("could not share the proposal with other test processes: {}", e.what());
-        }
-    }
-    return p;
 }
 
 std::string SpecTests::reproduce(const std::string& test) const {
@@ -508,6 +387,7 @@ std::string SpecTests::reproduce(const std::string& test) const {
         const std::string name = device_->describe().name;
         if (name.rfind("http://", 0) == 0 || name.rfind("exec:", 0) == 0) url = name;
     }
+    if (url.empty() && ra_kind_) return "Reproduce: " + rerun + "\n";  // exec: reaches typestate devices only
     if (url.empty()) url = "exec:" + binary_ + "#" + suite_name_;
     return "Reproduce: " + gtest::check_command(path_, url, bound()) + "\n       or: " + rerun + "\n";
 }
@@ -537,27 +417,28 @@ void SpecTests::run_learn() {
             << ".";
         return;
     }
+    if (ra_kind_) return run_register_learn();
     Device* d = device();
     if (d == nullptr) {
         if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
         return;
     }
     const Proposal& p = propose();
-    if (!p.spec) {
+    if (!p.result.spec) {
         ADD_FAILURE_AT(reg_.file.c_str(), reg_.line) << "typestar: the spec " << path_.string()
                                                      << " does not exist, and learning it from " << d->name()
-                                                     << " failed: " << p.error;
+                                                     << " failed: " << p.result.error;
         return;
     }
-    testing::Test::RecordProperty("typestar_learned_states", std::to_string(p.spec->typestate.states.size()));
-    if (p.wrote_spec) {
-        std::cout << "typestar: learned " << path_.string() << " from " << d->name() << " with " << p.summary
+    testing::Test::RecordProperty("typestar_learned_states", std::to_string(p.result.spec->typestate.states.size()));
+    if (p.result.written.wrote_spec) {
+        std::cout << "typestar: learned " << path_.string() << " from " << d->name() << " with " << p.result.summary
                   << "Review and commit it.\n";
         return;
     }
     ADD_FAILURE_AT(reg_.file.c_str(), reg_.line)
         << "typestar: the spec " << path_.string() << " does not exist, so it was learned from " << d->name()
-        << " with " << p.summary << p.report;
+        << " with " << p.result.summary << p.report;
 }
 
 void SpecTests::run_transition(std::size_t index) {
@@ -565,6 +446,7 @@ void SpecTests::run_transition(std::size_t index) {
     record_common();
     testing::Test::RecordProperty("typestar_transition", t.state + " " + t.input);
     if (!settings_ok()) return;
+    if (ra_kind_) return run_register_transition(index);
     if (spec_) {  // three-valued specs: an unknown transition is neither legal nor illegal
         const Typestate& ts = spec_->typestate;
         const auto s = ts.find_state(t.state);
@@ -593,30 +475,14 @@ void SpecTests::run_transition(std::size_t index) {
         ADD_FAILURE_AT(at.c_str(), t.line)
             << "typestar: " << suite_name_ << "." << t.name << ": " << alphabet_mismatch_ << " (device "
             << d->name() << ").\n"
-            << (p.spec ? "Re-learned from the device with " + p.summary + p.report
-                       : "Re-learning failed: " + p.error + "\n");
+            << (p.result.spec ? "Re-learned from the device with " + p.result.summary + p.report
+                       : "Re-learning failed: " + p.result.error + "\n");
         return;
     }
 
     // The words of this test, over the device's inputs.
     const MealyMachine& model = conformance_->expected();
-    const StateId q = [&] {
-        for (StateId s = 0; s < model.num_states(); ++s)
-            if (model.state_name(s) == t.state) return s;
-        return StateId{0};
-    }();
-    const Symbol input = model.inputs().at(t.input);
-    TestSuite run;
-    run.inputs = suite_.inputs;
-    run.outputs = suite_.outputs;
-    run.method = suite_.method;
-    run.bound = suite_.bound;
-    for (std::size_t c : groups_[q * model.num_inputs() + input]) run.cases.push_back(suite_.cases[c]);
-    if (run.cases.empty()) {
-        Word w = access_[q];
-        w.push_back(input);
-        run.cases.push_back(TestCase{w, model.outputs_of(w), "state " + t.state + ", input " + t.input});
-    }
+    const TestSuite run = words_->of(model, t);
     testing::Test::RecordProperty("typestar_words", join_words(run.cases, model.inputs()));
 
     std::optional<CheckReport> report;
@@ -664,14 +530,14 @@ void SpecTests::run_transition(std::size_t index) {
       << reproduce(t.name) << "\n";
 
     const Proposal& p = propose(&*cex);
-    if (!p.spec) {
-        m << "Re-learning failed: " << p.error << "\n";
+    if (!p.result.spec) {
+        m << "Re-learning failed: " << p.result.error << "\n";
         ADD_FAILURE_AT(at.c_str(), t.line) << m.str();
         return;
     }
-    if (p.wrote_spec) {
+    if (p.result.written.wrote_spec) {
         // Update mode: the test passes when the written spec explains the device's answer.
-        if (explains(*p.spec, *cex)) {
+        if (proposal_explains(*p.result.spec, *cex, *device_)) {
             if (!update_announced_) {
                 update_announced_ = true;
                 std::cout << "typestar: " << p.report;
@@ -682,14 +548,14 @@ void SpecTests::run_transition(std::size_t index) {
         }
         m << "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
     }
-    if (p.shared)
-        m << "Re-learned by another test process of this run: " << p.spec->typestate.states.size() << " states.\n"
-          << p.summary;
+    if (p.result.shared())
+        m << "Re-learned by another test process of this run: " << p.result.spec->typestate.states.size() << " states.\n"
+          << p.result.summary;
     else
-        m << "Re-learned with " << p.summary;
-    if (p.diff) m << change_summary(*p.diff, t);
+        m << "Re-learned with " << p.result.summary;
+    if (p.result.diff) m << change_summary(*p.result.diff, t);
     // The full proposal and diff once per spec: in the process that learned it, in its first failure.
-    if (!p.shared && !report_printed_) {
+    if (!p.result.shared() && !report_printed_) {
         report_printed_ = true;
         m << p.report;
     } else {

@@ -1,4 +1,7 @@
-// Internal: the tests of one registered spec, and the state they share in one process.
+// Internal: the tests of one registered spec, and the state they share in one process. One class
+// for both kinds: a typestate spec (spec_tests.cpp) and a register automaton (ra_tests.cpp), each
+// with its test plan (session/test_plan.hpp); registration, settings, devices' errors and the gtest
+// messages are shared.
 #pragma once
 
 #include <cstddef>
@@ -8,22 +11,24 @@
 #include <optional>
 #include <set>
 #include <source_location>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "typestar/conformance/suite.hpp"
 #include "typestar/gtest/gtest.hpp"
 #include "typestar/session/test_plan.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/spec.hpp"
+#include "typestar/session/proposal.hpp"
+#include "typestar/session/register_automata.hpp"
 #include "typestar/session/session.hpp"
 
 namespace typestar::detail {
 
-/// The gtest fixture of every typestar test (spec and register-automaton suites): runs a body
+/// The gtest fixture of every typestar test: runs a body
 /// bound at registration.
 class BoundTest : public testing::Test {
 public:
@@ -48,6 +53,8 @@ struct Registration {
     SpecTestOptions options;
     std::string file;  ///< the registering source file
     int line = 0;
+    DataDeviceFactory data_factory;    ///< a register-automaton spec's device
+    bool register_automaton = false;   ///< registered with a DataDeviceFactory
 };
 
 /// `spec` resolved against the directory of `file` when relative (see register_spec_tests).
@@ -73,31 +80,38 @@ public:
     /// A fresh device as the tests get it (--typestar_device's URL, else the factory). Throws
     /// DeviceError / std::exception like the factory, std::invalid_argument when there is none.
     [[nodiscard]] std::unique_ptr<Device> make_device() const;
+    /// True for a register-automaton spec (registered with a data device factory, or without a
+    /// factory when its file is one).
+    [[nodiscard]] bool register_automaton() const noexcept { return ra_kind_; }
+    /// A fresh data device (register automata), like make_device.
+    [[nodiscard]] std::unique_ptr<DataDevice> make_data_device() const;
 
 private:
+    /// The session's proposal (propose_spec) and how this plugin reports it.
     struct Proposal {
-        std::optional<spec::Spec> spec;  ///< the learned spec, if learning worked
-        std::string error;               ///< why learning failed
-        std::string report;              ///< where it went (or why nowhere), and the diff
-        std::string pointer;             ///< one line: where the proposal is (for every later failure)
-        std::optional<spec::SpecDiff> diff;  ///< stored -> proposed, when there is a stored spec
-        bool wrote_spec = false;         ///< update mode wrote the spec file itself
-        bool shared = false;             ///< reused from another test process of this run
-        /// What ran and what the proposal relies on (learning_summary): learner, B, bound change,
-        /// tight-bound warning, assumptions. Only the bound change for a reused proposal.
-        std::string summary;
-        std::string yaml;                ///< the proposal's text (shared with other processes)
+        SpecProposal result;
+        std::string report;   ///< where it went (or why nowhere), and the diff
+        std::string pointer;  ///< one line: where the proposal is (for every later failure)
     };
 
-    /// The proposal another test process computed for the same key, if it explains `cex` and its
-    /// files are in place (shared_proposal.hpp).
-    std::optional<Proposal> reuse_shared(const std::string& key, const Counterexample& cex);
-    /// True when `candidate` predicts the device's answer on the counterexample's word.
-    [[nodiscard]] bool explains(const spec::Spec& candidate, const Counterexample& cex) const;
-
+    /// Called inside a catch handler while loading the spec: records its diagnostics (SpecError)
+    /// or message as load_error_ (the `load` test fails with it).
+    void record_load_error();
     void run_load() const;
     void run_learn();
     void run_transition(std::size_t index);
+    // The register-automaton kind (ra_tests.cpp).
+    void load_register_spec();
+    void run_register_learn();
+    void run_register_transition(std::size_t index);
+    /// The data oracle over the adapted device, made on first use; nullptr after failing the test
+    /// or with skip_reason_ set; also nullptr (with data_device_ set) when there is no spec yet.
+    ra::DataOracle* data_oracle();
+    /// The register-automaton proposal, once per process (propose_register_spec).
+    const RegisterProposal& propose_register();
+    /// What the register-automaton proposal says in a failure: what ran, the separating trace,
+    /// where it went.
+    [[nodiscard]] std::string register_proposal_report(const RegisterProposal& p) const;
 
     /// Records the properties every test of this spec carries.
     void record_common() const;
@@ -108,18 +122,29 @@ private:
     Device* device();
     /// Builds the suite and the per-test words once (needs the device's inputs).
     void prepare();
-    /// Learns once per process through the session layer (propose): from scratch, or seeded with the
-    /// stored spec, on a fresh oracle stack so the proposal does not depend on which test failed.
+    /// The proposal, once per process: the session's workflow (propose_spec: shared with the
+    /// other test processes of the run, learned from scratch or seeded with the stored spec).
     const Proposal& propose(const Counterexample* counterexample = nullptr);
-    // The phases of propose: the sharing key, learning, writing (with the diff).
-    [[nodiscard]] std::string proposal_key() const;
-    void learn_proposal(Proposal& p, const Counterexample* counterexample);
-    /// False (with p.error) when the files cannot be written.
-    bool write_proposal(Proposal& p);
+    /// Fills p.report and p.pointer from p.result (a proposal was made).
+    void describe_proposal(Proposal& p) const;
     /// "typestar accept SPEC" (with --force for a proposal over other inputs), and a line break.
     [[nodiscard]] std::string accept_command() const;
     [[nodiscard]] std::size_t bound() const;
     [[nodiscard]] std::string reproduce(const std::string& test) const;
+    /// What `factory` makes (a `what`: "device", "data device"); std::invalid_argument when there is
+    /// no factory or it returns none.
+    template <class D>
+    [[nodiscard]] std::unique_ptr<D> made_by(const std::function<std::unique_ptr<D>()>& factory,
+                                             const std::string& what) const {
+        if (!factory)
+            throw std::invalid_argument("no device: " + path_.string() + " is registered without a " + what +
+                                        " factory (and no --typestar_device)");
+        auto d = factory();
+        if (!d) throw std::invalid_argument("the " + what + " factory of " + path_.string() + " returned no device");
+        return d;
+    }
+    /// The name of the spec a missing file gets (the registration's, else the file's stem).
+    [[nodiscard]] std::string fallback_name() const;
 
     Registration reg_;
     std::string binary_;
@@ -130,6 +155,8 @@ private:
     std::string load_error_;  // non-empty: the spec exists but does not load
     int load_line_ = 0;
     std::vector<typestar::TransitionTest> tests_;
+    bool ra_kind_ = false;
+    std::optional<ra::RaSpec> ra_spec_;  // the register automaton (ra_kind_)
 
     // Built lazily, in test bodies.
     bool device_tried_ = false;
@@ -143,13 +170,17 @@ private:
     bool prepared_ = false;
     std::string prepare_error_;
     std::optional<Conformance> conformance_;  // the one oracle stack of this spec's tests
-    std::vector<Word> access_;
-    TestSuite suite_;                          // over the device's inputs
-    std::vector<std::vector<std::size_t>> groups_;
+    std::optional<TransitionWords> words_;     // over the device's inputs
     std::string alphabet_mismatch_;
     std::optional<Proposal> proposal_;
     bool update_announced_ = false;
     bool report_printed_ = false;  // the full proposal report went into one failure message already
+
+    // The register-automaton kind, built lazily.
+    std::unique_ptr<DataDevice> data_device_;
+    std::unique_ptr<DataDevice> adapted_;  // data_device_ seen through the spec's signature
+    std::optional<ra::DataOracle> data_oracle_;
+    std::optional<RegisterProposal> ra_proposal_;
 };
 
 /// Called inside a catch handler while making a device: records the exception being handled, a

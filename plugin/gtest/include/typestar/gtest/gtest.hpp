@@ -5,6 +5,9 @@
 // result values (a Counterexample, a learned machine) become gtest failures with a trace, a
 // proposed spec, its diff, and a line that reproduces the failure. A missing spec is learned on
 // first run; a counterexample makes L* re-learn once per spec, seeded with the stored spec.
+// A register-automaton spec (`kind: register-automaton`) is registered the same way with a factory
+// of data devices: the same tests, a plan per kind (session/test_plan.hpp), the generalised
+// Algorithm 2 words of each transition, an SL*-style re-learned proposal.
 //
 //     // timer_service_test.cpp, linked with typestar::gtest_main:
 //     TYPESTAR_SPEC_TESTS("timer_service.yaml", [] { return make_timer_service_device(); });
@@ -20,6 +23,7 @@
 #include <source_location>
 #include <string>
 
+#include "typestar/device/data_device.hpp"
 #include "typestar/gtest/settings.hpp"
 #include "typestar/sul/device.hpp"
 
@@ -30,6 +34,10 @@ namespace typestar {
 /// means "cannot reach the device": the tests skip locally and fail on CI or with
 /// --typestar_require_device; any other exception fails the test.
 using DeviceFactory = std::function<std::unique_ptr<Device>()>;
+
+/// Makes the data device a register-automaton spec is tested against, like DeviceFactory (called
+/// at most once per spec and process, lazily; DeviceError: cannot reach the device).
+using DataDeviceFactory = std::function<std::unique_ptr<DataDevice>()>;
 
 /// Options of one registration. Plain data with defaults.
 struct SpecTestOptions {
@@ -69,6 +77,18 @@ void register_spec_tests(const std::filesystem::path& spec, DeviceFactory factor
                          SpecTestOptions options = {},
                          std::source_location where = std::source_location::current());
 
+/// The same for a register-automaton spec (`kind: register-automaton`) and a factory of data
+/// devices (--typestar_device's data device, make_data_device, takes precedence). Tests:
+/// `<Spec>.<location>_<input>` per transition of the automaton, with `_<k>` (1-based, file order)
+/// when the location has several transitions for that input (plan_register_tests); each runs the
+/// generalised Algorithm 2 words of its transition at B through one data oracle (one cache) per
+/// spec. A missing spec is learned SL*-style; a failing test re-learns once per process and writes
+/// `<spec>.proposed.yaml` with the shortest data trace separating it from the stored spec. A spec
+/// registered without a factory (its device from --typestar_device) is this kind when its file is
+/// a `kind: register-automaton` spec.
+void register_spec_tests(const std::filesystem::path& spec, DataDeviceFactory factory, SpecTestOptions options = {},
+                         std::source_location where = std::source_location::current());
+
 /// Reads the typestar flags (--typestar_update, --typestar_bound=B, --typestar_device=URL,
 /// --typestar_require_device, with the environment fallbacks of settings.hpp) and removes them from
 /// argv, calls testing::InitGoogleTest(&argc, argv), sets up logging (InitOptions::logging), and
@@ -86,6 +106,9 @@ namespace detail {
 /// Queues a registration at static-initialization time (TYPESTAR_SPEC_TESTS). Returns true.
 bool queue_spec_tests(const char* spec, DeviceFactory factory = {}, SpecTestOptions options = {},
                       std::source_location where = std::source_location::current());
+/// The same with a data device factory (a register-automaton spec).
+bool queue_spec_tests(const char* spec, DataDeviceFactory factory, SpecTestOptions options = {},
+                      std::source_location where = std::source_location::current());
 }  // namespace detail
 
 }  // namespace typestar
@@ -95,7 +118,8 @@ bool queue_spec_tests(const char* spec, DeviceFactory factory = {}, SpecTestOpti
 
 /// One-line registration at namespace scope of a test file linked with typestar::gtest_main (or
 /// with a main that calls typestar::initialize):
-/// `TYPESTAR_SPEC_TESTS("spec.yaml"[, factory[, typestar::SpecTestOptions{...}]]);`
+/// `TYPESTAR_SPEC_TESTS("spec.yaml"[, factory[, typestar::SpecTestOptions{...}]]);` — `factory`
+/// makes a Device (a typestate spec) or a DataDevice (a register-automaton spec).
 /// See typestar::register_spec_tests for what gets registered.
 #define TYPESTAR_SPEC_TESTS(spec, ...)                                                             \
     [[maybe_unused]] static const bool TYPESTAR_DETAIL_CAT(typestar_spec_tests_, __LINE__) =      \

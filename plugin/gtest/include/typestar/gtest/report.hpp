@@ -22,7 +22,8 @@ namespace typestar::gtest {
 /// `BINARY --gtest_filter=TEST` (shell-quoted): reruns one test of this binary.
 [[nodiscard]] std::string rerun_command(std::string_view binary, std::string_view test);
 
-/// The FNV-1a 64-bit hash of `bytes` as `fnv1a64:` and 16 lower-case hex digits.
+/// The FNV-1a 64-bit hash of `bytes` as `fnv1a64:` and 16 lower-case hex digits. Forwards to
+/// typestar::content_hash (typestar/session/proposal.hpp), which the proposal's sharing key uses.
 [[nodiscard]] std::string content_hash(std::string_view bytes);
 
 /// `<spec>.proposed.yaml` next to `spec`: the extension `.yaml`/`.yml` replaced (kept otherwise),

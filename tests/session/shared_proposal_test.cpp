@@ -1,5 +1,5 @@
 // The record and lock through which the test processes of one ctest run share a proposal
-// (plugin/gtest/src/shared_proposal.hpp). End to end with several processes: e2e_test.cpp.
+// (src/session/shared_proposal.hpp, internal to the session). End to end with several processes: e2e_test.cpp.
 #include "shared_proposal.hpp"
 
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <fstream>
 #include <thread>
 
-namespace typestar::gtest {
+namespace typestar::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -115,4 +115,4 @@ TEST(ExecutableHash, IsStableWithinTheProcess) {
 }
 
 }  // namespace
-}  // namespace typestar::gtest
+}  // namespace typestar::detail

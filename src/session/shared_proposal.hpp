@@ -1,4 +1,5 @@
-// Internal: one proposal per spec shared by the test processes of one ctest run.
+// Internal to the session (propose_spec, proposal.hpp): one proposal per spec shared by the test
+// processes of one ctest run.
 // Design note: CTest runs every test in its own process, and each failing transition test would
 // re-learn the same proposal. The first failing process takes an exclusive flock on a lock file in
 // the temporary directory (named after the spec's absolute path), learns, writes the proposal files
@@ -14,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace typestar::gtest {
+namespace typestar::detail {
 
 /// The record shared through the temporary directory.
 struct SharedProposal {
@@ -69,4 +70,4 @@ private:
 /// The content hash of this process's executable (/proc/self/exe); empty when unreadable.
 [[nodiscard]] std::string executable_hash();
 
-}  // namespace typestar::gtest
+}  // namespace typestar::detail

@@ -11,10 +11,10 @@
 #include <sstream>
 #include <vector>
 
-#include "typestar/gtest/report.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/spec/spec.hpp"
 
-namespace typestar::gtest {
+namespace typestar::detail {
 
 namespace {
 
@@ -158,4 +158,4 @@ std::string executable_hash() {
     return bytes.empty() ? std::string() : content_hash(bytes) + " " + std::to_string(bytes.size());
 }
 
-}  // namespace typestar::gtest
+}  // namespace typestar::detail
