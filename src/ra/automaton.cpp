@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -69,7 +70,27 @@ std::string format_word(const RegisterAutomaton& ra, const DataWord& inputs, con
     return out;
 }
 
+namespace {
+
+/// ` + c` or ` - c` for a term's offset, empty for none.
+std::string offset_text(Value offset) {
+    if (offset == 0) return {};
+    // |INT64_MIN| has no int64 value: print it from its unsigned magnitude
+    const auto magnitude = offset < 0 ? 0 - static_cast<std::uint64_t>(offset) : static_cast<std::uint64_t>(offset);
+    return (offset < 0 ? " - " : " + ") + std::to_string(magnitude);
+}
+
+std::string base_term_text(const RegisterAutomaton& ra, const Location& from, const Transition& t, const Term& term);
+
+}  // namespace
+
 std::string term_text(const RegisterAutomaton& ra, const Location& from, const Transition& t, const Term& term) {
+    return base_term_text(ra, from, t, term) + offset_text(term.kind == Term::Kind::Literal ? 0 : term.offset);
+}
+
+namespace {
+
+std::string base_term_text(const RegisterAutomaton& ra, const Location& from, const Transition& t, const Term& term) {
     switch (term.kind) {
         case Term::Kind::Param:
             if (t.input < ra.inputs.size() && term.index < ra.inputs[t.input].params.size())
@@ -89,6 +110,8 @@ std::string term_text(const RegisterAutomaton& ra, const Location& from, const T
     }
     return "?" + std::to_string(term.index);
 }
+
+}  // namespace
 
 std::string guard_text(const RegisterAutomaton& ra, const Location& from, const Transition& t) {
     if (t.guard.is_true()) return "true";
@@ -158,7 +181,11 @@ struct GuardLexer {
 
 }  // namespace
 
-std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const TermResolver& resolve) {
+namespace {
+
+/// The guard parser; with `term_only` it reads one term (the whole text) and returns it.
+std::variant<Guard, Term, GuardSyntaxError> parse_guard_or_term(const std::string& text, const TermResolver& resolve,
+                                                               bool term_only) {
     GuardLexer lx{text};
     Guard guard;
     guard.disjuncts.clear();
@@ -191,10 +218,38 @@ std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const
             lx.pos = end;
         }
         lx.skip();
-        if (lx.pos < text.size() && (text[lx.pos] == '+' || (text[lx.pos] == '-' && lx.pos + 1 < text.size())))
-            return GuardSyntaxError{lx.column(), "'x + c' terms (the +c theory) are not supported yet"};
+        if (lx.pos < text.size() && (text[lx.pos] == '+' || text[lx.pos] == '-')) {
+            // the +c theory: `name + c` / `name - c`, c a non-negative integer literal
+            const bool minus = text[lx.pos] == '-';
+            const int op_column = lx.column();
+            if (out.kind == Term::Kind::Literal)
+                return GuardSyntaxError{op_column, "an integer literal takes no '+ c' (write the sum)"};
+            ++lx.pos;
+            lx.skip();
+            std::size_t end = lx.pos;
+            while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+            if (end == lx.pos) return GuardSyntaxError{lx.column(), "expected a non-negative integer after '+' or '-'"};
+            const std::string number = text.substr(lx.pos, end - lx.pos);
+            Value c = 0;
+            try {
+                c = std::stoll(number);
+            } catch (const std::exception&) {
+                return GuardSyntaxError{lx.column(), "integer '" + number + "' is out of range"};
+            }
+            out.offset = minus ? -c : c;
+            lx.pos = end;
+            lx.skip();
+            if (lx.pos < text.size() && (text[lx.pos] == '+' || text[lx.pos] == '-'))
+                return GuardSyntaxError{lx.column(), "one '+ c' per term (write the sum of the constants)"};
+        }
         return std::nullopt;
     };
+    if (term_only) {
+        Term t;
+        if (auto e = parse_term(t)) return *e;
+        if (!lx.at_end()) return GuardSyntaxError{lx.column(), "expected the end of the term"};
+        return t;
+    }
     while (true) {
         std::vector<Atom> conj;
         bool is_true_disjunct = false;
@@ -229,12 +284,53 @@ std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const
     return guard;
 }
 
+}  // namespace
+
+std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const TermResolver& resolve) {
+    auto parsed = parse_guard_or_term(text, resolve, false);
+    if (auto* e = std::get_if<GuardSyntaxError>(&parsed)) return *e;
+    return std::get<Guard>(std::move(parsed));
+}
+
+std::variant<Term, GuardSyntaxError> parse_term(const std::string& text, const TermResolver& resolve) {
+    auto parsed = parse_guard_or_term(text, resolve, true);
+    if (auto* e = std::get_if<GuardSyntaxError>(&parsed)) return *e;
+    return std::get<Term>(parsed);
+}
+
+Value offset_window(const RegisterAutomaton& ra) {
+    Value m = max_offset(ra);
+    for (Value c : ra.increments) m = std::max(m, c < 0 ? -c : c);
+    return 2 * m;
+}
+
+Value max_offset(const RegisterAutomaton& ra) {
+    Value m = 0;
+    auto see = [&](const Term& t) {
+        if (t.kind != Term::Kind::Literal && t.offset != 0)
+            m = std::max(m, t.offset == std::numeric_limits<Value>::min() ? std::numeric_limits<Value>::max()
+                                                                          : (t.offset < 0 ? -t.offset : t.offset));
+    };
+    for (const auto& l : ra.locations)
+        for (const auto& t : l.transitions) {
+            for (const auto& conj : t.guard.disjuncts)
+                for (const auto& a : conj) {
+                    see(a.left);
+                    see(a.right);
+                }
+            for (const auto& arg : t.output_args)
+                if (!arg.fresh) see(arg.term);
+            for (const auto& term : t.assign) see(term);
+        }
+    return m;
+}
+
 // ---- evaluation and simulation ----
 
 namespace {
 
-Value term_value(const RegisterAutomaton& ra, const Term& t, const std::vector<Value>& params,
-                 const std::vector<Value>& registers, const std::vector<Value>& outputs = {}) {
+Value base_value(const RegisterAutomaton& ra, const Term& t, const std::vector<Value>& params,
+                 const std::vector<Value>& registers, const std::vector<Value>& outputs) {
     switch (t.kind) {
         case Term::Kind::Param: return params.at(t.index);
         case Term::Kind::Register: return registers.at(t.index);
@@ -243,6 +339,15 @@ Value term_value(const RegisterAutomaton& ra, const Term& t, const std::vector<V
         case Term::Kind::OutputParam: return outputs.at(t.index);
     }
     return 0;
+}
+
+/// The term's value: its operand's plus its offset (`+c`), wrapping like the device's int64 would
+/// never be asked: validate refuses offsets that could overflow with the values a run can hold.
+Value term_value(const RegisterAutomaton& ra, const Term& t, const std::vector<Value>& params,
+                 const std::vector<Value>& registers, const std::vector<Value>& outputs = {}) {
+    const Value v = base_value(ra, t, params, registers, outputs);
+    if (t.kind == Term::Kind::Literal || t.offset == 0) return v;
+    return static_cast<Value>(static_cast<std::uint64_t>(v) + static_cast<std::uint64_t>(t.offset));
 }
 
 bool compare(Value a, Op op, Value b) {
@@ -301,12 +406,17 @@ DataSymbol RaSimulator::step(const DataSymbol& input) {
                 max_seen_ = v;
                 out.values.push_back(v);
             } else {
+                // a `+c` output may pass every value seen: a later fresh value stays new
                 out.values.push_back(term_value(*ra_, arg.term, input.values, registers_));
+                max_seen_ = std::max(max_seen_.value_or(out.values.back()), out.values.back());
             }
         }
         std::vector<Value> next;
         next.reserve(t.assign.size());
-        for (const auto& a : t.assign) next.push_back(term_value(*ra_, a, input.values, registers_, out.values));
+        for (const auto& a : t.assign) {
+            next.push_back(term_value(*ra_, a, input.values, registers_, out.values));
+            max_seen_ = std::max(max_seen_.value_or(next.back()), next.back());
+        }
         registers_ = std::move(next);
         location_ = t.target;
         last_transition_ = ti;
@@ -425,9 +535,21 @@ std::size_t mark_relevant(const Location& from, std::size_t input, std::vector<b
 // Enumerates every data class of the relevant parameters among `types` (values chosen one after
 // another relative to `known` and the earlier relevant ones), calling `visit` with one
 // representative valuation per class; an irrelevant parameter gets one value above every known one.
+// With `+c` terms (window > 0) the classes of an `int` parameter are relative to every known value
+// shifted by each d in [-window, window] (window = twice the largest offset: an atom
+// `p + a op y + b` compares p with y + (b - a)).
+std::vector<Value> shifted(const std::vector<Value>& known, Value window) {
+    if (window == 0) return known;
+    std::vector<Value> out;
+    out.reserve(known.size() * static_cast<std::size_t>(2 * window + 1));
+    for (Value v : known)
+        for (Value d = -window; d <= window; ++d) out.push_back(v + d);
+    return out;
+}
+
 void enumerate_classes(const std::vector<DataType>& types, const std::vector<bool>& relevant,
                        const std::vector<Value>& known_int, const std::vector<Value>& known_id,
-                       std::vector<Value>& current, ClassBudget& budget, std::size_t atoms,
+                       std::vector<Value>& current, ClassBudget& budget, std::size_t atoms, Value window,
                        const std::function<void(const std::vector<Value>&)>& visit) {
     if (current.size() == types.size()) {
         budget.take_class(atoms);
@@ -437,10 +559,10 @@ void enumerate_classes(const std::vector<DataType>& types, const std::vector<boo
     const std::size_t k = current.size();
     const DataType type = types[k];
     const auto& known = type == DataType::Int ? known_int : known_id;
-    const auto candidates = value_classes(type, known);
+    const auto candidates = value_classes(type, type == DataType::Int ? shifted(known, window) : known);
     if (!relevant[k]) {
         current.push_back(candidates.back());  // sorted: the last one is above every known value
-        enumerate_classes(types, relevant, known_int, known_id, current, budget, atoms, visit);
+        enumerate_classes(types, relevant, known_int, known_id, current, budget, atoms, window, visit);
         current.pop_back();
         return;
     }
@@ -448,7 +570,7 @@ void enumerate_classes(const std::vector<DataType>& types, const std::vector<boo
         current.push_back(v);
         auto ki = known_int, kd = known_id;
         (type == DataType::Int ? ki : kd).push_back(v);
-        enumerate_classes(types, relevant, ki, kd, current, budget, atoms, visit);
+        enumerate_classes(types, relevant, ki, kd, current, budget, atoms, window, visit);
         current.pop_back();
     }
 }
@@ -468,13 +590,30 @@ std::vector<Value> anchors(const RegisterAutomaton& ra, DataType type) {
     return out;
 }
 
+// With `+c` terms (window > 0) the key is the order type of the `int` values each shifted by every
+// d in [-window, window]: it keeps their exact differences up to 2 * window.
 std::string order_type_key(const std::vector<DataType>& types, const std::vector<Value>& values,
-                           const std::vector<Value>& anchors_int, const std::vector<Value>& anchors_id) {
+                           const std::vector<Value>& anchors_int, const std::vector<Value>& anchors_id,
+                           Value window = 0) {
     std::string key;
     for (DataType type : {DataType::Int, DataType::Id}) {
         std::vector<Value> all = type == DataType::Int ? anchors_int : anchors_id;
         for (std::size_t i = 0; i < values.size(); ++i)
             if (types[i] == type) all.push_back(values[i]);
+        if (type == DataType::Int && window > 0) {
+            all = shifted(all, window);
+            std::sort(all.begin(), all.end());
+            all.erase(std::unique(all.begin(), all.end()), all.end());
+            auto pos = [&](Value v) { return std::to_string(std::lower_bound(all.begin(), all.end(), v) - all.begin()); };
+            for (std::size_t i = 0; i < values.size(); ++i)
+                if (types[i] == type)
+                    for (Value d = -window; d <= window; ++d) key += pos(values[i] + d) + ",";
+            key += "|";
+            for (Value a : anchors_int)
+                for (Value d = -window; d <= window; ++d) key += pos(a + d) + ",";
+            key += "/";
+            continue;
+        }
         std::sort(all.begin(), all.end());
         all.erase(std::unique(all.begin(), all.end()), all.end());
         auto pos = [&](Value v) { return std::to_string(std::lower_bound(all.begin(), all.end(), v) - all.begin()); };
@@ -492,7 +631,7 @@ std::string order_type_key(const std::vector<DataType>& types, const std::vector
 std::string order_type(const RegisterAutomaton& ra, std::size_t location, const std::vector<Value>& registers) {
     std::vector<DataType> types;
     for (const auto& r : ra.locations.at(location).registers) types.push_back(r.type);
-    return order_type_key(types, registers, anchors(ra, DataType::Int), anchors(ra, DataType::Id));
+    return order_type_key(types, registers, anchors(ra, DataType::Int), anchors(ra, DataType::Id), offset_window(ra));
 }
 
 RaLimits RaLimits::from_environment() {
@@ -506,10 +645,11 @@ RaLimits RaLimits::from_environment() {
 
 std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit, const RaLimits& limits) {
     const auto anchors_int = anchors(ra, DataType::Int), anchors_id = anchors(ra, DataType::Id);
+    const Value window = offset_window(ra);
     ClassBudget budget(ra, limits);
     std::set<std::pair<std::size_t, std::string>> seen;
     std::vector<std::pair<std::size_t, std::vector<Value>>> queue{{ra.initial, {}}};
-    seen.insert({ra.initial, order_type_key({}, {}, anchors_int, anchors_id)});
+    seen.insert({ra.initial, order_type_key({}, {}, anchors_int, anchors_id, window)});
     for (std::size_t head = 0; head < queue.size(); ++head) {
         const auto [loc, regs] = queue[head];
         const Location& l = ra.locations[loc];
@@ -521,7 +661,7 @@ std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& vis
             std::vector<bool> relevant(types.size(), false);
             const std::size_t atoms = mark_relevant(l, in, relevant);
             std::vector<Value> current;
-            enumerate_classes(types, relevant, ki, kd, current, budget, atoms, [&](const std::vector<Value>& params) {
+            enumerate_classes(types, relevant, ki, kd, current, budget, atoms, window, [&](const std::vector<Value>& params) {
                 std::vector<std::size_t> holding;
                 for (std::size_t ti = 0; ti < l.transitions.size(); ++ti)
                     if (l.transitions[ti].input == in && evaluate(ra, l.transitions[ti].guard, params, regs))
@@ -544,6 +684,8 @@ std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& vis
                         outs.push_back(fresh);
                     } else {
                         outs.push_back(term_value(ra, arg.term, params, regs));
+                        fresh = any ? std::max(fresh, outs.back()) : outs.back();
+                        any = true;
                     }
                 }
                 std::vector<Value> next;
@@ -552,7 +694,7 @@ std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& vis
                     next.push_back(term_value(ra, t.assign[r], params, regs, outs));
                     next_types.push_back(ra.locations[t.target].registers[r].type);
                 }
-                if (seen.insert({t.target, order_type_key(next_types, next, anchors_int, anchors_id)}).second) {
+                if (seen.insert({t.target, order_type_key(next_types, next, anchors_int, anchors_id, window)}).second) {
                     budget.check_states(seen.size());
                     queue.emplace_back(t.target, std::move(next));
                 }
@@ -613,6 +755,7 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
     }
     // b's fresh values decide future comparisons only through the largest value seen (RaSimulator)
     const bool track_max = has_fresh_output(b);
+    const Value window = std::max(offset_window(a), offset_window(b));
     struct Node {
         std::size_t la = 0, lb = 0;
         std::vector<Value> ra, rb;
@@ -636,7 +779,7 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
                 values.push_back(*n.max_seen);
             }
         return std::to_string(n.la) + ":" + std::to_string(n.lb) + ":" +
-               order_type_key(types, values, anchors_int, anchors_id);
+               order_type_key(types, values, anchors_int, anchors_id, window);
     };
     Node start;
     start.la = a.initial;
@@ -659,7 +802,7 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
                 std::vector<bool> relevant(types.size(), false);
                 const std::size_t atoms = mark_relevant(la, in, relevant) + mark_relevant(lb, in, relevant);
                 std::vector<Value> current;
-                enumerate_classes(types, relevant, ki, kd, current, budget, atoms, [&](const std::vector<Value>& params) {
+                enumerate_classes(types, relevant, ki, kd, current, budget, atoms, window, [&](const std::vector<Value>& params) {
                     if (result.inputs) return;
                     const Transition& ta = holding_transition(a, la, in, params, n.ra);
                     const Transition& tb = holding_transition(b, lb, in, params, n.rb);
@@ -685,6 +828,7 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
                             outs_a.push_back(term_value(a, oa.term, params, n.ra));
                             outs_b.push_back(term_value(b, ob.term, params, n.rb));
                             differs = outs_a.back() != outs_b.back();
+                            m.max_seen = std::max(m.max_seen.value_or(outs_b.back()), outs_b.back());
                         }
                     }
                     if (differs) {
@@ -693,7 +837,10 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
                         return;
                     }
                     for (const auto& term : ta.assign) m.ra.push_back(term_value(a, term, params, n.ra, outs_a));
-                    for (const auto& term : tb.assign) m.rb.push_back(term_value(b, term, params, n.rb, outs_b));
+                    for (const auto& term : tb.assign) {
+                        m.rb.push_back(term_value(b, term, params, n.rb, outs_b));
+                        m.max_seen = std::max(m.max_seen.value_or(m.rb.back()), m.rb.back());
+                    }
                     if (seen.insert(key_of(m)).second) {
                         budget.check_states(seen.size());
                         next_level.push_back(std::move(m));
@@ -726,6 +873,7 @@ bool is_symbol_name(const std::string& name) { return name_of(name, true); }
 bool is_data_name(const std::string& name) { return name_of(name, false) && name != "true" && name != "fresh"; }
 
 std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& limits) {
+    constexpr Value kMaxOffset = 1000;  // keeps explorations small and every sum far from overflow
     std::vector<std::string> problems;
     auto where = [&](const Location& l, const Transition& t) {
         std::string s = "location " + l.name + ", " + (t.input < ra.inputs.size() ? ra.inputs[t.input].name : "?");
@@ -737,6 +885,9 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
         return problems;
     }
     if (ra.initial >= ra.locations.size()) problems.push_back("the initial location is out of range");
+    for (Value c : ra.increments)
+        if (c < 1 || c > kMaxOffset)
+            problems.push_back("increment " + std::to_string(c) + " is not from 1 to " + std::to_string(kMaxOffset));
     else if (!ra.locations[ra.initial].registers.empty())
         problems.push_back("the initial location " + ra.locations[ra.initial].name +
                            " has registers, but registers have no initial values");
@@ -778,7 +929,7 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
             check_unique("register of location " + l.name, registers, r.name);
         }
     }
-    bool structural_ok = problems.empty();
+    bool structural_ok = problems.empty();  // (increments out of range too: never explored)
     for (const auto& l : ra.locations) {
         for (const auto& t : l.transitions) {
             if (t.input >= ra.inputs.size() || t.output >= ra.outputs.size() || t.target >= ra.locations.size()) {
@@ -811,6 +962,33 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
             }
             if (t.guard.disjuncts.empty())
                 problems.push_back(where(l, t) + ": the guard is `false` (no disjunct): the transition is never taken");
+            // the +c theory: offsets on int operands only, small enough that no run overflows
+            auto check_offset = [&](const Term& term) {
+                if (term.offset == 0) return;
+                if (term.kind == Term::Kind::Literal) {
+                    problems.push_back(where(l, t) + ": the literal " + std::to_string(term.literal) +
+                                       " carries an offset (write the sum)");
+                    return;
+                }
+                if (term.offset > kMaxOffset || term.offset < -kMaxOffset) {
+                    problems.push_back(where(l, t) + ": the offset of " + term_text(ra, l, t, term) +
+                                       " is beyond +-" + std::to_string(kMaxOffset) + " (the +c theory's limit)");
+                    structural_ok = false;  // never explored: the windows would be that wide
+                    return;
+                }
+                if (!term_in_range(ra, l, t, term, true)) return;  // reported below
+                if (auto ty = term_type(ra, l, t, term); ty && *ty == DataType::Id)
+                    problems.push_back(where(l, t) + ": " + term_text(ra, l, t, term) +
+                                       " adds to an id value (ids have only == and !=; `+ c` needs int)");
+            };
+            for (const auto& conj : t.guard.disjuncts)
+                for (const auto& a : conj) {
+                    check_offset(a.left);
+                    check_offset(a.right);
+                }
+            for (const auto& arg : t.output_args)
+                if (!arg.fresh) check_offset(arg.term);
+            for (const auto& term : t.assign) check_offset(term);
             for (const auto& conj : t.guard.disjuncts) {
                 for (const auto& a : conj) {
                     if (!term_in_range(ra, l, t, a.left, false) || !term_in_range(ra, l, t, a.right, false)) {

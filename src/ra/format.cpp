@@ -65,6 +65,22 @@ struct Signature {
     std::vector<std::pair<std::string, std::string>> params;  // name, type ("" when not given)
 };
 
+/// `name + c` or `name - c` (the +c theory's terms), as an output argument or assignment source.
+bool is_offset_term(const std::string& text) {
+    const auto op = text.find_first_of("+-");
+    if (op == std::string::npos || op == 0) return false;
+    std::string name = text.substr(0, op), number = text.substr(op + 1);
+    auto trim = [](std::string& x) {
+        const auto b = x.find_first_not_of(" \t");
+        const auto e = x.find_last_not_of(" \t");
+        x = b == std::string::npos ? std::string() : x.substr(b, e - b + 1);
+    };
+    trim(name);
+    trim(number);
+    return valid_name(name) && !number.empty() &&
+           std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 std::optional<Signature> parse_signature(std::string text, std::string& error) {
     auto trim = [](std::string s) {
         const auto b = s.find_first_not_of(" \t");
@@ -90,7 +106,8 @@ std::optional<Signature> parse_signature(std::string text, std::string& error) {
                 const auto colon = part.find(':');
                 std::string pname = trim(colon == std::string::npos ? part : part.substr(0, colon));
                 std::string ptype = colon == std::string::npos ? "" : trim(part.substr(colon + 1));
-                if (!valid_name(pname) && !parse_integer(pname)) {  // an output's argument may be a literal
+                // an output's argument may be a literal or a `+c` term (`r + 1`)
+                if (!valid_name(pname) && !parse_integer(pname) && !is_offset_term(pname)) {
                     error = "bad parameter name '" + pname + "' in '" + text + "'";
                     return std::nullopt;
                 }
@@ -217,7 +234,7 @@ RaSpec parse_register_spec(const std::string& text, const std::string& file) {
     RaSpec spec;
     RegisterAutomaton& ra = spec.automaton;
     const auto top = rd.entries(root, {"typestar", "kind", "name", "callins", "callbacks", "returns", "constants",
-                                       "initial", "bounds", "provenance", "locations", "timing", "assumptions"},
+                                       "increments", "initial", "bounds", "provenance", "locations", "timing", "assumptions"},
                                 "spec");
     std::map<std::string, YAML::Node> t;
     for (const auto& [k, v] : top) t[k.Scalar()] = v;
@@ -274,6 +291,20 @@ RaSpec parse_register_spec(const std::string& text, const std::string& file) {
             c.value = n.value_or(0);
             ra.constants.push_back(c);
         }
+    }
+    if (t.count("increments")) {
+        // SL*'s +c theory: `increments: [1]`
+        const YAML::Node inc = t["increments"];
+        if (!inc.IsSequence()) rd.error(inc.Mark(), "increments: a list of positive integers, e.g. [1]");
+        else
+            for (const auto& v : inc) {
+                auto n = v.IsScalar() ? parse_integer(v.Scalar()) : std::nullopt;
+                if (!n || *n < 1 || *n > 1000)
+                    rd.error(v.Mark(), "increments: each is an integer from 1 to 1000");
+                else if (std::find(ra.increments.begin(), ra.increments.end(), *n) != ra.increments.end())
+                    rd.error(v.Mark(), "increments: " + std::to_string(*n) + " is listed twice");
+                else ra.increments.push_back(*n);
+            }
     }
     if (t.count("bounds")) {
         for (const auto& [k, v] : rd.entries(t["bounds"], {"distinguisher"}, "bounds")) {
@@ -411,6 +442,13 @@ RaSpec parse_register_spec(const std::string& text, const std::string& file) {
                 if (auto lit = parse_integer(n)) return Term{Term::Kind::Literal, 0, *lit};
                 return std::nullopt;
             };
+            // a name, a literal or `x + c` (the +c theory), for output arguments and assignments
+            auto resolve_term = [&](const std::string& n) -> std::optional<Term> {
+                if (!is_offset_term(n)) return resolve(n);
+                auto parsed = parse_term(n, resolve);
+                if (auto* term = std::get_if<Term>(&parsed)) return *term;
+                return std::nullopt;
+            };
             if (tm.count("guard")) {
                 const YAML::Node g = tm["guard"];
                 auto parsed = parse_guard(g.Scalar(), resolve);
@@ -456,10 +494,10 @@ RaSpec parse_register_spec(const std::string& text, const std::string& file) {
                         tr.output_args.push_back({true, {}});
                         continue;
                     }
-                    auto term = resolve(aname);
+                    auto term = resolve_term(aname);
                     if (!term) {
                         rd.error(tm["output"].Mark(), "output argument '" + aname +
-                                                          "' is not a parameter, register, constant or `fresh`");
+                                                          "' is not a parameter, register, constant, `fresh` or `x + c`");
                         ok = false;
                         continue;
                     }
@@ -489,7 +527,7 @@ RaSpec parse_register_spec(const std::string& text, const std::string& file) {
                         ok = false;
                         continue;
                     }
-                    auto term = val.IsScalar() ? resolve(val.Scalar()) : std::nullopt;
+                    auto term = val.IsScalar() ? resolve_term(val.Scalar()) : std::nullopt;
                     bool ambiguous = false;
                     if (val.IsScalar()) {
                         const auto& od = ra.outputs[tr.output].params;
@@ -674,6 +712,11 @@ std::string write_register_spec(const RaSpec& spec) {
         else os << "{type: id, value: " << c.value << "}";
     }
     os << "}\n";
+    if (!ra.increments.empty()) {
+        os << "increments: [";
+        for (std::size_t i = 0; i < ra.increments.size(); ++i) os << (i ? ", " : "") << ra.increments[i];
+        os << "]\n";
+    }
     os << "bounds: {distinguisher: " << spec.distinguisher << "}\n";
     if (!spec.provenance.empty()) {
         os << "provenance:\n";

@@ -12,7 +12,8 @@
 namespace typestar::ra::internal {
 
 /// Appends the constants of `spec` and then the values of `word` and its answer `out` to `ints` or
-/// `ids` by their declared type, and sets `all` to `ints` followed by `ids`.
+/// `ids` by their declared type, and sets `all` to `ints` followed by `ids`. With the `+c` theory
+/// (offset_window(spec) > 0) every `int` value x is followed by x + d for each d in the window.
 inline void word_values(const RegisterAutomaton& spec, const DataWord& word, const DataWord& out, std::vector<Value>& ints,
                  std::vector<Value>& ids, std::vector<Value>& all) {
     for (const auto& c : spec.constants) {
@@ -26,6 +27,12 @@ inline void word_values(const RegisterAutomaton& spec, const DataWord& word, con
         const auto& od = spec.outputs[out[i].symbol];
         for (std::size_t k = 0; k < out[i].values.size(); ++k)
             (od.params[k].type == DataType::Int ? ints : ids).push_back(out[i].values[k]);
+    }
+    if (const Value window = offset_window(spec); window > 0) {
+        std::vector<Value> shifted;
+        for (Value v : ints)
+            for (Value d = -window; d <= window; ++d) shifted.push_back(v + d);
+        ints = std::move(shifted);
     }
     all = ints;
     all.insert(all.end(), ids.begin(), ids.end());

@@ -41,6 +41,16 @@ struct TV {
 
 constexpr long kMem = 1000, kConst = 2000, kSufIn = 3000, kSufOut = 5000, kNew = 5, kNonMem = 7, kEq = 9,
                kBetween = 6, kSymbol = 100000;
+/// A reference's token plus kShift * (i + 1) names the reference's value plus the i-th increment.
+constexpr long kShift = 1000000;
+
+/// `ints` followed by each of them plus each increment (SL*'s terms x + c); `ints` without any.
+std::vector<Value> with_increments(std::vector<Value> ints, const std::vector<Value>& increments) {
+    const std::size_t n = ints.size();
+    for (Value c : increments)
+        for (std::size_t i = 0; i < n; ++i) ints.push_back(ints[i] + c);
+    return ints;
+}
 
 /// Every value of a word (inputs and outputs interleaved), with types, in order of occurrence.
 std::vector<TV> word_values(const RegisterAutomaton& sig, const DataWord& in, const DataWord& out) {
@@ -70,6 +80,7 @@ std::vector<Value> raw_all(const std::vector<TV>& vals) {
 /// The symbolic environment of a suffix: references to values, in a fixed order.
 struct Env {
     std::vector<std::pair<long, TV>> refs;  // token, value
+    std::vector<Value> increments;          // SL*'s +c theory: `int` refs also name ref + c
     [[nodiscard]] std::optional<long> first(const TV& v) const {
         for (const auto& [tok, x] : refs)
             if (x == v) return tok;
@@ -80,9 +91,23 @@ struct Env {
             if (it->second == v) return it->first;
         return std::nullopt;
     }
+    /// The first `int` ref + increment equal to `v` (no ref itself is), as a shifted token.
+    [[nodiscard]] std::optional<long> shifted(const TV& v) const {
+        if (v.type != DataType::Int) return std::nullopt;
+        for (std::size_t i = 0; i < increments.size(); ++i)
+            for (const auto& [tok, x] : refs)
+                if (x.type == DataType::Int && x.value + increments[i] == v.value)
+                    return tok + kShift * static_cast<long>(i + 1);
+        return std::nullopt;
+    }
     /// The class of a new parameter value relative to the environment.
     void class_tokens(const TV& v, Tokens& out) const {
         if (auto r = first(v)) {
+            out.push_back(kEq);
+            out.push_back(*r);
+            return;
+        }
+        if (auto r = shifted(v)) {
             out.push_back(kEq);
             out.push_back(*r);
             return;
@@ -92,14 +117,19 @@ struct Env {
             return;
         }
         std::optional<TV> lo, hi;
+        auto see = [&](Value x) {
+            if (x < v.value && (!lo || x > lo->value)) lo = TV{DataType::Int, x};
+            if (x > v.value && (!hi || x < hi->value)) hi = TV{DataType::Int, x};
+        };
         for (const auto& [tok, x] : refs) {
             if (x.type != DataType::Int) continue;
-            if (x.value < v.value && (!lo || x.value > lo->value)) lo = x;
-            if (x.value > v.value && (!hi || x.value < hi->value)) hi = x;
+            see(x.value);
+            for (Value c : increments) see(x.value + c);
         }
+        auto token = [&](const TV& x) { return first(x) ? *first(x) : *shifted(x); };
         out.push_back(kBetween);
-        out.push_back(lo ? *first(*lo) : -1);
-        out.push_back(hi ? *first(*hi) : -1);
+        out.push_back(lo ? token(*lo) : -1);
+        out.push_back(hi ? token(*hi) : -1);
     }
 };
 
@@ -121,6 +151,14 @@ public:
             for (const auto& d : *decls)
                 for (const auto& prm : d.params)
                     if (prm.type == DataType::Int) sdt_mode_ = false;
+        if (!sdt_mode_) increments_ = sig_.increments;  // the +c theory: `int` data only
+    }
+
+    /// class_candidates with SL*'s +c terms: `int` values relative to each relevant x and x + c.
+    [[nodiscard]] std::vector<Value> candidates(DataType type, const std::vector<Value>& relevant,
+                                                const std::vector<Value>& avoid) const {
+        if (type != DataType::Int || increments_.empty()) return class_candidates(type, relevant, avoid);
+        return class_candidates(type, with_increments(relevant, increments_), avoid);
     }
 
     void check_budget() const {
@@ -303,7 +341,7 @@ private:
                     rel.push_back({decl.params[q].type, in.values[q]});
                     av.push_back({decl.params[q].type, in.values[q]});
                 }
-                for (Value v : class_candidates(type, raw(rel, type), raw_all(av))) {
+                for (Value v : candidates(type, raw(rel, type), raw_all(av))) {
                     in.values.push_back(v);
                     param(k + 1);
                     in.values.pop_back();
@@ -494,6 +532,7 @@ private:
             for (std::size_t k = 0; k < suf_out[j].values.size(); ++k) {
                 const TV v{od.params[k].type, suf_out[j].values[k]};
                 if (auto r = env.latest(v)) out.push_back(*r);
+                else if (auto sh = env.shifted(v)) out.push_back(*sh);
                 else if (std::find(non_memorable.begin(), non_memorable.end(), v) != non_memorable.end())
                     out.push_back(kNonMem);
                 else out.push_back(kNew);
@@ -527,6 +566,7 @@ private:
                 std::find(candidates.begin(), candidates.end(), v) == candidates.end())
                 candidates.push_back(v);
         std::set<TV> mem;
+        std::set<TV> shifted_use;  // memorable through a suffix value x + c (needs x itself)
         if (candidates.empty()) return {};
         for (const auto& e : E_) {
             enumerate(prefix, e, candidates, [&](const DataWord& suf_in, const DataWord& suf_out) {
@@ -541,6 +581,10 @@ private:
                         if (std::find(candidates.begin(), candidates.end(), v) != candidates.end() &&
                             std::find(seen.begin(), seen.end(), v) == seen.end())
                             mem.insert(v);
+                        else if (auto base = shifted_candidate(v, candidates); base && std::find(seen.begin(), seen.end(), v) == seen.end()) {
+                            mem.insert(*base);  // an output x + c reveals x
+                            shifted_use.insert(*base);
+                        }
                         seen.push_back(v);
                     }
                 }
@@ -549,8 +593,16 @@ private:
                     const auto& id = sig_.inputs[suf_in[j].symbol];
                     for (std::size_t k = 0; k < suf_in[j].values.size(); ++k) {
                         const TV d{id.params[k].type, suf_in[j].values[k]};
-                        if (mem.count(d) || std::find(candidates.begin(), candidates.end(), d) == candidates.end())
-                            continue;
+                        // the prefix value the suffix's value stands for: itself, or x where it is x + c
+                        TV owner = d;
+                        if (std::find(candidates.begin(), candidates.end(), d) == candidates.end()) {
+                            const auto base = shifted_candidate(d, candidates);
+                            if (!base) continue;
+                            owner = *base;
+                        }
+                        // (a shifted use is looked for even once owner is memorable: it decides
+                        // whether owner may be read as an earlier value + c)
+                        if (mem.count(owner) && (owner == d || shifted_use.count(owner))) continue;
                         for (Value replacement : replacements(d, prefix, prefix_out, suf_in, suf_out)) {
                             DataWord mod = suf_in;
                             for (std::size_t jj = j; jj < mod.size(); ++jj) {
@@ -565,7 +617,8 @@ private:
                             const DataWord mod_out(out.begin() + static_cast<std::ptrdiff_t>(prefix.size()), out.end());
                             if (position_outcome(prefix, prefix_out, suf_in, suf_out) !=
                                 position_outcome(prefix, prefix_out, mod, mod_out)) {
-                                mem.insert(d);
+                                mem.insert(owner);
+                                if (owner != d) shifted_use.insert(owner);
                                 break;
                             }
                         }
@@ -573,10 +626,35 @@ private:
                 }
             });
         }
+        // SL*'s +c: a memorable value equal to x + c for an earlier prefix value x, used only as
+        // itself (never through v + c), is read as x + c: the register holds x (the trees name the
+        // earliest term, as SL*'s do)
+        if (!increments_.empty())
+            for (std::size_t i = 0; i < candidates.size(); ++i) {
+                const TV& v = candidates[i];
+                if (!mem.count(v) || v.type != DataType::Int || shifted_use.count(v)) continue;
+                for (std::size_t j = 0; j < i; ++j)
+                    if (candidates[j].type == DataType::Int &&
+                        std::any_of(increments_.begin(), increments_.end(),
+                                    [&](Value c) { return candidates[j].value + c == v.value; })) {
+                        mem.erase(v);
+                        mem.insert(candidates[j]);
+                        break;
+                    }
+            }
         std::vector<TV> out;
         for (const auto& v : candidates)
             if (mem.count(v)) out.push_back(v);
         return out;
+    }
+
+    /// The candidate x (an `int` prefix value) with x + c == v for an increment c, if any.
+    [[nodiscard]] std::optional<TV> shifted_candidate(const TV& v, const std::vector<TV>& candidates) const {
+        if (v.type != DataType::Int) return std::nullopt;
+        for (Value c : increments_)
+            for (const auto& x : candidates)
+                if (x.type == DataType::Int && x.value + c == v.value) return x;
+        return std::nullopt;
     }
 
     /// Values to put in place of `d`: a fresh id, or the integers just above and below an int.
@@ -586,6 +664,14 @@ private:
         const auto more = word_values(sig_, suf_in, suf_out);
         all.insert(all.end(), more.begin(), more.end());
         all.insert(all.end(), constants_.begin(), constants_.end());
+        if (!increments_.empty()) {
+            // x + c are values of the theory too: a replacement stays strictly between them (those
+            // of d itself move with d)
+            const std::size_t n = all.size();
+            for (Value c : increments_)
+                for (std::size_t i = 0; i < n; ++i)
+                    if (all[i].type == DataType::Int && all[i] != d) all.push_back({DataType::Int, all[i].value + c});
+        }
         std::set<Value> taken;
         for (const auto& v : all) taken.insert(v.value);
         if (d.type == DataType::Id) return {*taken.rbegin() + 1};
@@ -674,6 +760,7 @@ private:
         for (const auto& v : word_values(sig_, prefix, r.outputs))
             if (std::find(base.begin(), base.end(), v) == base.end()) non_mem.push_back(v);
         Env env;
+        env.increments = increments_;
         for (std::size_t i = 0; i < base.size(); ++i) env.refs.push_back({kMem + static_cast<long>(i), base[i]});
         for (std::size_t c = 0; c < constants_.size(); ++c) env.refs.push_back({kConst + static_cast<long>(c), constants_[c]});
         std::vector<Tokens> entries;
@@ -744,7 +831,7 @@ private:
                     rel.push_back({decl.params[q].type, in.values[q]});
                     av.push_back({decl.params[q].type, in.values[q]});
                 }
-                for (Value v : class_candidates(decl.params[k].type, raw(rel, decl.params[k].type), raw_all(av))) {
+                for (Value v : candidates(decl.params[k].type, raw(rel, decl.params[k].type), raw_all(av))) {
                     in.values.push_back(v);
                     param(k + 1);
                     in.values.pop_back();
@@ -1053,6 +1140,7 @@ private:
         h.inputs = sig_.inputs;
         h.outputs = sig_.outputs;
         h.constants = sig_.constants;
+        h.increments = sig_.increments;
         std::map<std::string, std::size_t> index;
         for (std::size_t i = 0; i < S_.size(); ++i) {
             const Row& r = row(S_[i]);
@@ -1087,6 +1175,18 @@ private:
                 std::vector<std::pair<Term, TV>> env;
                 for (std::size_t m = 0; m < s.memorable.size(); ++m) env.push_back({Term{Term::Kind::Register, m}, s.memorable[m]});
                 for (std::size_t c = 0; c < constants_.size(); ++c) env.push_back({Term{Term::Kind::Constant, c}, constants_[c]});
+                // SL*'s +c terms x + c after every plain one (an equality names x first)
+                auto add_shifted = [&](std::size_t from) {
+                    const std::size_t n = env.size();
+                    for (Value c : increments_)
+                        for (std::size_t e = from; e < n; ++e)
+                            if (env[e].second.type == DataType::Int) {
+                                Term t = env[e].first;
+                                t.offset = c;
+                                env.push_back({t, TV{DataType::Int, env[e].second.value + c}});
+                            }
+                };
+                add_shifted(0);
                 std::vector<Atom> conj;
                 for (std::size_t k = 0; k < decl.params.size(); ++k) {
                     const TV v{decl.params[k].type, succ.input.values[k]};
@@ -1129,7 +1229,9 @@ private:
                         if (lo) conj.push_back({p, Op::Gt, lo->first});
                         if (hi) conj.push_back({p, Op::Lt, hi->first});
                     }
+                    const std::size_t at = env.size();
                     env.push_back({p, v});
+                    add_shifted(at);
                 }
                 tr.guard = Guard{{conj}};
                 // output
@@ -1146,6 +1248,19 @@ private:
                         if (TV{decl.params[q].type, basis.input.values[q]} == v) term = Term{Term::Kind::Param, q};
                     for (std::size_t c = 0; c < constants_.size() && !term; ++c)
                         if (constants_[c] == v) term = Term{Term::Kind::Constant, c};
+                    // SL*'s +c: a register, parameter or constant plus an increment
+                    for (Value inc : increments_) {
+                        if (term || v.type != DataType::Int) break;
+                        for (std::size_t m = 0; m < s.memorable.size() && !term; ++m)
+                            if (s.memorable[m].type == DataType::Int && s.memorable[m].value + inc == v.value)
+                                term = Term{Term::Kind::Register, m, 0, inc};
+                        for (std::size_t q = 0; q < decl.params.size() && !term; ++q)
+                            if (decl.params[q].type == DataType::Int && basis.input.values[q] + inc == v.value)
+                                term = Term{Term::Kind::Param, q, 0, inc};
+                        for (std::size_t c = 0; c < constants_.size() && !term; ++c)
+                            if (constants_[c].type == DataType::Int && constants_[c].value + inc == v.value)
+                                term = Term{Term::Kind::Constant, c, 0, inc};
+                    }
                     tr.output_args.push_back(term ? OutputArg{false, *term} : OutputArg{true, {}});
                 }
                 // assignments: the target's registers (its canonical order) from t's memorable values
@@ -1208,6 +1323,7 @@ private:
     RaLearnConfig config_;
     std::shared_ptr<spdlog::logger> log_;
     std::vector<TV> constants_;
+    std::vector<Value> increments_;  // SL*'s +c theory (ordered data only)
     std::vector<DataWord> S_;
     std::vector<Suffix> E_;
     std::map<DataWord, Row> rows_;

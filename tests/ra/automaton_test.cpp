@@ -28,9 +28,13 @@ TEST(RaGuard, ParsesPrecedenceAndNames) {
     ASSERT_TRUE(std::holds_alternative<GuardSyntaxError>(bad));
     EXPECT_EQ(std::get<GuardSyntaxError>(bad).column, 5);
     EXPECT_NE(std::get<GuardSyntaxError>(bad).message.find("unknown name 'q'"), std::string::npos);
+    // the +c theory (issue 28): `r1 + 1` is a term; a literal takes no `+ c`
     auto plus = parse_guard("p == r1 + 1", resolve);
-    ASSERT_TRUE(std::holds_alternative<GuardSyntaxError>(plus));
-    EXPECT_NE(std::get<GuardSyntaxError>(plus).message.find("not supported yet"), std::string::npos);
+    ASSERT_TRUE(std::holds_alternative<Guard>(plus));
+    EXPECT_EQ(std::get<Guard>(plus).disjuncts.at(0).at(0).right.offset, 1);
+    auto literal_plus = parse_guard("p == 5 + 1", resolve);
+    ASSERT_TRUE(std::holds_alternative<GuardSyntaxError>(literal_plus));
+    EXPECT_NE(std::get<GuardSyntaxError>(literal_plus).message.find("literal"), std::string::npos);
     EXPECT_TRUE(std::holds_alternative<GuardSyntaxError>(parse_guard("p <> r1", resolve)));
     EXPECT_TRUE(std::holds_alternative<GuardSyntaxError>(parse_guard("p < r1 &&", resolve)));
 }

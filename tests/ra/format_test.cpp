@@ -161,12 +161,13 @@ TEST(RaFormat, MalformedFilesNameFileLineAndColumn) {
               std::vector<std::string>{"f.yaml:4:11: type 'float' is not compared by register automata (use int or id)"});
     EXPECT_EQ(messages(replace(kPq, "initial: l0", "initial: l0\ninital: l1")).at(0),
               "f.yaml:9:1: spec: unknown key 'inital' (expected one of typestar, kind, name, callins, callbacks, returns, "
-              "constants, initial, bounds, provenance, locations, timing, assumptions)");
+              "constants, increments, initial, bounds, provenance, locations, timing, assumptions)");
     EXPECT_FALSE(messages("{").empty());
     EXPECT_FALSE(messages("").empty());
     EXPECT_FALSE(messages("- 1\n- 2\n").empty());
-    EXPECT_EQ(messages(replace(kPq, "guard: \"x < r1\"", "guard: \"x < r1 + 1\"")).at(0),
-              "f.yaml:18:44: guard: 'x + c' terms (the +c theory) are not supported yet");
+    // the +c theory (issue 28): a `+` without its integer names the column after it
+    EXPECT_EQ(messages(replace(kPq, "guard: \"x < r1\"", "guard: \"x < r1 +\"")).at(0),
+              "f.yaml:18:45: guard: expected a non-negative integer after '+' or '-'");
 }
 
 TEST(RaFormat, SavesAtomically) {

@@ -54,11 +54,15 @@ struct Constant {
 /// One operand of a guard, an output argument or an assignment. `index` is into the transition's
 /// input parameters (Param), the source location's registers (Register), the automaton's constants
 /// (Constant) or the output's parameters (OutputParam, assignments only: stores a `fresh` output).
+/// `offset` is SL*'s `+c` theory (increments): the term's value is the operand's plus `offset`
+/// (`r + 1`, `p - 2`), for `int` operands other than literals; 0 for every term of the equality
+/// and plain ordered theories.
 struct Term {
     enum class Kind { Param, Register, Constant, Literal, OutputParam };
     Kind kind = Kind::Param;
     std::size_t index = 0;
     Value literal = 0;  ///< Kind::Literal only
+    Value offset = 0;   ///< added to the operand's value (`+c`); never on a Literal
     bool operator==(const Term&) const = default;
     auto operator<=>(const Term&) const = default;
 };
@@ -135,6 +139,10 @@ struct RegisterAutomaton {
     std::vector<SymbolDecl> inputs;
     std::vector<SymbolDecl> outputs;
     std::vector<Constant> constants;
+    /// SL*'s `+c` theory: the increments c (positive, at most 1000) whose terms `x + c` the learner
+    /// and the suite consider besides x for every `int` value x; empty: the plain ordered theory.
+    /// The terms the automaton's own guards, outputs and assignments use count too (max_offset).
+    std::vector<Value> increments;
     std::vector<Location> locations;
     std::size_t initial = 0;
     bool operator==(const RegisterAutomaton&) const = default;
@@ -180,10 +188,20 @@ struct GuardSyntaxError {
     int column = 0;
     std::string message;
 };
-/// Parses `a == b && c < d || true`: comparisons (==, !=, <, <=, >, >=) of names and integer
-/// literals, joined by && (binding tighter) and ||; `true` alone or as an atom. Returns the guard,
-/// or the first error (unknown name, bad operator, `x + c` which is not supported yet).
+/// Parses `a == b && c < d + 1 || true`: comparisons (==, !=, <, <=, >, >=) of terms, joined by &&
+/// (binding tighter) and ||; `true` alone or as an atom. A term is a name or an integer literal, a
+/// name optionally followed by `+ c` or `- c` (c a non-negative integer: the `+c` theory). Returns
+/// the guard, or the first error (unknown name, bad operator, `5 + 1`).
 [[nodiscard]] std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const TermResolver& resolve);
+/// Parses one term as parse_guard reads it (`r1`, `p + 1`, `c - 2`, `-5`), the whole text.
+[[nodiscard]] std::variant<Term, GuardSyntaxError> parse_term(const std::string& text, const TermResolver& resolve);
+/// The largest |offset| of any term of the automaton (guards, outputs, assignments): 0 when it uses
+/// no `+c` term, and then every exploration works exactly as without the theory.
+[[nodiscard]] Value max_offset(const RegisterAutomaton& ra);
+/// The `+c` window of an exploration: twice the larger of max_offset and the largest increment (an
+/// atom `p + a op y + b` compares p with y + (b - a)); `int` data classes are then taken relative to
+/// every known value shifted by each d in [-window, window]. 0 without the theory.
+[[nodiscard]] Value offset_window(const RegisterAutomaton& ra);
 
 /// True for a name of a symbol or location the spec format writes and reads back:
 /// [A-Za-z_][A-Za-z0-9_.-]*.
