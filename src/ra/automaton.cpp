@@ -236,7 +236,7 @@ std::variant<Guard, Term, GuardSyntaxError> parse_guard_or_term(const std::strin
             } catch (const std::exception&) {
                 return GuardSyntaxError{lx.column(), "integer '" + number + "' is out of range"};
             }
-            out.offset = minus ? -c : c;
+            out.offset += minus ? -c : c;  // on whatever offset the resolver's term carries
             lx.pos = end;
             lx.skip();
             if (lx.pos < text.size() && (text[lx.pos] == '+' || text[lx.pos] == '-'))

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <tuple>
 #include <set>
 #include <sstream>
 
@@ -50,6 +51,7 @@ bool may_hold(const RegisterAutomaton& ra, const std::vector<Atom>& conj) {
     std::map<Term, std::size_t> node;  // node 0: the zero
     auto id = [&](const Term& t) {
         Term key = t;
+        key.offset = 0;  // `x + c` is node x; the offset goes into the weights
         if (t.kind == Term::Kind::Constant || t.kind == Term::Kind::Literal) {
             const Value v = t.kind == Term::Kind::Constant ? ra.constants.at(t.index).value : t.literal;
             key = Term{Term::Kind::Literal, 0, v};
@@ -61,16 +63,20 @@ bool may_hold(const RegisterAutomaton& ra, const std::vector<Atom>& conj) {
         Wide weight;  // to - from <= weight
     };
     std::vector<Edge> edges;
-    std::vector<std::pair<std::size_t, std::size_t>> distinct;
+    std::vector<std::tuple<std::size_t, std::size_t, Wide>> distinct;  // x - y != delta
     for (const auto& a : conj) {
         const std::size_t x = id(a.left), y = id(a.right);
+        // (x + oa) op (y + ob): x - y op delta (the +c theory; delta 0 without it)
+        const Wide oa = a.left.kind == Term::Kind::Literal ? 0 : a.left.offset;
+        const Wide ob = a.right.kind == Term::Kind::Literal ? 0 : a.right.offset;
+        const Wide delta = ob - oa;
         switch (a.op) {  // x - y <= c is the edge y -> x of weight c
-            case Op::Eq: edges.push_back({y, x, 0}), edges.push_back({x, y, 0}); break;
-            case Op::Ne: distinct.emplace_back(x, y); break;
-            case Op::Lt: edges.push_back({y, x, -1}); break;
-            case Op::Le: edges.push_back({y, x, 0}); break;
-            case Op::Gt: edges.push_back({x, y, -1}); break;
-            case Op::Ge: edges.push_back({x, y, 0}); break;
+            case Op::Eq: edges.push_back({y, x, delta}), edges.push_back({x, y, -delta}); break;
+            case Op::Ne: distinct.emplace_back(x, y, delta); break;
+            case Op::Lt: edges.push_back({y, x, delta - 1}); break;
+            case Op::Le: edges.push_back({y, x, delta}); break;
+            case Op::Gt: edges.push_back({x, y, -delta - 1}); break;
+            case Op::Ge: edges.push_back({x, y, -delta}); break;
         }
     }
     for (const auto& [term, n] : node)
@@ -90,8 +96,8 @@ bool may_hold(const RegisterAutomaton& ra, const std::vector<Atom>& conj) {
                     if (d[k][j] < inf && d[i][k] + d[k][j] < d[i][j]) d[i][j] = d[i][k] + d[k][j];
     for (std::size_t i = 0; i < n; ++i)
         if (d[i][i] < 0) return false;
-    for (const auto& [x, y] : distinct)
-        if (d[x][y] <= 0 && d[y][x] <= 0) return false;  // forced x == y
+    for (const auto& [x, y, delta] : distinct)
+        if (d[y][x] <= delta && d[x][y] <= -delta) return false;  // forced x - y == delta
     return true;
 }
 

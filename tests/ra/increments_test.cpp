@@ -300,3 +300,50 @@ TEST(RaIncrements, LearnsTheOrderedSequenceReceiverExactly) {
 
 }  // namespace
 }  // namespace typestar::ra
+
+namespace typestar::ra {
+namespace {
+
+// SL*'s Sequence Number in RALib's XML shape, with `r + 1` guards (RALib's own ExpressionParser has
+// no sum syntax; the importer reads the guard with typestar's parser), read first-match: the second
+// guard becomes `... && p != r + 1`, which the difference-constraint check keeps for p == r.
+// `double` is RALib's ordered type (ordered_types).
+const char* const kSeqXml = R"~(<?xml version="1.0" encoding="UTF-8" ?>
+<register-automaton>
+   <alphabet>
+      <inputs><symbol name="IMsg"><param type="double" name="p0"/></symbol></inputs>
+      <outputs><symbol name="OOK"/><symbol name="ONOK"/></outputs>
+   </alphabet>
+   <constants></constants>
+   <globals><variable type="double" name="r">0</variable></globals>
+   <locations>
+      <location name="l0" initial="true"/><location name="m0"/><location name="l1"/>
+      <location name="m1"/><location name="m2"/><location name="l2"/><location name="m3"/>
+   </locations>
+   <transitions>
+      <transition from="l0" to="m0" symbol="IMsg" params="p"><assignments><assign to="r">p</assign></assignments></transition>
+      <transition from="m0" to="l1" symbol="OOK"/>
+      <transition from="l1" to="m1" symbol="IMsg" params="p"><guard>p==r + 1</guard><assignments><assign to="r">p</assign></assignments></transition>
+      <transition from="m1" to="l1" symbol="OOK"/>
+      <transition from="l1" to="m2" symbol="IMsg" params="p"><guard>p==r || p!=r</guard></transition>
+      <transition from="m2" to="l2" symbol="ONOK"/>
+      <transition from="l2" to="m3" symbol="IMsg" params="p"/>
+      <transition from="m3" to="l2" symbol="ONOK"/>
+   </transitions>
+</register-automaton>
+)~";
+
+TEST(RaIncrements, RalibImporterReadsSumsAndKeepsTheirFirstMatchNegation) {
+    RalibImportOptions options;
+    options.first_match = true;
+    RegisterAutomaton ra = import_ralib_xml(kSeqXml, "seq.xml", options);
+    EXPECT_TRUE(validate(ra).empty()) << validate(ra).front();
+    // p == r is kept in the second transition (p == r && p != r + 1 can hold)
+    EXPECT_EQ(evaluate_independently(ra, {{0, {5}}, {0, {5}}, {0, {6}}}),
+              (std::vector<Step>{{"OOK", {}}, {"ONOK", {}}, {"ONOK", {}}}));
+    EXPECT_EQ(evaluate_independently(ra, {{0, {5}}, {0, {6}}, {0, {7}}, {0, {9}}}),
+              (std::vector<Step>{{"OOK", {}}, {"OOK", {}}, {"OOK", {}}, {"ONOK", {}}}));
+}
+
+}  // namespace
+}  // namespace typestar::ra
