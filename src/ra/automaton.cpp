@@ -304,6 +304,22 @@ Value offset_window(const RegisterAutomaton& ra) {
     return 2 * m;
 }
 
+namespace {
+
+/// Calls `visit` with every term of `t`: the guard's operands, the outputs (not `fresh`), the assignments.
+void for_each_term(const Transition& t, const std::function<void(const Term&)>& visit) {
+    for (const auto& conj : t.guard.disjuncts)
+        for (const auto& a : conj) {
+            visit(a.left);
+            visit(a.right);
+        }
+    for (const auto& arg : t.output_args)
+        if (!arg.fresh) visit(arg.term);
+    for (const auto& term : t.assign) visit(term);
+}
+
+}  // namespace
+
 Value max_offset(const RegisterAutomaton& ra) {
     Value m = 0;
     auto see = [&](const Term& t) {
@@ -312,16 +328,7 @@ Value max_offset(const RegisterAutomaton& ra) {
                                                                           : (t.offset < 0 ? -t.offset : t.offset));
     };
     for (const auto& l : ra.locations)
-        for (const auto& t : l.transitions) {
-            for (const auto& conj : t.guard.disjuncts)
-                for (const auto& a : conj) {
-                    see(a.left);
-                    see(a.right);
-                }
-            for (const auto& arg : t.output_args)
-                if (!arg.fresh) see(arg.term);
-            for (const auto& term : t.assign) see(term);
-        }
+        for (const auto& t : l.transitions) for_each_term(t, see);
     return m;
 }
 
@@ -981,14 +988,7 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
                     problems.push_back(where(l, t) + ": " + term_text(ra, l, t, term) +
                                        " adds to an id value (ids have only == and !=; `+ c` needs int)");
             };
-            for (const auto& conj : t.guard.disjuncts)
-                for (const auto& a : conj) {
-                    check_offset(a.left);
-                    check_offset(a.right);
-                }
-            for (const auto& arg : t.output_args)
-                if (!arg.fresh) check_offset(arg.term);
-            for (const auto& term : t.assign) check_offset(term);
+            for_each_term(t, check_offset);
             for (const auto& conj : t.guard.disjuncts) {
                 for (const auto& a : conj) {
                     if (!term_in_range(ra, l, t, a.left, false) || !term_in_range(ra, l, t, a.right, false)) {
