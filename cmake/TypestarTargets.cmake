@@ -51,6 +51,9 @@ function(typestar_test)
   typestar_target_defaults(${ARG_NAME})
   target_compile_definitions(${ARG_NAME} PRIVATE
     TYPESTAR_SOURCE_DIR="${PROJECT_SOURCE_DIR}" TYPESTAR_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  if(TARGET typestar_test_pch)  # tests/CMakeLists.txt: one precompiled header for every test target
+    target_precompile_headers(${ARG_NAME} REUSE_FROM typestar_test_pch)
+  endif()
   set(labels ${ARG_LABELS})
   if(NOT labels)
     set(labels unit)
