@@ -74,8 +74,13 @@ fetch_boost181() {
     rm -rf "$tmp"
 }
 
+# RelWithDebInfo with line-table debug information (-g1: file and line in backtraces, sanitizer
+# reports and gdb, no variable information): about a quarter less compile time than -g. A build
+# directory of your own (see "Install") keeps CMake's defaults.
 configure() {
-    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+    local flags="-O2 -g1 -DNDEBUG"
+    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" >/dev/null
 }
 
 # The main job builds only what it runs (scripts/example.sh): the CLI and the timer_service example
