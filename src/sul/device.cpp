@@ -10,6 +10,7 @@ RunResult Device::run(std::span<const Symbol> inputs) {
     RunResult result;
     result.outputs.reserve(inputs.size());
     DeviceSession session(*this);
+    const bool stops = t.absorbing && t.outside_purpose;  // an input outside the purpose ends the run too
     bool quiescent = false;  // the last step was `wait` answered by the quiet output
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const Symbol input = inputs[i];
@@ -24,6 +25,10 @@ RunResult Device::run(std::span<const Symbol> inputs) {
         result.outputs.push_back(output);
         if (t.absorbing && output == *t.absorbing) {
             result.outputs.resize(inputs.size(), output);
+            break;
+        }
+        if (stops && output == *t.outside_purpose) {
+            result.outputs.resize(inputs.size(), *t.absorbing);
             break;
         }
         quiescent = is_wait && t.quiet && output == *t.quiet;
