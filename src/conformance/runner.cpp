@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "typestar/core/algorithms.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 
 namespace typestar {

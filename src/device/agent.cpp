@@ -28,6 +28,7 @@
 #include "http_server.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
 

@@ -10,6 +10,7 @@
 #include "http_transport.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 
 namespace typestar::detail {
@@ -292,7 +293,6 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
             if (declared.contains(c)) st.environment.push_back(c);
     }
     out.traits = closure_traits(out.inputs, out.outputs, st.quiet_is_stable);
-    if (st.outside_purpose) out.traits.outside_purpose = out.outputs.find(kOutsidePurpose);
     return out;
 }
 
@@ -345,9 +345,10 @@ std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> 
     const auto err = outputs.find(kErr);
     // `"outside_purpose": K`: input K is a callin the learning purpose denied (answered `err`, the
     // run ends there): its output is kOutsidePurpose. Only when the status declares outside_purpose.
+    const auto outside = outputs.find(kOutsidePurpose);
     std::optional<std::size_t> outside_at;
     if (const auto p = b.find("outside_purpose"); p != b.end()) {
-        if (!p->is_number_unsigned() || !traits.outside_purpose || p->get<std::uint64_t>() >= word.size() ||
+        if (!p->is_number_unsigned() || !outside || p->get<std::uint64_t>() >= word.size() ||
             (traits.wait && word[static_cast<std::size_t>(p->get<std::uint64_t>())] == *traits.wait))
             return std::nullopt;
         outside_at = static_cast<std::size_t>(p->get<std::uint64_t>());
@@ -359,7 +360,7 @@ std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> 
     for (std::size_t i = 0; i < word.size(); ++i) {
         const json& o = (*outs)[i];
         const auto id = o.is_string() ? outputs.find(o.get_ref<const std::string&>()) : std::nullopt;
-        if (!id || id == traits.outside_purpose) return std::nullopt;
+        if (!id || id == outside) return std::nullopt;
         const bool is_wait = traits.wait && word[i] == *traits.wait;
         if (is_wait) ++word_waits;
         if (absorbed) {
@@ -377,7 +378,7 @@ std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> 
         // The denied input answered err and, err being absorbing, so did everything after it.
         if (run.outputs[*outside_at] != err || (*outside_at > 0 && run.outputs[*outside_at - 1] == err))
             return std::nullopt;
-        run.outputs[*outside_at] = *traits.outside_purpose;
+        run.outputs[*outside_at] = *outside;
     }
     const auto n_steps = steps->get<std::uint64_t>();
     const auto n_waits = waits->get<std::uint64_t>();

@@ -14,6 +14,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/trace_cmp.hpp"
 #include "typestar/log/logging.hpp"
@@ -264,7 +265,6 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
     monitor_->timing = timing_;
 
     traits_ = closure_traits(inputs_, outputs_, definition_.quiet_is_stable);
-    traits_.outside_purpose = outside_purpose_;
 }
 
 InProcessDevice::~InProcessDevice() {

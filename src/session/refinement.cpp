@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
 #include "typestar/sul/stack.hpp"

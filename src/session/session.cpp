@@ -19,6 +19,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
@@ -491,6 +492,19 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         s.provenance.device = options.device_label.empty() ? device.name : options.device_label;
         s.provenance.framework = device.framework;
         declare_environment(s, device);
+        // Trust first: what the learning purpose kept from being explored is named with the assumptions.
+        std::vector<std::string> unexplored;
+        for (const auto& state : s.typestate.states)
+            for (const auto& [c, u] : state.unknown)
+                if (u.source == Unknown::Source::Purpose)
+                    unexplored.push_back("state " + state.name + ", input " + s.typestate.callins[c]);
+        if (!unexplored.empty()) {
+            std::string all;
+            for (const auto& u : unexplored) all += (all.empty() ? "" : "; ") + u;
+            out.assumptions.push_back(std::to_string(unexplored.size()) +
+                                      " callin(s) outside the learning purpose were not explored (unknown, source "
+                                      "purpose; the class may accept or refuse them): " + all);
+        }
         out.spec = std::move(s);
     } catch (const NotAClosureError& e) {
         out.not_a_closure = e.what();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "typestar/core/error.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/log/logging.hpp"
 
 #include <spdlog/spdlog.h>
@@ -19,7 +20,6 @@ constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
 DeviceTraits used_traits(DeviceTraits t, const CacheConfig& config) {
     if (!config.use_absorbing) t.absorbing.reset();
-    if (!t.absorbing) t.outside_purpose.reset();
     if (!config.use_quiet || !t.wait) t.quiet.reset();
     return t;
 }
@@ -30,6 +30,8 @@ CacheOracle::CacheOracle(MembershipOracle& inner, CacheConfig config)
     : inner_(inner),
       config_(config),
       traits_(used_traits(inner.traits(), config)),
+      // A learning purpose's denial ends a run like the absorbing output (typestar/core/outside_purpose.hpp).
+      outside_purpose_(traits_.absorbing ? inner.outputs().find(kOutsidePurpose) : std::nullopt),
       width_(inner.inputs().size()) {
     nodes_.push_back(Node{});                 // the root
     children_.assign(width_, kNone);           // a dummy block, so that no real block starts at 0
@@ -57,7 +59,7 @@ std::size_t CacheOracle::walk(Cursor& from, std::span<const Symbol> word, std::s
         const Symbol output = nodes_[c].output;
         if (write) out[i] = output;
         node = c;
-        if (has_absorbing && (output == absorbing || output == traits_.outside_purpose)) {
+        if (has_absorbing && (output == absorbing || output == outside_purpose_)) {
             if (write) std::fill(out.begin() + static_cast<std::ptrdiff_t>(i) + 1, out.end(), absorbing);
             from.node = node;
             from.absorbed = true;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
 #include "typestar/session/session.hpp"

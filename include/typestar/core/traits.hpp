@@ -23,10 +23,6 @@ struct DeviceTraits {
     /// Only meaningful together with `wait`; a second `wait` right after it is answered without
     /// running it. This is the assumption behind DroidStar's skip of wait/quiet self-loops.
     std::optional<Symbol> quiet;
-    /// The output answering an input the learning purpose does not explore (`unknown:purpose`,
-    /// kOutsidePurpose): not the class's answer. Only meaningful together with `absorbing`: like it,
-    /// it ends the run (nothing after it runs) and every later answer is `absorbing`.
-    std::optional<Symbol> outside_purpose;
 
     bool operator==(const DeviceTraits&) const = default;
 };

@@ -22,12 +22,6 @@ inline constexpr std::string_view kWait = "wait";
 inline constexpr std::string_view kQuiet = "quiet";
 inline constexpr std::string_view kOk = "ok";
 inline constexpr std::string_view kErr = "err";
-/// The output of a callin that the learning purpose does not explore (DroidStar §5.3): the purpose
-/// said "not here", the class was not called, so it is no answer of the class. Learning makes it an
-/// unknown transition with source `purpose` (spec format v2 `unknown`); a device ends the query
-/// there (every later answer is `err`, not run). A device over HTTP gets it as `err` with
-/// `"outside_purpose"` (device/PROTOCOL.md).
-inline constexpr std::string_view kOutsidePurpose = "unknown:purpose";
 /// True for `wait`, `quiet`, `ok`, `err`.
 [[nodiscard]] bool is_reserved(std::string_view name);
 

@@ -103,7 +103,7 @@ private:
 /// `callin` when it has one value) then `wait`; outputs `ok`, `quiet`, `err`, then the callback symbols (declared order), all fixed at
 /// construction, and `unknown:purpose` (kOutsidePurpose, last) when the definition has a learning
 /// purpose: a callin the purpose denies answers it without running (a denied `wait` answers `err`),
-/// and the query ends there like after `err` (traits' outside_purpose). A callin that throws
+/// and the query ends there like after `err` (typestar/core/outside_purpose.hpp). A callin that throws
 /// answers `err`, and `err` is absorbing (every later input of the query answers `err` without
 /// running). Traits: closure_traits, without `quiet` when the
 /// definition's quiet_is_stable is false. Not thread-safe (one query at a time); callbacks may

@@ -113,6 +113,11 @@ test('the example purpose passes its committed spec: one test per transition, na
   assert.deepStrictEqual([...tests.keys()], ['Job.s0_cancel', 'Job.s0_start', 'Job.s0_wait', 'Job.s2_cancel',
     'Job.s2_start', 'Job.s2_wait', 'Job.s3_cancel', 'Job.s3_start', 'Job.s3_wait']);
   const results = await runAll(tests);
+  // In s2 (`done` undelivered) callbacksDrained holds callins back: outside the purpose, unknown, skipped.
+  for (const name of ['Job.s2_cancel', 'Job.s2_start']) {
+    assert.match(results[name].skip, /is unknown \(purpose: not explored by the learning purpose of Job\): not tested/, name);
+    delete results[name];
+  }
   for (const [name, r] of Object.entries(results)) assert.deepStrictEqual(r, {}, name);
 });
 
