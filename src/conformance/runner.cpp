@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "typestar/core/algorithms.hpp"
+#include "typestar/core/outside_purpose.hpp"
+#include "typestar/core/typestate.hpp"
 
 namespace typestar {
 
@@ -25,6 +27,7 @@ std::optional<Counterexample> run_cases(const Alphabet& suite_inputs, const Alph
         if (expected == actual && expected < known) return true;
         return suite_outputs.name(expected) == oracle.outputs().name(actual);
     };
+    const auto outside = config.outside_purpose != nullptr ? oracle.outputs().find(kOutsidePurpose) : std::nullopt;
     std::vector<TestCase> cases;
     std::vector<Word> answers;
     std::vector<Query> batch;
@@ -53,8 +56,12 @@ std::optional<Counterexample> run_cases(const Alphabet& suite_inputs, const Alph
             const TestCase& c = cases[i];
             const Word& actual = answers[i];
             for (std::size_t j = 0; j < c.inputs.size(); ++j) {
-                if (!same(c.expected[j], actual[j]))
-                    return Counterexample{c.inputs, c.expected, actual, c.purpose, start + i};
+                if (same(c.expected[j], actual[j])) continue;
+                if (outside && actual[j] == *outside) {  // not the class's answer: untested from here
+                    config.outside_purpose->emplace_back(c.inputs.begin(), c.inputs.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+                    break;
+                }
+                return Counterexample{c.inputs, c.expected, actual, c.purpose, start + i};
             }
         }
     }

@@ -28,6 +28,7 @@
 #include "http_server.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
 
@@ -436,7 +437,10 @@ struct Agent::Impl {
             ++s.next_seq;
             return *s.last;
         }
-        s.last = ok_json({{"seq", seq}, {"output", d.outputs().name(output)}});
+        if (d.outputs().name(output) == kOutsidePurpose)  // PROTOCOL.md: err, marked outside the purpose
+            s.last = ok_json({{"seq", seq}, {"output", kErr}, {"outside_purpose", true}});
+        else
+            s.last = ok_json({{"seq", seq}, {"output", d.outputs().name(output)}});
         ++s.next_seq;
         return *s.last;
     }
@@ -548,7 +552,13 @@ struct Agent::Impl {
         try {
             const RunResult r = d.run(word);
             release_slot(slot);
-            return ok_json({{"outputs", names_of(r.outputs, d.outputs())}, {"steps", r.steps}, {"waits", r.waits}});
+            json answer{{"outputs", names_of(r.outputs, d.outputs())}, {"steps", r.steps}, {"waits", r.waits}};
+            for (std::size_t k = 0; k < r.outputs.size(); ++k)
+                if (answer["outputs"][k] == kOutsidePurpose) {  // PROTOCOL.md: err, its index marked
+                    answer["outputs"][k] = kErr;
+                    answer["outside_purpose"] = k;
+                }
+            return ok_json(answer);
         } catch (const NondeterminismError& e) {
             release_slot(slot);
             return error(500, "nondeterminism", e.what());
@@ -620,7 +630,7 @@ void Agent::start() {
         if (name != kWait) callins.push_back(name);
     std::vector<std::string> callbacks;
     for (const auto& name : d.outputs().names())
-        if (name != kOk && name != kQuiet && name != kErr) callbacks.push_back(name);
+        if (name != kOk && name != kQuiet && name != kErr && name != kOutsidePurpose) callbacks.push_back(name);
     const DeviceDescription who = d.describe();
     long long tmax = 0, tmin = 0;
     if (first->inproc != nullptr) {
@@ -643,6 +653,8 @@ void Agent::start() {
                      {"max_sessions", m.config.max_sessions}};
     // Additive field: absent when the device declares no environment callin (older statuses unchanged).
     if (!who.environment.empty()) m.status_body["environment"] = who.environment;
+    // Additive field: its learning purpose may deny callins (answered err, marked outside_purpose).
+    if (d.outputs().contains(kOutsidePurpose)) m.status_body["outside_purpose"] = true;
     m.slots.push_back(std::move(first));
     // Additive field (device/PROTOCOL.md): the parameterised callins, absent when there are none.
     if (!who.parameterised.empty()) {

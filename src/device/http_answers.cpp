@@ -10,6 +10,7 @@
 #include "http_transport.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 
 namespace typestar::detail {
@@ -268,6 +269,15 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
     for (const auto& c : st.callbacks) out.outputs.intern(c);
     if (out.inputs.size() != st.callins.size() + 1 || out.outputs.size() != st.callbacks.size() + 3)
         throw DeviceError(who + ": duplicate or reserved symbol names in its status");
+    // Optional, additive: a learning purpose may leave inputs unexplored (answers with outside_purpose).
+    if (const json* p = field("outside_purpose"); p != nullptr) {
+        if (!p->is_boolean()) throw malformed("outside_purpose must be true or false");
+        st.outside_purpose = p->get<bool>();
+        if (st.outside_purpose && out.outputs.contains(kOutsidePurpose))
+            throw DeviceError(who + ": callback '" + std::string(kOutsidePurpose) +
+                              "' is reserved for answers outside the learning purpose");
+        if (st.outside_purpose) out.outputs.intern(kOutsidePurpose);
+    }
     // Optional, additive: the callins the peer performs. Each must be a callin, named once.
     if (const json* e = field("environment"); e != nullptr) {
         if (!e->is_array()) throw malformed("environment must be an array of callin names");
@@ -309,7 +319,15 @@ Symbol read_step_answer(const json& body, std::uint64_t seq, bool is_wait, const
     }
     const auto ok = outputs.find(kOk);
     const auto err = outputs.find(kErr);
-    const bool fits = output && (is_wait ? output != ok && output != err : output == ok || output == err);
+    const auto outside = outputs.find(kOutsidePurpose);
+    bool fits = output && output != outside &&
+                (is_wait ? output != ok && output != err : output == ok || output == err);
+    // `"outside_purpose": true` marks an `err` of a callin its learning purpose denied (the agent's
+    // status declares outside_purpose): not the class's answer.
+    if (const auto p = body.is_object() ? body.find("outside_purpose") : body.end(); p != body.end()) {
+        if (!p->is_boolean() || (p->get<bool>() && (is_wait || output != err || !outside))) fits = false;
+        else if (p->get<bool>()) output = outside;
+    }
     if (!fits || !seq_fits) throw DeviceError(context + ": answer " + shown(body) + " does not fit the protocol");
     return *output;
 }
@@ -325,6 +343,16 @@ std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> 
         return std::nullopt;
     const auto ok = outputs.find(kOk);
     const auto err = outputs.find(kErr);
+    // `"outside_purpose": K`: input K is a callin the learning purpose denied (answered `err`, the
+    // run ends there): its output is kOutsidePurpose. Only when the status declares outside_purpose.
+    const auto outside = outputs.find(kOutsidePurpose);
+    std::optional<std::size_t> outside_at;
+    if (const auto p = b.find("outside_purpose"); p != b.end()) {
+        if (!p->is_number_unsigned() || !outside || p->get<std::uint64_t>() >= word.size() ||
+            (traits.wait && word[static_cast<std::size_t>(p->get<std::uint64_t>())] == *traits.wait))
+            return std::nullopt;
+        outside_at = static_cast<std::size_t>(p->get<std::uint64_t>());
+    }
     RunResult run;
     std::size_t word_waits = 0;
     bool absorbed = false;   // an absorbing output was answered: the rest must be the same
@@ -332,7 +360,7 @@ std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> 
     for (std::size_t i = 0; i < word.size(); ++i) {
         const json& o = (*outs)[i];
         const auto id = o.is_string() ? outputs.find(o.get_ref<const std::string&>()) : std::nullopt;
-        if (!id) return std::nullopt;
+        if (!id || id == outside) return std::nullopt;
         const bool is_wait = traits.wait && word[i] == *traits.wait;
         if (is_wait) ++word_waits;
         if (absorbed) {
@@ -345,6 +373,12 @@ std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> 
         absorbed = absorbed || (traits.absorbing && id == traits.absorbing);
         quiescent = is_wait && traits.quiet && id == traits.quiet;
         run.outputs.push_back(*id);
+    }
+    if (outside_at) {
+        // The denied input answered err and, err being absorbing, so did everything after it.
+        if (run.outputs[*outside_at] != err || (*outside_at > 0 && run.outputs[*outside_at - 1] == err))
+            return std::nullopt;
+        run.outputs[*outside_at] = *outside;
     }
     const auto n_steps = steps->get<std::uint64_t>();
     const auto n_waits = waits->get<std::uint64_t>();

@@ -14,6 +14,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/trace_cmp.hpp"
 #include "typestar/log/logging.hpp"
@@ -252,6 +253,12 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
             for (const auto& s : cb.sources) monitor_->sources.emplace(s, id);
         }
     }
+    if (definition_.filter) {
+        // A callin the purpose does not explore answers this, not `err` (the class never ran it).
+        if (outputs_.contains(kOutsidePurpose))
+            throw std::invalid_argument("callback '" + std::string(kOutsidePurpose) + "' is reserved for learning purposes");
+        outside_purpose_ = outputs_.intern(kOutsidePurpose);
+    }
     monitor_->output_names = outputs_.names();
     monitor_->device_name = name();
     monitor_->policy = config_.violations;
@@ -346,7 +353,7 @@ std::optional<Symbol> InProcessDevice::confirm_wait(std::span<const Symbol> pref
     DeviceSession session(*this);
     const Symbol err = *outputs_.find(kErr);
     for (const Symbol input : prefix)
-        if (session.step(input) == err) return err;
+        if (const Symbol o = session.step(input); o == err || o == outside_purpose_) return err;
     return step_wait(timeout);
 }
 
@@ -364,7 +371,11 @@ Symbol InProcessDevice::step_impl(Symbol input, std::chrono::milliseconds timeou
     if (errored_) {
         output = err;
     } else if (definition_.filter && !definition_.filter(history_, input_name)) {
-        output = err;  // outside the learning purpose
+        // Outside the learning purpose: nothing runs. A callin answers kOutsidePurpose (an unknown
+        // transition of the learned spec); a `wait` answers `err` as before (a spec has no unknown
+        // waits: only callins can be unknown, docs/spec-format-v2.md).
+        output = info.wait ? err : *outside_purpose_;
+        errored_ = true;
     } else {
         output = info.wait ? run_wait(timeout) : run_callin(info);
     }

@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
 #include "typestar/sul/stack.hpp"
@@ -24,7 +25,7 @@
 namespace typestar {
 namespace {
 
-constexpr const char* kUnknownPurpose = "unknown:purpose";
+constexpr const char* kUnknownPurpose = kOutsidePurpose.data();  // "unknown:purpose"
 constexpr const char* kUnknownUnresolved = "unknown:unresolved";
 constexpr const char* kUnknownDisagreeing = "unknown:disagreeing";
 
@@ -312,7 +313,8 @@ public:
         inputs_ = Alphabet(in);
         std::vector<std::string> out = refiner.concrete().outputs().names();
         if (!refiner.fixed() || (refiner.stored() && refiner.stored()->has_unknown()))
-            out.insert(out.end(), {kUnknownPurpose, kUnknownUnresolved, kUnknownDisagreeing});
+            for (const char* u : {kUnknownPurpose, kUnknownUnresolved, kUnknownDisagreeing})
+                if (std::find(out.begin(), out.end(), u) == out.end()) out.emplace_back(u);  // a purpose's own
         outputs_ = Alphabet(out);
         err_ = outputs_.at(kErr);
         for (const char* u : {kUnknownPurpose, kUnknownUnresolved, kUnknownDisagreeing})

@@ -19,6 +19,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
@@ -478,6 +479,11 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     const std::string name = spec::sanitize_name(!options.name.empty() ? options.name : device.class_name);
     try {
         spec::Spec s = spec_of_learned(out.machine, name);
+        const std::string purpose_of = device.class_name.empty() ? device.name : device.class_name;
+        for (auto& state : s.typestate.states)
+            for (auto& [c, u] : state.unknown)
+                if (u.source == Unknown::Source::Purpose && u.reason.empty())
+                    u.reason = "not explored by the learning purpose of " + purpose_of;
         if (alg2) s.bounds.distinguisher = std::max(s.bounds.distinguisher, bound);
         s.timing.tmax_ms = device.tmax_ms;
         s.timing.tmin_ms = device.tmin_ms;
@@ -486,6 +492,19 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         s.provenance.device = options.device_label.empty() ? device.name : options.device_label;
         s.provenance.framework = device.framework;
         declare_environment(s, device);
+        // Trust first: what the learning purpose kept from being explored is named with the assumptions.
+        std::vector<std::string> unexplored;
+        for (const auto& state : s.typestate.states)
+            for (const auto& [c, u] : state.unknown)
+                if (u.source == Unknown::Source::Purpose)
+                    unexplored.push_back("state " + state.name + ", input " + s.typestate.callins[c]);
+        if (!unexplored.empty()) {
+            std::string all;
+            for (const auto& u : unexplored) all += (all.empty() ? "" : "; ") + u;
+            out.assumptions.push_back(std::to_string(unexplored.size()) +
+                                      " callin(s) outside the learning purpose were not explored (unknown, source "
+                                      "purpose; the class may accept or refuse them): " + all);
+        }
         out.spec = std::move(s);
     } catch (const NotAClosureError& e) {
         out.not_a_closure = e.what();
@@ -543,10 +562,13 @@ void carry_declarations(spec::Spec& learned, const spec::Spec& stored) {
     }
     for (StateId q = 0; q < t.states.size(); ++q)
         for (auto& [c, u] : t.states[q].unknown) {
-            if (!access[q] || !u.reason.empty()) continue;
+            // A purpose's reason in the stored spec (perhaps written by hand) is kept over the
+            // generic one learning gives, so re-learning does not churn it.
+            if (!access[q] || (!u.reason.empty() && u.source != Unknown::Source::Purpose)) continue;
             std::vector<std::string> word = *access[q];
             word.push_back(t.callins[c]);
-            if (const auto step = first_unknown(stored.typestate, word); step && step->unknown.source == u.source)
+            if (const auto step = first_unknown(stored.typestate, word);
+                step && step->unknown.source == u.source && !step->unknown.reason.empty())
                 u.reason = step->unknown.reason;
         }
 }
@@ -625,6 +647,8 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     const QueryStats before = stack_.stats();
     RunConfig run;
     run.batch_size = batch_size;
+    std::vector<Word> outside_purpose;  // cases the device's learning purpose cut short
+    run.outside_purpose = &outside_purpose;
     CheckReport report;
     report.method = suite.method;
     report.bound = suite.bound;
@@ -668,6 +692,20 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     report.verdict = report.counterexample ? Verdict::Fail : Verdict::Pass;
     report.assumptions = assumptions_of(suite.method, suite.bound, stack_.oracle().traits(),
                                         stack_.devices().front()->describe(), quiet_check_factor_);
+    if (!outside_purpose.empty()) {
+        // Trust first: what the purpose kept the suite from testing is named, never passed silently.
+        std::set<std::string> untested;
+        for (const Word& w : outside_purpose) {
+            StateId q = expected_.initial();
+            for (std::size_t k = 0; k + 1 < w.size(); ++k) q = expected_.successor(q, w[k]);
+            untested.insert("state " + expected_.state_name(q) + ", input " + stack_.oracle().inputs().name(w.back()));
+        }
+        std::string all;
+        for (const auto& u : untested) all += (all.empty() ? "" : "; ") + u;
+        report.assumptions.push_back(std::to_string(untested.size()) +
+                                     " transition(s) of the spec were not tested: the device's learning purpose does "
+                                     "not explore them (it answered unknown:purpose): " + all);
+    }
     report.stats = stack_.stats().since(before);
     if (report.counterexample) {
         const Counterexample& cex = *report.counterexample;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "typestar/core/error.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/log/logging.hpp"
 
 #include <spdlog/spdlog.h>
@@ -29,6 +30,8 @@ CacheOracle::CacheOracle(MembershipOracle& inner, CacheConfig config)
     : inner_(inner),
       config_(config),
       traits_(used_traits(inner.traits(), config)),
+      // A learning purpose's denial ends a run like the absorbing output (typestar/core/outside_purpose.hpp).
+      outside_purpose_(traits_.absorbing ? inner.outputs().find(kOutsidePurpose) : std::nullopt),
       width_(inner.inputs().size()) {
     nodes_.push_back(Node{});                 // the root
     children_.assign(width_, kNone);           // a dummy block, so that no real block starts at 0
@@ -56,7 +59,7 @@ std::size_t CacheOracle::walk(Cursor& from, std::span<const Symbol> word, std::s
         const Symbol output = nodes_[c].output;
         if (write) out[i] = output;
         node = c;
-        if (has_absorbing && output == absorbing) {
+        if (has_absorbing && (output == absorbing || output == outside_purpose_)) {
             if (write) std::fill(out.begin() + static_cast<std::ptrdiff_t>(i) + 1, out.end(), absorbing);
             from.node = node;
             from.absorbed = true;
@@ -78,7 +81,7 @@ bool CacheOracle::normalize(std::span<const Symbol> word, Word& executed) const 
         if (c == kQuietLoop) continue;  // a known quiet wait: leave it out
         executed.push_back(word[i]);
         node = c;
-        if (has_absorbing && nodes_[c].output == *traits_.absorbing) return false;
+        if (has_absorbing && ends_run(nodes_[c].output)) return false;
     }
     if (i == word.size()) return false;
     executed.insert(executed.end(), word.begin() + static_cast<std::ptrdiff_t>(i), word.end());
@@ -92,7 +95,7 @@ std::size_t CacheOracle::try_insert(std::span<const Symbol> word, std::span<cons
     {
         std::uint32_t node = 0;
         for (std::size_t i = 0; i < word.size(); ++i) {
-            if (has_absorbing && node != 0 && nodes_[node].output == *traits_.absorbing) {
+            if (has_absorbing && node != 0 && ends_run(nodes_[node].output)) {
                 for (std::size_t j = i; j < word.size(); ++j)
                     if (outputs[j] != *traits_.absorbing) return j;
                 break;
@@ -109,7 +112,7 @@ std::size_t CacheOracle::try_insert(std::span<const Symbol> word, std::span<cons
     }
     std::uint32_t node = 0;
     for (std::size_t i = 0; i < word.size(); ++i) {
-        if (has_absorbing && node != 0 && nodes_[node].output == *traits_.absorbing) break;
+        if (has_absorbing && node != 0 && ends_run(nodes_[node].output)) break;
         const Symbol input = word[i];
         std::uint32_t c = child(node, input);
         if (c == kQuietLoop) continue;

@@ -1,5 +1,6 @@
 #include "typestar/sul/device.hpp"
 
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 
 namespace typestar {
@@ -10,6 +11,8 @@ RunResult Device::run(std::span<const Symbol> inputs) {
     RunResult result;
     result.outputs.reserve(inputs.size());
     DeviceSession session(*this);
+    // A callin outside the learning purpose ends the run too (typestar/core/outside_purpose.hpp).
+    const auto outside = t.absorbing ? outputs().find(kOutsidePurpose) : std::nullopt;
     bool quiescent = false;  // the last step was `wait` answered by the quiet output
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const Symbol input = inputs[i];
@@ -24,6 +27,10 @@ RunResult Device::run(std::span<const Symbol> inputs) {
         result.outputs.push_back(output);
         if (t.absorbing && output == *t.absorbing) {
             result.outputs.resize(inputs.size(), output);
+            break;
+        }
+        if (outside && output == *outside) {
+            result.outputs.resize(inputs.size(), *t.absorbing);
             break;
         }
         quiescent = is_wait && t.quiet && output == *t.quiet;

@@ -80,7 +80,7 @@ ClassDefinition poker(bool drained) {
 TEST(CountingSink, WithTheDrainedPurposeACallbackDuringACallIsDeliveredBeforeTheNextCallin) {
     InProcessDevice device(poker(true));
     EXPECT_EQ(run(device, "poke wait wait"), "ok poked quiet");
-    EXPECT_EQ(run(device, "poke poke"), "ok err");  // the drained rule: a wait must come first
+    EXPECT_EQ(run(device, "poke poke"), "ok unknown:purpose");  // the drained rule: a wait must come first
     EXPECT_EQ(run(device, "poke wait poke wait"), "ok poked ok poked");
     EXPECT_EQ(run(device, "mute_and_poke wait poke"), "ok quiet ok");  // muted: nothing counted or reported
 }

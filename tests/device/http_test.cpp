@@ -251,7 +251,7 @@ TEST(DeviceFactory, MakesEveryKindOfDevice) {
         return std::string("no error");
     };
     EXPECT_EQ(message("inproc:camera"),
-              "device 'inproc:camera': no simulated class 'camera' (known: asynctask, countdowntimer, mediaplayer, "
+              "device 'inproc:camera': no simulated class 'camera' (known: asynctask, asynctask_purpose, countdowntimer, mediaplayer, "
               "pipedoutputstream, speechrecognizer, sqliteopenhelper)");
     EXPECT_EQ(message("ftp://x"),
               "device 'ftp://x': unknown kind (expected model:PATH, inproc:NAME, http://HOST:PORT or exec:BINARY[#SPEC])");

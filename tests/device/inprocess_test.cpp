@@ -228,7 +228,7 @@ struct Server {
     std::atomic<int>* requests = nullptr;
 };
 
-TEST(LearningPurposeFilter, AtMostOnePendingRequestAnswersErrOutsideThePurpose) {
+TEST(LearningPurposeFilter, AtMostOnePendingRequestAnswersUnknownPurposeOutsideThePurpose) {
     Background bg;
     std::atomic<int> requests{0};
     auto def = LearningPurpose<Server>("Server")
@@ -247,7 +247,7 @@ TEST(LearningPurposeFilter, AtMostOnePendingRequestAnswersErrOutsideThePurpose) 
     InProcessDevice d(def);
     EXPECT_EQ(answer(d, {"request", "wait", "request", "wait"}),
               (std::vector<std::string>{"ok", "response", "ok", "response"}));
-    EXPECT_EQ(answer(d, {"request", "request"}), (std::vector<std::string>{"ok", "err"}));
+    EXPECT_EQ(answer(d, {"request", "request"}), (std::vector<std::string>{"ok", "unknown:purpose"}));
     EXPECT_EQ(requests.load(), 3);  // the denied request never ran
 
     // Learning the purpose gives a regular approximation: Idle <-> Pending.
@@ -256,6 +256,10 @@ TEST(LearningPurposeFilter, AtMostOnePendingRequestAnswersErrOutsideThePurpose) 
     const auto learned = testing_support::learn_from_scratch(std::move(devices), "Server");
     EXPECT_TRUE(learned.result.converged);
     EXPECT_EQ(learned.typestate.states.size(), 2u);
+    // In Pending, a second request is outside the purpose: unknown, not refused by the class.
+    const StateId pending = *learned.typestate.states[learned.typestate.initial].callins[0];
+    ASSERT_NE(learned.typestate.unknown_at(pending, 0), nullptr);
+    EXPECT_EQ(learned.typestate.unknown_at(pending, 0)->source, Unknown::Source::Purpose);
 }
 
 TEST(Quiescence, LateCallbackAfterQuietIsReportedAndNeverLeaks) {

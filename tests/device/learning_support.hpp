@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
 #include "typestar/session/session.hpp"
@@ -49,7 +50,11 @@ inline Learned learn_from_scratch(std::vector<std::unique_ptr<Device>> devices, 
     options.equivalence.bound = 2;
     options.equivalence.batch_size = 256;
     LearnedSpec learned = learn_spec(raw, options);
-    Learned out{learned, typestate_of(learned.machine, name), learned.stats, learned.cache};
+    // A learning purpose's unknown transitions are the spec's (typestate_of reads two-valued machines).
+    Learned out{learned,
+                learned.machine.outputs().contains(kOutsidePurpose) && learned.spec ? learned.spec->typestate
+                                                                                      : typestate_of(learned.machine, name),
+                learned.stats, learned.cache};
     return out;
 }
 

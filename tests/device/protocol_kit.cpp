@@ -159,6 +159,58 @@ TEST_P(ProtocolKit, StatusDeclaresEveryProtocolField) {
     EXPECT_EQ(device.status().name, s["name"]);
 }
 
+// ---- learning purposes (issue 25 item 5) ----
+
+TEST_P(ProtocolKit, CallinsOutsideTheLearningPurposeAreMarkedApartFromErr) {
+    KitAgent restricted = GetParam();
+    if (restricted.outside_word.empty()) GTEST_SKIP() << restricted.skip_why;
+    if (!restricted.purpose_command.empty()) restricted.command = restricted.purpose_command;
+    const Running agent(restricted, {});
+    ASSERT_FALSE(agent.url().empty()) << restricted.name << " did not start serving: " << agent.first_line();
+    const std::vector<std::string>& word = restricted.outside_word;
+    const json s = json::parse(authorized("GET", agent.url() + "/v1/status").body);
+    EXPECT_EQ(s.value("outside_purpose", false), true) << s.dump();
+    for (const auto& c : s["callbacks"]) EXPECT_NE(c, "unknown:purpose");
+    // One step at a time: the denied callin answers err marked outside_purpose; later steps a plain err.
+    const auto created = authorized("POST", agent.url() + "/v1/sessions", "{}");
+    ASSERT_EQ(created.status, 201) << created.body;
+    const std::string steps = agent.url() + "/v1/sessions/" + json::parse(created.body)["session"].get<std::string>() + "/callin";
+    for (std::size_t k = 0; k <= word.size(); ++k) {
+        const std::string callin = k < word.size() ? word[k] : word.front();
+        const auto r = authorized("POST", steps, json{{"seq", k}, {"callin", callin}}.dump());
+        ASSERT_EQ(r.status, 200) << r.body;
+        const json a = json::parse(r.body);
+        EXPECT_EQ(a["seq"], k);
+        if (k + 1 == word.size()) {
+            EXPECT_EQ(a, json({{"seq", k}, {"output", "err"}, {"outside_purpose", true}})) << callin;
+        } else {
+            EXPECT_FALSE(a.contains("outside_purpose")) << k << ": " << a.dump();
+            if (k == word.size()) EXPECT_EQ(a["output"], "err") << "after the denied callin";
+        }
+    }
+    // A whole run marks the index of the denied callin; its output and the rest are err.
+    json inputs = word;
+    inputs.push_back(word.front());
+    const auto run = authorized("POST", agent.url() + "/v1/run", json{{"inputs", inputs}}.dump());
+    ASSERT_EQ(run.status, 200) << run.body;
+    const json r = json::parse(run.body);
+    EXPECT_EQ(r["outside_purpose"], word.size() - 1) << r.dump();
+    EXPECT_EQ(r["outputs"][word.size() - 1], "err");
+    EXPECT_EQ(r["outputs"][word.size()], "err");
+    // The client reads both as the output unknown:purpose, never as the class's err.
+    for (const bool batch : {true, false}) {
+        HttpConfig c;
+        c.url = agent.url();
+        c.token = kKitToken;
+        c.batch = batch;
+        HttpDevice device(c);
+        Word w;
+        for (const auto& n : word) w.push_back(device.inputs().at(n));
+        const Word out = device.run(w).outputs;
+        EXPECT_EQ(device.outputs().name(out.back()), "unknown:purpose") << "batch " << batch;
+    }
+}
+
 // ---- errors ----
 
 TEST_P(ProtocolKit, ErrorsAreWebDriverStyleJson) {

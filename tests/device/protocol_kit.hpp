@@ -23,6 +23,12 @@ struct KitAgent {
     /// Whether it takes `--max-connections N` and `--connection-timeout S` (typestar-device's
     /// options; a gtest binary behind --typestar_serve has the defaults only).
     bool limit_options = true;
+    /// A session word whose last callin the served class's learning purpose denies (status
+    /// `outside_purpose`, PROTOCOL.md); empty: the case is skipped for this agent (`skip_why`).
+    std::vector<std::string> outside_word{};
+    /// argv serving the class with that purpose (like `command`); empty: `command` itself.
+    std::vector<std::string> purpose_command{};
+    std::string skip_why{};
 };
 
 /// gtest prints a parameter by its name.

@@ -7,7 +7,8 @@ INSTANTIATE_TEST_SUITE_P(Agent, ProtocolKit,
                          ::testing::Values(KitAgent{"jvm",
                                                     {TYPESTAR_JAVA, "-XX:TieredStopAtLevel=1", "-jar", TYPESTAR_JVM_AGENT_JAR,
                                                      "--class-purpose", "typestar.testing.ProbePurpose", "--port", "0"},
-                                                    true}),
+                                                    true,
+                                                    {"start", "start"}}),  // at most one start pending
                          kit_name);
 
 }  // namespace typestar::protocol_kit

@@ -9,7 +9,11 @@ INSTANTIATE_TEST_SUITE_P(Agent, ProtocolKit,
                                                     {TYPESTAR_TIMEOUT_BIN, "300", TYPESTAR_NODE_BIN,
                                                      TYPESTAR_SOURCE_DIR "/device/node/agent.js", "--purpose", "asynctask",
                                                      "--port", "0"},
-                                                    true}),
+                                                    true,
+                                                    {"cancel", "cancel"},
+                                                    {TYPESTAR_TIMEOUT_BIN, "300", TYPESTAR_NODE_BIN,
+                                                     TYPESTAR_SOURCE_DIR "/device/node/agent.js", "--purpose",
+                                                     "asynctask-purpose", "--port", "0"}}),
                          kit_name);
 
 }  // namespace typestar::protocol_kit

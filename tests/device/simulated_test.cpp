@@ -42,8 +42,8 @@ TEST_P(LearnSimulated, GivesBackItsSpec) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, LearnSimulated,
-                         ::testing::Values("asynctask", "countdowntimer", "mediaplayer", "speechrecognizer",
-                                           "sqliteopenhelper"));
+                         ::testing::Values("asynctask", "asynctask_purpose", "countdowntimer", "mediaplayer",
+                                           "speechrecognizer", "sqliteopenhelper"));
 
 TEST(AsyncTaskSim, ExecuteAfterCancelIsAcceptedButNeverRuns) {
     auto d = make_device("inproc:asynctask", testing_support::fast_device_options());
@@ -105,13 +105,13 @@ TEST(SpeechRecognizerSim, UnmergedOutputsAreNondeterministic) {
     EXPECT_THROW((void)learn_from_scratch(std::move(devices), "SpeechRecognizer"), NondeterminismError);
 }
 
-TEST(SimulatedRegistry, ListsTheSixClassesWithSpecs) {
+TEST(SimulatedRegistry, ListsTheSevenClassesWithSpecs) {
     std::vector<std::string> keys;
     for (const auto& c : sim::simulated_classes()) {
         keys.push_back(c.key);
         EXPECT_NO_THROW((void)source_spec(c.spec)) << c.spec;
     }
-    EXPECT_EQ(keys, (std::vector<std::string>{"asynctask", "countdowntimer", "mediaplayer", "pipedoutputstream",
+    EXPECT_EQ(keys, (std::vector<std::string>{"asynctask", "asynctask_purpose", "countdowntimer", "mediaplayer", "pipedoutputstream",
                                               "speechrecognizer", "sqliteopenhelper"}));
     EXPECT_TRUE(sim::find_simulated("MediaPlayer").has_value());
     EXPECT_FALSE(sim::find_simulated("camera").has_value());

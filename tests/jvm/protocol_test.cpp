@@ -81,7 +81,8 @@ TEST_F(JvmAgent, StatusDescribesThePurpose) {
     EXPECT_TRUE(has_header(status.headers, "content-type: application/json"));
     EXPECT_EQ(status.body,
               R"({"agent":"typestar-jvm","callbacks":["done"],"callins":["start","refuse","once","late","now","bogus",)"
-              R"("broken","finish","explode"],"framework":"probe-1","max_sessions":4,"name":"Probe","protocol":"typestar-device/1",)"
+              R"("broken","finish","explode"],"framework":"probe-1","max_sessions":4,"name":"Probe","outside_purpose":true,)"
+              R"("protocol":"typestar-device/1",)"
               R"("quiet_is_stable":true,"sessions":0,"timing":{"tmax_ms":80,"tmin_ms":5}})");
     HttpDevice d(config());
     EXPECT_EQ(d.status().protocol, "typestar-device/1");
@@ -128,12 +129,13 @@ TEST_F(JvmAgent, ARefusedCallinNamesItsExceptionAndErrIsAbsorbing) {
 
 TEST_F(JvmAgent, MergedCallbacksAndTheLearningPurposeFilter) {
     // `finish` emits the raw callback `finished`, merged into `done`; at most one start/finish may
-    // wait for its `done`: a second one is outside the purpose (err, not run, no exception).
+    // wait for its `done`: a second one is outside the purpose (err marked outside_purpose, not run,
+    // no exception).
     const auto r = authorized("POST", url() + "/v1/run", R"({"inputs":["finish","wait","start","start","wait"]})");
-    EXPECT_EQ(r.body, R"({"outputs":["ok","done","ok","err","err"],"steps":4,"waits":1})");
+    EXPECT_EQ(r.body, R"({"outputs":["ok","done","ok","err","err"],"outside_purpose":3,"steps":4,"waits":1})");
     const std::string id = session();
     EXPECT_EQ(callin(id, 0, "start").body, R"({"output":"ok","seq":0})");
-    EXPECT_EQ(callin(id, 1, "finish").body, R"({"output":"err","seq":1})");
+    EXPECT_EQ(callin(id, 1, "finish").body, R"({"output":"err","outside_purpose":true,"seq":1})");
     authorized("DELETE", url() + "/v1/sessions/" + id);
 }
 

@@ -1,7 +1,8 @@
 # The Node example project (examples/node_job) as a team runs it (cmake -P): `node --test` in a copy
 # of the project, typestar-node-device in its node_modules (a link to the package directory PACKAGE,
 # as `npm install` of the package would give), the typestar CLI as TYPESTAR_CLI:
-#  1. on CI, the committed spec passes: one test per transition, all pass;
+#  1. on CI, the committed spec passes: one test per transition, all pass but the two the learning
+#     purpose did not explore (unknown, source purpose: skipped, named);
 #  2. the simulated upgrade (JOB_VERSION=2: a late cancel() is ignored, no longer an error) fails
 #     exactly the changed transition's test, with the aligned trace, what passing relies on, the
 #     proposal (specs/job.proposed.yaml, written) and the diff; the committed spec is untouched;
@@ -46,17 +47,20 @@ endfunction()
 
 # 1. The committed spec passes, on CI.
 run_tests(pass CI=1)
-expect_all("ok 1 - Job.s0_cancel" "ok 9 - Job.s3_wait" "# pass 9" "# fail 0")
+expect_all("ok 1 - Job.s0_cancel" "ok 9 - Job.s3_wait" "# pass 7" "# fail 0" "# skipped 2"
+  # s2: callbacksDrained holds callins back while `done` is undelivered: outside the purpose, skipped
+  "ok 4 - Job.s2_cancel # SKIP typestar: ${spec}:20: state s2, input cancel is unknown (purpose: not explored by the learning purpose of Job): not tested")
 
 # 2. The simulated upgrade fails the changed transition, proposes and diffs.
 run_tests(fail JOB_VERSION=2)
 expect_all(
   "not ok 7 - Job.s3_cancel"
   "not ok 9 - Job.s3_wait"
-  "# pass 7"
+  "# pass 5"
   "# fail 2"
+  "# skipped 2"
   "typestar: Job.s3_cancel: the device does not conform to the spec."
-  "  spec:   ${spec}:16 (state s3, input cancel)"
+  "  spec:   ${spec}:22 (state s3, input cancel)"
   "    step  state  input   expected  actual"
   "    3     s3     cancel  err       ok      <- differs"
   "Passing is bounded evidence, not a proof. It relies on:"

@@ -3,7 +3,7 @@
 #     the trace, a proposed spec equal to the committed docs/upgrades/specs/ws-8.18.0.yaml, and the
 #     diff; the approved spec is untouched;
 #  2. update mode accepts the proposal: the tests pass and the spec becomes the proposal;
-#  3. the next plain run passes against the accepted spec.
+#  3. the next plain run passes against the accepted spec (its unknown transitions skipped).
 # BINARY: node_upgrade_subject; CLI: typestar; SOURCE: the source tree; WORK: its spec directory.
 file(MAKE_DIRECTORY "${WORK}")
 file(COPY_FILE "${SOURCE}/specs/node/ws.yaml" "${WORK}/ws.yaml")
@@ -66,4 +66,5 @@ run_subject(out code --unset=TYPESTAR_UPDATE)
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "ws 8.18.0 fails the accepted spec (exit ${code}):\n${out}")
 endif()
-expect_in("${out}" "[  PASSED  ] 30 tests.")
+# (the 12 callins the learning purpose did not explore are unknown in the proposal: skipped, named)
+expect_in("${out}" "[  PASSED  ] 18 tests." "[  SKIPPED ] 12 tests,")

@@ -141,13 +141,19 @@ TEST(RenderSvg, TypestarsPicturesDrawWithoutWarnings) {
     std::vector<std::string> warnings{"stale"};
     (void)render_svg(diff_dot(), &warnings);
     EXPECT_TRUE(warnings.empty()) << warnings.front();
-    for (const char* spec : {"asynctask", "mediaplayer", "countdowntimer", "speechrecognizer", "sqliteopenhelper"}) {
+    for (const char* spec :
+         {"asynctask", "asynctask_purpose", "mediaplayer", "countdowntimer", "speechrecognizer", "sqliteopenhelper"}) {
         const spec::Spec s = spec::load_spec(kSource + "/specs/" + spec + ".yaml");
         (void)render_svg(spec::write_typestate_dot(s.typestate), &warnings);
         EXPECT_TRUE(warnings.empty()) << spec << ": " << warnings.front();
         (void)render_svg(spec::write_diff_dot(s, s), &warnings);
         EXPECT_TRUE(warnings.empty()) << spec << ": " << warnings.front();
     }
+    // A learning purpose's restriction is drawn apart from err: a dotted grey self-loop labelled purpose.
+    const std::string restricted =
+        render_svg(spec::write_typestate_dot(spec::load_spec(kSource + "/specs/asynctask_purpose.yaml").typestate));
+    EXPECT_NE(restricted.find("cancel() ?"), std::string::npos) << restricted;
+    EXPECT_NE(restricted.find("(unknown: purpose)"), std::string::npos) << restricted;
     const spec::Spec old_spec = spec::load_spec(kSource + "/specs/asynctask.yaml");
     const spec::Spec new_spec = spec::load_spec(kSource + "/tests/spec/fixtures/dot/asynctask_pending.yaml");
     (void)render_svg(spec::write_diff_dot(old_spec, new_spec), &warnings);

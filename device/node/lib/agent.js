@@ -8,7 +8,7 @@
 const crypto = require('crypto');
 const http = require('http');
 
-const { DeviceError, NondeterminismError } = require('./device');
+const { DeviceError, NondeterminismError, OUTSIDE_PURPOSE } = require('./device');
 
 const PROTOCOL = 'typestar-device/1';
 
@@ -172,13 +172,15 @@ class Agent {
       name: first.name,
       framework: first.def.framework,
       callins: first.inputs.filter((n) => n !== 'wait'),
-      callbacks: first.outputs.slice(3),
+      callbacks: first.outputs.slice(3).filter((o) => o !== OUTSIDE_PURPOSE),
       timing: { tmax_ms: first.timing.tmaxMs, tmin_ms: first.timing.tminMs },
       quiet_is_stable: first.quietIsStable,
       max_sessions: this.config.maxSessions,
     };
     // Additive field (device/PROTOCOL.md): absent when no callin has the environment role.
     if (first.environment.length > 0) this.statusBody.environment = first.environment;
+    // Additive field: the learning purpose may deny callins (answered err, marked outside_purpose).
+    if (first.outputs.includes(OUTSIDE_PURPOSE)) this.statusBody.outside_purpose = true;
     // Bounded resources (device/PROTOCOL.md, limits): a request must be complete within the
     // connection timeout (headers and body), an idle keep-alive connection is closed after it, and
     // at most maxConnections are open (one more is answered 503 and closed, nothing else is done).
@@ -507,7 +509,8 @@ class Agent {
     }
     try {
       const output = await d.step(input, timeout);
-      s.last = reply(200, { seq, output });
+      // PROTOCOL.md: a callin the purpose denies is err, marked outside_purpose.
+      s.last = reply(200, output === OUTSIDE_PURPOSE ? { seq, output: 'err', outside_purpose: true } : { seq, output });
     } catch (e) {
       s.last = error(500, 'device error', e.message);
     }
@@ -530,7 +533,10 @@ class Agent {
     try {
       const r = await d.run(body.inputs);
       await this.releaseSlot(slot);
-      return reply(200, { outputs: r.outputs, steps: r.steps, waits: r.waits });
+      const outside = r.outputs.indexOf(OUTSIDE_PURPOSE);  // PROTOCOL.md: err, its index marked
+      const answer = { outputs: r.outputs.map((o) => (o === OUTSIDE_PURPOSE ? 'err' : o)), steps: r.steps, waits: r.waits };
+      if (outside >= 0) answer.outside_purpose = outside;
+      return reply(200, answer);
     } catch (e) {
       await this.releaseSlot(slot);
       if (e instanceof NondeterminismError) return error(500, 'nondeterminism', e.message);

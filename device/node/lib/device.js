@@ -10,6 +10,11 @@
 
 const { performance } = require('perf_hooks');
 
+/// The output of a callin the learning purpose denies (not run; the query ends there like after
+/// `err`): not the class's answer. Over /v1 it is `err` marked `outside_purpose` (device/PROTOCOL.md);
+/// the C++ name is typestar::kOutsidePurpose.
+const OUTSIDE_PURPOSE = 'unknown:purpose';
+
 class DeviceError extends Error {}
 class NondeterminismError extends Error {}
 
@@ -125,7 +130,8 @@ class NodeDevice {
     const names = this.inputInfo.map((i) => i.name);
     if (new Set(names).size !== names.length) throw new Error('split callin names collide with other callins');
     this.inputs = names;
-    this.outputs = ['ok', 'quiet', 'err', ...definition.callbacks.map((c) => c.name)];
+    this.outputs = ['ok', 'quiet', 'err', ...definition.callbacks.map((c) => c.name),
+      ...(definition.filter ? [OUTSIDE_PURPOSE] : [])];
     const sources = new Map();
     for (const cb of definition.callbacks)
       for (const s of cb.sources.length ? cb.sources : [cb.name]) sources.set(s, cb.name);
@@ -219,11 +225,12 @@ class NodeDevice {
     if (this.errored) {
       output = 'err';
     } else if (this.def.filter && !this.def.filter(this.history, input, { undelivered: epoch.queue.filter((q) => q.settled).length })) {
-      output = 'err';  // outside the learning purpose
+      // Outside the learning purpose: a callin is unknown there, a wait (no unknown waits) err.
+      output = info.wait ? 'err' : OUTSIDE_PURPOSE;
     } else {
       output = info.wait ? await this.runWait(epoch, timeoutMs ?? this.timing.tmaxMs) : await this.runCallin(epoch, info);
     }
-    if (output === 'err') this.errored = true;
+    if (output === 'err' || output === OUTSIDE_PURPOSE) this.errored = true;
     this.history.push({ input, output });
     this.checkTiming();
     return output;
@@ -331,7 +338,7 @@ class NodeDevice {
         ++result.steps;
         if (isWait) ++result.waits;
         result.outputs.push(output);
-        if (output === 'err') {
+        if (output === 'err' || output === OUTSIDE_PURPOSE) {
           while (result.outputs.length < inputs.length) result.outputs.push('err');
           break;
         }
@@ -344,4 +351,4 @@ class NodeDevice {
   }
 }
 
-module.exports = { NodeDevice, CallbackSink, DeviceError, NondeterminismError };
+module.exports = { NodeDevice, CallbackSink, DeviceError, NondeterminismError, OUTSIDE_PURPOSE };

@@ -24,7 +24,7 @@ const os = require('os');
 const path = require('path');
 
 const { Agent } = require('./agent');
-const { NodeDevice, DeviceError, NondeterminismError } = require('./device');
+const { NodeDevice, DeviceError, NondeterminismError, OUTSIDE_PURPOSE } = require('./device');
 const { definitionOf } = require('./purpose');
 
 /// An environment variable's truth, as the gtest plugin reads CI and TYPESTAR_UPDATE: set,
@@ -46,6 +46,14 @@ function settings() {
 }
 
 /// `<spec without .yaml>.proposed.<ext>`, as the gtest plugin names proposals.
+/// Whether `typestar accept` needs --force for `proposal` over `stored` (both `typestar export
+/// --format json`): another class name, or other callins or callbacks (session/proposal.hpp's
+/// proposal_mismatch).
+function needsForce(stored, proposal) {
+  const same = (a, b) => JSON.stringify([...(a || [])].sort()) === JSON.stringify([...(b || [])].sort());
+  return stored.name !== proposal.name || !same(stored.callins, proposal.callins) || !same(stored.callbacks, proposal.callbacks);
+}
+
 function proposedPath(spec, ext) {
   const e = path.extname(spec);
   const base = e === '.yaml' || e === '.yml' ? spec.slice(0, -e.length) : spec;
@@ -187,11 +195,24 @@ class SpecRun {
       fs.writeFileSync(learned, yaml);
       const exported = await runCli(s.cli, ['export', learned, '--format', 'json']);
       let stateCount = 0;
+      let proposal = null;
       try {
-        stateCount = Object.keys(JSON.parse(exported.stdout).states).length;
+        proposal = JSON.parse(exported.stdout);
+        stateCount = Object.keys(proposal.states).length;
       } catch (e) {
         return { error: `the learned spec does not read back: ${exported.stderr.trim()}` };
       }
+      // `typestar accept` refuses a proposal of another class name, callins or callbacks without --force.
+      let force = false;
+      if (stored) {
+        const current = await runCli(s.cli, ['export', this.spec, '--format', 'json']);
+        try {
+          force = needsForce(JSON.parse(current.stdout), proposal);
+        } catch (e) {
+          force = false;  // the stored spec does not load: accept says so itself
+        }
+      }
+      const accept = `typestar accept ${shellQuote(this.spec)}${force ? ' --force' : ''}`;
       // The diff against the stored spec, before update mode rewrites it.
       let diff = '';
       let changed = [];
@@ -220,7 +241,8 @@ class SpecRun {
         const pictures = dot.status === 0 ? proposedDot : `none: ${dot.stderr.trim()}`;
         report = `Proposed spec: ${proposedYaml}\n  (pictures: ${pictures})\n` +
                  'Review it, then accept it (keeps the stored state names; new states get --name NEW=Name, or --auto):\n' +
-                 `    typestar accept ${shellQuote(this.spec)}\n` +
+                 `    ${accept}\n` +
+                 (force ? '  (--force: the proposal has another class name, callins or callbacks than the stored spec)\n' : '') +
                  `or rerun with TYPESTAR_UPDATE=1 (or --update), which writes ${path.basename(this.spec)} itself.\n`;
         pointer = `Proposed spec: ${proposedYaml} (its diff and pictures are in the first failing test's message above)\n`;
       }
@@ -373,6 +395,7 @@ async function runTransition(run, suite, tr, t) {
              purpose: `${w.purpose} (cut before an unknown transition)` };
   }).filter((w) => w.inputs.length > 0);
 
+  const untested = [];  // words the device's learning purpose did not let run to the end
   for (let n = 0; n < words.length; ++n) {
     const w = words[n];
     let outputs;
@@ -385,6 +408,10 @@ async function runTransition(run, suite, tr, t) {
     }
     const k = outputs.findIndex((o, i) => o !== w.expected[i]);
     if (k < 0) continue;
+    if (outputs[k] === OUTSIDE_PURPOSE) {  // not the class's answer: not tested (never a pass)
+      untested.push(w.inputs.slice(0, k + 1).join(' '));
+      continue;
+    }
     // A callback later than tmax makes a `wait` answer quiet too early: give it QUIET_CHECK_FACTOR x
     // tmax to show up (it is recorded as a violation) before the difference counts as the class's.
     await new Promise((resolve) => setTimeout(resolve, QUIET_CHECK_FACTOR * d.timing.tmaxMs));
@@ -435,6 +462,9 @@ async function runTransition(run, suite, tr, t) {
   }
   await confirmQuiet(run, suite, words);
   checkTiming(d);  // a violation recorded since (a late callback) voids the pass
+  if (untested.length > 0)
+    t.skip(`typestar: ${run.spec}:${tr.line}: state ${tr.state}, input ${tr.input}: not tested: the learning purpose ` +
+           `does not explore ${untested.join('; ')} (it answered ${OUTSIDE_PURPOSE})`);
 }
 
 /// Throws the device's recorded timing violation (a late or early callback) as a test failure.

@@ -5,7 +5,7 @@
 'use strict';
 
 const { EventEmitter } = require('events');
-const { LearningPurpose } = require('../lib/purpose');
+const { LearningPurpose, atMostPending } = require('../lib/purpose');
 
 class IllegalStateException extends Error {}
 
@@ -45,7 +45,7 @@ class AsyncTask extends EventEmitter {
 }
 
 /// options: delayMs (default 15), tmaxMs (80), tminMs (1).
-function asynctask(options = {}) {
+function purpose(options = {}) {
   const delayMs = options.delayMs ?? 15;
   return new LearningPurpose('AsyncTask')
     .framework(`node-${process.versions.node}-sim`)
@@ -62,8 +62,14 @@ function asynctask(options = {}) {
     .callback('onCancelled')
     .callback('onPostExecute')
     .timing({ tmaxMs: options.tmaxMs ?? 80, tminMs: options.tminMs ?? 1 })
-    .quietIsStable()
-    .build();
+    .quietIsStable();
 }
 
-module.exports = { asynctask, AsyncTask };
+/// AsyncTask learned with a learning purpose (specs/asynctask_purpose.yaml), mirroring typestar-device's
+/// `asynctask_purpose`: at most one cancel() waiting for its onCancelled(), so a second cancel() there
+/// is outside the purpose (answered err marked outside_purpose over /v1, never run).
+function asynctaskPurpose(options = {}) {
+  return purpose(options).restrictTo(atMostPending(['cancel'], ['onCancelled'], 1)).build();
+}
+
+module.exports = { asynctask: (options = {}) => purpose(options).build(), asynctaskPurpose, AsyncTask };

@@ -7,6 +7,10 @@ const purposes = {
     describe: 'AsyncTask simulated with timers (specs/asynctask.yaml); for protocol tests',
     make: (o) => require('./asynctask').asynctask(o),
   },
+  'asynctask-purpose': {
+    describe: 'AsyncTask with a learning purpose: at most one cancel pending (specs/asynctask_purpose.yaml); for protocol tests',
+    make: (o) => require('./asynctask').asynctaskPurpose(o),
+  },
   'readable-stream-2': {
     describe: 'Readable of readable-stream 2.3.x (npm alias readable-stream-2)',
     make: (o) => require('./readable_stream').readable(2, o),

@@ -17,6 +17,12 @@ struct RunConfig {
     /// Test cases handed to the oracle per batch (a device pool may run a batch in parallel). The
     /// runner stops after the first batch with a failure, so 1 runs nothing after a failure.
     std::size_t batch_size = 1;
+    /// Conformance checks (not learning): when set, a case the device answers `unknown:purpose`
+    /// (kOutsidePurpose: its learning purpose does not explore that input there) where the suite
+    /// expects another answer is not checked from that input on, and the case's inputs up to and
+    /// including it are appended here (the caller names them among the assumptions). When null,
+    /// such an answer is a difference like any other (during learning, a counterexample).
+    std::vector<Word>* outside_purpose = nullptr;
 };
 
 /// Runs every test case of `suite` through `oracle` in order and returns the first that fails

@@ -63,6 +63,9 @@ struct AgentStatus {
     /// The parameterised callins it declares (`parameters`, PSYCO): each concrete value is one of
     /// `callins`; empty when the agent declares none.
     std::vector<DeviceDescription::Parameterised> parameters;
+    /// Whether its learning purpose may leave callins unexplored (optional field `outside_purpose`):
+    /// a callin it denies answers `err` marked `"outside_purpose"`, read as kOutsidePurpose.
+    bool outside_purpose = false;
 };
 
 /// Reads a bearer token from `path` (surrounding whitespace trimmed). Throws typestar::Error when

@@ -101,8 +101,11 @@ private:
 /// Runs a ClassDefinition: inputs are the callins (declared order; split variants in place; a
 /// parameterised callin's concrete values in place, `callin/vK` for the K-th distinct value, or
 /// `callin` when it has one value) then `wait`; outputs `ok`, `quiet`, `err`, then the callback symbols (declared order), all fixed at
-/// construction. A callin that throws answers `err`, and `err` is absorbing (every later input of
-/// the query answers `err` without running). Traits: closure_traits, without `quiet` when the
+/// construction, and `unknown:purpose` (kOutsidePurpose, last) when the definition has a learning
+/// purpose: a callin the purpose denies answers it without running (a denied `wait` answers `err`),
+/// and the query ends there like after `err` (typestar/core/outside_purpose.hpp). A callin that throws
+/// answers `err`, and `err` is absorbing (every later input of the query answers `err` without
+/// running). Traits: closure_traits, without `quiet` when the
 /// definition's quiet_is_stable is false. Not thread-safe (one query at a time); callbacks may
 /// arrive on any thread.
 class InProcessDevice final : public Device {
@@ -188,6 +191,7 @@ private:
     std::shared_ptr<void> instance_;
     std::vector<StepRecord> history_;
     bool errored_ = false;
+    std::optional<Symbol> outside_purpose_;  ///< kOutsidePurpose, when the definition has a filter
     std::size_t variant_round_ = 0;
     std::uint64_t query_number_ = 0;
 };

@@ -54,9 +54,12 @@ struct StepRecord {
 };
 
 /// A learning purpose (DroidStar §5.3): true when `next` (a callin or `wait`) may be explored after
-/// `history`. A denied input is answered `err` without running anything, so the learned typestate
-/// is the class restricted to the purpose (a regular approximation): there, `err` means "refused by
-/// the class or outside the purpose".
+/// `history`. A denied callin is answered `unknown:purpose` (kOutsidePurpose) without running
+/// anything, and the query ends there: the learned typestate is the class restricted to the
+/// purpose, and the spec records each denied callin as an unknown transition with source `purpose`
+/// ("not explored by this purpose"), apart from `err` (refused by the class). Suites do not test
+/// those transitions and name them; the Monitor reports a call into one as unverified, never as a
+/// violation. A denied `wait` still answers `err` (a spec has no unknown `wait`).
 using QueryFilter = std::function<bool(std::span<const StepRecord> history, std::string_view next)>;
 
 /// The filter "at most `limit` pending requests" (DroidStar §5.3, SpellCheckerSession): an input in

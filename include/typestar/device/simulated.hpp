@@ -37,6 +37,10 @@ struct SimOptions {
 /// the result makes it end with onCancelled(); execute() after cancel() but before onCancelled() is
 /// accepted and never runs the task (DroidStar's corner case).
 [[nodiscard]] ClassDefinition asynctask(const SimOptions& options = {});
+/// AsyncTask learned with a learning purpose (specs/asynctask_purpose.yaml, format v2): at most one
+/// `cancel` waiting for its `onCancelled`, so a second `cancel` there is outside the purpose (the
+/// class would take it) and the spec records it as an unknown transition with source `purpose`.
+[[nodiscard]] ClassDefinition asynctask_purpose(const SimOptions& options = {});
 /// android.os.CountDownTimer (specs/countdowntimer.yaml): start() ticks once, then finishes.
 [[nodiscard]] ClassDefinition countdowntimer(const SimOptions& options = {});
 /// android.media.MediaPlayer (specs/mediaplayer.yaml).

@@ -87,10 +87,11 @@ public:
     [[nodiscard]] CacheOracle* prefix_tree() override { return this; }
     /// The step from `node` on `input` if the tree knows it, else nullopt. Under the traits this
     /// cache uses, a `wait` answered `quiet` and every input after an absorbing output are
-    /// self-loops (target == node; output quiet, resp. the absorbing output). `node` must be below
-    /// num_nodes() and `input` below inputs().size() (unchecked).
+    /// self-loops (target == node; output quiet, resp. the absorbing output), and so is every input
+    /// after the output `unknown:purpose` (kOutsidePurpose) when the traits have an absorbing output. `node` must be below num_nodes() and `input` below
+    /// inputs().size() (unchecked).
     [[nodiscard]] std::optional<Edge> edge(NodeId node, Symbol input) const {
-        if (traits_.absorbing && node != kRootNode && nodes_[node].output == *traits_.absorbing)
+        if (traits_.absorbing && node != kRootNode && ends_run(nodes_[node].output))
             return Edge{node, *traits_.absorbing};
         const std::uint32_t c = child(node, input);
         if (c == kNone) return std::nullopt;
@@ -110,6 +111,12 @@ private:
         Symbol output = 0;                 // output of the edge into this node
         std::uint32_t children = kNone;    // index of this node's block in children_, or kNone
     };
+
+    // True for the absorbing output and kOutsidePurpose: nothing after them runs, and every later
+    // answer is the absorbing output. Only called when the traits have an absorbing output.
+    [[nodiscard]] bool ends_run(Symbol output) const noexcept {
+        return output == *traits_.absorbing || output == outside_purpose_;
+    }
 
     // Where a walk stands: a node, or past an absorbing output (then every answer is that output).
     struct Cursor {
@@ -143,6 +150,7 @@ private:
     MembershipOracle& inner_;
     CacheConfig config_;
     DeviceTraits traits_;
+    std::optional<Symbol> outside_purpose_;  // kOutsidePurpose among the outputs, with an absorbing output
     std::size_t width_;
     std::vector<Node> nodes_;
     std::vector<std::uint32_t> children_;  // blocks of width_ child slots

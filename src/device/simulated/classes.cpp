@@ -421,6 +421,13 @@ ClassDefinition asynctask(const SimOptions& o) {
         .build();
 }
 
+ClassDefinition asynctask_purpose(const SimOptions& o) {
+    ClassDefinition d = asynctask(o);
+    d.filter = at_most_pending({"cancel"}, {"onCancelled"}, 1);
+    d.validate();
+    return d;
+}
+
 ClassDefinition countdowntimer(const SimOptions& o) {
     auto looper = make_looper(o);
     return LearningPurpose<CountDownTimer>("CountDownTimer")
@@ -545,6 +552,7 @@ ClassDefinition pipedoutputstream(const SimOptions&) {
 const std::vector<SimulatedClass>& simulated_classes() {
     static const std::vector<SimulatedClass> classes{
         {"asynctask", "specs/asynctask.yaml", VariantMode::Compare, &asynctask},
+        {"asynctask_purpose", "specs/asynctask_purpose.yaml", VariantMode::Compare, &asynctask_purpose},
         {"countdowntimer", "specs/countdowntimer.yaml", VariantMode::Compare, &countdowntimer},
         {"mediaplayer", "specs/mediaplayer.yaml", VariantMode::Compare, &mediaplayer},
         {"pipedoutputstream", "specs/pipedoutputstream.yaml", VariantMode::Compare, &pipedoutputstream},

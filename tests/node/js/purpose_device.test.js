@@ -115,9 +115,10 @@ test('a callback sooner than tmin, or before the next callin could run, is a Dev
   await assert.rejects(between.run(['on', 'off']), /tmin violated: callback 'changed' arrived before callin 'off' could run/);
 });
 
-test('settled callbacks are queued and delivered by wait; callbacksDrained refuses a callin before', async () => {
+test('settled callbacks are queued and delivered by wait; callbacksDrained holds a callin back', async () => {
   const d = new NodeDevice(toggle(0).purpose.settle(() => settle.turns()).restrictTo(callbacksDrained()).build());
-  assert.deepStrictEqual(await answers(d, ['on', 'off']), ['ok', 'err']);
+  // Outside the learning purpose, not refused by the class: unknown:purpose, and the query ends there.
+  assert.deepStrictEqual(await answers(d, ['on', 'off', 'on']), ['ok', 'unknown:purpose', 'err']);
   assert.deepStrictEqual(await answers(d, ['on', 'wait', 'off', 'wait']), ['ok', 'changed', 'ok', 'quiet']);
 });
 
@@ -145,7 +146,7 @@ test('callbacksDrained never absorbs a callback that came by itself: the race is
   await assert.rejects(d.step('off'), (e) => e instanceof DeviceError &&
     /tmin violated: callback 'changed' arrived before callin 'off' could run/.test(e.message));
   await d.finish();
-  // Emitted within the callin (settled), the same callback holds the next callin back: `err`.
+  // Emitted within the callin (settled), the same callback holds the next callin back (outside the purpose).
   const held = new NodeDevice(new LearningPurpose('Held')
     .reset((sink) => ({ sink }))
     .callin('on', (x) => x.sink.emit('changed'))
@@ -154,15 +155,18 @@ test('callbacksDrained never absorbs a callback that came by itself: the race is
     .restrictTo(callbacksDrained())
     .timing({ tmaxMs: 20, tminMs: 0 })
     .build());
-  assert.deepStrictEqual(await answers(held, ['on', 'off']), ['ok', 'err']);
+  assert.deepStrictEqual(await answers(held, ['on', 'off']), ['ok', 'unknown:purpose']);
   assert.deepStrictEqual(await answers(held, ['on', 'wait', 'off']), ['ok', 'changed', 'ok']);
 });
 
 test('filters: atMostPending and both', async () => {
   const filter = both(atMostPending(['on'], ['changed'], 1), null);
   const d = new NodeDevice(toggle(5).purpose.restrictTo(filter).build());
-  assert.deepStrictEqual(await answers(d, ['on', 'on']), ['ok', 'err']);
+  assert.deepStrictEqual(await answers(d, ['on', 'on']), ['ok', 'unknown:purpose']);
   assert.deepStrictEqual(await answers(d, ['on', 'wait', 'on', 'wait']), ['ok', 'changed', 'ok', 'changed']);
+  assert.ok(d.outputs.includes('unknown:purpose'));
+  // Without a purpose, the outputs are those of every class: ok, quiet, err, the callbacks.
+  assert.deepStrictEqual(new NodeDevice(toggle(5).purpose.build()).outputs, ['ok', 'quiet', 'err', 'changed']);
 });
 
 test('merged callbacks and undeclared ones', async () => {

@@ -271,6 +271,8 @@ public final class Agent {
         statusBody.addProperty("quiet_is_stable", purpose.quietIsStable);
         statusBody.addProperty("max_sessions", config.maxSessions);
         if (!purpose.expanded.isEmpty()) statusBody.add("parameters", parameters(purpose));
+        // Additive field: the learning purpose may deny callins (answered err, marked outside_purpose).
+        if (purpose.filter != null || purpose.callbacksDrained) statusBody.addProperty("outside_purpose", true);
         if (!purpose.environment.isEmpty()) {
             JsonArray environment = new JsonArray();
             purpose.environment.forEach(environment::add);
@@ -595,7 +597,12 @@ public final class Agent {
             }
             JsonObject o = new JsonObject();
             o.addProperty("seq", seq);
-            o.addProperty("output", answer.output());
+            if (answer.output().equals(Runner.OUTSIDE_PURPOSE)) {  // PROTOCOL.md: err, marked
+                o.addProperty("output", "err");
+                o.addProperty("outside_purpose", true);
+            } else {
+                o.addProperty("output", answer.output());
+            }
             // Additive field (clients ignore it): the class of the exception that refused the callin.
             if (answer.exception() != null) o.addProperty("exception", answer.exception());
             s.last = Response.json(200, o);
@@ -729,10 +736,16 @@ public final class Agent {
             releaseSlot(slot);
             JsonObject o = new JsonObject();
             JsonArray outs = new JsonArray();
-            r.outputs().forEach(outs::add);
+            int outside = -1;
+            for (int k = 0; k < r.outputs().size(); ++k) {
+                boolean denied = r.outputs().get(k).equals(Runner.OUTSIDE_PURPOSE);
+                if (denied) outside = k;
+                outs.add(denied ? "err" : r.outputs().get(k));  // PROTOCOL.md: err, its index marked
+            }
             o.add("outputs", outs);
             o.addProperty("steps", r.steps());
             o.addProperty("waits", r.waits());
+            if (outside >= 0) o.addProperty("outside_purpose", outside);
             return Response.json(200, o);
         } catch (DeviceException e) {
             releaseSlot(slot);

@@ -5,11 +5,17 @@ import java.util.List;
 /**
  * A {@link LearningPurpose} run in this JVM, one query at a time — what the agent serves over
  * /v1/run, without HTTP, token or port: for test runners in the JVM (typestar.junit). Every query
- * starts from a fresh instance, stops at the first {@code err} (the rest answers {@code err}, not
- * run) and, when the purpose declares quiet stable, answers a {@code wait} right after a quiet one
+ * starts from a fresh instance, stops at the first {@code err} or {@link #OUTSIDE_PURPOSE} (the rest
+ * answers {@code err}, not run) and, when the purpose declares quiet stable, answers a {@code wait} right after a quiet one
  * without running it. Not thread-safe.
  */
 public final class LocalDevice implements AutoCloseable {
+    /**
+     * The output of a callin the learning purpose denies (not run; the rest of the query answers
+     * {@code err}): not the class's answer, so a test runner reports the transition as not tested.
+     */
+    public static final String OUTSIDE_PURPOSE = Runner.OUTSIDE_PURPOSE;
+
     private final LearningPurpose<?> purpose;
     private final Runner runner;
 

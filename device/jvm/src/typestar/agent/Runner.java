@@ -21,6 +21,13 @@ final class Runner {
     /** The output of one step and, for a callin that threw, the exception's class. */
     record Answer(String output, String exception) {}
 
+    /**
+     * The output of a callin the learning purpose denies (not run; the session ends there like after
+     * {@code err}): not the class's answer. Over /v1 it is {@code err} marked {@code outside_purpose}
+     * (device/PROTOCOL.md); the C++ name is typestar::kOutsidePurpose.
+     */
+    static final String OUTSIDE_PURPOSE = "unknown:purpose";
+
     /** What a whole query ran: outputs, steps and waits really executed. */
     record Run(List<String> outputs, int steps, int waits) {}
 
@@ -108,13 +115,14 @@ final class Runner {
         if (errored) {
             answer = new Answer("err", null);
         } else if (!isWait && purpose.callbacksDrained && queued()) {
-            answer = new Answer("err", null);  // outside the purpose: a callback is undelivered
+            answer = new Answer(OUTSIDE_PURPOSE, null);  // outside the purpose: a callback is undelivered
         } else if (purpose.filter != null && !allowed(input)) {
-            answer = new Answer("err", null);  // outside the learning purpose
+            // outside the learning purpose: a callin is unknown there, a wait (no unknown waits) err
+            answer = new Answer(isWait ? "err" : OUTSIDE_PURPOSE, null);
         } else {
             answer = isWait ? new Answer(runWait(timeoutMs), null) : runCallin(input);
         }
-        if (answer.output().equals("err")) errored = true;
+        if (answer.output().equals("err") || answer.output().equals(OUTSIDE_PURPOSE)) errored = true;
         history.add(new StepRecord(input, answer.output()));
         monitor.check(who);
         return answer;
@@ -122,7 +130,7 @@ final class Runner {
 
     /**
      * A whole query on a fresh instance, with the contract of the C++ {@code Device::run}: stops at
-     * the first {@code err} (the rest is {@code err}, not run) and, when quiet is stable, answers a
+     * the first {@code err} or {@link #OUTSIDE_PURPOSE} (the rest is {@code err}, not run) and, when quiet is stable, answers a
      * {@code wait} right after a quiet {@code wait} without running it.
      */
     Run run(List<String> inputs) throws DeviceException {
@@ -143,7 +151,7 @@ final class Runner {
                 ++steps;
                 if (isWait) ++waits;
                 outputs.add(out);
-                if (out.equals("err")) {
+                if (out.equals("err") || out.equals(OUTSIDE_PURPOSE)) {
                     while (outputs.size() < inputs.size()) outputs.add("err");
                     break;
                 }
