@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "agent_answers_target.hpp"
+#include "agent_data_target.hpp"
 #include "agent_handler_target.hpp"
 #include "agent_request_target.hpp"
 
@@ -75,6 +76,23 @@ TEST(AgentFuzzCorpus, AgentHandlerAnswersValidJsonOnEverySeed) {
         EXPECT_EQ(fuzz::agent_handler_one_input(data.data(), data.size()), 0);
     }
     EXPECT_EQ(fuzz::handler_agent().sessions(), 0u);  // every input's sessions were deleted
+}
+
+TEST(AgentFuzzCorpus, DataAgentAnswersDeclaredOutputsOnEverySeed) {
+    const auto files = corpus("data");
+    ASSERT_GE(files.size(), 10u);
+    for (const auto& f : files) {
+        SCOPED_TRACE(f.filename().string());
+        const auto data = bytes_of(f);
+        EXPECT_EQ(fuzz::agent_data_one_input(data.data(), data.size()), 0);
+    }
+    // Also the typestate handler's seeds (their token is the fuzz agents').
+    for (const auto& f : corpus("handler")) {
+        SCOPED_TRACE(f.filename().string());
+        const auto data = bytes_of(f);
+        EXPECT_EQ(fuzz::agent_data_one_input(data.data(), data.size()), 0);
+    }
+    EXPECT_EQ(fuzz::data_agent().sessions(), 0u);  // every input's sessions were deleted
 }
 
 }  // namespace
