@@ -1,11 +1,13 @@
 #include "typestar/ra/automaton.hpp"
 
 #include "../spec/spec_detail.hpp"
+#include "values.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -409,7 +411,7 @@ DataSymbol RaSimulator::step(const DataSymbol& input) {
         DataSymbol out{t.output, {}};
         for (const auto& arg : t.output_args) {
             if (arg.fresh) {
-                const Value v = max_seen_ ? *max_seen_ + 1 : 0;
+                const Value v = internal::fresh_after(max_seen_);
                 max_seen_ = v;
                 out.values.push_back(v);
             } else {
@@ -451,12 +453,14 @@ std::vector<Value> value_classes(DataType type, std::vector<Value> known) {
         return out;
     }
     if (type == DataType::Id) {
-        out.push_back(known.back() + 1);
+        out.push_back(internal::unused_id(std::set<Value>(known.begin(), known.end())));
     } else {
-        out.push_back(known.front() - kGap);
-        out.push_back(known.back() + kGap);
+        // The classes below the smallest and above the largest exist only where int64 has values;
+        // midpoints without overflow (std::midpoint rounds towards the smaller, as a + (b - a) / 2).
+        if (known.front() > internal::kMinValue) out.push_back(internal::plus_clamped(known.front(), -kGap));
+        if (known.back() < internal::kMaxValue) out.push_back(internal::plus_clamped(known.back(), kGap));
         for (std::size_t i = 0; i + 1 < known.size(); ++i)
-            if (known[i + 1] - known[i] >= 2) out.push_back(known[i] + (known[i + 1] - known[i]) / 2);
+            if (known[i] + 1 < known[i + 1]) out.push_back(std::midpoint(known[i], known[i + 1]));
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -686,7 +690,7 @@ std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& vis
                 std::vector<Value> outs;
                 for (const auto& arg : t.output_args) {
                     if (arg.fresh) {
-                        fresh = any ? fresh + 1 : 0;
+                        fresh = internal::fresh_after(any ? std::optional<Value>(fresh) : std::nullopt);
                         any = true;
                         outs.push_back(fresh);
                     } else {
@@ -825,7 +829,7 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
                     for (std::size_t i = 0; !differs && i < ta.output_args.size(); ++i) {
                         const OutputArg &oa = ta.output_args[i], &ob = tb.output_args[i];
                         if (oa.fresh && ob.fresh) {
-                            const Value v = m.max_seen ? *m.max_seen + 1 : 0;
+                            const Value v = internal::fresh_after(m.max_seen);
                             m.max_seen = v;
                             outs_a.push_back(v);
                             outs_b.push_back(v);

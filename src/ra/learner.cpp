@@ -10,6 +10,7 @@
 #include <set>
 
 #include "input_classes.hpp"
+#include "values.hpp"
 #include "typestar/log/logging.hpp"
 
 namespace typestar::ra {
@@ -437,11 +438,9 @@ private:
             const long g = static_cast<long>(param_index(suffix, j, k));
             const bool free = is_free(suffix, j, k);
             std::vector<std::pair<TermTok, Value>> potential;
-            Value fresh = 0;
-            bool any = false;
+            std::optional<Value> largest;
             for (const auto& [tok, x] : env) {
-                fresh = any ? std::max(fresh, x.value + 1) : x.value + 1;
-                any = true;
+                largest = std::max(largest.value_or(x.value), x.value);
                 if (x.type != type || (tok.first == 'v' && !free)) continue;
                 if (std::none_of(potential.begin(), potential.end(), [&](const auto& p) { return p.second == x.value; }) &&
                     resolve(x) == tok)
@@ -458,6 +457,15 @@ private:
                 in.values.pop_back();
                 return c;
             };
+            // a value equal to none of the environment's: the one after the largest (when int64 has it)
+            Value fresh = 0;
+            if (largest && *largest < internal::kMaxValue) {
+                fresh = *largest + 1;
+            } else if (largest) {
+                std::set<Value> seen;
+                for (const auto& [tok, x] : env) seen.insert(x.value);
+                fresh = internal::unused_id(seen);
+            }
             Sdt other = child(fresh);
             for (const auto& [tok, v] : potential) {
                 Sdt c = child(v);
@@ -674,9 +682,11 @@ private:
         }
         std::set<Value> taken;
         for (const auto& v : all) taken.insert(v.value);
-        if (d.type == DataType::Id) return {*taken.rbegin() + 1};
+        if (d.type == DataType::Id) return {internal::unused_id(taken)};
         std::vector<Value> out;
-        for (Value cand : {d.value + 1, d.value - 1}) {
+        for (const std::optional<Value> next : {internal::plus(d.value, 1), internal::plus(d.value, -1)}) {
+            if (!next) continue;  // int64 has no value on that side
+            const Value cand = *next;
             // strictly between d and its neighbour among the word's ints, and unused
             bool ok = !taken.count(cand);
             for (const auto& v : all)

@@ -1,7 +1,11 @@
 #include "typestar/ra/oracle.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <optional>
 #include <set>
+
+#include "values.hpp"
 
 namespace typestar::ra {
 
@@ -118,35 +122,52 @@ std::vector<Value> class_candidates(DataType type, const std::vector<Value>& rel
     if (type == DataType::Id) {
         for (Value v : relevant)
             if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-        out.push_back(taken.empty() ? 0 : *taken.rbegin() + 1);
+        out.push_back(internal::unused_id(taken));
         return out;
     }
     std::vector<Value> rel(relevant.begin(), relevant.end());
     std::sort(rel.begin(), rel.end());
     rel.erase(std::unique(rel.begin(), rel.end()), rel.end());
+    // A value of the class above `floor` (below `ceiling`): kGap past every taken value, or, when
+    // int64 ends there, the unused value nearest its end; none when the class has no unused value.
+    // Values at the int64 limits are ordinary input (from devices and files): nothing overflows.
+    auto above = [&](Value floor) -> std::optional<Value> {
+        if (*taken.rbegin() < internal::kMaxValue) return internal::plus_clamped(*taken.rbegin(), kGap);
+        for (Value v = internal::kMaxValue; v > floor; --v)
+            if (!taken.count(v)) return v;
+        return std::nullopt;
+    };
+    auto below = [&](Value ceiling) -> std::optional<Value> {
+        if (*taken.begin() > internal::kMinValue) return internal::plus_clamped(*taken.begin(), -kGap);
+        for (Value v = internal::kMinValue; v < ceiling; ++v)
+            if (!taken.count(v)) return v;
+        return std::nullopt;
+    };
     if (rel.empty()) {
-        out.push_back(taken.empty() ? 0 : *taken.rbegin() + kGap);
+        if (taken.empty()) out.push_back(0);
+        else out.push_back(*taken.rbegin() < internal::kMaxValue ? internal::plus_clamped(*taken.rbegin(), kGap)
+                                                                 : internal::unused_id(taken));
         return out;
     }
-    out.push_back(*taken.begin() - kGap);
+    if (const auto v = below(rel.front())) out.push_back(*v);
     for (std::size_t i = 0; i < rel.size(); ++i) {
         out.push_back(rel[i]);
         if (i + 1 < rel.size()) {
             const Value a = rel[i], b = rel[i + 1];
-            const Value mid = a + (b - a) / 2;
+            const Value mid = std::midpoint(a, b);  // a + (b - a) / 2, without overflow
             for (Value d = 0; d <= 64; ++d) {
-                if (mid + d < b && mid + d > a && !taken.count(mid + d)) {
-                    out.push_back(mid + d);
+                if (const auto up = internal::plus(mid, d); up && *up < b && *up > a && !taken.count(*up)) {
+                    out.push_back(*up);
                     break;
                 }
-                if (mid - d > a && mid - d < b && !taken.count(mid - d)) {
-                    out.push_back(mid - d);
+                if (const auto down = internal::plus(mid, -d); down && *down > a && *down < b && !taken.count(*down)) {
+                    out.push_back(*down);
                     break;
                 }
             }
         }
     }
-    out.push_back(*taken.rbegin() + kGap);
+    if (const auto v = above(rel.back())) out.push_back(*v);
     return out;
 }
 

@@ -89,13 +89,17 @@ bool may_hold(const RegisterAutomaton& ra, const std::vector<Atom>& conj) {
     std::vector<std::vector<Wide>> d(n, std::vector<Wide>(n, inf));
     for (std::size_t i = 0; i < n; ++i) d[i][i] = 0;
     for (const auto& e : edges) d[e.from][e.to] = std::min(d[e.from][e.to], e.weight);
-    for (std::size_t k = 0; k < n; ++k)
+    // Stops at the first negative cycle: past one, path sums grow exponentially with the terms
+    // (every pair of 56 terms ordered both ways overflowed 128 bits); before it, every distance is a
+    // simple path's, at most n * 2^64 in size.
+    for (std::size_t k = 0; k < n; ++k) {
         for (std::size_t i = 0; i < n; ++i)
             if (d[i][k] < inf)
                 for (std::size_t j = 0; j < n; ++j)
                     if (d[k][j] < inf && d[i][k] + d[k][j] < d[i][j]) d[i][j] = d[i][k] + d[k][j];
-    for (std::size_t i = 0; i < n; ++i)
-        if (d[i][i] < 0) return false;
+        for (std::size_t i = 0; i < n; ++i)
+            if (d[i][i] < 0) return false;
+    }
     for (const auto& [x, y, delta] : distinct)
         if (d[y][x] <= delta && d[x][y] <= -delta) return false;  // forced x - y == delta
     return true;

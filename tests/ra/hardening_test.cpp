@@ -5,11 +5,15 @@
 
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "ra_fixtures.hpp"
 #include "typestar/ra/format.hpp"
 #include "typestar/ra/suite.hpp"
+#include "typestar/ra/learner.hpp"
+#include "typestar/ra/oracle.hpp"
+#include "typestar/session/register_automata.hpp"
 
 namespace typestar::ra {
 namespace {
@@ -105,6 +109,27 @@ TEST(RaHardening, FirstMatchExpansionPastTheLimitIsRefusedNamingTheKnob) {
     }
     const ScopedEnv bad("TYPESTAR_MAX_GUARD_DISJUNCTS", "many");
     EXPECT_THROW((void)import_ralib_xml(xml, "wide.xml", options), Error);
+}
+
+// Issue 26 item 8 (the sanitizer run): a conjunction with a negative cycle through many terms
+// (56 literals, every pair ordered both ways) is a contradiction found at once; the shortest paths
+// of a negative cycle grow exponentially with the terms, so the search stops at the first one
+// (before: they overflowed even 128 bits).
+TEST(RaHardening, FirstMatchContradictionThroughManyTermsIsFoundWithoutOverflow) {
+    std::string cycle;
+    for (std::size_t i = 0; i < 56; ++i)
+        for (std::size_t j = 0; j < 56; ++j)
+            if (i != j) cycle += (cycle.empty() ? "" : " &amp;&amp; ") + std::to_string(i) + " &lt; " + std::to_string(j);
+    RalibImportOptions options;
+    options.first_match = true;
+    options.ordered_types = {"int"};
+    // the last transition's guard, the negation of the cycle, has up to 3080 conjunctions
+    const ScopedEnv limit("TYPESTAR_MAX_GUARD_DISJUNCTS", "4096");
+    const RegisterAutomaton ra = import_ralib_xml(ralib_model(1, {"x0!=0", cycle}), "cycle.xml", options);
+    RaSimulator sim(ra);
+    auto answer = [&](Value x) { return ra.outputs[sim.run({{0, {x}}})[0].symbol].name; };
+    EXPECT_EQ(answer(0), "o2");  // neither guard holds
+    EXPECT_EQ(answer(7), "o0");
 }
 
 std::string one_callin_spec(const std::string& guard_a, const std::string& guard_b) {
@@ -283,6 +308,79 @@ TEST(RaHardening, DiagnosticsEscapeControlCharacters) {
     ASSERT_FALSE(d2.empty());
     EXPECT_FALSE(has_control_character(d2)) << d2;
     EXPECT_NE(d2.find("o\\nx.xml:1: forged\\x1b[31m"), std::string::npos) << d2;
+}
+
+// Issue 26, item 8 (the sanitizer run): values at the int64 limits. A fresh output above the
+// largest value seen does not exist when that value is INT64_MAX: the simulator says so (before:
+// signed overflow, a "fresh" value INT64_MIN equal to nothing it should differ from).
+TEST(RaHardening, NoFreshValueAboveTheInt64LimitIsAnError) {
+    const RegisterAutomaton kg = testing::key_store();
+    RaSimulator sim(kg);
+    const std::size_t put = *kg.input_index("put");
+    try {
+        (void)sim.run({{put, {std::numeric_limits<Value>::max()}}});
+        ADD_FAILURE() << "a fresh value above INT64_MAX was answered";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("no fresh value above 9223372036854775807"), std::string::npos) << e.what();
+    }
+    // Below the limit, the fresh value is the next one.
+    const DataWord out = sim.run({{put, {std::numeric_limits<Value>::max() - 1}}});
+    EXPECT_EQ(out[0].values, std::vector<Value>{std::numeric_limits<Value>::max()});
+}
+
+// Constants and literals at the int64 limits: the data classes below the smallest and above the
+// largest value exist only where int64 has values, and midpoints never overflow (before: signed
+// overflow in value_classes and validate).
+TEST(RaHardening, ConstantsAtTheInt64LimitsValidate) {
+    const std::string text = "typestar: 2\nkind: register-automaton\nname: edge\ncallins: [\"f(p: int)\"]\n"
+                             "returns: [lo, mid, hi]\n"
+                             "constants: {top: 9223372036854775807, bottom: -9223372036854775808}\n"
+                             "initial: l0\nlocations:\n  l0:\n    transitions:\n"
+                             "      - {input: f, guard: \"p == bottom\", output: lo, to: l0}\n"
+                             "      - {input: f, guard: \"p > bottom && p < top\", output: mid, to: l0}\n"
+                             "      - {input: f, guard: \"p == top\", output: hi, to: l0}\n";
+    const RaSpec spec = parse_register_spec(text, "edge.yaml");
+    EXPECT_TRUE(validate(spec.automaton).empty());
+    const std::vector<Value> classes =
+        value_classes(DataType::Int, {std::numeric_limits<Value>::min(), std::numeric_limits<Value>::max()});
+    EXPECT_EQ(classes, (std::vector<Value>{std::numeric_limits<Value>::min(), -1, std::numeric_limits<Value>::max()}));
+    EXPECT_FALSE(separating_word(spec.automaton, spec.automaton, 3));
+}
+
+// The learner's and the suite's candidate values, one per data class: at the int64 limits the
+// classes below INT64_MIN and above INT64_MAX do not exist, and a fresh id is still unused.
+TEST(RaHardening, ClassCandidatesAtTheInt64Limits) {
+    constexpr Value lo = std::numeric_limits<Value>::min(), hi = std::numeric_limits<Value>::max();
+    EXPECT_EQ(class_candidates(DataType::Int, {hi}, {}), (std::vector<Value>{hi - (Value{1} << 20), hi}));
+    EXPECT_EQ(class_candidates(DataType::Int, {lo, hi}, {}), (std::vector<Value>{lo, -1, hi}));
+    EXPECT_EQ(class_candidates(DataType::Int, {}, {hi}), std::vector<Value>{hi - 1});
+    EXPECT_EQ(class_candidates(DataType::Id, {hi}, {hi - 1}), (std::vector<Value>{hi, hi - 2}));
+    EXPECT_EQ(class_candidates(DataType::Int, {hi - 1, hi}, {}),
+              (std::vector<Value>{hi - 1 - (Value{1} << 20), hi - 1, hi}));  // nothing between them
+}
+
+/// A device over ids whose `get` answers the constant `top` = INT64_MAX.
+class TopDevice final : public DataSul {
+public:
+    void reset() override {}
+    DataSymbol step(const DataSymbol& input) override {
+        if (input.symbol == 0) return {0, {}};                                  // put(p): ok
+        return {1, {std::numeric_limits<Value>::max()}};                      // get: val(top)
+    }
+};
+
+// Output values at the int64 limit reach the learner's value choices (fresh values, neighbours,
+// gaps): it learns the device, never overflowing.
+TEST(RaHardening, LearnsOutputsAtTheInt64Limit) {
+    RegisterAutomaton signature;
+    signature.name = "top";
+    signature.inputs = {{"put", {{"p", DataType::Int}}}, {"get", {}}};
+    signature.outputs = {{"ok", {}}, {"val", {{"v", DataType::Int}}}};
+    signature.constants = {{"top", DataType::Int, std::numeric_limits<Value>::max()}};
+    TopDevice device;
+    const RaLearnResult learned = learn_register_automaton(device, signature);
+    ASSERT_TRUE(learned.converged) << learned.failure;
+    EXPECT_EQ(learned.hypothesis.locations.size(), 1U);
 }
 
 }  // namespace

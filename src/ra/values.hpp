@@ -1,0 +1,52 @@
+// Arithmetic on data values (int64) that never overflows: values come from files, devices and
+// clients, so INT64_MIN and INT64_MAX are ordinary inputs (issue 26 item 8, the sanitizer run).
+// Private to src/ra.
+#pragma once
+
+#include <limits>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "typestar/core/error.hpp"
+#include "typestar/ra/automaton.hpp"
+
+namespace typestar::ra::internal {
+
+constexpr Value kMinValue = std::numeric_limits<Value>::min();
+constexpr Value kMaxValue = std::numeric_limits<Value>::max();
+
+/// a + d when it is an int64, else nullopt.
+inline std::optional<Value> plus(Value a, Value d) {
+    Value r = 0;
+    if (__builtin_add_overflow(a, d, &r)) return std::nullopt;
+    return r;
+}
+
+/// a + d, clamped to the int64 range.
+inline Value plus_clamped(Value a, Value d) {
+    if (const auto r = plus(a, d)) return *r;
+    return d > 0 ? kMaxValue : kMinValue;
+}
+
+/// An id not in `taken`: 0 when it is empty, else the one after its largest value, or (that being
+/// INT64_MAX) the largest value not in `taken`. Deterministic.
+inline Value unused_id(const std::set<Value>& taken) {
+    if (taken.empty()) return 0;
+    if (*taken.rbegin() < kMaxValue) return *taken.rbegin() + 1;
+    Value v = kMaxValue;
+    while (taken.count(v)) --v;  // taken is finite: stops before INT64_MIN unless taken is all of int64
+    return v;
+}
+
+/// The fresh output value after `max_seen` (the largest value seen; 0 when none). Throws Error
+/// when that is INT64_MAX: int64 has no value above it.
+inline Value fresh_after(const std::optional<Value>& max_seen) {
+    if (!max_seen) return 0;
+    if (*max_seen == kMaxValue)
+        throw Error("register automaton: no fresh value above " + std::to_string(kMaxValue) +
+                    " (the largest int64) for a fresh output");
+    return *max_seen + 1;
+}
+
+}  // namespace typestar::ra::internal
