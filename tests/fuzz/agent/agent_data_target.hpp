@@ -5,8 +5,7 @@
 // Shared by the libFuzzer entry point and the corpus replay test.
 // Input: pipelined HTTP requests (up to 16); "{s}" in a target stands for the last session the
 // input created. Sessions created by an input are deleted after it.
-// Oracles beyond "no crash": the handler never throws; every answer has a known status and a body
-// that is strict JSON — an object, and for errors {"value": {"error": string, "message": string}};
+// Oracles beyond "no crash": those of agent_handler_target.hpp (checked_answer), and
 // a 200 answer to a data step or run names only declared outputs, each with as many integer
 // values as the output declares; a run answers one output per input (`steps` = inputs, `waits` 0)
 // and the same run sent again answers the same body (a fresh instance each time).
@@ -27,10 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "agent_access.hpp"
-#include "fuzz_check.hpp"
-#include "http_server.hpp"
-#include "typestar/device/agent.hpp"
+#include "agent_handler_target.hpp"
 #include "typestar/device/data_purpose.hpp"
 
 namespace typestar::fuzz {
@@ -112,15 +108,6 @@ inline void check_data_output(const nlohmann::json& answer) {
     for (const auto& v : answer["values"]) TYPESTAR_FUZZ_CHECK(v.is_number_integer());
 }
 
-inline detail::HttpResponse handle_data_request(const detail::HttpRequest& request) {
-    try {
-        return detail::AgentTestAccess::handle(data_agent(), request);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "fuzz check failed: the agent's handler threw: %s\n", e.what());
-        std::abort();
-    }
-}
-
 inline int agent_data_one_input(const std::uint8_t* data, std::size_t size) {
     data_agent();
     std::string_view buffer(reinterpret_cast<const char*>(data), size);
@@ -128,7 +115,6 @@ inline int agent_data_one_input(const std::uint8_t* data, std::size_t size) {
     limits.max_header_bytes = 2048;
     limits.max_body_bytes = 4096;
     std::vector<std::string> sessions;
-    static const std::set<int> kStatuses{200, 201, 400, 401, 403, 404, 405, 409, 500, 503};
     for (int n = 0; n < 16; ++n) {
         detail::ParsedRequest p = detail::parse_request(buffer, limits);
         if (p.state != detail::ParsedRequest::State::Complete) break;
@@ -136,20 +122,10 @@ inline int agent_data_one_input(const std::uint8_t* data, std::size_t size) {
         detail::HttpRequest& request = p.request;
         if (const auto at = request.target.find("{s}"); at != std::string::npos && !sessions.empty())
             request.target.replace(at, 3, sessions.back());
-        const detail::HttpResponse response = handle_data_request(request);
-        TYPESTAR_FUZZ_CHECK(kStatuses.count(response.status) == 1);
-        TYPESTAR_FUZZ_CHECK(response.fault == detail::HttpResponse::Fault::None);
-        const nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
-        TYPESTAR_FUZZ_CHECK(!body.is_discarded() && body.is_object());
-        if (response.status >= 400) {
-            const auto value = body.find("value");
-            TYPESTAR_FUZZ_CHECK(value != body.end() && value->is_object());
-            TYPESTAR_FUZZ_CHECK(value->contains("error") && (*value)["error"].is_string());
-            TYPESTAR_FUZZ_CHECK(value->contains("message") && (*value)["message"].is_string());
-            continue;
-        }
+        const detail::HttpResponse response = handled(data_agent(), request);
+        const nlohmann::json body = checked_answer(response);
+        if (response.status >= 400) continue;
         if (response.status == 201) {
-            TYPESTAR_FUZZ_CHECK(body.contains("session") && body["session"].is_string());
             sessions.push_back(body["session"].get<std::string>());
             continue;
         }
@@ -167,17 +143,11 @@ inline int agent_data_one_input(const std::uint8_t* data, std::size_t size) {
             TYPESTAR_FUZZ_CHECK(body.contains("steps") && body["steps"] == inputs["inputs"].size());
             TYPESTAR_FUZZ_CHECK(body.contains("waits") && body["waits"] == 0);
             // A run starts from a fresh instance: the same run answers the same.
-            const detail::HttpResponse again = handle_data_request(request);
+            const detail::HttpResponse again = handled(data_agent(), request);
             TYPESTAR_FUZZ_CHECK(again.status == 200 && again.body == response.body);
         }
     }
-    for (const auto& id : sessions) {
-        detail::HttpRequest end;
-        end.method = "DELETE";
-        end.target = "/v1/sessions/" + id;
-        end.headers["authorization"] = "Bearer test-token";
-        (void)handle_data_request(end);
-    }
+    end_sessions(data_agent(), sessions);
     return 0;
 }
 

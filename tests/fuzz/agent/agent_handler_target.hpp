@@ -73,6 +73,45 @@ inline Agent& handler_agent() {
     return *agent;
 }
 
+/// The agent's handler on `request`; a throw is a finding (abort).
+inline detail::HttpResponse handled(Agent& agent, const detail::HttpRequest& request) {
+    try {
+        return detail::AgentTestAccess::handle(agent, request);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fuzz check failed: the agent's handler threw: %s\n", e.what());
+        std::abort();
+    }
+}
+
+/// The promises every answer keeps: a known status, no fault, a body that is a JSON object, for
+/// errors {"value": {"error": string, "message": string, ...}}. Returns the body.
+inline nlohmann::json checked_answer(const detail::HttpResponse& response) {
+    static const std::set<int> kStatuses{200, 201, 400, 401, 403, 404, 405, 409, 500, 503};
+    TYPESTAR_FUZZ_CHECK(kStatuses.count(response.status) == 1);
+    TYPESTAR_FUZZ_CHECK(response.fault == detail::HttpResponse::Fault::None);
+    nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
+    TYPESTAR_FUZZ_CHECK(!body.is_discarded() && body.is_object());
+    if (response.status >= 400) {
+        const auto value = body.find("value");
+        TYPESTAR_FUZZ_CHECK(value != body.end() && value->is_object());
+        TYPESTAR_FUZZ_CHECK(value->contains("error") && (*value)["error"].is_string());
+        TYPESTAR_FUZZ_CHECK(value->contains("message") && (*value)["message"].is_string());
+    }
+    if (response.status == 201) TYPESTAR_FUZZ_CHECK(body.contains("session") && body["session"].is_string());
+    return body;
+}
+
+/// Deletes the sessions an input created.
+inline void end_sessions(Agent& agent, const std::vector<std::string>& sessions) {
+    for (const auto& id : sessions) {
+        detail::HttpRequest end;
+        end.method = "DELETE";
+        end.target = "/v1/sessions/" + id;
+        end.headers["authorization"] = "Bearer test-token";
+        (void)detail::AgentTestAccess::handle(agent, end);
+    }
+}
+
 inline int agent_handler_one_input(const std::uint8_t* data, std::size_t size) {
     Agent& agent = handler_agent();
     std::string_view buffer(reinterpret_cast<const char*>(data), size);
@@ -80,7 +119,6 @@ inline int agent_handler_one_input(const std::uint8_t* data, std::size_t size) {
     limits.max_header_bytes = 2048;
     limits.max_body_bytes = 4096;
     std::vector<std::string> sessions;
-    static const std::set<int> kStatuses{200, 201, 400, 401, 403, 404, 405, 409, 500, 503};
     for (int n = 0; n < 16; ++n) {
         detail::ParsedRequest p = detail::parse_request(buffer, limits);
         if (p.state != detail::ParsedRequest::State::Complete) break;
@@ -96,35 +134,11 @@ inline int agent_handler_one_input(const std::uint8_t* data, std::size_t size) {
             body["timeout_ms"] = 2;
             request.body = body.dump();
         }
-        detail::HttpResponse response;
-        try {
-            response = detail::AgentTestAccess::handle(agent, request);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "fuzz check failed: the agent's handler threw: %s\n", e.what());
-            std::abort();
-        }
-        TYPESTAR_FUZZ_CHECK(kStatuses.count(response.status) == 1);
-        TYPESTAR_FUZZ_CHECK(response.fault == detail::HttpResponse::Fault::None);
-        const nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
-        TYPESTAR_FUZZ_CHECK(!body.is_discarded() && body.is_object());
-        if (response.status >= 400) {
-            const auto value = body.find("value");
-            TYPESTAR_FUZZ_CHECK(value != body.end() && value->is_object());
-            TYPESTAR_FUZZ_CHECK(value->contains("error") && (*value)["error"].is_string());
-            TYPESTAR_FUZZ_CHECK(value->contains("message") && (*value)["message"].is_string());
-        }
-        if (response.status == 201) {
-            TYPESTAR_FUZZ_CHECK(body.contains("session") && body["session"].is_string());
-            sessions.push_back(body["session"].get<std::string>());
-        }
+        const detail::HttpResponse response = handled(agent, request);
+        const nlohmann::json body = checked_answer(response);
+        if (response.status == 201) sessions.push_back(body["session"].get<std::string>());
     }
-    for (const auto& id : sessions) {
-        detail::HttpRequest end;
-        end.method = "DELETE";
-        end.target = "/v1/sessions/" + id;
-        end.headers["authorization"] = "Bearer test-token";
-        (void)detail::AgentTestAccess::handle(agent, end);
-    }
+    end_sessions(agent, sessions);
     return 0;
 }
 
