@@ -111,17 +111,11 @@ inline void check_data_output(const nlohmann::json& answer) {
 inline int agent_data_one_input(const std::uint8_t* data, std::size_t size) {
     data_agent();
     std::string_view buffer(reinterpret_cast<const char*>(data), size);
-    detail::HttpLimits limits;
-    limits.max_header_bytes = 2048;
-    limits.max_body_bytes = 4096;
     std::vector<std::string> sessions;
     for (int n = 0; n < 16; ++n) {
-        detail::ParsedRequest p = detail::parse_request(buffer, limits);
-        if (p.state != detail::ParsedRequest::State::Complete) break;
-        buffer.remove_prefix(p.consumed);
-        detail::HttpRequest& request = p.request;
-        if (const auto at = request.target.find("{s}"); at != std::string::npos && !sessions.empty())
-            request.target.replace(at, 3, sessions.back());
+        std::optional<detail::HttpRequest> next = next_request(buffer, sessions);
+        if (!next) break;
+        detail::HttpRequest& request = *next;
         const detail::HttpResponse response = handled(data_agent(), request);
         const nlohmann::json body = checked_answer(response);
         if (response.status >= 400) continue;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -112,20 +113,29 @@ inline void end_sessions(Agent& agent, const std::vector<std::string>& sessions)
     }
 }
 
-inline int agent_handler_one_input(const std::uint8_t* data, std::size_t size) {
-    Agent& agent = handler_agent();
-    std::string_view buffer(reinterpret_cast<const char*>(data), size);
+/// The next complete request of `buffer` (then consumed), "{s}" in its target replaced by the last
+/// of `sessions`; nullopt when no complete request is left.
+inline std::optional<detail::HttpRequest> next_request(std::string_view& buffer,
+                                                       const std::vector<std::string>& sessions) {
     detail::HttpLimits limits;
     limits.max_header_bytes = 2048;
     limits.max_body_bytes = 4096;
+    detail::ParsedRequest p = detail::parse_request(buffer, limits);
+    if (p.state != detail::ParsedRequest::State::Complete) return std::nullopt;
+    buffer.remove_prefix(p.consumed);
+    if (const auto at = p.request.target.find("{s}"); at != std::string::npos && !sessions.empty())
+        p.request.target.replace(at, 3, sessions.back());
+    return std::move(p.request);
+}
+
+inline int agent_handler_one_input(const std::uint8_t* data, std::size_t size) {
+    Agent& agent = handler_agent();
+    std::string_view buffer(reinterpret_cast<const char*>(data), size);
     std::vector<std::string> sessions;
     for (int n = 0; n < 16; ++n) {
-        detail::ParsedRequest p = detail::parse_request(buffer, limits);
-        if (p.state != detail::ParsedRequest::State::Complete) break;
-        buffer.remove_prefix(p.consumed);
-        detail::HttpRequest& request = p.request;
-        if (const auto at = request.target.find("{s}"); at != std::string::npos && !sessions.empty())
-            request.target.replace(at, 3, sessions.back());
+        std::optional<detail::HttpRequest> next = next_request(buffer, sessions);
+        if (!next) break;
+        detail::HttpRequest& request = *next;
         // A wait may last up to an hour by the protocol: keep accepted timeouts short (larger ones
         // still reach the agent's validation).
         if (nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
