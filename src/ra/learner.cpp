@@ -49,7 +49,8 @@ constexpr long kShift = 1000000;
 std::vector<Value> with_increments(std::vector<Value> ints, const std::vector<Value>& increments) {
     const std::size_t n = ints.size();
     for (Value c : increments)
-        for (std::size_t i = 0; i < n; ++i) ints.push_back(ints[i] + c);
+        for (std::size_t i = 0; i < n; ++i)
+            if (const auto r = internal::plus(ints[i], c)) ints.push_back(*r);  // x + c beyond int64 is no value
     return ints;
 }
 
@@ -97,7 +98,7 @@ struct Env {
         if (v.type != DataType::Int) return std::nullopt;
         for (std::size_t i = 0; i < increments.size(); ++i)
             for (const auto& [tok, x] : refs)
-                if (x.type == DataType::Int && x.value + increments[i] == v.value)
+                if (x.type == DataType::Int && internal::plus(x.value, increments[i]) == v.value)
                     return tok + kShift * static_cast<long>(i + 1);
         return std::nullopt;
     }
@@ -125,7 +126,8 @@ struct Env {
         for (const auto& [tok, x] : refs) {
             if (x.type != DataType::Int) continue;
             see(x.value);
-            for (Value c : increments) see(x.value + c);
+            for (Value c : increments)
+                if (const auto r = internal::plus(x.value, c)) see(*r);
         }
         auto token = [&](const TV& x) { return first(x) ? *first(x) : *shifted(x); };
         out.push_back(kBetween);
@@ -644,7 +646,7 @@ private:
                 for (std::size_t j = 0; j < i; ++j)
                     if (candidates[j].type == DataType::Int &&
                         std::any_of(increments_.begin(), increments_.end(),
-                                    [&](Value c) { return candidates[j].value + c == v.value; })) {
+                                    [&](Value c) { return internal::plus(candidates[j].value, c) == v.value; })) {
                         mem.erase(v);
                         mem.insert(candidates[j]);
                         break;
@@ -661,7 +663,7 @@ private:
         if (v.type != DataType::Int) return std::nullopt;
         for (Value c : increments_)
             for (const auto& x : candidates)
-                if (x.type == DataType::Int && x.value + c == v.value) return x;
+                if (x.type == DataType::Int && internal::plus(x.value, c) == v.value) return x;
         return std::nullopt;
     }
 
@@ -678,7 +680,8 @@ private:
             const std::size_t n = all.size();
             for (Value c : increments_)
                 for (std::size_t i = 0; i < n; ++i)
-                    if (all[i].type == DataType::Int && all[i] != d) all.push_back({DataType::Int, all[i].value + c});
+                    if (all[i].type == DataType::Int && all[i] != d)
+                        if (const auto r = internal::plus(all[i].value, c)) all.push_back({DataType::Int, *r});
         }
         std::set<Value> taken;
         for (const auto& v : all) taken.insert(v.value);
@@ -1190,11 +1193,12 @@ private:
                     const std::size_t n = env.size();
                     for (Value c : increments_)
                         for (std::size_t e = from; e < n; ++e)
-                            if (env[e].second.type == DataType::Int) {
-                                Term t = env[e].first;
-                                t.offset = c;
-                                env.push_back({t, TV{DataType::Int, env[e].second.value + c}});
-                            }
+                            if (env[e].second.type == DataType::Int)
+                                if (const auto r = internal::plus(env[e].second.value, c)) {
+                                    Term t = env[e].first;
+                                    t.offset = c;
+                                    env.push_back({t, TV{DataType::Int, *r}});
+                                }
                 };
                 add_shifted(0);
                 std::vector<Atom> conj;
@@ -1262,13 +1266,13 @@ private:
                     for (Value inc : increments_) {
                         if (term || v.type != DataType::Int) break;
                         for (std::size_t m = 0; m < s.memorable.size() && !term; ++m)
-                            if (s.memorable[m].type == DataType::Int && s.memorable[m].value + inc == v.value)
+                            if (s.memorable[m].type == DataType::Int && internal::plus(s.memorable[m].value, inc) == v.value)
                                 term = Term{Term::Kind::Register, m, 0, inc};
                         for (std::size_t q = 0; q < decl.params.size() && !term; ++q)
                             if (decl.params[q].type == DataType::Int && basis.input.values[q] + inc == v.value)
                                 term = Term{Term::Kind::Param, q, 0, inc};
                         for (std::size_t c = 0; c < constants_.size() && !term; ++c)
-                            if (constants_[c].type == DataType::Int && constants_[c].value + inc == v.value)
+                            if (constants_[c].type == DataType::Int && internal::plus(constants_[c].value, inc) == v.value)
                                 term = Term{Term::Kind::Constant, c, 0, inc};
                     }
                     tr.output_args.push_back(term ? OutputArg{false, *term} : OutputArg{true, {}});

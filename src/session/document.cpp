@@ -252,11 +252,7 @@ LearnedDocument learn_register_document(Subject& subject, const LearnRequest& re
     j["tree_queries"] = learned.tree_queries;
     out.stats_json = j.dump(2) + "\n";
     if (!learned.converged) return out;
-    ra::RaSpec spec{h, request.bound, {}};
-    spec.provenance["tool"] = tool_version();
-    spec.provenance["device"] = subject.url;
-    spec.provenance["learner"] = learned.learner + "-style tree queries (typestar ra)";
-    spec.provenance["equivalence"] = learned.equivalence;
+    const ra::RaSpec spec = learned_register_spec(learned, request.bound, subject.url);
     out.yaml = ra::write_register_spec(spec);
     out.dot = ra::write_register_dot(h);
     const PhaseCounts total = learned.stats.total();

@@ -33,6 +33,17 @@ RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& si
 
 namespace typestar {
 
+ra::RaSpec learned_register_spec(const ra::RaLearnResult& learned, std::size_t bound, const std::string& device,
+                                 const std::string& learned_by) {
+    ra::RaSpec spec{learned.hypothesis, bound, {}};
+    spec.provenance["tool"] = tool_version();
+    if (!device.empty()) spec.provenance["device"] = device;
+    spec.provenance["learner"] =
+        learned.learner + "-style tree queries (typestar ra)" + (learned_by.empty() ? "" : ", " + learned_by);
+    spec.provenance["equivalence"] = learned.equivalence;
+    return spec;
+}
+
 std::vector<std::string> register_automaton_assumptions(std::size_t bound) {
     return {"the device's (location, register order type) states are told apart by data words of length <= " +
                 std::to_string(bound) + " after each transition (distinguisher bound B=" + std::to_string(bound) + ")",
@@ -160,11 +171,7 @@ RegisterProposal propose_register_spec(const RegisterProposalRequest& r) {
                     std::to_string(r.bound) + "; " + grouped(learned.stats.total().queries_executed) +
                     " concrete queries.\nThe learned spec relies on:\n" +
                     assumptions_block(register_automaton_assumptions(r.bound));
-        ra::RaSpec proposed{h, r.bound, {}};
-        proposed.provenance["learner"] =
-            learned.learner + "-style tree queries (typestar ra)" + (r.learned_by.empty() ? "" : ", " + r.learned_by);
-        proposed.provenance["equivalence"] = learned.equivalence;
-        if (!r.device_label.empty()) proposed.provenance["device"] = r.device_label;
+        const ra::RaSpec proposed = learned_register_spec(learned, r.bound, r.device_label, r.learned_by);
         if (r.stored) {
             if (const auto sep = ra::separating_word(r.stored->automaton, h, p.separating_depth))
                 p.separating = trace_of(r.stored->automaton, *sep);

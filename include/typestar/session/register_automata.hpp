@@ -46,6 +46,12 @@ namespace typestar {
 /// automaton.
 [[nodiscard]] std::vector<std::string> register_automaton_assumptions(std::size_t bound);
 
+/// The spec a learned register automaton is written as: the hypothesis at distinguisher bound
+/// `bound`, with its provenance (tool, device when not empty, learner — followed by `learned_by`
+/// when not empty — and equivalence oracle), built once for `typestar learn` and proposals alike.
+[[nodiscard]] ra::RaSpec learned_register_spec(const ra::RaLearnResult& learned, std::size_t bound,
+                                               const std::string& device, const std::string& learned_by = {});
+
 /// The named trace of a register-automaton counterexample (steps of `cex` run on `spec` in
 /// lockstep): every step but the last as the device answered it, the last with the spec's answer.
 [[nodiscard]] std::vector<TraceStep> trace_of(const ra::RegisterAutomaton& spec, const ra::RaCounterexample& cex);
