@@ -1195,9 +1195,9 @@ private:
                         for (std::size_t e = from; e < n; ++e)
                             if (env[e].second.type == DataType::Int)
                                 if (const auto r = internal::plus(env[e].second.value, c)) {
-                                    Term t = env[e].first;
-                                    t.offset = c;
-                                    env.push_back({t, TV{DataType::Int, *r}});
+                                    Term shifted = env[e].first;
+                                    shifted.offset = c;
+                                    env.push_back({shifted, TV{DataType::Int, *r}});
                                 }
                 };
                 add_shifted(0);
