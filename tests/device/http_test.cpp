@@ -269,7 +269,7 @@ TEST(DeviceFactory, AModelIsASpecOrAMealyMachine) {
     ASSERT_TRUE(opened.typestate);
     EXPECT_FALSE(opened.data);
     auto from_yaml = make_device("model:" + yaml);
-    for (const std::vector<std::string> word : {std::vector<std::string>{"cancel", "execute", "wait"},
+    for (const std::vector<std::string>& word : {std::vector<std::string>{"cancel", "execute", "wait"},
                                                 std::vector<std::string>{"execute", "wait", "execute"}})
         EXPECT_EQ(answer(*opened.typestate, word), answer(*from_yaml, word));
     EXPECT_THROW((void)open_device("model:" + dot.string(), {}, DeviceKind::Data), SpecError);

@@ -185,7 +185,9 @@ TEST_P(ProtocolKit, CallinsOutsideTheLearningPurposeAreMarkedApartFromErr) {
             EXPECT_EQ(a, json({{"seq", k}, {"output", "err"}, {"outside_purpose", true}})) << callin;
         } else {
             EXPECT_FALSE(a.contains("outside_purpose")) << k << ": " << a.dump();
-            if (k == word.size()) EXPECT_EQ(a["output"], "err") << "after the denied callin";
+            if (k == word.size()) {
+                EXPECT_EQ(a["output"], "err") << "after the denied callin";
+            }
         }
     }
     // A whole run marks the index of the denied callin; its output and the rest are err.
