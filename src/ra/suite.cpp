@@ -49,6 +49,27 @@ private:
     std::size_t words_ = 0;
 };
 
+/// The suites' one breadth-first exploration: each word taken from `queue` (after `visit_word`, which
+/// ends the exploration by returning false) is extended by one input in every data class relative to
+/// its values, each extension handed to `visit_next` (which may queue it), until `stop()`.
+template <class VisitWord, class VisitNext, class Stop>
+void explore_classes(const RegisterAutomaton& spec, DataOracle& oracle, std::deque<DataWord>& queue,
+                     VisitWord visit_word, VisitNext visit_next, Stop stop) {
+    while (!queue.empty() && !stop()) {
+        const DataWord word = queue.front();
+        queue.pop_front();
+        if (!visit_word(word)) return;
+        const DataWord out = oracle.query(word);
+        std::vector<Value> ints, ids, all;
+        internal::word_values(spec, word, out, ints, ids, all);
+        internal::for_each_input_class(spec, ints, ids, all, stop, [&](const DataSymbol& in) {
+            DataWord next = word;
+            next.push_back(in);
+            visit_next(next);
+        });
+    }
+}
+
 }  // namespace
 
 RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& device, const RaSuiteConfig& config) {
@@ -81,24 +102,17 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle
         }
         return true;
     };
-    while (!queue.empty()) {
-        DataWord word = queue.front();
-        queue.pop_front();
-        access.push_back(word);
-        if (!run(word)) break;
-        const DataWord out = oracle.query(word);
-        std::vector<Value> ints, ids, all;
-        internal::word_values(spec, word, out, ints, ids, all);
-        internal::for_each_input_class(
-            spec, ints, ids, all, [&] { return result.counterexample.has_value(); },
-            [&](const DataSymbol& in) {
-                DataWord next = word;
-                next.push_back(in);
-                if (!run(next)) return;
-                queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
-            });
-        if (result.counterexample) break;
-    }
+    explore_classes(
+        spec, oracle, queue,
+        [&](const DataWord& word) {
+            access.push_back(word);
+            return run(word);
+        },
+        [&](const DataWord& next) {
+            if (!run(next)) return;
+            queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
+        },
+        [&] { return result.counterexample.has_value(); });
     result.states = seen.size();
     if (!result.counterexample) {
         // every transition again, followed by every word of up to B steps
@@ -213,32 +227,25 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
         }
         return word.size();
     };
-    while (!queue.empty() && !result.counterexample) {
-        const DataWord word = queue.front();
-        queue.pop_front();
-        const DataWord out = oracle.query(word);
-        std::vector<Value> ints, ids, all;
-        internal::word_values(spec, word, out, ints, ids, all);
-        internal::for_each_input_class(
-            spec, ints, ids, all, [&] { return result.counterexample.has_value(); },
-            [&](const DataSymbol& in) {
-                DataWord next = word;
-                next.push_back(in);
-                const DataWord next_out = oracle.query(next);
-                std::size_t from = 0, taken = 0;
-                std::string why;
-                const std::size_t differs = run(next, next_out, from, taken, why);
-                const bool stepped = why.rfind("the spec cannot step", 0) != 0;
-                if (differs < word.size()) return;  // the access word differs: another transition's test
-                if (differs == word.size()) {  // the last step differs: ours when the spec took this transition
-                    if (stepped && from == location && taken == transition)
-                        result.counterexample = RaCounterexample{next, next_out, why};
-                    return;
-                }
-                if (from == location && taken == transition) starts.push_back(next);
-                queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
-            });
-    }
+    explore_classes(
+        spec, oracle, queue, [](const DataWord&) { return true; },
+        [&](const DataWord& next) {
+            const std::size_t access_length = next.size() - 1;  // the dequeued word's
+            const DataWord next_out = oracle.query(next);
+            std::size_t from = 0, taken = 0;
+            std::string why;
+            const std::size_t differs = run(next, next_out, from, taken, why);
+            const bool stepped = why.rfind("the spec cannot step", 0) != 0;
+            if (differs < access_length) return;  // the access word differs: another transition's test
+            if (differs == access_length) {  // the last step differs: ours when the spec took this transition
+                if (stepped && from == location && taken == transition)
+                    result.counterexample = RaCounterexample{next, next_out, why};
+                return;
+            }
+            if (from == location && taken == transition) starts.push_back(next);
+            queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
+        },
+        [&] { return result.counterexample.has_value(); });
     result.states = seen.size();
     if (!result.counterexample && !starts.empty()) result.counterexample = find_difference(oracle, spec, starts, config.bound);
     result.words = starts.size();
