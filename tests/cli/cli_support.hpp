@@ -17,6 +17,11 @@
 
 namespace typestar::testing_support {
 
+/// The source tree and the bundled specs the CLI tests run on.
+inline const std::string kSource = TYPESTAR_SOURCE_DIR;
+inline const std::string kMediaPlayer = kSource + "/specs/mediaplayer.yaml";
+inline const std::string kAsyncTask = kSource + "/specs/asynctask.yaml";
+
 /// The whole file (empty when it cannot be read).
 inline std::string read(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);

@@ -15,9 +15,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSource = TYPESTAR_SOURCE_DIR;
-const std::string kMediaPlayer = kSource + "/specs/mediaplayer.yaml";
-const std::string kAsyncTask = kSource + "/specs/asynctask.yaml";
+using testing_support::kAsyncTask;
+using testing_support::kMediaPlayer;
+using testing_support::kSource;
 
 using testing_support::read;
 using testing_support::Result;

@@ -26,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSource = TYPESTAR_SOURCE_DIR;
+using testing_support::kSource;
 const std::string kSpec = kSource + "/specs/ra/std_priority_queue.yaml";
 const std::string kFixtures = kSource + "/tests/cli/fixtures/ra";
 
