@@ -80,7 +80,7 @@ fetch_boost181() {
 configure() {
     local flags="-O2 -g1 -DNDEBUG"
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
-        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" >/dev/null
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" >/dev/null
 }
 
 # The main job builds only what it runs (scripts/example.sh): the CLI and the timer_service example
