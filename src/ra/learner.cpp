@@ -155,7 +155,15 @@ public:
                 for (const auto& prm : d.params)
                     if (prm.type == DataType::Int) sdt_mode_ = false;
         if (!sdt_mode_) increments_ = sig_.increments;  // the +c theory: `int` data only
+        // the ordered theory's symbolic trees; with SL*'s +c terms the trees keep one branch per
+        // data class (increments make x + c a boundary of every interval: not merged yet)
+        ordered_trees_ = !sdt_mode_ && increments_.empty();
     }
+    /// Symbolic decision trees: the equality theory, or the ordered theory without increments.
+    [[nodiscard]] bool trees() const noexcept { return sdt_mode_ || ordered_trees_; }
+    /// The token of a prefix value in a tree: 'v' an id, 'w' an int (so equal numbers of two
+    /// types are two terms).
+    static std::pair<char, long> value_token(const TV& v) { return {v.type == DataType::Int ? 'w' : 'v', v.value}; }
 
     /// class_candidates with SL*'s +c terms: `int` values relative to each relevant x and x + c.
     [[nodiscard]] std::vector<Value> candidates(DataType type, const std::vector<Value>& relevant,
@@ -266,6 +274,7 @@ public:
     [[nodiscard]] const RegisterAutomaton& current() const noexcept { return h_; }
     [[nodiscard]] const std::vector<DataWord>& prefixes() const noexcept { return S_; }
     [[nodiscard]] std::size_t suffix_count() const noexcept { return E_.size(); }
+    [[nodiscard]] std::size_t covering_tree_queries() const noexcept { return covering_trees_; }
 
     // ---- the tree oracle, also for tree_query and memorable_values ----
     static Suffix all_free(const RegisterAutomaton& sig, const std::vector<std::size_t>& symbols) {
@@ -279,7 +288,7 @@ public:
     }
     std::string tree_text(const DataWord& prefix, const std::vector<std::size_t>& symbols) {
         const Suffix e = all_free(sig_, symbols);
-        if (!sdt_mode_) return {};
+        if (!trees()) return {};
         return readable(sdt(prefix, e), e, 0);
     }
     std::vector<std::pair<DataWord, DataWord>> leaves(const DataWord& prefix, const std::vector<std::size_t>& symbols) {
@@ -295,7 +304,7 @@ public:
     std::vector<Value> memorable_of(const DataWord& prefix) {
         std::vector<Value> out;
         const DataWord prefix_out = oracle_.query(prefix);
-        for (const auto& v : sdt_mode_ ? memorable_sdt(prefix, prefix_out) : memorable(prefix, prefix_out))
+        for (const auto& v : trees() ? memorable_sdt(prefix, prefix_out) : memorable(prefix, prefix_out))
             out.push_back(v.value);
         return out;
     }
@@ -355,22 +364,34 @@ private:
         step(0);
     }
 
-    // ---- symbolic decision trees (SL*'s tree oracle, equality theory) ----
+    // ---- symbolic decision trees (SL*'s tree oracle: equality and ordered theories) ----
 
     /// A term of a tree: 'v' a prefix value (by value), 'c' a constant, 's' a suffix parameter and
     /// 'o' a suffix output value (by position), 'n' a value new in the run, 'r' a register (after
     /// renaming), '#' an output symbol.
     using TermTok = std::pair<char, long>;
     using Subst = std::map<TermTok, TermTok>;
+    /// A guard of the ordered theory: lo < p (lo <= p when lo_in) and p < hi (p <= hi when hi_in);
+    /// an unbounded side is ('-', 0). `p == t` is [t, t].
+    struct Interval {
+        TermTok lo{'-', 0};
+        bool lo_in = false;
+        TermTok hi{'-', 0};
+        bool hi_in = false;
+    };
     /// A symbolic decision tree: a leaf (end of the suffix), an output (then `kids[0]`), or the
-    /// branches of one suffix parameter: equal to `eq[i]` -> `kids[i]`, else -> `kids.back()`.
-    /// Equality branches that behave like the else branch (with the parameter read as the equal
-    /// term) are merged into it, so only the comparisons that matter remain.
+    /// branches of one suffix parameter. An `id` parameter: equal to `eq[i]` -> `kids[i]`, else ->
+    /// `kids.back()`; equality branches that behave like the else branch (with the parameter read
+    /// as the equal term) are merged into it. An `int` parameter: one interval guard `iv[i]` ->
+    /// `kids[i]` per group of adjacent data classes (below t1, == t1, between t1 and t2, ...) whose
+    /// subtrees are the same with the parameter read accordingly (SL*'s guard merging), in
+    /// increasing order; so only the comparisons that matter remain.
     struct Sdt {
         bool branch = false;
         long param = 0;              // branch: the suffix parameter's position
         std::vector<TermTok> out;    // output: ('#', symbol), then one term per value
         std::vector<TermTok> eq;
+        std::vector<Interval> iv;    // ordered theory: the merged guards (never empty for `int`)
         std::vector<Sdt> kids;
     };
 
@@ -378,8 +399,18 @@ private:
         if (auto it = subst.find(t); it != subst.end()) t = it->second;
         return t.first + std::to_string(t.second);
     }
-    /// Canonical text of a tree under a renaming of its terms (equality branches sorted after it).
+    static std::string interval_text(const Interval& g, const Subst& subst) {
+        return std::string(g.lo_in ? "[" : "(") + (g.lo.first == '-' ? "-" : tok_text(g.lo, subst)) + "," +
+               (g.hi.first == '-' ? "-" : tok_text(g.hi, subst)) + (g.hi_in ? "]" : ")");
+    }
+    /// Canonical text of a tree under a renaming of its terms (equality branches sorted after it;
+    /// interval guards in their order, which an order-preserving renaming keeps).
     static std::string text(const Sdt& n, const Subst& subst) {
+        if (n.branch && !n.iv.empty()) {
+            std::string s = "<";
+            for (std::size_t i = 0; i < n.iv.size(); ++i) s += interval_text(n.iv[i], subst) + ":" + text(n.kids[i], subst) + ";";
+            return s + ">";
+        }
         if (n.branch) {
             std::vector<std::string> parts;
             for (std::size_t i = 0; i < n.eq.size(); ++i) parts.push_back(tok_text(n.eq[i], subst) + ":" + text(n.kids[i], subst));
@@ -396,6 +427,10 @@ private:
     static void used_terms(const Sdt& n, std::set<TermTok>& used) {
         for (const auto& t : n.out) used.insert(t);
         for (const auto& t : n.eq) used.insert(t);
+        for (const auto& g : n.iv) {
+            used.insert(g.lo);
+            used.insert(g.hi);
+        }
         for (const auto& k : n.kids) used_terms(k, used);
     }
 
@@ -408,7 +443,7 @@ private:
         const DataWord prefix_out = oracle_.query(prefix);
         std::vector<std::pair<TermTok, TV>> env;
         for (std::size_t c = 0; c < constants_.size(); ++c) env.push_back({{'c', static_cast<long>(c)}, constants_[c]});
-        for (const auto& v : word_values(sig_, prefix, prefix_out)) env.push_back({{'v', v.value}, v});
+        for (const auto& v : word_values(sig_, prefix, prefix_out)) env.push_back({value_token(v), v});
         auto resolve = [&](const TV& v) -> TermTok {
             for (const auto& [tok, x] : env)
                 if (x == v) return tok;
@@ -443,7 +478,7 @@ private:
             std::optional<Value> largest;
             for (const auto& [tok, x] : env) {
                 largest = std::max(largest.value_or(x.value), x.value);
-                if (x.type != type || (tok.first == 'v' && !free)) continue;
+                if (x.type != type || ((tok.first == 'v' || tok.first == 'w') && !free)) continue;
                 if (std::none_of(potential.begin(), potential.end(), [&](const auto& p) { return p.second == x.value; }) &&
                     resolve(x) == tok)
                     potential.push_back({tok, x.value});
@@ -459,6 +494,7 @@ private:
                 in.values.pop_back();
                 return c;
             };
+            if (type == DataType::Int) return ordered_branch(std::move(node), potential, env, child);
             // a value equal to none of the environment's: the one after the largest (when int64 has it)
             Value fresh = 0;
             if (largest && *largest < internal::kMaxValue) {
@@ -484,12 +520,64 @@ private:
         return sdts_.emplace(std::move(key), std::move(tree)).first->second;
     }
 
+    /// The branches of an `int` parameter (SL*'s guard merging for the ordered theory): one run per
+    /// data class relative to the `terms` (below the least, equal to each, between neighbours,
+    /// above the greatest; an empty interval has none), then adjacent classes whose subtrees are the
+    /// same merge into one guard. An interval's subtree names the parameter ('s', param); an
+    /// equality's names the equal term, so the two compare with the parameter read as that term.
+    /// Two adjacent equalities (nothing between them) never merge: there is no subtree to read both.
+    Sdt ordered_branch(Sdt node, std::vector<std::pair<TermTok, Value>> terms, const std::vector<std::pair<TermTok, TV>>& env,
+                       const std::function<Sdt(Value)>& child) const {
+        std::stable_sort(terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        std::vector<Value> rel, avoid;
+        for (const auto& t : terms) rel.push_back(t.second);
+        for (const auto& e : env) avoid.push_back(e.second.value);
+        const TermTok me{'s', node.param};
+        std::size_t next = 0;  // the first term not below the classes seen so far
+        bool rep_interval = false;  // the current group's subtree: an interval's (names `me`), else an equality's
+        TermTok rep_term{'-', 0};
+        for (Value c : class_candidates(DataType::Int, rel, avoid)) {
+            Interval g;
+            const bool is_eq = next < terms.size() && terms[next].second == c;
+            if (is_eq) {
+                g = {terms[next].first, true, terms[next].first, true};
+                ++next;
+            } else {
+                if (next > 0) g.lo = terms[next - 1].first;
+                if (next < terms.size()) g.hi = terms[next].first;
+            }
+            Sdt kid = child(c);
+            bool same = false;
+            if (!node.kids.empty()) {
+                const Sdt& rep = node.kids.back();
+                if (rep_interval && !is_eq) same = text(kid, {}) == text(rep, {});
+                else if (rep_interval) same = text(rep, Subst{{me, g.lo}}) == text(kid, {});
+                else if (!is_eq) same = text(kid, Subst{{me, rep_term}}) == text(rep, {});
+            }
+            if (same) {
+                node.iv.back().hi = g.hi;
+                node.iv.back().hi_in = g.hi_in;
+                if (!rep_interval && !is_eq) {
+                    node.kids.back() = std::move(kid);  // an interval's subtree stands for the group
+                    rep_interval = true;
+                }
+                continue;
+            }
+            node.iv.push_back(g);
+            node.kids.push_back(std::move(kid));
+            rep_interval = !is_eq;
+            rep_term = g.lo;
+        }
+        return node;
+    }
+
     /// The tree as text for people: `login(s1,s2): s1 == v7 ...`.
     std::string readable(const Sdt& n, const Suffix& suffix, std::size_t depth) const {
         auto term = [&](const TermTok& t) -> std::string {
             switch (t.first) {
                 case 'c': return sig_.constants[static_cast<std::size_t>(t.second)].name;
-                case 'v': return std::to_string(t.second);
+                case 'v':
+                case 'w': return std::to_string(t.second);
                 case 's': return "p" + std::to_string(t.second + 1);
                 case 'o': return "o" + std::to_string(t.second + 1);
                 case 'n': return "fresh";
@@ -497,6 +585,22 @@ private:
             }
         };
         const std::string pad(depth * 2, ' ');
+        if (n.branch && !n.iv.empty()) {
+            std::string s;
+            const std::string p = "p" + std::to_string(n.param + 1);
+            for (std::size_t i = 0; i < n.iv.size(); ++i) {
+                const Interval& g = n.iv[i];
+                std::string guard;
+                if (g.lo.first != '-' && g.lo == g.hi && g.lo_in && g.hi_in) {
+                    guard = p + " == " + term(g.lo);
+                } else {
+                    if (g.lo.first != '-') guard = term(g.lo) + (g.lo_in ? " <= " : " < ") + p;
+                    if (g.hi.first != '-') guard = (guard.empty() ? p : guard) + (g.hi_in ? " <= " : " < ") + term(g.hi);
+                }
+                s += pad + "[" + (guard.empty() ? "true" : guard) + "]\n" + readable(n.kids[i], suffix, depth + 1);
+            }
+            return s;
+        }
         if (n.branch) {
             std::string s;
             const std::string p = "p" + std::to_string(n.param + 1);
@@ -524,7 +628,7 @@ private:
         std::vector<TV> out;
         for (const auto& v : word_values(sig_, prefix, prefix_out))
             if (std::find(constants_.begin(), constants_.end(), v) == constants_.end() &&
-                std::find(out.begin(), out.end(), v) == out.end() && used.count({'v', v.value}))
+                std::find(out.begin(), out.end(), v) == out.end() && used.count(value_token(v)))
                 out.push_back(v);
         return out;
     }
@@ -736,10 +840,13 @@ private:
         Row r;
         r.prefix = prefix;
         r.outputs = oracle_.query(prefix);
-        if (sdt_mode_) {
+        if (trees()) {
             // SL*: the registers are the prefix values the trees name; the row is its trees up to
-            // a renaming of the registers (the least text over the renamings tried)
-            const std::vector<TV> ids = memorable_sdt(prefix, r.outputs);
+            // a renaming of the registers (the least text over the renamings tried): `int` values
+            // by rank (an order-preserving renaming), `id` values by every permutation
+            std::vector<TV> ints, ids;
+            for (const auto& v : memorable_sdt(prefix, r.outputs)) (v.type == DataType::Int ? ints : ids).push_back(v);
+            std::sort(ints.begin(), ints.end());
             std::vector<std::size_t> perm(ids.size());
             std::iota(perm.begin(), perm.end(), 0);
             std::string best;
@@ -747,8 +854,9 @@ private:
             bool first = true;
             do {
                 Subst subst;
-                for (std::size_t i = 0; i < ids.size(); ++i) subst[{'v', ids[i].value}] = {'r', static_cast<long>(perm[i])};
-                std::string sig = "0/" + std::to_string(ids.size()) + ":";
+                for (std::size_t i = 0; i < ints.size(); ++i) subst[value_token(ints[i])] = {'R', static_cast<long>(i)};
+                for (std::size_t i = 0; i < ids.size(); ++i) subst[value_token(ids[i])] = {'r', static_cast<long>(perm[i])};
+                std::string sig = std::to_string(ints.size()) + "/" + std::to_string(ids.size()) + ":";
                 for (const auto& e : E_) sig += text(sdt(prefix, e), subst) + "|";
                 if (first || sig < best) {
                     best = std::move(sig);
@@ -757,9 +865,18 @@ private:
                 }
                 if (ids.size() > config_.max_permuted) break;
             } while (std::next_permutation(perm.begin(), perm.end()));
+            // the hypothesis's guards are built per data class of the access word's registers
+            // relative to the constants: rows whose registers lie differently between the
+            // constants are different rows, even when no tree names that order
+            for (const auto& v : ints) {
+                best += "|";
+                for (const auto& c : constants_)
+                    if (c.type == DataType::Int) best += v.value < c.value ? '<' : v.value == c.value ? '=' : '>';
+            }
             r.signature = best;
-            r.memorable.assign(ids.size(), TV{DataType::Id, 0});
-            for (std::size_t i = 0; i < ids.size(); ++i) r.memorable[best_perm[i]] = ids[i];
+            r.memorable = ints;
+            r.memorable.resize(ints.size() + ids.size(), TV{DataType::Id, 0});
+            for (std::size_t i = 0; i < ids.size(); ++i) r.memorable[ints.size() + best_perm[i]] = ids[i];
             return rows_.emplace(prefix, std::move(r)).first->second;
         }
         std::vector<TV> mem = memorable(prefix, r.outputs);
@@ -970,7 +1087,7 @@ private:
     /// True when every tree of `sibling` answers like `eq` once the sibling's parameter k value is
     /// replaced by eq's (outputs compared as values under that replacement; new values as new).
     bool behaves_as(const Successor& sibling, const Successor& eq, std::size_t k) {
-        if (sdt_mode_) return behaves_as_sdt(sibling, eq, k);
+        if (trees()) return behaves_as_sdt(sibling, eq, k);
         const Value f = sibling.input.values[k], v = eq.input.values[k];
         const DataType type = sig_.inputs[sibling.input.symbol].params[k].type;
         const DataWord sib_out = oracle_.query(sibling.word);
@@ -1044,13 +1161,14 @@ private:
         Subst rename;
         std::map<Value, Value> values;
         // a value equal to a constant reads as the constant in eq's trees
-        auto token = [&](Value x) -> TermTok {
+        auto token = [&](const TV& x) -> TermTok {
             for (std::size_t c = 0; c < constants_.size(); ++c)
-                if (constants_[c].value == x) return {'c', static_cast<long>(c)};
-            return {'v', x};
+                if (constants_[c] == x) return {'c', static_cast<long>(c)};
+            return value_token(x);
         };
+        const auto& params = sig_.inputs[sibling.input.symbol].params;
         for (std::size_t q = k; q < sibling.input.values.size(); ++q) {
-            rename[{'v', sibling.input.values[q]}] = token(eq.input.values[q]);
+            rename[value_token({params[q].type, sibling.input.values[q]})] = token({params[q].type, eq.input.values[q]});
             values[sibling.input.values[q]] = eq.input.values[q];
         }
         DataWord out_a = oracle_.query(sibling.word), out_b = oracle_.query(eq.word);
@@ -1069,12 +1187,20 @@ private:
                                std::find(constants_.begin(), constants_.end(), y) != constants_.end();
             if (x_old != y_old) return false;
             if (x_old && (values.count(x.value) ? values[x.value] : x.value) != y.value) return false;
-            if (!x_old) rename[{'v', x.value}] = token(y.value);  // a fresh output reads as the other's
+            if (!x_old) rename[value_token(x)] = token(y);  // a fresh output reads as the other's
         }
+        // the trees eq's word needs only for this check count as covering tree queries when it
+        // is covered (SL* has no branch, so no tree, for a merged class)
+        std::size_t own = 0;
         for (const auto& e : E_) {
             const Suffix full = all_free(sig_, e.symbols);
-            if (text(sdt(sibling.word, full), rename) != text(sdt(eq.word, full), {})) return false;
+            const std::string mine = text(sdt(sibling.word, full), rename);
+            const std::size_t before = oracle_.tree_queries();
+            const std::string theirs = text(sdt(eq.word, full), {});
+            own += oracle_.tree_queries() - before;
+            if (mine != theirs) return false;
         }
+        covering_trees_ += own;
         return true;
     }
 
@@ -1343,6 +1469,8 @@ private:
     std::map<DataWord, Row> rows_;
     std::map<std::pair<DataWord, Suffix>, Sdt> sdts_;
     bool sdt_mode_ = true;  // no `int` data: symbolic decision trees with merged equality branches
+    bool ordered_trees_ = false;  // `int` data, no increments: trees with merged interval guards
+    std::size_t covering_trees_ = 0;  // trees first built to cover an equality class that was covered
     std::map<DataWord, std::optional<DataWord>> covered_;
     bool covering_ = true;
     std::string failure_;
@@ -1365,6 +1493,7 @@ RegisterAutomaton SlStarLearner::hypothesis() const { return impl_->current(); }
 std::vector<DataWord> SlStarLearner::access_sequences() const { return impl_->prefixes(); }
 std::string SlStarLearner::progress() const { return std::to_string(impl_->suffix_count()) + " suffixes"; }
 std::size_t SlStarLearner::suffixes() const { return impl_->suffix_count(); }
+std::size_t SlStarLearner::covering_tree_queries() const { return impl_->covering_tree_queries(); }
 
 bool RaKind::refutes(const RegisterAutomaton& hypothesis, const RaCounterexample& cex) {
     LockstepCheck check(hypothesis);

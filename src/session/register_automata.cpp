@@ -21,6 +21,7 @@ RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& si
     result.hypothesis = run.hypothesis;
     result.stats = run.stats;
     result.tree_queries = oracle.tree_queries();
+    result.covering_tree_queries = learner.covering_tree_queries();
     result.converged = run.converged;
     result.failure = run.failure;
     result.suffixes = learner.suffixes();

@@ -377,9 +377,11 @@ TEST(RaTreeOracle, EqualityTheorySymbolicTreeNamesRevealedAndFreshOutputs) {
               "[true]\n  key(fresh)\n    [p2 == o1]\n      val(p1)\n    [p2 != o1]\n      nok\n");
 }
 
-TEST(RaTreeOracle, OrderedDataHasNoSymbolicTreeYet) {
-    // the ordered theory keeps one concrete run per data class (tree_query); no merged tree
-    const RegisterAutomaton pq = testing::priority_queue2();
+TEST(RaTreeOracle, OrderedDataWithIncrementsHasNoSymbolicTreeYet) {
+    // with SL*'s +c terms the ordered theory keeps one concrete run per data class (tree_query);
+    // without them its trees are merged (ordered_trees_test.cpp)
+    RegisterAutomaton pq = testing::priority_queue2();
+    pq.increments = {1};
     SimulatorSul sul(pq);
     DataOracle oracle(sul, pq);
     EXPECT_EQ(symbolic_tree(oracle, pq, {{0, {5}}}, {0}), "");

@@ -95,6 +95,10 @@ public:
     [[nodiscard]] std::string name() const override { return "SL*"; }
     /// Symbolic suffixes in the table.
     [[nodiscard]] std::size_t suffixes() const;
+    /// Of the tree queries, those built only to check that an equality class behaves like a
+    /// neighbouring class (and it did, so the class got no branch of its own): SL*'s tree oracle
+    /// merges such guards inside one tree and asks no tree for them.
+    [[nodiscard]] std::size_t covering_tree_queries() const;
 
 private:
     class Impl;
@@ -108,6 +112,7 @@ struct RaLearnResult {
     RegisterAutomaton hypothesis;
     QueryStats stats;              ///< the one counter: learning and equivalence phases, rounds
     std::size_t tree_queries = 0;  ///< SL* tree queries
+    std::size_t covering_tree_queries = 0;  ///< of those, SlStarLearner::covering_tree_queries()
     bool converged = false;
     std::string failure;
     std::size_t suffixes = 0;      ///< symbolic suffixes in the final table
