@@ -158,6 +158,7 @@ public:
         // the ordered theory's symbolic trees; with SL*'s +c terms the trees keep one branch per
         // data class (increments make x + c a boundary of every interval: not merged yet)
         ordered_trees_ = !sdt_mode_ && increments_.empty();
+        interval_guards_ = config_.interval_guards;
     }
     /// Symbolic decision trees: the equality theory, or the ordered theory without increments.
     [[nodiscard]] bool trees() const noexcept { return sdt_mode_ || ordered_trees_; }
@@ -217,6 +218,12 @@ public:
         while (true) {
             if (!close()) throw LearningLimit(failure_);
             h_ = hypothesis();
+            if (interval_guards_ && ordered_trees_ && !validate(h_).empty()) {
+                log_->info("ra: merged interval guards do not hold for every register valuation ({}); keeping one disjunct per data class",
+                           validate(h_).front());
+                interval_guards_ = false;
+                continue;
+            }
             if (covering_ && !validate(h_).empty()) {
                 // Merged equality classes made guards overlap on equal register values: learn
                 // without merging (every equality class its own branch, registers distinct).
@@ -1273,6 +1280,37 @@ private:
 
     // ---- the hypothesis ----
 
+    /// SL*'s guard merging in the hypothesis (ordered theory): a transition of a one-parameter
+    /// `int` input that takes a contiguous run of data classes (in increasing order) gets one
+    /// interval guard instead of their disjunction: `p < r1 || p == r1` is `p <= r1`. Valid for
+    /// the register order type of the access word, as the per-class guards are (build() checks
+    /// every hypothesis with validate and falls back to the disjunctions).
+    void merge_intervals(std::vector<Transition>& trs, const std::vector<std::vector<std::size_t>>& members,
+                         const std::vector<std::vector<Atom>>& class_guard, const std::vector<Successor>& succs) const {
+        for (std::size_t t = 0; t < trs.size(); ++t) {
+            const auto& decl = sig_.inputs[trs[t].input];
+            if (members[t].size() < 2 || decl.params.size() != 1 || decl.params[0].type != DataType::Int) continue;
+            std::vector<std::size_t> order;  // the input's classes, in increasing order of the parameter
+            for (std::size_t si = 0; si < succs.size(); ++si)
+                if (succs[si].input.symbol == trs[t].input) order.push_back(si);
+            std::vector<std::size_t> at;
+            for (std::size_t si : members[t])
+                at.push_back(static_cast<std::size_t>(std::find(order.begin(), order.end(), si) - order.begin()));
+            std::sort(at.begin(), at.end());
+            if (at.back() - at.front() + 1 != at.size()) continue;  // not contiguous: keep the disjunction
+            std::vector<Atom> conj;
+            for (const Atom& a : class_guard[order[at.front()]]) {
+                if (a.op == Op::Eq) conj.push_back({a.left, Op::Ge, a.right});
+                if (a.op == Op::Gt) conj.push_back(a);
+            }
+            for (const Atom& a : class_guard[order[at.back()]]) {
+                if (a.op == Op::Eq) conj.push_back({a.left, Op::Le, a.right});
+                if (a.op == Op::Lt) conj.push_back(a);
+            }
+            trs[t].guard = conj.empty() ? Guard{} : Guard{{conj}};
+        }
+    }
+
     RegisterAutomaton hypothesis() {
         RegisterAutomaton h;
         h.name = sig_.name;
@@ -1293,7 +1331,10 @@ private:
         for (std::size_t i = 0; i < S_.size(); ++i) {
             const Row s = row(S_[i]);
             std::vector<Transition> trs;
+            std::vector<std::vector<std::size_t>> members;  // per transition: the classes it takes (succs indices)
+            std::vector<std::vector<Atom>> class_guard;      // per class: its own conjunction
             const auto succs = successors(s);
+            class_guard.resize(succs.size());
             const auto cover = covers(s, succs);
             for (std::size_t si = 0; si < succs.size(); ++si) {
                 const Successor& succ = succs[si];
@@ -1374,6 +1415,7 @@ private:
                     add_shifted(at);
                 }
                 tr.guard = Guard{{conj}};
+                class_guard[si] = conj;
                 // output
                 const DataSymbol& out = t.outputs.back();
                 tr.output = out.symbol;
@@ -1423,10 +1465,13 @@ private:
                     if (!same->guard.is_true() && !tr.guard.is_true())
                         same->guard.disjuncts.push_back(tr.guard.disjuncts.front());
                     else same->guard = Guard{};
+                    members[static_cast<std::size_t>(same - trs.begin())].push_back(si);
                 } else {
                     trs.push_back(std::move(tr));
+                    members.push_back({si});
                 }
             }
+            if (ordered_trees_ && interval_guards_) merge_intervals(trs, members, class_guard, succs);
             // a single transition for an input covers every class: its guard is true
             for (auto& tr : trs) {
                 const auto n = std::count_if(trs.begin(), trs.end(), [&](const Transition& x) { return x.input == tr.input; });
@@ -1473,6 +1518,7 @@ private:
     std::size_t covering_trees_ = 0;  // trees first built to cover an equality class that was covered
     std::map<DataWord, std::optional<DataWord>> covered_;
     bool covering_ = true;
+    bool interval_guards_ = false;  // merge_intervals in the hypothesis (RaLearnConfig::interval_guards)
     std::string failure_;
     RegisterAutomaton h_;  // the hypothesis of the last build()
 };

@@ -47,22 +47,23 @@ RegisterAutomaton thermostat() {
 
 /// Learns `truth` through a simulator and checks it against the truth: every data word of up to
 /// `depth` steps from each location (typestar's exploration) and the truth's generalised suite at 2.
-RaLearnResult learn_exactly(const RegisterAutomaton& truth, std::size_t depth) {
+RaLearnResult learn_exactly(const RegisterAutomaton& truth, std::size_t depth, bool interval_guards = false) {
     SimulatorSul sul(truth);
     RaLearnConfig config;
+    config.interval_guards = interval_guards;
     config.equivalence_suite = false;  // as the bench: the learner's own cost, checked below
     RaLearnResult r = learn_register_automaton(sul, truth, config);
-    std::string dump;
-    for (const auto& l : r.hypothesis.locations)
-        for (const auto& t : l.transitions)
-            dump += l.name + " " + r.hypothesis.inputs[t.input].name + " [" + guard_text(r.hypothesis, l, t) + "] " +
-                    r.hypothesis.outputs[t.output].name + " -> " + std::to_string(t.target) + "\n";
-    EXPECT_TRUE(r.converged) << r.failure << "\n" << dump;
+    EXPECT_TRUE(r.converged) << r.failure;
     EXPECT_TRUE(validate(r.hypothesis).empty()) << validate(r.hypothesis).front();
     SimulatorSul again(truth);
     DataOracle oracle(again, truth);
     const auto cex = find_difference(oracle, r.hypothesis, {}, depth);
     EXPECT_FALSE(cex.has_value()) << format_word(truth, cex->inputs, cex->outputs) << ": " << cex->reason;
+    // and the truth's generalised Algorithm 2 suite (B = 2) against the learned automaton
+    SimulatorSul learned(r.hypothesis);
+    const RaSuiteResult suite = check_register_automaton(truth, learned);
+    EXPECT_FALSE(suite.counterexample.has_value()) << suite.summary();
+    EXPECT_FALSE(suite.truncated);
     return r;
 }
 
@@ -126,6 +127,43 @@ TEST(RaOrderedTrees, ThePriorityQueueIsLearnedExactlyWithFewerTreeQueries) {
     EXPECT_LE(r.tree_queries, 2 * 113U);
     EXPECT_GT(r.covering_tree_queries, 0U);  // p == r merged into a neighbour: counted apart
     EXPECT_LT(r.covering_tree_queries, r.tree_queries);
+}
+
+/// The guards of `ra` as text, one line per transition: `l1 offer [p <= r1] ok -> 2`.
+std::string guards(const RegisterAutomaton& ra) {
+    std::string s;
+    for (const auto& l : ra.locations)
+        for (const auto& t : l.transitions)
+            s += l.name + " " + ra.inputs[t.input].name + " [" + guard_text(ra, l, t) + "] " + ra.outputs[t.output].name +
+                 " -> " + std::to_string(t.target) + "\n";
+    return s;
+}
+
+TEST(RaOrderedTrees, IntervalGuardsLearnThePriorityQueueWithARegisterPerQueuedValue) {
+    // RaLearnConfig::interval_guards: `p < r1 || p == r1` becomes `p <= r1`, which stays disjoint
+    // from `p > r1` when registers hold equal values, so offering a stored value merges into its
+    // neighbour class: one location per fill level (4 / 3 / 11 instead of 8 / 3 / 24), exactly,
+    // with fewer tree queries than SL*'s Table 1 (113) for its 8-location encoding.
+    const RaSpec spec = load_register_spec(kPq);
+    const auto r = learn_exactly(spec.automaton, 4, true);
+    EXPECT_EQ(r.hypothesis.locations.size(), 4U);
+    EXPECT_EQ(r.hypothesis.max_registers(), 3U);
+    EXPECT_EQ(r.hypothesis.num_transitions(), 11U);
+    EXPECT_LE(r.tree_queries, 113U);
+    const std::string g = guards(r.hypothesis);
+    EXPECT_NE(g.find("l1 offer [p <= r1] ok"), std::string::npos) << g;
+    EXPECT_NE(g.find("l2 offer [p > r1 && p <= r2] ok"), std::string::npos) << g;
+    EXPECT_EQ(g.find("||"), std::string::npos) << g;
+}
+
+TEST(RaOrderedTrees, IntervalGuardsBoundedByConstants) {
+    // The thermostat's ok self-loop once set: LOW <= t <= HIGH, one guard (not three disjuncts).
+    // From the initial location the classes of t lead to locations that differ by the stored
+    // value's place among the constants, so no two of them merge there.
+    const auto r = learn_exactly(thermostat(), 3, true);
+    const std::string g = guards(r.hypothesis);
+    EXPECT_NE(g.find("l1 set [t >= LOW && t <= HIGH] ok -> 1"), std::string::npos) << g;
+    EXPECT_EQ(g.find("||"), std::string::npos) << g;
 }
 
 TEST(RaOrderedTrees, LearningIsDeterministic) {

@@ -73,6 +73,14 @@ struct RaLearnConfig {
     /// Give up (converged = false) once this many concrete queries were executed, or ten times as
     /// many were asked (cache hits included); 0: no limit.
     std::size_t max_executed = 0;
+    /// Ordered theory (`int` data without increments): a transition of a one-parameter input that
+    /// takes adjacent data classes gets one interval guard (`p <= r1`, `r1 < p <= r2`) instead of
+    /// their disjunction (`p < r1 || p == r1`). Interval guards stay disjoint when registers hold
+    /// equal values, so equality classes merge into their neighbours where the disjunctions made
+    /// guards overlap (then the learner falls back to one branch per class): RALib's pq3 is learned
+    /// as 4 locations (a register per queued value, equal values allowed) instead of 8, exactly.
+    /// Off by default for now: it changes the committed learned specs (std/java priority queue).
+    bool interval_guards = false;
 };
 
 /// The SL*-style learner (see the design note above) as a BasicLearner<RaKind>: start() and
