@@ -17,8 +17,13 @@
 // else class when its trees are the else class's read that way (so registers may hold equal values
 // and guards are first-match), and symbolic suffixes mark each parameter free (may equal a prefix
 // value) or local (only the suffix's own values and constants): the initial suffixes are local,
-// a counterexample's suffix is free where its value occurred before. The ordered theory (`int`)
-// keeps one branch per data class and every parameter free.
+// a counterexample's suffix is free where its value occurred before. Ordered theory (`int` data,
+// issue 28): the trees branch an `int` parameter by interval and equality classes and merge
+// adjacent classes whose subtrees are the same with the parameter read accordingly (`p < r1` and
+// `p == r1` -> `p <= r1`), rows are compared up to an order-preserving renaming, and registers are
+// again the prefix values the merged trees name; `int` parameters stay free. With SL*'s `+c`
+// increments the trees keep one branch per data class (registers by replacing values by their
+// integer neighbours).
 // The roles are the typestate pipeline's (issue 23): the learner implements BasicLearner<RaKind>
 // and runs in the one experiment loop (typestar/learn/learner.hpp, run_experiment), its data
 // oracle counts into the one QueryCounter, and its equivalence oracle is the generalised
@@ -135,12 +140,14 @@ struct RaLearnResult {
 [[nodiscard]] std::vector<std::pair<DataWord, DataWord>> tree_query(DataOracle& oracle, const RegisterAutomaton& signature,
                                                                     const DataWord& prefix,
                                                                     const std::vector<std::size_t>& suffix);
-/// SL*'s tree query for the equality theory: the symbolic decision tree of `suffix` (every
-/// parameter free) after `prefix`, one line per guard or output, indented by depth: `[p1 == 7]`,
-/// `[p1 != 7]` (the else branch), `ok`, `val(7)`, `key(fresh)`; suffix parameters are p1, p2, ...
-/// across the suffix, prefix values appear as themselves. Equality branches that behave like the
-/// else branch are merged into it. Empty when `signature` has `int` data (the ordered theory keeps
-/// one concrete run per data class: see tree_query). Counts one tree query.
+/// SL*'s tree query: the symbolic decision tree of `suffix` (every parameter free) after `prefix`,
+/// one line per guard or output, indented by depth: `[p1 == 7]`, `[p1 != 7]` (the else branch),
+/// `[p1 <= 5]`, `[5 < p1 < 9]`, `[LOW <= p1 <= HIGH]`, `[true]`, `ok`, `val(7)`, `key(fresh)`;
+/// suffix parameters are p1, p2, ... across the suffix, prefix values appear as themselves and
+/// constants by name. Equality branches that behave like the else branch are merged into it; for
+/// `int` parameters adjacent interval and equality branches with the same subtree (the parameter
+/// read accordingly) are one guard. Empty when `signature` declares `+c` increments (then the
+/// ordered theory keeps one concrete run per data class: see tree_query). Counts one tree query.
 [[nodiscard]] std::string symbolic_tree(DataOracle& oracle, const RegisterAutomaton& signature, const DataWord& prefix,
                                         const std::vector<std::size_t>& suffix);
 /// The memorable values of `prefix` with respect to the symbolic `suffixes` (each a sequence of
