@@ -45,9 +45,68 @@ RegisterAutomaton thermostat() {
     return ra;
 }
 
+/// A max register: set(p) answers up when p exceeds the stored value (or nothing is stored) and
+/// keeps the larger one, same otherwise; get answers out(max) (none before any set).
+RegisterAutomaton max_register() {
+    using testing::param;
+    using testing::reg;
+    using testing::when;
+    RegisterAutomaton ra;
+    ra.name = "maxreg";
+    ra.inputs = {{"set", {{"p", DataType::Int}}}, {"get", {}}};
+    ra.outputs = {{"up", {}}, {"same", {}}, {"out", {{"v", DataType::Int}}}, {"none", {}}};
+    const Register r1{"r1", DataType::Int};
+    ra.locations = {{"l0", {}, {}}, {"l1", {r1}, {}}};
+    ra.locations[0].transitions = {{0, Guard{}, 0, {}, 1, {param(0)}}, {1, Guard{}, 3, {}, 0, {}}};
+    ra.locations[1].transitions = {{0, when({{Atom{param(0), Op::Gt, reg(0)}}}), 0, {}, 1, {param(0)}},
+                                   {0, when({{Atom{param(0), Op::Le, reg(0)}}}), 1, {}, 1, {reg(0)}},
+                                   {1, Guard{}, 2, {testing::arg(reg(0))}, 1, {reg(0)}}};
+    return ra;
+}
+
+/// A stack of two ints (no order among the stored values matters, only which was pushed last).
+RegisterAutomaton int_stack2() {
+    using testing::param;
+    using testing::reg;
+    RegisterAutomaton ra;
+    ra.name = "stack2";
+    ra.inputs = {{"push", {{"p", DataType::Int}}}, {"pop", {}}};
+    ra.outputs = {{"ok", {}}, {"nok", {}}, {"out", {{"v", DataType::Int}}}};
+    const Register r1{"r1", DataType::Int}, r2{"r2", DataType::Int};
+    ra.locations = {{"l0", {}, {}}, {"l1", {r1}, {}}, {"l2", {r1, r2}, {}}};
+    ra.locations[0].transitions = {{0, Guard{}, 0, {}, 1, {param(0)}}, {1, Guard{}, 1, {}, 0, {}}};
+    ra.locations[1].transitions = {{0, Guard{}, 0, {}, 2, {reg(0), param(0)}},
+                                   {1, Guard{}, 2, {testing::arg(reg(0))}, 0, {}}};
+    ra.locations[2].transitions = {{0, Guard{}, 1, {}, 2, {reg(0), reg(1)}},
+                                   {1, Guard{}, 2, {testing::arg(reg(1))}, 1, {reg(0)}}};
+    return ra;
+}
+
+/// A range with a two-parameter input: range(a, b) is ok when a <= b (then stored), bad otherwise;
+/// test(p) answers in when a <= p <= b, out otherwise (nok before a range).
+RegisterAutomaton range_check() {
+    using testing::param;
+    using testing::reg;
+    using testing::when;
+    RegisterAutomaton ra;
+    ra.name = "range";
+    ra.inputs = {{"range", {{"a", DataType::Int}, {"b", DataType::Int}}}, {"test", {{"p", DataType::Int}}}};
+    ra.outputs = {{"ok", {}}, {"bad", {}}, {"in", {}}, {"out", {}}, {"nok", {}}};
+    const Register lo{"lo", DataType::Int}, hi{"hi", DataType::Int};
+    ra.locations = {{"l0", {}, {}}, {"l1", {lo, hi}, {}}};
+    ra.locations[0].transitions = {{0, when({{Atom{param(0), Op::Le, param(1)}}}), 0, {}, 1, {param(0), param(1)}},
+                                   {0, when({{Atom{param(0), Op::Gt, param(1)}}}), 1, {}, 0, {}},
+                                   {1, Guard{}, 4, {}, 0, {}}};
+    ra.locations[1].transitions = {{0, Guard{}, 4, {}, 1, {reg(0), reg(1)}},
+                                   {1, when({{Atom{param(0), Op::Ge, reg(0)}, Atom{param(0), Op::Le, reg(1)}}}), 2, {}, 1, {reg(0), reg(1)}},
+                                   {1, when({{Atom{param(0), Op::Lt, reg(0)}}, {Atom{param(0), Op::Gt, reg(1)}}}), 3, {}, 1, {reg(0), reg(1)}}};
+    return ra;
+}
+
 /// Learns `truth` through a simulator and checks it against the truth: every data word of up to
-/// `depth` steps from each location (typestar's exploration) and the truth's generalised suite at 2.
-RaLearnResult learn_exactly(const RegisterAutomaton& truth, std::size_t depth, bool interval_guards = false) {
+/// `depth` steps from the start and (`suite`) the truth's generalised suite at B = 2.
+RaLearnResult learn_exactly(const RegisterAutomaton& truth, std::size_t depth, bool interval_guards = false,
+                            bool suite = true) {
     SimulatorSul sul(truth);
     RaLearnConfig config;
     config.interval_guards = interval_guards;
@@ -60,10 +119,11 @@ RaLearnResult learn_exactly(const RegisterAutomaton& truth, std::size_t depth, b
     const auto cex = find_difference(oracle, r.hypothesis, {}, depth);
     EXPECT_FALSE(cex.has_value()) << format_word(truth, cex->inputs, cex->outputs) << ": " << cex->reason;
     // and the truth's generalised Algorithm 2 suite (B = 2) against the learned automaton
+    if (!suite) return r;
     SimulatorSul learned(r.hypothesis);
-    const RaSuiteResult suite = check_register_automaton(truth, learned);
-    EXPECT_FALSE(suite.counterexample.has_value()) << suite.summary();
-    EXPECT_FALSE(suite.truncated);
+    const RaSuiteResult checked = check_register_automaton(truth, learned);
+    EXPECT_FALSE(checked.counterexample.has_value()) << checked.summary();
+    EXPECT_FALSE(checked.truncated);
     return r;
 }
 
@@ -164,6 +224,26 @@ TEST(RaOrderedTrees, IntervalGuardsBoundedByConstants) {
     const std::string g = guards(r.hypothesis);
     EXPECT_NE(g.find("l1 set [t >= LOW && t <= HIGH] ok -> 1"), std::string::npos) << g;
     EXPECT_EQ(g.find("||"), std::string::npos) << g;
+}
+
+TEST(RaOrderedTrees, HiddenStyleOrderedModelsAreLearnedExactly) {
+    // A learner x model matrix over ordered data: each model with and without interval guards,
+    // checked against the truth (words from the start, and the truth's suite but for the range).
+    for (const bool intervals : {false, true}) {
+        SCOPED_TRACE(intervals ? "interval guards" : "per-class guards");
+        const auto maxreg = learn_exactly(max_register(), 4, intervals);
+        EXPECT_EQ(maxreg.hypothesis.locations.size(), 2U);
+        // 4 locations: which of two stored values is larger is an order type of its own
+        const auto stack = learn_exactly(int_stack2(), 3, intervals);
+        EXPECT_EQ(stack.hypothesis.locations.size(), 4U);
+        EXPECT_EQ(stack.hypothesis.max_registers(), 2U);
+        // two `int` parameters in one input: nested branches (the suite at B = 2 takes seconds here)
+        const auto range = learn_exactly(range_check(), 3, intervals, false);
+        EXPECT_EQ(range.hypothesis.locations.size(), 2U);
+        EXPECT_EQ(range.hypothesis.max_registers(), 2U);
+        const auto pq2 = learn_exactly(testing::priority_queue2(), 4, intervals);
+        EXPECT_EQ(pq2.hypothesis.locations.size(), 3U);
+    }
 }
 
 TEST(RaOrderedTrees, LearningIsDeterministic) {
