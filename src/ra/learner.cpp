@@ -373,9 +373,10 @@ private:
 
     // ---- symbolic decision trees (SL*'s tree oracle: equality and ordered theories) ----
 
-    /// A term of a tree: 'v' a prefix value (by value), 'c' a constant, 's' a suffix parameter and
-    /// 'o' a suffix output value (by position), 'n' a value new in the run, 'r' a register (after
-    /// renaming), '#' an output symbol.
+    /// A term of a tree: 'v' an `id` and 'w' an `int` prefix value (by value), 'c' a constant, 's' a
+    /// suffix parameter and 'o' a suffix output value (by position), 'n' a value new in the run,
+    /// 'r' an `id` register and 'R' an `int` register by rank (after renaming), '#' an output
+    /// symbol, '-' no bound (an interval's open side).
     using TermTok = std::pair<char, long>;
     using Subst = std::map<TermTok, TermTok>;
     /// A guard of the ordered theory: lo < p (lo <= p when lo_in) and p < hi (p <= hi when hi_in);
