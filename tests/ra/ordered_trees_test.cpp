@@ -17,13 +17,14 @@ namespace typestar::ra {
 namespace {
 
 const std::string kPq = std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/std_priority_queue.yaml";
+using testing::arg;
+using testing::param;
+using testing::reg;
+using testing::when;
 
 /// A thermostat over ordered ints with two constants: set(t) answers cold below LOW, hot above
 /// HIGH, ok in between (bounds included); the first answer is remembered: `last` answers it.
 RegisterAutomaton thermostat() {
-    using testing::param;
-    using testing::reg;
-    using testing::when;
     RegisterAutomaton ra;
     ra.name = "thermostat";
     ra.inputs = {{"set", {{"t", DataType::Int}}}, {"last", {}}};
@@ -41,16 +42,13 @@ RegisterAutomaton thermostat() {
     set.push_back({0, when({{Atom{param(0), Op::Lt, low}}}), 1, {}, 1, {reg(0)}});
     set.push_back({0, when({{Atom{param(0), Op::Ge, low}, Atom{param(0), Op::Le, high}}}), 0, {}, 1, {reg(0)}});
     set.push_back({0, when({{Atom{param(0), Op::Gt, high}}}), 2, {}, 1, {reg(0)}});
-    set.push_back({1, Guard{}, 3, {testing::arg(reg(0))}, 1, {reg(0)}});
+    set.push_back({1, Guard{}, 3, {arg(reg(0))}, 1, {reg(0)}});
     return ra;
 }
 
 /// A max register: set(p) answers up when p exceeds the stored value (or nothing is stored) and
 /// keeps the larger one, same otherwise; get answers out(max) (none before any set).
 RegisterAutomaton max_register() {
-    using testing::param;
-    using testing::reg;
-    using testing::when;
     RegisterAutomaton ra;
     ra.name = "maxreg";
     ra.inputs = {{"set", {{"p", DataType::Int}}}, {"get", {}}};
@@ -60,14 +58,12 @@ RegisterAutomaton max_register() {
     ra.locations[0].transitions = {{0, Guard{}, 0, {}, 1, {param(0)}}, {1, Guard{}, 3, {}, 0, {}}};
     ra.locations[1].transitions = {{0, when({{Atom{param(0), Op::Gt, reg(0)}}}), 0, {}, 1, {param(0)}},
                                    {0, when({{Atom{param(0), Op::Le, reg(0)}}}), 1, {}, 1, {reg(0)}},
-                                   {1, Guard{}, 2, {testing::arg(reg(0))}, 1, {reg(0)}}};
+                                   {1, Guard{}, 2, {arg(reg(0))}, 1, {reg(0)}}};
     return ra;
 }
 
 /// A stack of two ints (no order among the stored values matters, only which was pushed last).
 RegisterAutomaton int_stack2() {
-    using testing::param;
-    using testing::reg;
     RegisterAutomaton ra;
     ra.name = "stack2";
     ra.inputs = {{"push", {{"p", DataType::Int}}}, {"pop", {}}};
@@ -76,18 +72,15 @@ RegisterAutomaton int_stack2() {
     ra.locations = {{"l0", {}, {}}, {"l1", {r1}, {}}, {"l2", {r1, r2}, {}}};
     ra.locations[0].transitions = {{0, Guard{}, 0, {}, 1, {param(0)}}, {1, Guard{}, 1, {}, 0, {}}};
     ra.locations[1].transitions = {{0, Guard{}, 0, {}, 2, {reg(0), param(0)}},
-                                   {1, Guard{}, 2, {testing::arg(reg(0))}, 0, {}}};
+                                   {1, Guard{}, 2, {arg(reg(0))}, 0, {}}};
     ra.locations[2].transitions = {{0, Guard{}, 1, {}, 2, {reg(0), reg(1)}},
-                                   {1, Guard{}, 2, {testing::arg(reg(1))}, 1, {reg(0)}}};
+                                   {1, Guard{}, 2, {arg(reg(1))}, 1, {reg(0)}}};
     return ra;
 }
 
 /// A range with a two-parameter input: range(a, b) is ok when a <= b (then stored), bad otherwise;
 /// test(p) answers in when a <= p <= b, out otherwise (nok before a range).
 RegisterAutomaton range_check() {
-    using testing::param;
-    using testing::reg;
-    using testing::when;
     RegisterAutomaton ra;
     ra.name = "range";
     ra.inputs = {{"range", {{"a", DataType::Int}, {"b", DataType::Int}}}, {"test", {{"p", DataType::Int}}}};
