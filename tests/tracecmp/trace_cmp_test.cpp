@@ -21,7 +21,8 @@ using test::magic_register_purpose;
 
 std::vector<std::string> pool_of(const Device& device) {
     std::vector<std::string> out;
-    for (const auto& part : device.describe().parameterised.at(0).partitions)
+    const DeviceDescription description = device.describe();  // a range-for over a member of a temporary reads freed memory
+    for (const auto& part : description.parameterised.at(0).partitions)
         for (const auto& v : part.values) out.push_back(v.value);
     return out;
 }
