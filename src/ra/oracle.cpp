@@ -44,6 +44,51 @@ DataWord DataOracle::query(const DataWord& inputs) {
     return out;
 }
 
+DataWord DataOracle::query_adaptive(DataWord& inputs, const NextInput& next) {
+    counter_->count_asked(1);
+    inputs.clear();
+    DataWord out;
+    bool live = false;  // the device runs this word (past the cache)
+    try {
+        while (auto in = next(inputs, out)) {
+            inputs.push_back(std::move(*in));
+            if (!live) {
+                if (auto it = cache_.find(inputs); it != cache_.end()) {
+                    out.push_back(it->second);
+                    continue;
+                }
+                live = true;
+                sul_->reset();
+                DataWord prefix;
+                for (std::size_t i = 0; i + 1 < inputs.size(); ++i) {  // the cached prefix, checked
+                    prefix.push_back(inputs[i]);
+                    DataSymbol o = sul_->step(inputs[i]);
+                    if (!(o == out[i])) {
+                        DataWord cached(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+                        DataWord fresh(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i));
+                        fresh.push_back(std::move(o));
+                        throw_nondeterminism(prefix, cached, fresh);
+                    }
+                }
+            }
+            DataSymbol o = sul_->step(inputs.back());
+            auto [it, inserted] = cache_.emplace(inputs, o);
+            if (!inserted && !(it->second == o)) {
+                DataWord cached = out, fresh = out;
+                cached.push_back(it->second);
+                fresh.push_back(std::move(o));
+                throw_nondeterminism(inputs, cached, fresh);
+            }
+            out.push_back(std::move(o));
+        }
+    } catch (...) {
+        if (live) counter_->count_executed(inputs.size(), 0);
+        throw;
+    }
+    if (live) counter_->count_executed(inputs.size(), 0);
+    return out;
+}
+
 void DataOracle::throw_nondeterminism(const DataWord& prefix, const DataWord& cached, const DataWord& fresh) {
     auto text = [&](const DataWord& outputs) {
         std::vector<std::string> t;
@@ -75,6 +120,12 @@ void LockstepCheck::reset() {
     device_to_spec_.clear();
     device_values_.clear();
     for (const auto& c : spec_->constants) device_values_.push_back(c.value);
+}
+
+Value LockstepCheck::device_value(Value spec_value) const {
+    for (const auto& [device, spec] : device_to_spec_)
+        if (spec == spec_value) return device;
+    return spec_value;
 }
 
 std::string LockstepCheck::step(const DataSymbol& input, const DataSymbol& output) {

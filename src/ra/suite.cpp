@@ -159,40 +159,138 @@ std::optional<RaCounterexample> find_difference(DataOracle& oracle, const Regist
     return std::nullopt;
 }
 
-std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec, std::size_t count,
-                                                  std::size_t length, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<Value> consts;
-    for (const auto& c : spec.constants) consts.push_back(c.value);
-    for (std::size_t n = 0; n < count && !spec.inputs.empty(); ++n) {
-        DataWord word, out;
-        std::vector<Value> ints = consts, ids = consts, all = consts;
-        LockstepCheck check(spec);
-        for (std::size_t step = 0; step < length; ++step) {
-            const std::size_t a = std::uniform_int_distribution<std::size_t>(0, spec.inputs.size() - 1)(rng);
-            const auto& decl = spec.inputs[a];
-            DataSymbol in{a, {}};
-            for (std::size_t k = 0; k < decl.params.size(); ++k) {
-                const auto cands = internal::parameter_candidates(decl, k, in.values, ints, ids, all);
-                in.values.push_back(cands[std::uniform_int_distribution<std::size_t>(0, cands.size() - 1)(rng)]);
-            }
-            word.push_back(in);
-            const DataSymbol o = oracle.query(word).back();
-            const std::string why = check.step(in, o);
-            out.push_back(o);
-            if (!why.empty()) return RaCounterexample{word, out, why};
-            for (std::size_t k = 0; k < in.values.size(); ++k) {
-                (decl.params[k].type == DataType::Int ? ints : ids).push_back(in.values[k]);
-                all.push_back(in.values[k]);
-            }
-            const auto& od = spec.outputs[o.symbol];
-            for (std::size_t k = 0; k < o.values.size(); ++k) {
-                (od.params[k].type == DataType::Int ? ints : ids).push_back(o.values[k]);
-                all.push_back(o.values[k]);
-            }
-        }
+namespace {
+
+/// The values the hypothesis behind `check` holds after its steps, in the device's values, split as
+/// word_values splits a word's: the constants, then its registers (with the `+c` window).
+void hypothesis_values(const RegisterAutomaton& spec, const LockstepCheck& check, std::vector<Value>& ints,
+                       std::vector<Value>& ids) {
+    ints.clear();
+    ids.clear();
+    for (const auto& c : spec.constants) {
+        ints.push_back(c.value);
+        ids.push_back(c.value);
+    }
+    const auto& regs = spec.locations.at(check.simulator().location()).registers;
+    const auto& values = check.simulator().registers();
+    for (std::size_t r = 0; r < regs.size() && r < values.size(); ++r)
+        (regs[r].type == DataType::Int ? ints : ids).push_back(check.device_value(values[r]));
+    if (const Value window = offset_window(spec); window > 0) {
+        std::vector<Value> shifted;
+        for (Value v : ints)
+            for (Value d = -window; d <= window; ++d) shifted.push_back(v + d);
+        ints = std::move(shifted);
+    }
+}
+
+/// Runs `word` (with the device's answers `out`) in lockstep with `spec` from the start: the first
+/// difference, if any.
+std::optional<RaCounterexample> first_difference(LockstepCheck& check, const DataWord& word, const DataWord& out) {
+    check.reset();
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        const std::string why = check.step(word[i], out[i]);
+        if (!why.empty())
+            return RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                                    DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), why};
     }
     return std::nullopt;
+}
+
+/// Options of random_words.
+struct RandomWords {
+    std::size_t count = 0, min_length = 1, max_length = 1;
+    std::uint64_t seed = 1;
+    bool guided = false;  ///< each parameter relative to the hypothesis's registers half of the time
+};
+
+/// `count` random words, the n-th of min_length + n * (max_length - min_length + 1) / count steps,
+/// each one adaptive device run checked in lockstep; the first difference.
+std::optional<RaCounterexample> random_words(DataOracle& oracle, const RegisterAutomaton& spec, const RandomWords& opt) {
+    if (spec.inputs.empty() || opt.max_length == 0) return std::nullopt;
+    std::mt19937_64 rng(opt.seed);
+    auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+    LockstepCheck check(spec);
+    std::optional<RaCounterexample> found;
+    const std::size_t span = opt.max_length >= opt.min_length ? opt.max_length - opt.min_length + 1 : 1;
+    for (std::size_t n = 0; n < opt.count && !found; ++n) {
+        const std::size_t length = std::min(opt.max_length, opt.min_length + n * span / opt.count);
+        check.reset();
+        DataWord word;
+        const DataWord out = oracle.query_adaptive(word, [&](const DataWord& in, const DataWord& got) -> std::optional<DataSymbol> {
+            if (!in.empty()) {
+                const std::string why = check.step(in.back(), got.back());
+                if (!why.empty()) {
+                    found = RaCounterexample{in, got, why};
+                    return std::nullopt;
+                }
+            }
+            if (in.size() >= length) return std::nullopt;
+            std::vector<Value> ints, ids, all;
+            internal::word_values(spec, in, got, ints, ids, all);
+            if (opt.guided && pick(2) == 0) hypothesis_values(spec, check, ints, ids);
+            const std::size_t a = pick(spec.inputs.size());
+            const auto& decl = spec.inputs[a];
+            DataSymbol next{a, {}};
+            for (std::size_t k = 0; k < decl.params.size(); ++k) {
+                const auto cands = internal::parameter_candidates(decl, k, next.values, ints, ids, all);
+                next.values.push_back(cands[pick(cands.size())]);
+            }
+            return next;
+        });
+        (void)out;
+    }
+    return found;
+}
+
+}  // namespace
+
+std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec, std::size_t count,
+                                                  std::size_t length, std::uint64_t seed) {
+    return random_words(oracle, spec, {count, length, length, seed, false});
+}
+
+std::optional<RaCounterexample> search_difference(DataOracle& oracle, const RegisterAutomaton& hypothesis,
+                                                  const std::vector<DataWord>& access, const RaSearchConfig& config) {
+    std::vector<DataWord> starts = access;
+    if (starts.empty()) starts.push_back({});
+    LockstepCheck check(hypothesis);
+    std::optional<RaCounterexample> found;
+    DataWord word;
+    // 1. guided words: each step one value per data class relative to what the hypothesis holds
+    std::function<void(std::size_t)> extend = [&](std::size_t depth) {
+        if (found) return;
+        const DataWord out = oracle.query(word);
+        if ((found = first_difference(check, word, out)) || depth == 0) return;
+        std::vector<Value> ints, ids, all;
+        internal::word_values(hypothesis, word, out, ints, ids, all);  // `all`: what a fresh value avoids
+        hypothesis_values(hypothesis, check, ints, ids);
+        if (!word.empty()) {  // and the last step's values: a value just seen that the hypothesis forgot
+            const DataSymbol* last[] = {&word.back(), &out.back()};
+            const std::vector<SymbolDecl>* decls[] = {&hypothesis.inputs, &hypothesis.outputs};
+            for (int side = 0; side < 2; ++side) {
+                const auto& params = (*decls[side])[last[side]->symbol].params;
+                for (std::size_t k = 0; k < last[side]->values.size(); ++k)
+                    (params[k].type == DataType::Int ? ints : ids).push_back(last[side]->values[k]);
+            }
+        }
+        all.insert(all.end(), ints.begin(), ints.end());
+        internal::for_each_input_class(hypothesis, ints, ids, all, [&] { return found.has_value(); },
+                                       [&](const DataSymbol& in) {
+                                           word.push_back(in);
+                                           extend(depth - 1);
+                                           word.pop_back();
+                                       });
+    };
+    for (const auto& s : starts) {
+        word = s;
+        extend(config.depth);
+        if (found) return found;
+    }
+    // 2. random words, as many as the hypothesis is large, shortest first
+    const std::size_t count =
+        std::min(config.random_words, std::max(config.min_words, config.words_per_transition * hypothesis.num_transitions()));
+    return random_words(oracle, hypothesis,
+                        {count, config.depth + 1, std::max(config.random_length, config.depth + 1), config.seed, true});
 }
 
 std::string format_trace(const RegisterAutomaton& spec, const RaCounterexample& cex) {

@@ -13,7 +13,7 @@ RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& si
     SlStarLearner learner(signature, oracle, config);
     RaEquivalenceOracle equivalence(
         oracle, {config.equivalence_bound, 10000, config.random_words, config.random_length, config.seed,
-                 config.equivalence_suite});
+                 config.equivalence_suite, config.random_words_per_transition});
     BasicExperimentConfig<RaKind> experiment;
     experiment.max_rounds = config.max_rounds;
     const BasicLearnResult<RaKind> run = run_experiment(learner, equivalence, oracle.counter(), experiment);
@@ -27,6 +27,7 @@ RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& si
     result.suffixes = learner.suffixes();
     result.learner = learner.name();
     result.equivalence = equivalence.description();
+    result.certification_executed = equivalence.certification_executed();
     return result;
 }
 

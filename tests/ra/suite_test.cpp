@@ -119,5 +119,93 @@ TEST(RaSuite, SeparatingWordIsShortest) {
     EXPECT_FALSE(separating_word(testing::priority_queue2(), testing::priority_queue2(), 4));
 }
 
+/// Issue 28: the equivalence search guided by the hypothesis (search_difference without random
+/// words: every word of up to `depth` steps in the classes of the hypothesis's guards and the last
+/// step's values) finds a counterexample for every wrong hypothesis (a mutant of the truth) on which
+/// the old search (every word of up to `depth` steps in every class relative to every value of the
+/// word) found one, and runs fewer words in total.
+void guided_search_finds_what_the_exhaustive_search_found(const RegisterAutomaton& truth, std::size_t depth,
+                                                          std::size_t min_found) {
+    std::size_t found = 0;
+    std::uint64_t guided_executed = 0, exhaustive_executed = 0;
+    for (const auto& [what, mutant] : mutants(truth)) {
+        SimulatorSul device(truth), device2(truth);
+        DataOracle exhaustive(device, truth), guided(device2, truth);
+        const auto old_cex = find_difference(exhaustive, mutant, {}, depth);
+        RaSearchConfig config;
+        config.depth = depth;
+        config.random_words = 0;  // the guided words alone
+        const auto cex = search_difference(guided, mutant, {}, config);
+        exhaustive_executed += exhaustive.stats().total().queries_executed;
+        guided_executed += guided.stats().total().queries_executed;
+        if (!old_cex) continue;
+        ++found;
+        ASSERT_TRUE(cex) << truth.name << ": the guided search misses " << what << ", found by the old one on "
+                         << format_word(truth, old_cex->inputs, old_cex->outputs);
+        // a genuine difference: the hypothesis (the mutant) and the device (the truth) disagree on it
+        RaSimulator sim(truth);
+        const DataWord out = sim.run(cex->inputs);
+        LockstepCheck check(mutant);
+        std::string why;
+        for (std::size_t i = 0; i < out.size() && why.empty(); ++i) why = check.step(cex->inputs[i], out[i]);
+        EXPECT_FALSE(why.empty()) << what;
+    }
+    EXPECT_GE(found, min_found);
+    EXPECT_LT(guided_executed, exhaustive_executed) << truth.name;
+    std::cout << truth.name << ": " << found << " wrong hypotheses found; " << guided_executed << " words (guided) vs "
+              << exhaustive_executed << " (every class)\n";
+}
+
+TEST(RaSearch, GuidedWordsFindEveryLoginMutantTheOldSearchFound) {
+    guided_search_finds_what_the_exhaustive_search_found(testing::login(), 3, 17);
+}
+TEST(RaSearch, GuidedWordsFindEveryKeyStoreMutantTheOldSearchFound) {
+    guided_search_finds_what_the_exhaustive_search_found(testing::key_store(), 3, 14);
+}
+TEST(RaSearch, GuidedWordsFindEveryPriorityQueueMutantTheOldSearchFound) {
+    guided_search_finds_what_the_exhaustive_search_found(testing::priority_queue2(), 4, 8);
+}
+
+/// A device that records every input it is given (and simulates `ra`).
+class RecordingSul final : public DataSul {
+public:
+    explicit RecordingSul(const RegisterAutomaton& ra) : sim_(ra) {}
+    void reset() override {
+        sim_.reset();
+        log_.push_back({});
+    }
+    DataSymbol step(const DataSymbol& in) override {
+        log_.back().push_back(in);
+        return sim_.step(in);
+    }
+    std::vector<DataWord> log_;
+
+private:
+    RaSimulator sim_;
+};
+
+TEST(RaSearch, SameSeedSameQueriesAndEachRandomWordIsOneDeviceRun) {
+    // Determinism: the same answers and seed give the same words, byte for byte; another seed other
+    // random words. The hypothesis is the truth, so every guided and random word runs.
+    const RegisterAutomaton truth = testing::login();
+    auto run = [&](std::uint64_t seed) {
+        RecordingSul device(truth);
+        DataOracle oracle(device, truth);
+        RaSearchConfig config;
+        config.seed = seed;
+        EXPECT_FALSE(search_difference(oracle, truth, {}, config));
+        EXPECT_EQ(oracle.stats().total().queries_executed, device.log_.size());
+        return device.log_;
+    };
+    const auto a = run(7), b = run(7), c = run(8);
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+    // the random words (at least min_words of them, up to 12 steps): one reset each, not one per step
+    std::size_t long_runs = 0;
+    for (const auto& word : a) long_runs += word.size() > 3 ? 1 : 0;
+    EXPECT_GT(long_runs, 50U);
+    EXPECT_LT(a.size(), 400U) << "login's guided words and 100 random words";
+}
+
 }  // namespace
 }  // namespace typestar::ra

@@ -62,13 +62,16 @@ struct RaLearnConfig {
     std::size_t max_rounds = 64;      ///< give up after this many hypotheses
     std::size_t max_permuted = 5;     ///< try every renaming of up to this many memorable ids
     /// The distinguisher bound B of the equivalence oracle, recorded in the learned spec: every
-    /// data word of up to B steps from each location, the random words below, and then the
-    /// generalised Algorithm 2 suite at B (every transition of every explored (location, register
+    /// data word of up to B steps from each location in the data classes of the hypothesis's
+    /// guards (ra::search_difference), the random words below, and then (the certification,
+    /// `equivalence_suite`) the generalised Algorithm 2 suite at B (every transition of every explored (location, register
     /// order type) pair, followed by every data word of up to B steps, one per data class): the
     /// words `typestar check --bound B` runs, so a converged result passes that check.
     std::size_t equivalence_bound = 2;
-    /// Then this many random data words (each parameter in a uniformly chosen data class relative
-    /// to all values of the word) of `random_length` steps, from a generator seeded with `seed`.
+    /// Then random data words (ra::search_difference): `random_words_per_transition` per transition
+    /// of the hypothesis (at least 100), at most `random_words`, of up to `random_length` steps
+    /// (shortest first), each parameter in a data class relative to the hypothesis's registers or
+    /// to every value of the word, from a generator seeded with `seed`.
     std::size_t random_words = 500;
     std::size_t random_length = 12;
     std::uint64_t seed = 1;
@@ -86,6 +89,7 @@ struct RaLearnConfig {
     /// as 4 locations (a register per queued value, equal values allowed) instead of 8, exactly.
     /// Off by default for now: it changes the committed learned specs (std/java priority queue).
     bool interval_guards = false;
+    std::size_t random_words_per_transition = 8;  ///< see random_words
 };
 
 /// The SL*-style learner (see the design note above) as a BasicLearner<RaKind>: start() and
@@ -131,6 +135,9 @@ struct RaLearnResult {
     std::size_t suffixes = 0;      ///< symbolic suffixes in the final table
     std::string learner;           ///< the learner's name, "SL*"
     std::string equivalence;       ///< what the equivalence oracle ran, for messages and provenance
+    /// Of stats.equivalence's queries executed, those of the certification (the suite at B); the
+    /// rest are the counterexample search's.
+    std::uint64_t certification_executed = 0;
 };
 
 /// The tree oracle alone: one concrete continuation of `prefix` per data class of `suffix`'s

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -77,6 +78,14 @@ public:
 
     /// The outputs answering `inputs` (one per input).
     DataWord query(const DataWord& inputs);
+    /// The next input of an adaptive word given its inputs and answers so far, or nothing to stop.
+    using NextInput = std::function<std::optional<DataSymbol>(const DataWord& inputs, const DataWord& outputs)>;
+    /// A word built step by step from the device's answers (`next` chooses each input, e.g. from an
+    /// output value): answered from the cache while it can, then the device runs it once (one reset,
+    /// replaying the cached prefix): one query executed for the whole word, where querying each
+    /// prefix costs one per step. Same cache, counts and non-determinism policy as query. Sets
+    /// `inputs` to the word; returns its outputs.
+    DataWord query_adaptive(DataWord& inputs, const NextInput& next);
     /// The counter's statistics.
     [[nodiscard]] const QueryStats& stats() const noexcept { return counter_->stats(); }
     /// The counter (the experiment loop opens its phases on it).
@@ -115,6 +124,9 @@ public:
     [[nodiscard]] const RaSimulator& simulator() const noexcept { return sim_; }
     /// The spec's answer to the last step (in the spec's values), nothing when it could not step.
     [[nodiscard]] const std::optional<DataSymbol>& expected() const noexcept { return expected_; }
+    /// The device's value that `spec_value` (a value of the spec's registers) stands for: the device's
+    /// value answering a `fresh` output identified with it, else itself.
+    [[nodiscard]] Value device_value(Value spec_value) const;
 
 private:
     const RegisterAutomaton* spec_;

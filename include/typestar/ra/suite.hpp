@@ -56,10 +56,36 @@ struct RaSuiteResult {
 [[nodiscard]] std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
                                                               const std::vector<DataWord>& access, std::size_t bound);
 /// Looks for a difference on `count` random data words of `length` steps (inputs uniform, each
-/// parameter in a uniformly chosen data class relative to all values of the word), seeded.
+/// parameter in a uniformly chosen data class relative to all values of the word), seeded. Each word
+/// is built from the device's answers in one run (DataOracle::query_adaptive): one query executed.
 [[nodiscard]] std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec,
                                                                 std::size_t count, std::size_t length,
                                                                 std::uint64_t seed);
+
+/// Options of search_difference; plain values with defaults.
+struct RaSearchConfig {
+    std::size_t depth = 2;                 ///< guided words of up to this many steps from each access word
+    std::size_t words_per_transition = 8;  ///< random words per transition of the hypothesis,
+    std::size_t min_words = 100;           ///< at least this many (a small hypothesis of a large device)
+    std::size_t random_words = 500;        ///< and at most this many
+    std::size_t random_length = 12;        ///< the longest random word (lengths grow from depth + 1)
+    std::uint64_t seed = 1;                ///< of the random words
+};
+
+/// The equivalence oracle's counterexample search, guided by `hypothesis` (SL*/RALib style):
+/// 1. from each word of `access` (the empty word when empty), every data word of up to
+///    `config.depth` steps whose parameters take one value per data class relative to the values
+///    the hypothesis holds at that point (its registers, read back in the device's values, and the
+///    constants; a fresh value avoids every value of the word) — each transition of the hypothesis
+///    in each class of its guard, rather than every class relative to every value of the word;
+/// 2. random data words, as many as `words_per_transition` times the hypothesis's transitions (at
+///    least `min_words`, at most `random_words`), shortest first (from depth + 1 up to `random_length` steps), each
+///    parameter in a data class relative to the hypothesis's registers or to every value of the
+///    word (one of the two, chosen at random), each word one device run (query_adaptive).
+/// Returns the first difference, or nothing. Seeded: the same answers give the same queries.
+[[nodiscard]] std::optional<RaCounterexample> search_difference(DataOracle& oracle, const RegisterAutomaton& hypothesis,
+                                                                const std::vector<DataWord>& access,
+                                                                const RaSearchConfig& config = {});
 
 /// The data trace of a counterexample, one numbered step a line (`  2. offer(7) -> ok`), the last
 /// one followed by why it differs (`expected out(3), got out(7)`); `spec` names the symbols.

@@ -1,7 +1,7 @@
 // Register automata in the one pipeline (issue 23): the session puts the roles together for the
 // register-automaton kind as learn_spec does for typestates — the SL*-style learner
 // (ra::SlStarLearner, a BasicLearner<ra::RaKind>), the equivalence oracle in conformance
-// (RaEquivalenceOracle: the generalised Algorithm 2 suite at B, then random data words), one
+// (RaEquivalenceOracle: a search guided by the hypothesis, then the generalised Algorithm 2 suite at B), one
 // DataOracle counting into one QueryCounter, and the one experiment loop (run_experiment).
 #pragma once
 
