@@ -192,6 +192,8 @@ int main(int argc, char** argv) {
         // (palindrome's suite at B = 2 would be about 10^8 words).
         config.equivalence_suite = certify;
         config.interval_guards = interval_guards;
+        // palindrome's certification at B = 2 would be about 10^8 words: it learns at its check bound
+        if (certify && m.check_bound) config.equivalence_bound = m.check_bound;
         config.random_words_per_transition = per_transition;
         const double start = cpu_now();
         RaLearnResult learned;

@@ -45,6 +45,7 @@ struct LearnArgs {
     std::size_t instantiations = RefinementOptions{}.instantiations;
     std::size_t refinements = RefinementOptions{}.max_refinements;
     std::size_t repeats = RefinementOptions{}.repeats;
+    std::vector<std::int64_t> increments;
     bool budget_given = false;
 };
 
@@ -91,6 +92,7 @@ void run_learn(const LearnArgs& o) {
     request.refinement.instantiations = o.instantiations;
     request.refinement.max_refinements = o.refinements;
     request.refinement.repeats = o.repeats;
+    request.increments = o.increments;
 
     // The session opens the device once and learns it by its kind; std::invalid_argument (options
     // that do not apply, an unknown device) is bad input, reported by main.
@@ -291,6 +293,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--instantiations", o->instantiations, "devices with parameterised callins: concrete runs per abstract query, each with other values (default 3)");
         cmd->add_option("--refinements", o->refinements, "devices with parameterised callins: most partition splits; a disagreement after that is an unknown transition (default 8)");
         cmd->add_option("--repeats", o->repeats, "devices with parameterised callins: runs of each concrete word the cache cannot answer; differing answers are a non-determinism error naming the word and every answer (default 1)");
+        cmd->add_option("--increments", o->increments, "data devices: SL*'s +c theory, the increments c (1 to 1000, comma-separated: 1,2) whose terms x + c the learner tries, besides the device signature's own")->delimiter(',');
         auto* budget = cmd->get_option("--budget");
         cmd->callback([o, budget] {
             o->budget_given = budget->count() > 0;

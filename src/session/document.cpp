@@ -232,11 +232,25 @@ LearnedDocument learn_register_document(Subject& subject, const LearnRequest& re
             "a data device is learned as a register automaton with the SL*-style learner: --learner, "
             "--equivalence, --states, --from and --bound auto do not apply");
     DataDevice& device = *subject.device.data;
+    // --increments: the signature's theory plus the requested `+c` terms (validate names a bad one)
+    ra::RegisterAutomaton signature = device.signature();
+    for (const std::int64_t c : request.increments) {
+        if (c < 1 || c > 1000)
+            throw std::invalid_argument("--increments: " + std::to_string(c) + " is not from 1 to 1000");
+        if (std::find(signature.increments.begin(), signature.increments.end(), c) == signature.increments.end())
+            signature.increments.push_back(c);
+    }
+    if (!request.increments.empty() &&
+        std::none_of(signature.inputs.begin(), signature.inputs.end(), [](const ra::SymbolDecl& d) {
+            return std::any_of(d.params.begin(), d.params.end(),
+                               [](const ra::Parameter& p) { return p.type == ra::DataType::Int; });
+        }))
+        throw std::invalid_argument("--increments: the device's callins have no int parameter (`+c` is for int data)");
     ra::RaLearnConfig config;
     config.equivalence_bound = request.bound;  // B: the spec records it, and the oracle runs check's suite at B
     config.max_executed = request.budget ? static_cast<std::size_t>(*request.budget) : 0;
     const auto start = std::chrono::steady_clock::now();
-    const ra::RaLearnResult learned = ra::learn_register_automaton(device, device.signature(), config);
+    const ra::RaLearnResult learned = ra::learn_register_automaton(device, signature, config);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const ra::RegisterAutomaton& h = learned.hypothesis;
     LearnedDocument out;
@@ -250,6 +264,7 @@ LearnedDocument learn_register_document(Subject& subject, const LearnRequest& re
     j["transitions"] = h.num_transitions();
     j["converged"] = learned.converged;
     j["tree_queries"] = learned.tree_queries;
+    j["certification_queries_executed"] = learned.certification_executed;  // of the equivalence phase's
     out.stats_json = j.dump(2) + "\n";
     if (!learned.converged) return out;
     const ra::RaSpec spec = learned_register_spec(learned, request.bound, subject.url);
@@ -328,6 +343,8 @@ LearnedDocument learn_refined(Subject& subject, const LearnRequest& request, con
 }
 
 LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& request) {
+    if (!request.increments.empty())
+        throw std::invalid_argument("--increments applies to data devices (register automata), not to typestate devices");
     Device& device = *subject.device.typestate;
     const std::optional<MealyMachine>* truth = subject.model ? &subject.model->machine : nullptr;
     if (!request.method && !(truth && *truth))

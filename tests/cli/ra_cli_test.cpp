@@ -116,6 +116,36 @@ TEST_F(RaCli, LearnRefusesOptionsThatDoNotApply) {
     EXPECT_NE(r.err.find("SL*-style learner"), std::string::npos) << r.err;
 }
 
+TEST_F(RaCli, LearnIncrementsOptsTheDataDeviceIntoThePlusCTheory) {
+    // Issue 28: `--increments 1` adds SL*'s +1 to a data device's signature. The sequence-number
+    // model without `increments:` in its file: only x + 1 tells "the next number" from "larger".
+    std::string text = read(kSource + "/specs/ra/sequence_number.yaml");
+    text.erase(text.find("increments: [1]\n"), std::string("increments: [1]\n").size());
+    std::ofstream(dir_ / "seq.yaml") << text;
+    const std::string device = "model:" + (dir_ / "seq.yaml").string();
+    const Result plain = run({"learn", "--device", device});
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    EXPECT_EQ(plain.out.find("r + 1"), std::string::npos) << plain.out;  // the order theory alone cannot see it
+    const Result r = run({"learn", "--device", device, "--increments", "1", "--out", "learned.yaml"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("learned a register automaton with 3 locations, 1 registers at most, 4 transitions"),
+              std::string::npos)
+        << r.err;
+    const std::string learned = read(dir_ / "learned.yaml");
+    EXPECT_NE(learned.find("increments: [1]"), std::string::npos) << learned;
+    EXPECT_NE(learned.find("p == r1 + 1"), std::string::npos) << learned;
+    const Result check = run({"check", (dir_ / "learned.yaml").string(), "--device", device});
+    EXPECT_EQ(check.status, 0) << check.out << check.err;
+    // bad values and typestate devices are refused, naming the option
+    const Result zero = run({"learn", "--device", device, "--increments", "0"});
+    EXPECT_EQ(zero.status, 2);
+    EXPECT_NE(zero.err.find("--increments: 0 is not from 1 to 1000"), std::string::npos) << zero.err;
+    const Result typestate =
+        run({"learn", "--device", "model:" + kSource + "/specs/countdowntimer.yaml", "--increments", "1"});
+    EXPECT_EQ(typestate.status, 2);
+    EXPECT_NE(typestate.err.find("--increments applies to data devices"), std::string::npos) << typestate.err;
+}
+
 TEST_F(RaCli, ChecksWithTheGeneralisedSuiteAndPrintsTheDataTrace) {
     const Result pass = run({"check", kSpec, "--device", "model:" + kSpec});
     EXPECT_EQ(pass.status, 0) << pass.err;

@@ -160,6 +160,9 @@ struct LearnRequest {
     std::optional<std::uint64_t> budget; ///< a hard cap on executed queries
     std::string from;                    ///< seed: a typestate spec (.yaml) or Mealy machine (.dot) file
     RefinementOptions refinement;        ///< devices with parameterised callins
+    /// Data devices: SL*'s `+c` increments the learner tries (`x + c` terms), added to the device
+    /// signature's own `increments` (each from 1 to 1000); the learned spec records them.
+    std::vector<std::int64_t> increments;
 };
 
 /// What learn_document made, for every kind.
