@@ -4,8 +4,9 @@
 // the learned automaton run against the truth and of the truth run against the learned one (every
 // transition of every reachable (location, register order type), then every data word of up to
 // B + 1 steps, one per data class), plus every data word of up to --depth steps from the start.
-// Prints a table next to SL*'s published figures (Table 1) and writes JSON. Not a test: it reports
-// a model that is not learned exactly, it does not fail on it. `--diff-depth N` measures `typestar
+// Prints a table next to SL*'s published figures (Table 1) and writes JSON, with the concrete queries
+// of learning, of the equivalence search and (--certify) of the certification (the suite at B). Not a
+// test: it reports a model that is not learned exactly, or whose check is refused, and goes on. `--diff-depth N` measures `typestar
 // diff` instead: each model against its own export, N steps (issue 26's target: login at 8 steps
 // within 30 s and 500 MB).
 #include <sys/resource.h>

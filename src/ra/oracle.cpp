@@ -30,18 +30,21 @@ DataWord DataOracle::query(const DataWord& inputs) {
     out.clear();
     prefix.clear();
     for (const auto& in : inputs) {
-        DataSymbol o = sul_->step(in);
         prefix.push_back(in);
-        auto [it, inserted] = cache_.emplace(prefix, o);
-        if (!inserted && !(it->second == o)) {
-            DataWord cached = out, fresh = out;
-            cached.push_back(it->second);
-            fresh.push_back(std::move(o));
-            throw_nondeterminism(prefix, cached, fresh);
-        }
-        out.push_back(std::move(o));
+        remember(prefix, out, sul_->step(in));
     }
     return out;
+}
+
+void DataOracle::remember(const DataWord& prefix, DataWord& out, DataSymbol o) {
+    auto [it, inserted] = cache_.emplace(prefix, o);
+    if (!inserted && !(it->second == o)) {
+        DataWord cached = out, fresh = out;
+        cached.push_back(it->second);
+        fresh.push_back(std::move(o));
+        throw_nondeterminism(prefix, cached, fresh);
+    }
+    out.push_back(std::move(o));
 }
 
 DataWord DataOracle::query_adaptive(DataWord& inputs, const NextInput& next) {
@@ -71,15 +74,7 @@ DataWord DataOracle::query_adaptive(DataWord& inputs, const NextInput& next) {
                     }
                 }
             }
-            DataSymbol o = sul_->step(inputs.back());
-            auto [it, inserted] = cache_.emplace(inputs, o);
-            if (!inserted && !(it->second == o)) {
-                DataWord cached = out, fresh = out;
-                cached.push_back(it->second);
-                fresh.push_back(std::move(o));
-                throw_nondeterminism(inputs, cached, fresh);
-            }
-            out.push_back(std::move(o));
+            remember(inputs, out, sul_->step(inputs.back()));
         }
     } catch (...) {
         if (live) counter_->count_executed(inputs.size(), 0);

@@ -70,96 +70,18 @@ void explore_classes(const RegisterAutomaton& spec, DataOracle& oracle, std::deq
     }
 }
 
-}  // namespace
-
-RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& device, const RaSuiteConfig& config) {
-    WordBudgetSul sul(device, spec, config.max_words);
-    DataOracle oracle(sul, spec);
-    return check_register_automaton(spec, oracle, config);
-}
-
-RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle& oracle, const RaSuiteConfig& config) {
-    RaSuiteResult result;
-    const std::uint64_t executed_before = oracle.stats().total().queries_executed;
-    LockstepCheck check(spec);
-    // Breadth-first over (location, order type): every input in every data class relative to all
-    // values of the access word; each new pair keeps the first word that reached it.
-    std::set<std::pair<std::size_t, std::string>> seen;
-    std::deque<DataWord> queue{DataWord{}};
-    std::vector<DataWord> access;
-    seen.insert({spec.initial, order_type(spec, spec.initial, {})});
-    auto run = [&](const DataWord& word) -> bool {  // false on a difference (stored)
-        const DataWord out = oracle.query(word);
-        check.reset();
-        for (std::size_t i = 0; i < word.size(); ++i) {
-            const std::string why = check.step(word[i], out[i]);
-            if (!why.empty()) {
-                result.counterexample =
-                    RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
-                                     DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), why};
-                return false;
-            }
-        }
-        return true;
-    };
-    explore_classes(
-        spec, oracle, queue,
-        [&](const DataWord& word) {
-            access.push_back(word);
-            return run(word);
-        },
-        [&](const DataWord& next) {
-            if (!run(next)) return;
-            queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
-        },
-        [&] { return result.counterexample.has_value(); });
-    result.states = seen.size();
-    if (!result.counterexample) {
-        // every transition again, followed by every word of up to B steps
-        result.counterexample = find_difference(oracle, spec, access, config.bound + 1);
-    }
-    result.words = oracle.stats().total().queries_executed - executed_before;
-    return result;
-}
-
-std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
-                                                const std::vector<DataWord>& access, std::size_t bound) {
-    std::vector<DataWord> starts = access;
-    if (starts.empty()) starts.push_back({});
-    LockstepCheck check(spec);
-    std::optional<RaCounterexample> found;
-    DataWord word;
-    std::function<void(std::size_t)> extend = [&](std::size_t depth) {
-        if (found) return;
-        const DataWord out = oracle.query(word);
-        check.reset();
-        for (std::size_t i = 0; i < word.size(); ++i) {
-            const std::string why = check.step(word[i], out[i]);
-            if (!why.empty()) {
-                found = RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
-                                         DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), why};
-                return;
-            }
-        }
-        if (depth == 0) return;
-        // every value of the word, per type
-        std::vector<Value> ints, ids, all;
-        internal::word_values(spec, word, out, ints, ids, all);
-        internal::for_each_input_class(spec, ints, ids, all, [&] { return found.has_value(); }, [&](const DataSymbol& in) {
-            word.push_back(in);
-            extend(depth - 1);
-            word.pop_back();
-        });
-    };
-    for (const auto& s : starts) {
-        word = s;
-        extend(bound);
-        if (found) return found;
+/// Runs `word` (with the device's answers `out`) in lockstep with `spec` from the start: the first
+/// difference, if any.
+std::optional<RaCounterexample> first_difference(LockstepCheck& check, const DataWord& word, const DataWord& out) {
+    check.reset();
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        const std::string why = check.step(word[i], out[i]);
+        if (!why.empty())
+            return RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                                    DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), why};
     }
     return std::nullopt;
 }
-
-namespace {
 
 /// The values the hypothesis behind `check` holds after its steps, in the device's values, split as
 /// word_values splits a word's: the constants, then its registers (with the `+c` window).
@@ -183,18 +105,89 @@ void hypothesis_values(const RegisterAutomaton& spec, const LockstepCheck& check
     }
 }
 
-/// Runs `word` (with the device's answers `out`) in lockstep with `spec` from the start: the first
-/// difference, if any.
-std::optional<RaCounterexample> first_difference(LockstepCheck& check, const DataWord& word, const DataWord& out) {
-    check.reset();
-    for (std::size_t i = 0; i < word.size(); ++i) {
-        const std::string why = check.step(word[i], out[i]);
-        if (!why.empty())
-            return RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
-                                    DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), why};
+/// Every word of up to `depth` steps from each of `starts` (the empty word when none), depth first,
+/// each step one input per data class relative to the values `relevant(word, out, check, ints, ids,
+/// all)` sets (`check` has run `word`; `all`: what a fresh value avoids), run in lockstep with
+/// `spec`: the first difference.
+template <class Relevant>
+std::optional<RaCounterexample> words_from(DataOracle& oracle, const RegisterAutomaton& spec,
+                                           const std::vector<DataWord>& starts, std::size_t depth, Relevant relevant) {
+    LockstepCheck check(spec);
+    std::optional<RaCounterexample> found;
+    DataWord word;
+    std::function<void(std::size_t)> extend = [&](std::size_t left) {
+        if (found) return;
+        const DataWord out = oracle.query(word);
+        if ((found = first_difference(check, word, out)) || left == 0) return;
+        std::vector<Value> ints, ids, all;
+        relevant(word, out, check, ints, ids, all);
+        internal::for_each_input_class(spec, ints, ids, all, [&] { return found.has_value(); }, [&](const DataSymbol& in) {
+            word.push_back(in);
+            extend(left - 1);
+            word.pop_back();
+        });
+    };
+    for (const auto& s : starts.empty() ? std::vector<DataWord>{{}} : starts) {
+        word = s;
+        extend(depth);
+        if (found) break;
     }
-    return std::nullopt;
+    return found;
 }
+
+}  // namespace
+
+RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& device, const RaSuiteConfig& config) {
+    WordBudgetSul sul(device, spec, config.max_words);
+    DataOracle oracle(sul, spec);
+    return check_register_automaton(spec, oracle, config);
+}
+
+RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle& oracle, const RaSuiteConfig& config) {
+    RaSuiteResult result;
+    const std::uint64_t executed_before = oracle.stats().total().queries_executed;
+    LockstepCheck check(spec);
+    // Breadth-first over (location, order type): every input in every data class relative to all
+    // values of the access word; each new pair keeps the first word that reached it.
+    std::set<std::pair<std::size_t, std::string>> seen;
+    std::deque<DataWord> queue{DataWord{}};
+    std::vector<DataWord> access;
+    seen.insert({spec.initial, order_type(spec, spec.initial, {})});
+    auto run = [&](const DataWord& word) -> bool {  // false on a difference (stored)
+        result.counterexample = first_difference(check, word, oracle.query(word));
+        return !result.counterexample;
+    };
+    explore_classes(
+        spec, oracle, queue,
+        [&](const DataWord& word) {
+            access.push_back(word);
+            return run(word);
+        },
+        [&](const DataWord& next) {
+            if (!run(next)) return;
+            queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
+        },
+        [&] { return result.counterexample.has_value(); });
+    result.states = seen.size();
+    if (!result.counterexample) {
+        // every transition again, followed by every word of up to B steps
+        result.counterexample = find_difference(oracle, spec, access, config.bound + 1);
+    }
+    result.words = oracle.stats().total().queries_executed - executed_before;
+    return result;
+}
+
+std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
+                                                const std::vector<DataWord>& access, std::size_t bound) {
+    // every value of the word, per type
+    return words_from(oracle, spec, access, bound,
+                      [&](const DataWord& word, const DataWord& out, const LockstepCheck&, std::vector<Value>& ints,
+                          std::vector<Value>& ids, std::vector<Value>& all) {
+                          internal::word_values(spec, word, out, ints, ids, all);
+                      });
+}
+
+namespace {
 
 /// Options of random_words.
 struct RandomWords {
@@ -251,17 +244,9 @@ std::optional<RaCounterexample> random_difference(DataOracle& oracle, const Regi
 
 std::optional<RaCounterexample> search_difference(DataOracle& oracle, const RegisterAutomaton& hypothesis,
                                                   const std::vector<DataWord>& access, const RaSearchConfig& config) {
-    std::vector<DataWord> starts = access;
-    if (starts.empty()) starts.push_back({});
-    LockstepCheck check(hypothesis);
-    std::optional<RaCounterexample> found;
-    DataWord word;
     // 1. guided words: each step one value per data class relative to what the hypothesis holds
-    std::function<void(std::size_t)> extend = [&](std::size_t depth) {
-        if (found) return;
-        const DataWord out = oracle.query(word);
-        if ((found = first_difference(check, word, out)) || depth == 0) return;
-        std::vector<Value> ints, ids, all;
+    auto relevant = [&](const DataWord& word, const DataWord& out, const LockstepCheck& check, std::vector<Value>& ints,
+                        std::vector<Value>& ids, std::vector<Value>& all) {
         internal::word_values(hypothesis, word, out, ints, ids, all);  // `all`: what a fresh value avoids
         hypothesis_values(hypothesis, check, ints, ids);
         if (!word.empty()) {  // and the last step's values: a value just seen that the hypothesis forgot
@@ -274,18 +259,8 @@ std::optional<RaCounterexample> search_difference(DataOracle& oracle, const Regi
             }
         }
         all.insert(all.end(), ints.begin(), ints.end());
-        internal::for_each_input_class(hypothesis, ints, ids, all, [&] { return found.has_value(); },
-                                       [&](const DataSymbol& in) {
-                                           word.push_back(in);
-                                           extend(depth - 1);
-                                           word.pop_back();
-                                       });
     };
-    for (const auto& s : starts) {
-        word = s;
-        extend(config.depth);
-        if (found) return found;
-    }
+    if (auto found = words_from(oracle, hypothesis, access, config.depth, relevant)) return found;
     // 2. random words, as many as the hypothesis is large, shortest first
     const std::size_t count =
         std::min(config.random_words, std::max(config.min_words, config.words_per_transition * hypothesis.num_transitions()));

@@ -98,6 +98,9 @@ public:
 
 private:
     [[noreturn]] void throw_nondeterminism(const DataWord& prefix, const DataWord& cached, const DataWord& fresh);
+    /// Caches `o` as the answer to `prefix`'s last step and appends it to `out` (the answers so far);
+    /// a different cached answer is run again, then a NondeterminismError.
+    void remember(const DataWord& prefix, DataWord& out, DataSymbol o);
 
     DataSul* sul_;
     const RegisterAutomaton* decls_;
