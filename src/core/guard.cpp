@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <exception>
-#include <set>
+#include <map>
 
 namespace typestar {
 
@@ -34,6 +34,16 @@ std::string offset_text(std::int64_t offset) {
 }
 
 }  // namespace
+
+const char* abstraction_name(Abstraction abstraction) {
+    return abstraction == Abstraction::Data ? "data" : "partition";
+}
+
+std::optional<Abstraction> abstraction_named(const std::string& name) {
+    if (name == "partition") return Abstraction::Partition;
+    if (name == "data") return Abstraction::Data;
+    return std::nullopt;
+}
 
 std::string term_text(const Term& term, const std::string& operand) {
     if (term.kind == Term::Kind::Literal) return std::to_string(term.literal);
@@ -204,11 +214,11 @@ std::variant<Term, GuardSyntaxError> parse_term(const std::string& text, const T
 
 std::optional<std::vector<std::string>> guard_names(const std::string& text) {
     std::vector<std::string> names;
+    std::map<std::string, std::size_t> index;
     const TermResolver any = [&](const std::string& name) -> std::optional<Term> {
-        const auto at = std::find(names.begin(), names.end(), name);
-        const auto index = static_cast<std::size_t>(at - names.begin());
-        if (at == names.end()) names.push_back(name);
-        return Term{Term::Kind::Param, index};
+        const auto [at, fresh] = index.emplace(name, names.size());
+        if (fresh) names.push_back(name);
+        return Term{Term::Kind::Param, at->second};
     };
     if (std::holds_alternative<GuardSyntaxError>(parse_guard(text, any))) return std::nullopt;
     return names;

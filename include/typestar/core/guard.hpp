@@ -116,6 +116,15 @@ template <typename OperandValue>
     return false;
 }
 
+/// How a callin's parameter is treated (docs/spec-format-v2.md, "Guards"): abstracted by the callin's
+/// partitions (a typestate's abstract inputs, PSYCO) or kept as data (a register automaton's
+/// registers and guards, SL*). Written in a signature after the type: `len: int partition`.
+enum class Abstraction { Partition, Data };
+/// "partition" or "data".
+[[nodiscard]] const char* abstraction_name(Abstraction abstraction);
+/// The Abstraction named `name` ("partition", "data"), else nullopt.
+[[nodiscard]] std::optional<Abstraction> abstraction_named(const std::string& name);
+
 /// `operand` followed by ` + c` / ` - c` for a non-zero offset (never on a literal).
 [[nodiscard]] std::string term_text(const Term& term, const std::string& operand);
 /// The guard as text (`p < r1 && p != r2 || p == c`), "true" for the true guard, "false" for no

@@ -33,7 +33,11 @@ enum class DataType { Int, Id };
 struct Parameter {
     std::string name;
     DataType type = DataType::Id;
-    bool operator==(const Parameter&) const = default;
+    /// How the parameter is treated, when the signature says so (`p: int data`): a register
+    /// automaton keeps every parameter as data, so only Abstraction::Data is read (`partition` is
+    /// refused by name: that is a typestate's). Written back only when set; not compared.
+    std::optional<Abstraction> abstraction{};
+    bool operator==(const Parameter& o) const { return name == o.name && type == o.type; }
 };
 
 /// An input (callin) or output (return or callback) symbol with its parameters.
@@ -54,6 +58,7 @@ struct Constant {
 
 // The guard language (Term, Op, Atom, Guard, parse_guard, the evaluator) is the one of every spec
 // kind: typestar/core/guard.hpp. These names stay usable as typestar::ra::… (the same types).
+using typestar::Abstraction;
 using typestar::Atom;
 using typestar::Guard;
 using typestar::GuardSyntaxError;

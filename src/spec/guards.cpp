@@ -1,0 +1,130 @@
+// Partition guards (docs/spec-format-v2.md, "Guards"): a partition's `guard:` read as an expression
+// of the one guard language (typestar/core/guard.hpp) over the callin's declared parameters, and
+// evaluated on the printed argument tuples of its values.
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spec_detail.hpp"
+#include "typestar/spec/spec.hpp"
+
+namespace typestar::spec {
+namespace {
+
+std::string trim(std::string_view text) {
+    const auto b = text.find_first_not_of(' ');
+    if (b == std::string_view::npos) return {};
+    const auto e = text.find_last_not_of(' ');
+    return std::string(text.substr(b, e - b + 1));
+}
+
+/// A decimal integer (`-12`, `7`), the whole text; nullopt otherwise.
+std::optional<std::int64_t> decimal(const std::string& text) {
+    std::int64_t v = 0;
+    const char* end = text.data() + text.size();
+    const auto [at, ec] = std::from_chars(text.data(), end, v);
+    if (ec != std::errc() || at != end || text.empty() || text[0] == '+') return std::nullopt;
+    return v;
+}
+
+bool comparable(const std::string& type) { return type == "int" || type == "id"; }
+
+}  // namespace
+
+PartitionGuard partition_guard(const std::string& guard, const std::optional<std::vector<Parameter>>& parameters) {
+    PartitionGuard out;
+    if (!parameters) return out;
+    const auto names = guard_names(guard);
+    if (!names) return out;  // words: not an expression of the language
+    std::vector<std::string_view> declared;
+    for (const auto& p : *parameters) declared.push_back(p.name);
+    detail::SuggestionBudget budget;
+    bool words = false;
+    for (const auto& name : *names) {
+        if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
+        if (const auto near = detail::did_you_mean(name, declared, &budget)) {
+            out.error = "unknown parameter '" + name + "' (did you mean '" + *near + "'?)";
+            return out;
+        }
+        words = true;  // a name that is no parameter and no near miss of one: a description
+    }
+    if (words) return out;
+    const TermResolver resolve = [&](const std::string& name) -> std::optional<Term> {
+        for (std::size_t i = 0; i < parameters->size(); ++i)
+            if ((*parameters)[i].name == name) return Term{Term::Kind::Param, i};
+        return std::nullopt;
+    };
+    auto parsed = parse_guard(guard, resolve);
+    if (auto* e = std::get_if<GuardSyntaxError>(&parsed)) {  // guard_names parsed it: not expected
+        out.error = e->message;
+        return out;
+    }
+    Guard g = std::get<Guard>(std::move(parsed));
+    for (const auto& conj : g.disjuncts)
+        for (const auto& atom : conj)
+            for (const Term* t : {&atom.left, &atom.right}) {
+                if (t->kind != Term::Kind::Param) continue;
+                const Parameter& p = (*parameters)[t->index];
+                if (!comparable(p.type)) {
+                    out.error = "parameter '" + p.name + "' of type " + p.type +
+                                " in an expression (guards compare int and id parameters; write other guards in words)";
+                    return out;
+                }
+                if (p.type == "id" && atom.op != Op::Eq && atom.op != Op::Ne) {
+                    out.error = "'" + std::string(op_text(atom.op)) + "' on parameter '" + p.name +
+                                "' of type id (ids compare with == and != only)";
+                    return out;
+                }
+                if (p.type == "id" && t->offset != 0) {
+                    out.error = "'+ c' on parameter '" + p.name + "' of type id";
+                    return out;
+                }
+            }
+    out.expression = std::move(g);
+    return out;
+}
+
+std::variant<bool, std::string> guard_holds(const Guard& guard, const std::vector<Parameter>& parameters,
+                                            const std::string& value) {
+    const bool reads_parameters = std::any_of(guard.disjuncts.begin(), guard.disjuncts.end(), [](const auto& conj) {
+        return std::any_of(conj.begin(), conj.end(), [](const Atom& a) {
+            return a.left.kind == Term::Kind::Param || a.right.kind == Term::Kind::Param;
+        });
+    });
+    if (!reads_parameters)  // `true`, `1 < 2`: no argument to read
+        return evaluate_guard(guard, [](const Term& t) -> std::int64_t { return t.literal; });
+    std::vector<std::string> fields;
+    if (parameters.size() == 1) {
+        fields.push_back(trim(value));
+    } else {
+        std::size_t start = 0;
+        while (true) {
+            const auto comma = value.find(',', start);
+            fields.push_back(trim(std::string_view(value).substr(start, comma == std::string::npos ? std::string::npos
+                                                                                                   : comma - start)));
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+        if (fields.size() != parameters.size())
+            return "it has " + std::to_string(fields.size()) + " comma-separated fields for " +
+                   std::to_string(parameters.size()) + " parameters";
+    }
+    std::vector<std::int64_t> values(parameters.size(), 0);
+    for (const auto& conj : guard.disjuncts)
+        for (const auto& atom : conj)
+            for (const Term* t : {&atom.left, &atom.right}) {
+                if (t->kind != Term::Kind::Param) continue;
+                const auto v = t->index < fields.size() ? decimal(fields[t->index]) : std::nullopt;
+                if (!v)
+                    return "'" + (t->index < fields.size() ? fields[t->index] : std::string()) +
+                           "' is not an integer for parameter '" + parameters.at(t->index).name + "'";
+                values[t->index] = *v;
+            }
+    return evaluate_guard(guard, [&](const Term& t) -> std::int64_t {
+        return t.kind == Term::Kind::Literal ? t.literal : values.at(t.index);
+    });
+}
+
+}  // namespace typestar::spec
