@@ -87,6 +87,17 @@ struct GuardLexer {
         }
         return false;
     }
+    /// `word` as a whole name (`true`, not the start of `trueness`).
+    bool eat_word(const std::string& word) {
+        skip();
+        const std::size_t end = pos + word.size();
+        if (text.compare(pos, word.size(), word) != 0) return false;
+        if (end < text.size() &&
+            (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' || text[end] == '.'))
+            return false;
+        pos = end;
+        return true;
+    }
     bool at_end() {
         skip();
         return pos >= text.size();
@@ -168,7 +179,7 @@ std::variant<Guard, Term, GuardSyntaxError> parse_guard_or_term(const std::strin
         std::vector<Atom> conj;
         bool is_true_disjunct = false;
         while (true) {
-            if (lx.eat("true")) {
+            if (lx.eat_word("true")) {
                 is_true_disjunct = true;
             } else {
                 Atom atom;

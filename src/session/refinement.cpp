@@ -258,6 +258,17 @@ std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescriptio
                                             "' has no value");
             c.partitions.push_back(std::move(a));
         }
+        // The declared guards that are expressions hold on their values, and only there (the check
+        // the spec reader applies): refused now, not when the learned spec is written.
+        spec::CallinDeclaration declared{c.name, std::vector<spec::Parameter>{}, {}};
+        for (const auto& [pname, ptype] : c.parameters) declared.parameters->push_back({pname, ptype});
+        for (const auto& part : c.partitions) {
+            spec::Partition sp{part.name, part.guard, {}, {}, {}};
+            for (std::size_t v : part.values) sp.values.push_back(c.pool_values[v]);
+            declared.partitions.push_back(std::move(sp));
+        }
+        const auto problems = spec::partition_guard_problems(declared, spec::ReadLimits::from_environment().max_transitions);
+        if (!problems.empty()) throw std::invalid_argument(device.name() + ": " + problems.front().message);
         out.push_back(std::move(c));
     }
     return out;

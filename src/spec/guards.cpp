@@ -3,6 +3,7 @@
 // evaluated on the printed argument tuples of its values.
 #include <algorithm>
 #include <charconv>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -125,6 +126,58 @@ std::variant<bool, std::string> guard_holds(const Guard& guard, const std::vecto
     return evaluate_guard(guard, [&](const Term& t) -> std::int64_t {
         return t.kind == Term::Kind::Literal ? t.literal : values.at(t.index);
     });
+}
+
+std::vector<GuardProblem> partition_guard_problems(const CallinDeclaration& d, std::size_t max_checks) {
+    std::vector<GuardProblem> out;
+    std::vector<std::optional<Guard>> guards;
+    for (std::size_t k = 0; k < d.partitions.size(); ++k) {
+        const Partition& p = d.partitions[k];
+        PartitionGuard g = partition_guard(p.guard, d.parameters);
+        if (!g.error.empty())
+            out.push_back({k, std::nullopt,
+                           "guard \"" + p.guard + "\" of partition '" + p.name + "' of " + d.signature() + ": " + g.error});
+        guards.push_back(std::move(g.expression));
+    }
+    // Disjointness costs (expression guards) x (values): bounded by the caller.
+    const auto checked = static_cast<std::size_t>(
+        std::count_if(guards.begin(), guards.end(), [](const auto& g) { return g.has_value(); }));
+    std::size_t listed = 0;
+    for (const Partition& p : d.partitions) listed += p.values.size() + p.not_run.size() + p.from_code.size();
+    if (checked != 0 && listed > max_checks / checked) {
+        out.push_back({0, std::string(),
+                       "the partitions of " + d.signature() + " list " + std::to_string(listed) + " values against " +
+                           std::to_string(checked) +
+                           " guards that are expressions: more checks than TYPESTAR_MAX_TRANSITIONS (" +
+                           std::to_string(max_checks) + ") allows"});
+        return out;
+    }
+    for (std::size_t k = 0; k < d.partitions.size(); ++k) {
+        const Partition& p = d.partitions[k];
+        // Every value the partition lists (values, not_run, from_code), each once, in sorted order.
+        std::set<std::string> listed_values(p.values.begin(), p.values.end());
+        listed_values.insert(p.not_run.begin(), p.not_run.end());
+        listed_values.insert(p.from_code.begin(), p.from_code.end());
+        for (const std::string& v : listed_values) {
+            const std::string ours = "value '" + v + "' of partition '" + p.name + "' of " + d.signature();
+            for (std::size_t o = 0; o < d.partitions.size(); ++o) {
+                if (!guards[o]) continue;
+                const auto holds = guard_holds(*guards[o], *d.parameters, v);
+                const std::string theirs =
+                    "partition '" + d.partitions[o].name + "' (guard \"" + d.partitions[o].guard + "\")";
+                if (const auto* why = std::get_if<std::string>(&holds)) {
+                    out.push_back({k, v, ours + " cannot be checked against the guard of " + theirs + ": " + *why});
+                    break;  // one message per value: the others' guards cannot read it either
+                }
+                if (o == k && !std::get<bool>(holds))
+                    out.push_back({k, v, ours + " does not satisfy its guard \"" + p.guard + "\""});
+                else if (o != k && std::get<bool>(holds))
+                    out.push_back({k, v, ours + " satisfies the guard of " + theirs +
+                                             " too: the partitions of a callin must be disjoint"});
+            }
+        }
+    }
+    return out;
 }
 
 }  // namespace typestar::spec

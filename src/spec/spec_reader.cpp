@@ -555,61 +555,12 @@ void Reader::read_partitions(const Node& node, CallinDeclaration& d,
 }
 
 void Reader::check_partition_guards(const CallinDeclaration& d, const std::vector<PartitionPlaces>& places) {
-    // Every value a partition lists (values, not_run, from_code), each once, in sorted order.
-    const auto all_values = [](const Partition& p) {
-        std::set<std::string> out(p.values.begin(), p.values.end());
-        out.insert(p.not_run.begin(), p.not_run.end());
-        out.insert(p.from_code.begin(), p.from_code.end());
-        return out;
-    };
-    const auto value_place = [&](std::size_t k, const std::string& v) {
-        const auto it = places[k].values.find(v);
-        return it == places[k].values.end() ? places[k].name : it->second;
-    };
-    std::vector<std::optional<Guard>> guards;
-    for (std::size_t k = 0; k < d.partitions.size(); ++k) {
-        const Partition& p = d.partitions[k];
-        PartitionGuard g = partition_guard(p.guard, d.parameters);
-        if (!g.error.empty())
-            error(places[k].guard, "guard \"" + p.guard + "\" of partition '" + p.name + "' of " +
-                                       d.signature() + ": " + g.error);
-        guards.push_back(std::move(g.expression));
-    }
-    // Disjointness costs (expression guards) x (values): bounded like the transition table.
-    const auto checked = static_cast<std::size_t>(std::count_if(guards.begin(), guards.end(), [](const auto& g) { return g.has_value(); }));
-    std::size_t listed = 0;
-    for (const Partition& p : d.partitions) listed += p.values.size() + p.not_run.size() + p.from_code.size();
-    if (checked != 0 && listed > limits_.max_transitions / checked) {
-        error(places.front().name, "the partitions of " + d.signature() + " list " + std::to_string(listed) +
-                                       " values against " + std::to_string(checked) +
-                                       " guards that are expressions: more checks than TYPESTAR_MAX_TRANSITIONS (" +
-                                       std::to_string(limits_.max_transitions) + ") allows");
-        return;
-    }
-    for (std::size_t k = 0; k < d.partitions.size(); ++k) {
-        const Partition& p = d.partitions[k];
-        for (const std::string& v : all_values(p)) {
-            for (std::size_t o = 0; o < d.partitions.size(); ++o) {
-                if (!guards[o]) continue;
-                const auto holds = guard_holds(*guards[o], *d.parameters, v);
-                const std::string theirs = "partition '" + d.partitions[o].name + "' (guard \"" +
-                                           d.partitions[o].guard + "\")";
-                if (const auto* why = std::get_if<std::string>(&holds)) {
-                    error(value_place(k, v), "value '" + v + "' of partition '" + p.name + "' of " +
-                                                 d.signature() + " cannot be checked against the guard of " + theirs +
-                                                 ": " + *why);
-                    break;  // one message per value: the others' guards cannot read it either
-                } else if (o == k && !std::get<bool>(holds)) {
-                    error(value_place(k, v), "value '" + v + "' of partition '" + p.name + "' of " +
-                                                 d.signature() + " does not satisfy its guard \"" +
-                                                 p.guard + "\"");
-                } else if (o != k && std::get<bool>(holds)) {
-                    error(value_place(k, v), "value '" + v + "' of partition '" + p.name + "' of " +
-                                                 d.signature() + " satisfies the guard of " + theirs +
-                                                 " too: the partitions of a callin must be disjoint");
-                }
-            }
-        }
+    for (const GuardProblem& problem : partition_guard_problems(d, limits_.max_transitions)) {
+        const PartitionPlaces& at = places.at(problem.partition);
+        Location where = problem.value ? at.name : at.guard;
+        if (problem.value)
+            if (const auto it = at.values.find(*problem.value); it != at.values.end()) where = it->second;
+        error(where, problem.message);
     }
 }
 

@@ -112,6 +112,33 @@ TEST(RefinementOverAnyDevice, AnInconsistentDescriptionIsRefusedWithTheName) {
     }
 }
 
+// A declared guard that is an expression (docs/spec-format-v2.md, "Guards") is checked on the
+// declared values before anything runs: the check the spec reader applies, not a failure to write
+// the learned spec at the end.
+TEST(RefinementOverAnyDevice, ADeclaredGuardItsValuesContradictIsRefusedBeforeLearning) {
+    auto params = pipe_parameters();
+    params[1].partitions[0].guard = "len >= 0";
+    ParameterisedModel device(pipe_machine(), params, "model:pipe");
+    try {
+        (void)learn_with_refinement(device);
+        ADD_FAILURE() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "model:pipe: value 'neg' of partition 'any' of write(len: int) cannot be checked against the guard "
+                  "of partition 'any' (guard \"len >= 0\"): 'neg' is not an integer for parameter 'len'");
+    }
+    params[1].partitions[0].guard = "lenn >= 0";
+    ParameterisedModel typo(pipe_machine(), params, "model:pipe");
+    try {
+        (void)learn_with_refinement(typo);
+        ADD_FAILURE() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "model:pipe: guard \"lenn >= 0\" of partition 'any' of write(len: int): unknown parameter 'lenn' "
+                  "(did you mean 'len'?)");
+    }
+}
+
 /// start(x) schedules a callback that depends on x: onA for a, onB for b; stop ends it.
 MealyMachine callback_machine() {
     Typestate t;

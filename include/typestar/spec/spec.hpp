@@ -95,6 +95,21 @@ struct PartitionGuard {
 [[nodiscard]] std::variant<bool, std::string> guard_holds(const Guard& guard, const std::vector<Parameter>& parameters,
                                                           const std::string& value);
 
+/// One problem of a callin's partition guards (docs/spec-format-v2.md, "Guards").
+struct GuardProblem {
+    std::size_t partition = 0;         ///< index into CallinDeclaration::partitions
+    std::optional<std::string> value;  ///< the value concerned; nullopt: the guard itself; "": the whole callin
+    std::string message;               ///< names the partition, the callin's signature and the value
+};
+/// Every problem of `declaration`'s partition guards, in partition and value order: a guard that
+/// reads as an expression but is wrong (partition_guard's error), a value (of `values`, `not_run`,
+/// `from_code`) that does not satisfy its own partition's expression, satisfies another
+/// partition's, or cannot be read for one (guard_holds). One problem (value "") instead when the
+/// disjointness checks (expression guards x listed values) would pass `max_checks`. The one check
+/// the reader, the writer and refinement (a device's declared partitions) apply.
+[[nodiscard]] std::vector<GuardProblem> partition_guard_problems(const CallinDeclaration& declaration,
+                                                                 std::size_t max_checks);
+
 /// `declarations` in the form the reader gives them back: sorted by name, each partition's
 /// `values` and `not_run` sorted and unique (a Spec built in memory equals its written-and-read copy).
 [[nodiscard]] std::vector<CallinDeclaration> normalised_declarations(std::vector<CallinDeclaration> declarations);
