@@ -3,6 +3,7 @@
 // evaluated on the printed argument tuples of its values.
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -32,20 +33,55 @@ std::optional<std::int64_t> decimal(const std::string& text) {
 
 bool comparable(const std::string& type) { return type == "int" || type == "id"; }
 
+/// A callin's parameters, looked up by name: built once per declaration.
+struct ParameterIndex {
+    explicit ParameterIndex(const std::optional<std::vector<Parameter>>& parameters) : list(parameters) {
+        if (!parameters) return;
+        for (std::size_t i = 0; i < parameters->size(); ++i) {
+            names.push_back((*parameters)[i].name);
+            index.emplace((*parameters)[i].name, i);
+        }
+    }
+    const std::optional<std::vector<Parameter>>& list;
+    std::vector<std::string_view> names;
+    std::map<std::string, std::size_t, std::less<>> index;  // name -> parameter index
+};
+
+PartitionGuard read_guard(const std::string& guard, const ParameterIndex& parameters,
+                          detail::SuggestionBudget* budget);
+
 }  // namespace
 
 PartitionGuard partition_guard(const std::string& guard, const std::optional<std::vector<Parameter>>& parameters) {
+    detail::SuggestionBudget budget;
+    return detail::partition_guard(guard, parameters, &budget);
+}
+
+std::vector<GuardProblem> partition_guard_problems(const CallinDeclaration& d, std::size_t max_checks) {
+    detail::SuggestionBudget budget;
+    return detail::partition_guard_problems(d, max_checks, &budget);
+}
+
+PartitionGuard detail::partition_guard(const std::string& guard,
+                                       const std::optional<std::vector<Parameter>>& parameters,
+                                       SuggestionBudget* budget) {
+    return read_guard(guard, ParameterIndex(parameters), budget);
+}
+
+namespace {
+
+PartitionGuard read_guard(const std::string& guard, const ParameterIndex& at, detail::SuggestionBudget* budget) {
     PartitionGuard out;
+    const auto& parameters = at.list;
     if (!parameters) return out;
     const auto names = guard_names(guard);
     if (!names) return out;  // words: not an expression of the language
-    std::vector<std::string_view> declared;
-    for (const auto& p : *parameters) declared.push_back(p.name);
-    detail::SuggestionBudget budget;
+    const auto& declared = at.names;
+    const auto& index = at.index;
     bool words = false;
     for (const auto& name : *names) {
-        if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
-        if (const auto near = detail::did_you_mean(name, declared, &budget)) {
+        if (index.count(name) != 0) continue;
+        if (const auto near = detail::did_you_mean(name, declared, budget)) {
             out.error = "unknown parameter '" + name + "' (did you mean '" + *near + "'?)";
             return out;
         }
@@ -53,9 +89,9 @@ PartitionGuard partition_guard(const std::string& guard, const std::optional<std
     }
     if (words) return out;
     const TermResolver resolve = [&](const std::string& name) -> std::optional<Term> {
-        for (std::size_t i = 0; i < parameters->size(); ++i)
-            if ((*parameters)[i].name == name) return Term{Term::Kind::Param, i};
-        return std::nullopt;
+        const auto it = index.find(name);
+        if (it == index.end()) return std::nullopt;
+        return Term{Term::Kind::Param, it->second};
     };
     auto parsed = parse_guard(guard, resolve);
     if (auto* e = std::get_if<GuardSyntaxError>(&parsed)) {  // guard_names parsed it: not expected
@@ -86,6 +122,8 @@ PartitionGuard partition_guard(const std::string& guard, const std::optional<std
     out.expression = std::move(g);
     return out;
 }
+
+}  // namespace
 
 std::variant<bool, std::string> guard_holds(const Guard& guard, const std::vector<Parameter>& parameters,
                                             const std::string& value) {
@@ -128,15 +166,22 @@ std::variant<bool, std::string> guard_holds(const Guard& guard, const std::vecto
     });
 }
 
-std::vector<GuardProblem> partition_guard_problems(const CallinDeclaration& d, std::size_t max_checks) {
+std::vector<GuardProblem> detail::partition_guard_problems(const CallinDeclaration& d, std::size_t max_checks,
+                                                           SuggestionBudget* budget) {
     std::vector<GuardProblem> out;
+    if (d.partitions.empty()) return out;
+    // The callin as messages name it: its signature, shortened when it is long (a hostile file).
+    const std::string sig = d.signature().size() <= 200 ? d.signature()
+                                                         : d.name + "(… " + std::to_string(d.parameters ? d.parameters->size() : 0) +
+                                                               " parameters)";
+    const ParameterIndex parameters(d.parameters);
     std::vector<std::optional<Guard>> guards;
     for (std::size_t k = 0; k < d.partitions.size(); ++k) {
         const Partition& p = d.partitions[k];
-        PartitionGuard g = partition_guard(p.guard, d.parameters);
+        PartitionGuard g = read_guard(p.guard, parameters, budget);
         if (!g.error.empty())
             out.push_back({k, std::nullopt,
-                           "guard \"" + p.guard + "\" of partition '" + p.name + "' of " + d.signature() + ": " + g.error});
+                           "guard \"" + p.guard + "\" of partition '" + p.name + "' of " + sig + ": " + g.error});
         guards.push_back(std::move(g.expression));
     }
     // Disjointness costs (expression guards) x (values): bounded by the caller.
@@ -144,9 +189,10 @@ std::vector<GuardProblem> partition_guard_problems(const CallinDeclaration& d, s
         std::count_if(guards.begin(), guards.end(), [](const auto& g) { return g.has_value(); }));
     std::size_t listed = 0;
     for (const Partition& p : d.partitions) listed += p.values.size() + p.not_run.size() + p.from_code.size();
-    if (checked != 0 && listed > max_checks / checked) {
+    if (checked == 0) return out;  // every guard is words: nothing to evaluate
+    if (listed > max_checks / checked) {
         out.push_back({0, std::string(),
-                       "the partitions of " + d.signature() + " list " + std::to_string(listed) + " values against " +
+                       "the partitions of " + sig + " list " + std::to_string(listed) + " values against " +
                            std::to_string(checked) +
                            " guards that are expressions: more checks than TYPESTAR_MAX_TRANSITIONS (" +
                            std::to_string(max_checks) + ") allows"});
@@ -159,20 +205,21 @@ std::vector<GuardProblem> partition_guard_problems(const CallinDeclaration& d, s
         listed_values.insert(p.not_run.begin(), p.not_run.end());
         listed_values.insert(p.from_code.begin(), p.from_code.end());
         for (const std::string& v : listed_values) {
-            const std::string ours = "value '" + v + "' of partition '" + p.name + "' of " + d.signature();
+            const auto ours = [&] { return "value '" + v + "' of partition '" + p.name + "' of " + sig; };
             for (std::size_t o = 0; o < d.partitions.size(); ++o) {
                 if (!guards[o]) continue;
                 const auto holds = guard_holds(*guards[o], *d.parameters, v);
-                const std::string theirs =
-                    "partition '" + d.partitions[o].name + "' (guard \"" + d.partitions[o].guard + "\")";
+                const auto theirs = [&] {
+                    return "partition '" + d.partitions[o].name + "' (guard \"" + d.partitions[o].guard + "\")";
+                };
                 if (const auto* why = std::get_if<std::string>(&holds)) {
-                    out.push_back({k, v, ours + " cannot be checked against the guard of " + theirs + ": " + *why});
+                    out.push_back({k, v, ours() + " cannot be checked against the guard of " + theirs() + ": " + *why});
                     break;  // one message per value: the others' guards cannot read it either
                 }
                 if (o == k && !std::get<bool>(holds))
-                    out.push_back({k, v, ours + " does not satisfy its guard \"" + p.guard + "\""});
+                    out.push_back({k, v, ours() + " does not satisfy its guard \"" + p.guard + "\""});
                 else if (o != k && std::get<bool>(holds))
-                    out.push_back({k, v, ours + " satisfies the guard of " + theirs +
+                    out.push_back({k, v, ours() + " satisfies the guard of " + theirs() +
                                              " too: the partitions of a callin must be disjoint"});
             }
         }

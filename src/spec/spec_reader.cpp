@@ -555,7 +555,7 @@ void Reader::read_partitions(const Node& node, CallinDeclaration& d,
 }
 
 void Reader::check_partition_guards(const CallinDeclaration& d, const std::vector<PartitionPlaces>& places) {
-    for (const GuardProblem& problem : partition_guard_problems(d, limits_.max_transitions)) {
+    for (const GuardProblem& problem : detail::partition_guard_problems(d, limits_.max_transitions, &suggestions_)) {
         const PartitionPlaces& at = places.at(problem.partition);
         Location where = problem.value ? at.name : at.guard;
         if (problem.value)
