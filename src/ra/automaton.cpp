@@ -15,22 +15,6 @@ namespace typestar::ra {
 
 const char* type_name(DataType type) { return type == DataType::Int ? "int" : "id"; }
 
-const char* op_text(Op op) {
-    switch (op) {
-        case Op::Eq: return "==";
-        case Op::Ne: return "!=";
-        case Op::Lt: return "<";
-        case Op::Le: return "<=";
-        case Op::Gt: return ">";
-        case Op::Ge: return ">=";
-    }
-    return "?";
-}
-
-bool Guard::is_true() const {
-    return std::any_of(disjuncts.begin(), disjuncts.end(), [](const auto& c) { return c.empty(); });
-}
-
 std::optional<std::size_t> RegisterAutomaton::input_index(const std::string& n) const {
     for (std::size_t i = 0; i < inputs.size(); ++i)
         if (inputs[i].name == n) return i;
@@ -74,20 +58,12 @@ std::string format_word(const RegisterAutomaton& ra, const DataWord& inputs, con
 
 namespace {
 
-/// ` + c` or ` - c` for a term's offset, empty for none.
-std::string offset_text(Value offset) {
-    if (offset == 0) return {};
-    // |INT64_MIN| has no int64 value: print it from its unsigned magnitude
-    const auto magnitude = offset < 0 ? 0 - static_cast<std::uint64_t>(offset) : static_cast<std::uint64_t>(offset);
-    return (offset < 0 ? " - " : " + ") + std::to_string(magnitude);
-}
-
 std::string base_term_text(const RegisterAutomaton& ra, const Location& from, const Transition& t, const Term& term);
 
 }  // namespace
 
 std::string term_text(const RegisterAutomaton& ra, const Location& from, const Transition& t, const Term& term) {
-    return base_term_text(ra, from, t, term) + offset_text(term.kind == Term::Kind::Literal ? 0 : term.offset);
+    return typestar::term_text(term, base_term_text(ra, from, t, term));
 }
 
 namespace {
@@ -116,19 +92,7 @@ std::string base_term_text(const RegisterAutomaton& ra, const Location& from, co
 }  // namespace
 
 std::string guard_text(const RegisterAutomaton& ra, const Location& from, const Transition& t) {
-    if (t.guard.is_true()) return "true";
-    if (t.guard.disjuncts.empty()) return "false";
-    std::string out;
-    for (std::size_t d = 0; d < t.guard.disjuncts.size(); ++d) {
-        if (d) out += " || ";
-        const auto& conj = t.guard.disjuncts[d];
-        for (std::size_t a = 0; a < conj.size(); ++a) {
-            if (a) out += " && ";
-            out += term_text(ra, from, t, conj[a].left) + " " + op_text(conj[a].op) + " " +
-                   term_text(ra, from, t, conj[a].right);
-        }
-    }
-    return out;
+    return typestar::guard_text(t.guard, [&](const Term& term) { return base_term_text(ra, from, t, term); });
 }
 
 std::string output_text(const RegisterAutomaton& ra, const Location& from, const Transition& t) {
@@ -154,150 +118,6 @@ std::string input_text(const RegisterAutomaton& ra, const Transition& t) {
         out += ")";
     }
     return out;
-}
-
-// ---- guard parsing (hand-written: a dozen lines of grammar do not warrant a parser library) ----
-
-namespace {
-
-struct GuardLexer {
-    const std::string& text;
-    std::size_t pos = 0;
-    void skip() {
-        while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
-    }
-    [[nodiscard]] int column() const { return static_cast<int>(pos) + 1; }
-    bool eat(const std::string& s) {
-        skip();
-        if (text.compare(pos, s.size(), s) == 0) {
-            pos += s.size();
-            return true;
-        }
-        return false;
-    }
-    bool at_end() {
-        skip();
-        return pos >= text.size();
-    }
-};
-
-}  // namespace
-
-namespace {
-
-/// The guard parser; with `term_only` it reads one term (the whole text) and returns it.
-std::variant<Guard, Term, GuardSyntaxError> parse_guard_or_term(const std::string& text, const TermResolver& resolve,
-                                                               bool term_only) {
-    GuardLexer lx{text};
-    Guard guard;
-    guard.disjuncts.clear();
-    auto parse_term = [&](Term& out) -> std::optional<GuardSyntaxError> {
-        lx.skip();
-        const std::size_t start = lx.pos;
-        if (lx.pos < text.size() && (std::isdigit(static_cast<unsigned char>(text[lx.pos])) || text[lx.pos] == '-')) {
-            std::size_t end = lx.pos + 1;
-            while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
-            const std::string number = text.substr(lx.pos, end - lx.pos);
-            if (number == "-") return GuardSyntaxError{lx.column(), "expected a name or an integer"};
-            try {
-                out = Term{Term::Kind::Literal, 0, std::stoll(number)};
-            } catch (const std::exception&) {
-                return GuardSyntaxError{lx.column(), "integer '" + number + "' is out of range"};
-            }
-            lx.pos = end;
-        } else {
-            std::size_t end = lx.pos;
-            while (end < text.size() &&
-                   (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' || text[end] == '.'))
-                ++end;
-            if (end == lx.pos) return GuardSyntaxError{lx.column(), "expected a name or an integer"};
-            const std::string name = text.substr(lx.pos, end - lx.pos);
-            auto term = resolve(name);
-            if (!term)
-                return GuardSyntaxError{static_cast<int>(start) + 1,
-                                        "unknown name '" + name + "' (not a parameter, register or constant)"};
-            out = *term;
-            lx.pos = end;
-        }
-        lx.skip();
-        if (lx.pos < text.size() && (text[lx.pos] == '+' || text[lx.pos] == '-')) {
-            // the +c theory: `name + c` / `name - c`, c a non-negative integer literal
-            const bool minus = text[lx.pos] == '-';
-            const int op_column = lx.column();
-            if (out.kind == Term::Kind::Literal)
-                return GuardSyntaxError{op_column, "an integer literal takes no '+ c' (write the sum)"};
-            ++lx.pos;
-            lx.skip();
-            std::size_t end = lx.pos;
-            while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
-            if (end == lx.pos) return GuardSyntaxError{lx.column(), "expected a non-negative integer after '+' or '-'"};
-            const std::string number = text.substr(lx.pos, end - lx.pos);
-            Value c = 0;
-            try {
-                c = std::stoll(number);
-            } catch (const std::exception&) {
-                return GuardSyntaxError{lx.column(), "integer '" + number + "' is out of range"};
-            }
-            out.offset += minus ? -c : c;  // on whatever offset the resolver's term carries
-            lx.pos = end;
-            lx.skip();
-            if (lx.pos < text.size() && (text[lx.pos] == '+' || text[lx.pos] == '-'))
-                return GuardSyntaxError{lx.column(), "one '+ c' per term (write the sum of the constants)"};
-        }
-        return std::nullopt;
-    };
-    if (term_only) {
-        Term t;
-        if (auto e = parse_term(t)) return *e;
-        if (!lx.at_end()) return GuardSyntaxError{lx.column(), "expected the end of the term"};
-        return t;
-    }
-    while (true) {
-        std::vector<Atom> conj;
-        bool is_true_disjunct = false;
-        while (true) {
-            if (lx.eat("true")) {
-                is_true_disjunct = true;
-            } else {
-                Atom atom;
-                if (auto e = parse_term(atom.left)) return *e;
-                lx.skip();
-                static const std::pair<const char*, Op> ops[] = {{"==", Op::Eq}, {"!=", Op::Ne}, {"<=", Op::Le},
-                                                                 {">=", Op::Ge}, {"<", Op::Lt},  {">", Op::Gt}};
-                bool found = false;
-                for (const auto& [s, op] : ops) {
-                    if (lx.eat(s)) {
-                        atom.op = op;
-                        found = true;
-                        break;
-                    }
-                }
-                if (!found) return GuardSyntaxError{lx.column(), "expected one of == != < <= > >="};
-                if (auto e = parse_term(atom.right)) return *e;
-                conj.push_back(atom);
-            }
-            if (!lx.eat("&&")) break;
-        }
-        if (is_true_disjunct) conj.clear();
-        guard.disjuncts.push_back(std::move(conj));
-        if (!lx.eat("||")) break;
-    }
-    if (!lx.at_end()) return GuardSyntaxError{lx.column(), "expected && or || or the end of the guard"};
-    return guard;
-}
-
-}  // namespace
-
-std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const TermResolver& resolve) {
-    auto parsed = parse_guard_or_term(text, resolve, false);
-    if (auto* e = std::get_if<GuardSyntaxError>(&parsed)) return *e;
-    return std::get<Guard>(std::move(parsed));
-}
-
-std::variant<Term, GuardSyntaxError> parse_term(const std::string& text, const TermResolver& resolve) {
-    auto parsed = parse_guard_or_term(text, resolve, true);
-    if (auto* e = std::get_if<GuardSyntaxError>(&parsed)) return *e;
-    return std::get<Term>(parsed);
 }
 
 Value offset_window(const RegisterAutomaton& ra) {
@@ -350,42 +170,17 @@ Value base_value(const RegisterAutomaton& ra, const Term& t, const std::vector<V
     return 0;
 }
 
-/// The term's value: its operand's plus its offset (`+c`), wrapping like the device's int64 would
-/// never be asked: validate refuses offsets that could overflow with the values a run can hold.
+/// The term's value: its operand's plus its offset (`+c`), typestar::term_value.
 Value term_value(const RegisterAutomaton& ra, const Term& t, const std::vector<Value>& params,
                  const std::vector<Value>& registers, const std::vector<Value>& outputs = {}) {
-    const Value v = base_value(ra, t, params, registers, outputs);
-    if (t.kind == Term::Kind::Literal || t.offset == 0) return v;
-    return static_cast<Value>(static_cast<std::uint64_t>(v) + static_cast<std::uint64_t>(t.offset));
-}
-
-bool compare(Value a, Op op, Value b) {
-    switch (op) {
-        case Op::Eq: return a == b;
-        case Op::Ne: return a != b;
-        case Op::Lt: return a < b;
-        case Op::Le: return a <= b;
-        case Op::Gt: return a > b;
-        case Op::Ge: return a >= b;
-    }
-    return false;
+    return typestar::term_value(t, base_value(ra, t, params, registers, outputs));
 }
 
 }  // namespace
 
 bool evaluate(const RegisterAutomaton& ra, const Guard& guard, const std::vector<Value>& params,
               const std::vector<Value>& registers) {
-    for (const auto& conj : guard.disjuncts) {
-        bool all = true;
-        for (const auto& a : conj) {
-            if (!compare(term_value(ra, a.left, params, registers), a.op, term_value(ra, a.right, params, registers))) {
-                all = false;
-                break;
-            }
-        }
-        if (all) return true;
-    }
-    return false;
+    return evaluate_guard(guard, [&](const Term& t) { return base_value(ra, t, params, registers, {}); });
 }
 
 RaSimulator::RaSimulator(const RegisterAutomaton& ra) : ra_(&ra) { reset(); }

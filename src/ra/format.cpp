@@ -200,9 +200,29 @@ public:
                 continue;
             }
             SymbolDecl decl{sig->name, {}};
-            for (const auto& [pname, ptype] : sig->params) {
+            for (const auto& [pname, written] : sig->params) {
+                // `p: int data`: how the parameter is treated (docs/spec-format-v2.md, "Guards")
+                std::string ptype = written;
+                std::optional<Abstraction> abstraction;
+                if (const auto space = ptype.find(' '); space != std::string::npos) {
+                    const std::string word = ptype.substr(ptype.find_first_not_of(' ', space));
+                    ptype.resize(space);
+                    abstraction = abstraction_named(word);
+                    if (!abstraction) {
+                        error(item.Mark(), what + ": unknown treatment '" + word + "' of parameter '" + pname +
+                                               "' (expected 'data' or 'partition' after the type)");
+                        continue;
+                    }
+                    if (*abstraction == Abstraction::Partition) {
+                        error(item.Mark(), what + ": parameter '" + pname + "' of " + sig->name +
+                                               " is abstracted by partitions ('partition'), but a register automaton "
+                                               "keeps every parameter as data: write 'data' (or nothing), or write the "
+                                               "spec as a typestate (kind: typestate) with partitions");
+                        continue;
+                    }
+                }
                 auto type = type_of(ptype, item.Mark());
-                decl.params.push_back({pname, type.value_or(DataType::Id)});
+                decl.params.push_back({pname, type.value_or(DataType::Id), abstraction});
             }
             out.push_back(std::move(decl));
         }
@@ -620,6 +640,7 @@ std::string signature_text(const SymbolDecl& d, bool with_types) {
     for (std::size_t i = 0; i < d.params.size(); ++i) {
         s += (i ? ", " : "") + d.params[i].name;
         if (with_types) s += std::string(": ") + type_name(d.params[i].type);
+        if (with_types && d.params[i].abstraction) s += std::string(" ") + abstraction_name(*d.params[i].abstraction);
     }
     return s + ")";
 }

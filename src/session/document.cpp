@@ -478,6 +478,27 @@ const MealyMachine& suite_model(const Document& document) {
     return *document.machine;
 }
 
+namespace {
+
+/// `; guards: checked write[empty], write[nonempty]; in words connect[null]` for a spec with
+/// partitions (docs/spec-format-v2.md, "Guards"); empty without partitions.
+std::string partition_guards_summary(const spec::Spec& s) {
+    std::string checked;
+    std::string words;
+    for (const auto& d : s.declarations)
+        for (const auto& p : d.partitions) {
+            std::string& list = spec::partition_guard(p.guard, d.parameters).expression ? checked : words;
+            list += (list.empty() ? "" : ", ") + spec::abstract_input(d.name, p.name);
+        }
+    if (checked.empty() && words.empty()) return {};
+    std::string out = "; guards: ";
+    if (!checked.empty()) out += "checked " + checked;
+    if (!words.empty()) out += (checked.empty() ? "" : "; ") + std::string("in words ") + words;
+    return out;
+}
+
+}  // namespace
+
 std::string document_summary(const Document& d) {
     if (d.automaton) {
         const ra::RegisterAutomaton& a = d.automaton->automaton;
@@ -487,7 +508,7 @@ std::string document_summary(const Document& d) {
     }
     if (d.spec)
         return std::to_string(d.spec->typestate.states.size()) + " states, B=" +
-               std::to_string(d.spec->bounds.distinguisher);
+               std::to_string(d.spec->bounds.distinguisher) + partition_guards_summary(*d.spec);
     return "Mealy machine: " + std::to_string(d.machine->num_states()) + " states";
 }
 

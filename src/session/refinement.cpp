@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <deque>
 #include <exception>
 #include <map>
@@ -15,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "typestar/core/guard.hpp"
 #include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
@@ -82,6 +85,117 @@ std::string partition_word(const std::string& output) {
     return out.empty() ? std::string("x") : out;
 }
 
+/// The guards of a split, in the guard language (docs/spec-format-v2.md, "Guards"), when they are
+/// cheap to say and sound on the values: a callin with one `int` parameter whose values are
+/// integers, split from a partition whose guard is empty or an expression. One group {c} whose
+/// neighbours c-1 and c+1 answered with the other group (a value from the code and its neighbours)
+/// is `v == c` / `v != c`; groups that are runs of the sorted values are cut at ordered boundaries
+/// (`v < b`, `v >= b && v < b'`, `v >= b'`), b the least value of the run above; else equalities
+/// (the largest group: `v != x && ...`). Each is conjoined with the parent's guard and checked on
+/// every value of the split (its own group only) and on `others`, the values of the callin's other
+/// partitions (none); nullopt, so the guard stays in words, otherwise.
+std::optional<std::vector<std::string>> split_guards(const std::string& parent,
+                                                     const std::vector<std::pair<std::string, std::string>>& parameters,
+                                                     const std::vector<std::string>& pool_values,
+                                                     const std::vector<std::vector<std::size_t>>& groups,
+                                                     const std::vector<std::size_t>& others) {
+    constexpr std::size_t kMaxAtoms = 16;  // a longer guard says less than the words and the values
+    if (parameters.size() != 1 || parameters[0].second != "int" || groups.size() < 2) return std::nullopt;
+    const std::vector<spec::Parameter> params{{parameters[0].first, "int"}};
+    Guard base;  // true
+    if (!parent.empty()) {
+        auto g = spec::partition_guard(parent, params);
+        if (!g.expression) return std::nullopt;
+        base = std::move(*g.expression);
+    }
+    std::vector<std::pair<std::int64_t, std::size_t>> sorted;  // (value, group)
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        for (std::size_t v : groups[g]) {
+            const std::string& text = pool_values[v];
+            std::int64_t x = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+            if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+            sorted.emplace_back(x, g);
+        }
+    std::sort(sorted.begin(), sorted.end());
+    const auto to_int = [](const std::string& text) {  // read above: an integer
+        std::int64_t x = 0;
+        std::from_chars(text.data(), text.data() + text.size(), x);
+        return x;
+    };
+    const auto has = [&](std::size_t group, std::int64_t x) {
+        return std::any_of(sorted.begin(), sorted.end(), [&](const auto& e) { return e.first == x && e.second == group; });
+    };
+    const Term v{Term::Kind::Param, 0};
+    const auto lit = [](std::int64_t x) { return Term{Term::Kind::Literal, 0, x}; };
+    std::vector<Guard> own(groups.size());
+    // (a) one value and both its neighbours in the other group
+    std::optional<std::size_t> single;
+    if (groups.size() == 2)
+        for (std::size_t g = 0; g < 2; ++g) {
+            if (groups[g].size() != 1) continue;
+            const std::int64_t c = to_int(pool_values[groups[g][0]]);
+            if (c > INT64_MIN && c < INT64_MAX && has(1 - g, c - 1) && has(1 - g, c + 1)) single = g;
+        }
+    // (b) runs of the sorted values, one per group
+    std::vector<std::size_t> run_groups;
+    for (const auto& e : sorted)
+        if (run_groups.empty() || run_groups.back() != e.second) run_groups.push_back(e.second);
+    const bool runs = std::set<std::size_t>(run_groups.begin(), run_groups.end()).size() == run_groups.size();
+    if (single) {
+        own[*single] = Guard{{{Atom{v, Op::Eq, lit(to_int(pool_values[groups[*single][0]]))}}}};
+        own[1 - *single] = Guard{{{Atom{v, Op::Ne, lit(to_int(pool_values[groups[*single][0]]))}}}};
+    } else if (runs) {
+        for (std::size_t r = 0; r < run_groups.size(); ++r) {
+            std::vector<Atom> conj;
+            const auto low = std::find_if(sorted.begin(), sorted.end(), [&](const auto& e) { return e.second == run_groups[r]; });
+            if (r > 0) conj.push_back(Atom{v, Op::Ge, lit(low->first)});
+            if (r + 1 < run_groups.size()) {
+                const auto next = std::find_if(sorted.begin(), sorted.end(),
+                                               [&](const auto& e) { return e.second == run_groups[r + 1]; });
+                conj.push_back(Atom{v, Op::Lt, lit(next->first)});
+            }
+            own[run_groups[r]] = Guard{{conj}};
+        }
+    } else {
+        std::size_t largest = 0;
+        for (std::size_t g = 1; g < groups.size(); ++g)
+            if (groups[g].size() > groups[largest].size()) largest = g;
+        own[largest] = Guard{{{}}};
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            if (g == largest) continue;
+            own[g].disjuncts.clear();
+            for (std::size_t x : groups[g]) {
+                const Term c = lit(to_int(pool_values[x]));
+                own[g].disjuncts.push_back({Atom{v, Op::Eq, c}});
+                own[largest].disjuncts.front().push_back(Atom{v, Op::Ne, c});
+            }
+        }
+    }
+    std::vector<std::string> out;
+    const auto name = [&](const Term&) { return parameters[0].first; };
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        Guard both;  // base && own[g], in disjunctive normal form
+        both.disjuncts.clear();
+        std::size_t atoms = 0;
+        for (const auto& b : base.disjuncts)
+            for (const auto& o : own[g].disjuncts) {
+                std::vector<Atom> conj = b;
+                conj.insert(conj.end(), o.begin(), o.end());
+                atoms += conj.size();
+                both.disjuncts.push_back(std::move(conj));
+            }
+        if (atoms > kMaxAtoms) return std::nullopt;
+        for (std::size_t h = 0; h <= groups.size(); ++h)
+            for (std::size_t x : h < groups.size() ? groups[h] : others) {
+                const auto holds = spec::guard_holds(both, params, pool_values[x]);
+                if (!std::holds_alternative<bool>(holds) || std::get<bool>(holds) != (h == g)) return std::nullopt;
+            }
+        out.push_back(guard_text(both, name));
+    }
+    return out;
+}
+
 /// The callins of `device` in input order: a parameterised callin (describe().parameterised) stands
 /// where its first value input is; every other input but `wait` is a plain callin.
 std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescription& d) {
@@ -144,6 +258,17 @@ std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescriptio
                                             "' has no value");
             c.partitions.push_back(std::move(a));
         }
+        // The declared guards that are expressions hold on their values, and only there (the check
+        // the spec reader applies): refused now, not when the learned spec is written.
+        spec::CallinDeclaration declared{c.name, std::vector<spec::Parameter>{}, {}};
+        for (const auto& [pname, ptype] : c.parameters) declared.parameters->push_back({pname, ptype});
+        for (const auto& part : c.partitions) {
+            spec::Partition sp{part.name, part.guard, {}, {}, {}};
+            for (std::size_t v : part.values) sp.values.push_back(c.pool_values[v]);
+            declared.partitions.push_back(std::move(sp));
+        }
+        const auto problems = spec::partition_guard_problems(declared, spec::ReadLimits::from_environment().max_transitions);
+        if (!problems.empty()) throw std::invalid_argument(device.name() + ": " + problems.front().message);
         out.push_back(std::move(c));
     }
     return out;
@@ -600,6 +725,11 @@ private:
             for (const auto& p : callin.partitions) used.insert(p.name);
             used.erase(part.name);
             RefinementRecord record{callin.name, part.name, {}, split_by};
+            std::vector<std::size_t> others;
+            for (std::size_t o = 0; o < callin.partitions.size(); ++o)
+                if (o != *a.partition)
+                    others.insert(others.end(), callin.partitions[o].values.begin(), callin.partitions[o].values.end());
+            const auto expressions = split_guards(part.guard, callin.parameters, callin.pool_values, groups, others);
             for (std::size_t g = 0; g < groups.size(); ++g) {
                 const std::string answer = out_names.name(keys[g][d]);
                 // Named after the answer that tells the groups apart: its own (`any.ok`), or a later
@@ -608,9 +738,12 @@ private:
                 std::string name = stem;
                 for (int k = 2; used.count(name); ++k) name = stem + "-" + std::to_string(k);
                 used.insert(name);
+                // The guard: an expression of the language when split_guards finds one (what the
+                // values answered stays in the name and split_by), else the parent's words and the answer.
                 AbstractPartition np{name,
-                                     (part.guard.empty() ? std::string() : part.guard + "; ") + "answers " + answer +
-                                         " at the end of " + split_by,
+                                     expressions ? (*expressions)[g]
+                                                 : (part.guard.empty() ? std::string() : part.guard + "; ") +
+                                                       "answers " + answer + " at the end of " + split_by,
                                      groups[g], part.name, split_by};
                 record.into.push_back(name);
                 into.push_back(std::move(np));

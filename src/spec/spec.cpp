@@ -70,7 +70,8 @@ std::string CallinDeclaration::signature() const {
     if (!parameters) return name;
     std::string out = name + "(";
     for (std::size_t i = 0; i < parameters->size(); ++i)
-        out += (i > 0 ? ", " : "") + (*parameters)[i].name + ": " + (*parameters)[i].type;
+        out += (i > 0 ? ", " : "") + (*parameters)[i].name + ": " + (*parameters)[i].type +
+               ((*parameters)[i].abstraction ? std::string(" ") + abstraction_name(*(*parameters)[i].abstraction) : "");
     return out + ")";
 }
 

@@ -40,6 +40,15 @@ private:
                                                       std::span<const std::string_view> candidates,
                                                       SuggestionBudget* budget = nullptr);
 
+/// spec::partition_guard with the file's suggestion budget (the reader's): a near miss found only
+/// while the budget lasts.
+[[nodiscard]] PartitionGuard partition_guard(const std::string& guard,
+                                             const std::optional<std::vector<Parameter>>& parameters,
+                                             SuggestionBudget* budget);
+/// spec::partition_guard_problems with the file's suggestion budget.
+[[nodiscard]] std::vector<GuardProblem> partition_guard_problems(const CallinDeclaration& declaration,
+                                                                 std::size_t max_checks, SuggestionBudget* budget);
+
 /// True for non-empty names made of [A-Za-z0-9_.-] (the spec's `name`).
 [[nodiscard]] bool is_valid_spec_name(std::string_view name);
 

@@ -180,6 +180,16 @@ private:
     std::optional<CallinDeclaration> read_signature(const std::string& text, Location at);
     void read_partitions(const Node& node, CallinDeclaration& declaration,
                          std::vector<std::pair<std::string, Location>>& inputs);
+    /// Where a partition's parts were written, for the guard checks' messages.
+    struct PartitionPlaces {
+        Location name;
+        Location guard;
+        std::map<std::string, Location> values{};  // first place of each listed value
+    };
+    /// The guards of `declaration`'s partitions that are expressions (docs/spec-format-v2.md,
+    /// "Guards"): each well formed, satisfied by every value its partition lists, and satisfied by
+    /// no value another partition lists.
+    void check_partition_guards(const CallinDeclaration& declaration, const std::vector<PartitionPlaces>& places);
     void read_unknown(const Entry& entry, const std::string& state, Typestate& typestate, SourceMap& source,
                       const std::vector<Entry>& enabled);
     /// "undeclared callin 'x' in state 'S'", with a hint when `x` names a partitioned callin or
@@ -375,7 +385,26 @@ std::optional<CallinDeclaration> Reader::read_signature(const std::string& text,
                 start = comma + 1;
                 const auto colon = part.find(':');
                 const std::string pname = trimmed(std::string_view(part).substr(0, std::min(colon, part.size())));
-                const std::string ptype = colon == std::string::npos ? std::string() : trimmed(std::string_view(part).substr(colon + 1));
+                std::string ptype = colon == std::string::npos ? std::string() : trimmed(std::string_view(part).substr(colon + 1));
+                // `len: int partition`: how the parameter is treated (docs/spec-format-v2.md, "Guards")
+                std::optional<Abstraction> abstraction;
+                if (const auto space = ptype.find(' '); space != std::string::npos && is_identifier(pname)) {
+                    const std::string word = trimmed(std::string_view(ptype).substr(space + 1));
+                    ptype.resize(space);
+                    abstraction = abstraction_named(word);
+                    if (!abstraction) {
+                        error(at, "unknown treatment '" + word + "' of parameter '" + pname + "' in signature '" + text +
+                                      "' (expected 'partition' or 'data' after the type)");
+                        return std::nullopt;
+                    }
+                    if (*abstraction == Abstraction::Data) {
+                        error(at, "parameter '" + pname + "' in signature '" + text +
+                                      "' is kept as data ('data'), but a typestate abstracts every parameter by its "
+                                      "callin's partitions: write 'partition' (or nothing), or write the spec as a "
+                                      "register automaton (kind: register-automaton)");
+                        return std::nullopt;
+                    }
+                }
                 if (!is_identifier(pname) || colon == std::string::npos) {
                     error(at, "malformed parameter '" + trimmed(part) + "' in signature '" + text +
                                   "': expected name: type");
@@ -390,7 +419,7 @@ std::optional<CallinDeclaration> Reader::read_signature(const std::string& text,
                     error(at, "duplicate parameter '" + pname + "' in signature '" + text + "'");
                     return std::nullopt;
                 }
-                d.parameters->push_back(Parameter{pname, ptype});
+                d.parameters->push_back(Parameter{pname, ptype, abstraction});
                 if (comma == inside.size()) break;
             }
         }
@@ -456,6 +485,7 @@ void Reader::read_partitions(const Node& node, CallinDeclaration& d,
         return;
     }
     std::map<std::string, int, std::less<>> lines;
+    std::vector<PartitionPlaces> places;  // one per partition read, in d.partitions' order
     for (const Node& item : node.children()) {
         if (!item.IsMap()) {
             error(item, "a partition of callin '" + d.name + "' must be a map like {name: empty, guard: \"len == 0\"}, found " +
@@ -486,14 +516,21 @@ void Reader::read_partitions(const Node& node, CallinDeclaration& d,
             continue;
         }
         lines.emplace(p.name, at.line);
-        if (const Entry* g = find(keys, "guard")) p.guard = read_string(*g, "partition").value_or("");
+        PartitionPlaces at_places{at, {}};
+        if (const Entry* g = find(keys, "guard")) {
+            p.guard = read_string(*g, "partition").value_or("");
+            at_places.guard = g->value.IsNull() ? g->where : location_of(g->value.Mark());
+        }
         for (const auto& [key, list] : {std::pair{"values", &p.values}, std::pair{"not_run", &p.not_run},
                                           std::pair{"from_code", &p.from_code}}) {
             const Entry* v = find(keys, key);
             if (v == nullptr) continue;
             if (v->value.IsSequence()) {
                 for (const Node& value : v->value.children()) {
-                    if (value.IsScalar()) list->push_back(value.Scalar());
+                    if (value.IsScalar()) {
+                        list->push_back(value.Scalar());
+                        at_places.values.emplace(value.Scalar(), location_of(value.Mark()));
+                    }
                     else error(value, "partition values must be strings, found " + kind_of(value));
                 }
                 std::sort(list->begin(), list->end());
@@ -512,6 +549,18 @@ void Reader::read_partitions(const Node& node, CallinDeclaration& d,
         if (const Entry* b = find(keys, "split_by")) p.split_by = read_string(*b, "partition").value_or("");
         inputs.emplace_back(abstract_input(d.name, p.name), at);
         d.partitions.push_back(std::move(p));
+        places.push_back(std::move(at_places));
+    }
+    check_partition_guards(d, places);
+}
+
+void Reader::check_partition_guards(const CallinDeclaration& d, const std::vector<PartitionPlaces>& places) {
+    for (const GuardProblem& problem : detail::partition_guard_problems(d, limits_.max_transitions, &suggestions_)) {
+        const PartitionPlaces& at = places.at(problem.partition);
+        Location where = problem.value ? at.name : at.guard;
+        if (problem.value)
+            if (const auto it = at.values.find(*problem.value); it != at.values.end()) where = it->second;
+        error(where, problem.message);
     }
 }
 

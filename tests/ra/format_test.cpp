@@ -170,6 +170,55 @@ TEST(RaFormat, MalformedFilesNameFileLineAndColumn) {
               "f.yaml:18:45: guard: expected a non-negative integer after '+' or '-'");
 }
 
+// One way to say "this argument matters" (issue 28; docs/spec-format-v2.md, "Guards"): a register
+// automaton keeps its parameters as data; `data` after the type says so and is written back,
+// `partition` (a typestate's treatment) is refused by name.
+TEST(RaFormat, AParameterSaysItIsKeptAsDataAndPartitionIsRefused) {
+    const std::string with_data = replace(kPq, "\"offer(p: int)\"", "\"offer(p: int data)\"");
+    const RaSpec spec = parse_register_spec(with_data, "f.yaml");
+    ASSERT_TRUE(spec.automaton.inputs[0].params[0].abstraction.has_value());
+    EXPECT_EQ(*spec.automaton.inputs[0].params[0].abstraction, Abstraction::Data);
+    EXPECT_EQ(spec.automaton, parse_register_spec(kPq, "f.yaml").automaton);  // the same automaton
+    const std::string text = write_register_spec(spec);
+    EXPECT_NE(text.find("\"offer(p: int data)\""), std::string::npos) << text;
+    EXPECT_EQ(write_register_spec(parse_register_spec(text, "back.yaml")), text);
+    EXPECT_EQ(write_register_spec(parse_register_spec(kPq, "f.yaml")).find(" data"), std::string::npos);
+    EXPECT_EQ(messages(replace(kPq, "\"offer(p: int)\"", "\"offer(p: int partition)\"")).at(0),
+              std::string(
+                  "f.yaml:4:11: callins: parameter 'p' of offer is abstracted by partitions ('partition'), but a "
+                  "register automaton keeps every parameter as data: write 'data' (or nothing), or write the spec as "
+                  "a typestate (kind: typestate) with partitions"));
+    EXPECT_EQ(messages(replace(kPq, "\"offer(p: int)\"", "\"offer(p: int often)\"")).at(0),
+              "f.yaml:4:11: callins: unknown treatment 'often' of parameter 'p' (expected 'data' or 'partition' after "
+              "the type)");
+}
+
+// Every committed register automaton (specs/**, examples/**) loads; one typestar wrote (no comment
+// lines) writes back byte for byte, and every written form is a fixpoint.
+TEST(RaFormat, EveryCommittedRegisterAutomatonRoundTrips) {
+    namespace fs = std::filesystem;
+    std::size_t seen = 0;
+    std::size_t byte_for_byte = 0;
+    for (const char* dir : {"specs", "examples"})
+        for (const auto& e : fs::recursive_directory_iterator(fs::path(TYPESTAR_SOURCE_DIR) / dir)) {
+            if (e.path().extension() != ".yaml") continue;
+            std::ifstream in(e.path(), std::ios::binary);
+            const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+            if (text.find("kind: register-automaton") == std::string::npos) continue;
+            SCOPED_TRACE(e.path().string());
+            ++seen;
+            const std::string written = write_register_spec(load_register_spec(e.path()));
+            EXPECT_EQ(write_register_spec(parse_register_spec(written, "back.yaml")), written);
+            if (text.rfind("#", 0) == 0 || text.find("\n#") != std::string::npos ||
+                text.find("\n  #") != std::string::npos)
+                continue;  // annotated by hand
+            ++byte_for_byte;
+            EXPECT_EQ(written, text);
+        }
+    EXPECT_GE(seen, 4u);
+    EXPECT_GE(byte_for_byte, 1u);
+}
+
 TEST(RaFormat, SavesAtomically) {
     const auto dir = std::filesystem::temp_directory_path() / ("ra_format_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);

@@ -33,6 +33,20 @@ std::string mealy_dot_file(const std::string& stem) {
     return file.string();
 }
 
+// `typestar validate` says which partition guards are checked expressions and which only words
+// (docs/spec-format-v2.md, "Guards").
+TEST(SessionDocument, TheSummarySaysWhichPartitionGuardsAreChecked) {
+    const Document params = load_document(std::string(TYPESTAR_SOURCE_DIR) + "/tests/spec/fixtures/good/params_v2.yaml");
+    EXPECT_EQ(document_summary(params),
+              std::to_string(params.spec->typestate.states.size()) + " states, B=" +
+                  std::to_string(params.spec->bounds.distinguisher) +
+                  "; guards: checked write[nonempty], write[empty]; in words connect[null], connect[unconnected], "
+                  "connect[connected]");
+    const Document piped = load_document(std::string(TYPESTAR_SOURCE_DIR) + "/specs/pipedoutputstream.yaml");
+    EXPECT_NE(document_summary(piped).find("; guards: in words connect[any.err], connect[any.ok], write[any.err]"),
+              std::string::npos) << document_summary(piped);
+}
+
 TEST(SessionDocument, LoadsEveryFormatAndSaysItsKind) {
     const Document typestate = load_document(kTypestate);
     EXPECT_EQ(typestate.format, DocumentFormat::TypestateYaml);

@@ -112,6 +112,72 @@ TEST(RefinementOverAnyDevice, AnInconsistentDescriptionIsRefusedWithTheName) {
     }
 }
 
+// A declared guard that is an expression (docs/spec-format-v2.md, "Guards") is checked on the
+// declared values before anything runs: the check the spec reader applies, not a failure to write
+// the learned spec at the end.
+TEST(RefinementOverAnyDevice, ADeclaredGuardItsValuesContradictIsRefusedBeforeLearning) {
+    const auto refusal = [](const std::string& guard) -> std::string {
+        auto params = pipe_parameters();
+        params[1].partitions[0].guard = guard;
+        ParameterisedModel device(pipe_machine(), params, "model:pipe");
+        try {
+            (void)learn_with_refinement(device);
+        } catch (const std::invalid_argument& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    EXPECT_EQ(refusal("len >= 0"),
+              "model:pipe: value 'neg' of partition 'any' of write(len: int) cannot be checked against the guard "
+              "of partition 'any' (guard \"len >= 0\"): 'neg' is not an integer for parameter 'len'");
+    EXPECT_EQ(refusal("lenn >= 0"),
+              "model:pipe: guard \"lenn >= 0\" of partition 'any' of write(len: int): unknown parameter 'lenn' "
+              "(did you mean 'len'?)");
+}
+
+/// set(v) for v in {1, 3, 5, 7}, then get: err after set(3) or set(7) (neither a run of the sorted
+/// values nor one value between its neighbours), ok otherwise.
+MealyMachine odd_register_machine() {
+    Typestate t;
+    t.name = "odd";
+    t.callins = {"set/1", "set/3", "set/5", "set/7", "get"};
+    for (const char* n : {"empty", "good", "bad"}) {
+        Typestate::State s;
+        s.name = n;
+        s.callins.assign(t.callins.size(), std::nullopt);
+        t.states.push_back(std::move(s));
+    }
+    for (std::size_t from = 0; from < 3; ++from)
+        for (std::size_t v = 0; v < 4; ++v) t.states[from].callins[v] = (v == 1 || v == 3) ? 2 : 1;
+    t.states[1].callins[4] = 1;  // get after a good value; err after a bad one or none
+    return synchronous_closure(t);
+}
+
+// Refinement writes the split in the guard language (docs/spec-format-v2.md, "Guards"): values that
+// are neither runs nor one value between its neighbours are listed (`v == 3 || v == 7` and the rest
+// `v != 3 && v != 7`), conjoined with the declared guard; the reader then checks both on the values.
+TEST(RefinementOverAnyDevice, ASplitOfIntValuesIsWrittenAsAnExpressionConjoinedWithTheDeclaredGuard) {
+    ParameterisedModel device(odd_register_machine(),
+                              {{"set", {{"v", "int"}}, {partition_of("set", "any", "v > 0", {"1", "3", "5", "7"})}}},
+                              "model:odd");
+    const RefinedSpec r = learn_with_refinement(device);
+    ASSERT_EQ(r.report.refinements.size(), 1u) << r.text;
+    ASSERT_EQ(r.learned.spec->declarations.size(), 1u) << r.text;
+    const auto& parts = r.learned.spec->declarations[0].partitions;
+    ASSERT_EQ(parts.size(), 2u) << r.text;
+    EXPECT_EQ(parts[0].values, (std::vector<std::string>{"1", "5"})) << r.text;
+    EXPECT_EQ(parts[0].guard, "v > 0 && v != 3 && v != 7");
+    EXPECT_EQ(parts[1].values, (std::vector<std::string>{"3", "7"}));
+    EXPECT_EQ(parts[1].guard, "v > 0 && v == 3 || v > 0 && v == 7");
+    // With a declared guard in words the split stays in words (what the values answered).
+    ParameterisedModel words(odd_register_machine(),
+                             {{"set", {{"v", "int"}}, {partition_of("set", "any", "odd numbers", {"1", "3", "5", "7"})}}},
+                             "model:odd");
+    const RefinedSpec w = learn_with_refinement(words);
+    ASSERT_EQ(w.learned.spec->declarations.at(0).partitions.size(), 2u) << w.text;
+    EXPECT_EQ(w.learned.spec->declarations[0].partitions[0].guard.rfind("odd numbers; answers ", 0), 0u) << w.text;
+}
+
 /// start(x) schedules a callback that depends on x: onA for a, onB for b; stop ends it.
 MealyMachine callback_machine() {
     Typestate t;

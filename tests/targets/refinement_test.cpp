@@ -76,6 +76,11 @@ TEST(Refinement, SplitsPartitionsByBehaviourIncludingOneNeedingATwoCallPrefix) {
     EXPECT_EQ(connect.partitions[1].split_from, "any");
     EXPECT_EQ(connect.partitions[1].split_by, "connect[any]");
     EXPECT_EQ(s.declarations[1].partitions[1].values, (std::vector<std::string>{"0", "3"}));
+    // Guards (docs/spec-format-v2.md, "Guards"): write's int values split at an ordered boundary are
+    // said in the guard language; connect's objects stay in words (what they answered).
+    EXPECT_EQ(s.declarations[1].partitions[0].guard, "len < 0");
+    EXPECT_EQ(s.declarations[1].partitions[1].guard, "len >= 0");
+    EXPECT_EQ(connect.partitions[0].guard, "answers err at the end of connect[any]");
     // Fresh, closed before connecting (connect still allowed), connected, closed after connecting.
     EXPECT_EQ(s.typestate.states.size(), 4u) << r.learned.text;
     EXPECT_NE(r.learned.text.find("typestar: 2\n"), std::string::npos);

@@ -27,7 +27,7 @@ ClassDefinition magic_register_purpose() {
         .framework("tests-1")
         .reset([](const std::shared_ptr<CallbackSink>&) { return std::make_shared<MagicRegister>(); })
         .callin_with("set", {{"v", "int"}}, [](MagicRegister& r, const std::string& v) { r.set(std::stoi(v)); })
-        .partition("set", "any", "0 <= v <= 99", ValueGenerator::range(0, 99))
+        .partition("set", "any", "v >= 0 && v <= 99", ValueGenerator::range(0, 99))
         .callin("get", [](MagicRegister& r) { (void)r.get(); })
         .callin("clear", [](MagicRegister& r) { r.clear(); })
         .timing({std::chrono::milliseconds(5), std::chrono::milliseconds(0)})

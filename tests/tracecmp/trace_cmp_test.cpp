@@ -108,6 +108,10 @@ TEST(ValuesFromTheCode, ComparisonTracingFindsTheMagicValueAndTheSpecSplitsAtIt)
     ASSERT_NE(rest, nullptr);
     EXPECT_NE(rest, magic);
     EXPECT_TRUE(contains(rest->values, "8"));
+    // The split is said in the guard language (docs/spec-format-v2.md, "Guards"): the value from the
+    // code, within the purpose's guard; the reader checked both on their values.
+    EXPECT_EQ(magic->guard, "v >= 0 && v <= 99 && v == 7");
+    EXPECT_EQ(rest->guard, "v >= 0 && v <= 99 && v != 7");
     EXPECT_TRUE(true_behaviour_passes(*r.learned.spec)) << r.text;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "typestar/core/error.hpp"
+#include "typestar/core/guard.hpp"
 
 namespace typestar::ra {
 
@@ -32,7 +33,11 @@ enum class DataType { Int, Id };
 struct Parameter {
     std::string name;
     DataType type = DataType::Id;
-    bool operator==(const Parameter&) const = default;
+    /// How the parameter is treated, when the signature says so (`p: int data`): a register
+    /// automaton keeps every parameter as data, so only Abstraction::Data is read (`partition` is
+    /// refused by name: that is a typestate's). Written back only when set; not compared.
+    std::optional<Abstraction> abstraction{};
+    bool operator==(const Parameter& o) const { return name == o.name && type == o.type; }
 };
 
 /// An input (callin) or output (return or callback) symbol with its parameters.
@@ -51,44 +56,18 @@ struct Constant {
     bool operator==(const Constant&) const = default;
 };
 
-/// One operand of a guard, an output argument or an assignment. `index` is into the transition's
-/// input parameters (Param), the source location's registers (Register), the automaton's constants
-/// (Constant) or the output's parameters (OutputParam, assignments only: stores a `fresh` output).
-/// `offset` is SL*'s `+c` theory (increments): the term's value is the operand's plus `offset`
-/// (`r + 1`, `p - 2`), for `int` operands other than literals; 0 for every term of the equality
-/// and plain ordered theories.
-struct Term {
-    enum class Kind { Param, Register, Constant, Literal, OutputParam };
-    Kind kind = Kind::Param;
-    std::size_t index = 0;
-    Value literal = 0;  ///< Kind::Literal only
-    Value offset = 0;   ///< added to the operand's value (`+c`); never on a Literal
-    bool operator==(const Term&) const = default;
-    auto operator<=>(const Term&) const = default;
-};
-
-/// Comparison operators of the theories (equality: Eq, Ne; ordered: all).
-enum class Op { Eq, Ne, Lt, Le, Gt, Ge };
-
-/// "==", "!=", "<", "<=", ">", ">=".
-[[nodiscard]] const char* op_text(Op op);
-
-/// `left op right`.
-struct Atom {
-    Term left;
-    Op op = Op::Eq;
-    Term right;
-    bool operator==(const Atom&) const = default;
-    auto operator<=>(const Atom&) const = default;
-};
-
-/// A guard in disjunctive normal form: true iff some conjunction holds. `true` is one empty
-/// conjunction; no conjunction at all is `false` (never written in files).
-struct Guard {
-    std::vector<std::vector<Atom>> disjuncts{{}};
-    [[nodiscard]] bool is_true() const;
-    bool operator==(const Guard&) const = default;
-};
+// The guard language (Term, Op, Atom, Guard, parse_guard, the evaluator) is the one of every spec
+// kind: typestar/core/guard.hpp. These names stay usable as typestar::ra::… (the same types).
+using typestar::Abstraction;
+using typestar::Atom;
+using typestar::Guard;
+using typestar::GuardSyntaxError;
+using typestar::Op;
+using typestar::op_text;
+using typestar::parse_guard;
+using typestar::parse_term;
+using typestar::Term;
+using typestar::TermResolver;
 
 /// An output argument: a term, or `fresh` (a value the device chooses, new in the run).
 struct OutputArg {
@@ -181,20 +160,6 @@ using DataWord = std::vector<DataSymbol>;
 /// The input as text with its declared parameter names: `offer(p)`.
 [[nodiscard]] std::string input_text(const RegisterAutomaton& ra, const Transition& t);
 
-/// Resolves a name in a guard: returns the term, or nullopt when the name is unknown.
-using TermResolver = std::function<std::optional<Term>(const std::string& name)>;
-/// A guard parse error at a 1-based column of the guard text.
-struct GuardSyntaxError {
-    int column = 0;
-    std::string message;
-};
-/// Parses `a == b && c < d + 1 || true`: comparisons (==, !=, <, <=, >, >=) of terms, joined by &&
-/// (binding tighter) and ||; `true` alone or as an atom. A term is a name or an integer literal, a
-/// name optionally followed by `+ c` or `- c` (c a non-negative integer: the `+c` theory). Returns
-/// the guard, or the first error (unknown name, bad operator, `5 + 1`).
-[[nodiscard]] std::variant<Guard, GuardSyntaxError> parse_guard(const std::string& text, const TermResolver& resolve);
-/// Parses one term as parse_guard reads it (`r1`, `p + 1`, `c - 2`, `-5`), the whole text.
-[[nodiscard]] std::variant<Term, GuardSyntaxError> parse_term(const std::string& text, const TermResolver& resolve);
 /// The largest |offset| of any term of the automaton (guards, outputs, assignments): 0 when it uses
 /// no `+c` term, and then every exploration works exactly as without the theory.
 [[nodiscard]] Value max_offset(const RegisterAutomaton& ra);

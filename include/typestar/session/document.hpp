@@ -66,7 +66,9 @@ struct Document {
 [[nodiscard]] Document load_document(const std::filesystem::path& path);
 
 /// What `typestar validate` says of a valid document, e.g. "5 states, B=2" or "register automaton:
-/// 8 locations, 3 registers at most, 24 transitions".
+/// 8 locations, 3 registers at most, 24 transitions". A typestate with partitions adds which
+/// partition guards are checked expressions and which only words: "; guards: checked write[empty];
+/// in words connect[null]" (docs/spec-format-v2.md, "Guards").
 [[nodiscard]] std::string document_summary(const Document& document);
 
 /// The texts a document is exported as.

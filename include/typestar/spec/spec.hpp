@@ -14,8 +14,10 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include "typestar/core/guard.hpp"
 #include "typestar/core/traits.hpp"
 #include "typestar/core/typestate.hpp"
 
@@ -30,13 +32,19 @@ inline constexpr int kLatestFormatVersion = 2;
 struct Parameter {
     std::string name;
     std::string type;  ///< int, id, object, bytes, string or bool
+    /// How the parameter is treated, when the signature says so (`len: int partition`); a typestate
+    /// abstracts every parameter by partitions, so only Abstraction::Partition is accepted here
+    /// (`data` is refused by name: that is a register automaton's). Written back only when set.
+    std::optional<Abstraction> abstraction{};
     bool operator==(const Parameter&) const = default;
 };
 
 /// A named partition of a callin's arguments: one abstract input `callin[name]` (format v2, PSYCO).
 struct Partition {
     std::string name;                 ///< [A-Za-z0-9_.=<>!-]+
-    std::string guard;                ///< the predicate in words
+    /// The predicate: an expression of the guard language over the callin's parameters (checked on
+    /// the values), or words when it is none (docs/spec-format-v2.md, "Guards"; partition_guard).
+    std::string guard;
     /// Concrete argument tuples that ran (learning: on the device, in a live instance; a stored
     /// spec: what its check runs). Sorted, unique; informative, not compared.
     std::vector<std::string> values;
@@ -64,6 +72,43 @@ struct CallinDeclaration {
     /// `name(p: t, ...)` when a signature was written, else `name`.
     [[nodiscard]] std::string signature() const;
 };
+
+/// What a partition's `guard:` text is (docs/spec-format-v2.md, "Guards").
+struct PartitionGuard {
+    /// The guard as an expression over the callin's parameters (Term::Kind::Param indexes them);
+    /// nullopt when the text is words (does not parse, or names something that is no parameter
+    /// and no near miss of one) or is wrong (`error`).
+    std::optional<Guard> expression;
+    /// Non-empty when the text reads as an expression but cannot be one: an unknown parameter
+    /// one or two edits from a declared one (with a did-you-mean), a parameter of a type the
+    /// language does not compare (only int and id), or `<`/`>` on an `id`.
+    std::string error;
+};
+/// Reads a partition guard over `parameters` (nullopt: no signature, so the guard is words): an
+/// expression when it parses in the guard language and every name is a declared parameter.
+[[nodiscard]] PartitionGuard partition_guard(const std::string& guard,
+                                             const std::optional<std::vector<Parameter>>& parameters);
+/// Whether `guard` (from partition_guard over `parameters`) holds on `value`, a printed argument
+/// tuple: the whole text for a one-parameter callin, else one comma-separated field per parameter;
+/// a field a guard reads must be a decimal integer. Returns the message when `value` cannot be read
+/// so (nothing is guessed).
+[[nodiscard]] std::variant<bool, std::string> guard_holds(const Guard& guard, const std::vector<Parameter>& parameters,
+                                                          const std::string& value);
+
+/// One problem of a callin's partition guards (docs/spec-format-v2.md, "Guards").
+struct GuardProblem {
+    std::size_t partition = 0;         ///< index into CallinDeclaration::partitions
+    std::optional<std::string> value;  ///< the value concerned; nullopt: the guard itself; "": the whole callin
+    std::string message;               ///< names the partition, the callin's signature and the value
+};
+/// Every problem of `declaration`'s partition guards, in partition and value order: a guard that
+/// reads as an expression but is wrong (partition_guard's error), a value (of `values`, `not_run`,
+/// `from_code`) that does not satisfy its own partition's expression, satisfies another
+/// partition's, or cannot be read for one (guard_holds). One problem (value "") instead when the
+/// disjointness checks (expression guards x listed values) would pass `max_checks`. The one check
+/// the reader, the writer and refinement (a device's declared partitions) apply.
+[[nodiscard]] std::vector<GuardProblem> partition_guard_problems(const CallinDeclaration& declaration,
+                                                                 std::size_t max_checks);
 
 /// `declarations` in the form the reader gives them back: sorted by name, each partition's
 /// `values` and `not_run` sorted and unique (a Spec built in memory equals its written-and-read copy).
