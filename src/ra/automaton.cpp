@@ -690,13 +690,14 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
         problems.push_back("the register automaton has no locations");
         return problems;
     }
-    if (ra.initial >= ra.locations.size()) problems.push_back("the initial location is out of range");
-    for (Value c : ra.increments)
-        if (c < 1 || c > kMaxOffset)
-            problems.push_back("increment " + std::to_string(c) + " is not from 1 to " + std::to_string(kMaxOffset));
+    if (ra.initial >= ra.locations.size())
+        problems.push_back("the initial location is out of range");
     else if (!ra.locations[ra.initial].registers.empty())
         problems.push_back("the initial location " + ra.locations[ra.initial].name +
                            " has registers, but registers have no initial values");
+    for (Value c : ra.increments)
+        if (c < 1 || c > kMaxOffset)
+            problems.push_back("increment " + std::to_string(c) + " is not from 1 to " + std::to_string(kMaxOffset));
     std::set<std::string> names;
     for (const auto& l : ra.locations)
         if (!names.insert(l.name).second) problems.push_back("location " + l.name + " is defined twice");

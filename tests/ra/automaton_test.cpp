@@ -101,6 +101,27 @@ TEST(RaValidate, FindsOverlapsGapsAndTypeErrors) {
     EXPECT_NE(problems.front().find("'k' is both a parameter and a register"), std::string::npos) << problems.front();
 }
 
+// The initial location's registers are checked with and without increments (before: only inside
+// the increments loop, so never without increments, and with an out-of-range initial location and
+// an increment the location was read out of range).
+TEST(RaValidate, InitialRegistersAreAnErrorWithAndWithoutIncrements) {
+    RegisterAutomaton pq = testing::priority_queue2();
+    pq.initial = 1;  // a location with registers
+    ASSERT_FALSE(pq.locations[1].registers.empty());
+    auto has = [](const std::vector<std::string>& problems, const std::string& text) {
+        for (const auto& p : problems)
+            if (p.find(text) != std::string::npos) return true;
+        return false;
+    };
+    EXPECT_TRUE(has(validate(pq), "has registers, but registers have no initial values"));
+    pq.increments = {1};
+    EXPECT_TRUE(has(validate(pq), "has registers, but registers have no initial values"));
+    pq.initial = pq.locations.size() + 3;
+    const auto problems = validate(pq);
+    EXPECT_TRUE(has(problems, "the initial location is out of range"));
+    EXPECT_FALSE(has(problems, "has registers"));
+}
+
 TEST(RaValueClasses, EqualityAndOrder) {
     EXPECT_EQ(value_classes(DataType::Id, {4, 2, 4}), (std::vector<Value>{2, 4, 5}));
     const auto ordered = value_classes(DataType::Int, {0, 10});
