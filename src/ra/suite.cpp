@@ -28,25 +28,26 @@ void queue_if_new(const RegisterAutomaton& spec, LockstepCheck& check, const Dat
     else if (seen.size() >= max_states) truncated = true;
 }
 
-/// A device whose words are counted: past `max_words` resets it refuses, naming the knob, so a
-/// suite too large to run ends with a clear error instead of hours and gigabytes of cache.
-class WordBudgetSul final : public DataSul {
+/// The words a suite run executes on the device (after the cache), counted through its oracle:
+/// past `max_words` the run refuses, naming the knob, so a suite too large to run ends with a clear
+/// error instead of hours and gigabytes of cache — on every path (check, learning's certification,
+/// one transition's test).
+class WordBudget {
 public:
-    WordBudgetSul(DataSul& inner, const RegisterAutomaton& spec, std::size_t max_words)
-        : inner_(&inner), spec_(&spec), max_words_(max_words) {}
-    void reset() override {
-        if (++words_ > max_words_)
+    WordBudget(const DataOracle& oracle, const RegisterAutomaton& spec, std::size_t max_words)
+        : oracle_(&oracle), spec_(&spec), max_words_(max_words), start_(executed()) {}
+    void charge() const {
+        if (executed() - start_ > max_words_)
             throw Error("the suite of '" + spec_->name + "' needs more than " + std::to_string(max_words_) +
                         " data words on the device (set TYPESTAR_MAX_RA_WORDS to allow more, or lower the bound B)");
-        inner_->reset();
     }
-    DataSymbol step(const DataSymbol& input) override { return inner_->step(input); }
 
 private:
-    DataSul* inner_;
+    [[nodiscard]] std::uint64_t executed() const { return oracle_->stats().total().queries_executed; }
+    const DataOracle* oracle_;
     const RegisterAutomaton* spec_;
-    std::size_t max_words_;
-    std::size_t words_ = 0;
+    std::uint64_t max_words_;
+    std::uint64_t start_;
 };
 
 /// The suites' one breadth-first exploration: each word taken from `queue` (after `visit_word`, which
@@ -108,16 +109,18 @@ void hypothesis_values(const RegisterAutomaton& spec, const LockstepCheck& check
 /// Every word of up to `depth` steps from each of `starts` (the empty word when none), depth first,
 /// each step one input per data class relative to the values `relevant(word, out, check, ints, ids,
 /// all)` sets (`check` has run `word`; `all`: what a fresh value avoids), run in lockstep with
-/// `spec`: the first difference.
+/// `spec`: the first difference. Each device run is charged to `budget` when given.
 template <class Relevant>
 std::optional<RaCounterexample> words_from(DataOracle& oracle, const RegisterAutomaton& spec,
-                                           const std::vector<DataWord>& starts, std::size_t depth, Relevant relevant) {
+                                           const std::vector<DataWord>& starts, std::size_t depth, Relevant relevant,
+                                           const WordBudget* budget = nullptr) {
     LockstepCheck check(spec);
     std::optional<RaCounterexample> found;
     DataWord word;
     std::function<void(std::size_t)> extend = [&](std::size_t left) {
         if (found) return;
         const DataWord out = oracle.query(word);
+        if (budget) budget->charge();
         if ((found = first_difference(check, word, out)) || left == 0) return;
         std::vector<Value> ints, ids, all;
         relevant(word, out, check, ints, ids, all);
@@ -138,14 +141,30 @@ std::optional<RaCounterexample> words_from(DataOracle& oracle, const RegisterAut
 }  // namespace
 
 RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& device, const RaSuiteConfig& config) {
-    WordBudgetSul sul(device, spec, config.max_words);
-    DataOracle oracle(sul, spec);
+    DataOracle oracle(device, spec);
     return check_register_automaton(spec, oracle, config);
 }
+
+namespace {
+
+/// Every word of up to `bound` steps from each of `access`, one per data class relative to every
+/// value of the word (find_difference), each run charged to `budget` when given.
+std::optional<RaCounterexample> words_in_all_classes(DataOracle& oracle, const RegisterAutomaton& spec,
+                                                     const std::vector<DataWord>& access, std::size_t bound,
+                                                     const WordBudget* budget) {
+    return words_from(
+        oracle, spec, access, bound,
+        [&](const DataWord& word, const DataWord& out, const LockstepCheck&, std::vector<Value>& ints,
+            std::vector<Value>& ids, std::vector<Value>& all) { internal::word_values(spec, word, out, ints, ids, all); },
+        budget);
+}
+
+}  // namespace
 
 RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle& oracle, const RaSuiteConfig& config) {
     RaSuiteResult result;
     const std::uint64_t executed_before = oracle.stats().total().queries_executed;
+    const WordBudget budget(oracle, spec, config.max_words);
     LockstepCheck check(spec);
     // Breadth-first over (location, order type): every input in every data class relative to all
     // values of the access word; each new pair keeps the first word that reached it.
@@ -154,7 +173,9 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle
     std::vector<DataWord> access;
     seen.insert({spec.initial, order_type(spec, spec.initial, {})});
     auto run = [&](const DataWord& word) -> bool {  // false on a difference (stored)
-        result.counterexample = first_difference(check, word, oracle.query(word));
+        const DataWord out = oracle.query(word);
+        budget.charge();
+        result.counterexample = first_difference(check, word, out);
         return !result.counterexample;
     };
     explore_classes(
@@ -171,7 +192,7 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle
     result.states = seen.size();
     if (!result.counterexample) {
         // every transition again, followed by every word of up to B steps
-        result.counterexample = find_difference(oracle, spec, access, config.bound + 1);
+        result.counterexample = words_in_all_classes(oracle, spec, access, config.bound + 1, &budget);
     }
     result.words = oracle.stats().total().queries_executed - executed_before;
     return result;
@@ -179,12 +200,7 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle
 
 std::optional<RaCounterexample> find_difference(DataOracle& oracle, const RegisterAutomaton& spec,
                                                 const std::vector<DataWord>& access, std::size_t bound) {
-    // every value of the word, per type
-    return words_from(oracle, spec, access, bound,
-                      [&](const DataWord& word, const DataWord& out, const LockstepCheck&, std::vector<Value>& ints,
-                          std::vector<Value>& ids, std::vector<Value>& all) {
-                          internal::word_values(spec, word, out, ints, ids, all);
-                      });
+    return words_in_all_classes(oracle, spec, access, bound, nullptr);
 }
 
 namespace {
@@ -282,6 +298,7 @@ std::string format_trace(const RegisterAutomaton& spec, const RaCounterexample& 
 RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracle& oracle, std::size_t location,
                                         std::size_t transition, const RaSuiteConfig& config) {
     RaSuiteResult result;
+    const WordBudget budget(oracle, spec, config.max_words);
     LockstepCheck check(spec);
     std::set<std::pair<std::size_t, std::string>> seen;
     std::deque<DataWord> queue{DataWord{}};
@@ -305,6 +322,7 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
         [&](const DataWord& next) {
             const std::size_t access_length = next.size() - 1;  // the dequeued word's
             const DataWord next_out = oracle.query(next);
+            budget.charge();
             std::size_t from = 0, taken = 0;
             std::string why;
             const std::size_t differs = run(next, next_out, from, taken, why);
@@ -320,7 +338,8 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
         },
         [&] { return result.counterexample.has_value(); });
     result.states = seen.size();
-    if (!result.counterexample && !starts.empty()) result.counterexample = find_difference(oracle, spec, starts, config.bound);
+    if (!result.counterexample && !starts.empty())
+        result.counterexample = words_in_all_classes(oracle, spec, starts, config.bound, &budget);
     result.words = starts.size();
     return result;
 }

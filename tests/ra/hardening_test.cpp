@@ -234,6 +234,43 @@ TEST(RaHardening, CheckPastTheWordLimitIsRefusedNamingTheKnob) {
     EXPECT_FALSE(check_register_automaton(two.automaton, small).counterexample);
 }
 
+// The same limit on every path that runs a suite: one transition's tests (the plugin's cases) and
+// learning's certification (the suite at B in the last round). Before, learning ran its
+// certification unbounded (fifo7: 2.5 million words inside `learn`), while `check` refused.
+TEST(RaHardening, EverySuitePathRefusesPastTheWordLimit) {
+    const RaSpec six = parse_register_spec(id_set_spec(6), "six.yaml");
+    SimulatorSul device(six.automaton);
+    DataOracle oracle(device, six.automaton);
+    RaSuiteConfig config;
+    config.max_words = 5000;
+    const std::size_t last = six.automaton.locations.size() - 1;
+    try {
+        (void)check_register_transition(six.automaton, oracle, last, 0, config);
+        ADD_FAILURE() << "one transition's tests ran past the word limit";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("needs more than 5000 data words on the device (set TYPESTAR_MAX_RA_WORDS"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_LE(oracle.stats().total().queries_executed, 5001U);
+
+    const RaSpec three = parse_register_spec(id_set_spec(3), "three.yaml");
+    SimulatorSul small(three.automaton);
+    const RaLearnResult learned = learn_register_automaton(small, three.automaton, {});  // within the default
+    ASSERT_TRUE(learned.converged) << learned.failure;
+    ASSERT_GT(learned.certification_executed, 100U);
+    const ScopedEnv limit("TYPESTAR_MAX_RA_WORDS", "100");
+    SimulatorSul again(three.automaton);
+    try {
+        (void)learn_register_automaton(again, three.automaton, {});
+        ADD_FAILURE() << "learning's certification ran past the word limit";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("needs more than 100 data words on the device (set TYPESTAR_MAX_RA_WORDS"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 // Issue 26, item 4: an unreachable register whose type only its declaration gives (two unreachable
 // locations copying it between them) validates, and export writes it back.
 TEST(RaHardening, UnreachableTypedRegistersAreWrittenBack) {

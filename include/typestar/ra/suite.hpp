@@ -22,8 +22,9 @@ namespace typestar::ra {
 struct RaSuiteConfig {
     std::size_t bound = 2;             ///< distinguisher bound B: steps after each transition
     std::size_t max_states = 10000;    ///< stop exploring beyond this many (location, order type) pairs
-    /// Most data words run on the device (after the cache); past it check_register_automaton throws
-    /// typestar::Error naming TYPESTAR_MAX_RA_WORDS. Default: RaLimits::from_environment().
+    /// Most data words one suite run executes on the device (after the cache), on every path: check,
+    /// one transition's tests, learning's certification. Past it a typestar::Error names
+    /// TYPESTAR_MAX_RA_WORDS (a refusal, never a partial verdict). Default: RaLimits::from_environment().
     std::size_t max_words = RaLimits::from_environment().max_words;
 };
 
@@ -98,7 +99,8 @@ struct RaSearchConfig {
 /// parameters in which the spec takes transition `transition` of location `location`, that word
 /// and every continuation of up to `config.bound` steps. Shares `oracle` (and so its cache) with
 /// the other transitions' runs. `words` counts the test words of this transition; `states` the
-/// pairs explored; a transition no explored class takes has words == 0 (not exercised).
+/// pairs explored; a transition no explored class takes has words == 0 (not exercised). Past
+/// `config.max_words` words executed it throws as check_register_automaton does.
 [[nodiscard]] RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracle& oracle,
                                                       std::size_t location, std::size_t transition,
                                                       const RaSuiteConfig& config = {});
