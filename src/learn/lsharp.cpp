@@ -652,7 +652,9 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
     std::vector<NodeId> next;
     // The predicting machine: the seed, else the last hypothesis (see identify()).
     const MealyMachine* predictor = seed_ ? &*seed_ : hypothesis_ ? &*hypothesis_ : nullptr;
-    if (predictor == nullptr) seed_state.reset();
+    // Plain values, not the optional: GCC reads *seed_state as maybe uninitialised (a false positive).
+    const bool predicting = predictor != nullptr && seed_state.has_value();
+    StateId predicted_state = seed_state.value_or(0);
     bool is_tracked = tracked.has_value();
     NodeId tracked_node = tracked.value_or(kRoot);
     while (current.size() > 1) {
@@ -710,8 +712,8 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
             const auto e = edge(n, best);
             if (e) ++(counts_[e->output]);
         }
-        if (!branch && seed_state) {
-            const Symbol predicted = predictor->output(*seed_state, best);
+        if (!branch && predicting) {
+            const Symbol predicted = predictor->output(predicted_state, best);
             if (predicted < counts_.size() && counts_[predicted] > 0) branch = predicted;
         }
         if (!branch) {
@@ -720,7 +722,7 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
                 if (counts_[o] > counts_[largest]) largest = o;
             branch = largest;
         }
-        if (seed_state) seed_state = predictor->successor(*seed_state, best);
+        if (predicting) predicted_state = predictor->successor(predicted_state, best);
         next.clear();
         for (const NodeId n : current) {
             const auto e = edge(n, best);
