@@ -288,8 +288,8 @@ int main(int argc, char** argv) {
                 "Algorithm 2 suites both ways at B = %zu, unless stated below):\n",
                 depth_option, bound_option);
     for (const auto& r : rows)
-        std::printf("- %s: %s%s%s\n", r.key.c_str(), r.equivalence.c_str(), r.note.empty() ? "" : "; ",
-                    r.note.c_str());
+        std::printf("- %s: %s%s%s\n", r.key.c_str(), r.equivalence.c_str(),
+                    r.note.empty() || r.equivalence.empty() ? "" : "; ", r.note.c_str());
     if (!json_path.empty()) {
         nlohmann::json j = nlohmann::json::array();
         for (const auto& r : rows) {
