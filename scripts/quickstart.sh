@@ -24,8 +24,9 @@ packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp
 # What only the tests need: the JDK and Gson for the JVM agent (device/jvm), JUnit 5 for its JUnit
 # integration (typestar-junit.jar, examples/java_junit), and Node.js and npm for the Node device
 # agent (device/node): Debian's `nodejs npm`, unless a `node` is already on the machine (e.g. from
-# another package source).
-test_packages=(openjdk-17-jdk-headless libgoogle-gson-java junit5)
+# another package source); Mosquitto for the MQTT target (tests/targets/mqtt_test.cpp starts its own
+# broker on a free loopback port; the package's system service is not used).
+test_packages=(openjdk-17-jdk-headless libgoogle-gson-java junit5 mosquitto)
 command -v node >/dev/null 2>&1 || test_packages+=(nodejs npm)
 
 install_missing() {
@@ -107,4 +108,6 @@ if [ "$mode" = example ]; then
     exec "$here/scripts/example.sh" "$build"
 fi
 cd "$build"
+# mosquitto was installed above: the MQTT tests fail instead of skipping if they cannot find it.
+export TYPESTAR_REQUIRE_MQTT=1
 exec ctest --output-on-failure -j "$jobs" --timeout 600 ${CTEST_ARGS:-}

@@ -4,7 +4,7 @@
 //
 //   typestar_learn_mqtt [--method wp|alg2] [--bound B] [--state-bound N] [--extra-states K]
 //                       [--learner lsharp|lstar] [--published FILE] [--out FILE] [--check FILE]
-//                       [--port P] [--work-dir DIR]
+//                       [--svg FILE] [--port P] [--work-dir DIR]
 //
 // Exit codes: 0 learned (and, with --check, equivalent to FILE), 1 not equivalent to --check's
 // model or not converged, 2 bad arguments, a device error (the broker unreachable, a timeout) or
@@ -26,6 +26,9 @@
 #include "typestar/session/session.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/targets/mqtt.hpp"
+#ifdef TYPESTAR_HAVE_RENDER
+#include "typestar/render/svg.hpp"
+#endif
 
 namespace fs = std::filesystem;
 using namespace typestar;
@@ -40,6 +43,7 @@ int main(int argc, char** argv) {
     std::string published;
     std::string out;
     std::string check;
+    std::string svg;
     std::uint16_t port = 0;
     std::string work_dir = (fs::temp_directory_path() / "typestar-mqtt-learn").string();
     app.add_option("--method", method, "equivalence oracle: wp (Wp-method) or alg2 (DroidStar Algorithm 2)")
@@ -50,6 +54,7 @@ int main(int argc, char** argv) {
     app.add_option("--learner", learner, "lsharp or lstar")->check(CLI::IsMember({"lsharp", "lstar"}));
     app.add_option("--published", published, "a published model (DOT) to list the differences from");
     app.add_option("--out", out, "write the learned machine here (DOT)");
+    app.add_option("--svg", svg, "draw the learned machine here (SVG, through Graphviz's library)");
     app.add_option("--check", check, "exit 1 unless the learned machine is equivalent to this DOT model");
     app.add_option("--port", port, "a broker already listening on 127.0.0.1:PORT (default: start mosquitto)");
     app.add_option("--work-dir", work_dir, "where the started broker's configuration and log go");
@@ -102,11 +107,25 @@ int main(int argc, char** argv) {
         else std::cout << " k=" << extra_states;
         std::cout << (learned.converged ? "" : " (NOT converged)") << std::endl;
         const MealyMachine machine = minimize(learned.machine);
+        if (const auto b = distinguisher_bound(machine))
+            std::cout << "distinguisher bound of the learned machine: " << *b << std::endl;
+        if (const std::string warning = tight_bound_warning(learned); !warning.empty())
+            std::cout << warning << std::endl;
         if (!out.empty()) {
             std::ofstream file(out, std::ios::binary | std::ios::trunc);
             file << spec::write_mealy_dot(machine, "mosquitto");
             if (!file) throw Error("cannot write " + out);
             std::cout << "wrote " << out << std::endl;
+        }
+        if (!svg.empty()) {
+#ifdef TYPESTAR_HAVE_RENDER
+            std::ofstream file(svg, std::ios::binary | std::ios::trunc);
+            file << render::render_svg(spec::write_mealy_dot(machine, "mosquitto"));
+            if (!file) throw Error("cannot write " + svg);
+            std::cout << "wrote " << svg << std::endl;
+#else
+            throw Error("--svg: this build has no typestar::render (TYPESTAR_BUILD_RENDER=OFF)");
+#endif
         }
         if (!published.empty()) {
             const MealyMachine model = spec::load_mealy_dot(published);
