@@ -33,8 +33,8 @@ namespace typestar::targets {
 struct MqttOptions {
     std::string host = "127.0.0.1";  ///< an IPv4 address
     std::uint16_t port = 1883;
-    /// The safety net: no PINGRESP, CONNACK-less end of file or other progress within this time is
-    /// a DeviceError naming the query, the step and the client.
+    /// The safety net: no PINGRESP (or end of file) within this time after an input is a
+    /// DeviceError naming the query, the step, the input and the client.
     std::chrono::milliseconds timeout{5000};
     /// What the broker is (e.g. "mosquitto version 2.0.11"), for provenance (DeviceDescription's
     /// framework); the mapper cannot ask the broker.
@@ -134,8 +134,10 @@ struct MealyDifference {
 [[nodiscard]] std::vector<MealyDifference> mealy_differences(const MealyMachine& expected, const MealyMachine& actual);
 
 /// A Mosquitto broker started as a child process on a free loopback port, with a generated
-/// configuration (`listener PORT 127.0.0.1`, `allow_anonymous true`, `persistence false`), and
-/// stopped (SIGTERM, then SIGKILL) by the destructor. No system service is involved.
+/// configuration (`listener PORT 127.0.0.1`, `allow_anonymous true`, `persistence false`,
+/// `set_tcp_nodelay true`), and stopped (SIGTERM, then SIGKILL) by the destructor; it also gets
+/// SIGTERM when the thread that started it dies (a test killed by a timeout leaves no broker
+/// behind). No system service is involved.
 class MosquittoBroker {
 public:
     /// The mosquitto binary: $TYPESTAR_MOSQUITTO if set, else /usr/sbin/mosquitto, else `mosquitto`

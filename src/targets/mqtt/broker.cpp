@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,8 +20,6 @@
 
 #include "typestar/core/error.hpp"
 #include "typestar/targets/mqtt.hpp"
-
-extern char** environ;
 
 namespace typestar::targets {
 
@@ -72,22 +70,28 @@ std::string tail_of(const std::filesystem::path& file) {
     return out;
 }
 
+/// Starts `binary args...` with stdin from /dev/null and stdout and stderr into `output`. With
+/// `tied`, the child gets SIGTERM when the thread that started it dies (PR_SET_PDEATHSIG), so a
+/// test process killed by a timeout leaves no broker behind.
 pid_t spawn(const std::filesystem::path& binary, const std::vector<std::string>& args,
-            const std::filesystem::path& output) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+            const std::filesystem::path& output, bool tied) {
     std::vector<std::string> storage{binary.string()};
     storage.insert(storage.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : storage) argv.push_back(a.data());
     argv.push_back(nullptr);
-    pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw DeviceError("mosquitto: cannot start " + binary.string() + ": " + std::strerror(rc));
+    const std::string out = output.string();
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid < 0) throw DeviceError("mosquitto: cannot start " + binary.string() + ": " + std::strerror(errno));
+    if (pid == 0) {  // the child: async-signal-safe calls only
+        if (tied && (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent)) ::_exit(127);
+        const int in = ::open("/dev/null", O_RDONLY);
+        const int log = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || log < 0 || ::dup2(in, 0) < 0 || ::dup2(log, 1) < 0 || ::dup2(log, 2) < 0) ::_exit(127);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
     return pid;
 }
 
@@ -126,7 +130,7 @@ std::string MosquittoBroker::version_of(const std::filesystem::path& binary) {
     ::close(fd);
     std::string first;
     try {
-        const pid_t pid = spawn(binary, {"-h"}, name);
+        const pid_t pid = spawn(binary, {"-h"}, name, false);
         ::waitpid(pid, nullptr, 0);
         std::ifstream in(name);
         std::getline(in, first);
@@ -157,9 +161,12 @@ MosquittoBroker::MosquittoBroker(const std::filesystem::path& binary, const std:
                 << "log_type error\n"
                 << "log_type warning\n"
                 << "connection_messages false\n";
+            // Run as root, mosquitto drops its privileges to the user `mosquitto`, which clears the
+            // parent-death signal (PR_SET_PDEATHSIG): it stays as the test's own user instead.
+            if (::geteuid() == 0) out << "user root\n";
             if (!out) throw DeviceError("mosquitto: cannot write " + config.string());
         }
-        pid_ = spawn(binary, {"-c", config.string()}, log_);
+        pid_ = spawn(binary, {"-c", config.string()}, log_, true);
         bool exited = false;
         while (std::chrono::steady_clock::now() < deadline) {
             int status = 0;
