@@ -135,9 +135,10 @@ struct MealyDifference {
 
 /// A Mosquitto broker started as a child process on a free loopback port, with a generated
 /// configuration (`listener PORT 127.0.0.1`, `allow_anonymous true`, `persistence false`,
-/// `set_tcp_nodelay true`), and stopped (SIGTERM, then SIGKILL) by the destructor; it also gets
-/// SIGTERM when the thread that started it dies (a test killed by a timeout leaves no broker
-/// behind). No system service is involved.
+/// `set_tcp_nodelay true`), and stopped (SIGTERM, then SIGKILL) by the destructor. It also gets
+/// SIGTERM when the thread that started it dies (PR_SET_PDEATHSIG), so a test killed by a timeout
+/// leaves no broker behind; run as root it therefore stays root (`user root`: dropping privileges
+/// would clear that signal). No system service is involved.
 class MosquittoBroker {
 public:
     /// The mosquitto binary: $TYPESTAR_MOSQUITTO if set, else /usr/sbin/mosquitto, else `mosquitto`
