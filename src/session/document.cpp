@@ -412,9 +412,8 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
        << " asked, " << t.symbols_executed << " symbols, " << t.waits_executed << " waits, " << std::fixed
        << std::setprecision(3) << learned.seconds << " s\n";
     if (!learned.bound_note.empty()) os << "typestar: --bound auto: " << learned.bound_note << "\n";
-    // The flake policy's residual chance matters for devices with real time (agents, test binaries).
-    const bool remote = subject.url.rfind("http", 0) == 0 || subject.url.rfind("exec:", 0) == 0;
-    if (remote && !learned.flake_note.empty()) os << "typestar: " << learned.flake_note << "\n";
+    // What the flake policy re-ran and the chance it leaves, or that the device declares it cannot flake.
+    if (!learned.flake_note.empty()) os << "typestar: " << learned.flake_note << "\n";
     learn_evidence(os, learned, request.method, request.bound, request.states);
     out.report = os.str();
     return out;
