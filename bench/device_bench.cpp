@@ -34,6 +34,7 @@ public:
     const Alphabet& outputs() const override { return inner_->outputs(); }
     DeviceTraits traits() const override { return inner_->traits(); }
     std::string name() const override { return inner_->name(); }
+    bool deterministic() const override { return inner_->deterministic(); }
     DeviceDescription describe() const override { return inner_->describe(); }
     void check_timing() override { inner_->check_timing(); }
     std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds timeout) override {

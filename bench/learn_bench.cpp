@@ -13,6 +13,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -146,11 +147,31 @@ struct Row {
 };
 
 
-/// Learns `truth` from a model device. For Algorithm 2, `suffix_length` is L*'s initial suffix
-/// length (0: the bound B).
+/// A model device that does not declare itself deterministic (as an agent over HTTP would not):
+/// forwards everything else, so learning runs the flake policy's verification on it.
+class MayFlake final : public typestar::Device {
+public:
+    explicit MayFlake(typestar::Device& inner) : inner_(inner) {}
+    const typestar::Alphabet& inputs() const override { return inner_.inputs(); }
+    const typestar::Alphabet& outputs() const override { return inner_.outputs(); }
+    typestar::DeviceTraits traits() const override { return inner_.traits(); }
+    std::string name() const override { return inner_.name(); }
+    typestar::DeviceDescription describe() const override { return inner_.describe(); }
+    void check_timing() override { inner_.check_timing(); }
+    void reset() override { inner_.reset(); }
+    typestar::Symbol step(typestar::Symbol input) override { return inner_.step(input); }
+    void finish() noexcept override { inner_.finish(); }
+    typestar::RunResult run(std::span<const typestar::Symbol> inputs) override { return inner_.run(inputs); }
+
+private:
+    typestar::Device& inner_;
+};
+
+/// Learns `truth` from a model device (deterministic unless `may_flake`: then behind MayFlake).
+/// For Algorithm 2, `suffix_length` is L*'s initial suffix length (0: the bound B).
 Row learn_model(std::string group, std::string name, const MealyMachine& truth, Oracle kind,
                 std::size_t bound, std::size_t suffix_length = 0,
-                std::optional<typestar::DeviceTraits> declared = std::nullopt) {
+                std::optional<typestar::DeviceTraits> declared = std::nullopt, bool may_flake = false) {
     Row row;
     row.group = std::move(group);
     row.model = std::move(name);
@@ -166,8 +187,9 @@ Row learn_model(std::string group, std::string name, const MealyMachine& truth, 
     row.inputs = truth.num_inputs();
     try {
         // A simulation declares only what its spec file declares (default: the closure's traits).
-        typestar::ModelDevice device(truth, "model:" + row.model, declared);
-        typestar::Device* devices[] = {&device};
+        typestar::ModelDevice model(truth, "model:" + row.model, declared);
+        MayFlake undeclared(model);
+        typestar::Device* devices[] = {may_flake ? static_cast<typestar::Device*>(&undeclared) : &model};
         typestar::LearnOptions options;
         if (kind == Oracle::Algorithm2) {
             options.equivalence.method = typestar::SuiteMethod::Algorithm2;
@@ -360,6 +382,10 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < droidstar.size(); ++i)
         record(learn_model("droidstar_declared", droidstar[i].first, droidstar[i].second, Oracle::Algorithm2, 2,
                            alg2_suffix_length, declared[i]));
+    print_header("DroidStar stand-ins, Algorithm 2 with B = 2, as devices that may flake (determinism not declared)");
+    for (const auto& [name, machine] : droidstar)
+        record(learn_model("droidstar_may_flake", name, machine, Oracle::Algorithm2, 2, alg2_suffix_length, std::nullopt,
+                           true));
     print_header("DroidStar stand-ins, perfect equivalence oracle (learning alone)");
     for (const auto& [name, machine] : droidstar) record(learn_model("droidstar", name, machine, Oracle::Perfect, 0));
 
@@ -438,10 +464,20 @@ int main(int argc, char** argv) {
     std::printf("  learning + equivalence vs the floor: %.3f x queries, %.3f x waits (target <= 1.01)\n",
                 static_cast<double>(alg2.executed) / static_cast<double>(alg2.floor_executed),
                 static_cast<double>(alg2.waits) / static_cast<double>(alg2.floor_waits));
-    std::printf("  verification phase (flake policy: the Wp suite for no extra state past the cache; wait re-checks):"
-                " %llu queries, %llu waits = %.3f x the floor's queries\n",
+    std::printf("  verification phase (model devices declare themselves deterministic: no flake policy, no wait"
+                " re-checks): %llu queries, %llu waits = %.3f x the floor's queries\n",
                 ull(alg2.verification_executed), ull(alg2.verification_waits),
                 static_cast<double>(alg2.verification_executed) / static_cast<double>(alg2.floor_executed));
+    const Totals may_flake = totals_of(rows, "droidstar_may_flake", "alg2(B=2)");
+    std::printf("DroidStar, Alg2 B=2, as devices that may flake (%zu models, %zu exact): learning + equivalence %llu"
+                " queries (%.3f x the floor);\n  verification phase (flake policy: the Algorithm 2 suite's decisive"
+                " words once more past the cache; wait re-checks): %llu queries, %llu waits = %.3f x the floor's"
+                " queries, %.3f x its waits\n",
+                may_flake.models, may_flake.exact, ull(may_flake.executed),
+                static_cast<double>(may_flake.executed) / static_cast<double>(may_flake.floor_executed),
+                ull(may_flake.verification_executed), ull(may_flake.verification_waits),
+                static_cast<double>(may_flake.verification_executed) / static_cast<double>(may_flake.floor_executed),
+                static_cast<double>(may_flake.verification_waits) / static_cast<double>(may_flake.floor_waits));
     {
         Totals declared_totals;
         for (const Row& r : rows) {
@@ -563,6 +599,7 @@ int main(int argc, char** argv) {
                           {"random_1000_seconds", kTarget1000Seconds},
                           {"random_10000_seconds", kTarget10000Seconds}};
         out["totals"] = {{"droidstar_alg2", totals_json(alg2)},
+                         {"droidstar_alg2_may_flake", totals_json(may_flake)},
                          {"droidstar_perfect", totals_json(perfect)},
                          {"aalpy_perfect", totals_json(totals_of(rows, "aalpy", "perfect"))}};
         out["aalpy_vs_anchor"] = aalpy_json;

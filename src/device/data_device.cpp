@@ -30,7 +30,12 @@ ra::RegisterAutomaton signature_of(const ra::RegisterAutomaton& ra) {
 }
 
 ModelDataDevice::ModelDataDevice(ra::RegisterAutomaton automaton, std::string name)
-    : automaton_(std::make_unique<ra::RegisterAutomaton>(std::move(automaton))), name_(std::move(name)) {
+    : ModelDataDevice(std::move(automaton), std::move(name), {}) {}
+
+ModelDataDevice::ModelDataDevice(ra::RegisterAutomaton automaton, std::string name, std::vector<std::string> assumptions)
+    : automaton_(std::make_unique<ra::RegisterAutomaton>(std::move(automaton))),
+      name_(std::move(name)),
+      assumptions_(std::move(assumptions)) {
     ra::check_valid(*automaton_);
     signature_ = std::make_unique<ra::RegisterAutomaton>(signature_of(*automaton_));
     sim_ = std::make_unique<ra::RaSimulator>(*automaton_);
@@ -88,6 +93,7 @@ public:
     [[nodiscard]] const ra::RegisterAutomaton& signature() const override { return signature_; }
     [[nodiscard]] std::string name() const override { return device_->name(); }
     [[nodiscard]] DeviceDescription describe() const override { return device_->describe(); }
+    [[nodiscard]] std::vector<std::string> assumptions() const override { return device_->assumptions(); }
     void reset() override { device_->reset(); }
     ra::DataSymbol step(const ra::DataSymbol& input) override {
         ra::DataSymbol in = input;
@@ -127,12 +133,13 @@ bool is_register_automaton_file(const std::filesystem::path& path) {
     return std::regex_search(head, kind);
 }
 
-ra::RegisterAutomaton load_register_automaton(const std::filesystem::path& path) {
+ra::RegisterAutomaton load_register_automaton(const std::filesystem::path& path, std::vector<std::string>* assumptions) {
     std::string ext = path.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (ext == ".xml") {
         ra::RalibImportOptions options;
         options.first_match = true;  // RALib's simulator takes the first transition whose guard holds
+        options.assumptions = assumptions;  // DOUBLE read as int: named, never silent
         return ra::load_ralib_xml(path, options);
     }
     return ra::load_register_spec(path).automaton;

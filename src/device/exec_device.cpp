@@ -86,6 +86,7 @@ public:
     [[nodiscard]] const Alphabet& outputs() const override { return inner_->outputs(); }
     [[nodiscard]] DeviceTraits traits() const override { return inner_->traits(); }
     [[nodiscard]] std::string name() const override { return url_; }
+    [[nodiscard]] bool deterministic() const override { return inner_->deterministic(); }
     [[nodiscard]] DeviceDescription describe() const override {
         DeviceDescription d = inner_->describe();
         d.name = url_;

@@ -46,8 +46,11 @@ OpenedDevice open_device(const std::string& url, const DeviceOptions& options, D
         if (path.empty())
             throw std::invalid_argument("device '" + url + "': model:PATH needs a " +
                                         (kind == DeviceKind::Data ? "register-automaton file" : "spec file"));
-        if (kind == DeviceKind::Data || (kind == DeviceKind::Any && is_register_automaton_file(path)))
-            return data(std::make_unique<ModelDataDevice>(load_register_automaton(path), url));
+        if (kind == DeviceKind::Data || (kind == DeviceKind::Any && is_register_automaton_file(path))) {
+            std::vector<std::string> assumptions;  // a RALib type read as another
+            ra::RegisterAutomaton automaton = load_register_automaton(path, &assumptions);
+            return data(std::make_unique<ModelDataDevice>(std::move(automaton), url, std::move(assumptions)));
+        }
         if (is_mealy_dot_file(path))  // a Mealy machine declares no traits: the closure's defaults
             return typestate(std::make_unique<ModelDevice>(spec::load_mealy_dot(path), url));
         const spec::Spec s = spec::load_spec(path);

@@ -234,6 +234,20 @@ public:
                 covered_.clear();
                 continue;
             }
+            if (!increments_.empty()) {
+                // Trust first: guards that still overlap are no automaton. With SL*'s +c terms they do
+                // where two registers differ by an increment (x == r1 + c and x == r2 when r2 = r1 + c),
+                // which a location's register order type does not tell apart: refuse, naming the theory.
+                if (const auto problems = validate(h_); !problems.empty()) {
+                    std::string terms;
+                    for (const Value c : increments_) terms += (terms.empty() ? "x + " : ", x + ") + std::to_string(c);
+                    throw LearningLimit("the ordered theory with increments (SL*'s +c terms " + terms +
+                                        ") does not apply to " + sig_.name + ": its hypothesis has overlapping guards (" +
+                                        problems.front() +
+                                        "): the learner's locations do not tell apart register values that differ by "
+                                        "an increment; learn it without increments (the ordered theory)");
+                }
+            }
             return;
         }
     }

@@ -138,8 +138,11 @@ RegisterAutomaton import_ralib_xml(const std::string& text, const std::string& f
     }
     RegisterAutomaton ra;
     ra.name = std::filesystem::path(file).stem().string();
+    std::set<std::string> read_as_int;  // RALib types other than `int` read as typestar's `int`
     auto type_of = [&](const char* t) {
-        return t && options.ordered_types.count(t) ? DataType::Int : DataType::Id;
+        if (!t || !options.ordered_types.count(t)) return DataType::Id;
+        if (std::string(t) != "int") read_as_int.insert(t);
+        return DataType::Int;
     };
     auto symbols = [&](const tinyxml2::XMLElement* parent, std::vector<SymbolDecl>& out) {
         if (!parent) return;
@@ -459,6 +462,12 @@ RegisterAutomaton import_ralib_xml(const std::string& text, const std::string& f
     auto problems = validate(ra);
     for (const auto& p : problems) fail(0, p);
     raise_if();
+    if (options.assumptions != nullptr)
+        for (const auto& t : read_as_int)
+            options.assumptions->push_back(
+                "RALib type " + spec::detail::printable(t) + " of " + spec::detail::printable(file) +
+                " is read as int: integers with order, so no value between two integers (real-valued data) is "
+                "ever tried");
     return ra;
 }
 

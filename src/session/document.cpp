@@ -158,6 +158,10 @@ DocumentCheck check_register_document(const Document& document, Subject& subject
     options.bound = bound.value_or(document.automaton->distinguisher);
     DocumentCheck out;
     out.report = check_register_spec(spec, *adapted, options);
+    if (out.report.verdict == Verdict::Pass) {  // what reading the spec and the device assumed
+        for (const auto& a : document.assumptions) out.report.assumptions.push_back(a + " (the spec)");
+        for (const auto& a : subject.device.data->assumptions()) out.report.assumptions.push_back(a + " (the device)");
+    }
     const CheckReport& report = out.report;
     std::ostringstream text;
     if (report.verdict == Verdict::Pass) {
@@ -281,7 +285,8 @@ LearnedDocument learn_register_document(Subject& subject, const LearnRequest& re
            << "typestar: no counterexample from the equivalence oracle (" << learned.equivalence
            << "): bounded evidence, not a proof (distinguisher bound B=" << request.bound << ")\n"
            << "typestar: the learned spec relies on:\n"
-           << assumptions_block(register_automaton_assumptions(request.bound), "typestar:   ");
+           << assumptions_block(register_automaton_assumptions(request.bound), "typestar:   ")
+           << assumptions_block(device.assumptions(), "typestar:   ");
     out.report = report.str();
     return out;
 }
@@ -412,9 +417,8 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
        << " asked, " << t.symbols_executed << " symbols, " << t.waits_executed << " waits, " << std::fixed
        << std::setprecision(3) << learned.seconds << " s\n";
     if (!learned.bound_note.empty()) os << "typestar: --bound auto: " << learned.bound_note << "\n";
-    // The flake policy's residual chance matters for devices with real time (agents, test binaries).
-    const bool remote = subject.url.rfind("http", 0) == 0 || subject.url.rfind("exec:", 0) == 0;
-    if (remote && !learned.flake_note.empty()) os << "typestar: " << learned.flake_note << "\n";
+    // What the flake policy re-ran and the chance it leaves, or that the device declares it cannot flake.
+    if (!learned.flake_note.empty()) os << "typestar: " << learned.flake_note << "\n";
     learn_evidence(os, learned, request.method, request.bound, request.states);
     out.report = os.str();
     return out;
@@ -447,7 +451,7 @@ Document load_document(const fs::path& path) {
             d.name = spec::sanitize_name(path.stem().string());
             break;
         case DocumentFormat::RalibXml:
-            d.automaton = ra::RaSpec{load_register_automaton(path), 2, {}};
+            d.automaton = ra::RaSpec{load_register_automaton(path, &d.assumptions), 2, {}};
             d.name = d.automaton->automaton.name;
             break;
         case DocumentFormat::RegisterAutomatonYaml:

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -263,78 +264,153 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
 
 namespace {
 
-/// The flake policy (docs/gtest-plugin.md, "Assumptions"): a hypothesis the inner oracle finds no
-/// counterexample to is checked once more with fresh answers — the Wp-method suite for no extra
-/// state (every state followed by a characterizing set, every other transition access(q)·i followed
-/// by what identifies its target), run past the cache as one batch (CacheOracle::rerun: over the
-/// pool; an answer the cache contradicts is NondeterminismError naming the word). A fresh answer
-/// that refutes the hypothesis is its counterexample. A word whose cached answer the re-run
-/// confirmed is not re-run for a later hypothesis (its answer was seen twice).
+/// The flake policy (docs/spec-format.md, "Rare flakes"): a hypothesis the inner oracle finds no
+/// counterexample to is judged once more on fresh answers. The decisive words are the equivalence
+/// suite the hypothesis passed — Algorithm 2 at B, or W/Wp with their extra states (with a perfect
+/// oracle, the Wp-method suite for no extra state) — each cut after an expected absorbing output
+/// (the device stops there) and reduced to the maximal ones; they run once more past the cache as one
+/// batch (CacheOracle::rerun: over the pool; an answer the cache contradicts is NondeterminismError
+/// naming the word). So every answer the verdict relies on, including the ones that made two
+/// observations one state, was seen in two independent runs that agreed; a word the cache did not
+/// hold runs twice. A fresh answer that refutes the hypothesis is its counterexample. A word re-run
+/// once (or a prefix of one) is never re-run for a later hypothesis.
 class VerifiedEquivalenceOracle final : public EquivalenceOracle {
 public:
-    VerifiedEquivalenceOracle(EquivalenceOracle& inner, OracleStack& stack) : inner_(&inner), stack_(stack) {}
-    void set_inner(EquivalenceOracle& inner) noexcept { inner_ = &inner; }
+    VerifiedEquivalenceOracle(EquivalenceOracle& inner, OracleStack& stack, SuiteConfig decisive)
+        : inner_(&inner), stack_(stack), decisive_(std::move(decisive)) {}
+    void set_inner(EquivalenceOracle& inner, SuiteConfig decisive) {
+        inner_ = &inner;
+        decisive_ = std::move(decisive);
+    }
 
     std::optional<Counterexample> find_counterexample(const MealyMachine& hypothesis,
                                                       std::span<const Word> access) override {
         if (auto cex = inner_->find_counterexample(hypothesis, access)) return cex;
         const auto phase = stack_.counter().enter(Phase::Verification);
-        SuiteConfig config = suite_config(SuiteMethod::Wp, 0, 0);
-        config.traits = stack_.oracle().traits();
-        const TestSuite suite = generate_suite(minimize(hypothesis), config);
-        std::vector<const TestCase*> cases;
-        std::vector<Word> words;
+        SuiteConfig config = decisive_;
+        if (!access.empty()) config.access.assign(access.begin(), access.end());  // the inner's suite
+        if (!config.traits) config.traits = stack_.oracle().traits();
+        config.shortest_first = false;
+        const TestSuite suite = generate_suite(hypothesis, config);
+        // Cut after an expected absorbing output (or a learning purpose's denial): nothing after it runs.
+        const auto absorbing = config.traits->absorbing;
+        const auto outside = absorbing ? stack_.oracle().outputs().find(kOutsidePurpose) : std::nullopt;
+        std::vector<Word> cut;
+        cut.reserve(suite.cases.size());
         for (const TestCase& c : suite.cases) {
-            if (confirmed_.count(c.inputs) != 0) continue;
-            cases.push_back(&c);
-            words.push_back(c.inputs);
+            Word w = c.inputs;
+            for (std::size_t k = 0; absorbing && k < w.size() && k < c.expected.size(); ++k)
+                if (c.expected[k] == *absorbing || (outside && c.expected[k] == *outside)) {
+                    w.resize(k + 1);
+                    break;
+                }
+            if (!w.empty()) cut.push_back(std::move(w));
         }
-        std::vector<char> known(words.size(), 0);
+        std::sort(cut.begin(), cut.end());
+        // The maximal words not re-run before (a prefix of a word sorts right before it or one of its kind).
+        std::vector<Word> words;
+        for (std::size_t k = 0; k < cut.size(); ++k) {
+            const Word& w = cut[k];
+            if (k + 1 < cut.size() && is_prefix(w, cut[k + 1])) continue;
+            if (ran(w)) continue;
+            answers_ += w.size() - (words.empty() ? 0 : common_prefix(words.back(), w));
+            words.push_back(w);
+        }
+        // A word the cache does not hold yet runs twice: its answer, too, is seen two times.
+        std::vector<Word> batch;
+        batch.reserve(words.size());
         Word scratch;
-        for (std::size_t k = 0; k < words.size(); ++k) {
-            scratch.resize(words[k].size());
-            known[k] = stack_.cache().lookup(words[k], scratch) ? 1 : 0;
+        for (const Word& w : words) {
+            batch.push_back(w);
+            scratch.resize(w.size());
+            if (!stack_.cache().lookup(w, scratch)) batch.push_back(w);
         }
         ++rounds_;
         words_rerun_ += words.size();
-        const std::vector<Word> answers = stack_.cache().rerun(words);
+        const std::vector<Word> answers = stack_.cache().rerun(batch);
         std::optional<Counterexample> found;
-        for (std::size_t k = 0; k < words.size(); ++k) {
-            if (answers[k] != cases[k]->expected) {
-                if (!found) found = Counterexample{words[k], cases[k]->expected, answers[k], cases[k]->purpose, {}};
+        for (std::size_t k = 0; k < batch.size(); ++k) {
+            if (k > 0 && batch[k] == batch[k - 1]) continue;
+            const Word expected = hypothesis.outputs_of(batch[k]);
+            if (answers[k] != expected) {
+                if (!found) found = Counterexample{batch[k], expected, answers[k], "flake policy: a decisive word run again", {}};
                 continue;
             }
-            ran_.insert(words[k]);
-            if (known[k]) confirmed_.insert(words[k]);
+            confirmed_.insert(batch[k]);
         }
         return found;
     }
     std::size_t suggested_suffix_length() const override { return inner_->suggested_suffix_length(); }
 
-    /// Verification rounds run (hypotheses checked past the cache) and words re-run in all.
+    /// Verification rounds run (hypotheses checked past the cache), words re-run in all, and the
+    /// answers (distinct prefixes of those words) each seen in two runs.
     std::size_t rounds() const noexcept { return rounds_; }
     std::size_t words_rerun() const noexcept { return words_rerun_; }
+    std::size_t answers() const noexcept { return answers_; }
     /// Whether `word` is a prefix of a word re-run past the cache that agreed with its hypothesis.
     bool ran(const Word& word) const {
-        const auto it = ran_.lower_bound(word);
-        return it != ran_.end() && it->size() >= word.size() && std::equal(word.begin(), word.end(), it->begin());
+        const auto it = confirmed_.lower_bound(word);
+        return it != confirmed_.end() && is_prefix(word, *it);
     }
 
 private:
+    static bool is_prefix(const Word& a, const Word& b) {
+        return b.size() >= a.size() && std::equal(a.begin(), a.end(), b.begin());
+    }
+    static std::size_t common_prefix(const Word& a, const Word& b) {
+        std::size_t n = 0;
+        while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+        return n;
+    }
+
     EquivalenceOracle* inner_;
     OracleStack& stack_;
-    std::set<Word> confirmed_, ran_;
-    std::size_t rounds_ = 0, words_rerun_ = 0;
+    SuiteConfig decisive_;
+    std::set<Word> confirmed_;
+    std::size_t rounds_ = 0, words_rerun_ = 0, answers_ = 0;
 };
 
-std::string flake_note(std::size_t words, std::size_t rounds) {
-    if (rounds == 0) return "";
-    const std::string bound = rounds == 1 ? std::string("p") : std::to_string(rounds) + "·p";
-    return "flake policy: " + std::to_string(words) +
-           " word(s) the result relies on (every transition, followed by what identifies its target) were run "
-           "again past the cache and agreed; if a run answers wrongly with probability p, the chance of a wrong "
-           "result (among machines with at most its states) is at most " + bound + " (p=1%: " +
-           std::to_string(rounds) + "%)";
+/// What the decisive suite covers, for the flake note: the machines the guarantee is about.
+std::string decisive_scope(const SuiteConfig& decisive) {
+    switch (decisive.method) {
+        case SuiteMethod::Algorithm2:
+            return "the Algorithm 2 suite at B=" + std::to_string(decisive.bound) +
+                   ", for every machine whose states are told apart by words of length <= " +
+                   std::to_string(decisive.bound);
+        case SuiteMethod::W:
+        case SuiteMethod::Wp: {
+            const std::string name = decisive.method == SuiteMethod::W ? "W" : "Wp";
+            if (decisive.state_bound)
+                return "the " + name + "-method suite for at most " + std::to_string(*decisive.state_bound) +
+                       " states, for every machine with at most " + std::to_string(*decisive.state_bound) + " states";
+            return "the " + name + "-method suite for " + std::to_string(decisive.extra_states) +
+                   " extra state(s), for every machine with at most " + std::to_string(decisive.extra_states) +
+                   " more state(s) than the result";
+        }
+    }
+    return "?";
+}
+
+std::string flake_note(const VerifiedEquivalenceOracle& verified, const SuiteConfig& decisive) {
+    if (verified.rounds() == 0) return "";
+    const double answers = static_cast<double>(verified.answers());
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.3g%%", std::min(100.0, answers * 0.01));
+    return "flake policy: the " + std::to_string(verified.words_rerun()) +
+           " decisive word(s) of the result (" + decisive_scope(decisive) +
+           ") were run again past the cache and agreed with the first run, so each of their " +
+           std::to_string(verified.answers()) +
+           " answers was seen in two independent runs; a wrong result needs the same wrong answer twice: if a "
+           "run answers wrongly with probability p, the chance of a wrong result within that bound is at most " +
+           std::to_string(verified.answers()) + "·p² (p=1%: " + percent + ")";
+}
+
+/// The flake note of a run whose devices all declare themselves deterministic (Device::deterministic).
+std::string deterministic_note(const std::vector<Device*>& devices) {
+    return "flake policy: not run: the device " + devices.front()->name() +
+           (devices.size() > 1 ? " (and every other of the pool)" : "") +
+           " declares itself deterministic (every run of a word answers alike, e.g. a model or a simulation), so no "
+           "answer was re-run past the cache";
 }
 
 /// Records the device's environment inputs as `role: environment` declarations (format v2); a spec
@@ -374,6 +450,9 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     std::size_t bound = eq.bound;
     std::string bound_note;
     std::optional<VerifiedEquivalenceOracle> verified;  // kept across an auto bound's experiments
+    // A device that cannot flake needs no second run of anything (Device::deterministic).
+    const bool deterministic = std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
+    SuiteConfig decisive = suite_config(SuiteMethod::Wp, 0, 0);  // with a perfect oracle
     std::string tried;          // --bound auto: every B learned at, and what B+1 found
     bool next_checked = false;  // --bound auto: Algorithm 2 at B+1 found nothing
     std::optional<LearnResult> result;
@@ -389,6 +468,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
             SuiteConfig suite = suite_config(eq.method, bound, eq.extra_states);
             suite.state_bound = eq.state_bound;
             suite.shortest_first = eq.state_bound.has_value();  // AALpy's m = n order: stop at the first counterexample
+            decisive = suite;
             equivalence = std::make_unique<SuiteEquivalenceOracle>(stack.oracle(), suite, run);
         }
         LearnerConfig config = options.lstar;
@@ -396,9 +476,9 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         const std::unique_ptr<Learner> learner = make_learner(options.learner, stack.oracle(), std::move(config));
         learner_name = learner->name();
         EquivalenceOracle* judge = equivalence.get();
-        if (options.flake_check) {
-            if (!verified) verified.emplace(*equivalence, stack);
-            else verified->set_inner(*equivalence);
+        if (options.flake_check && !deterministic) {
+            if (!verified) verified.emplace(*equivalence, stack, decisive);
+            else verified->set_inner(*equivalence, decisive);
             judge = &*verified;
         }
         result = run_experiment(*learner, *judge, stack.counter(), experiment);
@@ -467,12 +547,13 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
             word.push_back(*wait);
             ran_once[q] = verified->ran(word) ? 1 : 0;
         }
-        recheck_waits(out.machine, out.access_sequences, stack, options.wait_rechecks, ran_once);
+        if (!deterministic) recheck_waits(out.machine, out.access_sequences, stack, options.wait_rechecks, ran_once);
         confirm_quiescence(out.machine, out.access_sequences, std::span<Device* const>(devices),
                            options.quiet_check_factor);
         out.stats = stack.stats().since(before);
     }
-    if (verified) out.flake_note = flake_note(verified->words_rerun(), verified->rounds());
+    if (verified) out.flake_note = flake_note(*verified, decisive);
+    else if (options.flake_check && deterministic) out.flake_note = deterministic_note(devices);
     if (!eq.perfect)
         out.assumptions = assumptions_of(eq.method, alg2 ? bound : eq.extra_states, stack.oracle().traits(), device,
                                          options.quiet_check_factor);

@@ -498,7 +498,7 @@ TEST_F(Cli, LearnsAndChecksOverHttpWithTheToken) {
     EXPECT_EQ(read(dir_ / "learn.status"), "0\n") << read(dir_ / "learn.err");
     // A remote device: the flake policy's residual chance is printed (issue 24).
     EXPECT_NE(read(dir_ / "learn.err").find("flake policy: "), std::string::npos) << read(dir_ / "learn.err");
-    EXPECT_NE(read(dir_ / "learn.err").find("at most p"), std::string::npos) << read(dir_ / "learn.err");
+    EXPECT_NE(read(dir_ / "learn.err").find("·p² (p=1%: "), std::string::npos) << read(dir_ / "learn.err");
     EXPECT_TRUE(same_behaviour(load_spec(dir_ / "learned.yaml"), load_spec(kAsyncTask)));
     EXPECT_EQ(read(dir_ / "check.status"), "0\n") << read(dir_ / "check.err");
     EXPECT_NE(read(dir_ / "check.out").find("conforms"), std::string::npos);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -200,6 +201,21 @@ TEST(ModelDataDevice, SimulatesRegisterAutomatonSpecsAndRalibXml) {
     EXPECT_EQ(xml->step({0, {42}}).symbol, 0U);
     EXPECT_EQ(xml->step({1, {}}), (ra::DataSymbol{1, {42}}));
     EXPECT_EQ(xml->step({1, {}}).symbol, 2U);
+    EXPECT_TRUE(xml->assumptions().empty());  // RALib `int` is read as an id: typestar has that theory
+    // RALib `double` has no typestar type: read as `int`, and the device names that reading.
+    {
+        std::ifstream in(dir / "store.xml");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        for (std::size_t at; (at = text.find("type=\"int\"")) != std::string::npos;) text.replace(at, 10, "type=\"DOUBLE\"");
+        std::ofstream(dir / "real.xml") << text;
+    }
+    auto real_valued = make_data_device("model:" + (dir / "real.xml").string());
+    ASSERT_EQ(real_valued->assumptions().size(), 1U);
+    EXPECT_NE(real_valued->assumptions().front().find("RALib type DOUBLE of "), std::string::npos)
+        << real_valued->assumptions().front();
+    EXPECT_NE(real_valued->assumptions().front().find("real.xml is read as int"), std::string::npos)
+        << real_valued->assumptions().front();
+    EXPECT_EQ(real_valued->signature().inputs[0].params[0].type, ra::DataType::Int);
     std::ofstream(dir / "bad.yaml") << "typestar: 2\nkind: register-automaton\nname: x\ncallins: [a]\n";
     try {
         (void)make_data_device("model:" + (dir / "bad.yaml").string());

@@ -347,3 +347,79 @@ TEST(RaIncrements, RalibImporterReadsSumsAndKeepsTheirFirstMatchNegation) {
 
 }  // namespace
 }  // namespace typestar::ra
+
+namespace typestar::ra {
+namespace {
+
+// A set of two ordered values (a priority-queue-like shape): a location with two registers whose
+// `offer` tells p == r2 from r1 < p < r2. With SL*'s +c terms the learner also branches on
+// p == r1 + 1, which overlaps p == r2 when r2 = r1 + 1 (RALib's pq3 under `--increments 1`).
+const char* const kSet2 = R"~(typestar: 2
+kind: register-automaton
+name: set2
+callins: ["offer(p: int)"]
+callbacks: []
+returns: [ok, nok]
+constants: {}
+bounds: {distinguisher: 2}
+initial: l0
+locations:
+  l0:
+    registers: []
+    transitions:
+      - {input: "offer(p)", output: ok, assign: {r1: p}, to: l1}
+  l1:
+    registers: [r1]
+    transitions:
+      - {input: "offer(p)", guard: "p < r1", output: ok, assign: {r1: p, r2: r1}, to: l2}
+      - {input: "offer(p)", guard: "p == r1", output: nok, assign: {r1: r1}, to: l1}
+      - {input: "offer(p)", guard: "p > r1", output: ok, assign: {r1: r1, r2: p}, to: l2}
+  l2:
+    registers: [r1, r2]
+    transitions:
+      - {input: "offer(p)", guard: "p < r1", output: ok, to: l3}
+      - {input: "offer(p)", guard: "p == r1", output: nok, assign: {r1: r1, r2: r2}, to: l2}
+      - {input: "offer(p)", guard: "p > r1 && p < r2", output: ok, to: l3}
+      - {input: "offer(p)", guard: "p == r2", output: nok, assign: {r1: r1, r2: r2}, to: l2}
+      - {input: "offer(p)", guard: "p > r2", output: ok, to: l3}
+  l3:
+    registers: []
+    transitions:
+      - {input: "offer(p)", output: nok, to: l3}
+)~";
+
+TEST(RaIncrements, RalibDoubleIsReadAsIntAndSaysSo) {
+    // kSeqXml's `double` data: typestar has no real-valued type; the reading is an assumption.
+    std::vector<std::string> assumptions;
+    RalibImportOptions options;
+    options.first_match = true;
+    options.assumptions = &assumptions;
+    const RegisterAutomaton ra = import_ralib_xml(kSeqXml, "seq.xml", options);
+    EXPECT_EQ(ra.inputs[0].params[0].type, DataType::Int);
+    ASSERT_EQ(assumptions.size(), 1U);
+    EXPECT_EQ(assumptions.front(),
+              "RALib type double of seq.xml is read as int: integers with order, so no value between two integers "
+              "(real-valued data) is ever tried");
+}
+
+TEST(RaIncrements, OverlappingGuardsUnderIncrementsAreRefusedNamingTheTheory) {
+    const RegisterAutomaton truth = parse_register_spec(kSet2, "set2.yaml").automaton;
+    RegisterAutomaton signature = truth;
+    signature.increments = {1};  // `typestar learn --increments 1`
+    SimulatorSul sul(truth);
+    RaLearnConfig config;
+    config.equivalence_bound = 2;
+    const RaLearnResult r = learn_register_automaton(sul, signature, config);
+    ASSERT_FALSE(r.converged) << write_register_dot(r.hypothesis);
+    EXPECT_NE(r.failure.find("the ordered theory with increments (SL*'s +c terms x + 1) does not apply to set2"),
+              std::string::npos)
+        << r.failure;
+    EXPECT_NE(r.failure.find("guards overlap"), std::string::npos) << r.failure;
+    // Without increments the ordered theory learns it.
+    const RaLearnResult plain = learn_register_automaton(sul, truth, config);
+    EXPECT_TRUE(plain.converged) << plain.failure;
+    EXPECT_TRUE(validate(plain.hypothesis).empty());
+}
+
+}  // namespace
+}  // namespace typestar::ra

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "typestar/ra/automaton.hpp"
 #include "typestar/ra/oracle.hpp"
@@ -34,6 +35,9 @@ public:
     /// The automaton a simulation runs (model devices only; nullptr for real devices). Only
     /// comparisons with the truth (benches, `learn --equivalence perfect`) may use it.
     [[nodiscard]] virtual const ra::RegisterAutomaton* truth() const { return nullptr; }
+    /// What a verdict on this device relies on beyond the theory, one sentence each (e.g. a RALib
+    /// `double` read as `int`); every learn and check report lists them. Default: nothing.
+    [[nodiscard]] virtual std::vector<std::string> assumptions() const { return {}; }
 };
 
 /// A register automaton simulated as a device (ra::RaSimulator: `fresh` outputs are 1 + the
@@ -42,6 +46,9 @@ class ModelDataDevice final : public DataDevice {
 public:
     /// Takes the automaton (check_valid must pass: throws typestar::Error listing the problems).
     ModelDataDevice(ra::RegisterAutomaton automaton, std::string name);
+    /// The same, with what reading the model assumed (load_register_automaton's `assumptions`).
+    ModelDataDevice(ra::RegisterAutomaton automaton, std::string name, std::vector<std::string> assumptions);
+    [[nodiscard]] std::vector<std::string> assumptions() const override { return assumptions_; }
     [[nodiscard]] const ra::RegisterAutomaton& signature() const override { return *signature_; }
     [[nodiscard]] std::string name() const override { return name_; }
     [[nodiscard]] const ra::RegisterAutomaton* truth() const override { return automaton_.get(); }
@@ -53,6 +60,7 @@ private:
     std::unique_ptr<ra::RegisterAutomaton> signature_;
     std::unique_ptr<ra::RaSimulator> sim_;
     std::string name_;
+    std::vector<std::string> assumptions_;
 };
 
 /// The signature of `ra`: its name, inputs, outputs and constants, without locations.
@@ -71,9 +79,11 @@ private:
 [[nodiscard]] bool is_register_automaton_file(const std::filesystem::path& path);
 
 /// Loads a register automaton from a v2 `kind: register-automaton` YAML spec or a RALib XML model
-/// (imported with RALib's first-match rule, RalibImportOptions::first_match). Throws SpecError with
+/// (imported with RALib's first-match rule, RalibImportOptions::first_match; a RALib type read as
+/// another, e.g. DOUBLE as `int`, is appended to `assumptions` when given). Throws SpecError with
 /// file:line:col diagnostics.
-[[nodiscard]] ra::RegisterAutomaton load_register_automaton(const std::filesystem::path& path);
+[[nodiscard]] ra::RegisterAutomaton load_register_automaton(const std::filesystem::path& path,
+                                                            std::vector<std::string>* assumptions = nullptr);
 
 /// The data device named by `url` (see the header comment). Throws std::invalid_argument for an
 /// unknown scheme (naming the known ones), SpecError for a bad model file, DeviceError for an

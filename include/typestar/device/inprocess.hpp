@@ -124,6 +124,8 @@ public:
     [[nodiscard]] std::string name() const override {
         return config_.label.empty() ? definition_.name + " (in-process)" : config_.label;
     }
+    /// The definition's `deterministic` declaration (a simulation), else false.
+    [[nodiscard]] bool deterministic() const override { return definition_.deterministic; }
     /// The class name, its framework version, the timing in force, the environment callins and the
     /// parameterised callins with their partitions and value inputs (session/refinement.hpp).
     [[nodiscard]] DeviceDescription describe() const override;

@@ -133,6 +133,10 @@ struct ClassDefinition {
     /// tested) unless declared, because a class's state may change silently with time
     /// (SpeechRecognizer's Cancelling -quiet-> Finished, an expiring lease).
     bool quiet_is_stable = false;
+    /// Whether every run of a word answers alike by construction (a simulation written for tests,
+    /// src/device/simulated): Device::deterministic(), so learning runs no flake-policy
+    /// verification. False for a real class (its code, threads and I/O may answer wrongly now and then).
+    bool deterministic = false;
     /// Optional learning purpose; empty explores every word.
     QueryFilter filter;
 
@@ -249,6 +253,12 @@ public:
     /// queries, and an assumption every learned spec and verdict then records and names.
     LearningPurpose& quiet_is_stable() {
         def_.quiet_is_stable = true;
+        return *this;
+    }
+    /// Declares that every run of a word answers alike (a simulation; see ClassDefinition): learning
+    /// then skips the flake policy's re-runs, and says so. Never for a real class.
+    LearningPurpose& deterministic() {
+        def_.deterministic = true;
         return *this;
     }
     /// Restricts the explored words (see QueryFilter).

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "typestar/ra/automaton.hpp"
 
@@ -54,6 +55,10 @@ struct RalibImportOptions {
     /// values satisfy are dropped at every step; a guard that would still need more than
     /// RaLimits::max_guard_disjuncts conjunctions is refused (TYPESTAR_MAX_GUARD_DISJUNCTS).
     bool first_match = false;
+    /// When set, receives one sentence per RALib type read as another, naming the file (e.g. DOUBLE
+    /// read as `int`: integers with order, so no value between two integers is ever tried). An
+    /// assumption the caller states with every verdict (ModelDataDevice::assumptions), never silent.
+    std::vector<std::string>* assumptions = nullptr;
 };
 
 /// Imports a RALib register-automaton XML file (alternating input and output locations) as a

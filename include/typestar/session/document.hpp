@@ -56,6 +56,9 @@ struct Document {
     std::optional<MealyMachine> machine;
     /// Register automata: the spec (RALib XML: distinguisher bound 2, no provenance).
     std::optional<ra::RaSpec> automaton;
+    /// What reading the document assumed (RALib XML: a type read as another, e.g. DOUBLE as int);
+    /// a check against it lists them.
+    std::vector<std::string> assumptions;
 
     [[nodiscard]] DocumentKind kind() const noexcept {
         return automaton ? DocumentKind::RegisterAutomaton : DocumentKind::Typestate;

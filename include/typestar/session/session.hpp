@@ -101,17 +101,20 @@ struct LearnOptions {
     double quiet_check_factor = 3;
     /// Determinism re-check (recheck_waits): the `wait` of every state of the result is run this
     /// many more times on the device, bypassing the cache; any other answer is NondeterminismError.
+    /// Skipped for devices that declare themselves deterministic (Device::deterministic).
     /// Callbacks (asynchronous) are where a flaky device differs; 0 turns it off.
     std::size_t wait_rechecks = 2;
-    /// The flake policy: a hypothesis the equivalence oracle finds no counterexample to is checked
-    /// with fresh answers, past the cache — every transition access(q)·i followed by what
-    /// identifies its target, and every state followed by a characterizing set (the Wp-method suite
-    /// for no extra state), counted in the verification phase. An answer the cache contradicts is a
-    /// NondeterminismError naming the word; one that refutes the hypothesis is a counterexample.
-    /// If a run answers wrongly with probability p, a wrong result among machines with at most the
-    /// result's states survives with probability at most p per checked hypothesis
-    /// (LearnedSpec::flake_note). false turns it off (then a wrong answer the cache keeps is never
-    /// seen again).
+    /// The flake policy (docs/spec-format.md, "Rare flakes"): once the equivalence oracle finds no
+    /// counterexample to a hypothesis, its decisive words — the equivalence suite it passed (with a
+    /// perfect oracle, the Wp-method suite for no extra state), cut after an expected `err`, the
+    /// maximal ones — run once more past the cache, counted in the verification phase, so every
+    /// answer the result relies on (also those that made two observations one state) was seen in two
+    /// independent runs. An answer the cache contradicts is a NondeterminismError naming the word; one
+    /// that refutes the hypothesis is a counterexample. Each word is re-run at most once. If a run
+    /// answers wrongly with probability p, a wrong result within the bound survives with probability
+    /// at most N·p² for the N answers re-run (LearnedSpec::flake_note). Not run, and no `wait`
+    /// re-checks either, when every device declares itself deterministic (Device::deterministic).
+    /// false turns it off (then a wrong answer the cache keeps is never seen again).
     bool flake_check = true;
 };
 
@@ -147,7 +150,8 @@ struct LearnedSpec {
     bool bound_tight = false;
     /// Why learning stopped at `bound` (auto_bound), or empty.
     std::string bound_note;
-    /// What the flake policy re-ran and the residual chance it leaves (LearnOptions::flake_check),
+    /// What the flake policy re-ran and the residual chance it leaves (LearnOptions::flake_check), or
+    /// that it did not run because the device declares itself deterministic;
     /// one sentence for messages; empty when it was off.
     std::string flake_note;
     /// Every assumption the learned spec relies on, one sentence each (the bound first): the one

@@ -72,7 +72,7 @@ struct DeviceDescription {
 
 /// A system under learning or test. Not thread-safe: one query at a time per device.
 /// Decorators (devices wrapping devices) must forward every virtual member, in particular
-/// describe() and check_timing().
+/// describe(), deterministic() and check_timing().
 class Device {
 public:
     virtual ~Device() = default;
@@ -85,6 +85,12 @@ public:
     [[nodiscard]] virtual DeviceTraits traits() const { return {}; }
     /// A short name for messages and provenance, e.g. "model:specs/asynctask.yaml".
     [[nodiscard]] virtual std::string name() const = 0;
+    /// Whether every run of a word answers the same outputs, by construction (a model device, a
+    /// simulation): then learning runs no flake-policy verification (nothing is re-run past the
+    /// cache, LearnOptions::flake_check) and says so. Default false: a device with real code, real
+    /// threads or a network (in-process classes, HTTP agents) may answer a run wrongly now and
+    /// then, and keeps the verification. Decorators forward it, unless they add answers of their own.
+    [[nodiscard]] virtual bool deterministic() const { return false; }
 
     /// Who the device is (default: name() only). Decorators forward it.
     [[nodiscard]] virtual DeviceDescription describe() const;

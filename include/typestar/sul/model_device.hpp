@@ -26,6 +26,8 @@ public:
     [[nodiscard]] const Alphabet& outputs() const override { return machine_.outputs(); }
     [[nodiscard]] DeviceTraits traits() const override { return traits_; }
     [[nodiscard]] std::string name() const override { return name_; }
+    /// True: a table look-up answers every run of a word alike (learning skips the flake policy).
+    [[nodiscard]] bool deterministic() const override { return true; }
     void reset() override { state_ = machine_.initial(); }
     Symbol step(Symbol input) override;
     [[nodiscard]] RunResult run(std::span<const Symbol> inputs) override;

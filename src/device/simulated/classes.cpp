@@ -418,6 +418,7 @@ ClassDefinition asynctask(const SimOptions& o) {
         .callback("onPostExecute")
         .timing(o.timing)
         .quiet_is_stable()  // state changes only through callins and their callbacks
+        .deterministic()  // a simulation: every run of a word answers alike
         .build();
 }
 
@@ -440,6 +441,7 @@ ClassDefinition countdowntimer(const SimOptions& o) {
         .callback("onFinish")
         .callback("onTick")
         .timing(o.timing)
+        .deterministic()  // a simulation: every run of a word answers alike
         .build();
 }
 
@@ -468,6 +470,7 @@ ClassDefinition mediaplayer(const SimOptions& o) {
         .callback("onPrepared")
         .timing(o.timing)
         .quiet_is_stable()  // state changes only through callins and their callbacks
+        .deterministic()  // a simulation: every run of a word answers alike
         .build();
 }
 
@@ -495,6 +498,7 @@ ClassDefinition sqliteopenhelper(const SimOptions& o) {
         .callback("onOpen")
         .timing(o.timing)
         .quiet_is_stable()  // state changes only through callins and their callbacks
+        .deterministic()  // a simulation: every run of a word answers alike
         .build();
 }
 
@@ -513,7 +517,7 @@ ClassDefinition speechrecognizer(const SimOptions& o) {
     } else {
         p.callback("onError").callback("onResults");
     }
-    return p.callback("onReadyForSpeech").timing(o.timing).quiet_changes_state().build();
+    return p.callback("onReadyForSpeech").timing(o.timing).quiet_changes_state().deterministic().build();
 }
 
 namespace {
@@ -546,6 +550,7 @@ ClassDefinition pipedoutputstream(const SimOptions&) {
         .callin("close", [](PipedOutputStream& p) { p.close(); })
         .timing({std::chrono::milliseconds(5), std::chrono::milliseconds(0)})  // no callbacks at all
         .quiet_is_stable()
+        .deterministic()  // a simulation: every run of a word answers alike
         .build();
 }
 
