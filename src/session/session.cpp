@@ -337,6 +337,14 @@ std::string flake_note(std::size_t words, std::size_t rounds) {
            std::to_string(rounds) + "%)";
 }
 
+std::string exploration_note(const ExplorationRecord& r, std::size_t per_transition) {
+    return "beyond the bound: " + std::to_string(r.searches) + " search(es) of random words from every state (" +
+           std::to_string(per_transition) + " per transition), " + std::to_string(r.counterexamples) +
+           " counterexample(s) found and learned; the last search ran " + std::to_string(r.words) +
+           " word(s) of up to " + std::to_string(r.longest) +
+           " inputs and found none (evidence beyond the bound, not a proof)";
+}
+
 /// Records the device's environment inputs as `role: environment` declarations (format v2); a spec
 /// without any stays version 1. Throws DeviceError for an environment input the spec does not have.
 void declare_environment(spec::Spec& s, const DeviceDescription& device) {
@@ -373,7 +381,8 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     std::size_t bound = eq.bound;
     std::string bound_note;
-    std::optional<VerifiedEquivalenceOracle> verified;  // kept across an auto bound's experiments
+    std::optional<ExploringEquivalenceOracle> exploring;  // kept across an auto bound's experiments
+    std::optional<VerifiedEquivalenceOracle> verified;  // likewise
     std::string tried;          // --bound auto: every B learned at, and what B+1 found
     bool next_checked = false;  // --bound auto: Algorithm 2 at B+1 found nothing
     std::optional<LearnResult> result;
@@ -396,9 +405,22 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         const std::unique_ptr<Learner> learner = make_learner(options.learner, stack.oracle(), std::move(config));
         learner_name = learner->name();
         EquivalenceOracle* judge = equivalence.get();
+        if (!eq.perfect && eq.explore_words_per_transition > 0) {
+            if (!exploring) {
+                ExplorationConfig search;
+                search.words_per_transition = eq.explore_words_per_transition;
+                search.seed = eq.explore_seed;
+                RunConfig run;
+                run.batch_size = eq.batch_size;
+                exploring.emplace(*equivalence, stack.oracle(), std::move(search), run);
+            } else {
+                exploring->set_inner(*equivalence);
+            }
+            judge = &*exploring;
+        }
         if (options.flake_check) {
-            if (!verified) verified.emplace(*equivalence, stack);
-            else verified->set_inner(*equivalence);
+            if (!verified) verified.emplace(*judge, stack);
+            else verified->set_inner(*judge);
             judge = &*verified;
         }
         result = run_experiment(*learner, *judge, stack.counter(), experiment);
@@ -446,7 +468,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     const DeviceDescription device = devices.front()->describe();
     LearnedSpec out{minimize(result->hypothesis), {}, std::nullopt, {}, result->rounds, result->converged,
-                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}, {}};
+                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}, {}, {}, {}};
     out.stats = stack.stats().since(before);  // every experiment of an auto bound, nothing earlier
     if (alg2) {
         out.bound = bound;
@@ -473,6 +495,10 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         out.stats = stack.stats().since(before);
     }
     if (verified) out.flake_note = flake_note(verified->words_rerun(), verified->rounds());
+    if (exploring) {
+        out.explored = exploring->record();
+        out.exploration_note = exploration_note(out.explored, eq.explore_words_per_transition);
+    }
     if (!eq.perfect)
         out.assumptions = assumptions_of(eq.method, alg2 ? bound : eq.extra_states, stack.oracle().traits(), device,
                                          options.quiet_check_factor);
@@ -491,6 +517,11 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         s.provenance.tool = tool_version();
         s.provenance.device = options.device_label.empty() ? device.name : options.device_label;
         s.provenance.framework = device.framework;
+        if (exploring && exploring->record().searches > 0)
+            s.provenance.explored = "search of " + std::to_string(eq.explore_words_per_transition) +
+                                    " random words per transition: the last ran " + std::to_string(exploring->record().words) +
+                                    " words of up to " + std::to_string(exploring->record().longest) + " inputs, seed " +
+                                    std::to_string(eq.explore_seed);
         declare_environment(s, device);
         // Trust first: what the learning purpose kept from being explored is named with the assumptions.
         std::vector<std::string> unexplored;
