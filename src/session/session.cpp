@@ -443,6 +443,16 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
                          std::to_string(spent) + " executed so far)";
             break;
         }
+        // The bound raised while the hypothesis needs it: a machine whose own states need words longer
+        // than B is not even told apart by Algorithm 2 at B; learn again at B+1 (the cache keeps
+        // every answer) before asking what B+1 finds.
+        if (const std::size_t own = distinguisher_bound(minimal).value_or(0); own > bound) {
+            log->info("the {}-state machine learned at B={} needs words of length {} to tell its states apart: B={}",
+                      minimal.num_states(), bound, own, bound + 1);
+            tried += learned_at + ", whose own distinguisher bound is " + std::to_string(own) + " > B; ";
+            ++bound;
+            continue;
+        }
         SuiteEquivalenceOracle probe(stack.oracle(), suite_config(eq.method, bound + 1, eq.extra_states));
         std::optional<Counterexample> found;
         {
