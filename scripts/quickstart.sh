@@ -88,6 +88,25 @@ configure() {
 # (its 1.0 and 2.0 test binaries); `test` builds everything.
 example_targets=(typestar timer_service_tests timer_service_v2_tests)
 
+# `test` installed the JDK, Gson, JUnit 5 and Node.js: a test family that the configure step still
+# leaves out (a stale CMake cache, a package that did not install) is an error here, never a quiet
+# "skipped" that ctest reports as 100% passed.
+check_test_families() {
+    local cache="$build/CMakeCache.txt" missing=()
+    local jvm junit node
+    jvm="$(sed -n 's/^TYPESTAR_JVM_SKIP_REASON:INTERNAL=//p' "$cache")"
+    junit="$(sed -n 's/^TYPESTAR_JUNIT_SKIP_REASON:INTERNAL=//p' "$cache")"
+    node="$(sed -n 's/^TYPESTAR_NODE_EXECUTABLE:FILEPATH=//p' "$cache")"
+    [ -n "$jvm" ] && missing+=("the JVM tests ($jvm)")
+    [ -z "$jvm" ] && [ -n "$junit" ] && missing+=("the JUnit tests ($junit)")
+    case "$node" in ""|*NOTFOUND) missing+=("the Node tests (node not found)") ;; esac
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "quickstart: error: the packages for these tests were installed, but the build leaves them out:" >&2
+    for m in "${missing[@]}"; do echo "  - $m" >&2; done
+    echo "quickstart: reconfigure from scratch (rm -rf $build) or set the options (e.g. -DTYPESTAR_BUILD_JVM=AUTO)" >&2
+    exit 1
+}
+
 case "$mode" in
     example)
         install_missing
@@ -100,6 +119,7 @@ case "$mode" in
         install_node_modules
         fetch_boost181
         configure
+        check_test_families
         cmake --build "$build" -j "$jobs"
         ;;
 esac

@@ -46,6 +46,7 @@ struct LearnArgs {
     std::size_t refinements = RefinementOptions{}.max_refinements;
     std::size_t repeats = RefinementOptions{}.repeats;
     std::vector<std::int64_t> increments;
+    std::size_t explore = EquivalenceOptions::kDefaultExploreWordsPerTransition;
     bool budget_given = false;
 };
 
@@ -93,6 +94,7 @@ void run_learn(const LearnArgs& o) {
     request.refinement.max_refinements = o.refinements;
     request.refinement.repeats = o.repeats;
     request.increments = o.increments;
+    request.explore = o.explore;
 
     // The session opens the device once and learns it by its kind; std::invalid_argument (options
     // that do not apply, an unknown device) is bad input, reported by main.
@@ -287,6 +289,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--budget", o->budget, "a hard cap on executed queries, counted from the first query (exit 2 when it runs out before a result); --bound auto does not raise B past what it allows (default: no cap; auto's estimate limit 3000000)");
         cmd->add_option("--learner", o->learner, "lsharp (L#, the default: fewer device queries) or lstar (L*, DroidStar Algorithm 1)");
         cmd->add_option("--equivalence", o->equivalence, "equivalence oracle: alg2 (default), wp, or perfect (model devices)");
+        cmd->add_option("--explore", o->explore, "the search beyond the bound: random words from every state of each hypothesis that the bounded suite passes, until a whole search finds nothing (default " + std::to_string(EquivalenceOptions::kDefaultExploreWordsPerTransition) + " per transition of the hypothesis; 0: off, the bounded suite alone)");
         cmd->add_option("--from", o->from, "seed learning with an old spec (.yaml) or Mealy machine (.dot)");
         cmd->add_option("--out", o->out, "write the learned spec (.yaml) or Mealy machine (.dot) here, atomically; default: stdout");
         cmd->add_option("--stats", o->stats, "write query statistics as JSON here");

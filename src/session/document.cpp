@@ -302,6 +302,7 @@ void learn_evidence(std::ostream& os, const LearnedSpec& learned, std::optional<
                             (method == SuiteMethod::Algorithm2 ? "" : " (relative to each hypothesis)"))
            << ")" << where << ": bounded evidence, not a proof. The learned spec relies on:\n"
            << assumptions_block(learned.assumptions, "typestar:   ");
+        if (!learned.exploration_note.empty()) os << "typestar: " << learned.exploration_note << "\n";
     }
     if (method == SuiteMethod::Algorithm2) {
         os << "typestar: the learned machine's own distinguisher bound is " << learned.machine_bound << " (B="
@@ -367,6 +368,7 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
         options.equivalence.auto_bound = request.auto_bound;
         options.equivalence.state_bound = request.states;
         if (request.budget) options.equivalence.budget = *request.budget;
+        options.equivalence.explore_words_per_transition = request.explore;
     } else {
         options.equivalence.perfect = **truth;
     }

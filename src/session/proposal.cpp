@@ -390,6 +390,7 @@ std::string learning_summary(const LearnedSpec& learned, std::string_view how, c
     }
     if (const std::string w = tight_bound_warning(learned); !w.empty()) out += w + "\n";
     if (!learned.assumptions.empty()) out += "The learned spec relies on:\n" + assumptions_block(learned.assumptions);
+    if (!learned.exploration_note.empty()) out += "Searched " + learned.exploration_note + ".\n";
     return out;
 }
 

@@ -824,6 +824,10 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
         // The flake policy runs below on the concrete device (recheck_cover); the abstract device
         // answers err once a refinement is pending, which a re-run would read as non-determinism.
         learn.flake_check = false;
+        // Not yet searched beyond the bound: its random words run abstract inputs with values that
+        // refinement has not split yet, and a disagreement there is a NondeterminismError, not a
+        // split. The refined spec is then established by the bound alone (no provenance.explored).
+        learn.equivalence.explore_words_per_transition = 0;
         if (learn.name.empty()) learn.name = description.class_name;
         if (learn.device_label.empty()) learn.device_label = description.name;
         LearnedSpec learned = learn_spec(devices, learn);

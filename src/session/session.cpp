@@ -413,6 +413,14 @@ std::string deterministic_note(const std::vector<Device*>& devices) {
            "answer was re-run past the cache";
 }
 
+std::string exploration_note(const ExplorationRecord& r, std::size_t per_transition) {
+    return "beyond the bound: " + std::to_string(r.searches) + " search(es) of random words from every state (" +
+           std::to_string(per_transition) + " per transition), " + std::to_string(r.counterexamples) +
+           " counterexample(s) found and learned; the last search ran " + std::to_string(r.words) +
+           " word(s) of up to " + std::to_string(r.longest) +
+           " inputs and found none (evidence beyond the bound, not a proof)";
+}
+
 /// Records the device's environment inputs as `role: environment` declarations (format v2); a spec
 /// without any stays version 1. Throws DeviceError for an environment input the spec does not have.
 void declare_environment(spec::Spec& s, const DeviceDescription& device) {
@@ -449,7 +457,8 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     std::size_t bound = eq.bound;
     std::string bound_note;
-    std::optional<VerifiedEquivalenceOracle> verified;  // kept across an auto bound's experiments
+    std::optional<ExploringEquivalenceOracle> exploring;  // kept across an auto bound's experiments
+    std::optional<VerifiedEquivalenceOracle> verified;  // likewise
     // A device that cannot flake needs no second run of anything (Device::deterministic).
     const bool deterministic = std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
     SuiteConfig decisive = suite_config(SuiteMethod::Wp, 0, 0);  // with a perfect oracle
@@ -476,9 +485,24 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         const std::unique_ptr<Learner> learner = make_learner(options.learner, stack.oracle(), std::move(config));
         learner_name = learner->name();
         EquivalenceOracle* judge = equivalence.get();
+        if (!eq.perfect && eq.explore_words_per_transition > 0) {
+            if (!exploring) {
+                ExplorationConfig search;
+                search.words_per_transition = eq.explore_words_per_transition;
+                search.seed = eq.explore_seed;
+                RunConfig run;
+                run.batch_size = eq.batch_size;
+                exploring.emplace(*equivalence, stack.oracle(), std::move(search), run);
+            } else {
+                exploring->set_inner(*equivalence);
+            }
+            judge = &*exploring;
+        }
+        // The decisive words are the bounded suite's (what the result is established by); the
+        // search beyond the bound is evidence, not re-run.
         if (options.flake_check && !deterministic) {
-            if (!verified) verified.emplace(*equivalence, stack, decisive);
-            else verified->set_inner(*equivalence, decisive);
+            if (!verified) verified.emplace(*judge, stack, decisive);
+            else verified->set_inner(*judge, decisive);
             judge = &*verified;
         }
         result = run_experiment(*learner, *judge, stack.counter(), experiment);
@@ -500,6 +524,16 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
                          std::to_string(static_cast<std::uint64_t>(estimate)) + " more queries; " +
                          std::to_string(spent) + " executed so far)";
             break;
+        }
+        // The bound raised while the hypothesis needs it: a machine whose own states need words longer
+        // than B is not even told apart by Algorithm 2 at B; learn again at B+1 (the cache keeps
+        // every answer) before asking what B+1 finds.
+        if (const std::size_t own = distinguisher_bound(minimal).value_or(0); own > bound) {
+            log->info("the {}-state machine learned at B={} needs words of length {} to tell its states apart: B={}",
+                      minimal.num_states(), bound, own, bound + 1);
+            tried += learned_at + ", whose own distinguisher bound is " + std::to_string(own) + " > B; ";
+            ++bound;
+            continue;
         }
         SuiteEquivalenceOracle probe(stack.oracle(), suite_config(eq.method, bound + 1, eq.extra_states));
         std::optional<Counterexample> found;
@@ -526,7 +560,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     const DeviceDescription device = devices.front()->describe();
     LearnedSpec out{minimize(result->hypothesis), {}, std::nullopt, {}, result->rounds, result->converged,
-                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}, {}};
+                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}, {}, {}, {}};
     out.stats = stack.stats().since(before);  // every experiment of an auto bound, nothing earlier
     if (alg2) {
         out.bound = bound;
@@ -554,6 +588,10 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     }
     if (verified) out.flake_note = flake_note(*verified, decisive);
     else if (options.flake_check && deterministic) out.flake_note = deterministic_note(devices);
+    if (exploring) {
+        out.explored = exploring->record();
+        out.exploration_note = exploration_note(out.explored, eq.explore_words_per_transition);
+    }
     if (!eq.perfect)
         out.assumptions = assumptions_of(eq.method, alg2 ? bound : eq.extra_states, stack.oracle().traits(), device,
                                          options.quiet_check_factor);
@@ -572,6 +610,11 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         s.provenance.tool = tool_version();
         s.provenance.device = options.device_label.empty() ? device.name : options.device_label;
         s.provenance.framework = device.framework;
+        if (exploring && exploring->record().searches > 0)
+            s.provenance.explored = "search of " + std::to_string(eq.explore_words_per_transition) +
+                                    " random words per transition: the last ran " + std::to_string(exploring->record().words) +
+                                    " words of up to " + std::to_string(exploring->record().longest) + " inputs, seed " +
+                                    std::to_string(eq.explore_seed);
         declare_environment(s, device);
         // Trust first: what the learning purpose kept from being explored is named with the assumptions.
         std::vector<std::string> unexplored;

@@ -168,6 +168,9 @@ struct LearnRequest {
     /// Data devices: SL*'s `+c` increments the learner tries (`x + c` terms), added to the device
     /// signature's own `increments` (each from 1 to 1000); the learned spec records them.
     std::vector<std::int64_t> increments;
+    /// Typestates: random words per transition of the search beyond the bound
+    /// (EquivalenceOptions::explore_words_per_transition; 0: off).
+    std::size_t explore = EquivalenceOptions::kDefaultExploreWordsPerTransition;
 };
 
 /// What learn_document made, for every kind.

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "typestar/conformance/exploration.hpp"
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/mealy.hpp"
 #include "typestar/learn/learner.hpp"
@@ -68,6 +69,18 @@ struct EquivalenceOptions {
     bool auto_bound = false;
     std::size_t max_bound = 8;
     std::uint64_t budget = 3'000'000;
+    /// The search beyond the bound (conformance/exploration.hpp), on by default: after the bounded
+    /// suite finds no counterexample to a hypothesis, random words from each of its states —
+    /// access(q) · a random walk of up to max(8, |Q|) inputs · a characterizing word — are run,
+    /// shortest first; a counterexample goes back to the learner, and learning ends only when a
+    /// whole search finds nothing. It finds states that need words longer than B to tell apart (a
+    /// real broker, a TCP stack), which the bounded suite cannot; what it ran is recorded in the
+    /// spec (`bounds: explored`) and named in the messages as evidence beyond the bound, never as a
+    /// proof. 0 turns it off (the bounded suite alone, as before typestar 0.5).
+    std::size_t explore_words_per_transition = kDefaultExploreWordsPerTransition;
+    /// The seed of the search (the words are a function of the seed and the hypothesis).
+    std::uint64_t explore_seed = 20260101;
+    static constexpr std::size_t kDefaultExploreWordsPerTransition = 3;
 };
 
 /// Options of learn_spec and propose. Plain data with defaults.
@@ -158,6 +171,11 @@ struct LearnedSpec {
     /// assumptions block a check of it would print (assumptions_of). Refinement appends one
     /// "values sampled: ..." line per partition it ran values of.
     std::vector<std::string> assumptions;
+    /// What the search beyond the bound ran (EquivalenceOptions::explore_words_per_transition): searches,
+    /// the words and longest word of the last search, which found nothing; all zero when it was off.
+    ExplorationRecord explored;
+    /// One sentence on that search for messages ("beyond the bound: ..."), empty when it was off.
+    std::string exploration_note;
 };
 
 /// The warning of a tight bound (`learned.bound_tight`): the learned machine needs words of length

@@ -152,8 +152,15 @@ struct Provenance {
     std::string device;                           ///< e.g. "model:specs/asynctask.yaml"
     std::string framework;                        ///< framework version the device reported
     std::map<std::string, std::string> stats;     ///< query statistics, name -> value (sorted)
+    /// What learning explored beyond the distinguisher bound (the search of random words from
+    /// every state), in words, e.g. "search of 10 random words per transition: the last ran 180 words of
+    /// up to 19 inputs, seed 20260101"; empty when nothing was (a hand-written spec, or the search
+    /// off). The bound itself is `bounds.distinguisher`: what was established; this is evidence.
+    std::string explored;
     bool operator==(const Provenance&) const = default;
-    [[nodiscard]] bool empty() const { return tool.empty() && device.empty() && framework.empty() && stats.empty(); }
+    [[nodiscard]] bool empty() const {
+        return tool.empty() && device.empty() && framework.empty() && stats.empty() && explored.empty();
+    }
 };
 
 /// 1-based line and column in the spec file.

@@ -1,0 +1,144 @@
+// The search beyond the bound (conformance/exploration.hpp): the suite's shape, and that learning
+// with the defaults finds states a bounded suite cannot (issue 34: defaults that find every state).
+#include "typestar/conformance/exploration.hpp"
+
+#include <gtest/gtest.h>
+
+#include "support/reference_machines.hpp"
+#include "typestar/core/algorithms.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/session/session.hpp"
+#include "typestar/sul/model_device.hpp"
+
+namespace typestar {
+namespace {
+
+/// A lock opened by `code` over {a, b}: output `open` on the input that completes the code, else
+/// `locked`; a wrong input restarts (no partial overlap kept: the machine is a chain). Its states
+/// need words as long as the code to tell apart.
+MealyMachine lock(const std::string& code) {
+    MealyBuilder b(Alphabet({"a", "b"}), Alphabet({"locked", "open"}));
+    std::vector<StateId> s;
+    for (std::size_t k = 0; k < code.size(); ++k) s.push_back(b.add_state("L" + std::to_string(k)));
+    const Symbol locked = 0, open = 1;
+    for (std::size_t k = 0; k < code.size(); ++k)
+        for (Symbol i = 0; i < 2; ++i) {
+            const bool right = std::string(1, "ab"[i]) == code.substr(k, 1);
+            if (right && k + 1 == code.size()) b.set_transition(s[k], i, s[0], open);
+            else if (right) b.set_transition(s[k], i, s[k + 1], locked);
+            else b.set_transition(s[k], i, s[0], locked);
+        }
+    b.set_initial(s[0]);
+    return b.build();
+}
+
+TEST(ExplorationSuite, IsDeterministicStartsAtEveryStateAndRunsShortestFirst) {
+    const MealyMachine m = testing_support::coffee_machine();
+    ExplorationConfig config;
+    config.words_per_transition = 5;
+    config.seed = 7;
+    const TestSuite a = exploration_suite(m, config);
+    const TestSuite b = exploration_suite(m, config);
+    EXPECT_EQ(a.cases, b.cases);
+    ASSERT_FALSE(a.cases.empty());
+    for (std::size_t k = 1; k < a.cases.size(); ++k)
+        EXPECT_LE(a.cases[k - 1].inputs.size(), a.cases[k].inputs.size());
+    for (const TestCase& c : a.cases) EXPECT_EQ(c.expected, m.outputs_of(c.inputs));
+    // Every state is a starting point (its access word starts some case, or a longer one kept it).
+    const auto access = access_sequences(m);
+    for (StateId q = 0; q < m.num_states(); ++q) {
+        bool starts = false;
+        for (const TestCase& c : a.cases)
+            starts = starts || (c.inputs.size() > access[q]->size() &&
+                                std::equal(access[q]->begin(), access[q]->end(), c.inputs.begin()));
+        EXPECT_TRUE(starts) << "no exploration word from state " << q;
+    }
+    config.seed = 8;
+    EXPECT_NE(exploration_suite(m, config).cases, a.cases);
+    config.words_per_transition = 0;
+    EXPECT_TRUE(exploration_suite(m, config).cases.empty());
+}
+
+TEST(ExplorationSuite, WalksTakeNoDeclaredAbsorbingTransition) {
+    // AsyncTask's closure: `err` absorbing. No exploration word runs past an expected `err`.
+    const MealyMachine m = synchronous_closure(testing_support::async_task_typestate());
+    ExplorationConfig config;
+    config.words_per_transition = 20;
+    config.traits = closure_traits(m.inputs(), m.outputs());
+    const Symbol err = *m.outputs().find(kErr);
+    for (const TestCase& c : exploration_suite(m, config).cases)
+        for (std::size_t k = 0; k + 1 < c.expected.size(); ++k) EXPECT_NE(c.expected[k], err) << c.purpose;
+}
+
+TEST(ExplorationLearning, TheDefaultsFindStatesThatTheBoundedSuiteMisses) {
+    // The lock `abbab` needs words of length 4 to tell its states apart: Algorithm 2 at B = 2 alone
+    // passes a wrong hypothesis; the defaults (the search beyond the bound) learn it exactly.
+    const MealyMachine truth = lock("abbab");
+    ASSERT_EQ(distinguisher_bound(truth), std::optional<std::size_t>(4));
+    {
+        ModelDevice device(truth, "model:lock");
+        Device* devices[] = {&device};
+        LearnOptions bounded;
+        bounded.equivalence.explore_words_per_transition = 0;
+        const LearnedSpec wrong = learn_spec(devices, bounded);
+        EXPECT_TRUE(separating_word(wrong.machine, truth).has_value())
+            << "the bounded suite alone was expected to miss states (else this test shows nothing)";
+        EXPECT_TRUE(wrong.exploration_note.empty());
+    }
+    ModelDevice device(truth, "model:lock");
+    Device* devices[] = {&device};
+    const LearnedSpec learned = learn_spec(devices, LearnOptions{});
+    EXPECT_FALSE(separating_word(learned.machine, truth).has_value());
+    EXPECT_EQ(learned.machine.num_states(), 5u);
+    EXPECT_GE(learned.explored.counterexamples, 1u);
+    EXPECT_GT(learned.explored.words, 0u);
+    EXPECT_NE(learned.exploration_note.find("beyond the bound"), std::string::npos);
+    // Same device answers, same spec: the search is seeded.
+    ModelDevice again(truth, "model:lock");
+    Device* again_devices[] = {&again};
+    const LearnedSpec second = learn_spec(again_devices, LearnOptions{});
+    EXPECT_EQ(second.machine.table().size(), learned.machine.table().size());
+    EXPECT_FALSE(separating_word(second.machine, learned.machine).has_value());
+    EXPECT_EQ(second.stats.total().queries_executed, learned.stats.total().queries_executed);
+}
+
+TEST(ExplorationLearning, BoundAutoNoLongerStopsWhereTheNextBoundSeesNothing) {
+    // `abbab` needs words of length 5: Algorithm 2 at B+1 = 3 sees nothing beyond the machine
+    // learned at B = 2, so --bound auto alone stopped there with a wrong spec (issue 34 item 6).
+    const MealyMachine truth = lock("abbab");
+    LearnOptions options;
+    options.equivalence.auto_bound = true;
+    {
+        ModelDevice device(truth, "model:lock");
+        Device* devices[] = {&device};
+        LearnOptions alone = options;
+        alone.equivalence.explore_words_per_transition = 0;
+        const LearnedSpec wrong = learn_spec(devices, alone);
+        EXPECT_TRUE(separating_word(wrong.machine, truth).has_value())
+            << "--bound auto alone was expected to stop early (else this test shows nothing)";
+    }
+    ModelDevice device(truth, "model:lock");
+    Device* devices[] = {&device};
+    const LearnedSpec learned = learn_spec(devices, options);
+    EXPECT_FALSE(separating_word(learned.machine, truth).has_value());
+    EXPECT_FALSE(learned.bound_note.empty());
+}
+
+TEST(ExplorationLearning, TheSpecRecordsWhatWasExploredBeyondTheBound) {
+    const Typestate t = testing_support::async_task_typestate();
+    ModelDevice device(synchronous_closure(t), "model:asynctask");
+    Device* devices[] = {&device};
+    const LearnedSpec learned = learn_spec(devices, LearnOptions{});
+    ASSERT_TRUE(learned.spec.has_value());
+    EXPECT_NE(learned.spec->provenance.explored.find("random words per transition"), std::string::npos)
+        << learned.spec->provenance.explored;
+    EXPECT_EQ(learned.spec->bounds.distinguisher, 2u);  // what was established stays the bound
+    LearnOptions off;
+    off.equivalence.explore_words_per_transition = 0;
+    ModelDevice other(synchronous_closure(t), "model:asynctask");
+    Device* other_devices[] = {&other};
+    EXPECT_TRUE(learn_spec(other_devices, off).spec->provenance.explored.empty());
+}
+
+}  // namespace
+}  // namespace typestar
