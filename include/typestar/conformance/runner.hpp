@@ -21,7 +21,9 @@ struct RunConfig {
     /// (kOutsidePurpose: its learning purpose does not explore that input there) where the suite
     /// expects another answer is not checked from that input on, and the case's inputs up to and
     /// including it are appended here (the caller names them among the assumptions). When null,
-    /// such an answer is a difference like any other (during learning, a counterexample).
+    /// such an answer is a difference like any other (during learning, a counterexample). The
+    /// session's conformance checks leave it null: an answer the spec does not predict is a
+    /// difference there too (only the spec's own unknown transitions go untested).
     std::vector<Word>* outside_purpose = nullptr;
 };
 
