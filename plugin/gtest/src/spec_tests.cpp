@@ -86,6 +86,8 @@ std::string change_summary(const spec::SpecDiff& d, const typestar::TransitionTe
     std::ostringstream o;
     bool mine = false;
     o << "What changed (stored -> proposed):\n";
+    if (const std::string lost = stored_states_lost(d); !lost.empty())
+        o << "    " << lost << " (review this before accepting the proposal)\n";
     for (const auto& c : d.changes) {
         const bool here = c.old_state == t.state && c.symbol == t.input;
         mine = mine || here;
@@ -525,7 +527,9 @@ void SpecTests::run_transition(std::size_t index) {
       << "  device: " << d->name() << "\n"
       << "  word " << number << " of " << run.cases.size() << ": " << to_string(cex->inputs, d->inputs()) << "  ("
       << cex->purpose << ")\n\n"
-      << format_trace(report->trace, 4) << "\n"
+      << format_trace(report->trace, 4) << "\n";
+    if (const std::string note = unpredicted_answer_note(*report); !note.empty()) m << "  " << note << "\n\n";
+    m
       << "Passing is " << evidence_note(*report).substr(std::string("This is ").size())
       << reproduce(t.name) << "\n";
 
