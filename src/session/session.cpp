@@ -758,8 +758,11 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     RunConfig run;
     run.batch_size = batch_size;
     // An answer the spec does not predict is a difference: `unknown:purpose` where the spec expects
-    // ok, err or a callback means the device is not where the spec says (its purpose denied the
-    // callin there). Only the spec's own unknown transitions are not tested (cut_at_unknown).
+    // ok or a callback means the device is not where the spec says (its purpose denied the callin
+    // there). Where the spec says err (specs learned before purposes answered unknown:purpose
+    // recorded a denial so), the runner leaves it untested and it is named, never passed silently.
+    std::vector<Word> outside_purpose;  // cases cut short where the spec says err and the purpose denied
+    run.outside_purpose = &outside_purpose;
     CheckReport report;
     report.method = suite.method;
     report.bound = suite.bound;
@@ -803,6 +806,23 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     report.verdict = report.counterexample ? Verdict::Fail : Verdict::Pass;
     report.assumptions = assumptions_of(suite.method, suite.bound, stack_.oracle().traits(),
                                         stack_.devices().front()->describe(), quiet_check_factor_);
+    if (!outside_purpose.empty()) {
+        std::set<std::pair<std::string, std::string>> untested;
+        for (const Word& w : outside_purpose) {
+            StateId q = expected_.initial();
+            for (std::size_t k = 0; k + 1 < w.size(); ++k) q = expected_.successor(q, w[k]);
+            untested.emplace(expected_.state_name(q), stack_.oracle().inputs().name(w.back()));
+        }
+        std::string all;
+        for (const auto& [state, input] : untested) {
+            all += (all.empty() ? "" : "; ") + ("state " + state + ", input " + input);
+            report.not_tested.push_back(TransitionRef{state, input});
+        }
+        report.assumptions.push_back(std::to_string(untested.size()) +
+                                     " transition(s) the spec says are refused (err) were not tested: the device's "
+                                     "learning purpose does not explore them (it answered unknown:purpose; re-learn "
+                                     "the spec to record them as unknown): " + all);
+    }
     report.stats = stack_.stats().since(before);
     if (report.counterexample) {
         const Counterexample& cex = *report.counterexample;

@@ -175,6 +175,21 @@ TEST(OutsidePurpose, CheckSkipsOnlyTheSpecsUnknownTransitionsAndADeniedDefinedOn
               std::string::npos)
         << unpredicted_answer_note(report);
     EXPECT_FALSE(mentions(report.assumptions, "learning purpose")) << assumptions_block(report.assumptions);
+    EXPECT_TRUE(report.not_tested.empty());
+    // A spec that says the second inc is refused (as specs learned before purposes answered
+    // unknown:purpose recorded a denial): not tested, and named and listed, never a silent pass.
+    const CheckReport refused =
+        check_spec(spec::parse_spec(counter_spec("{inc: More}").substr(0, counter_spec("{inc: More}").find("  More:")) +
+                                        "  More:\n    callins: {reset: Zero}\n",
+                                    "refused.yaml"),
+                   devices, options);
+    EXPECT_EQ(refused.verdict, Verdict::Pass);
+    EXPECT_EQ(refused.not_tested, (std::vector<TransitionRef>{{"More", "inc"}}));
+    EXPECT_TRUE(mentions(refused.assumptions, "1 transition(s) the spec says are refused (err) were not tested: the "
+                                              "device's learning purpose does not explore them (it answered "
+                                              "unknown:purpose; re-learn the spec to record them as unknown): state "
+                                              "More, input inc"))
+        << assumptions_block(refused.assumptions);
     // A spec that is wrong where the purpose does explore still fails.
     const std::string wrong = counter_spec("{inc: More, reset: Zero}");
     EXPECT_EQ(check_spec(spec::parse_spec(wrong, "wrong.yaml"), devices, options).verdict, Verdict::Fail);

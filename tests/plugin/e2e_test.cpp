@@ -559,8 +559,11 @@ TEST_F(PluginE2E, TheTestProcessesOfOneCtestRunShareOneProposal) {
         EXPECT_NE(one.out.find("learned once for this spec and change, by " + failed.front() + " in test process "),
                   std::string::npos)
             << one.out;
-        // (the diff pairs the stored Cancelling with the proposal's Idle: cancel now ends the timer)
+        // (the diff pairs the stored Cancelling with the proposal's Idle: cancel now ends the timer,
+        // and the message says that this stored state is gone)
         EXPECT_NE(one.out.find("What changed (stored -> proposed):\n"
+                               "    the proposal has 2 states, the stored spec 3: 1 of 3 stored states is gone: "
+                               "Cancelling merged into Idle (review this before accepting the proposal)\n"
                                "    Cancelling start: err  =>  -> Running"),
                   std::string::npos)
             << one.out;

@@ -240,6 +240,13 @@ struct CheckOptions {
     double quiet_check_factor = 3;
 };
 
+/// A transition of a spec by name: a state and an input (a callin or `wait`).
+struct TransitionRef {
+    std::string state;
+    std::string input;
+    bool operator==(const TransitionRef&) const = default;
+};
+
 /// What a conformance run found.
 struct CheckReport {
     Verdict verdict = Verdict::Pass;
@@ -256,6 +263,10 @@ struct CheckReport {
     /// refinement) the values sampled per partition. Printed with assumptions_block.
     std::vector<std::string> assumptions;
     QueryStats stats;
+    /// Transitions the spec says are refused (err) that the device's learning purpose would not try
+    /// (it answered `unknown:purpose` there): not tested, named among the assumptions. Where the spec
+    /// expects ok or a callback such an answer is a difference (Fail), never listed here.
+    std::vector<TransitionRef> not_tested;
 };
 
 /// Runs conformance suites of one model against devices through one oracle stack kept across runs
@@ -310,8 +321,8 @@ private:
 std::vector<std::string> cut_at_unknown(TestSuite& suite, const Typestate& typestate);
 
 /// When the first differing step of `report`'s trace is an answer `unknown:<source>` (e.g. the
-/// device's learning purpose denied the callin: `unknown:purpose`) where the spec expects a defined
-/// answer: one sentence saying it is a difference — the device is not in the state the spec says
+/// device's learning purpose denied the callin: `unknown:purpose`) where the spec expects ok or a
+/// callback: one sentence saying it is a difference — the device is not in the state the spec says
 /// — and never an untested transition; empty otherwise.
 [[nodiscard]] std::string unpredicted_answer_note(const CheckReport& report);
 
