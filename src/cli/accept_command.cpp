@@ -105,6 +105,21 @@ std::pair<spec::Spec, std::optional<spec::Spec>> load_checked(const AcceptArgs& 
             }
             std::cerr << "typestar: warning: --force: " << text << "\n";
         }
+        // A proposal that loses stored states is flagged before it replaces the spec; a smaller
+        // one is refused unless told (the re-learn may have stopped short of what the spec knew).
+        if (mismatch.empty()) {
+            const spec::SpecDiff diff = spec::diff_specs(*stored, proposal);
+            if (const std::string lost = stored_states_lost(diff); !lost.empty()) {
+                if (diff.new_state_count < diff.old_state_count && !o.force) {
+                    print_error(proposal_path.string() + " is smaller than " + spec_path.string() + ": " + lost +
+                                "\nnothing was written; review the change (typestar diff " + spec_path.string() + " " +
+                                proposal_path.string() + "), re-learn at a higher bound if the device still has those "
+                                "states, or accept it with --force if it really lost them");
+                    exit_with(kExitBadInput);
+                }
+                std::cerr << "typestar: warning: " << (o.force ? "--force: " : "") << lost << "\n";
+            }
+        }
     }
     return {std::move(proposal), std::move(stored)};
 }
@@ -230,7 +245,7 @@ void register_accept_command(CLI::App& app) {
     cmd->add_flag("--auto", o->keep_generated, "keep the generated names (s0, s1, ...) of new states");
     cmd->add_flag("--force", o->force,
                   "accept a proposal for another class name or alphabet (refused otherwise: a proposal of another "
-                  "spec)");
+                  "spec), or one with fewer states than the stored spec (refused otherwise: stored states gone)");
     cmd->callback([o] { run_accept(*o); });
 }
 

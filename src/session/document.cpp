@@ -221,6 +221,7 @@ DocumentCheck check_typestate_document(const Document& document, Subject& subjec
         text << "counterexample: " << subject.url << " does not conform to " << document.name << " (test "
              << *cex.test_case + 1 << " of " << report.tests << ": " << cex.purpose << ")\n"
              << format_trace(report.trace);
+        if (const std::string note = unpredicted_answer_note(report); !note.empty()) text << note << "\n";
     }
     out.text = text.str();
     out.counts = std::to_string(t.queries_executed) + " queries executed, " + std::to_string(t.waits_executed) + " waits";
@@ -373,6 +374,7 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
         options.equivalence.perfect = **truth;
     }
     const PartitionPlan plan = plan_partitions(device, nullptr);  // refine or not: decided here, once
+    std::optional<spec::Spec> stored;  // --from SPEC.yaml: a proposal (propose: the stored spec's strength)
     if (!request.from.empty() && !plan.refine) {
         Document seed = load_document(request.from);
         if (!seed.machine)
@@ -383,6 +385,7 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
             throw std::invalid_argument(request.from + ": " + e.what());
         }
         options.seed = std::move(*seed.machine);
+        stored = std::move(seed.spec);
     }
     // One progress line per round comes from the experiment loop (typestar.learn, level info).
     if (plan.refine) {
@@ -393,7 +396,9 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
     }
 
     Device* devices[] = {&device};
-    const LearnedSpec learned = learn_spec(devices, options);
+    // Seeded with a stored spec: the one proposal pipeline (at least the stored spec's bound, its
+    // states kept where the device still tells them apart, its state names and declarations).
+    const LearnedSpec learned = stored ? propose(&*stored, devices, options) : learn_spec(devices, options);
     const MealyMachine& machine = learned.machine;
     LearnedDocument out;
     out.stats = learned.stats;
@@ -421,6 +426,10 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
     if (!learned.bound_note.empty()) os << "typestar: --bound auto: " << learned.bound_note << "\n";
     // What the flake policy re-ran and the chance it leaves, or that the device declares it cannot flake.
     if (!learned.flake_note.empty()) os << "typestar: " << learned.flake_note << "\n";
+    if (stored && learned.bound > request.bound && request.method == SuiteMethod::Algorithm2 && !request.auto_bound)
+        os << "typestar: learned at B=" << learned.bound << ", the bound " << request.from << " records (--bound "
+           << request.bound << " asked less): a proposal keeps at least the stored spec's strength\n";
+    if (!learned.seed_note.empty()) os << "typestar: " << learned.seed_note << "\n";
     learn_evidence(os, learned, request.method, request.bound, request.states);
     out.report = os.str();
     return out;

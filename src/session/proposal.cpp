@@ -329,6 +329,13 @@ std::optional<std::size_t> suite_size(const spec::Spec& spec, std::size_t bound)
     }
 }
 
+std::string stored_states_lost(const spec::SpecDiff& diff) {
+    const std::string gone = spec::states_gone(diff, "stored");
+    if (diff.new_state_count >= diff.old_state_count || gone.empty()) return gone;
+    return "the proposal has " + std::to_string(diff.new_state_count) + " states, the stored spec " +
+           std::to_string(diff.old_state_count) + ": " + gone;
+}
+
 std::string bound_change(const spec::Spec& stored, const spec::Spec& proposal) {
     const std::size_t before = stored.bounds.distinguisher;
     const std::size_t after = proposal.bounds.distinguisher;
@@ -389,6 +396,7 @@ std::string learning_summary(const LearnedSpec& learned, std::string_view how, c
         if (const std::string b = bound_change(*stored, *learned.spec); !b.empty()) out += "Note: " + b + ".\n";
     }
     if (const std::string w = tight_bound_warning(learned); !w.empty()) out += w + "\n";
+    if (!learned.seed_note.empty()) out += learned.seed_note + ".\n";
     if (!learned.assumptions.empty()) out += "The learned spec relies on:\n" + assumptions_block(learned.assumptions);
     if (!learned.exploration_note.empty()) out += "Searched " + learned.exploration_note + ".\n";
     return out;

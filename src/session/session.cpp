@@ -20,7 +20,6 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
-#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
@@ -421,6 +420,95 @@ std::string exploration_note(const ExplorationRecord& r, std::size_t per_transit
            " inputs and found none (evidence beyond the bound, not a proof)";
 }
 
+/// What a seed's states are worth (LearnOptions::seed, e.g. the stored spec a proposal re-learns):
+/// a hypothesis the inner oracle finds no counterexample to is checked against the seed's own
+/// distinctions. Every two seed states whose access words (in the seed) reach one hypothesis state
+/// are run with the seed's shortest word telling them apart, access(p)·w and access(q)·w, through
+/// the stack (the cache answers what ran before); an answer the hypothesis does not predict is its
+/// counterexample. So a seed state merges with another only when the device no longer tells them
+/// apart by the words that told them apart in the seed.
+class SeedStatesOracle final : public EquivalenceOracle {
+public:
+    SeedStatesOracle(EquivalenceOracle& inner, MembershipOracle& oracle, const MealyMachine& seed)
+        : inner_(&inner), oracle_(oracle), seed_(minimize(over_alphabets(seed, oracle.inputs(), oracle.outputs()))) {
+        for (auto& a : access_sequences(seed_)) access_.push_back(std::move(a));
+    }
+    void set_inner(EquivalenceOracle& inner) noexcept { inner_ = &inner; }
+
+    std::optional<Counterexample> find_counterexample(const MealyMachine& hypothesis,
+                                                      std::span<const Word> access) override {
+        if (auto cex = inner_->find_counterexample(hypothesis, access)) return cex;
+        // Seed states by the hypothesis state their access word reaches.
+        std::map<StateId, std::vector<StateId>> merged;
+        for (StateId s = 0; s < seed_.num_states(); ++s)
+            if (access_[s]) merged[hypothesis.run(*access_[s])].push_back(s);
+        std::vector<Word> words;
+        std::vector<std::string> purposes;
+        for (const auto& [h, states] : merged) {
+            for (std::size_t i = 0; i < states.size(); ++i)
+                for (std::size_t j = i + 1; j < states.size(); ++j) {
+                    const auto w = separating(states[i], states[j]);
+                    if (!w) continue;
+                    for (const StateId s : {states[i], states[j]}) {
+                        Word word = *access_[s];
+                        word.insert(word.end(), w->begin(), w->end());
+                        words.push_back(std::move(word));
+                        purposes.push_back("the seed's states " + seed_.state_name(states[i]) + " and " +
+                                           seed_.state_name(states[j]) + " (one state of the hypothesis), told apart by '" +
+                                           to_string(*w, seed_.inputs()) + "' in the seed");
+                    }
+                }
+        }
+        if (words.empty()) return std::nullopt;
+        ++rounds_;
+        words_run_ += words.size();
+        std::vector<Word> answers(words.size());
+        std::vector<Query> batch;
+        for (std::size_t k = 0; k < words.size(); ++k) {
+            answers[k].resize(words[k].size());
+            batch.push_back(Query{{}, words[k], answers[k]});
+        }
+        oracle_.query_all(batch);
+        for (std::size_t k = 0; k < words.size(); ++k) {
+            const Word expected = hypothesis.outputs_of(words[k]);
+            bool same = true;
+            for (std::size_t n = 0; n < expected.size() && same; ++n)
+                same = hypothesis.outputs().name(expected[n]) == oracle_.outputs().name(answers[k][n]);
+            if (!same) return Counterexample{words[k], expected, answers[k], purposes[k], {}};
+        }
+        return std::nullopt;
+    }
+    std::size_t suggested_suffix_length() const override { return inner_->suggested_suffix_length(); }
+
+    /// The checks that ran and the words they ran.
+    std::size_t rounds() const noexcept { return rounds_; }
+    std::size_t words_run() const noexcept { return words_run_; }
+
+private:
+    std::optional<Word> separating(StateId p, StateId q) {
+        const auto key = std::make_pair(std::min(p, q), std::max(p, q));
+        auto it = separating_.find(key);
+        if (it == separating_.end()) it = separating_.emplace(key, separating_word(seed_, p, q)).first;
+        return it->second;
+    }
+
+    EquivalenceOracle* inner_;
+    MembershipOracle& oracle_;
+    MealyMachine seed_;
+    std::vector<std::optional<Word>> access_;
+    std::map<std::pair<StateId, StateId>, std::optional<Word>> separating_;
+    std::size_t rounds_ = 0, words_run_ = 0;
+};
+
+/// Whether `seed`'s inputs are the oracle's (by name): SeedStatesOracle can use it. (Otherwise the
+/// learner refuses the seed with its own error.)
+bool seed_fits(const MealyMachine& seed, const MembershipOracle& oracle) {
+    std::vector<std::string> a = seed.inputs().names(), b = oracle.inputs().names();
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    return a == b;
+}
+
 /// Records the device's environment inputs as `role: environment` declarations (format v2); a spec
 /// without any stays version 1. Throws DeviceError for an environment input the spec does not have.
 void declare_environment(spec::Spec& s, const DeviceDescription& device) {
@@ -462,6 +550,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     // A device that cannot flake needs no second run of anything (Device::deterministic).
     const bool deterministic = std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
     SuiteConfig decisive = suite_config(SuiteMethod::Wp, 0, 0);  // with a perfect oracle
+    std::optional<SeedStatesOracle> seed_states;         // a seed's states survive where the device tells them apart
     std::string tried;          // --bound auto: every B learned at, and what B+1 found
     bool next_checked = false;  // --bound auto: Algorithm 2 at B+1 found nothing
     std::optional<LearnResult> result;
@@ -485,6 +574,11 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         const std::unique_ptr<Learner> learner = make_learner(options.learner, stack.oracle(), std::move(config));
         learner_name = learner->name();
         EquivalenceOracle* judge = equivalence.get();
+        if (options.seed && !eq.perfect && seed_fits(*options.seed, stack.oracle())) {
+            if (!seed_states) seed_states.emplace(*judge, stack.oracle(), *options.seed);
+            else seed_states->set_inner(*judge);
+            judge = &*seed_states;
+        }
         if (!eq.perfect && eq.explore_words_per_transition > 0) {
             if (!exploring) {
                 ExplorationConfig search;
@@ -492,9 +586,9 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
                 search.seed = eq.explore_seed;
                 RunConfig run;
                 run.batch_size = eq.batch_size;
-                exploring.emplace(*equivalence, stack.oracle(), std::move(search), run);
+                exploring.emplace(*judge, stack.oracle(), std::move(search), run);
             } else {
-                exploring->set_inner(*equivalence);
+                exploring->set_inner(*judge);
             }
             judge = &*exploring;
         }
@@ -560,7 +654,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     const DeviceDescription device = devices.front()->describe();
     LearnedSpec out{minimize(result->hypothesis), {}, std::nullopt, {}, result->rounds, result->converged,
-                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}, {}, {}, {}};
+                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}, {}, {}, {}, {}};
     out.stats = stack.stats().since(before);  // every experiment of an auto bound, nothing earlier
     if (alg2) {
         out.bound = bound;
@@ -592,6 +686,15 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         out.explored = exploring->record();
         out.exploration_note = exploration_note(out.explored, eq.explore_words_per_transition);
     }
+    if (seed_states)
+        out.seed_note = std::string("The seed's states: ") +
+                        (seed_states->rounds() == 0
+                             ? std::string("no hypothesis merged two of them")
+                             : "where a hypothesis merged two, the seed's own word telling them apart ran after each "
+                               "one's access word (" + std::to_string(seed_states->words_run()) + " words in " +
+                                   std::to_string(seed_states->rounds()) +
+                                   (seed_states->rounds() == 1 ? " check" : " checks") +
+                                   "), so they merge only where the device no longer tells them apart by it");
     if (!eq.perfect)
         out.assumptions = assumptions_of(eq.method, alg2 ? bound : eq.extra_states, stack.oracle().traits(), device,
                                          options.quiet_check_factor);
@@ -639,6 +742,13 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 LearnOptions proposal_options(const spec::Spec* stored, const Device& device, const LearnOptions& options) {
     LearnOptions o = options;
     if (stored != nullptr && o.name.empty()) o.name = stored->typestate.name;
+    // At least the stored spec's strength, in every front end: its distinguisher bound (Algorithm
+    // 2), its state bound (W/Wp). A lower request would pass its own check and drop stored states.
+    if (stored != nullptr) {
+        o.equivalence.bound = std::max(o.equivalence.bound, stored->bounds.distinguisher);
+        if (stored->bounds.states && o.equivalence.method != SuiteMethod::Algorithm2)
+            o.equivalence.state_bound = std::max(o.equivalence.state_bound.value_or(0), *stored->bounds.states);
+    }
     bool same_inputs = false;
     if (stored != nullptr) {
         std::vector<std::string> spec_inputs = stored->typestate.callins;
@@ -771,7 +881,11 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     const QueryStats before = stack_.stats();
     RunConfig run;
     run.batch_size = batch_size;
-    std::vector<Word> outside_purpose;  // cases the device's learning purpose cut short
+    // An answer the spec does not predict is a difference: `unknown:purpose` where the spec expects
+    // ok or a callback means the device is not where the spec says (its purpose denied the callin
+    // there). Where the spec says err (specs learned before purposes answered unknown:purpose
+    // recorded a denial so), the runner leaves it untested and it is named, never passed silently.
+    std::vector<Word> outside_purpose;  // cases cut short where the spec says err and the purpose denied
     run.outside_purpose = &outside_purpose;
     CheckReport report;
     report.method = suite.method;
@@ -817,18 +931,21 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     report.assumptions = assumptions_of(suite.method, suite.bound, stack_.oracle().traits(),
                                         stack_.devices().front()->describe(), quiet_check_factor_);
     if (!outside_purpose.empty()) {
-        // Trust first: what the purpose kept the suite from testing is named, never passed silently.
-        std::set<std::string> untested;
+        std::set<std::pair<std::string, std::string>> untested;
         for (const Word& w : outside_purpose) {
             StateId q = expected_.initial();
             for (std::size_t k = 0; k + 1 < w.size(); ++k) q = expected_.successor(q, w[k]);
-            untested.insert("state " + expected_.state_name(q) + ", input " + stack_.oracle().inputs().name(w.back()));
+            untested.emplace(expected_.state_name(q), stack_.oracle().inputs().name(w.back()));
         }
         std::string all;
-        for (const auto& u : untested) all += (all.empty() ? "" : "; ") + u;
+        for (const auto& [state, input] : untested) {
+            all += (all.empty() ? "" : "; ") + ("state " + state + ", input " + input);
+            report.not_tested.push_back(TransitionRef{state, input});
+        }
         report.assumptions.push_back(std::to_string(untested.size()) +
-                                     " transition(s) of the spec were not tested: the device's learning purpose does "
-                                     "not explore them (it answered unknown:purpose): " + all);
+                                     " transition(s) the spec says are refused (err) were not tested: the device's "
+                                     "learning purpose does not explore them (it answered unknown:purpose; re-learn "
+                                     "the spec to record them as unknown): " + all);
     }
     report.stats = stack_.stats().since(before);
     if (report.counterexample) {
@@ -893,6 +1010,19 @@ std::string assumptions_block(const std::vector<std::string>& assumptions, std::
     std::string out;
     for (const auto& a : assumptions) out += std::string(indent) + "- " + a + "\n";
     return out;
+}
+
+std::string unpredicted_answer_note(const CheckReport& report) {
+    for (std::size_t k = 0; k < report.trace.size(); ++k) {
+        const TraceStep& step = report.trace[k];
+        if (step.expected == step.actual) continue;
+        if (step.actual.rfind("unknown:", 0) != 0) return {};
+        return "step " + std::to_string(k + 1) + ": the device answered " + step.actual + " to " + step.input +
+               " where the spec expects " + step.expected + " (in state " + step.state +
+               "): the device would not try it, so it is not in the state the spec says there; an answer the spec "
+               "does not predict is a difference, not an untested transition.";
+    }
+    return {};
 }
 
 std::string evidence_note(const CheckReport& report) {

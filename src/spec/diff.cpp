@@ -114,6 +114,8 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
               [](const GuardChange& x, const GuardChange& y) { return x.input < y.input; });
 
     const detail::AlignedTypestates a = detail::align_typestates(o, n);
+    diff.old_state_count = a.old_t.states.size();
+    diff.new_state_count = a.new_t.states.size();
     const auto& callins = a.callins;
     const Typestate& old_t = a.old_t;
     const Typestate& new_t = a.new_t;
@@ -134,6 +136,19 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
     const auto& order = a.order;
     const auto old_states = old_t.states.size();
     const auto new_states = new_t.states.size();
+    // Old states paired with one new state: merged there (by the new state's canonical order).
+    {
+        std::map<StateId, std::vector<StateId>> by_new;
+        for (StateId p = 0; p < old_states; ++p)
+            if (a.pair[p]) by_new[*a.pair[p]].push_back(p);
+        for (const auto& [q, olds] : by_new) {
+            if (olds.size() < 2) continue;
+            MergedStates m;
+            for (const StateId p : olds) m.old_states.push_back(old_t.states[p].name);
+            m.new_state = a.paired_name[olds.front()];
+            diff.merged_states.push_back(std::move(m));
+        }
+    }
     const auto& pair = a.pair;
     const auto& access = a.access;
     const auto& new_seen = a.new_seen;
@@ -232,9 +247,35 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
     return diff;
 }
 
+std::string states_gone(const SpecDiff& diff, std::string_view old_word) {
+    std::size_t gone = diff.old_only_states.size();
+    std::string parts;
+    for (const auto& m : diff.merged_states) {
+        gone += m.old_states.size() - 1;
+        // The new state keeps one old name (the others merged into it), or goes by another name.
+        const bool keeps_a_name =
+            std::find(m.old_states.begin(), m.old_states.end(), m.new_state) != m.old_states.end();
+        std::string names;
+        for (const auto& s : m.old_states)
+            if (!keeps_a_name || s != m.new_state) names += (names.empty() ? "" : ", ") + s;
+        parts += (parts.empty() ? "" : "; ") + names + " merged into " + m.new_state;
+    }
+    if (!diff.old_only_states.empty()) {
+        std::string names;
+        for (const auto& s : diff.old_only_states) names += (names.empty() ? "" : ", ") + s.name;
+        parts += (parts.empty() ? "" : "; ") + names + " not reached";
+    }
+    if (gone == 0) return {};
+    return std::to_string(gone) + " of " + std::to_string(diff.old_state_count) + " " + std::string(old_word) +
+           " state" + (diff.old_state_count == 1 ? "" : "s") + (gone == 1 ? " is" : " are") + " gone: " + parts;
+}
+
 std::string format_diff(const SpecDiff& diff) {
     if (diff.empty()) return "same behaviour\n";
     std::string out = "## Typestate diff: " + code(diff.old_name) + " (old) vs " + code(diff.new_name) + " (new)\n";
+    if (const std::string gone = states_gone(diff); !gone.empty())
+        out += "\n**" + detail::printable(gone) + "** (the old typestate has " + std::to_string(diff.old_state_count) +
+               " states, the new one " + std::to_string(diff.new_state_count) + ").\n";
 
     if (!diff.callins_added.empty() || !diff.callins_removed.empty() || !diff.callbacks_added.empty() ||
         !diff.callbacks_removed.empty()) {

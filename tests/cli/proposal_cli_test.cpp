@@ -146,5 +146,86 @@ TEST_F(ProposalCli, DiffListsEveryNewStateAndItsTransitions) {
         << r.out;
 }
 
+// ---- issue 34 items 2 and 3 -------------------------------------------------------------------------
+
+/// A counter A -> B -> C -> D (`peek` only in D) with `off` from A to E; `smaller`: B counts no more
+/// (C and D merged into B) and `off` is gone (E not reached).
+std::string counter_yaml(bool smaller) {
+    return smaller ? "typestar: 1\nname: Counter\ncallins: [inc, peek, off]\ncallbacks: []\ninitial: A\nstates:\n"
+                     "  A:\n    callins: {inc: B}\n  B:\n    callins: {inc: B, peek: B}\n"
+                   : "typestar: 1\nname: Counter\ncallins: [inc, peek, off]\ncallbacks: []\ninitial: A\nstates:\n"
+                     "  A:\n    callins: {inc: B, off: E}\n  B:\n    callins: {inc: C}\n  C:\n    callins: {inc: D}\n"
+                     "  D:\n    callins: {inc: D, peek: D}\n  E:\n    callins: {}\n";
+}
+
+TEST_F(ProposalCli, DiffAndAcceptSayWhichStoredStatesAreGoneAndAcceptRefusesASmallerProposalUnlessForced) {
+    write_file_atomically(dir_ / "counter.yaml", counter_yaml(false));
+    write_file_atomically(dir_ / "counter.proposed.yaml", counter_yaml(true));
+    const Result diff = run({"diff", "counter.yaml", "counter.proposed.yaml"});
+    EXPECT_EQ(diff.status, 1) << diff.err;
+    EXPECT_NE(diff.out.find("**3 of 5 old states are gone: C, D merged into B; E not reached** (the old typestate "
+                            "has 5 states, the new one 2)."),
+              std::string::npos)
+        << diff.out;
+
+    const std::string before = read(dir_ / "counter.yaml");
+    const Result refused = run({"accept", "counter.yaml", "--auto"});
+    EXPECT_EQ(refused.status, 2) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("counter.proposed.yaml is smaller than counter.yaml: the proposal has 2 states, the "
+                               "stored spec 5: 3 of 5 stored states are gone: C, D merged into B; E not reached\n"
+                               "nothing was written"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(read(dir_ / "counter.yaml"), before);
+    EXPECT_TRUE(fs::exists(dir_ / "counter.proposed.yaml"));
+
+    const Result forced = run({"accept", "counter.yaml", "--auto", "--force"});
+    ASSERT_EQ(forced.status, 0) << forced.err;
+    EXPECT_NE(forced.err.find("warning: --force: the proposal has 2 states, the stored spec 5"), std::string::npos)
+        << forced.err;
+    EXPECT_EQ(load_spec(dir_ / "counter.yaml").typestate.states.size(), 2u);
+}
+
+/// A lock: `b` works only after three `a`s, so telling A from B takes `a a b` (B=3); `c_at_a`: the
+/// device also takes `c` in A, a change the stored spec lacks.
+std::string lock_yaml(bool c_at_a) {
+    return std::string("typestar: 1\nname: Lock\ncallins: [a, b, c]\ncallbacks: []\ninitial: A\n"
+                       "bounds: {distinguisher: 3}\nstates:\n  A:\n    callins: ") +
+           (c_at_a ? "{a: B, c: A}" : "{a: B}") +
+           "\n  B:\n    callins: {a: C}\n  C:\n    callins: {a: D}\n  D:\n    callins: {a: D, b: D}\n";
+}
+
+TEST_F(ProposalCli, LearnFromAStoredSpecRunsAtLeastAtItsBound) {
+    // What the JUnit and node:test runners run for a proposal: `learn --from SPEC --bound 2`.
+    write_file_atomically(dir_ / "lock.yaml", lock_yaml(false));
+    write_file_atomically(dir_ / "device.yaml", lock_yaml(true));
+    const Result r = run({"learn", "--device", "model:device.yaml", "--from", "lock.yaml", "--bound", "2", "--out",
+                          "proposed.yaml"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Spec proposed = load_spec(dir_ / "proposed.yaml");
+    EXPECT_EQ(proposed.bounds.distinguisher, 3u);
+    EXPECT_TRUE(same_behaviour(proposed, load_spec(dir_ / "device.yaml")));
+    EXPECT_NE(r.err.find("typestar: learned at B=3, the bound lock.yaml records (--bound 2 asked less)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("(distinguisher bound B=3)"), std::string::npos) << r.err;
+    // The stored state names are kept (the proposal pipeline's, as in the gtest plugin).
+    EXPECT_TRUE(proposed.typestate.find_state("D").has_value()) << read(dir_ / "proposed.yaml");
+}
+
+TEST_F(ProposalCli, CheckFailsWhereThePurposeDeniesACallinTheSpecDefines) {
+    // The full AsyncTask spec against a device whose purpose denies a second pending cancel: the
+    // device answers unknown:purpose where the spec expects ok — a difference, never a pass.
+    const Result r = run({"check", kAsyncTask, "--device", "inproc:asynctask_purpose"});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("counterexample: inproc:asynctask_purpose does not conform to AsyncTask"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("unknown:purpose  <- differs"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("the device would not try it, so it is not in the state the spec says there"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("were not tested: the device's learning purpose"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace typestar::spec

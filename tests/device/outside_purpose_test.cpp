@@ -149,7 +149,7 @@ bool mentions(const std::vector<std::string>& assumptions, const std::string& te
     return false;
 }
 
-TEST(OutsidePurpose, CheckDoesNotTestItAndNamesIt) {
+TEST(OutsidePurpose, CheckSkipsOnlyTheSpecsUnknownTransitionsAndADeniedDefinedOneFails) {
     std::atomic<int> runs{0};
     InProcessDevice d(counter(runs));
     Device* devices[] = {&d};
@@ -160,14 +160,36 @@ TEST(OutsidePurpose, CheckDoesNotTestItAndNamesIt) {
     EXPECT_EQ(learned.verdict, Verdict::Pass);
     EXPECT_TRUE(mentions(learned.assumptions, "state s1, input inc: unknown (purpose"))
         << assumptions_block(learned.assumptions);
-    // A spec that claims the second inc works: the device's purpose keeps it from being tested,
-    // which is no failure of the class, and the assumptions say so (never a silent pass).
+    // A spec that claims the second inc works: the device answers unknown:purpose where the spec
+    // predicts ok (issue 34 item 3): the device is not where the spec says, a difference with its
+    // trace — never "not tested", never a pass.
     const CheckReport report =
         check_spec(spec::parse_spec(counter_spec("{inc: More}"), "claims.yaml"), devices, options);
-    EXPECT_EQ(report.verdict, Verdict::Pass);
-    EXPECT_TRUE(mentions(report.assumptions, "transition(s) of the spec were not tested: the device's learning purpose "
-                                             "does not explore them (it answered unknown:purpose): state More, input inc"))
-        << assumptions_block(report.assumptions);
+    EXPECT_EQ(report.verdict, Verdict::Fail);
+    ASSERT_TRUE(report.counterexample.has_value());
+    const std::size_t differs = report.counterexample->first_difference();
+    ASSERT_LT(differs, report.trace.size());
+    EXPECT_EQ(report.trace[differs], (TraceStep{"More", "inc", "ok", "unknown:purpose"}));
+    EXPECT_NE(unpredicted_answer_note(report).find("the device answered unknown:purpose to inc where the spec "
+                                                   "expects ok (in state More)"),
+              std::string::npos)
+        << unpredicted_answer_note(report);
+    EXPECT_FALSE(mentions(report.assumptions, "learning purpose")) << assumptions_block(report.assumptions);
+    EXPECT_TRUE(report.not_tested.empty());
+    // A spec that says the second inc is refused (as specs learned before purposes answered
+    // unknown:purpose recorded a denial): not tested, and named and listed, never a silent pass.
+    const CheckReport refused =
+        check_spec(spec::parse_spec(counter_spec("{inc: More}").substr(0, counter_spec("{inc: More}").find("  More:")) +
+                                        "  More:\n    callins: {reset: Zero}\n",
+                                    "refused.yaml"),
+                   devices, options);
+    EXPECT_EQ(refused.verdict, Verdict::Pass);
+    EXPECT_EQ(refused.not_tested, (std::vector<TransitionRef>{{"More", "inc"}}));
+    EXPECT_TRUE(mentions(refused.assumptions, "1 transition(s) the spec says are refused (err) were not tested: the "
+                                              "device's learning purpose does not explore them (it answered "
+                                              "unknown:purpose; re-learn the spec to record them as unknown): state "
+                                              "More, input inc"))
+        << assumptions_block(refused.assumptions);
     // A spec that is wrong where the purpose does explore still fails.
     const std::string wrong = counter_spec("{inc: More, reset: Zero}");
     EXPECT_EQ(check_spec(spec::parse_spec(wrong, "wrong.yaml"), devices, options).verdict, Verdict::Fail);

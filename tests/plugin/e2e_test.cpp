@@ -559,8 +559,11 @@ TEST_F(PluginE2E, TheTestProcessesOfOneCtestRunShareOneProposal) {
         EXPECT_NE(one.out.find("learned once for this spec and change, by " + failed.front() + " in test process "),
                   std::string::npos)
             << one.out;
-        // (the diff pairs the stored Cancelling with the proposal's Idle: cancel now ends the timer)
+        // (the diff pairs the stored Cancelling with the proposal's Idle: cancel now ends the timer,
+        // and the message says that this stored state is gone)
         EXPECT_NE(one.out.find("What changed (stored -> proposed):\n"
+                               "    the proposal has 2 states, the stored spec 3: 1 of 3 stored states is gone: "
+                               "Cancelling merged into Idle (review this before accepting the proposal)\n"
                                "    Cancelling start: err  =>  -> Running"),
                   std::string::npos)
             << one.out;
@@ -737,6 +740,46 @@ TEST_F(PluginE2E, AFailingTestNamesTheLearnerThatRanAndABoundChangeWithTheSuiteS
               std::string::npos)
         << r.out;
     EXPECT_EQ(typestar::spec::load_spec(dir_ / "timer.proposed.yaml").bounds.distinguisher, 3u);
+}
+
+}  // namespace
+
+// ---- proposals keep what is stored; an unpredicted answer is a difference (issue 34) -------------
+
+namespace {
+
+TEST_F(PluginE2E, ACallinThePurposeDeniesWhereTheSpecExpectsAnAnswerFailsNeverPasses) {
+    // The full AsyncTask spec against a device whose purpose denies a second pending cancel.
+    const fs::path spec = dir_ / "asynctask.yaml";
+    fs::copy_file(std::string(TYPESTAR_SOURCE_DIR) + "/specs/asynctask.yaml", spec);
+    const Outcome r = subject(spec, "inproc:asynctask_purpose", {}, {"--gtest_filter=AsyncTask.Cancelling_cancel"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("[  FAILED  ] AsyncTask.Cancelling_cancel"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("the device answered unknown:purpose to cancel where the spec expects ok (in state "
+                         "Cancelling): the device would not try it"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("were not tested: the device's learning purpose"), std::string::npos) << r.out;
+}
+
+TEST_F(PluginE2E, AFailingTestSaysWhichStoredStatesTheProposalLoses) {
+    // The device lost states of the stored counter: the message says which, before anyone accepts.
+    const fs::path spec = dir_ / "counter.yaml";
+    std::ofstream(spec) << "typestar: 1\nname: Counter\ncallins: [inc, peek, off]\ncallbacks: []\ninitial: A\n"
+                           "bounds: {distinguisher: 3}\nstates:\n  A:\n    callins: {inc: B, off: E}\n  B:\n"
+                           "    callins: {inc: C}\n  C:\n    callins: {inc: D}\n  D:\n    callins: {inc: D, peek: D}\n"
+                           "  E:\n    callins: {}\n";
+    const fs::path device = dir_ / "device.yaml";
+    std::ofstream(device) << "typestar: 1\nname: Counter\ncallins: [inc, peek, off]\ncallbacks: []\ninitial: A\n"
+                             "states:\n  A:\n    callins: {inc: B}\n  B:\n    callins: {inc: B, peek: B}\n";
+    const Outcome r = subject(spec, "model:" + device.string(), {}, {"--gtest_filter=Counter.A_off"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("    the proposal has 2 states, the stored spec 5: 3 of 5 stored states are gone: C, D "
+                         "merged into B; E not reached (review this before accepting the proposal)\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("**3 of 5 old states are gone: C, D merged into B; E not reached**"), std::string::npos)
+        << r.out;
 }
 
 }  // namespace

@@ -145,6 +145,65 @@ TEST(Propose, KeepsTheStoredStateNamesAndTiming) {
     EXPECT_EQ(proposal.stats.learning.queries_executed, 0u);  // the right seed costs no learning query
 }
 
+// ---- proposals keep what is stored (issue 34 item 2) ---------------------------------------------
+
+/// A lock: `b` works only after three `a`s (A -> B -> C -> D); telling A from B takes `a a b`, so the
+/// spec records B=3. `c_at_a`: the device also takes `c` in A (a change the stored spec lacks).
+spec::Spec lock_spec(bool c_at_a) {
+    return spec::parse_spec(std::string("typestar: 1\nname: Lock\ncallins: [a, b, c]\ncallbacks: []\ninitial: A\n"
+                                        "bounds: {distinguisher: 3}\nstates:\n  A:\n    callins: ") +
+                                (c_at_a ? "{a: B, c: A}" : "{a: B}") +
+                                "\n  B:\n    callins: {a: C}\n  C:\n    callins: {a: D}\n  D:\n    callins: {a: D, b: D}\n",
+                            "lock.yaml");
+}
+
+TEST(Propose, LearnsAtLeastAtTheStoredSpecsBoundWhateverIsAsked) {
+    const spec::Spec stored = lock_spec(false);
+    ASSERT_EQ(stored.bounds.distinguisher, 3u);
+    const spec::Spec truth = lock_spec(true);
+    for (const LearnerKind learner : {LearnerKind::LSharp, LearnerKind::LStar}) {
+        ModelDevice device(synchronous_closure(truth.typestate));
+        Device* devices[] = {&device};
+        LearnOptions options;
+        options.learner = learner;
+        options.equivalence.bound = 2;  // what a front end asks by default
+        const LearnedSpec proposal = propose(&stored, devices, options);
+        EXPECT_EQ(proposal.bound, 3u) << learner_name(learner);  // what ran: the stored spec's B
+        ASSERT_TRUE(proposal.spec.has_value());
+        EXPECT_EQ(proposal.spec->bounds.distinguisher, 3u);
+        EXPECT_TRUE(spec::same_behaviour(*proposal.spec, truth)) << spec::write_spec(*proposal.spec);
+        EXPECT_NE(proposal.assumptions.front().find("(distinguisher bound B=3)"), std::string::npos)
+            << proposal.assumptions.front();
+        // A higher request stays higher.
+        options.equivalence.bound = 4;
+        EXPECT_EQ(propose(&stored, devices, options).bound, 4u);
+    }
+}
+
+TEST(LearnSpec, ASeedsStatesSurviveWhereTheDeviceStillTellsThemApart) {
+    // Learning at B=1 cannot tell A, B and C apart (that takes `a a b`), but the seed's own words
+    // do: a hypothesis merging them is refuted by them, so every state of the device's lock is kept.
+    const spec::Spec truth = lock_spec(true);
+    for (const LearnerKind learner : {LearnerKind::LSharp, LearnerKind::LStar}) {
+        ModelDevice device(synchronous_closure(truth.typestate));
+        Device* devices[] = {&device};
+        LearnOptions options;
+        options.learner = learner;
+        options.equivalence.bound = 1;
+        options.seed = seed_of(lock_spec(false).typestate);
+        const LearnedSpec learned = learn_spec(devices, options);
+        ASSERT_TRUE(learned.spec.has_value());
+        EXPECT_TRUE(spec::same_behaviour(*learned.spec, truth))
+            << learner_name(learner) << ":\n" << spec::write_spec(*learned.spec);
+        EXPECT_NE(learned.seed_note.find("The seed's states: "), std::string::npos) << learned.seed_note;
+        // Without the seed, B=1 merges them: the seed's words are what kept them.
+        options.seed.reset();
+        const LearnedSpec plain = learn_spec(devices, options);
+        EXPECT_LT(plain.machine.num_states(), learned.machine.num_states()) << learner_name(learner);
+        EXPECT_EQ(plain.seed_note, "");
+    }
+}
+
 // ---- bounds are decisions a person sees (issue 24 item 5) -----------------------------------------
 
 /// --budget N is a hard cap on executed queries, counted from the learning run's first query: a

@@ -220,5 +220,38 @@ TEST(DiffSpecs, EveryNewStateIsListedWithEveryTransitionOutOfIt) {
     for (const char* name : {"`Second`", "`Third`", "`Fourth`", "`Last`"}) EXPECT_NE(text.find(name), std::string::npos) << text;
 }
 
+// Issue 34 item 2: a diff says which old states are gone — merged into another or no longer reached.
+TEST(DiffSpecs, SaysWhichOldStatesAreGoneMergedOrNotReached) {
+    // Old: a counter A -> B -> C -> D (peek only in D), and `off` from A to E. New: B counts no more.
+    const Spec old_spec = parse_spec(
+        "typestar: 1\nname: Counter\ncallins: [inc, peek, off]\ncallbacks: []\ninitial: A\nstates:\n"
+        "  A:\n    callins: {inc: B, off: E}\n  B:\n    callins: {inc: C}\n  C:\n    callins: {inc: D}\n"
+        "  D:\n    callins: {inc: D, peek: D}\n  E:\n    callins: {}\n",
+        "old.yaml");
+    const Spec new_spec = parse_spec(
+        "typestar: 1\nname: Counter\ncallins: [inc, peek, off]\ncallbacks: []\ninitial: A\nstates:\n"
+        "  A:\n    callins: {inc: B}\n  B:\n    callins: {inc: B, peek: B}\n",
+        "new.yaml");
+    const SpecDiff d = diff_specs(old_spec, new_spec);
+    EXPECT_EQ(d.old_state_count, 5u);
+    EXPECT_EQ(d.new_state_count, 2u);
+    ASSERT_EQ(d.merged_states.size(), 1u);
+    EXPECT_EQ(d.merged_states[0], (MergedStates{{"B", "C", "D"}, "B"}));
+    EXPECT_EQ(states_gone(d, "stored"), "3 of 5 stored states are gone: C, D merged into B; E not reached");
+    EXPECT_NE(format_diff(d).find("**3 of 5 old states are gone: C, D merged into B; E not reached** (the old "
+                                  "typestate has 5 states, the new one 2).\n"),
+              std::string::npos)
+        << format_diff(d);
+    // The other way round nothing old is gone (the new spec has more states; they are listed as new).
+    const SpecDiff back = diff_specs(new_spec, old_spec);
+    EXPECT_EQ(states_gone(back), "");
+    EXPECT_TRUE(back.merged_states.empty());
+    // A merge into a state of another name lists every old state.
+    Spec renamed = new_spec;
+    renamed.typestate.states[1].name = "Counting";
+    EXPECT_EQ(states_gone(diff_specs(old_spec, renamed)),
+              "3 of 5 old states are gone: B, C, D merged into Counting; E not reached");
+}
+
 }  // namespace
 }  // namespace typestar::spec

@@ -19,9 +19,10 @@ struct RunConfig {
     std::size_t batch_size = 1;
     /// Conformance checks (not learning): when set, a case the device answers `unknown:purpose`
     /// (kOutsidePurpose: its learning purpose does not explore that input there) where the suite
-    /// expects another answer is not checked from that input on, and the case's inputs up to and
-    /// including it are appended here (the caller names them among the assumptions). When null,
-    /// such an answer is a difference like any other (during learning, a counterexample).
+    /// expects `err` is not checked from that input on, and the case's inputs up to and including
+    /// it are appended here (the caller names them among the assumptions). Where the suite expects
+    /// any other answer (ok, a callback), or when null, such an answer is a difference like any
+    /// other (the device is not where the suite says; during learning, a counterexample).
     std::vector<Word>* outside_purpose = nullptr;
 };
 

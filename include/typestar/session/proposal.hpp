@@ -60,6 +60,14 @@ namespace typestar {
 /// its own bound); empty when both have the same B.
 [[nodiscard]] std::string bound_change(const spec::Spec& stored, const spec::Spec& proposal);
 
+/// What a proposal loses of the stored spec, from their diff (stored -> proposal): when the proposal
+/// has fewer states, "the proposal has 26 states, the stored spec 73: 47 of 73 stored states are
+/// gone: B, C merged into A; D not reached"; when it has as many or more but stored states are
+/// merged or no longer reached, the states_gone sentence alone; empty when every stored state has
+/// a state of its own in the proposal. The failing test's message says it, and `typestar accept`
+/// refuses a smaller proposal without --force.
+[[nodiscard]] std::string stored_states_lost(const spec::SpecDiff& diff);
+
 /// Pictures of a proposal written next to its YAML (render::write_proposal_pictures where
 /// typestar is built with Graphviz): the files written; throws to say why there are none.
 using ProposalPictures = std::function<std::vector<std::filesystem::path>(

@@ -92,7 +92,9 @@ struct LearnOptions {
     /// L*'s own options (counterexample strategy, initial suffixes, padding, seed).
     LearnerConfig lstar;
     EquivalenceOptions equivalence;
-    /// Start from this machine (e.g. seed_of(stored spec)): see LearnerConfig::seed.
+    /// Start from this machine (e.g. seed_of(stored spec)): see LearnerConfig::seed. Its states are
+    /// kept apart wherever the device still tells them apart by the seed's own words (an equivalence
+    /// check after the suite's; LearnedSpec::seed_note). Not with a perfect oracle.
     std::optional<MealyMachine> seed;
     /// A counterexample known up front (the word a conformance run failed on), used before the
     /// first equivalence query (ExperimentConfig::counterexample).
@@ -176,6 +178,12 @@ struct LearnedSpec {
     ExplorationRecord explored;
     /// One sentence on that search for messages ("beyond the bound: ..."), empty when it was off.
     std::string exploration_note;
+    /// With a seed (LearnOptions::seed, e.g. the stored spec of a proposal): what checking the
+    /// seed's states cost, one sentence for messages. Every two seed states a hypothesis merges are
+    /// run with the seed's own word telling them apart (after their access words in the seed); an
+    /// answer the hypothesis does not predict is a counterexample, so seed states merge only where
+    /// the device no longer tells them apart by those words. Empty without a seed.
+    std::string seed_note;
 };
 
 /// The warning of a tight bound (`learned.bound_tight`): the learned machine needs words of length
@@ -197,7 +205,11 @@ struct LearnedSpec {
 /// Re-learns after a failed conformance run: seeded with the stored spec when its alphabet is the
 /// devices' (else from scratch), its states named after the stored spec's where the lockstep
 /// pairing of typestar diff pairs them, and the stored timing kept when the devices declare none.
-/// Throws like learn_spec.
+/// At least at the stored spec's strength, whatever `options` ask: Algorithm 2 at
+/// max(options.equivalence.bound, stored B), W/Wp with at least the stored state bound; and every
+/// stored state the device still tells apart by the stored spec's words survives (LearnOptions::seed).
+/// Every front end (the gtest plugin, `typestar learn --from SPEC`, the runners through it) calls
+/// this. Throws like learn_spec.
 [[nodiscard]] LearnedSpec propose(const spec::Spec* stored, std::span<Device* const> devices,
                                   const LearnOptions& options = {});
 
@@ -250,6 +262,13 @@ struct CheckOptions {
     double quiet_check_factor = 3;
 };
 
+/// A transition of a spec by name: a state and an input (a callin or `wait`).
+struct TransitionRef {
+    std::string state;
+    std::string input;
+    bool operator==(const TransitionRef&) const = default;
+};
+
 /// What a conformance run found.
 struct CheckReport {
     Verdict verdict = Verdict::Pass;
@@ -266,6 +285,10 @@ struct CheckReport {
     /// refinement) the values sampled per partition. Printed with assumptions_block.
     std::vector<std::string> assumptions;
     QueryStats stats;
+    /// Transitions the spec says are refused (err) that the device's learning purpose would not try
+    /// (it answered `unknown:purpose` there): not tested, named among the assumptions. Where the spec
+    /// expects ok or a callback such an answer is a difference (Fail), never listed here.
+    std::vector<TransitionRef> not_tested;
 };
 
 /// Runs conformance suites of one model against devices through one oracle stack kept across runs
@@ -318,6 +341,12 @@ private:
 /// of `typestate`, dropping cases left empty. Returns one line per distinct unknown transition met,
 /// "state S, input x: unknown (source: reason)", sorted.
 std::vector<std::string> cut_at_unknown(TestSuite& suite, const Typestate& typestate);
+
+/// When the first differing step of `report`'s trace is an answer `unknown:<source>` (e.g. the
+/// device's learning purpose denied the callin: `unknown:purpose`) where the spec expects ok or a
+/// callback: one sentence saying it is a difference — the device is not in the state the spec says
+/// — and never an untested transition; empty otherwise.
+[[nodiscard]] std::string unpredicted_answer_note(const CheckReport& report);
 
 /// "Passing is bounded evidence ..." : one paragraph naming every assumption of `report`.
 [[nodiscard]] std::string evidence_note(const CheckReport& report);

@@ -8,8 +8,10 @@
 // transition differs, so an empty diff means equal behaviour.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "typestar/spec/spec.hpp"
@@ -72,6 +74,14 @@ struct GuardChange {
     bool operator==(const GuardChange&) const = default;
 };
 
+/// Old states that the new typestate has as one state: the lockstep walk pairs each of them with
+/// the same new state (the words reaching them in the old spec reach one state in the new).
+struct MergedStates {
+    std::vector<std::string> old_states;  ///< at least two, old canonical order
+    std::string new_state;                ///< the new state's name (in the new spec)
+    bool operator==(const MergedStates&) const = default;
+};
+
 /// Everything that differs in behaviour between two specs. Names, bounds, timing and provenance
 /// are not compared.
 struct SpecDiff {
@@ -94,6 +104,11 @@ struct SpecDiff {
     std::vector<TransitionChange> unknown_changes;
     /// Inputs on both sides whose guard or role differs, sorted by input.
     std::vector<GuardChange> guard_changes;
+    /// Groups of old states merged into one new state (by the new state's canonical order).
+    std::vector<MergedStates> merged_states;
+    /// The number of (reachable) states of each typestate, the error sink not counted.
+    std::size_t old_state_count = 0;
+    std::size_t new_state_count = 0;
     /// The shortest word separating the closures (DroidStar §4.1; unknown answers count as err
     /// there); nullopt when equivalent.
     std::optional<SeparatingTrace> witness;
@@ -122,9 +137,16 @@ struct StatePair {
 /// std::invalid_argument if either typestate is malformed (see typestar::synchronous_closure).
 [[nodiscard]] SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec);
 
-/// A Markdown report of `diff` (alphabet changes, a table of changed transitions, unpaired states,
-/// and the separating trace as an aligned table), ready to paste into a code review; for an empty
-/// diff the single line "same behaviour". Deterministic.
+/// The old states that are gone in the new typestate, merged into another or no longer reached:
+/// "3 of 8 stored states are gone: B, C merged into A; D not reached", or empty when every old
+/// state has a state of its own in the new typestate. `old_word` names the old side ("stored",
+/// "old").
+[[nodiscard]] std::string states_gone(const SpecDiff& diff, std::string_view old_word = "old");
+
+/// A Markdown report of `diff` (the old states that are gone (states_gone) first, alphabet
+/// changes, a table of changed transitions, unpaired states, and the separating trace as an aligned
+/// table), ready to paste into a code review; for an empty diff the single line "same behaviour".
+/// Deterministic.
 [[nodiscard]] std::string format_diff(const SpecDiff& diff);
 
 }  // namespace typestar::spec
