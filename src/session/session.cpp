@@ -20,6 +20,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
+#include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/dot.hpp"
