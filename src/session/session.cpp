@@ -10,6 +10,7 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -119,6 +120,16 @@ void adopt_state_names(Typestate& learned, const Typestate& stored) {
     }
 }
 
+/// How tmax was obtained when overridden, and the largest delay the device observed: "<note>; the
+/// largest delay observed was X ms; " (each part when known), else "".
+std::string observed_delay(const DeviceDescription& device) {
+    std::string out = device.timing_note.empty() ? "" : device.timing_note + "; ";
+    if (!device.max_delay_ms) return out;
+    char text[64];
+    std::snprintf(text, sizeof text, "the largest delay observed was %.1f ms; ", *device.max_delay_ms);
+    return out + text;
+}
+
 std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, const DeviceTraits& traits,
                                         const DeviceDescription& device, double quiet_check_factor) {
     std::vector<std::string> out;
@@ -132,7 +143,7 @@ std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, c
         out.push_back("a wait answered quiet changes nothing (declared by the device): quiet self-loops are not tested");
     if (device.tmax_ms)
         out.push_back("every callback arrives within tmax=" + std::to_string(static_cast<long long>(*device.tmax_ms)) +
-                      " ms (quiescence; " +
+                      " ms (quiescence; " + observed_delay(device) +
                       (quiet_check_factor > 0 ? "every way into a quiet state double-checked with a wait of " +
                                                     std::to_string(quiet_check_factor).substr(0, 3) + " x tmax)"
                                               : "not double-checked)"));
