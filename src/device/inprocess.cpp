@@ -61,6 +61,7 @@ struct TimingMonitor {
         std::optional<TimingError::Kind> kind;
         std::string callback;
         double delay_ms = 0;
+        std::uint64_t query = 0;  // the query whose answer it voids (0: unknown)
     };
 
     std::mutex mutex;
@@ -69,12 +70,13 @@ struct TimingMonitor {
     std::vector<Pending> pending;  // violations not yet thrown
 
     void record(std::string message, std::uint64_t TimingReport::*counter,
-                std::optional<TimingError::Kind> kind = std::nullopt, std::string callback = {}, double delay_ms = 0) {
+                std::optional<TimingError::Kind> kind = std::nullopt, std::string callback = {}, double delay_ms = 0,
+                std::uint64_t query = 0) {
         std::lock_guard<std::mutex> lock(mutex);
         ++(report.*counter);
         if (report.messages.size() < 16) report.messages.push_back(message);
         if (policy == TimingViolationPolicy::Error || counter == &TimingReport::harness_errors) {
-            pending.push_back({std::move(message), kind, std::move(callback), delay_ms});
+            pending.push_back({std::move(message), kind, std::move(callback), delay_ms, query});
             recorded.notify_all();
         } else {
             log()->warn("{}: {}", device_name, message);
@@ -153,7 +155,7 @@ void CallbackSink::emit(std::string_view name) noexcept {
                          " after the start of a `wait` that answered quiet (tmax " +
                          std::to_string(m.timing.tmax.count()) + " ms) in " + where + " (" + kRaiseTmax +
                          m.observed_locked() + ")",
-                     &TimingReport::tmax_violations, TimingError::Kind::LateCallback, symbol, after);
+                     &TimingReport::tmax_violations, TimingError::Kind::LateCallback, symbol, after, e.query);
             return;
         }
         if (!e.open) {
@@ -174,7 +176,7 @@ void CallbackSink::emit(std::string_view name) noexcept {
                              std::to_string(m.timing.tmax.count()) +
                              " ms; if the callback is that fast on a quiet machine too, lower tmin with --tmin MS, "
                              "TYPESTAR_TMIN or --typestar_tmin in tests)",
-                         &TimingReport::tmin_violations, TimingError::Kind::EarlyCallback, symbol, delay);
+                         &TimingReport::tmin_violations, TimingError::Kind::EarlyCallback, symbol, delay, e.query);
                 lock.lock();
             } else {
                 m.observe_delay(delay);
@@ -294,7 +296,7 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
     monitor_->device_name = name();
     monitor_->policy = config_.violations;
     monitor_->timing = timing_;
-    quiet_grace_ = config_.quiet_grace.value_or(timing_.tmax / 4);
+    quiet_grace_ = config_.quiet_grace.value_or(timing_.tmax);
 
     traits_ = closure_traits(inputs_, outputs_, definition_.quiet_is_stable);
 }
@@ -339,7 +341,7 @@ bool InProcessDevice::override_timing(const TimingOverride& timing) {
         std::lock_guard<std::mutex> lock(monitor_->mutex);
         monitor_->timing = t;
     }
-    quiet_grace_ = config_.quiet_grace.value_or(timing_.tmax / 4);
+    quiet_grace_ = config_.quiet_grace.value_or(timing_.tmax);
     return true;
 }
 
@@ -358,6 +360,9 @@ void InProcessDevice::check_timing(bool earlier_query) {
     std::string message = name() + ": " + shown.message;
     if (pending.size() > 1) message += " (and " + std::to_string(pending.size() - 1) + " more)";
     if (!shown.kind) throw DeviceError(message);
+    // A violation of an earlier query than the one running (or just run) voids an answer already
+    // given: never re-run as if it were this query's.
+    for (const auto& p : pending) earlier_query = earlier_query || (p.query != 0 && p.query != query_number_);
     if (earlier_query)
         message += "; seen after that query had answered, so its answer may be wrong: the run stops here";
     throw TimingError(message, *shown.kind, shown.callback, shown.delay_ms, static_cast<double>(timing_.tmax.count()),
@@ -473,7 +478,7 @@ Symbol InProcessDevice::run_callin(const InputInfo& info) {
                 "callin that queues one";
             lock.unlock();
             monitor_->record(message, &TimingReport::tmin_violations, TimingError::Kind::QueuedCallback, callback,
-                             after);
+                             after, epoch_->query);
             lock.lock();
         }
         epoch_->quiet_declared = false;

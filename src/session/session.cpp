@@ -195,8 +195,41 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
     return confirm_quiescence(machine, access, std::span<Device* const>(one), factor, only);
 }
 
+namespace {
+
+/// A callback the machine has on no transition, heard by a quiescence double-check after `word`.
+struct NewCallback {
+    Word word;             ///< the word before the double-checking wait, over the machine's inputs
+    std::string callback;  ///< its name
+};
+
+bool has_output(const MealyMachine& machine, const std::string& name) {
+    const auto o = machine.outputs().find(name);
+    if (!o) return false;
+    for (StateId q = 0; q < machine.num_states(); ++q)
+        for (Symbol i = 0; i < machine.num_inputs(); ++i)
+            if (machine.output(q, i) == *o) return true;
+    return false;
+}
+
+/// confirm_quiescence; with `found` (checking a spec), a callback the machine never outputs is a
+/// protocol difference, never "raise tmax": written to `found`, and the count so far is returned.
+std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vector<Word>& access,
+                                    std::span<Device* const> devices, double factor, const std::vector<char>* only,
+                                    std::optional<NewCallback>* found);
+
+}  // namespace
+
 std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access,
                                std::span<Device* const> devices, double factor, const std::vector<char>* only) {
+    return confirm_quiescence_impl(machine, access, devices, factor, only, nullptr);
+}
+
+namespace {
+
+std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vector<Word>& access,
+                                    std::span<Device* const> devices, double factor, const std::vector<char>* only,
+                                    std::optional<NewCallback>* found) {
     if (devices.empty()) throw std::invalid_argument("no device");
     const DeviceDescription description = devices.front()->describe();
     if (factor <= 0 || !description.tmax_ms) return 0;
@@ -260,6 +293,11 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
         const auto& answer = answers[k];
         if (!answer) return confirmed;  // no real time behind this device
         const std::string& got = *answer;
+        if (found != nullptr && got != kQuiet && got != kErr && !has_output(machine, got)) {
+            // Checking a spec: no tmax makes the device conform, the spec never has this callback.
+            *found = NewCallback{word, got};
+            return confirmed;
+        }
         if (got != kQuiet && got != kErr) {
             throw DeviceError("tmax too small: after '" + to_string(word, machine.inputs()) + "', a wait of tmax=" +
                               std::to_string(static_cast<long long>(*description.tmax_ms)) +
@@ -271,6 +309,8 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
     }
     return confirmed;
 }
+
+}  // namespace
 
 namespace {
 
@@ -666,9 +706,41 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     report.tests = suite.cases.size();
     report.tests_symbols = suite.symbols();
     report.tests_waits = suite.waits();
+    // A callback the spec does not have, heard by the quiescence double-check (a wait of factor x
+    // tmax into every quiet state, or those marked in `only`): a protocol difference with its trace,
+    // never "raise tmax" (no tmax makes the device conform). The word's other answers are the
+    // device's (through the cache); the last is the callback the longer wait heard.
+    const auto new_callback = [&](const std::vector<char>* only) -> std::optional<Counterexample> {
+        const auto wait = expected_.inputs().find(kWait);
+        if (!wait || quiet_check_factor_ <= 0) return std::nullopt;
+        const auto all = access_sequences(expected_);
+        std::vector<Word> access(expected_.num_states());
+        for (StateId q = 0; q < expected_.num_states(); ++q) access[q] = all[q].value_or(Word{});
+        std::optional<NewCallback> found;
+        (void)confirm_quiescence_impl(expected_, access, std::span<Device* const>(stack_.devices()),
+                                      quiet_check_factor_, only, &found);
+        if (!found) return std::nullopt;
+        const auto phase = stack_.counter().enter(Phase::Verification);
+        Counterexample cex;
+        cex.inputs = found->word;
+        cex.actual = stack_.oracle().query(found->word);
+        cex.inputs.push_back(*wait);
+        cex.expected = expected_.outputs_of(cex.inputs);
+        cex.actual.push_back(*stack_.oracle().outputs().find(found->callback));
+        cex.purpose = "callback '" + found->callback + "', which the spec does not have, heard by a wait of " +
+                      std::to_string(quiet_check_factor_).substr(0, 3) + " x tmax";
+        return cex;
+    };
     {
         const auto phase = stack_.counter().enter(Phase::Equivalence);  // a conformance run is a test phase
-        report.counterexample = run_suite(suite, stack_.oracle(), run);
+        try {
+            report.counterexample = run_suite(suite, stack_.oracle(), run);
+        } catch (const TimingError& e) {
+            // Late on every run, but a callback the spec does not have: find where it comes.
+            if (has_output(expected_, e.callback()) || !stack_.oracle().outputs().contains(e.callback())) throw;
+            report.counterexample = new_callback(nullptr);
+            if (!report.counterexample) throw;
+        }
     }
     for (Device* d : stack_.devices()) d->check_timing();  // a late callback voids a pass
     if (!report.counterexample) {
@@ -690,13 +762,9 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
                 }
             }
             if (!states.empty()) {
-                const auto all = access_sequences(expected_);
-                std::vector<Word> access(expected_.num_states());
-                for (StateId q = 0; q < expected_.num_states(); ++q) access[q] = all[q].value_or(Word{});
                 std::vector<char> chosen(expected_.num_states(), 0);
                 for (const StateId q : states) chosen[q] = 1;
-                (void)confirm_quiescence(expected_, access, std::span<Device* const>(stack_.devices()),
-                                         quiet_check_factor_, &chosen);
+                report.counterexample = new_callback(&chosen);
             }
         }
     }

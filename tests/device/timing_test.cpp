@@ -247,6 +247,40 @@ TEST(InProcessTiming, OnTimeCallbacksRunEachWordOnce) {
     EXPECT_EQ(starts.load(), 1);
 }
 
+TEST(InProcessTiming, ALateCallbackOfAnAnsweredQueryStopsTheRunAndIsNeverRetriedAsTheNext) {
+    // Query 1 answers `start wait` quiet (no grace); its callback comes 30 ms after start, during
+    // query 2. Query 1's answer is wrong and already given: query 2 must not be re-run as if the
+    // violation were its own (its answer would hide query 1's).
+    Background bg;
+    std::atomic<int> starts{0};
+    LearningPurpose<Task> p("Task");
+    p.reset([](const std::shared_ptr<CallbackSink>& sink) {
+         auto t = std::make_shared<Task>();
+         t->sink = sink;
+         return t;
+     })
+        .callin("start", [&bg, &starts](Task& t) { bg.emit_after(t.sink, "done", starts++ == 0 ? 30ms : 2ms); })
+        .callback("done")
+        .timing({20ms, 0ms});
+    InProcessConfig config;
+    config.quiet_grace = 0ms;
+    InProcessDevice d(p.build(), config);
+    EXPECT_EQ(names(run_with_timing_retries(d, word_of({"start", "wait"}, d.inputs())), d),
+              (std::vector<std::string>{"ok", "quiet"}));
+    try {
+        const RunResult r = run_with_timing_retries(d, word_of({"wait"}, d.inputs()));
+        FAIL() << "expected a TimingError, got " << to_string(r.outputs, d.outputs()) << " after " << r.timing_retries
+               << " retries";
+    } catch (const TimingError& e) {
+        EXPECT_TRUE(e.earlier_query());
+        EXPECT_EQ(e.runs(), 1u);
+        EXPECT_EQ(e.callback(), "done");
+        const std::string what = e.what();
+        EXPECT_NE(what.find("in query #1 'start wait'"), std::string::npos) << what;
+        EXPECT_NE(what.find("seen after that query had answered"), std::string::npos) << what;
+    }
+}
+
 // ---- a new callback is a protocol difference, never "raise tmax" -----------------------------------
 
 TEST(InProcessTiming, ANewCallbackIsACounterexampleNotATimingError) {
@@ -281,6 +315,57 @@ TEST(InProcessTiming, ANewCallbackIsACounterexampleNotATimingError) {
     for (const auto& step : report.trace) named = named || step.actual == "progress";
     EXPECT_TRUE(named);
     EXPECT_EQ(report.stats.total().timing_retries, 0u);
+}
+
+TEST(InProcessTiming, ALateCallbackTheSpecDoesNotHaveIsACounterexampleNeverRaiseTmax) {
+    // The device has a new callback `closed`, 45 ms after start: later than tmax (20 ms) on every
+    // run. No tmax makes it conform to a spec without `closed`: a protocol difference with a trace.
+    struct Once {
+        std::shared_ptr<CallbackSink> sink;
+        bool started = false;
+    };
+    Background bg;
+    LearningPurpose<Once> p("Task");
+    p.reset([](const std::shared_ptr<CallbackSink>& sink) {
+         auto t = std::make_shared<Once>();
+         t->sink = sink;
+         return t;
+     })
+        .callin("start",
+                [&bg](Once& t) {
+                    if (t.started) throw std::logic_error("already started");
+                    t.started = true;
+                    bg.emit_after(t.sink, "done", 3ms);
+                    bg.emit_after(t.sink, "closed", 45ms);
+                })
+        .callin("poke", [](Once&) {})
+        .callback("done")
+        .callback("closed")
+        .timing({20ms, 0ms});
+    InProcessConfig config;
+    config.quiet_grace = 400ms;
+    InProcessDevice d(p.build(), config);
+    const spec::Spec stored = spec::parse_spec(
+        "typestar: 1\nname: Task\ncallins: [poke, start]\ncallbacks: [done]\ninitial: Idle\n"
+        "timing: {tmax_ms: 20, tmin_ms: 0}\nstates:\n"
+        "  Idle:\n    callins:\n      poke: Idle\n      start: Running\n"
+        "  Running:\n    callins:\n      poke: Running\n    callbacks:\n      done: Done\n"
+        "  Done:\n    callins:\n      poke: Done\n",
+        "task.yaml");
+    Device* devices[] = {&d};
+    CheckReport report;
+    try {
+        report = check_spec(stored, devices);
+    } catch (const std::exception& e) {
+        FAIL() << "a callback the spec does not have ended the run instead of failing it: " << e.what();
+    }
+    ASSERT_EQ(report.verdict, Verdict::Fail);
+    ASSERT_TRUE(report.counterexample);
+    ASSERT_FALSE(report.trace.empty());
+    EXPECT_EQ(report.trace.back().actual, "closed");
+    EXPECT_EQ(report.trace.back().expected, "quiet");
+    EXPECT_NE(report.counterexample->purpose.find("callback 'closed', which the spec does not have"), std::string::npos)
+        << report.counterexample->purpose;
 }
 
 }  // namespace

@@ -54,7 +54,8 @@ struct InProcessConfig {
     /// After a run that ends in a `wait` answered quiet, listen this much longer before the answer
     /// is given: a callback arriving then breaks tmax in this run (TimingError), so the word is run
     /// again (run_with_timing_retries) instead of its answer entering a cache and the violation
-    /// being found only when the next query starts. nullopt: tmax / 4; 0: off.
+    /// being found only when the next query starts; it ends at the first violation. nullopt: tmax;
+    /// 0: off.
     std::optional<std::chrono::milliseconds> quiet_grace;
     /// What name() says: the device URL it was made from (make_device sets `inproc:KEY`), or empty
     /// for "<class> (in-process)", which is not a URL: a class of the user's own is not reachable as
