@@ -743,6 +743,35 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
         }
     }
     for (Device* d : stack_.devices()) d->check_timing();  // a late callback voids a pass
+    if (report.counterexample) {
+        // A difference where the device answered `quiet` and the spec has a callback can be that
+        // callback, late on a busy machine, after its answer was given: listen again with the
+        // double-check's longer wait. Heard: a timing failure, not a protocol difference (never a
+        // pass either); not heard: the difference stands.
+        const Counterexample& cex = *report.counterexample;
+        const std::size_t at = cex.first_difference();
+        const Alphabet& outputs = stack_.oracle().outputs();
+        const auto wait = stack_.oracle().inputs().find(kWait);
+        const auto quiet = outputs.find(kQuiet);
+        const DeviceDescription device = stack_.devices().front()->describe();
+        if (at < cex.inputs.size() && wait && quiet && cex.inputs[at] == *wait && cex.actual[at] == *quiet &&
+            quiet_check_factor_ > 0 && device.tmax_ms) {
+            const std::string expected = suite.outputs.name(cex.expected[at]);
+            const auto timeout = std::chrono::milliseconds(static_cast<long long>(*device.tmax_ms * quiet_check_factor_));
+            const Word prefix(cex.inputs.begin(), cex.inputs.begin() + static_cast<std::ptrdiff_t>(at));
+            const auto phase = stack_.counter().enter(Phase::Verification);
+            const auto heard = stack_.devices().front()->confirm_wait(prefix, timeout);
+            if (heard && outputs.name(*heard) == expected)
+                throw TimingError(device.name + ": tmax too small for one run: after '" +
+                                      to_string(prefix, stack_.oracle().inputs()) + "', a wait answered quiet where the spec has '" +
+                                      expected + "', and a wait of " + std::to_string(timeout.count()) +
+                                      " ms heard it: a late callback, not a protocol difference (tmax " +
+                                      std::to_string(static_cast<long long>(*device.tmax_ms)) +
+                                      " ms; if the machine was not just busy, raise tmax: --tmax MS, TYPESTAR_TMAX)",
+                                  TimingError::Kind::LateCallback, expected, static_cast<double>(timeout.count()),
+                                  *device.tmax_ms, device.tmin_ms.value_or(0), true);
+        }
+    }
     if (!report.counterexample) {
         // Double-check the quiet waits this verdict relies on: every state the suite's words pass
         // through with a `wait` expected quiet, once per state for this object.

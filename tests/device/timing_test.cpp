@@ -281,6 +281,45 @@ TEST(InProcessTiming, ALateCallbackOfAnAnsweredQueryStopsTheRunAndIsNeverRetried
     }
 }
 
+TEST(InProcessTiming, AQuietAnswerTheLongerWaitContradictsIsATimingFailureNotACounterexample) {
+    // The first `done` comes 100 ms after start (tmax 20 ms, no grace): the run answers quiet and
+    // the difference from the spec is only a late callback. Re-listening with the double-check's
+    // longer wait hears it: a TimingError, never a Fail verdict.
+    Background bg;
+    std::atomic<int> starts{0};
+    InProcessConfig config;
+    config.quiet_grace = 0ms;
+    LearningPurpose<Task> p("Task");
+    p.reset([](const std::shared_ptr<CallbackSink>& sink) {
+         auto t = std::make_shared<Task>();
+         t->sink = sink;
+         return t;
+     })
+        .callin("start", [&bg, &starts](Task& t) { bg.emit_after(t.sink, "done", starts++ == 0 ? 100ms : 2ms); })
+        .callback("done")
+        .timing({20ms, 0ms});
+    InProcessDevice d(p.build(), config);
+    const spec::Spec stored = spec::parse_spec(
+        "typestar: 1\nname: Task\ncallins: [start]\ncallbacks: [done]\ninitial: Idle\n"
+        "timing: {tmax_ms: 20, tmin_ms: 0}\nstates:\n  Idle:\n    callins:\n      start: Running\n"
+        "  Running:\n    callins:\n      start: Running\n    callbacks:\n      done: Idle\n",
+        "task.yaml");
+    Conformance conformance(synchronous_closure(stored.typestate), {&d});
+    TestSuite suite;
+    suite.inputs = conformance.expected().inputs();
+    suite.outputs = conformance.expected().outputs();
+    const Word word = word_of({"start", "wait"}, suite.inputs);
+    suite.cases.push_back({word, conformance.expected().outputs_of(word), "state Idle, input start, then suffix wait"});
+    try {
+        const CheckReport report = conformance.run(suite);
+        FAIL() << "expected a TimingError, got verdict " << verdict_name(report.verdict);
+    } catch (const TimingError& e) {
+        EXPECT_EQ(e.callback(), "done");
+        const std::string what = e.what();
+        EXPECT_NE(what.find("a late callback, not a protocol difference"), std::string::npos) << what;
+    }
+}
+
 // ---- a new callback is a protocol difference, never "raise tmax" -----------------------------------
 
 TEST(InProcessTiming, ANewCallbackIsACounterexampleNotATimingError) {
