@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,35 @@ std::optional<SuiteMethod> method_of(const std::string& name) {
     return std::nullopt;
 }
 
+/// `--tmax MS` / `--tmin MS`: the device's timing overridden, for every device kind (recorded in
+/// the learned spec's `timing:` and named in the assumptions).
+struct TimingArgs {
+    std::optional<long long> tmax;
+    std::optional<long long> tmin;
+};
+
+DeviceOptions device_options(const TimingArgs& t) {
+    DeviceOptions options;
+    std::string origin;
+    for (const auto& [flag, value, field] : {std::tuple{"--tmax", t.tmax, &options.timing.tmax},
+                                             std::tuple{"--tmin", t.tmin, &options.timing.tmin}}) {
+        if (!value) continue;
+        if (*value < 0 || *value > 3'600'000) {
+            print_error(std::string(flag) + " takes milliseconds from 0 to 3600000, found " + std::to_string(*value));
+            exit_with(kExitBadInput);
+        }
+        *field = std::chrono::milliseconds(*value);
+        origin += (origin.empty() ? "" : " ") + std::string(flag) + " " + std::to_string(*value);
+    }
+    options.timing.origin = origin;
+    return options;
+}
+
+void add_timing_options(CLI::App* cmd, TimingArgs& t) {
+    cmd->add_option("--tmax", t.tmax, "quiescence timeout in ms over the device's own (every kind; recorded in the spec's timing and the assumptions): a wait answers quiet when no callback came within it");
+    cmd->add_option("--tmin", t.tmin, "minimum callback delay in ms over the device's own (every kind; recorded)");
+}
+
 // ---- learn ------------------------------------------------------------------------------------
 
 struct LearnArgs {
@@ -48,6 +78,7 @@ struct LearnArgs {
     std::vector<std::int64_t> increments;
     std::size_t explore = EquivalenceOptions::kDefaultExploreWordsPerTransition;
     bool budget_given = false;
+    TimingArgs timing;
 };
 
 void run_learn(const LearnArgs& o) {
@@ -98,7 +129,7 @@ void run_learn(const LearnArgs& o) {
 
     // The session opens the device once and learns it by its kind; std::invalid_argument (options
     // that do not apply, an unknown device) is bad input, reported by main.
-    Subject subject = open_subject(o.device);
+    Subject subject = open_subject(o.device, device_options(o.timing));
     const LearnedDocument learned = learn_document(subject, request);
 
     // Everything that can fail is written before --out, so a failing command leaves --out untouched.
@@ -130,6 +161,7 @@ struct CheckArgs {
     std::string device;
     std::optional<std::size_t> bound;
     std::string method = "alg2";
+    TimingArgs timing;
 };
 
 void run_check(const CheckArgs& o) {
@@ -140,7 +172,7 @@ void run_check(const CheckArgs& o) {
     }
     // The session checks by kind: the suite, the partition plan, the run, the assumptions.
     const Document document = load_document(o.spec);
-    Subject subject = open_subject(o.device);
+    Subject subject = open_subject(o.device, device_options(o.timing));
     const DocumentCheck ran = check_document(document, subject, *method, o.bound);
     std::cout << ran.text;
     if (!ran.counts.empty()) std::cerr << "typestar: " << ran.counts << "\n";
@@ -297,6 +329,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--refinements", o->refinements, "devices with parameterised callins: most partition splits; a disagreement after that is an unknown transition (default 8)");
         cmd->add_option("--repeats", o->repeats, "devices with parameterised callins: runs of each concrete word the cache cannot answer; differing answers are a non-determinism error naming the word and every answer (default 1)");
         cmd->add_option("--increments", o->increments, "data devices: SL*'s +c theory, the increments c (1 to 1000, comma-separated: 1,2) whose terms x + c the learner tries, besides the device signature's own")->delimiter(',');
+        add_timing_options(cmd, o->timing);
         auto* budget = cmd->get_option("--budget");
         cmd->callback([o, budget] {
             o->budget_given = budget->count() > 0;
@@ -311,6 +344,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--device", o->device, "the device: model:PATH, inproc:NAME, http://HOST:PORT or exec:TEST_BINARY#SPEC")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");
         cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
+        add_timing_options(cmd, o->timing);
         cmd->callback([o] { run_check(*o); });
     }
     {

@@ -49,6 +49,37 @@ std::string budget_message(std::uint64_t budget) {
 
 }  // namespace
 
+TimingError::TimingError(std::string message, Kind kind, std::string callback, double delay_ms, double tmax_ms,
+                         double tmin_ms, bool earlier_query, std::size_t runs)
+    : DeviceError(message),
+      detail_(std::move(message)),
+      kind_(kind),
+      callback_(std::move(callback)),
+      delay_ms_(delay_ms),
+      tmax_ms_(tmax_ms),
+      tmin_ms_(tmin_ms),
+      earlier_query_(earlier_query),
+      runs_(runs) {}
+
+TimingError::TimingError(Repeated, const TimingError& one, std::string what, std::size_t runs)
+    : DeviceError(what),
+      detail_(one.detail_),
+      kind_(one.kind_),
+      callback_(one.callback_),
+      delay_ms_(one.delay_ms_),
+      tmax_ms_(one.tmax_ms_),
+      tmin_ms_(one.tmin_ms_),
+      earlier_query_(one.earlier_query_),
+      runs_(runs) {}
+
+TimingError TimingError::repeated(std::size_t runs, const std::string& word) const {
+    return TimingError(Repeated{}, *this,
+                       detail_ + " — the timing broke on each of " + std::to_string(runs) + " runs of '" +
+                           (word.empty() ? std::string("ε") : word) +
+                           "' (re-run after a pause each time)",
+                       runs);
+}
+
 QueryBudgetError::QueryBudgetError(std::uint64_t budget) : Error(budget_message(budget)), budget_(budget) {}
 
 NondeterminismError::NondeterminismError(std::vector<std::string> inputs,

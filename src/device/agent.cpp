@@ -550,7 +550,7 @@ struct Agent::Impl {
             word.push_back(*id);
         }
         try {
-            const RunResult r = d.run(word);
+            const RunResult r = run_with_timing_retries(d, word);  // past a late callback (TimingError)
             release_slot(slot);
             json answer{{"outputs", names_of(r.outputs, d.outputs())}, {"steps", r.steps}, {"waits", r.waits}};
             for (std::size_t k = 0; k < r.outputs.size(); ++k)

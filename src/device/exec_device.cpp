@@ -93,6 +93,7 @@ public:
         return d;
     }
     void check_timing() override { inner_->check_timing(); }
+    bool override_timing(const TimingOverride& timing) override { return inner_->override_timing(timing); }
     void reset() override { inner_->reset(); }
     Symbol step(Symbol input) override { return inner_->step(input); }
     void finish() noexcept override { inner_->finish(); }

@@ -40,7 +40,9 @@ OpenedDevice data(std::unique_ptr<DataDevice> device) { return OpenedDevice{null
 
 }  // namespace
 
-OpenedDevice open_device(const std::string& url, const DeviceOptions& options, DeviceKind kind) {
+namespace {
+
+OpenedDevice open_untimed(const std::string& url, const DeviceOptions& options, DeviceKind kind) {
     if (starts_with(url, "model:")) {
         const std::string path = url.substr(6);
         if (path.empty())
@@ -86,6 +88,16 @@ OpenedDevice open_device(const std::string& url, const DeviceOptions& options, D
     if (kind != DeviceKind::Data && starts_with(url, "exec:")) return typestate(detail::launch_exec_device(url, options.http));
     throw std::invalid_argument(std::string(kind == DeviceKind::Data ? "data device '" : "device '") + url +
                                 "': unknown kind (expected " + known + ")");
+}
+
+}  // namespace
+
+OpenedDevice open_device(const std::string& url, const DeviceOptions& options, DeviceKind kind) {
+    OpenedDevice opened = open_untimed(url, options, kind);
+    // The user's tmax / tmin over the device's own, for every typestate kind.
+    if (opened.typestate && !options.timing.empty() && !opened.typestate->override_timing(options.timing))
+        throw std::invalid_argument("device '" + url + "': " + options.timing.origin + ": the device has no timing to set");
+    return opened;
 }
 
 std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions& options) {

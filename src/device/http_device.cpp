@@ -56,7 +56,24 @@ DeviceDescription HttpDevice::describe() const {
     d.tmin_ms = static_cast<double>(status_.timing.tmin.count());
     d.environment = status_.environment;
     d.parameterised = status_.parameters;
+    d.timing_note = timing_note_;
     return d;
+}
+
+bool HttpDevice::override_timing(const TimingOverride& timing) {
+    if (timing.empty()) return true;
+    QuiescenceTiming t = status_.timing;
+    if (timing.tmax) t.tmax = *timing.tmax;
+    if (timing.tmin) t.tmin = *timing.tmin;
+    if (t.tmin > t.tmax)
+        throw std::invalid_argument(who() + ": tmin " + std::to_string(t.tmin.count()) + " ms is larger than tmax " +
+                                    std::to_string(t.tmax.count()) + " ms (" + timing.origin + ")");
+    timing_note_ = timing.note(static_cast<double>(status_.timing.tmax.count()),
+                               static_cast<double>(status_.timing.tmin.count()));
+    if (timing.tmin) timing_note_ += "; the agent checks tmin against its own";
+    status_.timing = t;
+    config_.batch = false;  // a one-round-trip run would wait with the agent's tmax
+    return true;
 }
 
 std::string HttpDevice::who() const {

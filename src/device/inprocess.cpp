@@ -38,6 +38,11 @@ std::string format_ms(double ms) {
 
 std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.device"); }
 
+/// What a timing message says about the options, so that a user can act on it.
+constexpr const char* kRaiseTmax =
+    "if the machine was not just busy, raise tmax (--tmax MS for typestar learn/check/device, TYPESTAR_TMAX or "
+    "--typestar_tmax in tests)";
+
 }  // namespace
 
 namespace detail {
@@ -50,19 +55,41 @@ struct TimingMonitor {
     TimingViolationPolicy policy = TimingViolationPolicy::Error;
     QuiescenceTiming timing;
 
-    std::mutex mutex;
-    TimingReport report;
-    std::vector<std::string> pending;  // violations not yet thrown
+    /// A violation not yet thrown: a harness error (no kind) or a broken timing assumption.
+    struct Pending {
+        std::string message;
+        std::optional<TimingError::Kind> kind;
+        std::string callback;
+        double delay_ms = 0;
+        std::uint64_t query = 0;  // the query whose answer it voids (0: unknown)
+    };
 
-    void record(std::string message, std::uint64_t TimingReport::*counter) {
+    std::mutex mutex;
+    std::condition_variable recorded;  // a violation was added to `pending`
+    TimingReport report;
+    std::vector<Pending> pending;  // violations not yet thrown
+
+    void record(std::string message, std::uint64_t TimingReport::*counter,
+                std::optional<TimingError::Kind> kind = std::nullopt, std::string callback = {}, double delay_ms = 0,
+                std::uint64_t query = 0) {
         std::lock_guard<std::mutex> lock(mutex);
         ++(report.*counter);
         if (report.messages.size() < 16) report.messages.push_back(message);
         if (policy == TimingViolationPolicy::Error || counter == &TimingReport::harness_errors) {
-            pending.push_back(std::move(message));
+            pending.push_back({std::move(message), kind, std::move(callback), delay_ms, query});
+            recorded.notify_all();
         } else {
             log()->warn("{}: {}", device_name, message);
         }
+    }
+    /// " (largest delay seen on time: X ms)", or "" before any callback (lock held by the caller).
+    std::string observed() const {
+        if (report.callbacks == 0) return "";
+        return "; the largest delay seen on time: " + format_ms(report.max_delay_ms);
+    }
+    std::string observed_locked() {
+        std::lock_guard<std::mutex> lock(mutex);
+        return observed();
     }
     void observe_delay(double ms) {
         std::lock_guard<std::mutex> lock(mutex);
@@ -80,6 +107,7 @@ struct Epoch {
     std::mutex mutex;
     std::condition_variable arrived;
     std::deque<Symbol> queue;
+    std::deque<double> queued_after;        // per queued callback: ms after the latest callin started
     bool open = true;
     bool quiet_declared = false;            // last step: `wait` answered quiet, no callin since
     Clock::time_point quiet_wait_start{};   // start of that wait
@@ -125,8 +153,9 @@ void CallbackSink::emit(std::string_view name) noexcept {
             lock.unlock();
             m.record("tmax too small: callback '" + symbol + "' arrived " + format_ms(after) +
                          " after the start of a `wait` that answered quiet (tmax " +
-                         std::to_string(m.timing.tmax.count()) + " ms) in " + where,
-                     &TimingReport::tmax_violations);
+                         std::to_string(m.timing.tmax.count()) + " ms) in " + where + " (" + kRaiseTmax +
+                         m.observed_locked() + ")",
+                     &TimingReport::tmax_violations, TimingError::Kind::LateCallback, symbol, after, e.query);
             return;
         }
         if (!e.open) {
@@ -143,8 +172,11 @@ void CallbackSink::emit(std::string_view name) noexcept {
                 lock.unlock();
                 m.record("tmin violated: callback '" + symbol + "' arrived " + format_ms(delay) +
                              " after callin '" + callin + "' started (tmin " +
-                             std::to_string(m.timing.tmin.count()) + " ms) in " + where,
-                         &TimingReport::tmin_violations);
+                             std::to_string(m.timing.tmin.count()) + " ms) in " + where + " (tmax " +
+                             std::to_string(m.timing.tmax.count()) +
+                             " ms; if the callback is that fast on a quiet machine too, lower tmin with --tmin MS, "
+                             "TYPESTAR_TMIN or --typestar_tmin in tests)",
+                         &TimingReport::tmin_violations, TimingError::Kind::EarlyCallback, symbol, delay, e.query);
                 lock.lock();
             } else {
                 m.observe_delay(delay);
@@ -153,6 +185,7 @@ void CallbackSink::emit(std::string_view name) noexcept {
             m.observe_delay(0.0);
         }
         e.queue.push_back(source->second);
+        e.queued_after.push_back(e.last_callin ? ms_between(*e.last_callin, now) : 0.0);
         lock.unlock();
         e.arrived.notify_all();
     } catch (...) {
@@ -263,6 +296,7 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
     monitor_->device_name = name();
     monitor_->policy = config_.violations;
     monitor_->timing = timing_;
+    quiet_grace_ = config_.quiet_grace.value_or(timing_.tmax);
 
     traits_ = closure_traits(inputs_, outputs_, definition_.quiet_is_stable);
 }
@@ -272,7 +306,7 @@ InProcessDevice::~InProcessDevice() {
     std::lock_guard<std::mutex> lock(monitor_->mutex);
     if (!monitor_->pending.empty())
         log()->warn("{}: {} timing violation(s) never reported: {}", name(), monitor_->pending.size(),
-                    monitor_->pending.front());
+                    monitor_->pending.front().message);
 }
 
 DeviceDescription InProcessDevice::describe() const {
@@ -282,6 +316,8 @@ DeviceDescription InProcessDevice::describe() const {
     d.framework = definition_.framework;
     d.tmax_ms = static_cast<double>(timing_.tmax.count());
     d.tmin_ms = static_cast<double>(timing_.tmin.count());
+    if (const TimingReport r = timing_report(); r.callbacks > 0) d.max_delay_ms = r.max_delay_ms;
+    d.timing_note = timing_note_;
     // The purpose's environment callins, as device inputs (each split variant of one is one too).
     for (Symbol i = 0; i < input_info_.size(); ++i)
         if (!input_info_[i].wait && definition_.callins[input_info_[i].callin].environment)
@@ -291,16 +327,46 @@ DeviceDescription InProcessDevice::describe() const {
     return d;
 }
 
-void InProcessDevice::check_timing() {
-    std::vector<std::string> pending;
+bool InProcessDevice::override_timing(const TimingOverride& timing) {
+    if (timing.empty()) return true;
+    QuiescenceTiming t = timing_;
+    if (timing.tmax) t.tmax = *timing.tmax;
+    if (timing.tmin) t.tmin = *timing.tmin;
+    if (t.tmin > t.tmax)
+        throw std::invalid_argument(name() + ": tmin " + std::to_string(t.tmin.count()) + " ms is larger than tmax " +
+                                    std::to_string(t.tmax.count()) + " ms (" + timing.origin + ")");
+    timing_note_ = timing.note(static_cast<double>(timing_.tmax.count()), static_cast<double>(timing_.tmin.count()));
+    timing_ = t;
+    {
+        std::lock_guard<std::mutex> lock(monitor_->mutex);
+        monitor_->timing = t;
+    }
+    quiet_grace_ = config_.quiet_grace.value_or(timing_.tmax);
+    return true;
+}
+
+void InProcessDevice::check_timing() { check_timing(false); }
+
+void InProcessDevice::check_timing(bool earlier_query) {
+    std::vector<detail::TimingMonitor::Pending> pending;
     {
         std::lock_guard<std::mutex> lock(monitor_->mutex);
         pending.swap(monitor_->pending);
     }
     if (pending.empty()) return;
-    std::string message = name() + ": " + pending.front();
+    // A harness error first (it is never a matter of timing), else the first timing violation.
+    const auto first = std::find_if(pending.begin(), pending.end(), [](const auto& p) { return !p.kind; });
+    const auto& shown = first != pending.end() ? *first : pending.front();
+    std::string message = name() + ": " + shown.message;
     if (pending.size() > 1) message += " (and " + std::to_string(pending.size() - 1) + " more)";
-    throw DeviceError(message);
+    if (!shown.kind) throw DeviceError(message);
+    // A violation of an earlier query than the one running (or just run) voids an answer already
+    // given: never re-run as if it were this query's.
+    for (const auto& p : pending) earlier_query = earlier_query || (p.query != 0 && p.query != query_number_);
+    if (earlier_query)
+        message += "; seen after that query had answered, so its answer may be wrong: the run stops here";
+    throw TimingError(message, *shown.kind, shown.callback, shown.delay_ms, static_cast<double>(timing_.tmax.count()),
+                      static_cast<double>(timing_.tmin.count()), earlier_query);
 }
 
 TimingReport InProcessDevice::timing_report() const {
@@ -310,7 +376,7 @@ TimingReport InProcessDevice::timing_report() const {
 
 void InProcessDevice::reset() {
     finish();
-    check_timing();
+    check_timing(true);  // recorded after the previous query's answer was given
     ++query_number_;
     history_.clear();
     errored_ = false;
@@ -335,6 +401,7 @@ void InProcessDevice::finish() noexcept {
         std::lock_guard<std::mutex> lock(epoch_->mutex);
         epoch_->open = false;
         epoch_->queue.clear();
+        epoch_->queued_after.clear();
     }
     if (instance_ && definition_.teardown) {
         try {
@@ -394,16 +461,24 @@ Symbol InProcessDevice::run_callin(const InputInfo& info) {
         if (!epoch_->queue.empty()) {
             // A callback came between the previous step and this callin: the callin would run in a
             // state the synchronous closure does not describe (DroidStar §5.2, tmin).
+            const std::string callback = outputs_.name(epoch_->queue.front());
+            const double after = epoch_->queued_after.empty() ? 0.0 : epoch_->queued_after.front();
             const std::string message =
                 "a callin ran while a callback was still queued (the synchronous closure's rule: no callin "
                 "before the callbacks of the previous steps were delivered by a wait): callback '" +
-                outputs_.name(epoch_->queue.front()) + "' was queued when callin '" + callin.name +
-                "' was to run, in query #" + std::to_string(epoch_->query) + " '" + epoch_->word +
-                "' (a callback that completes during a call: give it tmin, or restrict the learning purpose "
+                callback + "' was queued when callin '" + callin.name + "' was to run, in query #" +
+                std::to_string(epoch_->query) + " '" + epoch_->word + "' (it arrived " + format_ms(after) +
+                (epoch_->last_callin_name.empty() ? std::string(" after the reset")
+                                                  : " after callin '" + epoch_->last_callin_name + "' started") +
+                "; tmin " + std::to_string(timing_.tmin.count()) + " ms, tmax " + std::to_string(timing_.tmax.count()) +
+                " ms" + monitor_->observed_locked() +
+                "). On a busy machine a late scheduling of this callin; if it repeats, a callback that completes "
+                "during a call: give it tmin (--tmin MS, TYPESTAR_TMIN), or restrict the learning purpose "
                 "with typestar::callbacks_drained from typestar/device/drained.hpp so that a wait follows every "
-                "callin that queues one)";
+                "callin that queues one";
             lock.unlock();
-            monitor_->record(message, &TimingReport::tmin_violations);
+            monitor_->record(message, &TimingReport::tmin_violations, TimingError::Kind::QueuedCallback, callback,
+                             after, epoch_->query);
             lock.lock();
         }
         epoch_->quiet_declared = false;
@@ -441,6 +516,7 @@ Symbol InProcessDevice::run_wait(std::chrono::milliseconds timeout) {
     if (got && !e.queue.empty()) {
         const Symbol s = e.queue.front();
         e.queue.pop_front();
+        if (!e.queued_after.empty()) e.queued_after.pop_front();
         return s;
     }
     if (!got) {
@@ -459,10 +535,10 @@ RunResult InProcessDevice::run(std::span<const Symbol> inputs) {
         }
     }
     variant_round_ = 0;
-    RunResult first = Device::run(inputs);
+    RunResult first = run_settled(inputs);
     for (std::size_t v = 1; v < rounds; ++v) {
         variant_round_ = v;
-        RunResult other = Device::run(inputs);
+        RunResult other = run_settled(inputs);
         first.steps += other.steps;
         first.waits += other.waits;
         if (other.outputs == first.outputs) continue;
@@ -490,6 +566,22 @@ RunResult InProcessDevice::run(std::span<const Symbol> inputs) {
     }
     variant_round_ = 0;
     return first;
+}
+
+RunResult InProcessDevice::run_settled(std::span<const Symbol> inputs) {
+    RunResult result = Device::run(inputs);
+    // A run that ended in a `wait` answered quiet: a callback just past tmax would be found only
+    // after this answer was given (at the next reset, as a violation of an earlier query). Listen a
+    // little longer, so that the one device-driving path re-runs this word instead.
+    const bool ended_quiet = !history_.empty() && history_.back().input == kWait && history_.back().output == kQuiet;
+    if (ended_quiet && quiet_grace_.count() > 0) {
+        {
+            std::unique_lock<std::mutex> lock(monitor_->mutex);
+            monitor_->recorded.wait_for(lock, quiet_grace_, [&] { return !monitor_->pending.empty(); });
+        }
+        check_timing(false);
+    }
+    return result;
 }
 
 // ---- ClassDefinition ----

@@ -109,6 +109,13 @@ DocumentDiff diff_register_automata(const Document& old_doc, const Document& new
     return out;
 }
 
+/// ", N timing retries (...)" when runs were repeated past a late callback, else "".
+std::string timing_retries_note(std::uint64_t retries) {
+    if (retries == 0) return "";
+    return ", " + std::to_string(retries) + " timing retr" + (retries == 1 ? "y" : "ies") +
+           " (runs repeated after a late, queued or early callback; every answer kept was on time)";
+}
+
 /// The one `--stats` schema of `learn`, for every kind: the counter's totals and phases, the
 /// rounds, the learned states (locations of a register automaton) and the seconds.
 nlohmann::json stats_json(const QueryStats& s, std::size_t states, double seconds) {
@@ -119,6 +126,7 @@ nlohmann::json stats_json(const QueryStats& s, std::size_t states, double second
     j["queries_executed"] = t.queries_executed;
     j["symbols_executed"] = t.symbols_executed;
     j["waits_executed"] = t.waits_executed;
+    j["timing_retries"] = t.timing_retries;  // runs repeated after a late callback (not in queries_executed)
     j["learning_queries_asked"] = s.learning.queries_asked;
     j["learning_queries_executed"] = s.learning.queries_executed;
     j["learning_symbols_executed"] = s.learning.symbols_executed;
@@ -224,7 +232,8 @@ DocumentCheck check_typestate_document(const Document& document, Subject& subjec
         if (const std::string note = unpredicted_answer_note(report); !note.empty()) text << note << "\n";
     }
     out.text = text.str();
-    out.counts = std::to_string(t.queries_executed) + " queries executed, " + std::to_string(t.waits_executed) + " waits";
+    out.counts = std::to_string(t.queries_executed) + " queries executed, " + std::to_string(t.waits_executed) + " waits" +
+                 timing_retries_note(t.timing_retries);
     return out;
 }
 
@@ -422,7 +431,7 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
        << learned.stats.learning.queries_executed << " learning, " << learned.stats.equivalence.queries_executed
        << " equivalence, " << learned.stats.verification.queries_executed << " verification), " << t.queries_asked
        << " asked, " << t.symbols_executed << " symbols, " << t.waits_executed << " waits, " << std::fixed
-       << std::setprecision(3) << learned.seconds << " s\n";
+       << std::setprecision(3) << learned.seconds << " s" << timing_retries_note(t.timing_retries) << "\n";
     if (!learned.bound_note.empty()) os << "typestar: --bound auto: " << learned.bound_note << "\n";
     // What the flake policy re-ran and the chance it leaves, or that the device declares it cannot flake.
     if (!learned.flake_note.empty()) os << "typestar: " << learned.flake_note << "\n";

@@ -473,6 +473,7 @@ public:
         return d;
     }
     void check_timing() override { refiner_.concrete().check_timing(); }
+    bool override_timing(const TimingOverride& timing) override { return refiner_.concrete().override_timing(timing); }
     void reset() override { current_.clear(); }
     Symbol step(Symbol input) override {
         current_.push_back(input);
@@ -969,6 +970,7 @@ DeviceTraits PartitionedDevice::traits() const { return impl_->abstract.traits()
 std::string PartitionedDevice::name() const { return impl_->abstract.name(); }
 DeviceDescription PartitionedDevice::describe() const { return impl_->abstract.describe(); }
 void PartitionedDevice::check_timing() { impl_->abstract.check_timing(); }
+bool PartitionedDevice::override_timing(const TimingOverride& timing) { return impl_->abstract.override_timing(timing); }
 void PartitionedDevice::reset() { impl_->abstract.reset(); }
 Symbol PartitionedDevice::step(Symbol input) { return impl_->abstract.step(input); }
 std::optional<Symbol> PartitionedDevice::confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds timeout) {

@@ -120,6 +120,16 @@ void adopt_state_names(Typestate& learned, const Typestate& stored) {
     }
 }
 
+/// How tmax was obtained when overridden, and the largest delay the device observed: "<note>; the
+/// largest delay observed was X ms; " (each part when known), else "".
+std::string observed_delay(const DeviceDescription& device) {
+    std::string out = device.timing_note.empty() ? "" : device.timing_note + "; ";
+    if (!device.max_delay_ms) return out;
+    char text[64];
+    std::snprintf(text, sizeof text, "the largest delay observed was %.1f ms; ", *device.max_delay_ms);
+    return out + text;
+}
+
 std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, const DeviceTraits& traits,
                                         const DeviceDescription& device, double quiet_check_factor) {
     std::vector<std::string> out;
@@ -133,7 +143,7 @@ std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, c
         out.push_back("a wait answered quiet changes nothing (declared by the device): quiet self-loops are not tested");
     if (device.tmax_ms)
         out.push_back("every callback arrives within tmax=" + std::to_string(static_cast<long long>(*device.tmax_ms)) +
-                      " ms (quiescence; " +
+                      " ms (quiescence; " + observed_delay(device) +
                       (quiet_check_factor > 0 ? "every way into a quiet state double-checked with a wait of " +
                                                     std::to_string(quiet_check_factor).substr(0, 3) + " x tmax)"
                                               : "not double-checked)"));
@@ -185,8 +195,41 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
     return confirm_quiescence(machine, access, std::span<Device* const>(one), factor, only);
 }
 
+namespace {
+
+/// A callback the machine has on no transition, heard by a quiescence double-check after `word`.
+struct NewCallback {
+    Word word;             ///< the word before the double-checking wait, over the machine's inputs
+    std::string callback;  ///< its name
+};
+
+bool has_output(const MealyMachine& machine, const std::string& name) {
+    const auto o = machine.outputs().find(name);
+    if (!o) return false;
+    for (StateId q = 0; q < machine.num_states(); ++q)
+        for (Symbol i = 0; i < machine.num_inputs(); ++i)
+            if (machine.output(q, i) == *o) return true;
+    return false;
+}
+
+/// confirm_quiescence; with `found` (checking a spec), a callback the machine never outputs is a
+/// protocol difference, never "raise tmax": written to `found`, and the count so far is returned.
+std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vector<Word>& access,
+                                    std::span<Device* const> devices, double factor, const std::vector<char>* only,
+                                    std::optional<NewCallback>* found);
+
+}  // namespace
+
 std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access,
                                std::span<Device* const> devices, double factor, const std::vector<char>* only) {
+    return confirm_quiescence_impl(machine, access, devices, factor, only, nullptr);
+}
+
+namespace {
+
+std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vector<Word>& access,
+                                    std::span<Device* const> devices, double factor, const std::vector<char>* only,
+                                    std::optional<NewCallback>* found) {
     if (devices.empty()) throw std::invalid_argument("no device");
     const DeviceDescription description = devices.front()->describe();
     if (factor <= 0 || !description.tmax_ms) return 0;
@@ -250,6 +293,11 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
         const auto& answer = answers[k];
         if (!answer) return confirmed;  // no real time behind this device
         const std::string& got = *answer;
+        if (found != nullptr && got != kQuiet && got != kErr && !has_output(machine, got)) {
+            // Checking a spec: no tmax makes the device conform, the spec never has this callback.
+            *found = NewCallback{word, got};
+            return confirmed;
+        }
         if (got != kQuiet && got != kErr) {
             throw DeviceError("tmax too small: after '" + to_string(word, machine.inputs()) + "', a wait of tmax=" +
                               std::to_string(static_cast<long long>(*description.tmax_ms)) +
@@ -261,6 +309,8 @@ std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Wo
     }
     return confirmed;
 }
+
+}  // namespace
 
 namespace {
 
@@ -894,11 +944,72 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     report.tests = suite.cases.size();
     report.tests_symbols = suite.symbols();
     report.tests_waits = suite.waits();
+    // A callback the spec does not have, heard by the quiescence double-check (a wait of factor x
+    // tmax into every quiet state, or those marked in `only`): a protocol difference with its trace,
+    // never "raise tmax" (no tmax makes the device conform). The word's other answers are the
+    // device's (through the cache); the last is the callback the longer wait heard.
+    const auto new_callback = [&](const std::vector<char>* only) -> std::optional<Counterexample> {
+        const auto wait = expected_.inputs().find(kWait);
+        if (!wait || quiet_check_factor_ <= 0) return std::nullopt;
+        const auto all = access_sequences(expected_);
+        std::vector<Word> access(expected_.num_states());
+        for (StateId q = 0; q < expected_.num_states(); ++q) access[q] = all[q].value_or(Word{});
+        std::optional<NewCallback> found;
+        (void)confirm_quiescence_impl(expected_, access, std::span<Device* const>(stack_.devices()),
+                                      quiet_check_factor_, only, &found);
+        if (!found) return std::nullopt;
+        const auto phase = stack_.counter().enter(Phase::Verification);
+        Counterexample cex;
+        cex.inputs = found->word;
+        cex.actual = stack_.oracle().query(found->word);
+        cex.inputs.push_back(*wait);
+        cex.expected = expected_.outputs_of(cex.inputs);
+        cex.actual.push_back(*stack_.oracle().outputs().find(found->callback));
+        cex.purpose = "callback '" + found->callback + "', which the spec does not have, heard by a wait of " +
+                      std::to_string(quiet_check_factor_).substr(0, 3) + " x tmax";
+        return cex;
+    };
     {
         const auto phase = stack_.counter().enter(Phase::Equivalence);  // a conformance run is a test phase
-        report.counterexample = run_suite(suite, stack_.oracle(), run);
+        try {
+            report.counterexample = run_suite(suite, stack_.oracle(), run);
+        } catch (const TimingError& e) {
+            // Late on every run, but a callback the spec does not have: find where it comes.
+            if (has_output(expected_, e.callback()) || !stack_.oracle().outputs().contains(e.callback())) throw;
+            report.counterexample = new_callback(nullptr);
+            if (!report.counterexample) throw;
+        }
     }
     for (Device* d : stack_.devices()) d->check_timing();  // a late callback voids a pass
+    if (report.counterexample) {
+        // A difference where the device answered `quiet` and the spec has a callback can be that
+        // callback, late on a busy machine, after its answer was given: listen again with the
+        // double-check's longer wait. Heard: a timing failure, not a protocol difference (never a
+        // pass either); not heard: the difference stands.
+        const Counterexample& cex = *report.counterexample;
+        const std::size_t at = cex.first_difference();
+        const Alphabet& outputs = stack_.oracle().outputs();
+        const auto wait = stack_.oracle().inputs().find(kWait);
+        const auto quiet = outputs.find(kQuiet);
+        const DeviceDescription device = stack_.devices().front()->describe();
+        if (at < cex.inputs.size() && wait && quiet && cex.inputs[at] == *wait && cex.actual[at] == *quiet &&
+            quiet_check_factor_ > 0 && device.tmax_ms) {
+            const std::string expected = suite.outputs.name(cex.expected[at]);
+            const auto timeout = std::chrono::milliseconds(static_cast<long long>(*device.tmax_ms * quiet_check_factor_));
+            const Word prefix(cex.inputs.begin(), cex.inputs.begin() + static_cast<std::ptrdiff_t>(at));
+            const auto phase = stack_.counter().enter(Phase::Verification);
+            const auto heard = stack_.devices().front()->confirm_wait(prefix, timeout);
+            if (heard && outputs.name(*heard) == expected)
+                throw TimingError(device.name + ": tmax too small for one run: after '" +
+                                      to_string(prefix, stack_.oracle().inputs()) + "', a wait answered quiet where the spec has '" +
+                                      expected + "', and a wait of " + std::to_string(timeout.count()) +
+                                      " ms heard it: a late callback, not a protocol difference (tmax " +
+                                      std::to_string(static_cast<long long>(*device.tmax_ms)) +
+                                      " ms; if the machine was not just busy, raise tmax: --tmax MS, TYPESTAR_TMAX)",
+                                  TimingError::Kind::LateCallback, expected, static_cast<double>(timeout.count()),
+                                  *device.tmax_ms, device.tmin_ms.value_or(0), true);
+        }
+    }
     if (!report.counterexample) {
         // Double-check the quiet waits this verdict relies on: every state the suite's words pass
         // through with a `wait` expected quiet, once per state for this object.
@@ -918,13 +1029,9 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
                 }
             }
             if (!states.empty()) {
-                const auto all = access_sequences(expected_);
-                std::vector<Word> access(expected_.num_states());
-                for (StateId q = 0; q < expected_.num_states(); ++q) access[q] = all[q].value_or(Word{});
                 std::vector<char> chosen(expected_.num_states(), 0);
                 for (const StateId q : states) chosen[q] = 1;
-                (void)confirm_quiescence(expected_, access, std::span<Device* const>(stack_.devices()),
-                                         quiet_check_factor_, &chosen);
+                report.counterexample = new_callback(&chosen);
             }
         }
     }

@@ -1,5 +1,13 @@
 #include "typestar/sul/device.hpp"
 
+#include <algorithm>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "typestar/core/error.hpp"
+#include "typestar/log/logging.hpp"
+
 #include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 
@@ -36,6 +44,41 @@ RunResult Device::run(std::span<const Symbol> inputs) {
         quiescent = is_wait && t.quiet && output == *t.quiet;
     }
     return result;
+}
+
+std::string TimingOverride::note(std::optional<double> own_tmax_ms, std::optional<double> own_tmin_ms) const {
+    std::string set;
+    if (tmax) set += "tmax " + std::to_string(tmax->count()) + " ms";
+    if (tmin) set += std::string(set.empty() ? "" : ", ") + "tmin " + std::to_string(tmin->count()) + " ms";
+    std::string own;
+    if (own_tmax_ms) own += "tmax " + std::to_string(static_cast<long long>(*own_tmax_ms)) + " ms";
+    if (own_tmin_ms) own += std::string(own.empty() ? "" : ", ") + "tmin " + std::to_string(static_cast<long long>(*own_tmin_ms)) + " ms";
+    return set + " set by " + (origin.empty() ? std::string("an override") : origin) +
+           (own.empty() ? std::string() : " (the device's own: " + own + ")");
+}
+
+RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs, std::size_t retries) {
+    for (std::size_t attempt = 0;; ++attempt) {
+        try {
+            RunResult result = device.run(inputs);
+            device.check_timing();  // a violation recorded up to the tear-down voids this answer
+            result.timing_retries = attempt;
+            return result;
+        } catch (const TimingError& e) {
+            std::string word;
+            for (const Symbol s : inputs) word += (word.empty() ? "" : " ") + device.inputs().name(s);
+            if (e.earlier_query()) throw;
+            if (attempt == retries) throw e.repeated(attempt + 1, word);
+            // A pause of tmax, 2 tmax, ... (at least 10 ms, at most 2 s): a burst of load can pass.
+            const double tmax = e.tmax_ms() > 0 ? e.tmax_ms() : 10.0;
+            const auto pause = std::chrono::milliseconds(
+                static_cast<long long>(std::min(2000.0, std::max(10.0, tmax * static_cast<double>(1ULL << attempt)))));
+            detail::logger("typestar.sul")
+                ->info("{}: timing broke on run {} of '{}' ({}); running it again after {} ms", device.name(),
+                       attempt + 1, word, e.detail(), pause.count());
+            std::this_thread::sleep_for(pause);
+        }
+    }
 }
 
 DeviceDescription Device::describe() const {

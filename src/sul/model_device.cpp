@@ -17,6 +17,25 @@ ModelDevice::ModelDevice(MealyMachine machine, std::string name, std::optional<D
     traits_ = traits ? *traits : closure_traits(machine_.inputs(), machine_.outputs());
 }
 
+DeviceDescription ModelDevice::describe() const {
+    DeviceDescription d = Device::describe();
+    d.tmax_ms = tmax_ms_;
+    d.tmin_ms = tmin_ms_;
+    d.timing_note = timing_note_;
+    return d;
+}
+
+bool ModelDevice::override_timing(const TimingOverride& timing) {
+    if (timing.empty()) return true;
+    const auto ms = [](std::chrono::milliseconds m) { return static_cast<double>(m.count()); };
+    if (timing.tmax) tmax_ms_ = ms(*timing.tmax);
+    if (timing.tmin) tmin_ms_ = ms(*timing.tmin);
+    if (tmax_ms_ && tmin_ms_ && *tmin_ms_ > *tmax_ms_)
+        throw std::invalid_argument(name_ + ": tmin is larger than tmax (" + timing.origin + ")");
+    timing_note_ = timing.note(std::nullopt, std::nullopt) + "; a simulation has no real time: recorded only";
+    return true;
+}
+
 Symbol ModelDevice::step(Symbol input) {
     assert(input < machine_.num_inputs());
     const auto& t = machine_.transition(state_, input);

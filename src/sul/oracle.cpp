@@ -20,8 +20,8 @@ void DeviceOracle::query_all(std::span<const Query> batch) {
         buffer_.assign(q.prefix.begin(), q.prefix.end());
         buffer_.insert(buffer_.end(), q.suffix.begin(), q.suffix.end());
         if (counter_ != nullptr) counter_->reserve(1);
-        RunResult run = device_.run(buffer_);
-        if (counter_ != nullptr) counter_->count_executed(run.steps, run.waits);
+        RunResult run = run_with_timing_retries(device_, buffer_);
+        if (counter_ != nullptr) counter_->count_executed(run.steps, run.waits, run.timing_retries);
         std::copy(run.outputs.begin() + static_cast<std::ptrdiff_t>(q.prefix.size()), run.outputs.end(),
                   q.answer.begin());
     }

@@ -35,7 +35,7 @@ void ParallelOracle::run_one(Device& device, std::size_t query) {
     const Query& q = batch_[query];
     Word word(q.prefix.begin(), q.prefix.end());
     word.insert(word.end(), q.suffix.begin(), q.suffix.end());
-    RunResult run = device.run(word);
+    RunResult run = run_with_timing_retries(device, word);
     std::copy(run.outputs.begin() + static_cast<std::ptrdiff_t>(q.prefix.size()), run.outputs.end(),
               q.answer.begin());
     runs_[query] = std::move(run);
@@ -84,7 +84,7 @@ void ParallelOracle::query_all(std::span<const Query> batch) {
             if (e) std::rethrow_exception(e);
     }
     if (counter_ != nullptr)
-        for (const RunResult& r : runs_) counter_->count_executed(r.steps, r.waits);
+        for (const RunResult& r : runs_) counter_->count_executed(r.steps, r.waits, r.timing_retries);
 }
 
 }  // namespace typestar

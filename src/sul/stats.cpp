@@ -9,6 +9,7 @@ PhaseCounts& PhaseCounts::operator+=(const PhaseCounts& other) noexcept {
     queries_executed += other.queries_executed;
     symbols_executed += other.symbols_executed;
     waits_executed += other.waits_executed;
+    timing_retries += other.timing_retries;
     return *this;
 }
 
@@ -17,6 +18,7 @@ PhaseCounts& PhaseCounts::operator-=(const PhaseCounts& other) noexcept {
     queries_executed -= other.queries_executed;
     symbols_executed -= other.symbols_executed;
     waits_executed -= other.waits_executed;
+    timing_retries -= other.timing_retries;
     return *this;
 }
 

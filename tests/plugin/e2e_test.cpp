@@ -52,7 +52,7 @@ std::string quote(const std::string& s) {
 constexpr const char* kCleared[] = {"CI", "TYPESTAR_UPDATE", "TYPESTAR_BOUND", "TYPESTAR_DEVICE",
                                     "TYPESTAR_REQUIRE_DEVICE", "TYPESTAR_SUBJECT_SPEC", "TYPESTAR_SUBJECT_MODEL",
                                     "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX", "GTEST_FILTER",
-                                    "GTEST_OUTPUT", "GTEST_BRIEF", "SPDLOG_LEVEL"};
+                                    "GTEST_OUTPUT", "GTEST_BRIEF", "SPDLOG_LEVEL", "TYPESTAR_TMAX", "TYPESTAR_TMIN"};
 
 class PluginE2E : public testing::Test {
 protected:
@@ -235,6 +235,32 @@ TEST_F(PluginE2E, FactoryDeviceIsUsedWithoutAUrl) {
               std::string::npos)
         << fail.out;
     EXPECT_NE(fail.out.find("  device: subject-model"), std::string::npos);
+}
+
+TEST_F(PluginE2E, ALateDeviceFailsAsATimingFailureAndProposesNothing) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome late = subject(spec, "", {{"TYPESTAR_SUBJECT_MODEL", "late:" + fixture("timer.yaml")}},
+                                 {"--gtest_filter=Timer.Running_wait"});
+    EXPECT_EQ(late.code, 1) << late.out;
+    EXPECT_NE(late.out.find("typestar: Timer.Running_wait: a timing failure of the device subject-late, not a protocol "
+                            "difference (no spec is proposed):\n  subject-late: tmax too small: callback 'tick' "
+                            "arrived 90.0 ms"),
+              std::string::npos)
+        << late.out;
+    EXPECT_NE(late.out.find("the timing broke on each of 3 runs of '"), std::string::npos) << late.out;
+    EXPECT_EQ(late.out.find("not deterministic"), std::string::npos) << late.out;
+    EXPECT_FALSE(fs::exists(dir_ / "timer.proposed.yaml"));
+}
+
+TEST_F(PluginE2E, TmaxFromTheEnvironmentIsNamedInTheAssumptions) {
+    const auto spec = copy_spec("timer.yaml");
+    const Outcome pass = subject(spec, "model:" + fixture("timer.yaml"), {{"TYPESTAR_TMAX", "300"}},
+                                 {"--gtest_filter=Timer.Idle_start"});
+    EXPECT_EQ(pass.code, 0) << pass.out;
+    EXPECT_NE(pass.out.find("every callback arrives within tmax=300 ms (quiescence; tmax 300 ms set by "
+                            "TYPESTAR_TMAX=300; a simulation has no real time: recorded only;"),
+              std::string::npos)
+        << pass.out;
 }
 
 TEST_F(PluginE2E, AnAgentBackedTestReproducesWithTheAgentsUrl) {

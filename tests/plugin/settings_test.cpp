@@ -91,6 +91,7 @@ TEST(Settings, BadValuesAndUnknownFlagsAreErrorsNotExceptions) {
                   "--typestar_device: expected --typestar_device=URL",
                   "--typestar_colour: unknown flag (known: --typestar_update, --typestar_bound=B, "
                   "--typestar_learner=lstar|lsharp, --typestar_device=URL, --typestar_require_device, "
+                  "--typestar_tmax=MS, --typestar_tmin=MS, "
                   "--typestar_serve=HOST:PORT, --typestar_serve_spec=NAME, --typestar_token_file=PATH)"}));
     EXPECT_EQ(args.rest(), (std::vector<std::string>{"bin"}));
 }
@@ -120,6 +121,28 @@ TEST(Settings, LearnerFromFlagOrEnvironment) {
     Args bad({"bin", "--typestar_learner=gpt"});
     EXPECT_EQ(parse(bad).errors,
               (std::vector<std::string>{"--typestar_learner=gpt: expected --typestar_learner=lstar or lsharp"}));
+}
+
+TEST(Settings, TimingFromFlagOrEnvironment) {
+    Args none({"bin"});
+    const Settings e = parse(none, {{"TYPESTAR_TMAX", "300"}, {"TYPESTAR_TMIN", "5"}});
+    EXPECT_EQ(e.tmax_ms, 300u);
+    EXPECT_EQ(e.tmin_ms, 5u);
+    EXPECT_EQ(e.timing_origin, "TYPESTAR_TMAX=300 TYPESTAR_TMIN=5");
+    EXPECT_TRUE(e.errors.empty());
+
+    Args flags({"bin", "--typestar_tmax=250", "--gtest_brief=1"});
+    const Settings f = parse(flags, {{"TYPESTAR_TMAX", "300"}});
+    EXPECT_EQ(f.tmax_ms, 250u);
+    EXPECT_FALSE(f.tmin_ms.has_value());
+    EXPECT_EQ(f.timing_origin, "--typestar_tmax=250");
+    EXPECT_EQ(flags.rest(), (std::vector<std::string>{"bin", "--gtest_brief=1"}));
+
+    Args bad({"bin", "--typestar_tmin=soon"});
+    const Settings b = parse(bad, {{"TYPESTAR_TMAX", "-3"}});
+    ASSERT_EQ(b.errors.size(), 2u);
+    EXPECT_EQ(b.errors[0], "TYPESTAR_TMAX=-3: not milliseconds from 0 to 3600000");
+    EXPECT_EQ(b.errors[1], "--typestar_tmin=soon: expected --typestar_tmin=MS, milliseconds from 0 to 3600000");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <cstdint>
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +59,51 @@ private:
 class DeviceError : public Error {
 public:
     using Error::Error;
+};
+
+/// A timing assumption of a device with real time was broken (DroidStar §5.2): a callback arrived
+/// after the `wait` that answered quiet (tmax), was queued when a callin was due, or arrived sooner
+/// than tmin after its callin. The run's answer is not trusted and never enters a cache. The one
+/// device-driving path (run_with_timing_retries, sul/device.hpp) re-runs the word and throws this
+/// only when the violation repeats on every run (runs() > 1), or when it belongs to an earlier query
+/// whose answer was already given (earlier_query()). The message names the callback, the delay seen,
+/// the tmax in force and the option that raises it. A DeviceError: a timing failure, never a
+/// NondeterminismError, a counterexample or a spec.
+class TimingError : public DeviceError {
+public:
+    enum class Kind {
+        LateCallback,    ///< after a `wait` answered quiet: tmax too small for this run
+        QueuedCallback,  ///< queued when a callin was due (arrived before the next callin ran)
+        EarlyCallback,   ///< sooner than tmin after its callin
+    };
+    /// `message` says what happened in one run (without the retry count).
+    TimingError(std::string message, Kind kind, std::string callback, double delay_ms, double tmax_ms,
+                double tmin_ms, bool earlier_query = false, std::size_t runs = 1);
+    [[nodiscard]] Kind kind() const noexcept { return kind_; }
+    /// The callback that broke the timing.
+    [[nodiscard]] const std::string& callback() const noexcept { return callback_; }
+    /// The delay seen: from the start of the quiet `wait` (LateCallback) or of the latest callin.
+    [[nodiscard]] double delay_ms() const noexcept { return delay_ms_; }
+    [[nodiscard]] double tmax_ms() const noexcept { return tmax_ms_; }
+    [[nodiscard]] double tmin_ms() const noexcept { return tmin_ms_; }
+    /// Seen after its query had answered (found when the next query started): not re-runnable.
+    [[nodiscard]] bool earlier_query() const noexcept { return earlier_query_; }
+    /// How many runs of the word showed a violation (1: not re-run).
+    [[nodiscard]] std::size_t runs() const noexcept { return runs_; }
+    /// The one-run message, without what the retries added.
+    [[nodiscard]] const std::string& detail() const noexcept { return detail_; }
+    /// This error, seen on each of `runs` runs of `word` (printed): the message says so.
+    [[nodiscard]] TimingError repeated(std::size_t runs, const std::string& word) const;
+
+private:
+    struct Repeated {};
+    TimingError(Repeated, const TimingError& one, std::string what, std::size_t runs);
+    std::string detail_;
+    Kind kind_;
+    std::string callback_;
+    double delay_ms_, tmax_ms_, tmin_ms_;
+    bool earlier_query_;
+    std::size_t runs_;
 };
 
 /// A hard cap on executed queries (`--budget N`) was reached before a result: nothing is

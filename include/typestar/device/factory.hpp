@@ -30,6 +30,9 @@ struct DeviceOptions {
     sim::SimOptions sim;
     /// inproc: overrides the registry's variant mode.
     std::optional<VariantMode> variants;
+    /// Every kind: tmax / tmin over the device's own (Device::override_timing: inproc runs with
+    /// it; http and exec send it with every wait; model: recorded, a simulation has no real time).
+    TimingOverride timing;
     /// inproc: what a timing violation does.
     TimingViolationPolicy violations = TimingViolationPolicy::Error;
     /// http: timeouts, retries, token (url is taken from the device URL). An empty token is read

@@ -53,6 +53,9 @@ public:
     /// One callin or `wait` (with the agent's tmax). Throws DeviceError.
     Symbol step(Symbol input) override;
     /// Runs `prefix`, then a `wait` with the given timeout, in one fresh session.
+    /// Every `wait` carries the user's tmax from now on (runs go step by step, as a one-round-trip
+    /// run waits with the agent's own); tmin is recorded (the agent checks its own).
+    bool override_timing(const TimingOverride& timing) override;
     [[nodiscard]] std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,
                                                      std::chrono::milliseconds timeout) override;
     /// Deletes the session (one attempt); errors are logged, never thrown.
@@ -81,6 +84,7 @@ private:
     HttpConfig config_;
     std::unique_ptr<Curl> curl_;
     AgentStatus status_;
+    std::string timing_note_;  // DeviceDescription::timing_note after override_timing
     Alphabet inputs_;
     Alphabet outputs_;
     DeviceTraits traits_;

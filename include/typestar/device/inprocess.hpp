@@ -51,6 +51,12 @@ struct InProcessConfig {
     /// Overrides the definition's timing.
     std::optional<QuiescenceTiming> timing;
     TimingViolationPolicy violations = TimingViolationPolicy::Error;
+    /// After a run that ends in a `wait` answered quiet, listen this much longer before the answer
+    /// is given: a callback arriving then breaks tmax in this run (TimingError), so the word is run
+    /// again (run_with_timing_retries) instead of its answer entering a cache and the violation
+    /// being found only when the next query starts; it ends at the first violation. nullopt: tmax;
+    /// 0: off.
+    std::optional<std::chrono::milliseconds> quiet_grace;
     /// What name() says: the device URL it was made from (make_device sets `inproc:KEY`), or empty
     /// for "<class> (in-process)", which is not a URL: a class of the user's own is not reachable as
     /// `inproc:` (serve it from its test binary, `exec:BINARY#SPEC`; docs/gtest-plugin.md).
@@ -126,7 +132,11 @@ public:
     }
     /// The definition's `deterministic` declaration (a simulation), else false.
     [[nodiscard]] bool deterministic() const override { return definition_.deterministic; }
-    /// The class name, its framework version, the timing in force, the environment callins and the
+    /// tmax / tmin over the definition's (and the config's) from now on; describe() says so. Call it
+    /// before the first query. Throws std::invalid_argument when tmin would exceed tmax.
+    bool override_timing(const TimingOverride& timing) override;
+    /// The class name, its framework version, the timing in force (how it was set, the largest
+    /// delay observed), the environment callins and the
     /// parameterised callins with their partitions and value inputs (session/refinement.hpp).
     [[nodiscard]] DeviceDescription describe() const override;
 
@@ -154,8 +164,9 @@ public:
     [[nodiscard]] const QuiescenceTiming& timing() const noexcept { return timing_; }
     /// A snapshot of the timing observations.
     [[nodiscard]] TimingReport timing_report() const;
-    /// Throws DeviceError for a violation recorded and not yet thrown (call it after the last query:
-    /// a late callback can still arrive then).
+    /// Throws a violation recorded and not yet thrown (call it after the last query: a late callback
+    /// can still arrive then): TimingError for a late, queued or early callback (naming the
+    /// callback, the delay, tmax and the option that raises it), DeviceError for a harness error.
     void check_timing() override;
 
 private:
@@ -165,7 +176,11 @@ private:
         bool wait = false;
     };
 
+    /// check_timing(); `earlier_query`: the violations belong to a query that has answered (reset).
+    void check_timing(bool earlier_query);
     Symbol step_impl(Symbol input, std::chrono::milliseconds timeout);
+    /// Device::run, then the quiet grace (InProcessConfig::quiet_grace) when it ended quiet.
+    RunResult run_settled(std::span<const Symbol> inputs);
     Symbol run_callin(const InputInfo& info);
     Symbol run_wait(std::chrono::milliseconds timeout);
     /// Per callin and partition, the values to run (sampled, then those from the code); per callin,
@@ -196,6 +211,8 @@ private:
     std::optional<Symbol> outside_purpose_;  ///< kOutsidePurpose, when the definition has a filter
     std::size_t variant_round_ = 0;
     std::uint64_t query_number_ = 0;
+    std::chrono::milliseconds quiet_grace_{0};
+    std::string timing_note_;  // DeviceDescription::timing_note after override_timing
 };
 
 }  // namespace typestar

@@ -167,6 +167,7 @@ public:
     [[nodiscard]] std::string name() const override;
     [[nodiscard]] DeviceDescription describe() const override;
     void check_timing() override;
+    bool override_timing(const TimingOverride& timing) override;
     void reset() override;
     Symbol step(Symbol input) override;
     [[nodiscard]] std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,

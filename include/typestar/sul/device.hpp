@@ -25,6 +25,8 @@ struct RunResult {
     Word outputs;
     std::size_t steps = 0;
     std::size_t waits = 0;
+    /// Runs of the word repeated past a timing violation before this answer (run_with_timing_retries).
+    std::size_t timing_retries = 0;
 };
 
 /// What a device says about itself, for provenance and messages (asked, never inferred by casts).
@@ -67,7 +69,28 @@ struct DeviceDescription {
     /// "trace-cmp: 3 constants compared, 5 values added", or "not collected (why)". Empty: the device
     /// does not say (a device over HTTP): refinement records "not collected" and samples only.
     std::string values_from_code;
+    /// The largest callback delay it observed so far (from the latest callin to the callback), if it
+    /// measures one: printed beside tmax, so that a user sees how much margin tmax leaves.
+    std::optional<double> max_delay_ms;
+    /// How tmax / tmin were obtained when not the device's own, e.g. "tmax 300 ms set by --tmax 300
+    /// (the device's own: tmax 40 ms, tmin 2 ms)"; empty: the device's own.
+    std::string timing_note;
     bool operator==(const DeviceDescription&) const = default;
+};
+
+/// tmax / tmin set by the user over a device's own (`--tmax MS` / `--tmin MS` of typestar learn and
+/// check, TYPESTAR_TMAX / TYPESTAR_TMIN and --typestar_tmax / --typestar_tmin in tests), for every
+/// device kind (Device::override_timing). The device says so in describe(), so the learned spec's
+/// `timing:` and every assumptions block record it.
+struct TimingOverride {
+    std::optional<std::chrono::milliseconds> tmax;
+    std::optional<std::chrono::milliseconds> tmin;
+    /// Where it came from, for messages, e.g. "--tmax 300"; empty: "an override".
+    std::string origin;
+    [[nodiscard]] bool empty() const noexcept { return !tmax && !tmin; }
+    /// "tmax 300 ms set by --tmax 300 (the device's own: tmax 40 ms, tmin 2 ms)" (own values when known).
+    [[nodiscard]] std::string note(std::optional<double> own_tmax_ms, std::optional<double> own_tmin_ms) const;
+    bool operator==(const TimingOverride&) const = default;
 };
 
 /// A system under learning or test. Not thread-safe: one query at a time per device.
@@ -98,6 +121,11 @@ public:
     /// callback can arrive after the last query). Default: nothing to check. Call it once learning
     /// or a suite is over, before a verdict or a spec is reported. Decorators forward it.
     virtual void check_timing() {}
+    /// Runs with the user's tmax / tmin over its own from now on (call it before the first query) and
+    /// says so in describe() (tmax_ms, tmin_ms, timing_note). Returns false when the device has no
+    /// timing to set (the default). Throws std::invalid_argument when tmin would exceed tmax.
+    /// Decorators forward it.
+    virtual bool override_timing(const TimingOverride& /*timing*/) { return false; }
 
     /// Starts a fresh instance (a membership query begins here). Throws DeviceError on failure.
     virtual void reset() = 0;
@@ -119,6 +147,20 @@ public:
     /// keeping the same contract. Throws DeviceError.
     [[nodiscard]] virtual RunResult run(std::span<const Symbol> inputs);
 };
+
+/// How often run_with_timing_retries re-runs a word whose run broke a timing assumption.
+inline constexpr std::size_t kTimingRetries = 2;
+
+/// The one device-driving path: `device.run(inputs)`, then `device.check_timing()`. A run that
+/// throws TimingError (a late, queued or early callback) is evidence to re-check, not a verdict: its
+/// answer is dropped and the word runs again, up to `retries` more times, after a pause that doubles
+/// each time (tmax, 2 tmax, ...: a burst of load can pass); every run keeps the tmax in force, so an
+/// answer returned was seen with the timing the spec records. Only a violation on every run throws,
+/// as TimingError (runs() = retries + 1); one that belongs to an earlier query (earlier_query()) is
+/// thrown at once (that answer was given). Other errors pass through. On time, one run: no extra
+/// query. RunResult::timing_retries says how many runs were repeated.
+[[nodiscard]] RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs,
+                                                std::size_t retries = kTimingRetries);
 
 /// RAII for one query: resets the device on construction and calls `finish()` on destruction, also
 /// when a step throws.

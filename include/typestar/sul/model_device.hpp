@@ -31,6 +31,11 @@ public:
     void reset() override { state_ = machine_.initial(); }
     Symbol step(Symbol input) override;
     [[nodiscard]] RunResult run(std::span<const Symbol> inputs) override;
+    /// name(), and the timing set by override_timing, if any.
+    [[nodiscard]] DeviceDescription describe() const override;
+    /// Records the tmax / tmin given for describe(): a simulation has no real time, so nothing runs
+    /// differently; the learned spec's `timing:` and the assumptions say so.
+    bool override_timing(const TimingOverride& timing) override;
 
     /// The simulated machine.
     [[nodiscard]] const MealyMachine& machine() const noexcept { return machine_; }
@@ -40,6 +45,8 @@ private:
     std::string name_;
     DeviceTraits traits_;
     StateId state_ = 0;
+    std::optional<double> tmax_ms_, tmin_ms_;
+    std::string timing_note_;
 };
 
 }  // namespace typestar

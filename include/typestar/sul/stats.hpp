@@ -23,6 +23,9 @@ struct PhaseCounts {
     std::uint64_t queries_executed = 0;  ///< queries that ran on the device (device resets)
     std::uint64_t symbols_executed = 0;  ///< inputs that ran on the device
     std::uint64_t waits_executed = 0;    ///< of which `wait`
+    /// Runs of a word repeated because a run broke a timing assumption (a late, queued or early
+    /// callback: TimingError); not in queries_executed. 0 on a machine that keeps the timing.
+    std::uint64_t timing_retries = 0;
 
     PhaseCounts& operator+=(const PhaseCounts& other) noexcept;
     /// Each count minus `other`'s (for "what ran since"): `other` must be an earlier snapshot.
@@ -68,11 +71,12 @@ public:
     [[nodiscard]] Phase phase() const noexcept { return phase_; }
 
     void count_asked(std::uint64_t queries) noexcept { current().queries_asked += queries; }
-    void count_executed(std::uint64_t symbols, std::uint64_t waits) noexcept {
+    void count_executed(std::uint64_t symbols, std::uint64_t waits, std::uint64_t timing_retries = 0) noexcept {
         PhaseCounts& c = current();
         ++c.queries_executed;
         c.symbols_executed += symbols;
         c.waits_executed += waits;
+        c.timing_retries += timing_retries;
     }
     void count_round() noexcept { ++stats_.equivalence_rounds; }
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <string_view>
+#include <tuple>
 
 namespace typestar {
 
@@ -55,6 +56,19 @@ Settings parse_settings(int& argc, char** argv, const std::function<const char*(
             s.errors.push_back("TYPESTAR_BOUND=" + std::string(b) + ": not a non-negative integer");
     }
 
+    std::string tmax_origin, tmin_origin;
+    for (const auto& [name, target, origin] : {std::tuple{"TYPESTAR_TMAX", &s.tmax_ms, &tmax_origin},
+                                               std::tuple{"TYPESTAR_TMIN", &s.tmin_ms, &tmin_origin}}) {
+        const char* v = env(name);
+        if (v == nullptr || *v == '\0') continue;
+        if (auto ms = parse_size(v); ms && *ms <= 3'600'000) {
+            *target = *ms;
+            *origin = std::string(name) + "=" + v;
+        } else {
+            s.errors.push_back(std::string(name) + "=" + v + ": not milliseconds from 0 to 3600000");
+        }
+    }
+
     if (const char* l = env("TYPESTAR_LEARNER"); l != nullptr && *l != '\0') {
         if (std::string_view(l) == "lstar" || std::string_view(l) == "lsharp")
             s.learner = l;
@@ -91,6 +105,14 @@ Settings parse_settings(int& argc, char** argv, const std::function<const char*(
                 s.bound = *v;
             else
                 s.errors.push_back(std::string(arg) + ": expected --typestar_bound=B, B a non-negative integer");
+        } else if (name == "typestar_tmax" || name == "typestar_tmin") {
+            const bool is_tmax = name == "typestar_tmax";
+            if (auto v = value ? parse_size(*value) : std::nullopt; v && *v <= 3'600'000) {
+                (is_tmax ? s.tmax_ms : s.tmin_ms) = *v;
+                (is_tmax ? tmax_origin : tmin_origin) = std::string(arg);
+            } else {
+                s.errors.push_back(std::string(arg) + ": expected --" + std::string(name) + "=MS, milliseconds from 0 to 3600000");
+            }
         } else if (name == "typestar_learner") {
             if (value && (*value == "lstar" || *value == "lsharp"))
                 s.learner = std::string(*value);
@@ -120,9 +142,11 @@ Settings parse_settings(int& argc, char** argv, const std::function<const char*(
             s.errors.push_back(std::string(arg) +
                                ": unknown flag (known: --typestar_update, --typestar_bound=B, "
                                "--typestar_learner=lstar|lsharp, --typestar_device=URL, --typestar_require_device, "
+                               "--typestar_tmax=MS, --typestar_tmin=MS, "
                                "--typestar_serve=HOST:PORT, --typestar_serve_spec=NAME, --typestar_token_file=PATH)");
         }
     }
+    s.timing_origin = tmax_origin + (tmax_origin.empty() || tmin_origin.empty() ? "" : " ") + tmin_origin;
     if (kept < argc) argv[kept] = nullptr;
     argc = kept;
     return s;
@@ -138,6 +162,9 @@ std::string settings_help() {
            "(TYPESTAR_DEVICE)\n"
            "  --typestar_require_device   fail, not skip, when the device cannot be reached "
            "(TYPESTAR_REQUIRE_DEVICE)\n"
+           "  --typestar_tmax=MS          the device's tmax over its own, recorded in specs and assumptions "
+           "(TYPESTAR_TMAX)\n"
+           "  --typestar_tmin=MS          the device's tmin over its own (TYPESTAR_TMIN)\n"
            "  --typestar_serve=HOST:PORT  run no test: serve the registered devices as /v1 agents (port 0: any), "
            "for\n"
            "                              `typestar learn|check --device exec:BINARY#SPEC`\n"

@@ -179,9 +179,24 @@ bool SpecTests::answers_to(const std::string& name) const {
            (ra_spec_ && name == ra_spec_->automaton.name);
 }
 
+namespace {
+/// --typestar_tmax / TYPESTAR_TMAX (and tmin) over the device's own, whichever made it.
+void apply_timing_settings(Device& d) {
+    const Settings& s = settings();
+    TimingOverride timing;
+    if (s.tmax_ms) timing.tmax = std::chrono::milliseconds(static_cast<long long>(*s.tmax_ms));
+    if (s.tmin_ms) timing.tmin = std::chrono::milliseconds(static_cast<long long>(*s.tmin_ms));
+    timing.origin = s.timing_origin;
+    if (!timing.empty() && !d.override_timing(timing))
+        throw std::invalid_argument(d.name() + ": " + timing.origin + ": the device has no timing to set");
+}
+}  // namespace
+
 std::unique_ptr<Device> SpecTests::make_device() const {
-    if (!settings().device.empty()) return device_from_url(settings().device);
-    return made_by(reg_.factory, "device");
+    std::unique_ptr<Device> d = !settings().device.empty() ? device_from_url(settings().device)
+                                                           : made_by(reg_.factory, "device");
+    apply_timing_settings(*d);
+    return d;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,6 +243,7 @@ Device* SpecTests::device() {
                     "no device: register the spec with a device factory, or pass --typestar_device=URL "
                     "(or set TYPESTAR_DEVICE)";
             }
+            if (device_) apply_timing_settings(*device_);
             // A spec with partitions over a device with parameterised callins: each abstract input
             // runs with the values its partition declares (decided by the session: plan_partitions).
             if (device_ && spec_) {
@@ -504,6 +520,11 @@ void SpecTests::run_transition(std::size_t index) {
         ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: the device " << d->name()
                                            << " answered one word in two ways (not deterministic):\n  word:   "
                                            << word << "\n  first:  " << first << "\n  second: " << second;
+        return;
+    } catch (const TimingError& e) {  // the timing broke on every run: not a protocol difference
+        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: " << suite_name_ << "." << t.name
+                                           << ": a timing failure of the device " << d->name()
+                                           << ", not a protocol difference (no spec is proposed):\n  " << e.what();
         return;
     } catch (const std::exception& e) {
         ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: device " << d->name() << " failed: " << e.what();

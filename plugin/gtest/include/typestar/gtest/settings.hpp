@@ -39,6 +39,13 @@ struct Settings {
     /// Empty: TYPESTAR_DEVICE_TOKEN, else TYPESTAR_DEVICE_TOKEN_FILE; serving refuses to start
     /// without a token.
     std::string token_file;
+    /// --typestar_tmax=MS / TYPESTAR_TMAX, --typestar_tmin=MS / TYPESTAR_TMIN: the device's tmax /
+    /// tmin overridden (Device::override_timing), for a registered factory's device and a
+    /// --typestar_device URL alike; the spec learned and every assumptions block record it.
+    std::optional<std::size_t> tmax_ms;
+    std::optional<std::size_t> tmin_ms;
+    /// Which flags or variables set them, e.g. "--typestar_tmax=300" (for messages).
+    std::string timing_origin;
     /// The environment variable CI is set (the rule insta and Vitest follow): nothing is ever
     /// written, a missing spec fails, an unreachable device fails.
     bool ci = false;

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Learning and checking the bundled simulated classes on a busy machine (issue 37): starts N busy
+# loops (bounded in time, killed at exit), then learns each class R times with
+# `typestar learn --device inproc:NAME` and compares every result with the class's committed spec
+# (`typestar diff`), and checks that spec R times (`typestar check`). Prints one row per class:
+#   correct    the learned spec is the committed one / the check passed
+#   timing     the run ended in a timing error (the timing broke on every re-run): no spec, no verdict
+#   wrong      a different spec was written, or the check failed (a false failure)
+#   other      any other error (e.g. non-determinism)
+#   retries    runs repeated past a late callback, summed over the runs (from --stats)
+# Usage: scripts/load_bench.sh [-n LOOPS] [-r RUNS] [-c "class ..."] [-t TYPESTAR] [-x "extra learn/check args"]
+#   LOOPS busy loops (default 4) at the same priority as the runs; RUNS per class (default 3).
+# Exit 0 when no run was wrong (timing errors are honest failures, not wrong answers), 1 otherwise.
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+loops=4
+runs=3
+classes="asynctask countdowntimer mediaplayer sqliteopenhelper speechrecognizer"
+typestar="${TYPESTAR:-$here/build/src/cli/typestar}"
+extra=""
+while getopts "n:r:c:t:x:" opt; do
+    case "$opt" in
+        n) loops="$OPTARG" ;;
+        r) runs="$OPTARG" ;;
+        c) classes="$OPTARG" ;;
+        t) typestar="$OPTARG" ;;
+        x) extra="$OPTARG" ;;
+        *) sed -n '2,13p' "$0" >&2; exit 2 ;;
+    esac
+done
+if [[ ! -x "$typestar" ]]; then
+    echo "load_bench: no typestar binary at $typestar (build the typestar target, or pass -t)" >&2
+    exit 2
+fi
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+# Busy loops: each spins for at most an hour (bounded even if this script is killed hard).
+for ((i = 0; i < loops; ++i)); do
+    timeout 3600 bash -c 'while :; do :; done' &
+    pids+=("$!")
+done
+
+start=$(date +%s)
+printf '%-18s %-6s %8s %7s %6s %6s %8s\n' class phase correct timing wrong other retries
+total_wrong=0
+for c in $classes; do
+    spec="$here/specs/$c.yaml"
+    for phase in learn check; do
+        correct=0 timing=0 wrong=0 other=0 retries=0
+        for ((r = 0; r < runs; ++r)); do
+            out="$work/$c.$phase.$r"
+            if [[ "$phase" == learn ]]; then
+                # shellcheck disable=SC2086
+                "$typestar" learn --device "inproc:$c" --out "$out.yaml" --stats "$out.json" $extra \
+                    >"$out.stdout" 2>"$out.stderr"
+                code=$?
+                if [[ -f "$out.json" ]]; then
+                    n=$(sed -n 's/.*"timing_retries": *\([0-9]*\).*/\1/p' "$out.json" | head -1)
+                    retries=$((retries + ${n:-0}))
+                fi
+                if [[ $code -eq 0 ]]; then
+                    if "$typestar" diff "$spec" "$out.yaml" >"$out.diff" 2>&1; then
+                        correct=$((correct + 1))
+                    else
+                        wrong=$((wrong + 1))
+                        echo "load_bench: WRONG spec from learning $c (run $r): $out.diff" >&2
+                        cat "$out.diff" >&2
+                    fi
+                    continue
+                fi
+            else
+                # shellcheck disable=SC2086
+                "$typestar" check "$spec" --device "inproc:$c" $extra >"$out.stdout" 2>"$out.stderr"
+                code=$?
+                n=$(sed -n 's/.*, \([0-9]*\) timing retr.*/\1/p' "$out.stderr" | head -1)
+                retries=$((retries + ${n:-0}))
+                if [[ $code -eq 0 ]]; then
+                    correct=$((correct + 1))
+                    continue
+                fi
+                if [[ $code -eq 1 ]]; then
+                    wrong=$((wrong + 1))
+                    echo "load_bench: FALSE FAILURE checking $c (run $r):" >&2
+                    cat "$out.stdout" >&2
+                    continue
+                fi
+            fi
+            if grep -q "the timing broke on each of\|tmax too small\|still queued\|tmin violated" "$out.stderr"; then
+                timing=$((timing + 1))
+            else
+                other=$((other + 1))
+                echo "load_bench: $phase $c (run $r) ended: $(tail -1 "$out.stderr")" >&2
+            fi
+        done
+        total_wrong=$((total_wrong + wrong))
+        printf '%-18s %-6s %8s %7s %6s %6s %8s\n' "$c" "$phase" "$correct/$runs" "$timing" "$wrong" "$other" "$retries"
+    done
+done
+echo "load_bench: $loops busy loop(s), $runs run(s) per class and phase, $(( $(date +%s) - start )) s"
+[[ $total_wrong -eq 0 ]]

@@ -1,0 +1,411 @@
+// Callback timing on a busy machine (issue 37): a run that breaks the timing (a late, queued or
+// early callback) is re-run before anything is concluded; only a violation on every run ends the
+// run, as a TimingError naming the callback, the delay, tmax and the option — never a spec, a
+// NondeterminismError or a counterexample. Devices whose callbacks are late once, late always, new.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "learning_support.hpp"
+#include "typestar/core/error.hpp"
+#include "typestar/core/typestate.hpp"
+#include "typestar/device/inprocess.hpp"
+#include "typestar/session/session.hpp"
+#include "typestar/spec/spec.hpp"
+#include "typestar/sul/model_device.hpp"
+#include "typestar/sul/oracle.hpp"
+
+namespace typestar {
+namespace {
+
+using namespace std::chrono_literals;
+
+/// AsyncTask's closure (specs/asynctask.yaml) whose runs break the timing when `late(word, n)` says
+/// so for the n-th run (from 0) of that word (its inputs by name, space separated): then run()
+/// throws the TimingError an in-process device throws for a callback after a quiet wait.
+class ScriptedLateDevice final : public Device {
+public:
+    using Late = std::function<bool(const std::string& word, std::size_t run)>;
+    ScriptedLateDevice(const spec::Spec& spec, Late late)
+        : model_(synchronous_closure(spec.typestate), "late", spec::declared_traits(spec)), late_(std::move(late)) {}
+
+    [[nodiscard]] const Alphabet& inputs() const override { return model_.inputs(); }
+    [[nodiscard]] const Alphabet& outputs() const override { return model_.outputs(); }
+    [[nodiscard]] DeviceTraits traits() const override { return model_.traits(); }
+    [[nodiscard]] std::string name() const override { return "late"; }
+    [[nodiscard]] DeviceDescription describe() const override {
+        DeviceDescription d = model_.describe();
+        d.tmax_ms = 30;
+        d.tmin_ms = 0;
+        return d;
+    }
+    void reset() override { model_.reset(); }
+    Symbol step(Symbol input) override { return model_.step(input); }
+    [[nodiscard]] RunResult run(std::span<const Symbol> word) override {
+        const std::string key = to_string(Word(word.begin(), word.end()), inputs());
+        if (late_(key, runs_[key]++)) {
+            ++late_runs;
+            throw TimingError("late: tmax too small: callback 'onPostExecute' arrived 45.0 ms after the start of a "
+                              "`wait` that answered quiet (tmax 30 ms) in query #1 '" + key + "' (raise tmax: --tmax MS)",
+                              TimingError::Kind::LateCallback, "onPostExecute", 45.0, 30.0, 0.0);
+        }
+        ++on_time_runs;
+        return model_.run(word);
+    }
+    std::size_t late_runs = 0, on_time_runs = 0;
+
+private:
+    ModelDevice model_;
+    Late late_;
+    std::map<std::string, std::size_t> runs_;
+};
+
+spec::Spec asynctask_spec() { return testing_support::source_spec("specs/asynctask.yaml"); }
+
+bool has_late_wait(const std::string& word) { return word.find("execute wait") != std::string::npos; }
+
+LearnOptions learn_options() {
+    LearnOptions o;
+    o.name = "AsyncTask";
+    o.equivalence.bound = 2;
+    return o;
+}
+
+TEST(TimingRetries, LateOnceLearnsTheOnTimeSpecWithNoExtraQuery) {
+    const spec::Spec truth = asynctask_spec();
+    ScriptedLateDevice on_time(truth, [](const std::string&, std::size_t) { return false; });
+    ScriptedLateDevice late_once(truth, [](const std::string& w, std::size_t run) { return run == 0 && has_late_wait(w); });
+    Device* a[] = {&on_time};
+    Device* b[] = {&late_once};
+    const LearnedSpec quiet = learn_spec(a, learn_options());
+    const LearnedSpec busy = learn_spec(b, learn_options());
+    ASSERT_TRUE(quiet.spec && busy.spec);
+    EXPECT_TRUE(spec::same_behaviour(*busy.spec, truth));
+    EXPECT_TRUE(spec::same_behaviour(*busy.spec, *quiet.spec));
+    EXPECT_GT(late_once.late_runs, 0u);
+    // Every late run was re-run and counted; on time nothing was, and the learner asked the same.
+    EXPECT_EQ(busy.stats.total().timing_retries, late_once.late_runs);
+    EXPECT_EQ(quiet.stats.total().timing_retries, 0u);
+    EXPECT_EQ(busy.stats.total().queries_executed, quiet.stats.total().queries_executed);
+    EXPECT_EQ(busy.stats.total().queries_asked, quiet.stats.total().queries_asked);
+
+    // A conformance run past late-once callbacks passes, its retries counted.
+    ScriptedLateDevice check_late(truth, [](const std::string& w, std::size_t run) { return run == 0 && has_late_wait(w); });
+    Device* c[] = {&check_late};
+    const CheckReport report = check_spec(truth, c);
+    EXPECT_EQ(report.verdict, Verdict::Pass);
+    EXPECT_GT(report.stats.total().timing_retries, 0u);
+    EXPECT_EQ(report.stats.total().timing_retries, check_late.late_runs);
+}
+
+TEST(TimingRetries, LateAlwaysIsATimingErrorNeverASpecNorNondeterminism) {
+    const spec::Spec truth = asynctask_spec();
+    ScriptedLateDevice late(truth, [](const std::string& w, std::size_t) { return has_late_wait(w); });
+    Device* d[] = {&late};
+    try {
+        (void)learn_spec(d, learn_options());
+        FAIL() << "expected a TimingError";
+    } catch (const NondeterminismError& e) {
+        FAIL() << "a timing failure reported as non-determinism: " << e.what();
+    } catch (const TimingError& e) {
+        EXPECT_EQ(e.runs(), kTimingRetries + 1);
+        EXPECT_EQ(e.callback(), "onPostExecute");
+        EXPECT_EQ(e.kind(), TimingError::Kind::LateCallback);
+        const std::string what = e.what();
+        EXPECT_NE(what.find("(tmax 30 ms)"), std::string::npos) << what;
+        EXPECT_NE(what.find("--tmax"), std::string::npos) << what;
+        EXPECT_NE(what.find("the timing broke on each of 3 runs of '"), std::string::npos) << what;
+    }
+    ScriptedLateDevice late_check(truth, [](const std::string& w, std::size_t) { return has_late_wait(w); });
+    Device* c[] = {&late_check};
+    EXPECT_THROW((void)check_spec(truth, c), TimingError);
+}
+
+TEST(TimingRetries, AViolationOfAnAnsweredQueryIsNotRerun) {
+    const spec::Spec truth = asynctask_spec();
+    struct Stale final : Device {
+        explicit Stale(const spec::Spec& s) : model(synchronous_closure(s.typestate)) {}
+        const Alphabet& inputs() const override { return model.inputs(); }
+        const Alphabet& outputs() const override { return model.outputs(); }
+        std::string name() const override { return "stale"; }
+        void reset() override {
+            ++resets;
+            throw TimingError("stale", TimingError::Kind::LateCallback, "onPostExecute", 45, 30, 0, true);
+        }
+        Symbol step(Symbol i) override { return model.step(i); }
+        ModelDevice model;
+        int resets = 0;
+    } stale(truth);
+    const Word word = word_of({"execute", "wait"}, stale.inputs());
+    EXPECT_THROW((void)run_with_timing_retries(stale, word), TimingError);
+    EXPECT_EQ(stale.resets, 1);  // its answer was given: re-running this word cannot undo it
+}
+
+// ---- in-process devices with real callbacks --------------------------------------------------------
+
+/// Threads that outlive the instances that started them; joined at the end of the test.
+class Background {
+public:
+    ~Background() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto& t : threads_) t.join();
+    }
+    void emit_after(const std::shared_ptr<CallbackSink>& sink, std::string name, std::chrono::milliseconds delay) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        threads_.emplace_back([sink, name = std::move(name), delay] {
+            std::this_thread::sleep_for(delay);
+            sink->emit(name);
+        });
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::thread> threads_;
+};
+
+struct Task {
+    std::shared_ptr<CallbackSink> sink;
+};
+
+/// `start` emits `done` after `delay(k)` for the k-th start (from 0); tmax 20 ms, tmin 0; a quiet
+/// grace of 400 ms after a run that ends in a quiet wait (it ends when a violation comes: a late
+/// callback at 45 ms is found in its run even on a loaded machine).
+InProcessDevice task_device(Background& bg, std::function<std::chrono::milliseconds(int)> delay,
+                            std::atomic<int>& starts) {
+    LearningPurpose<Task> p("Task");
+    p.reset([](const std::shared_ptr<CallbackSink>& sink) {
+         auto t = std::make_shared<Task>();
+         t->sink = sink;
+         return t;
+     })
+        .callin("start", [&bg, delay, &starts](Task& t) { bg.emit_after(t.sink, "done", delay(starts++)); })
+        .callback("done")
+        .timing({20ms, 0ms});
+    InProcessConfig config;
+    config.quiet_grace = 400ms;
+    return InProcessDevice(p.build(), config);
+}
+
+std::vector<std::string> names(const RunResult& r, const Device& d) { return names_of(r.outputs, d.outputs()); }
+
+TEST(InProcessTiming, ACallbackLateOnceIsRerunAndAnsweredOnTime) {
+    Background bg;
+    std::atomic<int> starts{0};
+    InProcessDevice d = task_device(bg, [](int k) { return k == 0 ? 45ms : 2ms; }, starts);
+    const RunResult r = run_with_timing_retries(d, word_of({"start", "wait"}, d.inputs()));
+    // Without the re-run, the late callback's run would answer `quiet`: a wrong answer.
+    EXPECT_EQ(names(r, d), (std::vector<std::string>{"ok", "done"}));
+    EXPECT_EQ(r.timing_retries, 1u);
+    EXPECT_EQ(starts.load(), 2);
+    EXPECT_EQ(d.timing_report().tmax_violations, 1u);
+    EXPECT_NO_THROW(d.check_timing());
+}
+
+TEST(InProcessTiming, ACallbackLateAlwaysNamesTheCallbackTheDelayTmaxAndTheOption) {
+    Background bg;
+    std::atomic<int> starts{0};
+    InProcessDevice d = task_device(bg, [](int) { return 45ms; }, starts);
+    d.check_timing();
+    try {
+        const RunResult r = run_with_timing_retries(d, word_of({"start", "wait"}, d.inputs()));
+        FAIL() << "expected a TimingError, got " << to_string(r.outputs, d.outputs()) << " after " << r.timing_retries
+               << " retries";
+    } catch (const TimingError& e) {
+        EXPECT_EQ(e.kind(), TimingError::Kind::LateCallback);
+        EXPECT_EQ(e.callback(), "done");
+        EXPECT_EQ(e.runs(), 3u);
+        EXPECT_FALSE(e.earlier_query());
+        EXPECT_GE(e.delay_ms(), 20.0);
+        EXPECT_EQ(e.tmax_ms(), 20.0);
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind("Task (in-process): tmax too small: callback 'done' arrived ", 0), 0u) << what;
+        EXPECT_NE(what.find("(tmax 20 ms)"), std::string::npos) << what;
+        EXPECT_NE(what.find("--tmax MS"), std::string::npos) << what;
+        EXPECT_NE(what.find("TYPESTAR_TMAX"), std::string::npos) << what;
+        EXPECT_NE(what.find("each of 3 runs of 'start wait'"), std::string::npos) << what;
+    }
+    EXPECT_EQ(starts.load(), 3);
+}
+
+TEST(InProcessTiming, OnTimeCallbacksRunEachWordOnce) {
+    Background bg;
+    std::atomic<int> starts{0};
+    InProcessDevice d = task_device(bg, [](int) { return 2ms; }, starts);
+    QueryCounter counter;
+    DeviceOracle oracle(d, &counter);
+    const Word w = oracle.query(word_of({"start", "wait", "wait"}, d.inputs()));
+    EXPECT_EQ(names_of(w, d.outputs()), (std::vector<std::string>{"ok", "done", "quiet"}));
+    EXPECT_EQ(counter.stats().total().queries_executed, 1u);
+    EXPECT_EQ(counter.stats().total().timing_retries, 0u);
+    EXPECT_EQ(starts.load(), 1);
+}
+
+TEST(InProcessTiming, ALateCallbackOfAnAnsweredQueryStopsTheRunAndIsNeverRetriedAsTheNext) {
+    // Query 1 answers `start wait` quiet (no grace); its callback comes 30 ms after start, during
+    // query 2. Query 1's answer is wrong and already given: query 2 must not be re-run as if the
+    // violation were its own (its answer would hide query 1's).
+    Background bg;
+    std::atomic<int> starts{0};
+    LearningPurpose<Task> p("Task");
+    p.reset([](const std::shared_ptr<CallbackSink>& sink) {
+         auto t = std::make_shared<Task>();
+         t->sink = sink;
+         return t;
+     })
+        .callin("start", [&bg, &starts](Task& t) { bg.emit_after(t.sink, "done", starts++ == 0 ? 30ms : 2ms); })
+        .callback("done")
+        .timing({20ms, 0ms});
+    InProcessConfig config;
+    config.quiet_grace = 0ms;
+    InProcessDevice d(p.build(), config);
+    EXPECT_EQ(names(run_with_timing_retries(d, word_of({"start", "wait"}, d.inputs())), d),
+              (std::vector<std::string>{"ok", "quiet"}));
+    try {
+        const RunResult r = run_with_timing_retries(d, word_of({"wait"}, d.inputs()));
+        FAIL() << "expected a TimingError, got " << to_string(r.outputs, d.outputs()) << " after " << r.timing_retries
+               << " retries";
+    } catch (const TimingError& e) {
+        EXPECT_TRUE(e.earlier_query());
+        EXPECT_EQ(e.runs(), 1u);
+        EXPECT_EQ(e.callback(), "done");
+        const std::string what = e.what();
+        EXPECT_NE(what.find("in query #1 'start wait'"), std::string::npos) << what;
+        EXPECT_NE(what.find("seen after that query had answered"), std::string::npos) << what;
+    }
+}
+
+TEST(InProcessTiming, AQuietAnswerTheLongerWaitContradictsIsATimingFailureNotACounterexample) {
+    // The first `done` comes 100 ms after start (tmax 20 ms, no grace): the run answers quiet and
+    // the difference from the spec is only a late callback. Re-listening with the double-check's
+    // longer wait hears it: a TimingError, never a Fail verdict.
+    Background bg;
+    std::atomic<int> starts{0};
+    InProcessConfig config;
+    config.quiet_grace = 0ms;
+    LearningPurpose<Task> p("Task");
+    p.reset([](const std::shared_ptr<CallbackSink>& sink) {
+         auto t = std::make_shared<Task>();
+         t->sink = sink;
+         return t;
+     })
+        .callin("start", [&bg, &starts](Task& t) { bg.emit_after(t.sink, "done", starts++ == 0 ? 100ms : 2ms); })
+        .callback("done")
+        .timing({20ms, 0ms});
+    InProcessDevice d(p.build(), config);
+    const spec::Spec stored = spec::parse_spec(
+        "typestar: 1\nname: Task\ncallins: [start]\ncallbacks: [done]\ninitial: Idle\n"
+        "timing: {tmax_ms: 20, tmin_ms: 0}\nstates:\n  Idle:\n    callins:\n      start: Running\n"
+        "  Running:\n    callins:\n      start: Running\n    callbacks:\n      done: Idle\n",
+        "task.yaml");
+    Conformance conformance(synchronous_closure(stored.typestate), {&d});
+    TestSuite suite;
+    suite.inputs = conformance.expected().inputs();
+    suite.outputs = conformance.expected().outputs();
+    const Word word = word_of({"start", "wait"}, suite.inputs);
+    suite.cases.push_back({word, conformance.expected().outputs_of(word), "state Idle, input start, then suffix wait"});
+    try {
+        const CheckReport report = conformance.run(suite);
+        FAIL() << "expected a TimingError, got verdict " << verdict_name(report.verdict);
+    } catch (const TimingError& e) {
+        EXPECT_EQ(e.callback(), "done");
+        const std::string what = e.what();
+        EXPECT_NE(what.find("a late callback, not a protocol difference"), std::string::npos) << what;
+    }
+}
+
+// ---- a new callback is a protocol difference, never "raise tmax" -----------------------------------
+
+TEST(InProcessTiming, ANewCallbackIsACounterexampleNotATimingError) {
+    // The spec knows `start` and `done`; the device also has `progress`, sent 5 ms after start.
+    Background bg;
+    LearningPurpose<Task> p("Task");
+    p.reset([](const std::shared_ptr<CallbackSink>& sink) {
+         auto t = std::make_shared<Task>();
+         t->sink = sink;
+         return t;
+     })
+        .callin("start",
+                [&bg](Task& t) {
+                    bg.emit_after(t.sink, "progress", 5ms);
+                    bg.emit_after(t.sink, "done", 10ms);
+                })
+        .callback("done")
+        .callback("progress")
+        .timing({40ms, 0ms});
+    InProcessDevice d(p.build());
+    const spec::Spec stored = spec::parse_spec(
+        "typestar: 1\nname: Task\ncallins: [start]\ncallbacks: [done]\ninitial: Idle\n"
+        "timing: {tmax_ms: 40, tmin_ms: 0}\nstates:\n  Idle:\n    callins:\n      start: Running\n"
+        "  Running:\n    callins:\n      start: Running\n    callbacks:\n      done: Idle\n",
+        "task.yaml");
+    Device* devices[] = {&d};
+    CheckReport report;
+    ASSERT_NO_THROW(report = check_spec(stored, devices));
+    ASSERT_EQ(report.verdict, Verdict::Fail);
+    ASSERT_TRUE(report.counterexample);
+    bool named = false;
+    for (const auto& step : report.trace) named = named || step.actual == "progress";
+    EXPECT_TRUE(named);
+    EXPECT_EQ(report.stats.total().timing_retries, 0u);
+}
+
+TEST(InProcessTiming, ALateCallbackTheSpecDoesNotHaveIsACounterexampleNeverRaiseTmax) {
+    // The device has a new callback `closed`, 45 ms after start: later than tmax (20 ms) on every
+    // run. No tmax makes it conform to a spec without `closed`: a protocol difference with a trace.
+    struct Once {
+        std::shared_ptr<CallbackSink> sink;
+        bool started = false;
+    };
+    Background bg;
+    LearningPurpose<Once> p("Task");
+    p.reset([](const std::shared_ptr<CallbackSink>& sink) {
+         auto t = std::make_shared<Once>();
+         t->sink = sink;
+         return t;
+     })
+        .callin("start",
+                [&bg](Once& t) {
+                    if (t.started) throw std::logic_error("already started");
+                    t.started = true;
+                    bg.emit_after(t.sink, "done", 3ms);
+                    bg.emit_after(t.sink, "closed", 45ms);
+                })
+        .callin("poke", [](Once&) {})
+        .callback("done")
+        .callback("closed")
+        .timing({20ms, 0ms});
+    InProcessConfig config;
+    config.quiet_grace = 400ms;
+    InProcessDevice d(p.build(), config);
+    const spec::Spec stored = spec::parse_spec(
+        "typestar: 1\nname: Task\ncallins: [poke, start]\ncallbacks: [done]\ninitial: Idle\n"
+        "timing: {tmax_ms: 20, tmin_ms: 0}\nstates:\n"
+        "  Idle:\n    callins:\n      poke: Idle\n      start: Running\n"
+        "  Running:\n    callins:\n      poke: Running\n    callbacks:\n      done: Done\n"
+        "  Done:\n    callins:\n      poke: Done\n",
+        "task.yaml");
+    Device* devices[] = {&d};
+    CheckReport report;
+    try {
+        report = check_spec(stored, devices);
+    } catch (const std::exception& e) {
+        FAIL() << "a callback the spec does not have ended the run instead of failing it: " << e.what();
+    }
+    ASSERT_EQ(report.verdict, Verdict::Fail);
+    ASSERT_TRUE(report.counterexample);
+    ASSERT_FALSE(report.trace.empty());
+    EXPECT_EQ(report.trace.back().actual, "closed");
+    EXPECT_EQ(report.trace.back().expected, "quiet");
+    EXPECT_NE(report.counterexample->purpose.find("callback 'closed', which the spec does not have"), std::string::npos)
+        << report.counterexample->purpose;
+}
+
+}  // namespace
+}  // namespace typestar
