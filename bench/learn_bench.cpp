@@ -431,17 +431,12 @@ int main(int argc, char** argv) {
                 record(std::move(row));
             }
         }
-        // W and Wp as equivalence oracles: with the true number of states (AALpy's m = n), and
-        // Wp with 2 extra states relative to each hypothesis (the CLI's default).
-        const std::pair<Oracle, const char*> suites[] = {
-            {Oracle::WpStates, "AALpy models, L# + Wp with --states n (learning + equivalence; verification apart)"},
-            {Oracle::WStates, "AALpy models, L# + W with --states n"},
-            {Oracle::WpRelative, "AALpy models, L# + Wp with 2 extra states relative to each hypothesis"}};
-        for (const auto& [kind, title] : suites) {
+        // One group of rows: every AALpy model learned with `kind` (a model that cannot be loaded or
+        // learned is a row with its error).
+        const auto aalpy_group = [&](const std::string& group, Oracle kind, const char* title) {
+            if (!wanted(group)) return;
             print_header(title);
-            const std::string group = kind == Oracle::WpStates ? "aalpy_wp_n" : kind == Oracle::WStates ? "aalpy_w_n" : "aalpy_wp_k2";
             for (const fs::path& file : files_with_extension(models / "aalpy", ".dot", true)) {
-                if (!wanted(group)) break;
                 const std::string rel = fs::relative(file, models).generic_string();
                 try {
                     record(learn_model(group, rel, typestar::spec::load_mealy_dot(file), kind, 2));
@@ -453,35 +448,17 @@ int main(int argc, char** argv) {
                     record(std::move(row));
                 }
             }
-        }
-        print_header("AALpy models through a model device with no flags (the defaults; no perfect oracle, no --states)");
-        for (const fs::path& file : files_with_extension(models / "aalpy", ".dot", true)) {
-            if (!wanted("aalpy_default")) break;
-            const std::string rel = fs::relative(file, models).generic_string();
-            try {
-                record(learn_model("aalpy_default", rel, typestar::spec::load_mealy_dot(file), Oracle::Default, 2));
-            } catch (const std::exception& e) {
-                Row row;
-                row.group = "aalpy_default";
-                row.model = rel;
-                row.error = e.what();
-                record(std::move(row));
-            }
-        }
-        print_header("AALpy models through a model device, Algorithm 2 at B = 2 alone (the defaults before the search)");
-        for (const fs::path& file : files_with_extension(models / "aalpy", ".dot", true)) {
-            if (!wanted("aalpy_alg2")) break;
-            const std::string rel = fs::relative(file, models).generic_string();
-            try {
-                record(learn_model("aalpy_alg2", rel, typestar::spec::load_mealy_dot(file), Oracle::Algorithm2, 2));
-            } catch (const std::exception& e) {
-                Row row;
-                row.group = "aalpy_alg2";
-                row.model = rel;
-                row.error = e.what();
-                record(std::move(row));
-            }
-        }
+        };
+        // W and Wp as equivalence oracles: with the true number of states (AALpy's m = n), and
+        // Wp with 2 extra states relative to each hypothesis.
+        aalpy_group("aalpy_wp_n", Oracle::WpStates,
+                    "AALpy models, L# + Wp with --states n (learning + equivalence; verification apart)");
+        aalpy_group("aalpy_w_n", Oracle::WStates, "AALpy models, L# + W with --states n");
+        aalpy_group("aalpy_wp_k2", Oracle::WpRelative, "AALpy models, L# + Wp with 2 extra states relative to each hypothesis");
+        aalpy_group("aalpy_default", Oracle::Default,
+                    "AALpy models through a model device with no flags (the defaults; no perfect oracle, no --states)");
+        aalpy_group("aalpy_alg2", Oracle::Algorithm2,
+                    "AALpy models through a model device, Algorithm 2 at B = 2 alone (the defaults before the search)");
     } else {
         std::printf("\n== AALpy models: skipped, no directory %s/aalpy (use --models DIR)\n", models_dir.c_str());
     }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "learning_support.hpp"
+#include "support/background.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/device/inprocess.hpp"
 
@@ -17,26 +18,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// Threads that outlive the instances that started them (as framework threads do); joined at the
-/// end of the test.
-class Background {
-public:
-    ~Background() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        for (auto& t : threads_) t.join();
-    }
-    void emit_after(const std::shared_ptr<CallbackSink>& sink, std::string name, std::chrono::milliseconds delay) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        threads_.emplace_back([sink, name = std::move(name), delay] {
-            std::this_thread::sleep_for(delay);
-            sink->emit(name);
-        });
-    }
-
-private:
-    std::mutex mutex_;
-    std::vector<std::thread> threads_;
-};
+using testing_support::Background;
 
 struct Probe {
     std::shared_ptr<CallbackSink> sink;

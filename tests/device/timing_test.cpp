@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "learning_support.hpp"
+#include "support/background.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/inprocess.hpp"
@@ -150,25 +151,7 @@ TEST(TimingRetries, AViolationOfAnAnsweredQueryIsNotRerun) {
 
 // ---- in-process devices with real callbacks --------------------------------------------------------
 
-/// Threads that outlive the instances that started them; joined at the end of the test.
-class Background {
-public:
-    ~Background() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        for (auto& t : threads_) t.join();
-    }
-    void emit_after(const std::shared_ptr<CallbackSink>& sink, std::string name, std::chrono::milliseconds delay) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        threads_.emplace_back([sink, name = std::move(name), delay] {
-            std::this_thread::sleep_for(delay);
-            sink->emit(name);
-        });
-    }
-
-private:
-    std::mutex mutex_;
-    std::vector<std::thread> threads_;
-};
+using testing_support::Background;
 
 struct Task {
     std::shared_ptr<CallbackSink> sink;

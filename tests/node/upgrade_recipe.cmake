@@ -38,8 +38,10 @@ message("${out}")
 if(code EQUAL 0)
   message(FATAL_ERROR "ws 8.18.0 passed the ws 7.5.10 spec; expected one failing transition test")
 endif()
+# (17 pass; the 12 transitions the learning purpose denies where the approved spec says err are
+# skipped with their reason, never passed)
 expect_in("${out}"
-  "[  PASSED  ] 29 tests."
+  "[  PASSED  ] 17 tests."
   "[  FAILED  ] WebSocket.s5_wait\n"
   " 1 FAILED TEST"
   "    4     s5     wait     on_message_string  on_message_buffer  <- differs"

@@ -3,7 +3,7 @@
 // Mealy machine as DOT, and lists every difference from a published model.
 //
 //   typestar_learn_mqtt [--method wp|alg2] [--bound B] [--state-bound N] [--extra-states K]
-//                       [--learner lsharp|lstar] [--published FILE] [--out FILE] [--check FILE]
+//                       [--explore N] [--learner lsharp|lstar] [--published FILE] [--out FILE] [--check FILE]
 //                       [--svg FILE] [--port P] [--work-dir DIR]
 //
 // Exit codes: 0 learned (and, with --check, equivalent to FILE), 1 not equivalent to --check's
@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
     std::size_t bound = 2;
     std::optional<std::size_t> state_bound;
     std::size_t extra_states = 0;
+    std::size_t explore = EquivalenceOptions::kDefaultExploreWordsPerTransition;
     std::string learner = "lsharp";
     std::string published;
     std::string out;
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
     app.add_option("--bound", bound, "Algorithm 2's distinguisher bound B")->check(CLI::Range(1, 6));
     app.add_option("--state-bound", state_bound, "Wp: an absolute bound on the broker's states");
     app.add_option("--extra-states", extra_states, "Wp: extra states k beyond each hypothesis");
+    app.add_option("--explore", explore, "the search beyond the bound: random words per transition (0: off)");
     app.add_option("--learner", learner, "lsharp or lstar")->check(CLI::IsMember({"lsharp", "lstar"}));
     app.add_option("--published", published, "a published model (DOT) to list the differences from");
     app.add_option("--out", out, "write the learned machine here (DOT)");
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
         learn.equivalence.bound = bound;
         learn.equivalence.extra_states = extra_states;
         learn.equivalence.state_bound = state_bound;
+        learn.equivalence.explore_words_per_transition = explore;
         learn.on_round = [](const RoundInfo& round) {
             const auto t = round.stats.total();
             std::cout << "  round " << round.round << ": " << round.states << " states, " << t.queries_executed
@@ -106,6 +109,7 @@ int main(int argc, char** argv) {
         else if (state_bound) std::cout << " state bound " << *state_bound;
         else std::cout << " k=" << extra_states;
         std::cout << (learned.converged ? "" : " (NOT converged)") << std::endl;
+        if (!learned.exploration_note.empty()) std::cout << learned.exploration_note << std::endl;
         const MealyMachine machine = minimize(learned.machine);
         if (const auto b = distinguisher_bound(machine))
             std::cout << "distinguisher bound of the learned machine: " << *b << std::endl;
