@@ -29,21 +29,24 @@ TestSuite exploration_suite(const MealyMachine& model, const ExplorationConfig& 
     suite.bound = 0;
     if (config.words_per_transition == 0 || model.num_states() == 0 || model.num_inputs() == 0) return suite;
 
+    // One access word per state: the given ones (each must reach its state), else the shortest ones
+    // (an unreachable state has none and is not explored).
     std::vector<Word> access = config.access;
-    if (access.empty()) {
-        for (auto& a : access_sequences(model)) access.push_back(a.value_or(Word{}));
-    }
     std::vector<char> reachable(model.num_states(), 0);
-    for (StateId q = 0; q < model.num_states() && q < access.size(); ++q) {
-        if (model.run(access[q]) != q)
-            throw std::invalid_argument("exploration: the access word of state " + std::to_string(q) +
-                                        " does not reach it");
-        reachable[q] = 1;
+    if (access.empty()) {
+        const auto shortest = access_sequences(model);
+        for (StateId q = 0; q < model.num_states(); ++q) {
+            access.push_back(shortest[q].value_or(Word{}));
+            reachable[q] = shortest[q].has_value() ? 1 : 0;
+        }
+    } else {
+        for (StateId q = 0; q < model.num_states() && q < access.size(); ++q) {
+            if (model.run(access[q]) != q)
+                throw std::invalid_argument("exploration: the access word of state " + std::to_string(q) +
+                                            " does not reach it");
+            reachable[q] = 1;
+        }
     }
-    // The states reached by the access words: every state has one when they are shortest ones; a
-    // given set may miss unreachable states (none of the learner's).
-    if (config.access.empty())
-        for (StateId q = 0; q < model.num_states(); ++q) reachable[q] = q == model.initial() || !access[q].empty();
 
     const std::vector<Word> w = characterizing_set(model);
     const std::optional<Symbol> absorbing = config.traits ? config.traits->absorbing : std::nullopt;

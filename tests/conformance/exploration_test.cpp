@@ -59,6 +59,21 @@ TEST(ExplorationSuite, IsDeterministicStartsAtEveryStateAndRunsShortestFirst) {
     EXPECT_TRUE(exploration_suite(m, config).cases.empty());
 }
 
+TEST(ExplorationSuite, AnUnreachableStateIsNotExploredAndNoError) {
+    MealyBuilder b(Alphabet({"a"}), Alphabet({"x", "y"}));
+    const StateId s0 = b.add_state("s0");
+    const StateId lost = b.add_state("lost");
+    b.set_transition(s0, 0, s0, 0);
+    b.set_transition(lost, 0, s0, 1);
+    b.set_initial(s0);
+    const MealyMachine m = b.build();
+    ExplorationConfig config;
+    config.words_per_transition = 3;
+    const TestSuite suite = exploration_suite(m, config);
+    EXPECT_FALSE(suite.cases.empty());
+    for (const TestCase& c : suite.cases) EXPECT_EQ(c.purpose, "exploration from state s0");
+}
+
 TEST(ExplorationSuite, WalksTakeNoDeclaredAbsorbingTransition) {
     // AsyncTask's closure: `err` absorbing. No exploration word runs past an expected `err`.
     const MealyMachine m = synchronous_closure(testing_support::async_task_typestate());
