@@ -10,7 +10,9 @@ namespace typestar {
 DeviceTraits closure_traits(const Alphabet& inputs, const Alphabet& outputs, bool quiet_is_stable) {
     DeviceTraits traits;
     traits.wait = inputs.find(kWait);
-    traits.absorbing = outputs.find(kErr);
+    // Without `wait` the alphabets are no synchronous closure: a plain Mealy machine's `err` is an
+    // output like any other unless declared absorbing (Typestate::err_absorbing, declared_traits).
+    if (traits.wait) traits.absorbing = outputs.find(kErr);
     if (traits.wait && quiet_is_stable) traits.quiet = outputs.find(kQuiet);
     return traits;
 }

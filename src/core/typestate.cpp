@@ -66,6 +66,13 @@ std::optional<UnknownStep> first_unknown(const Typestate& t, std::span<const std
     return std::nullopt;
 }
 
+std::string_view Typestate::answer_of(StateId state, std::size_t callin) const {
+    if (state < states.size())
+        if (const auto it = states[state].answers.find(callin); it != states[state].answers.end() && it->second < outputs.size())
+            return outputs[it->second];
+    return kOk;
+}
+
 std::optional<StateId> Typestate::find_state(std::string_view state_name) const {
     for (std::size_t s = 0; s < states.size(); ++s)
         if (states[s].name == state_name) return static_cast<StateId>(s);
@@ -79,11 +86,23 @@ MealyMachine synchronous_closure(const Typestate& ts) {
         if (is_reserved(c)) throw std::invalid_argument("reserved name '" + c + "' used as a callin");
     for (const auto& c : ts.callbacks)
         if (is_reserved(c)) throw std::invalid_argument("reserved name '" + c + "' used as a callback");
+    for (const auto& o : ts.outputs)
+        if (is_reserved(o) && !(o == kErr && !ts.err_absorbing))
+            throw std::invalid_argument("reserved name '" + o + "' used as a named output" +
+                                        (o == kErr ? " (err is absorbing: a callin answering it is refused)" : ""));
+    if (!ts.has_wait && !ts.callbacks.empty())
+        throw std::invalid_argument("typestate '" + ts.name + "' has callbacks but no 'wait' input");
 
     std::vector<std::string> in_names = ts.callins;
-    in_names.emplace_back(kWait);
+    if (ts.has_wait) in_names.emplace_back(kWait);
     std::vector<std::string> out_names{std::string(kOk), std::string(kQuiet), std::string(kErr)};
     out_names.insert(out_names.end(), ts.callbacks.begin(), ts.callbacks.end());
+    std::vector<Symbol> named(ts.outputs.size());
+    for (std::size_t o = 0; o < ts.outputs.size(); ++o) {
+        const auto it = std::find(out_names.begin(), out_names.end(), ts.outputs[o]);
+        named[o] = static_cast<Symbol>(it - out_names.begin());
+        if (it == out_names.end()) out_names.push_back(ts.outputs[o]);
+    }
     Alphabet inputs(in_names);   // throws on duplicates
     Alphabet outputs(out_names);
     const Symbol ok = 0, quiet = 1, err = 2;
@@ -105,12 +124,22 @@ MealyMachine synchronous_closure(const Typestate& ts) {
         for (std::size_t c = 0; c < ts.callins.size(); ++c) {
             auto& slot = table[s * k + c];
             if (st.callins[c]) {
-                slot = {check_target(*st.callins[c]), ok};
+                Symbol out = ok;
+                if (const auto a = st.answers.find(c); a != st.answers.end()) {
+                    if (a->second >= named.size())
+                        throw std::invalid_argument("named output out of range in state '" + st.name + "'");
+                    out = named[a->second];
+                }
+                slot = {check_target(*st.callins[c]), out};
             } else {
+                if (!ts.err_absorbing && !st.unknown.contains(c))
+                    throw std::invalid_argument("state '" + st.name + "' refuses callin '" + ts.callins[c] +
+                                                "' but err is not absorbing: give its answer and target");
                 slot = {sink, err};
                 needs_sink = true;
             }
         }
+        if (!ts.has_wait) continue;
         auto& w = table[s * k + wait];
         if (st.callback) {
             if (st.callback->callback >= ts.callbacks.size())
@@ -169,44 +198,84 @@ std::vector<bool> err_sinks(const MealyMachine& m, std::optional<Symbol> err) {
 /// typestate_of, where the outputs in `unknown_outputs` (never reserved names) answer a callin with
 /// an unknown transition (canonical() uses this to minimise three-valued typestates).
 Typestate typestate_of_impl(const MealyMachine& m, std::string name,
-                            const std::map<Symbol, Unknown>& unknown_outputs);
+                            const std::map<Symbol, Unknown>& unknown_outputs, const ClosureReading& reading);
 
 }  // namespace
 
-Typestate typestate_of(const MealyMachine& m, std::string name) { return typestate_of_impl(m, std::move(name), {}); }
+Typestate typestate_of(const MealyMachine& m, std::string name) { return typestate_of_impl(m, std::move(name), {}, {}); }
 
 Typestate typestate_of(const MealyMachine& m, std::string name, const std::map<Symbol, Unknown>& unknown_outputs) {
-    return typestate_of_impl(m, std::move(name), unknown_outputs);
+    return typestate_of_impl(m, std::move(name), unknown_outputs, {});
+}
+
+Typestate typestate_of(const MealyMachine& m, std::string name, const std::map<Symbol, Unknown>& unknown_outputs,
+                       const ClosureReading& reading) {
+    return typestate_of_impl(m, std::move(name), unknown_outputs, reading);
 }
 
 namespace {
 
-Typestate typestate_of_impl(const MealyMachine& m, std::string name, const std::map<Symbol, Unknown>& unknown_outputs) {
+Typestate typestate_of_impl(const MealyMachine& m, std::string name, const std::map<Symbol, Unknown>& unknown_outputs,
+                            const ClosureReading& reading) {
     auto fail = [](const std::string& why) { throw NotAClosureError("not a synchronous closure: " + why); };
     const auto wait = m.inputs().find(kWait);
-    if (!wait) fail("it has no input 'wait'");
     for (const auto& in : m.inputs().names())
         if (in != kWait && is_reserved(in)) fail("reserved name '" + in + "' is used as an input");
     if (m.outputs().contains(kWait)) fail("'wait' is used as an output");
+    const bool err_absorbing = reading.err_absorbing.value_or(wait.has_value());
     const auto ok = m.outputs().find(kOk);
     const auto quiet = m.outputs().find(kQuiet);
-    const auto err = m.outputs().find(kErr);
+    const auto err = err_absorbing ? m.outputs().find(kErr) : std::nullopt;
     const auto sink = err_sinks(m, err);
 
     Typestate ts;
     ts.name = std::move(name);
+    ts.has_wait = wait.has_value();
+    ts.err_absorbing = err_absorbing;
     std::vector<Symbol> callin_ids;
     for (Symbol i = 0; i < m.num_inputs(); ++i) {
-        if (i == *wait) continue;
+        if (wait && i == *wait) continue;
         callin_ids.push_back(i);
         ts.callins.push_back(m.inputs().name(i));
     }
-    // Callbacks: every output that is not reserved; none may answer a callin.
-    std::vector<std::optional<std::size_t>> callback_index(m.outputs().size());
-    for (Symbol o = 0; o < m.outputs().size(); ++o) {
-        if (is_reserved(m.outputs().name(o)) || unknown_outputs.contains(o)) continue;
-        callback_index[o] = ts.callbacks.size();
-        ts.callbacks.push_back(m.outputs().name(o));
+    // Named outputs: the declared ones, then every other output a callin answers (besides ok, an
+    // absorbing err and unknown answers), in output order. Callbacks: the declared ones, then (with
+    // `wait`) every other output that is not reserved and not only a named output.
+    const std::size_t no = m.outputs().size();
+    std::vector<bool> answered_by_callin(no, false), answered_by_wait(no, false);
+    for (StateId s = 0; s < m.num_states(); ++s) {
+        for (Symbol i : callin_ids) answered_by_callin[m.output(s, i)] = true;
+        if (wait) answered_by_wait[m.output(s, *wait)] = true;
+    }
+    auto named_candidate = [&](Symbol o) {
+        const auto& n = m.outputs().name(o);
+        if (unknown_outputs.contains(o) || n == kOk || (err && o == *err)) return false;
+        return n == kErr || !is_reserved(n);
+    };
+    std::vector<std::optional<std::size_t>> named_index(no), callback_index(no);
+    for (const auto& d : reading.outputs) {
+        if (const auto o = m.outputs().find(d); o && named_candidate(*o) && !named_index[*o]) {
+            named_index[*o] = ts.outputs.size();
+            ts.outputs.push_back(d);
+        }
+    }
+    for (Symbol o = 0; o < no; ++o)
+        if (answered_by_callin[o] && named_candidate(o) && !named_index[o]) {
+            named_index[o] = ts.outputs.size();
+            ts.outputs.push_back(m.outputs().name(o));
+        }
+    if (wait) {
+        for (const auto& d : reading.callbacks)
+            if (const auto o = m.outputs().find(d); o && !is_reserved(d) && !unknown_outputs.contains(*o) && !callback_index[*o]) {
+                callback_index[*o] = ts.callbacks.size();
+                ts.callbacks.push_back(d);
+            }
+        for (Symbol o = 0; o < no; ++o) {
+            if (is_reserved(m.outputs().name(o)) || unknown_outputs.contains(o) || callback_index[o]) continue;
+            if (named_index[o] && !answered_by_wait[o]) continue;
+            callback_index[o] = ts.callbacks.size();
+            ts.callbacks.push_back(m.outputs().name(o));
+        }
     }
     // Keep every state that is not an err sink, plus sinks entered without err (or initial).
     std::vector<bool> keep(m.num_states());
@@ -246,10 +315,15 @@ Typestate typestate_of_impl(const MealyMachine& m, std::string name, const std::
             } else if (const auto u = unknown_outputs.find(t.output); u != unknown_outputs.end()) {
                 st.unknown.emplace(st.callins.size(), u->second);
                 st.callins.emplace_back(std::nullopt);
+            } else if (named_index[t.output]) {
+                st.answers.emplace(st.callins.size(), *named_index[t.output]);
+                st.callins.emplace_back(index[t.target]);
             } else {
-                fail_at(i, where(i) + " answers '" + m.outputs().name(t.output) + "': a callin answers ok or err");
+                fail_at(i, where(i) + " answers '" + m.outputs().name(t.output) +
+                               "': a callin answers ok, err or a named output, never '" + m.outputs().name(t.output) + "'");
             }
         }
+        if (!wait) continue;
         const auto& t = m.transition(s, *wait);
         if (err && t.output == *err) {
             check_err(*wait, t);
@@ -275,18 +349,25 @@ Typestate with_sorted_symbols(const Typestate& ts) {
     };
     const auto cin = sorted_perm(ts.callins);
     const auto cb = sorted_perm(ts.callbacks);
-    std::vector<std::size_t> cb_new(cb.size());
+    const auto on = sorted_perm(ts.outputs);
+    std::vector<std::size_t> cb_new(cb.size()), on_new(on.size());
     for (std::size_t n = 0; n < cb.size(); ++n) cb_new[cb[n]] = n;
+    for (std::size_t n = 0; n < on.size(); ++n) on_new[on[n]] = n;
     Typestate out = ts;
     for (std::size_t n = 0; n < cin.size(); ++n) out.callins[n] = ts.callins[cin[n]];
     for (std::size_t n = 0; n < cb.size(); ++n) out.callbacks[n] = ts.callbacks[cb[n]];
+    for (std::size_t n = 0; n < on.size(); ++n) out.outputs[n] = ts.outputs[on[n]];
     for (std::size_t s = 0; s < ts.states.size(); ++s) {
         for (std::size_t n = 0; n < cin.size(); ++n) out.states[s].callins[n] = ts.states[s].callins[cin[n]];
         if (ts.states[s].callback) out.states[s].callback->callback = cb_new[ts.states[s].callback->callback];
         out.states[s].unknown.clear();
-        for (std::size_t n = 0; n < cin.size(); ++n)
+        out.states[s].answers.clear();
+        for (std::size_t n = 0; n < cin.size(); ++n) {
             if (const auto u = ts.states[s].unknown.find(cin[n]); u != ts.states[s].unknown.end())
                 out.states[s].unknown.emplace(n, u->second);
+            if (const auto a = ts.states[s].answers.find(cin[n]); a != ts.states[s].answers.end() && a->second < on_new.size())
+                out.states[s].answers.emplace(n, on_new[a->second]);
+        }
     }
     return out;
 }
@@ -365,7 +446,11 @@ Typestate canonical(const Typestate& typestate) {
     const auto kinds = distinct_unknowns(sorted);
     for (Symbol o = 0; o < closure.outputs().size(); ++o)
         if (const auto* u = unknown_of_output(kinds, closure, o)) unknown_outputs.emplace(o, *u);
-    Typestate out = typestate_of_impl(named, sorted.name, unknown_outputs);
+    ClosureReading reading;
+    reading.err_absorbing = sorted.err_absorbing;
+    reading.callbacks = sorted.callbacks;
+    reading.outputs = sorted.outputs;
+    Typestate out = typestate_of_impl(named, sorted.name, unknown_outputs, reading);
     out.input_info = typestate.input_info;
     std::set<std::string> used;
     for (const auto& st : out.states) used.insert(st.name);

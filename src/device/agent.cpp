@@ -628,9 +628,14 @@ void Agent::start() {
     std::vector<std::string> callins;
     for (const auto& name : d.inputs().names())
         if (name != kWait) callins.push_back(name);
+    // A device without `wait` is a Mealy device (PROTOCOL.md, "Mealy devices"): its outputs besides
+    // ok/err are named callin outputs, not callbacks.
+    const bool has_wait = d.inputs().contains(kWait);
     std::vector<std::string> callbacks;
     for (const auto& name : d.outputs().names())
         if (name != kOk && name != kQuiet && name != kErr && name != kOutsidePurpose) callbacks.push_back(name);
+    std::vector<std::string> named_outputs;
+    if (!has_wait) named_outputs.swap(callbacks);
     const DeviceDescription who = d.describe();
     long long tmax = 0, tmin = 0;
     if (first->inproc != nullptr) {
@@ -651,6 +656,13 @@ void Agent::start() {
                      {"timing", {{"tmax_ms", tmax}, {"tmin_ms", tmin}}},
                      {"quiet_is_stable", d.traits().quiet.has_value()},
                      {"max_sessions", m.config.max_sessions}};
+    // Additive fields (Mealy devices): no wait input, named outputs, err not absorbing; absent otherwise.
+    if (!has_wait) {
+        m.status_body["wait"] = false;
+        m.status_body["outputs"] = named_outputs;
+    }
+    if (const auto absorbing = d.traits().absorbing; !absorbing || d.outputs().name(*absorbing) != kErr)
+        m.status_body["absorbing"] = json::array();
     // Additive field: absent when the device declares no environment callin (older statuses unchanged).
     if (!who.environment.empty()) m.status_body["environment"] = who.environment;
     // Additive field: its learning purpose may deny callins (answered err, marked outside_purpose).

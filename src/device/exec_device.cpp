@@ -94,6 +94,7 @@ public:
     }
     void check_timing() override { inner_->check_timing(); }
     bool override_timing(const TimingOverride& timing) override { return inner_->override_timing(timing); }
+    bool declare_outputs(std::span<const std::string> names) override { return inner_->declare_outputs(names); }
     void reset() override { inner_->reset(); }
     Symbol step(Symbol input) override { return inner_->step(input); }
     void finish() noexcept override { inner_->finish(); }

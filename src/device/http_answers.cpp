@@ -292,8 +292,45 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
         for (const auto& c : st.callins)
             if (declared.contains(c)) st.environment.push_back(c);
     }
+    // Optional, additive (Mealy devices, issue 34): named callin outputs, err absorption, no wait.
+    if (const json* w = field("wait"); w != nullptr) {
+        if (!w->is_boolean()) throw malformed("wait must be true or false");
+        st.has_wait = w->get<bool>();
+        if (!st.has_wait && !st.callbacks.empty())
+            throw malformed("wait is false but callbacks are declared (callbacks arrive on wait)");
+    }
+    if (const json* a = field("absorbing"); a != nullptr) {
+        if (!a->is_array() || a->size() > 1 || (a->size() == 1 && *a != json::array({"err"})))
+            throw malformed("absorbing must be [\"err\"] (the default) or [] (err is an output like any other)");
+        st.err_absorbing = !a->empty();
+    }
+    if (field("outputs") != nullptr) {
+        st.outputs = names("outputs");
+        out.first_named = static_cast<Symbol>(out.outputs.size());
+        for (const auto& o : *st.outputs) {
+            if (o == kErr && !st.err_absorbing) continue;  // err is an output already
+            if (is_reserved(o) || o.rfind("unknown:", 0) == 0 || out.outputs.contains(o))
+                throw malformed("outputs holds " + shown(json(o)) + ", which is reserved or named twice");
+            out.outputs.intern(o);
+        }
+    }
+    if (!st.has_wait) {
+        Alphabet callins_only;
+        for (const auto& c : st.callins) callins_only.intern(c);
+        out.inputs = std::move(callins_only);
+    }
     out.traits = closure_traits(out.inputs, out.outputs, st.quiet_is_stable);
+    out.traits.absorbing = st.err_absorbing ? out.outputs.find(kErr) : std::nullopt;
     return out;
+}
+
+std::optional<Symbol> callin_output(const std::string& name, Alphabet& outputs, std::optional<Symbol> first_named) {
+    if (name == kOk || name == kErr) return outputs.find(name);
+    if (!first_named) return std::nullopt;
+    if (const auto known = outputs.find(name)) return *known >= *first_named ? known : std::nullopt;
+    if (name.empty() || name.size() > 256 || has_control(name) || is_reserved(name) || name.rfind("unknown:", 0) == 0)
+        return std::nullopt;
+    return outputs.intern(name);
 }
 
 std::string read_session_answer(const json& body, const std::string& context) {
@@ -307,13 +344,21 @@ std::string read_session_answer(const json& body, const std::string& context) {
     return id;
 }
 
-Symbol read_step_answer(const json& body, std::uint64_t seq, bool is_wait, const Alphabet& outputs,
-                        const std::string& context) {
+Symbol read_step_answer(const json& body, std::uint64_t seq, bool is_wait, Alphabet& outputs,
+                        std::optional<Symbol> first_named, const std::string& context) {
     std::optional<Symbol> output;
     bool seq_fits = false;
+    bool named = false;  // a Mealy device's named callin output
     if (body.is_object()) {
         const auto o = body.find("output");
-        if (o != body.end() && o->is_string()) output = outputs.find(o->get_ref<const std::string&>());
+        if (o != body.end() && o->is_string()) {
+            const auto& name = o->get_ref<const std::string&>();
+            output = outputs.find(name);
+            if (!is_wait && (!output || (first_named && *output >= *first_named))) {
+                output = callin_output(name, outputs, first_named);
+                named = output.has_value();
+            }
+        }
         const auto s = body.find("seq");
         seq_fits = s != body.end() && s->is_number_unsigned() && s->get<std::uint64_t>() == seq;
     }
@@ -321,7 +366,8 @@ Symbol read_step_answer(const json& body, std::uint64_t seq, bool is_wait, const
     const auto err = outputs.find(kErr);
     const auto outside = outputs.find(kOutsidePurpose);
     bool fits = output && output != outside &&
-                (is_wait ? output != ok && output != err : output == ok || output == err);
+                (is_wait ? output != ok && output != err && !(first_named && *output >= *first_named)
+                         : output == ok || output == err || named);
     // `"outside_purpose": true` marks an `err` of a callin its learning purpose denied (the agent's
     // status declares outside_purpose): not the class's answer.
     if (const auto p = body.is_object() ? body.find("outside_purpose") : body.end(); p != body.end()) {
@@ -332,8 +378,20 @@ Symbol read_step_answer(const json& body, std::uint64_t seq, bool is_wait, const
     return *output;
 }
 
+Symbol read_step_answer(const json& body, std::uint64_t seq, bool is_wait, const Alphabet& outputs,
+                        const std::string& context) {
+    Alphabet fixed = outputs;  // nothing is added without first_named
+    return read_step_answer(body, seq, is_wait, fixed, std::nullopt, context);
+}
+
 std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> word, const DeviceTraits& traits,
                                          const Alphabet& outputs) {
+    Alphabet fixed = outputs;  // nothing is added without first_named
+    return read_run_answer(b, word, traits, fixed, std::nullopt);
+}
+
+std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> word, const DeviceTraits& traits,
+                                         Alphabet& outputs, std::optional<Symbol> first_named) {
     if (!b.is_object()) return std::nullopt;
     const auto outs = b.find("outputs");
     const auto steps = b.find("steps");
@@ -359,13 +417,19 @@ std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> 
     bool quiescent = false;  // the previous input was a wait answered quiet (when quiet is stable)
     for (std::size_t i = 0; i < word.size(); ++i) {
         const json& o = (*outs)[i];
-        const auto id = o.is_string() ? outputs.find(o.get_ref<const std::string&>()) : std::nullopt;
-        if (!id || id == outside) return std::nullopt;
         const bool is_wait = traits.wait && word[i] == *traits.wait;
+        auto id = o.is_string() ? outputs.find(o.get_ref<const std::string&>()) : std::nullopt;
+        bool named = false;  // a Mealy device's named callin output
+        if (o.is_string() && !is_wait && (!id || (first_named && *id >= *first_named))) {
+            id = callin_output(o.get_ref<const std::string&>(), outputs, first_named);
+            named = id.has_value();
+        }
+        if (!id || id == outside) return std::nullopt;
         if (is_wait) ++word_waits;
         if (absorbed) {
             if (id != traits.absorbing) return std::nullopt;
-        } else if (is_wait ? id == ok || id == err : id != ok && id != err) {
+        } else if (is_wait ? id == ok || id == err || (first_named && *id >= *first_named)
+                           : id != ok && id != err && !named) {
             return std::nullopt;
         } else if (is_wait && quiescent && id != traits.quiet) {
             return std::nullopt;

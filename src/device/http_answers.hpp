@@ -50,6 +50,9 @@ struct StatusAnswer {
     Alphabet inputs;      ///< callins, then `wait`
     Alphabet outputs;     ///< `ok`, `quiet`, `err`, then callbacks
     DeviceTraits traits;  ///< closure_traits, without `quiet` unless the agent declares quiet_is_stable
+    /// Mealy devices (status `outputs`): outputs with this id or above are named callin outputs, and
+    /// a callin answering a name not yet known adds it (learn_output_name). nullopt: not Mealy.
+    std::optional<Symbol> first_named;
     /// The typed signature of a data device (the status declares `data`; then only protocol, name
     /// and framework of `status` are read, and inputs, outputs and traits are empty).
     std::optional<ra::RegisterAutomaton> data;
@@ -76,8 +79,12 @@ class HttpTransport;
 [[nodiscard]] std::string read_session_answer(const nlohmann::json& body, const std::string& context);
 
 /// Reads the output of a callin or wait answer for step `seq`: the answer must echo `seq` and name
-/// an output of `outputs` that fits the input (a callin: `ok` or `err`; a wait: `quiet` or a
-/// callback). Throws DeviceError "<context>: answer ... does not fit the protocol".
+/// an output of `outputs` that fits the input (a callin: `ok` or `err`, or a Mealy device's named
+/// output, callin_output; a wait: `quiet` or a callback). Throws DeviceError "<context>: answer ... does not fit the protocol".
+[[nodiscard]] Symbol read_step_answer(const nlohmann::json& body, std::uint64_t seq, bool is_wait,
+                                      Alphabet& outputs, std::optional<Symbol> first_named,
+                                      const std::string& context);
+/// read_step_answer for a device whose outputs are fixed (not a Mealy device: nothing is learned).
 [[nodiscard]] Symbol read_step_answer(const nlohmann::json& body, std::uint64_t seq, bool is_wait,
                                       const Alphabet& outputs, const std::string& context);
 
@@ -86,7 +93,18 @@ class HttpTransport;
 /// quiet output in `traits`, a wait right after a wait answered quiet is quiet), 0 <= waits <=
 /// steps <= the word's length and waits <= the word's waits. nullopt when it does not fit.
 [[nodiscard]] std::optional<RunResult> read_run_answer(const nlohmann::json& body, std::span<const Symbol> word,
+                                                       const DeviceTraits& traits, Alphabet& outputs,
+                                                       std::optional<Symbol> first_named);
+/// read_run_answer for a device whose outputs are fixed (not a Mealy device: nothing is learned).
+[[nodiscard]] std::optional<RunResult> read_run_answer(const nlohmann::json& body, std::span<const Symbol> word,
                                                        const DeviceTraits& traits, const Alphabet& outputs);
+
+/// The id of the callin answer `name` of a Mealy device (`first_named` set): a known named output,
+/// `ok` or `err`; a new valid name (non-empty, at most 256 bytes, no control characters, not
+/// `wait`, `quiet` or `unknown:...`) is added to `outputs`, so an output never declared is learned
+/// and recorded. nullopt when the name cannot be an output or the device is not Mealy.
+[[nodiscard]] std::optional<Symbol> callin_output(const std::string& name, Alphabet& outputs,
+                                                  std::optional<Symbol> first_named);
 
 /// `base + per_wait * waits` without overflow (saturates at a day; a timeout is never negative).
 [[nodiscard]] std::chrono::milliseconds request_budget(std::chrono::milliseconds base,

@@ -43,6 +43,7 @@ void HttpDevice::adopt(detail::StatusAnswer status) {
     inputs_ = std::move(status.inputs);
     outputs_ = std::move(status.outputs);
     traits_ = status.traits;
+    first_named_ = status.first_named;
 }
 
 HttpDevice::~HttpDevice() { finish(); }
@@ -99,11 +100,18 @@ void HttpDevice::reset() {
 
 Symbol HttpDevice::step(Symbol input) { return step_with(input, status_.timing.tmax); }
 
+bool HttpDevice::declare_outputs(std::span<const std::string> names) {
+    if (!first_named_) return false;
+    for (const auto& n : names)
+        if (!outputs_.contains(n)) (void)detail::callin_output(n, outputs_, first_named_);
+    return true;
+}
+
 std::optional<Symbol> HttpDevice::confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds timeout) {
+    if (!traits_.wait) return std::nullopt;  // no quiescence input (a Mealy device without callbacks)
     DeviceSession session(*this);
-    const Symbol err = *outputs_.find(kErr);
     for (const Symbol input : prefix)
-        if (session.step(input) == err) return err;
+        if (const Symbol out = session.step(input); traits_.absorbing && out == *traits_.absorbing) return out;
     return step_with(*traits_.wait, timeout);
 }
 
@@ -123,7 +131,7 @@ Symbol HttpDevice::step_with(Symbol input, std::chrono::milliseconds wait_timeou
     const Reply r = request("POST", "/v1/sessions/" + session_ + (is_wait ? "/wait" : "/callin"), detail::dump_json(body),
                             expected, query);
     const std::uint64_t seq = seq_++;
-    return detail::read_step_answer(r.body, seq, is_wait, outputs_, who() + ": " + query);
+    return detail::read_step_answer(r.body, seq, is_wait, outputs_, first_named_, who() + ": " + query);
 }
 
 void HttpDevice::finish() noexcept {
@@ -148,7 +156,7 @@ RunResult HttpDevice::run(std::span<const Symbol> word) {
     // A garbage answer is retried like a transport error: the run starts from a fresh instance.
     for (std::size_t attempt = 0;; ++attempt) {
         const Reply r = request("POST", "/v1/run", body, expected, query);
-        if (auto run = detail::read_run_answer(r.body, word, traits_, outputs_)) return std::move(*run);
+        if (auto run = detail::read_run_answer(r.body, word, traits_, outputs_, first_named_)) return std::move(*run);
         if (attempt >= config_.retries)
             throw DeviceError(who() + ": " + query + ": answer " +
                               detail::shown_json(r.body) +

@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "typestar/core/outside_purpose.hpp"
+#include "typestar/core/printable.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/trace_cmp.hpp"
 #include "typestar/log/logging.hpp"
@@ -271,8 +272,10 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
     }
     if (inputs_.size() != input_info_.size())
         throw std::invalid_argument("split callin names collide with other callins");
-    inputs_.intern(kWait);
-    input_info_.push_back({0, std::nullopt, true});
+    if (definition_.has_wait) {
+        inputs_.intern(kWait);
+        input_info_.push_back({0, std::nullopt, true});
+    }
 
     monitor_ = std::make_shared<detail::TimingMonitor>();
     outputs_.intern(kOk);
@@ -292,6 +295,10 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
             throw std::invalid_argument("callback '" + std::string(kOutsidePurpose) + "' is reserved for learning purposes");
         outside_purpose_ = outputs_.intern(kOutsidePurpose);
     }
+    // Named callin outputs (Mealy devices): declared ones now, others when first answered.
+    first_named_ = static_cast<Symbol>(outputs_.size());
+    for (const auto& o : definition_.outputs)
+        if (o != kErr) outputs_.intern(o);
     monitor_->output_names = outputs_.names();
     monitor_->device_name = name();
     monitor_->policy = config_.violations;
@@ -299,6 +306,7 @@ InProcessDevice::InProcessDevice(ClassDefinition definition, InProcessConfig con
     quiet_grace_ = config_.quiet_grace.value_or(timing_.tmax);
 
     traits_ = closure_traits(inputs_, outputs_, definition_.quiet_is_stable);
+    traits_.absorbing = definition_.err_absorbing ? outputs_.find(kErr) : std::nullopt;
 }
 
 InProcessDevice::~InProcessDevice() {
@@ -446,7 +454,7 @@ Symbol InProcessDevice::step_impl(Symbol input, std::chrono::milliseconds timeou
     } else {
         output = info.wait ? run_wait(timeout) : run_callin(info);
     }
-    if (output == err) errored_ = true;
+    if (output == err && definition_.err_absorbing) errored_ = true;
     history_.push_back({input_name, outputs_.name(output)});
     check_timing();
     return output;
@@ -487,9 +495,12 @@ Symbol InProcessDevice::run_callin(const InputInfo& info) {
         if (!epoch_->word.empty()) epoch_->word += ' ';
         epoch_->word += callin.name;
     }
+    std::string answer;
     try {
         if (callin.with_value)
             callin.with_value(instance_.get(), values_[info.callin].at(*info.variant));
+        else if (callin.variants[v].answer)
+            answer = callin.variants[v].answer(instance_.get());
         else
             callin.variants[v].snippet(instance_.get());
     } catch (const std::exception& e) {
@@ -499,7 +510,33 @@ Symbol InProcessDevice::run_callin(const InputInfo& info) {
         log()->debug("{}: callin {} refused", name(), callin.name);
         return *outputs_.find(kErr);
     }
-    return *outputs_.find(kOk);
+    if (answer.empty() || answer == kOk) return *outputs_.find(kOk);
+    return named_output(callin.name, answer);
+}
+
+bool InProcessDevice::declare_outputs(std::span<const std::string> names) {
+    const bool mealy = !definition_.has_wait || !definition_.err_absorbing || !definition_.outputs.empty() ||
+                       std::any_of(definition_.callins.begin(), definition_.callins.end(), [](const auto& c) {
+                           return std::any_of(c.variants.begin(), c.variants.end(), [](const auto& v) { return bool(v.answer); });
+                       });
+    if (!mealy) return false;
+    for (const auto& n : names)
+        if (!outputs_.contains(n) && !is_reserved(n) && n.rfind("unknown:", 0) != 0) outputs_.intern(n);
+    return true;
+}
+
+Symbol InProcessDevice::named_output(const std::string& callin, const std::string& answer) {
+    if (answer == kErr && !definition_.err_absorbing) return *outputs_.find(kErr);
+    if (const auto known = outputs_.find(answer); known && *known >= first_named_) return *known;
+    const bool control = std::any_of(answer.begin(), answer.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+    });
+    if (is_reserved(answer) || outputs_.contains(answer) || control || answer.size() > 256 ||
+        answer.rfind("unknown:", 0) == 0)
+        throw DeviceError(name() + ": callin '" + callin + "' answered '" + printable(answer) +
+                          "', which cannot be a named output (a callback, a reserved name, unknown:..., a control "
+                          "character or over 256 bytes)");
+    return outputs_.intern(answer);  // an output never declared: learned, and recorded in the spec
 }
 
 Symbol InProcessDevice::run_wait(std::chrono::milliseconds timeout) {
@@ -617,7 +654,7 @@ void ClassDefinition::validate() const {
         if (c.variants.empty()) bad("callin '" + c.name + "' has no snippet");
         std::set<std::string> labels;
         for (const auto& v : c.variants) {
-            if (!v.snippet) bad("callin '" + c.name + "' has an empty snippet");
+            if (!v.snippet && !v.answer) bad("callin '" + c.name + "' has an empty snippet");
             if (c.variants.size() > 1 && v.label.empty()) bad("a variant of callin '" + c.name + "' has no label");
             if (!labels.insert(v.label).second)
                 bad("callin '" + c.name + "' has two variants labelled '" + v.label + "'");
@@ -630,6 +667,13 @@ void ClassDefinition::validate() const {
         for (const auto& s : cb.sources.empty() ? own : cb.sources)
             if (!sources.insert(s).second) bad("callback source '" + s + "' is used twice");
     }
+    std::set<std::string> named;
+    for (const auto& o : outputs) {
+        if (o.empty() || (is_reserved(o) && !(o == kErr && !err_absorbing)) || symbols.contains(o))
+            bad("output '" + o + "' is empty, reserved or a callin's or callback's name");
+        if (!named.insert(o).second) bad("output '" + o + "' declared twice");
+    }
+    if (!has_wait && !callbacks.empty()) bad("no wait input (no_wait) but callbacks are declared");
     if (timing.tmin > timing.tmax) bad("tmin is larger than tmax");
     if (timing.tmax.count() < 0 || timing.tmin.count() < 0) bad("negative timing");
 }

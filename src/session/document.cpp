@@ -232,7 +232,10 @@ DocumentCheck check_typestate_document(const Document& document, Subject& subjec
         if (const std::string note = unpredicted_answer_note(report); !note.empty()) text << note << "\n";
     }
     out.text = text.str();
-    out.counts = std::to_string(t.queries_executed) + " queries executed, " + std::to_string(t.waits_executed) + " waits" +
+    // In the device's own terms: a device without `wait` (a Mealy device) has no waits to count.
+    const bool has_wait = subject.device.typestate && subject.device.typestate->inputs().contains(kWait);
+    out.counts = std::to_string(t.queries_executed) + " queries executed" +
+                 (has_wait ? ", " + std::to_string(t.waits_executed) + " waits" : std::string()) +
                  timing_retries_note(t.timing_retries);
     return out;
 }
@@ -420,9 +423,11 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
 
     const PhaseCounts t = learned.stats.total();
     std::string what = std::to_string(machine.num_states()) + " states";
+    const bool has_wait = machine.inputs().contains(kWait);
     if (learned.spec) {
         const std::size_t typestate_states = learned.spec->typestate.states.size();
-        what = std::to_string(typestate_states) + " typestate states";
+        // In the device's own terms: a Mealy device (no `wait`) has states, not typestate states.
+        what = std::to_string(typestate_states) + (has_wait ? " typestate states" : " states");
         if (typestate_states < machine.num_states()) what += " (Mealy machine: + the err sink)";
     }
     std::ostringstream os;
@@ -430,7 +435,8 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
        << (learned.rounds == 1 ? "" : "s") << ": " << t.queries_executed << " queries executed ("
        << learned.stats.learning.queries_executed << " learning, " << learned.stats.equivalence.queries_executed
        << " equivalence, " << learned.stats.verification.queries_executed << " verification), " << t.queries_asked
-       << " asked, " << t.symbols_executed << " symbols, " << t.waits_executed << " waits, " << std::fixed
+       << " asked, " << t.symbols_executed << " symbols, "
+       << (has_wait ? std::to_string(t.waits_executed) + " waits, " : std::string()) << std::fixed
        << std::setprecision(3) << learned.seconds << " s" << timing_retries_note(t.timing_retries) << "\n";
     if (!learned.bound_note.empty()) os << "typestar: --bound auto: " << learned.bound_note << "\n";
     // What the flake policy re-ran and the chance it leaves, or that the device declares it cannot flake.

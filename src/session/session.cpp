@@ -62,19 +62,30 @@ std::vector<Device*> device_list(std::span<Device* const> devices) {
     return {devices.begin(), devices.end()};
 }
 
+/// Declares `outputs` to every device whose outputs grow as answered (a Mealy device: named outputs
+/// learned when first answered), so that the model's output ids and the devices' agree by name.
+void declare_outputs(std::span<Device* const> devices, const Alphabet& outputs) {
+    for (Device* d : devices)
+        if (d != nullptr) (void)d->declare_outputs(outputs.names());
+}
+
 /// spec_of_mealy, three-valued when the device answered `unknown:<source>` (a PartitionedDevice not
 /// trying a stored spec's unknown transitions): those answers become unknown transitions (reasons
-/// are filled in by adopt_stored). Throws NotAClosureError like spec_of_mealy.
-spec::Spec spec_of_learned(const MealyMachine& machine, const std::string& name) {
+/// are filled in by adopt_stored). `err` is absorbing exactly when the device declares it (`traits`):
+/// a Mealy device's `err` is otherwise an output like any other. Throws NotAClosureError like
+/// spec_of_mealy.
+spec::Spec spec_of_learned(const MealyMachine& machine, const std::string& name, const DeviceTraits& traits) {
     std::map<Symbol, Unknown> unknown;
     for (Symbol o = 0; o < machine.outputs().size(); ++o) {
         const std::string& n = machine.outputs().name(o);
         if (n.rfind("unknown:", 0) != 0) continue;
         if (const auto source = parse_unknown_source(std::string_view(n).substr(8))) unknown[o] = Unknown{*source, ""};
     }
-    if (unknown.empty()) return spec::spec_of_mealy(machine, name);
+    ClosureReading reading;
+    reading.err_absorbing = traits.absorbing && *traits.absorbing < machine.outputs().size() &&
+                            machine.outputs().name(*traits.absorbing) == kErr;
     spec::Spec s;
-    s.typestate = canonical(typestate_of(machine, name, unknown));
+    s.typestate = canonical(typestate_of(machine, name, unknown, reading));
     const auto bound = distinguisher_bound(minimize(synchronous_closure(s.typestate)));
     s.bounds.distinguisher = std::max<std::size_t>(1, bound.value_or(1));
     return s;
@@ -751,7 +762,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
                                          options.quiet_check_factor);
     const std::string name = spec::sanitize_name(!options.name.empty() ? options.name : device.class_name);
     try {
-        spec::Spec s = spec_of_learned(out.machine, name);
+        spec::Spec s = spec_of_learned(out.machine, name, stack.oracle().traits());
         const std::string purpose_of = device.class_name.empty() ? device.name : device.class_name;
         for (auto& state : s.typestate.states)
             for (auto& [c, u] : state.unknown)
@@ -803,7 +814,7 @@ LearnOptions proposal_options(const spec::Spec* stored, const Device& device, co
     bool same_inputs = false;
     if (stored != nullptr) {
         std::vector<std::string> spec_inputs = stored->typestate.callins;
-        spec_inputs.emplace_back(kWait);
+        if (stored->typestate.has_wait) spec_inputs.emplace_back(kWait);
         std::vector<std::string> device_inputs = device.inputs().names();
         std::sort(spec_inputs.begin(), spec_inputs.end());
         std::sort(device_inputs.begin(), device_inputs.end());
@@ -868,6 +879,7 @@ void adopt_stored(LearnedSpec& learned, const spec::Spec* stored) {
 }  // namespace
 
 LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& options) {
+    if (options.seed) declare_outputs(devices, options.seed->outputs());  // a seed's outputs, ids by name
     OracleStack stack(device_list(devices), options.cache);
     return learn_on(stack, options);
 }
@@ -918,6 +930,7 @@ std::string format_trace(const std::vector<TraceStep>& steps, std::size_t indent
 Conformance::Conformance(const MealyMachine& model, std::vector<Device*> devices, CacheConfig cache)
     : expected_([&] {
           if (devices.empty() || devices.front() == nullptr) throw std::invalid_argument("no device");
+          declare_outputs(devices, model.outputs());
           return over_alphabets(model, devices.front()->inputs(), devices.front()->outputs());
       }()),
       stack_(std::move(devices), cache) {}

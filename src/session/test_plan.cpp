@@ -89,7 +89,7 @@ std::vector<TransitionTest> plan_transition_tests(const spec::Spec& spec) {
 
     const Typestate& t = spec.typestate;
     std::vector<std::string> inputs = t.callins;
-    inputs.emplace_back(kWait);
+    if (t.has_wait) inputs.emplace_back(kWait);
 
     std::vector<TransitionTest> tests;
     std::set<std::string> used;

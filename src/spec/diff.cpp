@@ -35,6 +35,15 @@ std::string describe_unknown(const Unknown& u) {
     return "unknown (" + std::string(to_string(u.source)) + (u.reason.empty() ? "" : ": " + u.reason) + ")";
 }
 
+/// What callin `c` does in state `id` of `t`: "-> S", "CONNACK -> S" (a named output), "err", or unknown.
+std::string describe_callin(const Typestate& t, StateId id, std::size_t c) {
+    if (const Unknown* u = t.unknown_at(id, c)) return describe_unknown(*u);
+    const auto& target = t.states[id].callins[c];
+    if (!target) return "err";
+    const std::string_view answer = t.answer_of(id, c);
+    return (answer == kOk ? std::string() : std::string(answer) + " ") + "-> " + t.states[*target].name;
+}
+
 /// Width of `s` in code points (UTF-8 continuation bytes don't count).
 std::size_t width(const std::string& s) {
     return static_cast<std::size_t>(
@@ -167,21 +176,16 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
         UnpairedState state{new_t.states[q].name, names(*new_access[q], new_c.inputs()), {}, {}};
         if (new_seen[q] && a.new_alongside[q]) state.alongside = old_t.states[*a.new_alongside[q]].name;
         for (const Symbol input : order) {
-            if (input == old_c.inputs().at(kWait)) {
+            if (old_c.inputs().find(kWait) == input) {
                 state.transitions.push_back({std::string(kWait), describe_wait(new_t, q)});
                 continue;
             }
-            const auto& target = new_t.states[q].callins[input];
-            const Unknown* unknown = new_t.unknown_at(q, input);
-            state.transitions.push_back(
-                {callins[input], unknown   ? describe_unknown(*unknown)
-                                 : target ? "-> " + new_t.states[*target].name
-                                          : std::string("err")});
+            state.transitions.push_back({callins[input], describe_callin(new_t, q, input)});
         }
         diff.new_only_states.push_back(std::move(state));
     }
 
-    const Symbol wait = old_c.inputs().at(kWait);
+    const std::optional<Symbol> wait = old_c.inputs().find(kWait);
     for (StateId p = 0; p < old_states; ++p) {
         if (!pair[p]) continue;
         const StateId q = *pair[p];
@@ -222,12 +226,8 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
             const std::string& symbol = callins[input];
             const Unknown* old_unknown = old_t.unknown_at(p, input);
             const Unknown* new_unknown = new_t.unknown_at(q, input);
-            const std::string before = old_unknown ? describe_unknown(*old_unknown)
-                                       : old_target ? "-> " + old_t.states[*old_target].name
-                                                    : "err";
-            const std::string after = new_unknown ? describe_unknown(*new_unknown)
-                                      : new_target ? "-> " + new_t.states[*new_target].name
-                                                   : "err";
+            const std::string before = describe_callin(old_t, p, input);
+            const std::string after = describe_callin(new_t, q, input);
             if (old_unknown || new_unknown) {
                 if (!(old_unknown && new_unknown && *old_unknown == *new_unknown))
                     diff.unknown_changes.push_back({TransitionChange::Kind::Changed, os.name, a.paired_name[p], symbol,
@@ -239,7 +239,7 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
                 change(TransitionChange::Kind::Added, symbol, before, after);
             } else if (!new_target) {
                 change(TransitionChange::Kind::Removed, symbol, before, after);
-            } else if (!same_target(*old_target, *new_target)) {
+            } else if (!same_target(*old_target, *new_target) || old_t.answer_of(p, input) != new_t.answer_of(q, input)) {
                 change(TransitionChange::Kind::Changed, symbol, before, after);
             }
         }

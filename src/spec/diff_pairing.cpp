@@ -20,7 +20,7 @@ std::vector<std::string> sorted_union(const std::vector<std::string>& a, const s
 /// `t` over the given callins and callbacks (supersets of its own); new callins are refused
 /// everywhere.
 Typestate extended(const Typestate& t, const std::vector<std::string>& callins,
-                   const std::vector<std::string>& callbacks) {
+                   const std::vector<std::string>& callbacks, const std::vector<std::string>& outputs, bool has_wait) {
     const auto index_in = [](const std::vector<std::string>& names, const std::string& name) {
         return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
     };
@@ -28,6 +28,9 @@ Typestate extended(const Typestate& t, const std::vector<std::string>& callins,
     out.name = t.name;
     out.callins = callins;
     out.callbacks = callbacks;
+    out.outputs = outputs;
+    out.err_absorbing = t.err_absorbing;
+    out.has_wait = has_wait;  // a typestate without `wait` read with one: every wait answers quiet
     out.initial = t.initial;
     for (const auto& s : t.states) {
         Typestate::State state;
@@ -45,6 +48,8 @@ Typestate extended(const Typestate& t, const std::vector<std::string>& callins,
         state.wait = s.wait;
         state.quiet_target = s.quiet_target;
         for (const auto& [c, u] : s.unknown) state.unknown.emplace(index_in(callins, t.callins[c]), u);
+        for (const auto& [c, o] : s.answers)
+            state.answers.emplace(index_in(callins, t.callins[c]), index_in(outputs, t.outputs.at(o)));
         out.states.push_back(std::move(state));
     }
     return out;
@@ -55,12 +60,15 @@ Typestate extended(const Typestate& t, const std::vector<std::string>& callins,
 AlignedTypestates align_typestates(const Typestate& old_typestate, const Typestate& new_typestate) {
     auto callins = sorted_union(old_typestate.callins, new_typestate.callins);
     auto callbacks = sorted_union(old_typestate.callbacks, new_typestate.callbacks);
-    Typestate new_ext = extended(new_typestate, callins, callbacks);
-    Typestate old_t = canonical(extended(old_typestate, callins, callbacks));
+    const auto outputs = sorted_union(old_typestate.outputs, new_typestate.outputs);
+    const bool has_wait = old_typestate.has_wait || new_typestate.has_wait;
+    Typestate new_ext = extended(new_typestate, callins, callbacks, outputs, has_wait);
+    Typestate old_t = canonical(extended(old_typestate, callins, callbacks, outputs, has_wait));
     Typestate new_t = canonical(new_ext);
     MealyMachine old_c = synchronous_closure(old_t);
     MealyMachine new_c = synchronous_closure(new_t);
-    // Both closures have the inputs callins (sorted union) then `wait`, in the same order.
+    // Both closures have the inputs callins (sorted union) then `wait` (if either has it), in the same
+    // order, and the same outputs.
     auto order = old_c.inputs().sorted_ids();
     const auto old_states = old_t.states.size();
     const auto new_states = new_t.states.size();

@@ -781,6 +781,8 @@ std::string write_typestate_dot(const Typestate& typestate) {
                 continue;
             }
             if (!state.callins[c]) continue;
+            if (const auto a = state.answers.find(c); a != state.answers.end())  // a named output (Mealy)
+                label += " / " + typestate.outputs.at(a->second);
             out += "  " + name_of(s) + " -> " + name_of(*state.callins[c]) + " [label=" + line_breaks(dot_quoted(label)) + "];\n";
         }
         if (state.callback) {

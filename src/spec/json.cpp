@@ -24,6 +24,13 @@ std::string write_spec_json(const Spec& spec) {
     std::sort(callbacks.begin(), callbacks.end());
     doc["callins"] = callins;
     doc["callbacks"] = callbacks;
+    if (t.is_mealy()) {  // named outputs, err absorption, the wait input (Mealy devices, format v2)
+        std::vector<std::string> outputs = t.outputs;
+        std::sort(outputs.begin(), outputs.end());
+        doc["outputs"] = outputs;
+        doc["absorbing"] = t.err_absorbing ? std::vector<std::string>{"err"} : std::vector<std::string>{};
+        doc["wait"] = t.has_wait;
+    }
     doc["initial"] = state_name(t.initial);
 
     json bounds = json::object();
@@ -42,10 +49,16 @@ std::string write_spec_json(const Spec& spec) {
         const auto& s = t.states[id];
         json state = json::object();
         json state_callins = json::object();
-        for (std::size_t c = 0; c < s.callins.size() && c < t.callins.size(); ++c)
+        json state_answers = json::object();
+        for (std::size_t c = 0; c < s.callins.size() && c < t.callins.size(); ++c) {
             if (s.callins[c]) state_callins[t.callins[c]] = state_name(*s.callins[c]);
+            if (s.callins[c] && t.is_mealy()) state_answers[t.callins[c]] = std::string(t.answer_of(id, c));
+        }
+        if (t.is_mealy()) state["outputs"] = state_answers;
         json state_callbacks = json::object();
-        if (s.callback) {
+        if (!t.has_wait) {
+            // no `wait` input: nothing to say about quiescence
+        } else if (s.callback) {
             state_callbacks[t.callbacks.at(s.callback->callback)] = state_name(s.callback->target);
             state["wait"] = "callback";
         } else if (s.wait == Typestate::Wait::Err) {

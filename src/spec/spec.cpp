@@ -88,7 +88,7 @@ std::map<std::string, InputInfo, std::less<>> input_info_of(const std::vector<Ca
     return out;
 }
 
-bool Spec::uses_version2() const { return !declarations.empty() || typestate.has_unknown(); }
+bool Spec::uses_version2() const { return !declarations.empty() || typestate.has_unknown() || typestate.is_mealy(); }
 
 int SourceMap::line_of(const std::string& state, const std::string& symbol) const {
     if (!symbol.empty()) {
@@ -206,7 +206,9 @@ DeviceTraits declared_traits(const Spec& spec) {
         if (!state.callback && state.wait == Typestate::Wait::Quiet && state.quiet_target && *state.quiet_target != s)
             moves = true;
     }
-    return closure_traits(closure.inputs(), closure.outputs(), spec.assumptions.quiet_is_stable && !moves);
+    DeviceTraits traits = closure_traits(closure.inputs(), closure.outputs(), spec.assumptions.quiet_is_stable && !moves);
+    traits.absorbing = spec.typestate.err_absorbing ? closure.outputs().find(kErr) : std::nullopt;
+    return traits;
 }
 
 std::string sanitize_name(std::string_view text, std::string_view fallback) {

@@ -29,7 +29,8 @@ namespace {
 
 constexpr std::string_view kTopKeys[] = {"typestar", "name",   "callins", "callbacks",   "initial",
                                          "bounds",   "timing", "states",  "assumptions", "provenance",
-                                         "kind"};
+                                         "kind",     "outputs", "absorbing", "wait"};
+constexpr std::string_view kAnswerKeys[] = {"output", "to"};
 constexpr std::string_view kDeclarationKeys[] = {"role", "partitions"};
 constexpr std::string_view kPartitionKeys[] = {"name", "guard", "values", "split_from", "split_by", "not_run", "from_code"};
 constexpr std::string_view kUnknownKeys[] = {"source", "reason"};
@@ -206,6 +207,8 @@ private:
     /// Resolves a target state name; reports and returns nullopt when it is not a state.
     std::optional<StateId> target(const Entry& entry, std::string_view what, const std::string& state);
     void read_state(const Entry& entry, StateId id, Typestate& typestate, SourceMap& source);
+    /// Reads the Mealy keys of v2 (`outputs`, `absorbing`, top-level `wait`) into `typestate`.
+    void read_mealy_keys(const std::vector<Entry>& top, Typestate& typestate, bool has_callbacks);
     void read_symbol_map(const Entry& entry, const std::string& state, bool callins,
                          Typestate& typestate, SourceMap& source, std::vector<Entry>& enabled);
 
@@ -219,6 +222,12 @@ private:
     // Declared symbols: name -> (index, location) for callins and callbacks.
     std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callins_;
     std::map<std::string, std::pair<std::size_t, Location>, std::less<>> callbacks_;
+    /// Named callin outputs (Mealy devices, v2 `outputs:`): name -> index.
+    std::map<std::string, std::size_t, std::less<>> outputs_;
+    /// `err` may be a named output (v2 `absorbing: []`).
+    bool err_is_output_ = false;
+    /// v2 `wait: false`: no quiescence input, so no callbacks, `quiet` or `wait` in a state.
+    bool no_wait_ = false;
     std::map<std::string, StateId, std::less<>> state_ids_;
     int version_ = kFormatVersion;
     std::vector<CallinDeclaration> declarations_;
@@ -340,9 +349,11 @@ std::vector<std::pair<std::string, Location>> Reader::read_symbols(const Entry& 
             continue;
         }
         const std::string& name = item.Scalar();
-        if (is_reserved(name)) {
-            error(at, "reserved name '" + name + "' used as a " + std::string(kind) +
-                          " (wait, quiet, ok and err are reserved)");
+        if (is_reserved(name) && !(kind == "output" && name == kErr && err_is_output_)) {
+            error(at, "reserved name '" + name + "' used as " + (kind == "output" ? "an " : "a ") + std::string(kind) +
+                          (kind == "output" && name == kErr
+                               ? " (err is absorbing unless the spec says 'absorbing: []')"
+                               : " (wait, quiet, ok and err are reserved)"));
             continue;
         }
         if (const auto same = seen.find(name); same != seen.end()) {
@@ -806,15 +817,71 @@ void Reader::read_symbol_map(const Entry& entry, const std::string& state, bool 
             }
             continue;
         }
-        const auto to = target(item, std::string(kind) + " '" + item.key + "'", state);
+        std::optional<std::size_t> answer;  // a named output (Mealy devices, v2)
+        std::optional<StateId> to;
+        if (callins && item.value.IsMap() && version_ >= 2) {
+            const auto parts = entries(item.value, "key", " of callin '" + item.key + "' in state '" + state + "'");
+            check_keys(parts, kAnswerKeys, " of callin '" + item.key + "' in state '" + state + "'", true);
+            if (const Entry* o = find(parts, "output")) {
+                const std::string name = o->value.IsScalar() ? o->value.Scalar() : std::string();
+                if (const auto k = outputs_.find(name); k != outputs_.end()) {
+                    answer = k->second;
+                } else if (name != kOk) {
+                    error(o->value.IsNull() ? o->where : location_of(o->value.Mark()),
+                          "undeclared output '" + name + "' of callin '" + item.key + "' in state '" + state +
+                              "' (declare it in the top-level 'outputs' list)");
+                }
+            }
+            if (const Entry* t = find(parts, "to")) to = target(*t, std::string(kind) + " '" + item.key + "'", state);
+            else error(item.where, "callin '" + item.key + "' in state '" + state + "' has no target state ('to')");
+        } else {
+            to = target(item, std::string(kind) + " '" + item.key + "'", state);
+        }
         enabled.push_back(item);
         source.transitions[{state, item.key}] = item.where;
         if (!to) continue;
         auto& def = typestate.states[state_ids_.at(state)];
         if (callins) {
             def.callins[it->second.first] = *to;
+            if (answer) def.answers[it->second.first] = *answer;
         } else if (!def.callback) {
             def.callback = Typestate::CallbackEdge{it->second.first, *to};
+        }
+    }
+}
+
+void Reader::read_mealy_keys(const std::vector<Entry>& top, Typestate& typestate, bool has_callbacks) {
+    auto needs_v2 = [&](const Entry& e) {
+        if (version_ >= 2) return false;
+        error(e.where, "'" + e.key + "' needs 'typestar: 2'" + std::string(kNeedsV2));
+        return true;
+    };
+    if (const Entry* e = find(top, "absorbing"); e != nullptr && !needs_v2(*e)) {
+        const Node& node = e->value;
+        bool good = node.IsSequence() && node.size() <= 1;
+        if (good && node.size() == 1) good = node.children()[0].IsScalar() && node.children()[0].Scalar() == kErr;
+        if (!good) error(node.IsNull() ? e->where : location_of(node.Mark()),
+                         "'absorbing' must be [err] (the default) or [] (err is an output like any other), found " +
+                             kind_of(node));
+        else if (node.size() == 0) err_is_output_ = true;
+        typestate.err_absorbing = !err_is_output_;
+    }
+    if (const Entry* e = find(top, "wait"); e != nullptr && !needs_v2(*e)) {
+        const Node& node = e->value;
+        if (node.IsScalar() && (node.Scalar() == "true" || node.Scalar() == "false")) {
+            no_wait_ = node.Scalar() == "false";
+            typestate.has_wait = !no_wait_;
+            if (no_wait_ && has_callbacks)
+                error(e->where, "'wait: false' (no quiescence input) with callbacks declared: callbacks need 'wait'");
+        } else {
+            error(node.IsNull() ? e->where : location_of(node.Mark()),
+                  "top-level 'wait' must be true or false, found " + kind_of(node));
+        }
+    }
+    if (const Entry* e = find(top, "outputs"); e != nullptr && !needs_v2(*e)) {
+        for (auto& [name, at] : read_symbols(*e, "output")) {
+            outputs_.emplace(name, typestate.outputs.size());
+            typestate.outputs.push_back(name);
         }
     }
 }
@@ -862,6 +929,12 @@ void Reader::read_state(const Entry& entry, StateId id, Typestate& typestate, So
     }
     const bool has_callback = !enabled_callbacks.empty();
     auto& def = typestate.states[id];
+    if (no_wait_) {
+        for (const std::string_view key : {"callbacks", "quiet", "wait"})
+            if (const Entry* e = find(items, key))
+                error(e->where, "'" + std::string(key) + "' in state '" + state +
+                                    "': the spec says 'wait: false' (no callbacks, no quiescence input)");
+    }
 
     const Entry* quiet = find(items, "quiet");
     const Entry* wait = find(items, "wait");
@@ -1096,6 +1169,7 @@ Spec Reader::read(const std::string& text) {
     std::vector<std::pair<std::string, Location>> callbacks;
     if (const Entry* e = find(top, "callins")) callins = read_symbols(*e, "callin");
     if (const Entry* e = find(top, "callbacks")) callbacks = read_symbols(*e, "callback");
+    read_mealy_keys(top, typestate, !callbacks.empty());
     // Version 2: inputs are indexed by name (the canonical order); the file's order of callins and
     // partitions is kept in the declarations. Version 1 keeps the file's order, as it always did.
     if (version_ >= 2)
@@ -1162,6 +1236,20 @@ Spec Reader::read(const std::string& text) {
     }
     for (std::size_t i = 0; i < state_entries.size(); ++i) {
         read_state(state_entries[i], static_cast<StateId>(i), typestate, spec.source);
+    }
+    // `absorbing: []`: err is an output like any other, so no callin is refused by leaving it out.
+    for (std::size_t i = 0; i < state_entries.size() && err_is_output_; ++i) {
+        const auto& def = typestate.states[i];
+        std::vector<std::string> missing;
+        for (std::size_t c = 0; c < typestate.callins.size(); ++c)
+            if (!def.callins[c] && !def.unknown.contains(c)) missing.push_back(typestate.callins[c]);
+        if (missing.empty()) continue;
+        std::string names;
+        for (std::size_t k = 0; k < missing.size() && k < 10; ++k) names += (k ? ", " : "") + missing[k];
+        if (missing.size() > 10) names += " and " + std::to_string(missing.size() - 10) + " more";
+        error(state_entries[i].where, "state '" + def.name + "' does not give the answer of " + names +
+                                          " (the spec says 'absorbing: []', so err is an output like any other and "
+                                          "every callin needs {output: ..., to: ...})");
     }
 
     if (const Entry* e = find(top, "initial")) {

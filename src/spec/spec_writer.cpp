@@ -64,6 +64,12 @@ void check_writable(const Typestate& t, const Provenance& provenance) {
             if (!symbols.insert(s).second) fail("symbol '" + s + "' is declared twice");
         }
     }
+    std::set<std::string> outputs;
+    for (const std::string& o : t.outputs) {
+        if (o.empty() || (is_reserved(o) && !(o == kErr && !t.err_absorbing))) fail("output '" + o + "' is empty or reserved");
+        if (!outputs.insert(o).second) fail("output '" + o + "' is declared twice");
+    }
+    if (!t.has_wait && !t.callbacks.empty()) fail("callbacks without the input 'wait'");
     if (t.states.empty() || t.initial >= t.states.size()) fail("no initial state");
     std::set<std::string> states;
     for (const auto& s : t.states) {
@@ -74,6 +80,7 @@ void check_writable(const Typestate& t, const Provenance& provenance) {
         for (const auto& target : s.callins) ok = ok && (!target || in_range(*target));
         ok = ok && (!s.callback || (s.callback->callback < t.callbacks.size() && in_range(s.callback->target)));
         ok = ok && (!s.quiet_target || in_range(*s.quiet_target));
+        for (const auto& [c, o] : s.answers) ok = ok && c < t.callins.size() && o < t.outputs.size() && s.callins[c];
         if (!ok) fail("state '" + s.name + "' has a symbol or target index out of range");
     }
     if (provenance.stats.contains("")) fail("a provenance statistic has an empty name");
@@ -187,6 +194,9 @@ std::string write_spec(const Spec& spec) {
     out += "name: " + yaml_scalar(t.name) + "\n";
     out += v2 ? callins_block(t, decls, keys) : "callins: " + flow_list(t.callins) + "\n";
     out += "callbacks: " + flow_list(t.callbacks) + "\n";
+    if (!t.outputs.empty()) out += "outputs: " + flow_list(t.outputs) + "\n";
+    if (!t.err_absorbing) out += "absorbing: []\n";
+    if (!t.has_wait) out += "wait: false\n";
     out += "initial: " + yaml_scalar(t.states[t.initial].name) + "\n";
     out += "bounds: {distinguisher: " + std::to_string(spec.bounds.distinguisher);
     if (spec.bounds.states) out += ", states: " + std::to_string(*spec.bounds.states);
@@ -215,7 +225,11 @@ std::string write_spec(const Spec& spec) {
             if (!s.callins[c]) continue;
             if (!any_callin) body += "    callins:\n";
             any_callin = true;
-            body += map_entry(6, yaml_scalar(t.callins[c]), yaml_scalar(t.states[*s.callins[c]].name));
+            if (const auto a = s.answers.find(c); a != s.answers.end())
+                body += map_entry(6, yaml_scalar(t.callins[c]), "{output: " + yaml_scalar(t.outputs[a->second]) +
+                                                                      ", to: " + yaml_scalar(t.states[*s.callins[c]].name) + "}");
+            else
+                body += map_entry(6, yaml_scalar(t.callins[c]), yaml_scalar(t.states[*s.callins[c]].name));
         }
         if (s.callback) {
             body += "    callbacks:\n" + map_entry(6, yaml_scalar(t.callbacks[s.callback->callback]),

@@ -1,5 +1,7 @@
 #include "typestar/sul/parallel.hpp"
 
+#include "typestar/core/error.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
@@ -64,6 +66,29 @@ void ParallelOracle::worker(std::size_t index) {
     }
 }
 
+void ParallelOracle::check_outputs_agree() {
+    // Devices whose outputs grow as answered (Mealy devices) may learn new names on different
+    // devices: each new name is declared to the others in the order of first device to answer it;
+    // two devices that gave one id to different names cannot be compared, and that is an error.
+    const Alphabet& front = devices_.front()->outputs();
+    bool grew = false;
+    for (const Device* d : devices_) grew = grew || d->outputs().size() != front.size();
+    if (!grew) return;
+    std::vector<std::string> all = front.names();
+    for (const Device* d : devices_) {
+        const Alphabet& a = d->outputs();
+        for (Symbol o = 0; o < a.size(); ++o) {
+            if (o < all.size() && all[o] != a.name(o))
+                throw DeviceError("the devices of a pool learned new outputs in different orders (output " +
+                                  std::to_string(o) + " is '" + all[o] + "' on " + devices_.front()->name() +
+                                  " and '" + a.name(o) + "' on " + d->name() +
+                                  "): their answers cannot be compared; use one device, or declare the outputs up front");
+            if (o >= all.size()) all.push_back(a.name(o));
+        }
+    }
+    for (Device* d : devices_) (void)d->declare_outputs(all);
+}
+
 void ParallelOracle::query_all(std::span<const Query> batch) {
     if (batch.empty()) return;
     if (counter_ != nullptr) counter_->reserve(batch.size());
@@ -82,6 +107,7 @@ void ParallelOracle::query_all(std::span<const Query> batch) {
         done_.wait(lock, [&] { return busy_ == 0; });
         for (auto& e : errors_)
             if (e) std::rethrow_exception(e);
+        check_outputs_agree();
     }
     if (counter_ != nullptr)
         for (const RunResult& r : runs_) counter_->count_executed(r.steps, r.waits, r.timing_retries);

@@ -241,12 +241,33 @@ TEST_F(Cli, ImportAClosureGivesTheSameSpec) {
     EXPECT_EQ(from_file.typestate, canonical(spec.typestate));
 }
 
-TEST_F(Cli, ImportRejectsANonClosureWithTheReason) {
+TEST_F(Cli, ImportDiffAndCheckAcceptAPlainMealyMachine) {
+    // Issue 34 item 4: a plain Mealy DOT file (AALpy's convention: no `wait`, named outputs) was
+    // refused by import, diff and check ("not a synchronous closure: it has no input 'wait'").
     fs::copy_file(kSource + "/tests/spec/fixtures/dot/aalpy_plain.dot", dir_ / "coffee.dot");
-    const Result r = run({"import", "coffee.dot"});
-    EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, "coffee.dot:1:1: not a synchronous closure: it has no input 'wait'\n");
+    const Result imported = run({"import", "coffee.dot", "-o", "coffee.yaml"});
+    ASSERT_EQ(imported.status, 0) << imported.err;
+    const Spec spec = load_spec(dir_ / "coffee.yaml");
+    EXPECT_FALSE(spec.typestate.has_wait);
+    EXPECT_EQ(spec.typestate.outputs, (std::vector<std::string>{"beep", "coffee", "init"}));
+    const Result same = run({"diff", "coffee.dot", "coffee.yaml"});
+    EXPECT_EQ(same.status, 0) << same.out << same.err;
+    const Result checked = run({"check", "coffee.yaml", "--device", "model:coffee.dot"});
+    EXPECT_EQ(checked.status, 0) << checked.out << checked.err;
+    // A changed output is found by check and shown by diff.
+    std::string text = read(dir_ / "coffee.yaml");
+    const auto at = text.find("{output: coffee,");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, 16, "{output: tea,");
+    text.replace(text.find("outputs: [beep, coffee, init]"), 29, "outputs: [beep, init, tea]");
+    std::ofstream(dir_ / "tea.yaml") << text;
+    const Result differs = run({"diff", "coffee.yaml", "tea.yaml"});
+    EXPECT_EQ(differs.status, 1) << differs.err;
+    EXPECT_NE(differs.out.find("coffee -> "), std::string::npos) << differs.out;
+    EXPECT_NE(differs.out.find("tea -> "), std::string::npos) << differs.out;
+    const Result fails = run({"check", "tea.yaml", "--device", "model:coffee.dot"});
+    EXPECT_EQ(fails.status, 1) << fails.out << fails.err;
+    EXPECT_NE(fails.out.find("coffee"), std::string::npos) << fails.out;
 }
 
 TEST_F(Cli, ImportLocatesEveryProblem) {
@@ -262,11 +283,11 @@ TEST_F(Cli, ImportLocatesEveryProblem) {
     EXPECT_EQ(sink.err,
               "err.dot:1:9: state name '__err' is reserved for the error sink of the synchronous closure; rename the state\n");
     EXPECT_FALSE(fs::exists(dir_ / "err.yaml"));
-    std::ofstream(dir_ / "boom.dot") << "digraph {\n  s -> s [label=\"wait/quiet\"]\n  s -> s [label=\"go/boom\"]\n}\n";
+    std::ofstream(dir_ / "boom.dot") << "digraph {\n  s -> s [label=\"wait/quiet\"]\n  s -> s [label=\"go/quiet\"]\n}\n";
     const Result boom = run({"import", "boom.dot"});
     EXPECT_EQ(boom.status, 2);
-    EXPECT_EQ(boom.err,
-              "boom.dot:3:17: not a synchronous closure: state s, input 'go' answers 'boom': a callin answers ok or err\n");
+    EXPECT_EQ(boom.err, "boom.dot:3:17: not a synchronous closure: state s, input 'go' answers 'quiet': a callin "
+                        "answers ok, err or a named output, never 'quiet'\n");
 }
 
 TEST_F(Cli, ValidateRefusesDevicesAndDirectories) {
@@ -358,10 +379,10 @@ TEST_F(Cli, DiffOfBadInputExitsTwo) {
     const Result missing = run({"diff", kMediaPlayer, "missing.yaml"});
     EXPECT_EQ(missing.status, 2);
     EXPECT_EQ(missing.err.rfind("missing.yaml", 0), 0u) << missing.err;
-    fs::copy_file(kSource + "/tests/spec/fixtures/dot/aalpy_plain.dot", dir_ / "coffee.dot");
-    const Result not_closure = run({"diff", "coffee.dot", kMediaPlayer});
+    std::ofstream(dir_ / "bad.dot") << "digraph { a -> a [label=\"x/wait\"] }\n";
+    const Result not_closure = run({"diff", "bad.dot", kMediaPlayer});
     EXPECT_EQ(not_closure.status, 2);
-    EXPECT_EQ(not_closure.err, "coffee.dot:1:1: not a synchronous closure: it has no input 'wait'\n");
+    EXPECT_EQ(not_closure.err, "bad.dot:1:1: not a synchronous closure: 'wait' is used as an output\n");
 }
 
 // --- pictures (export --format svg, diff --picture) ----------------------------------------------

@@ -229,5 +229,28 @@ TEST_F(JavaPriorityQueue, TheMaxQueueVariantFailsWithADataTrace) {
     EXPECT_EQ(c.status, 0) << c.err << c.out;
 }
 
+// Mealy devices (issue 34 item 4): java.util.concurrent.CountDownLatch(2), a real JDK class whose
+// methods answer values, served with typestar.jdk.CountDownLatchPurpose (no wait; getCount and
+// tryAwait answer named outputs learned when first answered). Learned through the CLI over /v1 with
+// no flags: three states, every output recorded, and the spec passes its check.
+TEST_F(JavaPriorityQueue, ACountDownLatchIsLearnedAsAMealyDevice) {
+    JavaAgent agent({"--class-purpose", "typestar.jdk.CountDownLatchPurpose", "--port", "0"});
+    ASSERT_FALSE(agent.url().empty()) << agent.first_line();
+    const auto status = json::parse(authorized("GET", agent.url() + "/v1/status").body);
+    EXPECT_EQ(status["wait"], false);
+    EXPECT_EQ(status["outputs"], json::parse(R"(["true", "false"])"));
+    EXPECT_EQ(status["callbacks"], json::array());
+    const Result learned = cli({"learn", "--device", agent.url(), "--out", "latch.yaml"});
+    ASSERT_EQ(learned.status, 0) << learned.err;
+    EXPECT_NE(learned.err.find("learned 3 states with"), std::string::npos) << learned.err;
+    EXPECT_EQ(learned.err.find(" waits"), std::string::npos) << learned.err;  // no wait input: none counted
+    const std::string spec = read(dir_ / "latch.yaml");
+    EXPECT_NE(spec.find("outputs: [\"0\", \"1\", \"2\", \"false\", \"true\"]\n"), std::string::npos) << spec;
+    EXPECT_NE(spec.find("wait: false\n"), std::string::npos) << spec;
+    EXPECT_NE(spec.find("getCount: {output: \"2\", to: "), std::string::npos) << spec;
+    const Result checked = cli({"check", "latch.yaml", "--device", agent.url()});
+    EXPECT_EQ(checked.status, 0) << checked.err << checked.out;
+}
+
 }  // namespace
 }  // namespace typestar

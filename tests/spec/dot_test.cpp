@@ -292,13 +292,52 @@ TEST(TypestateDotWriter, OmitsRefusedCallinsErrAndQuietSelfLoops) {
 
 // --- conversion -----------------------------------------------------------------------------------
 
-TEST(SpecOfMealy, RejectsAMachineThatIsNoClosureWithTheReason) {
-    try {
-        (void)spec_of_mealy(testing_support::angluin_example(), "angluin");
-        FAIL() << "expected NotAClosureError";
-    } catch (const NotAClosureError& e) {
-        EXPECT_STREQ(e.what(), "not a synchronous closure: it has no input 'wait'");
-    }
+TEST(SpecOfMealy, APlainMealyMachineIsATypestateWithoutWaitWithNamedOutputs) {
+    // Issue 34 item 4: a plain Mealy machine (no `wait`, outputs other than ok/err) is accepted by
+    // import, diff and check alike; before, it was "not a synchronous closure: it has no input 'wait'".
+    const MealyMachine m = testing_support::angluin_example();
+    const Spec s = spec_of_mealy(m, "angluin");
+    EXPECT_FALSE(s.typestate.has_wait);
+    EXPECT_FALSE(s.typestate.err_absorbing);  // nothing declared absorbing in a DOT file
+    EXPECT_TRUE(s.typestate.callbacks.empty());
+    EXPECT_EQ(s.typestate.outputs, (std::vector<std::string>{"0", "1"}));
+    EXPECT_EQ(s.typestate.states.size(), 4u);
+    EXPECT_FALSE(separating_word(synchronous_closure(s.typestate), m));  // the same behaviour
+    const std::string yaml = write_spec(s);
+    EXPECT_NE(yaml.find("typestar: 2\n"), std::string::npos) << yaml;
+    EXPECT_NE(yaml.find("wait: false\n"), std::string::npos) << yaml;
+    EXPECT_NE(yaml.find("absorbing: []\n"), std::string::npos) << yaml;
+    EXPECT_NE(yaml.find("{output: \"1\", to: "), std::string::npos) << yaml;
+    const Spec back = parse_spec(yaml, "angluin.yaml");
+    EXPECT_EQ(back.typestate, s.typestate);
+    EXPECT_EQ(write_spec(back), yaml);
+    // The picture labels each callin with its output.
+    EXPECT_NE(write_typestate_dot(s.typestate).find("a() / 1"), std::string::npos);
+}
+
+TEST(SpecOfMealy, ADeclaredAbsorbingErrIsKeptAsRefusals) {
+    // A Mealy device that declares err absorbing: refused callins, no error sink in the spec.
+    MealyBuilder b(Alphabet({"open", "send"}), Alphabet({"ACK", "err", "DATA"}));
+    const StateId closed = b.add_state("closed"), open = b.add_state("open"), sink = b.add_state("sink");
+    b.set_transition(closed, 0, open, 0);
+    b.set_transition(closed, 1, sink, 1);
+    b.set_transition(open, 0, sink, 1);
+    b.set_transition(open, 1, open, 2);
+    b.set_transition(sink, 0, sink, 1);
+    b.set_transition(sink, 1, sink, 1);
+    const MealyMachine m = b.build();
+    ClosureReading reading;
+    reading.err_absorbing = true;
+    const Typestate t = canonical(typestate_of(m, "chan", {}, reading));
+    EXPECT_TRUE(t.err_absorbing);
+    EXPECT_EQ(t.states.size(), 2u);  // the sink is the closure's, not a state
+    EXPECT_EQ(t.outputs, (std::vector<std::string>{"ACK", "DATA"}));
+    EXPECT_FALSE(separating_word(synchronous_closure(t), m));
+    // Read without the declaration, err is an output like any other and the sink a state.
+    const Typestate plain = canonical(typestate_of(m, "chan"));
+    EXPECT_FALSE(plain.err_absorbing);
+    EXPECT_EQ(plain.states.size(), 3u);
+    EXPECT_FALSE(separating_word(synchronous_closure(plain), m));
 }
 
 TEST(SpecOfMealy, QuietTimerGivesItsTypestateAndBound) {

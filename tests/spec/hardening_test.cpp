@@ -211,18 +211,19 @@ TEST(Printable, FileNamesAreEscapedToo) {
 }
 
 TEST(Printable, NotAClosureMessagesFromMachineNamesAreEscaped) {
-    MealyBuilder b(Alphabet({"go", "wait"}), Alphabet({"ok", "quiet", "bad\nout"}));
+    // A named output is any name now (Mealy devices); `quiet` from a callin is still no answer.
+    MealyBuilder b(Alphabet({"g\no", "wait"}), Alphabet({"ok", "quiet", "err"}));
     const StateId s = b.add_state("s\x1b");
-    b.set_transition(s, 0, s, 2);
+    b.set_transition(s, 0, s, 1);
     b.set_transition(s, 1, s, 1);
     try {
         (void)spec_of_mealy(b.build(), "m");
         FAIL() << "expected NotAClosureError";
     } catch (const NotAClosureError& e) {
-        EXPECT_STREQ(e.what(),
-                     "not a synchronous closure: state s\\x1b, input 'go' answers 'bad\\nout': a callin answers ok or err");
+        EXPECT_STREQ(e.what(), "not a synchronous closure: state s\\x1b, input 'g\\no' answers 'quiet': a callin "
+                               "answers ok, err or a named output, never 'quiet'");
         EXPECT_EQ(e.state(), "s\x1b");
-        EXPECT_EQ(e.input(), "go");
+        EXPECT_EQ(e.input(), "g\no");
     }
 }
 
@@ -254,15 +255,15 @@ TEST(DotImport, NotAClosureNamesTheEdgesLine) {
         "digraph g {\n"
         "  s0 -> s0 [label=\"go/ok\"];\n"
         "  s0 -> s1 [label=\"wait/quiet\"];\n"
-        "  s1 -> s1 [label=\"go/boom\"];\n"
+        "  s1 -> s1 [label=\"go/quiet\"];\n"
         "  s1 -> s1 [label=\"wait/quiet\"];\n"
         "}\n";
     EXPECT_EQ(diagnostics_of([&] { return parse_dot_spec(dot, "x.dot", "x"); }),
-              (Strings{"x.dot:4:19: not a synchronous closure: state s1, input 'go' answers 'boom': a callin "
-                       "answers ok or err"}));
+              (Strings{"x.dot:4:19: not a synchronous closure: state s1, input 'go' answers 'quiet': a callin "
+                       "answers ok, err or a named output, never 'quiet'"}));
     // A problem of the whole machine is located at the start of the file.
-    EXPECT_EQ(diagnostics_of([] { return parse_dot_spec("digraph { a -> a [label=\"x/ok\"] }", "y.dot", "y"); }),
-              (Strings{"y.dot:1:1: not a synchronous closure: it has no input 'wait'"}));
+    EXPECT_EQ(diagnostics_of([] { return parse_dot_spec("digraph { a -> a [label=\"x/wait\"] }", "y.dot", "y"); }),
+              (Strings{"y.dot:1:1: not a synchronous closure: 'wait' is used as an output"}));
 }
 
 TEST(DotImport, AStateNamedLikeTheErrorSinkIsALocatedError) {

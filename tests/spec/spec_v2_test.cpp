@@ -316,5 +316,96 @@ TEST(SpecV2Json, CarriesVersionUnknownAndGuards) {
     EXPECT_NE(json.find("\"role\": \"environment\""), std::string::npos) << json;
 }
 
+// --- Mealy devices (issue 34 item 4): named outputs, err absorption, no wait --------------------
+
+std::string first_message(const std::string& text) {
+    try {
+        (void)parse_spec(text, "m.yaml");
+    } catch (const SpecError& e) {
+        return e.diagnostics().front().message + " @" + std::to_string(e.diagnostics().front().line);
+    }
+    return "(loaded)";
+}
+
+constexpr const char* kBroker =
+    "typestar: 2\n"
+    "kind: typestate\n"
+    "name: broker\n"
+    "callins: [connect, publish]\n"
+    "callbacks: []\n"
+    "outputs: [CONNACK, PUBACK, closed]\n"
+    "absorbing: []\n"
+    "wait: false\n"
+    "initial: idle\n"
+    "states:\n"
+    "  idle:\n"
+    "    callins:\n"
+    "      connect: {output: CONNACK, to: up}\n"
+    "      publish: {output: closed, to: idle}\n"
+    "  up:\n"
+    "    callins:\n"
+    "      connect: {output: closed, to: idle}\n"
+    "      publish: {output: PUBACK, to: up}\n";
+
+TEST(SpecMealy, ReadsWritesAndChecksTheNamedOutputs) {
+    const Spec spec = parse_spec(kBroker, "broker.yaml");
+    const Typestate& t = spec.typestate;
+    EXPECT_FALSE(t.has_wait);
+    EXPECT_FALSE(t.err_absorbing);
+    EXPECT_EQ(t.outputs, (std::vector<std::string>{"CONNACK", "PUBACK", "closed"}));
+    ASSERT_EQ(t.states.size(), 2u);
+    EXPECT_EQ(t.answer_of(0, 0), "CONNACK");
+    EXPECT_EQ(t.answer_of(1, 1), "PUBACK");
+    const MealyMachine closure = synchronous_closure(t);
+    EXPECT_FALSE(closure.inputs().contains("wait"));
+    EXPECT_EQ(names_of(closure.outputs_of(word_of({"connect", "publish", "connect", "publish"}, closure.inputs())),
+                       closure.outputs()),
+              (std::vector<std::string>{"CONNACK", "PUBACK", "closed", "closed"}));
+    EXPECT_FALSE(declared_traits(spec).absorbing);  // err is not absorbing, and there is no wait
+    EXPECT_FALSE(declared_traits(spec).wait);
+    const std::string text = write_spec(spec);
+    EXPECT_EQ(text.find("wait: false"), text.find("wait:"));  // only the top-level key
+    EXPECT_EQ(parse_spec(text, "back.yaml").typestate, canonical(t));
+    EXPECT_EQ(write_spec(parse_spec(text, "back.yaml")), text);
+    // A changed output is a difference with a witness, and the table names both outputs.
+    std::string changed = kBroker;
+    changed.replace(changed.find("publish: {output: PUBACK"), 25, "publish: {output: closed,");
+    const SpecDiff d = diff_specs(spec, parse_spec(changed, "new.yaml"));
+    ASSERT_TRUE(d.witness.has_value());
+    const std::string report = format_diff(d);
+    EXPECT_NE(report.find("PUBACK -> up"), std::string::npos) << report;
+    EXPECT_NE(report.find("closed -> up"), std::string::npos) << report;
+    // JSON carries the outputs per state.
+    EXPECT_NE(write_spec_json(spec).find("\"outputs\""), std::string::npos);
+}
+
+TEST(SpecMealy, BadMealyKeysAreLocatedErrors) {
+    std::string v1 = kBroker;
+    v1.replace(0, 11, "typestar: 1");
+    EXPECT_NE(first_message(v1).find("needs 'typestar: 2'"), std::string::npos) << first_message(v1);
+    std::string undeclared = kBroker;
+    undeclared.replace(undeclared.find("output: PUBACK"), 14, "output: PUBACX");
+    EXPECT_EQ(first_message(undeclared),
+              "undeclared output 'PUBACX' of callin 'publish' in state 'up' (declare it in the top-level 'outputs' "
+              "list) @18");
+    std::string missing = kBroker;
+    missing.replace(missing.find("      publish: {output: closed, to: idle}\n"), 42, "");
+    EXPECT_EQ(first_message(missing),
+              "state 'idle' does not give the answer of publish (the spec says 'absorbing: []', so err is an output "
+              "like any other and every callin needs {output: ..., to: ...}) @11");
+    std::string quiet = kBroker + std::string("    quiet: idle\n");
+    EXPECT_EQ(first_message(quiet),
+              "'quiet' in state 'up': the spec says 'wait: false' (no callbacks, no quiescence input) @19");
+    std::string callbacks = kBroker;
+    callbacks.replace(callbacks.find("callbacks: []"), 13, "callbacks: [onX]");
+    EXPECT_NE(first_message(callbacks).find("'wait: false' (no quiescence input) with callbacks declared"),
+              std::string::npos);
+    std::string err_output = kBroker;
+    err_output.replace(err_output.find("absorbing: []\n"), 14, "");
+    err_output.replace(err_output.find("closed]"), 7, "err]");
+    EXPECT_NE(first_message(err_output).find("reserved name 'err' used as an output (err is absorbing unless"),
+              std::string::npos) << first_message(err_output);
+}
+
 }  // namespace
 }  // namespace typestar::spec

@@ -172,7 +172,7 @@ class Agent {
       name: first.name,
       framework: first.def.framework,
       callins: first.inputs.filter((n) => n !== 'wait'),
-      callbacks: first.outputs.slice(3).filter((o) => o !== OUTSIDE_PURPOSE),
+      callbacks: first.def.callbacks.map((c) => c.name),
       timing: { tmax_ms: first.timing.tmaxMs, tmin_ms: first.timing.tminMs },
       quiet_is_stable: first.quietIsStable,
       max_sessions: this.config.maxSessions,
@@ -181,6 +181,12 @@ class Agent {
     if (first.environment.length > 0) this.statusBody.environment = first.environment;
     // Additive field: the learning purpose may deny callins (answered err, marked outside_purpose).
     if (first.outputs.includes(OUTSIDE_PURPOSE)) this.statusBody.outside_purpose = true;
+    // Additive fields (device/PROTOCOL.md, "Mealy devices"): named callin outputs, no wait, err not absorbing.
+    if (first.mealy) {
+      this.statusBody.outputs = [...first.namedOutputs];
+      if (!first.mealy.wait) this.statusBody.wait = false;
+      if (!first.mealy.errAbsorbing) this.statusBody.absorbing = [];
+    }
     // Bounded resources (device/PROTOCOL.md, limits): a request must be complete within the
     // connection timeout (headers and body), an idle keep-alive connection is closed after it, and
     // at most maxConnections are open (one more is answered 503 and closed, nothing else is done).

@@ -14,6 +14,8 @@ const { performance } = require('perf_hooks');
 /// `err`): not the class's answer. Over /v1 it is `err` marked `outside_purpose` (device/PROTOCOL.md);
 /// the C++ name is typestar::kOutsidePurpose.
 const OUTSIDE_PURPOSE = 'unknown:purpose';
+/// Names a named callin output cannot have (`err` may be one when it is not absorbing).
+const RESERVED_OUTPUTS = new Set(['ok', 'err', 'quiet', 'wait']);
 
 class DeviceError extends Error {}
 class NondeterminismError extends Error {}
@@ -126,12 +128,16 @@ class NodeDevice {
         this.inputInfo.push({ name: c.name, callin: c, variant: null });
       }
     }
-    this.inputInfo.push({ name: 'wait', wait: true });
+    this.mealy = definition.mealy;  // null, or {outputs, wait, errAbsorbing}
+    if (!this.mealy || this.mealy.wait) this.inputInfo.push({ name: 'wait', wait: true });
     const names = this.inputInfo.map((i) => i.name);
     if (new Set(names).size !== names.length) throw new Error('split callin names collide with other callins');
     this.inputs = names;
     this.outputs = ['ok', 'quiet', 'err', ...definition.callbacks.map((c) => c.name),
       ...(definition.filter ? [OUTSIDE_PURPOSE] : [])];
+    // Named callin outputs (Mealy devices): declared ones, then those learned when first answered.
+    this.namedOutputs = this.mealy ? this.mealy.outputs.filter((o) => o !== 'err') : [];
+    this.outputs.push(...this.namedOutputs);
     const sources = new Map();
     for (const cb of definition.callbacks)
       for (const s of cb.sources.length ? cb.sources : [cb.name]) sources.set(s, cb.name);
@@ -149,6 +155,25 @@ class NodeDevice {
   }
   get quietIsStable() {
     return this.def.quietIsStable;
+  }
+  get errAbsorbing() {
+    return !this.mealy || this.mealy.errAbsorbing;
+  }
+
+  /// The output a Mealy callin snippet returned: undefined or 'ok' is ok; a new valid name is added
+  /// (learned); anything else is a harness error naming it.
+  answerOf(callin, value) {
+    if (!this.mealy || value === undefined || value === null || value === 'ok') return 'ok';
+    const bad = typeof value !== 'string' || value === '' || value.length > 256 || /[\u0000-\u001f\u007f]/.test(value) ||
+      (RESERVED_OUTPUTS.has(value) && !(value === 'err' && !this.errAbsorbing)) || value.startsWith('unknown:');
+    if (bad || this.def.callbacks.some((c) => c.name === value))
+      throw new DeviceError(`${this.name}: callin '${callin}' returned ${JSON.stringify(value)}, which cannot be an ` +
+                            'output (a non-empty name without control characters, not a callback, wait, quiet or unknown:...)');
+    if (value !== 'err' && !this.namedOutputs.includes(value)) {
+      this.namedOutputs.push(value);
+      this.outputs.push(value);
+    }
+    return value;
   }
   /// The inputs of environment-role callins (each split variant of one too), in input order.
   get environment() {
@@ -230,7 +255,7 @@ class NodeDevice {
     } else {
       output = info.wait ? await this.runWait(epoch, timeoutMs ?? this.timing.tmaxMs) : await this.runCallin(epoch, info);
     }
-    if (output === 'err' || output === OUTSIDE_PURPOSE) this.errored = true;
+    if ((output === 'err' && this.errAbsorbing) || output === OUTSIDE_PURPOSE) this.errored = true;
     this.history.push({ input, output });
     this.checkTiming();
     return output;
@@ -250,8 +275,9 @@ class NodeDevice {
     epoch.lastCallinName = callin.name;
     epoch.word.push(callin.name);
     epoch.stepping = true;
+    let returned;
     try {
-      await callin.variants[v].snippet(this.instance);
+      returned = await callin.variants[v].snippet(this.instance);
     } catch (e) {
       epoch.stepping = false;
       return 'err';
@@ -263,7 +289,7 @@ class NodeDevice {
       throw new DeviceError(`${this.name}: settling after callin '${callin.name}' failed in ${epoch.where()}: ${e.message ?? e}`);
     }
     epoch.stepping = false;
-    return 'ok';
+    return this.answerOf(callin.name, returned);
   }
 
   runWait(epoch, timeoutMs) {
@@ -338,7 +364,7 @@ class NodeDevice {
         ++result.steps;
         if (isWait) ++result.waits;
         result.outputs.push(output);
-        if (output === 'err' || output === OUTSIDE_PURPOSE) {
+        if ((output === 'err' && this.errAbsorbing) || output === OUTSIDE_PURPOSE) {
           while (result.outputs.length < inputs.length) result.outputs.push('err');
           break;
         }

@@ -80,6 +80,10 @@ class ClassDefinition {
     this.timing = { tmaxMs: 200, tminMs: 0 };
     this.quietIsStable = false;  // default: a quiet wait may change the state (nothing skipped)
     this.filter = null;      // (history, next, {undelivered}) => boolean
+    // Mealy devices (device/PROTOCOL.md, "Mealy devices"): null for a callback typestate; else the
+    // named callin outputs declared so far (a snippet returning another name adds it), whether the
+    // device has the `wait` input, and whether `err` is absorbing.
+    this.mealy = null;       // {outputs: [], wait: true, errAbsorbing: true}
   }
 
   /// Throws an Error naming the problem: no name or reset snippet, an empty, reserved or duplicate
@@ -116,6 +120,16 @@ class ClassDefinition {
         if (sources.has(s)) bad(`callback source '${s}' is used twice`);
         sources.add(s);
       }
+    }
+    if (this.mealy) {
+      const named = new Set();
+      for (const o of this.mealy.outputs) {
+        if (typeof o !== 'string' || o === '') bad('empty output name');
+        if (RESERVED.has(o) && !(o === 'err' && !this.mealy.errAbsorbing)) bad(`reserved name '${o}' used as an output`);
+        if (named.has(o)) bad(`output '${o}' declared twice`);
+        named.add(o);
+      }
+      if (!this.mealy.wait && this.callbacks.length > 0) bad('noWait() with callbacks: callbacks arrive on wait');
     }
     const { tmaxMs, tminMs } = this.timing;
     if (!Number.isInteger(tmaxMs) || !Number.isInteger(tminMs) || tmaxMs < 0 || tminMs < 0) bad('negative timing');
@@ -203,6 +217,28 @@ class LearningPurpose {
   /// Declares that a `wait` answered `quiet` leaves the state unchanged, so a second `wait` may be
   /// skipped (announced as `quiet_is_stable: true` in /v1/status). Without it the agent declares
   /// false: time passing may change the state.
+  /// A Mealy device: callins answer named outputs. A callin snippet returning a string answers that
+  /// output (`'ok'` or undefined: ok; a thrown exception: err); names not declared here are learned
+  /// when first returned. Declaring none is fine: `.outputs()` alone makes the purpose a Mealy one.
+  outputs(...names) {
+    this.mealyPart().outputs.push(...names.flat());
+    return this;
+  }
+  /// No `wait` input (a device without callbacks, e.g. a protocol implementation answering each
+  /// input at once): inputs are the callins alone.
+  noWait() {
+    this.mealyPart().wait = false;
+    return this;
+  }
+  /// `err` is an output like any other (not absorbing): the query goes on after a callin throws.
+  errNotAbsorbing() {
+    this.mealyPart().errAbsorbing = false;
+    return this;
+  }
+  mealyPart() {
+    if (!this.def.mealy) this.def.mealy = { outputs: [], wait: true, errAbsorbing: true };
+    return this.def.mealy;
+  }
   quietIsStable() {
     this.def.quietIsStable = true;
     return this;

@@ -29,7 +29,8 @@ struct DeviceTraits {
 
 /// The traits of a synchronous closure (DroidStar §4.1) over these alphabets: `wait` counted and
 /// `err` absorbing (rule 6 of the closure: a device built on it stops a query at `err`), each only
-/// if the alphabet has the name; `quiet` changing nothing only when `quiet_is_stable` is declared
+/// if the alphabet has the name (`err` only together with `wait`: alphabets without `wait` are a
+/// plain Mealy machine's, whose `err` is absorbing only when declared); `quiet` changing nothing only when `quiet_is_stable` is declared
 /// (never by default: time may pass silently, as in DroidStar's SpeechRecognizer).
 [[nodiscard]] DeviceTraits closure_traits(const Alphabet& inputs, const Alphabet& outputs,
                                           bool quiet_is_stable = false);

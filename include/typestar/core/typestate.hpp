@@ -72,6 +72,9 @@ struct Typestate {
         /// Unknown transitions: callin index -> why. Such a callin has `callins[c] == nullopt`; the
         /// synchronous closure (two-valued) answers it `err`, canonical() keeps it apart.
         std::map<std::size_t, Unknown> unknown{};
+        /// Named outputs (Mealy devices): callin index -> index into Typestate::outputs, for an
+        /// enabled callin (`callins[c]` set) that answers that output instead of `ok`.
+        std::map<std::size_t, std::size_t> answers{};
         bool operator==(const State&) const = default;
     };
 
@@ -83,7 +86,24 @@ struct Typestate {
     /// Input metadata by callin name; absent = a client callin without guard. Entries are never the
     /// default InputInfo (so equal typestates have equal maps).
     std::map<std::string, InputInfo, std::less<>> input_info;
+    /// Named outputs a callin may answer besides `ok` (Mealy devices, e.g. a broker's `CONNACK`),
+    /// declared order. Empty for a plain callback typestate.
+    std::vector<std::string> outputs{};
+    /// Whether `err` is absorbing (DroidStar's rule 6: after it nothing runs; a refused callin is
+    /// `callins[c] == nullopt`). False only when declared (a Mealy device whose `err` is an output
+    /// like any other): then a callin answering `err` is an enabled callin whose answer names `err`
+    /// in `outputs`, with a target.
+    bool err_absorbing = true;
+    /// Whether the device has the quiescence input `wait` (callbacks). False only when declared, for
+    /// a device without callbacks (a protocol implementation answering every input at once): its
+    /// inputs are the callins alone, and `callbacks` is empty.
+    bool has_wait = true;
 
+    /// True when the typestate uses anything of the Mealy generalisation (named outputs, `err` not
+    /// absorbing, no `wait`): spec format version 2.
+    [[nodiscard]] bool is_mealy() const { return !outputs.empty() || !err_absorbing || !has_wait; }
+    /// The output callin `c` answers in `state` when enabled: `ok` or its named output.
+    [[nodiscard]] std::string_view answer_of(StateId state, std::size_t callin) const;
     /// True when some state has an unknown transition.
     [[nodiscard]] bool has_unknown() const;
     /// The unknown entry of (state, callin), if any.
@@ -111,9 +131,11 @@ struct UnknownStep {
 inline constexpr std::string_view kErrorSinkName = "__err";
 
 /// The synchronous closure of `typestate` as a Mealy machine. Inputs: callins (declared order) then
-/// `wait`. Outputs: `ok`, `quiet`, `err`, then callbacks (declared order). States: the typestate's
-/// (same ids and names), then an error sink if some transition answers `err`.
-/// Throws std::invalid_argument if the typestate is malformed (index out of range, reserved name).
+/// `wait` (unless `has_wait` is false). Outputs: `ok`, `quiet`, `err`, then callbacks (declared
+/// order), then the named callin outputs not already listed (declared order). States: the
+/// typestate's (same ids and names), then an error sink if some transition answers an absorbing `err`.
+/// Throws std::invalid_argument if the typestate is malformed (index out of range, reserved name,
+/// callbacks without `wait`, `err` named as an output while absorbing).
 [[nodiscard]] MealyMachine synchronous_closure(const Typestate& typestate);
 
 /// The typestate whose synchronous closure is `machine` (construction in the proof of DroidStar
@@ -130,6 +152,28 @@ inline constexpr std::string_view kErrorSinkName = "__err";
 /// callbacks. Same failures as typestate_of otherwise.
 [[nodiscard]] Typestate typestate_of(const MealyMachine& machine, std::string name,
                                      const std::map<Symbol, Unknown>& unknown_outputs);
+
+/// How typestate_of reads a machine's outputs (Mealy devices, issue 34).
+struct ClosureReading {
+    /// `err` is absorbing: a callin answering it is refused (and must lead where only `err` follows).
+    /// typestate_of's default: true when the machine has `wait` (a synchronous closure), false
+    /// otherwise (a plain Mealy machine stores every `err` transition as it is).
+    std::optional<bool> err_absorbing;
+    /// Outputs known to be callbacks / named callin outputs (kept, in this order, even when no
+    /// transition answers them). Others are classified by what answers them: an output of a callin
+    /// other than `ok` (and absorbing `err`) is a named output; one of `wait` (or of nothing) a callback.
+    std::vector<std::string> callbacks;
+    std::vector<std::string> outputs;
+};
+
+/// The generalised typestate of `machine` (callback typestates and Mealy machines alike): without a
+/// `wait` input it is a typestate with `has_wait` false (every output a callin answers besides
+/// `ok` is a named output); callins may answer named outputs. Throws NotAClosureError only for what
+/// no typestate can hold: reserved names misused, `wait` answering `ok` or a callin answering
+/// `quiet`, an absorbing `err` that leads somewhere else than `err` forever.
+[[nodiscard]] Typestate typestate_of(const MealyMachine& machine, std::string name,
+                                     const std::map<Symbol, Unknown>& unknown_outputs,
+                                     const ClosureReading& reading);
 
 /// The canonical form of `typestate` (unknown transitions and input metadata kept; states whose
 /// unknown transitions differ, in input or reason, are never merged): minimal, states in breadth-first order from the initial state

@@ -66,6 +66,15 @@ struct AgentStatus {
     /// Whether its learning purpose may leave callins unexplored (optional field `outside_purpose`):
     /// a callin it denies answers `err` marked `"outside_purpose"`, read as kOutsidePurpose.
     bool outside_purpose = false;
+    /// Mealy devices (optional field `outputs`): callins may answer these named outputs (and any
+    /// other name, learned when first answered) besides `ok`/`err`; nullopt when the agent does not
+    /// declare the field (then a callin answers `ok` or `err` only).
+    std::optional<std::vector<std::string>> outputs{};
+    /// Whether `err` is absorbing (optional field `absorbing`: ["err"], the default, or []).
+    bool err_absorbing = true;
+    /// Whether the device has the quiescence input `wait` (optional field `wait`, default true;
+    /// false only without callbacks).
+    bool has_wait = true;
 };
 
 /// Reads a bearer token from `path` (surrounding whitespace trimmed). Throws typestar::Error when

@@ -56,6 +56,7 @@ public:
     /// Every `wait` carries the user's tmax from now on (runs go step by step, as a one-round-trip
     /// run waits with the agent's own); tmin is recorded (the agent checks its own).
     bool override_timing(const TimingOverride& timing) override;
+    bool declare_outputs(std::span<const std::string> names) override;
     [[nodiscard]] std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,
                                                      std::chrono::milliseconds timeout) override;
     /// Deletes the session (one attempt); errors are logged, never thrown.
@@ -88,6 +89,7 @@ private:
     Alphabet inputs_;
     Alphabet outputs_;
     DeviceTraits traits_;
+    std::optional<Symbol> first_named_;  ///< Mealy devices: named callin outputs from this id on
     std::string session_;
     std::uint64_t seq_ = 0;
     Word session_word_;

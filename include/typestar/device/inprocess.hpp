@@ -135,6 +135,7 @@ public:
     /// tmax / tmin over the definition's (and the config's) from now on; describe() says so. Call it
     /// before the first query. Throws std::invalid_argument when tmin would exceed tmax.
     bool override_timing(const TimingOverride& timing) override;
+    bool declare_outputs(std::span<const std::string> names) override;
     /// The class name, its framework version, the timing in force (how it was set, the largest
     /// delay observed), the environment callins and the
     /// parameterised callins with their partitions and value inputs (session/refinement.hpp).
@@ -182,6 +183,9 @@ private:
     /// Device::run, then the quiet grace (InProcessConfig::quiet_grace) when it ended quiet.
     RunResult run_settled(std::span<const Symbol> inputs);
     Symbol run_callin(const InputInfo& info);
+    /// The output a callin_answering snippet returned (Mealy devices): known, or learned (added to
+    /// the outputs); DeviceError for a name that cannot be an output.
+    Symbol named_output(const std::string& callin, const std::string& answer);
     Symbol run_wait(std::chrono::milliseconds timeout);
     /// Per callin and partition, the values to run (sampled, then those from the code); per callin,
     /// the values from the code. Sets values_from_code_.
@@ -209,6 +213,7 @@ private:
     std::vector<StepRecord> history_;
     bool errored_ = false;
     std::optional<Symbol> outside_purpose_;  ///< kOutsidePurpose, when the definition has a filter
+    Symbol first_named_ = 0;  ///< named callin outputs (Mealy devices) have this id or above
     std::size_t variant_round_ = 0;
     std::uint64_t query_number_ = 0;
     std::chrono::milliseconds quiet_grace_{0};

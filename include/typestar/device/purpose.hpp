@@ -94,6 +94,10 @@ struct ClassDefinition {
     struct Variant {
         std::string label;                   ///< e.g. "goodURL"; empty for a callin without variants
         std::function<void(void*)> snippet;  ///< gets the instance made by `reset`
+        /// A Mealy device's callin (LearningPurpose::callin_answering): returns the output it answers
+        /// (`ok` for "" or "ok"; a name not declared in `outputs` is learned when first returned).
+        /// When set, it runs instead of `snippet`.
+        std::function<std::string(void*)> answer{};
     };
     /// A named partition of a parameterised callin's arguments: the abstract input `name[partition]`.
     struct Partition {
@@ -139,6 +143,12 @@ struct ClassDefinition {
     bool deterministic = false;
     /// Optional learning purpose; empty explores every word.
     QueryFilter filter;
+    /// Mealy devices (device/PROTOCOL.md, "Mealy devices"): named callin outputs declared up front
+    /// (others are learned when a callin_answering snippet first returns them), whether the device
+    /// has the `wait` input (false only without callbacks), and whether `err` is absorbing.
+    std::vector<std::string> outputs{};
+    bool has_wait = true;
+    bool err_absorbing = true;
 
     /// Throws std::invalid_argument naming the problem: no name or reset snippet, an empty or
     /// reserved or duplicate symbol, a callin without snippet, duplicate variant labels, a callback
@@ -253,6 +263,30 @@ public:
     /// queries, and an assumption every learned spec and verdict then records and names.
     LearningPurpose& quiet_is_stable() {
         def_.quiet_is_stable = true;
+        return *this;
+    }
+    /// A callin of a Mealy device: `snippet` returns the output it answers ("" or "ok": `ok`; any
+    /// other name, e.g. "CONNACK", is that output, learned when first returned; throwing: `err`).
+    LearningPurpose& callin_answering(const std::string& symbol, std::function<std::string(T&)> snippet) {
+        if (find(symbol) != nullptr) throw std::invalid_argument("callin '" + symbol + "' declared twice");
+        ClassDefinition::Variant v{"", [](void*) {}};
+        v.answer = [snippet = std::move(snippet)](void* p) { return snippet(*static_cast<T*>(p)); };
+        def_.callins.push_back({symbol, {std::move(v)}});
+        return *this;
+    }
+    /// Declares named callin outputs up front (Mealy devices; others are learned when answered).
+    LearningPurpose& outputs(std::vector<std::string> names) {
+        def_.outputs.insert(def_.outputs.end(), names.begin(), names.end());
+        return *this;
+    }
+    /// No `wait` input: a device without callbacks (a protocol implementation answering at once).
+    LearningPurpose& no_wait() {
+        def_.has_wait = false;
+        return *this;
+    }
+    /// `err` is an output like any other: a query goes on after a callin throws.
+    LearningPurpose& err_not_absorbing() {
+        def_.err_absorbing = false;
         return *this;
     }
     /// Declares that every run of a word answers alike (a simulation; see ClassDefinition): learning

@@ -126,6 +126,11 @@ public:
     /// timing to set (the default). Throws std::invalid_argument when tmin would exceed tmax.
     /// Decorators forward it.
     virtual bool override_timing(const TimingOverride& /*timing*/) { return false; }
+    /// Adds `names` to outputs() (in this order, those it lacks) when its outputs grow as they are
+    /// answered (a Mealy device learning named outputs): a check or a seeded re-learn declares the
+    /// spec's outputs first, so that an output id means one name on both sides. Returns false when
+    /// the device's outputs are fixed (the default; nothing is added). Decorators forward it.
+    virtual bool declare_outputs(std::span<const std::string> /*names*/) { return false; }
 
     /// Starts a fresh instance (a membership query begins here). Throws DeviceError on failure.
     virtual void reset() = 0;

@@ -44,6 +44,9 @@ public:
     void query_all(std::span<const Query> batch) override;
 
 private:
+    /// After a batch: devices whose outputs grew (Mealy devices) get each other's new names; throws
+    /// DeviceError when two of them gave one output id to different names.
+    void check_outputs_agree();
     void worker(std::size_t index);
     void run_one(Device& device, std::size_t query);
 

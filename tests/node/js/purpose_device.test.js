@@ -251,3 +251,38 @@ test('environment callins are listed by the device and in the agent status, abse
   assert.deepStrictEqual((await status(['feed'])).environment, ['feed']);
   assert.strictEqual('environment' in (await status([])), false);
 });
+
+// Mealy devices (issue 34 item 4): callins answer named outputs (a snippet returning a string),
+// an undeclared name is learned, err goes on when declared not absorbing, and there is no `wait`.
+test('a Mealy purpose: named outputs, a learned one, err not absorbing, no wait', async () => {
+  const purpose = new LearningPurpose('Broker')
+    .reset(() => ({ connected: false }))
+    .callin('connect', (b) => {
+      if (b.connected) { b.connected = false; return 'ConnectionClosed'; }
+      b.connected = true;
+      return 'CONNACK';
+    })
+    .callin('publish', (b) => {
+      if (!b.connected) throw new Error('not connected');
+      return 'PUBACK';
+    })
+    .callin('subscribe', (b) => (b.connected ? 'SUBACK' : undefined))
+    .outputs('CONNACK', 'PUBACK', 'ConnectionClosed')
+    .noWait()
+    .errNotAbsorbing()
+    .timing({ tmaxMs: 5, tminMs: 0 })
+    .build();
+  const d = new NodeDevice(purpose);
+  assert.deepStrictEqual(d.inputs, ['connect', 'publish', 'subscribe']);
+  assert.ok(!d.outputs.includes('SUBACK'));
+  const r = await d.run(['publish', 'connect', 'publish', 'subscribe', 'connect', 'publish']);
+  assert.deepStrictEqual(r.outputs, ['err', 'CONNACK', 'PUBACK', 'SUBACK', 'ConnectionClosed', 'err']);
+  assert.strictEqual(r.steps, 6);  // err did not end the run
+  assert.ok(d.outputs.includes('SUBACK'));  // learned when first answered
+  // A name that cannot be an output is a device error, never an answer.
+  const bad = new LearningPurpose('Bad').reset(() => ({})).callin('a', () => 'quiet').outputs().noWait().build();
+  await assert.rejects(new NodeDevice(bad).run(['a']), DeviceError);
+  // A callback purpose ignores what a snippet returns (as before).
+  const plain = new LearningPurpose('Plain').reset(() => ({})).callin('a', () => 'CONNACK').build();
+  assert.deepStrictEqual((await new NodeDevice(plain).run(['a'])).outputs, ['ok']);
+});

@@ -273,6 +273,14 @@ public final class Agent {
         if (!purpose.expanded.isEmpty()) statusBody.add("parameters", parameters(purpose));
         // Additive field: the learning purpose may deny callins (answered err, marked outside_purpose).
         if (purpose.filter != null || purpose.callbacksDrained) statusBody.addProperty("outside_purpose", true);
+        // Additive fields (device/PROTOCOL.md, "Mealy devices"): named outputs, no wait, err not absorbing.
+        if (purpose.mealy) {
+            JsonArray outputs = new JsonArray();
+            purpose.outputs.forEach(outputs::add);
+            statusBody.add("outputs", outputs);
+            if (!purpose.hasWait) statusBody.addProperty("wait", false);
+            if (!purpose.errAbsorbing) statusBody.add("absorbing", new JsonArray());
+        }
         if (!purpose.environment.isEmpty()) {
             JsonArray environment = new JsonArray();
             purpose.environment.forEach(environment::add);
@@ -572,6 +580,8 @@ public final class Agent {
             Runner d = s.slot.runner;
             Runner.Answer answer;
             try {
+                if (isWait && !d.hasWait())
+                    return Response.json(400, Json.error("invalid argument", "the device has no wait input"));
                 if (isWait) {
                     long timeout = d.tmaxMs();
                     if (body.has("timeout_ms")) {
@@ -725,7 +735,7 @@ public final class Agent {
         List<String> word = new ArrayList<>();
         for (JsonElement e : inputs.getAsJsonArray()) {
             String name = Json.string(e);
-            if (name == null || (!name.equals("wait") && !slot.runner.isCallin(name))) {
+            if (name == null || (name.equals("wait") ? !slot.runner.hasWait() : !slot.runner.isCallin(name))) {
                 releaseSlot(slot);
                 return Response.json(400, Json.error("invalid argument", "unknown input " + Json.excerpt(Json.dump(e))));
             }

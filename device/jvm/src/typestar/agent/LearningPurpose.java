@@ -74,6 +74,16 @@ public final class LearningPurpose<T> {
     boolean quietIsStable = false;
     boolean callbacksDrained = false;
     PurposeFilter filter;
+    /** Mealy devices: callins whose snippet returns the output it answers. */
+    final Map<String, AnsweringCallin<T>> answering = new LinkedHashMap<>();
+    /** Mealy devices: named outputs declared up front (others are learned when answered). */
+    final List<String> outputs = new ArrayList<>();
+    /** Whether the device has the quiescence input {@code wait} (false only without callbacks). */
+    boolean hasWait = true;
+    /** Whether {@code err} is absorbing (the default). */
+    boolean errAbsorbing = true;
+    /** Whether anything of a Mealy device was declared (named outputs, no wait, err not absorbing). */
+    boolean mealy = false;
 
     private LearningPurpose(String name) {
         this.name = name;
@@ -107,6 +117,42 @@ public final class LearningPurpose<T> {
         declare(symbol);
         callins.put(symbol, snippet);
         order.add(symbol);
+        return this;
+    }
+
+    /**
+     * A callin of a Mealy device: the snippet returns the output it answers ({@code null}, "" or "ok":
+     * ok; another name, e.g. "CONNACK", that output, learned when first answered); throwing answers
+     * {@code err}. Makes the purpose a Mealy one (device/PROTOCOL.md, "Mealy devices").
+     */
+    public LearningPurpose<T> callinAnswering(String symbol, AnsweringCallin<T> snippet) {
+        declare(symbol);
+        Objects.requireNonNull(snippet);
+        answering.put(symbol, snippet);
+        callins.put(symbol, instance -> snippet.run(instance));
+        order.add(symbol);
+        mealy = true;
+        return this;
+    }
+
+    /** Declares named callin outputs up front (a Mealy device; others are learned when answered). */
+    public LearningPurpose<T> outputs(String... names) {
+        outputs.addAll(List.of(names));
+        mealy = true;
+        return this;
+    }
+
+    /** No {@code wait} input: a device without callbacks (a protocol implementation answering at once). */
+    public LearningPurpose<T> noWait() {
+        hasWait = false;
+        mealy = true;
+        return this;
+    }
+
+    /** {@code err} is an output like any other: a session goes on after a refused callin. */
+    public LearningPurpose<T> errNotAbsorbing() {
+        errAbsorbing = false;
+        mealy = true;
         return this;
     }
 
@@ -250,6 +296,14 @@ public final class LearningPurpose<T> {
             for (String s : own)
                 if (!sources.add(s)) bad("callback source '" + s + "' is used twice");
         }
+        Set<String> named = new HashSet<>();
+        for (String o : outputs) {
+            if (o == null || o.isEmpty() || (RESERVED.contains(o) && !(o.equals("err") && !errAbsorbing))
+                    || callbacks.containsKey(o))
+                bad("output '" + o + "' is empty, reserved or a callback's name");
+            if (!named.add(o)) bad("output '" + o + "' declared twice");
+        }
+        if (!hasWait && !callbacks.isEmpty()) bad("noWait() with callbacks: callbacks arrive on wait");
         if (tmaxMs < 0 || tminMs < 0) bad("negative timing");
         if (tminMs > tmaxMs) bad("tmin is larger than tmax");
     }

@@ -103,6 +103,11 @@ final class Runner {
         monitor.check(who);
     }
 
+    /** Whether the device has the {@code wait} input (false for a Mealy device declaring noWait()). */
+    boolean hasWait() {
+        return purpose.hasWait;
+    }
+
     /** Whether {@code name} is a callin. */
     boolean isCallin(String name) {
         return purpose.inputs.containsKey(name);
@@ -122,7 +127,7 @@ final class Runner {
         } else {
             answer = isWait ? new Answer(runWait(timeoutMs), null) : runCallin(input);
         }
-        if (answer.output().equals("err") || answer.output().equals(OUTSIDE_PURPOSE)) errored = true;
+        if ((answer.output().equals("err") && purpose.errAbsorbing) || answer.output().equals(OUTSIDE_PURPOSE)) errored = true;
         history.add(new StepRecord(input, answer.output()));
         monitor.check(who);
         return answer;
@@ -151,7 +156,7 @@ final class Runner {
                 ++steps;
                 if (isWait) ++waits;
                 outputs.add(out);
-                if (out.equals("err") || out.equals(OUTSIDE_PURPOSE)) {
+                if ((out.equals("err") && purpose.errAbsorbing) || out.equals(OUTSIDE_PURPOSE)) {
                     while (outputs.size() < inputs.size()) outputs.add("err");
                     break;
                 }
@@ -196,15 +201,31 @@ final class Runner {
             e.word.append(name);
         }
         if (message != null) monitor.record(message, "tmin");
+        AnsweringCallin<Object> answering = purpose.answering.get(name);
+        String returned = null;
         try {
-            callin.run(instance);
+            if (answering != null) returned = answering.run(instance);
+            else callin.run(instance);
         } catch (HarnessFailure ex) {
             throw new DeviceException(who + ": callin '" + name + "': the harness failed: " + ex.getMessage());
         } catch (Exception | Error ex) {  // like the C++ device's catch (...): any throw refuses the callin
             if (LOG.isLoggable(Level.FINE)) LOG.fine(who + ": callin " + name + " refused: " + describe(ex));
             return new Answer("err", ex.getClass().getName());
         }
-        return new Answer("ok", null);
+        if (returned == null || returned.isEmpty() || returned.equals("ok")) return new Answer("ok", null);
+        return new Answer(namedOutput(name, returned), null);
+    }
+
+    /** The output a Mealy callin returned, or a DeviceException naming a name that cannot be one. */
+    private String namedOutput(String callin, String output) throws DeviceException {
+        boolean control = output.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f);
+        boolean reserved = LearningPurpose.RESERVED.contains(output) && !(output.equals("err") && !purpose.errAbsorbing);
+        if (control || reserved || output.length() > 256 || output.startsWith("unknown:")
+                || purpose.callbacks.containsKey(output))
+            throw new DeviceException(who + ": callin '" + callin + "' answered " + Json.dump(new com.google.gson.JsonPrimitive(output))
+                    + ", which cannot be a named output (a callback, a reserved name, unknown:..., a control "
+                    + "character or over 256 characters)");
+        return output;
     }
 
     private String runWait(long timeoutMs) throws DeviceException {
