@@ -25,9 +25,12 @@ namespace detail {
 void log_round(const std::string& learner, const RoundInfo& info) {
     const auto log = logger("typestar.learn");
     const PhaseCounts total = info.stats.total();
-    log->info("{} round {}: {} states{}{}, {} queries executed ({} asked), {} waits, {:.2f} s; {}", learner, info.round,
+    // Waits are counted only when some ran (a Mealy device without `wait` has none to count).
+    log->info("{} round {}: {} states{}{}, {} queries executed ({} asked){}, {:.2f} s; {}", learner, info.round,
               info.states, info.progress.empty() ? "" : ", ", info.progress, total.queries_executed,
-              total.queries_asked, total.waits_executed, info.seconds,
+              total.queries_asked,
+              total.waits_executed > 0 ? ", " + std::to_string(total.waits_executed) + " waits" : std::string(),
+              info.seconds,
               info.counterexample ? "counterexample of length " + std::to_string(info.counterexample_length)
                                   : std::string("no counterexample"));
 }

@@ -152,7 +152,7 @@ std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, c
     if (traits.absorbing) out.push_back("err is absorbing: nothing after a refused callin is run");
     if (traits.quiet)
         out.push_back("a wait answered quiet changes nothing (declared by the device): quiet self-loops are not tested");
-    if (device.tmax_ms)
+    if (device.tmax_ms && traits.wait)  // a device without `wait` (a Mealy device) has no quiescence to assume
         out.push_back("every callback arrives within tmax=" + std::to_string(static_cast<long long>(*device.tmax_ms)) +
                       " ms (quiescence; " + observed_delay(device) +
                       (quiet_check_factor > 0 ? "every way into a quiet state double-checked with a wait of " +
@@ -757,9 +757,14 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
                                    std::to_string(seed_states->rounds()) +
                                    (seed_states->rounds() == 1 ? " check" : " checks") +
                                    "), so they merge only where the device no longer tells them apart by it");
-    if (!eq.perfect)
+    if (!eq.perfect) {
         out.assumptions = assumptions_of(eq.method, alg2 ? bound : eq.extra_states, stack.oracle().traits(), device,
                                          options.quiet_check_factor);
+        // Trust first: skipping the flake policy's re-runs rests on the device's own declaration.
+        if (options.flake_check && deterministic)
+            out.assumptions.push_back("every run of a word answers alike (declared by the device: a model or a "
+                                      "simulation), so no answer was re-run to rule out a flake");
+    }
     const std::string name = spec::sanitize_name(!options.name.empty() ? options.name : device.class_name);
     try {
         spec::Spec s = spec_of_learned(out.machine, name, stack.oracle().traits());
@@ -769,8 +774,10 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
                 if (u.source == Unknown::Source::Purpose && u.reason.empty())
                     u.reason = "not explored by the learning purpose of " + purpose_of;
         if (alg2) s.bounds.distinguisher = std::max(s.bounds.distinguisher, bound);
-        s.timing.tmax_ms = device.tmax_ms;
-        s.timing.tmin_ms = device.tmin_ms;
+        if (out.machine.inputs().contains(kWait)) {  // a device without `wait` has no quiescence timing
+            s.timing.tmax_ms = device.tmax_ms;
+            s.timing.tmin_ms = device.tmin_ms;
+        }
         s.assumptions.quiet_is_stable = stack.oracle().traits().quiet.has_value();
         s.provenance.tool = tool_version();
         s.provenance.device = options.device_label.empty() ? device.name : options.device_label;

@@ -116,7 +116,6 @@ constexpr const char* kLearned =
     "wait: false\n"
     "initial: s0\n"
     "bounds: {distinguisher: 2}\n"
-    "timing: {tmax_ms: 5, tmin_ms: 0}\n"
     "states:\n"
     "  s0:\n"
     "    callins:\n"

@@ -3,6 +3,8 @@
 // NondeterminismError naming the word.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -208,11 +210,17 @@ TEST(FlakePolicy, ADeviceThatCannotFlakeIsNotVerifiedAndTheNoteSaysSo) {
     EXPECT_NE(learned.flake_note.find("not run: the device model:connection declares itself deterministic"),
               std::string::npos)
         << learned.flake_note;
+    // ... and the assumption it rests on is listed with the others (a verdict names what it relied on).
+    EXPECT_NE(std::find(learned.assumptions.begin(), learned.assumptions.end(),
+                        "every run of a word answers alike (declared by the device: a model or a simulation), so no "
+                        "answer was re-run to rule out a flake"),
+              learned.assumptions.end());
     // The same machine behind a decorator that does not declare it is verified (never inferred).
     FlakyDevice undeclared(synchronous_closure(truth.typestate), 0.0, 1);
     Device* others[] = {&undeclared};
     const LearnedSpec verified = learn_spec(others);
     EXPECT_GT(verified.stats.verification.queries_executed, 0u);
+    for (const auto& a : verified.assumptions) EXPECT_EQ(a.find("answers alike"), std::string::npos) << a;
     EXPECT_EQ(verified.stats.learning, learned.stats.learning);
     EXPECT_EQ(verified.stats.equivalence, learned.stats.equivalence);
 }
