@@ -16,7 +16,7 @@ const path = require('path');
 const { parseArgs } = require('util');
 
 const { Agent, parseFault } = require('./lib/agent');
-const { NodeDevice } = require('./lib/device');
+const { NodeDevice, watchCrashes } = require('./lib/device');
 const { purposes, loadPurposeModule } = require('./purposes');
 
 const USAGE = `usage: typestar-node-device --purpose NAME|FILE [options]
@@ -166,9 +166,9 @@ async function main() {
   });
   // An exception thrown by library code outside a callin (an event listener, a timer) must not take
   // the agent down silently or become a wrong answer: every live instance answers `device error`.
-  process.on('uncaughtException', (e) => {
-    process.stderr.write(`typestar-node-device: uncaught exception in the class under learning: ${e && e.stack ? e.stack : e}\n`);
-    agent.harnessError(`uncaught exception in the class under learning: ${e && e.message ? e.message : e}`);
+  watchCrashes((message, e) => {
+    process.stderr.write(`typestar-node-device: ${message}\n${e && e.stack ? e.stack : ''}\n`);
+    agent.harnessError(message);
   });
   try {
     await agent.start();

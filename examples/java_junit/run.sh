@@ -5,7 +5,8 @@
 #   JAVA_LIBS          gson.jar, junit-jupiter-api.jar, junit-platform-console-standalone.jar, ...
 #                      (default: /usr/share/java: libgoogle-gson-java, junit5)
 # The typestar CLI is `typestar` on the PATH, or TYPESTAR_CLI. Extra JVM options (e.g.
-# -Dexample.upgrade=true, the simulated upgrade) go in EXAMPLE_JVM_OPTS. Exit status: JUnit's.
+# -Dexample.upgrade=true, the simulated upgrade; -Dtypestar.bound=3) go in EXAMPLE_JVM_OPTS; the test
+# class to run in EXAMPLE_TEST_CLASS (default com.example.ConnectionSpecTest). Exit status: JUnit's.
 set -eu
 cd "$(dirname "$0")"
 TYPESTAR_JAVA_DIR=${TYPESTAR_JAVA_DIR:-/usr/local/share/typestar/java}
@@ -21,5 +22,5 @@ javac --release 17 -encoding UTF-8 -d "$OUT/classes" -cp "$CP" $(find src -name 
 # shellcheck disable=SC2086
 exec java ${EXAMPLE_JVM_OPTS:-} -jar "$JAVA_LIBS/junit-platform-console-standalone.jar" \
   --disable-banner --disable-ansi-colors --details=tree --fail-if-no-tests \
-  --class-path "$OUT/classes:$RUN_CP" --select-class com.example.ConnectionSpecTest \
+  --class-path "$OUT/classes:$RUN_CP" --select-class "${EXAMPLE_TEST_CLASS:-com.example.ConnectionSpecTest}" \
   --reports-dir "$OUT/test-reports"

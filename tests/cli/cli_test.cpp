@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_support.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
@@ -373,6 +375,25 @@ TEST_F(Cli, DiffNamesExactlyTheMutatedTransition) {
     const std::string table = r.out.substr(transitions, trace - transitions);
     EXPECT_EQ(count_lines_starting_with(table, "| "), 2u) << table;  // header and one row
     EXPECT_NE(r.out.find("| 4   | stop          | ok         | err        | <-  |"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, DiffAsJsonNamesTheMutatedTransitionForPrograms) {
+    // The runners (JUnit, node:test) read which transitions changed from here, not from the table.
+    const Result r = run({"diff", kMediaPlayer, kMutant, "--format", "json"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(j.at("same").get<bool>());
+    ASSERT_EQ(j.at("changes").size(), 1u) << r.out;
+    const auto& c = j.at("changes").at(0);
+    EXPECT_EQ(c.at("state"), "Stopped");
+    EXPECT_EQ(c.at("input"), "stop");
+    EXPECT_EQ(c.at("kind"), "removed");
+    EXPECT_EQ(c.at("before"), "-> Stopped");
+    EXPECT_EQ(c.at("after"), "err");
+    const Result same = run({"diff", kMediaPlayer, kMediaPlayer, "--format", "json"});
+    EXPECT_EQ(same.status, 0) << same.err;
+    EXPECT_TRUE(nlohmann::json::parse(same.out).at("changes").empty());
+    EXPECT_EQ(run({"diff", kMediaPlayer, kMutant, "--format", "yaml"}).status, 2);
 }
 
 TEST_F(Cli, DiffOfBadInputExitsTwo) {

@@ -5,7 +5,11 @@
 # upgrade fails with an aligned trace, the proposal and its diff (printed in full, nothing written,
 # under CI); a missing spec is learned into <spec>.proposed.yaml (into the spec with
 # TYPESTAR_UPDATE=1, which then passes) and is never learned under CI; an unknown transition of a
-# three-valued spec is skipped (aborted), never run, and named in the assumptions.
+# three-valued spec is skipped (aborted), never run, and named in the assumptions; the bound and the
+# learner as settings (bound(), -Dtypestar.bound, TYPESTAR_BOUND incl. auto) with a first-run message
+# that states the states, the bound, the search beyond it and the CLI's tight-bound warning, and an
+# accept command that works; update mode keeps the stored state names and passes; a spec that does
+# not match the purpose is one failure before any word runs.
 include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
@@ -30,6 +34,9 @@ expect("<- differs")
 expect("Passing is bounded evidence, not a proof. It relies on:")
 expect("Proposed spec: specs/connection.proposed.yaml")
 expect("Stored -> proposed (typestar diff):")
+# Each failing test says whether its own transition changed (typestar diff --format json).
+expect("    Closed open: err  =>  -> Open   <- this test's transition")
+expect("did not change: its words pass through a transition that did.")
 expect_file("${proposed}")
 file(REMOVE "${proposed}")
 
@@ -69,6 +76,88 @@ if(NOT learned STREQUAL updated)
 endif()
 run(${env} sh "${WORK}/run.sh")
 expect("[        12 tests successful      ]")
+
+# 5a. The upgrade in update mode (TYPESTAR_UPDATE, or -Dtypestar.update=true): the proposal is taken
+# as `typestar accept` takes it, keeping the stored state names, and the run passes.
+file(WRITE "${spec}" "${committed}")
+run(${env} "EXAMPLE_JVM_OPTS=-Dexample.upgrade=true -Dtypestar.update=true" sh "${WORK}/run.sh")
+expect("Update mode (TYPESTAR_UPDATE / -Dtypestar.update): wrote specs/connection.yaml (typestar accept specs/connection.yaml --auto: accepted")
+expect("[         0 tests failed          ]")
+file(READ "${spec}" output)
+expect("  Closed:\n    callins:\n      close: Closed\n      open: Open\n")
+run(${env} EXAMPLE_JVM_OPTS=-Dexample.upgrade=true sh "${WORK}/run.sh")
+expect("[         0 tests failed          ]")
+file(WRITE "${spec}" "${committed}")
+
+# 5b. The bound as a setting; the first-run message; its accept command works.
+run(${env} TYPESTAR_BOUND=auto sh "${WORK}/run.sh")  # auto on a stored spec: its own bound
+expect("[        12 tests successful      ]")
+run_failing(${env} EXAMPLE_JVM_OPTS=-Dtypestar.bound=two sh "${WORK}/run.sh")
+expect("-Dtypestar.bound=two: the bound is a non-negative integer or 'auto'")
+file(REMOVE "${spec}")
+run_failing(${env} EXAMPLE_JVM_OPTS=-Dtypestar.bound=3 TYPESTAR_BOUND=1 TYPESTAR_LEARNER=lstar sh "${WORK}/run.sh")
+expect("does not exist, so it was learned from jvm:com.example.Connection (in this JVM): 3 states, learned by the typestar CLI at distinguisher bound B=3 (asked: --bound 3, from -Dtypestar.bound=3).")
+expect("Searched beyond the bound: search of 5 random words per transition")
+expect("learned 3 typestate states (Mealy machine: + the err sink) with L*")
+expect("    typestar accept specs/connection.yaml --auto\n")
+run(${CMAKE_COMMAND} -E chdir "${WORK}" "${TYPESTAR}" accept specs/connection.yaml --auto)  # the printed command works
+expect_file("${spec}")
+file(REMOVE "${spec}")
+# The builder's bound(1) (the environment unset): the CLI's tight-bound warning is passed on.
+file(WRITE "${WORK}/src/test/java/com/example/BoundSpecTest.java" "package com.example;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import typestar.junit.TypestarSpec;
+
+class BoundSpecTest {
+    @TestFactory
+    Stream<DynamicTest> connection() {
+        return TypestarSpec.of(\"specs/connection.yaml\", new ConnectionPurpose().purpose()).bound(1).tests();
+    }
+}
+")
+run_failing(${env} EXAMPLE_TEST_CLASS=com.example.BoundSpecTest sh "${WORK}/run.sh")
+expect("at distinguisher bound B=1 (asked: --bound 1, from bound(1)).")
+expect("warning: the bound is tight")
+file(REMOVE "${proposed}" "${WORK}/src/test/java/com/example/BoundSpecTest.java")
+
+# 5c. A spec that does not match the purpose: one failure before any word runs.
+string(REPLACE "name: com.example.Connection" "name: com.example.Socket" other "${committed}")
+file(WRITE "${spec}" "${other}")
+run_failing(${env} sh "${WORK}/run.sh")
+expect("does not match the learning purpose of com.example.Connection; no word was run:")
+expect("the spec is of class 'com.example.Socket', the purpose drives 'com.example.Connection'")
+expect("[         1 tests failed          ]")
+expect("[         0 tests successful      ]")
+file(WRITE "${spec}" [=[
+typestar: 1
+name: com.example.Connection
+callins: [close, open]
+callbacks: []
+initial: New
+bounds: {distinguisher: 2}
+timing: {tmax_ms: 10, tmin_ms: 0}
+assumptions: {quiet_is_stable: true}
+states:
+  New:
+    callins:
+      open: Open
+  Open:
+    callins:
+      close: Closed
+  Closed:
+    callins:
+      close: Closed
+]=])
+run_failing(${env} sh "${WORK}/run.sh")
+expect("callins of the purpose the spec does not have: send")
+expect("re-learned from the purpose (from scratch: other callins or callbacks)")
+expect("typestar accept specs/connection.yaml --auto --force")
+expect("[         1 tests failed          ]")
+expect("[         0 tests successful      ]")
+file(REMOVE "${proposed}")
 
 # 5. A three-valued spec: New_close unknown (source purpose) is aborted, not run; 11 tests pass.
 file(WRITE "${spec}" [=[

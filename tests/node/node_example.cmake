@@ -9,6 +9,12 @@
 #  3. the same on CI: it fails with the proposal printed, nothing is written;
 #  4. update mode accepts the change (the tests pass, the spec is rewritten), then a plain run passes;
 #  5. no spec on CI fails clearly, writing nothing; no spec locally learns the committed spec.
+#  6. the bound and learner as settings (TYPESTAR_BOUND incl. auto, the option `bound`): the first-run
+#     message states the states, the bound B, the search beyond it and the CLI's tight-bound warning;
+#     its accept command works; a bad value is one failure;
+#  7. update mode keeps the stored state names (as `typestar accept`) and passes;
+#  8. a crash of the class (an uncaught ERR_INTERNAL_ASSERTION) is a device error, never an answer;
+#  9. a spec of another class, or with other callins, is one failure before any word runs.
 # NODE; CLI; SOURCE: the source tree; PACKAGE: the typestar-node-device directory; WORK: scratch.
 file(REMOVE_RECURSE "${WORK}")
 file(COPY "${SOURCE}/examples/node_job/" DESTINATION "${WORK}")
@@ -21,16 +27,23 @@ include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
 # `node --test` in the project, with a clean environment and ARGN (VAR=value) added; its output
 # becomes ${output}. run_tests(pass|fail ...) stops the script unless it passes or fails.
+# run_file(pass|fail FILE ...) runs only the test file FILE (relative to the project).
+set(test_file "")
 macro(run_tests outcome)
   set(command "${CMAKE_COMMAND}" -E chdir "${WORK}" "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE
-      --unset=TYPESTAR_BOUND --unset=JOB_VERSION --unset=NODE_OPTIONS --unset=NODE_PATH "TYPESTAR_CLI=${CLI}" ${ARGN}
-      "${NODE}" --test)
+      --unset=TYPESTAR_BOUND --unset=TYPESTAR_LEARNER --unset=JOB_VERSION --unset=NODE_OPTIONS --unset=NODE_PATH
+      "TYPESTAR_CLI=${CLI}" ${ARGN} "${NODE}" --test ${test_file})
   if("${outcome}" STREQUAL "pass")
     run(${command})
   else()
     run_failing(${command})
   endif()
   message("${output}")
+endmacro()
+macro(run_file outcome file)
+  set(test_file "${file}")
+  run_tests(${outcome} ${ARGN})
+  set(test_file "")
 endmacro()
 macro(expect_all)
   foreach(text IN ITEMS ${ARGN})
@@ -65,11 +78,14 @@ expect_all(
   "    3     s3     cancel  err       ok      <- differs"
   "Passing is bounded evidence, not a proof. It relies on:"
   "  - the device's states are told apart by words of length <= 2 (distinguisher bound B=2)"
-  "Re-learned (seeded with the stored spec, by the typestar CLI): 3 states."
+  "Re-learned (seeded with the stored spec): 3 states, learned by the typestar CLI at distinguisher bound B=2"
+  "    typestar accept ${spec} --auto\n"
   "Proposed spec: ${proposed}"
   "Stored -> proposed (typestar diff):"
   "| s3    | start wait | cancel | added  | err | -> s3 |"
-  "This test's transition (s3, wait) did not change: its words pass through a transition that did (s3 cancel).")
+  # which test's own transition changed: from `typestar diff --format json`, not the Markdown table
+  "    s3 cancel: err  =>  -> s3   <- this test's transition"
+  "This test's transition (s3, wait) did not change: its words pass through a transition that did.")
 expect_file_unchanged("${spec}" "the committed spec was overwritten without update mode")
 expect_file("${proposed}")
 file(READ "${proposed}" output)
@@ -87,7 +103,7 @@ expect_file_unchanged("${spec}" "the spec was written on CI")
 
 # 4. Update mode accepts the change; then the plain run passes.
 run_tests(pass JOB_VERSION=2 TYPESTAR_UPDATE=1)
-expect_all("Update mode (TYPESTAR_UPDATE / --update): wrote ${spec}."
+expect_all("Update mode (TYPESTAR_UPDATE / --update): wrote ${spec} (typestar accept ${spec} --auto: accepted"
   "Job.s3_cancel: the device's answer on start wait cancel is in the updated spec.")
 file(READ "${spec}" output)
 expect("framework: job-2.0.0")
@@ -103,7 +119,7 @@ if(EXISTS "${spec}" OR EXISTS "${proposed}")
   message(FATAL_ERROR "a spec was written on CI")
 endif()
 run_tests(fail)
-expect_all("does not exist, so it was learned from Job (3 states" "Proposed spec: ${proposed}")
+expect_all("does not exist, so it was learned from Job: 3 states, learned by the typestar CLI at distinguisher bound B=2 (asked: the CLI's default, from the default)." "Proposed spec: ${proposed}")
 file(READ "${proposed}" learned)
 file(READ "${SOURCE}/examples/node_job/specs/job.yaml" committed)
 # What the search beyond the bound ran is the run's own provenance (how many words its last search
@@ -116,3 +132,137 @@ string(REGEX REPLACE "\n  explored: [^\n]*\n" "\n" committed "${committed}")
 if(NOT learned STREQUAL committed)
   message(FATAL_ERROR "the learned spec is not the committed one, byte for byte:\n${learned}")
 endif()
+
+# 6. The bound and the learner as settings; the first-run message; its accept command works.
+# TYPESTAR_BOUND=auto on a stored spec: its suite at the spec's own bound (it used to read as "does not load").
+file(READ "${SOURCE}/examples/node_job/specs/job.yaml" committed)
+file(WRITE "${spec}" "${committed}")
+run_tests(pass CI=1 TYPESTAR_BOUND=auto)
+expect_all("# pass 7" "# fail 0")
+# A bad value is one failure naming it.
+run_tests(fail CI=1 TYPESTAR_BOUND=three)
+expect_all("not ok 1 - job.settings" "TYPESTAR_BOUND=three: the bound is a non-negative integer or 'auto'")
+# First run at B=1 (TYPESTAR_BOUND, with TYPESTAR_LEARNER): states, bound, search beyond it, the CLI's warning.
+file(REMOVE "${spec}" "${proposed}" "${WORK}/specs/job.proposed.dot")
+run_tests(fail TYPESTAR_BOUND=1 TYPESTAR_LEARNER=lstar)
+expect_all("does not exist, so it was learned from Job: 3 states, learned by the typestar CLI at distinguisher bound B=1 "
+  "(asked: --bound 1, from TYPESTAR_BOUND=1)."
+  "Searched beyond the bound: search of 5 random words per transition"
+  "learned 3 typestate states (Mealy machine: + the err sink) with L*"
+  "warning: the bound is tight"
+  "    typestar accept ${spec} --auto\n")
+# The accept command it prints works (all states are new: --auto keeps the generated names).
+run("${CLI}" accept "${spec}" --auto)
+expect_file("${spec}")
+# The option `bound` of specTests (TYPESTAR_BOUND unset), and `auto` on a first run.
+file(WRITE "${WORK}/extra/bound-spec.js" "'use strict';
+const path = require('path');
+const { specTests } = require('typestar-node-device/test');
+specTests(path.join(__dirname, '..', 'specs', 'bound.yaml'), require('../purposes/job'), { bound: 3 });
+")
+run_file(fail extra/bound-spec.js)
+expect("at distinguisher bound B=3 (asked: --bound 3, from option bound: 3).")
+file(REMOVE "${WORK}/specs/bound.proposed.yaml" "${WORK}/specs/bound.proposed.dot")
+run_file(fail extra/bound-spec.js TYPESTAR_BOUND=auto)
+expect("(asked: --bound auto, from TYPESTAR_BOUND=auto).")
+file(REMOVE "${WORK}/specs/bound.proposed.yaml" "${WORK}/specs/bound.proposed.dot")
+
+# 7. Update mode keeps the team's state names (as `typestar accept` does) and passes.
+string(REPLACE "s0" "Idle" named "${committed}")
+string(REPLACE "s2" "Running" named "${named}")
+string(REPLACE "s3" "Ended" named "${named}")
+file(WRITE "${spec}" "${named}")
+run_tests(pass JOB_VERSION=2 TYPESTAR_UPDATE=1)
+expect_all("# fail 0" "Job.Ended_cancel: the device's answer on start wait cancel is in the updated spec.")
+file(READ "${spec}" output)
+expect_all("framework: job-2.0.0" "  Idle:\n" "  Running:\n" "  Ended:\n")
+string(FIND "${output}" "  s0:" generated)
+if(NOT generated EQUAL -1)
+  message(FATAL_ERROR "update mode dropped the stored state names:\n${output}")
+endif()
+run_tests(pass JOB_VERSION=2)
+expect("# fail 0")
+
+# 8. A crash of the class is a device error: never an answer, learning stops, nothing is written.
+# (Gz's params() after close() crashes Node asynchronously, as zlib's did: ERR_INTERNAL_ASSERTION.)
+file(WRITE "${WORK}/extra/crash-spec.js" "'use strict';
+const path = require('path');
+const { LearningPurpose, settle } = require('typestar-node-device');
+const { specTests } = require('typestar-node-device/test');
+class Gz {
+  constructor() { this.closed = false; }
+  close() { if (this.closed) throw new Error('closed twice'); this.closed = true; }
+  params() {
+    if (!this.closed) return;
+    process.nextTick(() => {
+      const e = new Error('This is caused by either a bug in Node.js or incorrect usage of Node.js internals.');
+      e.code = 'ERR_INTERNAL_ASSERTION';
+      throw e;
+    });
+  }
+}
+const purpose = new LearningPurpose('Gz').reset(() => new Gz())
+  .callin('close', (g) => g.close()).callin('params', (g) => g.params())
+  .settle(() => settle.turns()).timing({ tmaxMs: 20, tminMs: 0 }).quietIsStable().build();
+specTests(path.join(__dirname, '..', 'specs', 'gz.yaml'), purpose);
+")
+run_file(fail extra/crash-spec.js)
+# (node:test reports the exception against the running test; the runner says what it means.)
+expect_all("not ok 1 - gz.learn" "ERR_INTERNAL_ASSERTION"
+  "the class Gz crashed (uncaught exception in the class under learning: ERR_INTERNAL_ASSERTION"
+  "a device error, not an answer; the learning stops and nothing is written.")
+if(EXISTS "${WORK}/specs/gz.proposed.yaml")
+  file(READ "${WORK}/specs/gz.proposed.yaml" output)
+  message(FATAL_ERROR "a proposal was written from a crashing class:\n${output}")
+endif()
+# With a spec: the test whose word crashes fails as a device error; the tests after it do not run.
+file(WRITE "${WORK}/specs/gz.yaml" "typestar: 1
+name: Gz
+callins: [close, params]
+callbacks: []
+initial: Open
+bounds: {distinguisher: 1}
+timing: {tmax_ms: 20, tmin_ms: 0}
+assumptions: {quiet_is_stable: true}
+states:
+  Open:
+    callins:
+      close: Closed
+      params: Open
+  Closed:
+    callins:
+      params: Closed
+")
+run_file(fail extra/crash-spec.js)
+expect_all("not ok 5 - Gz.Closed_params" "a device error, not an answer; no further word of this spec is run."
+  "not ok 6 - Gz.Closed_wait"
+  "typestar: Gz.Closed_wait: not run: the class crashed in an earlier test (a device error, not an answer): uncaught exception in the class under learning: ERR_INTERNAL_ASSERTION"
+  "# pass 4" "# fail 2")
+
+# 9. A spec that does not match the purpose: one failure before any word runs.
+string(REPLACE "name: Job" "name: OtherJob" other "${committed}")
+file(WRITE "${spec}" "${other}")
+run_tests(fail CI=1)
+expect_all("not ok 1 - OtherJob.purpose" "# fail 1" "# pass 0"
+  "does not match the learning purpose of Job; no word was run:"
+  "the spec is of class 'OtherJob', the purpose drives 'Job'")
+file(WRITE "${spec}" "typestar: 1
+name: Job
+callins: [start]
+callbacks: [cancelled, done]
+initial: s0
+bounds: {distinguisher: 2}
+timing: {tmax_ms: 20, tmin_ms: 0}
+assumptions: {quiet_is_stable: true}
+states:
+  s0:
+    callins:
+      start: s2
+  s2:
+    callbacks:
+      done: s3
+  s3: {}
+")
+run_tests(fail CI=1)
+expect_all("not ok 1 - Job.purpose" "# fail 1" "# pass 0" "callins of the purpose the spec does not have: cancel"
+  "re-learned from the purpose (from scratch: other callins or callbacks)")

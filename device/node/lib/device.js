@@ -280,6 +280,8 @@ class NodeDevice {
       returned = await callin.variants[v].snippet(this.instance);
     } catch (e) {
       epoch.stepping = false;
+      // A crash of the runtime under the class (Node's own internal assertion) is not a refusal.
+      if (isCrash(e)) throw new DeviceError(`${this.name}: callin '${callin.name}' crashed in ${epoch.where()}: ${crashText(e)}`);
       return 'err';
     }
     try {
@@ -377,4 +379,31 @@ class NodeDevice {
   }
 }
 
-module.exports = { NodeDevice, CallbackSink, DeviceError, NondeterminismError, OUTSIDE_PURPOSE };
+/// Whether `e`, thrown by a callin, is a crash rather than the class refusing the call: Node's own
+/// internal assertion (ERR_INTERNAL_ASSERTION, "this is a bug in Node.js") leaves the runtime in an
+/// undefined state, so it is a device error, never the answer `err`.
+function isCrash(e) {
+  return !!e && e.code === 'ERR_INTERNAL_ASSERTION';
+}
+
+function crashText(e) {
+  const text = e && e.message ? e.message : String(e);
+  return `${e && e.code ? `${e.code}: ` : ''}${text.split('\n')[0]}`;
+}
+
+/// Watches this process for an exception thrown outside any callin (an event listener, a timer, a
+/// rejected promise: the class crashed) and hands `record` its message: a device error, never an
+/// answer. The agent (agent.js) and the node:test runner (spec_tests.js) share it. Returns a
+/// function that stops watching.
+function watchCrashes(record) {
+  const onException = (e) => record(`uncaught exception in the class under learning: ${crashText(e)}`, e);
+  const onRejection = (e) => record(`unhandled promise rejection in the class under learning: ${crashText(e)}`, e);
+  process.on('uncaughtException', onException);
+  process.on('unhandledRejection', onRejection);
+  return () => {
+    process.off('uncaughtException', onException);
+    process.off('unhandledRejection', onRejection);
+  };
+}
+
+module.exports = { NodeDevice, CallbackSink, DeviceError, NondeterminismError, OUTSIDE_PURPOSE, isCrash, watchCrashes };

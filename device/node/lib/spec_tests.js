@@ -14,7 +14,18 @@
 // - A failure prints the aligned trace and what passing relies on, as the gtest plugin does, then asks
 //   the CLI for the proposal (re-learned, seeded with the stored spec) and the diff, once per spec.
 //
-// The CLI is `typestar` on the PATH, or TYPESTAR_CLI. TYPESTAR_BOUND and TYPESTAR_LEARNER are honoured.
+// - Settings (the environment wins over the options of specTests, as a command line over code):
+//   bound: TYPESTAR_BOUND, else the option `bound` (a number, or 'auto': learning raises the bound
+//   until the learned machine does not need it all; a stored spec's suite then runs at its own bound);
+//   learner: TYPESTAR_LEARNER, else the option `learner` (lstar or lsharp); update mode:
+//   TYPESTAR_UPDATE, `--update`, or the option `update: true`. A bad value is one failing test.
+// - A spec of another class, or whose callins or callbacks are not the purpose's, is one failing test
+//   `<Spec>.purpose` before any word runs.
+// - A crash of the class (an exception thrown outside any callin, a rejected promise, Node's
+//   ERR_INTERNAL_ASSERTION) is a device error, as in the agent (device.js watchCrashes): the test
+//   fails, the later ones say so without running, and learning stops; never an answer.
+//
+// The CLI is `typestar` on the PATH, or TYPESTAR_CLI.
 'use strict';
 
 const { spawn, spawnSync } = require('child_process');
@@ -24,7 +35,7 @@ const os = require('os');
 const path = require('path');
 
 const { Agent } = require('./agent');
-const { NodeDevice, DeviceError, NondeterminismError, OUTSIDE_PURPOSE } = require('./device');
+const { NodeDevice, DeviceError, NondeterminismError, OUTSIDE_PURPOSE, watchCrashes } = require('./device');
 const { definitionOf } = require('./purpose');
 
 /// An environment variable's truth, as the gtest plugin reads CI and TYPESTAR_UPDATE: set,
@@ -34,15 +45,55 @@ function envTrue(value) {
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
 }
 
-function settings() {
+/// The run's settings: the environment, else the options of specTests. `errors`: bad values, each
+/// naming where it came from. `bound`: a number, 'auto' or null (the CLI's default, or the spec's
+/// own bound); `boundFrom`: where it came from, for messages.
+function settings(options = {}) {
   const env = process.env;
+  const errors = [];
+  const given = (v) => v !== undefined && v !== null && v !== '';
+  let bound = null;
+  let boundFrom = 'the default';
+  if (given(env.TYPESTAR_BOUND)) {
+    bound = env.TYPESTAR_BOUND;
+    boundFrom = `TYPESTAR_BOUND=${bound}`;
+  } else if (given(options.bound)) {
+    bound = String(options.bound);
+    boundFrom = `option bound: ${bound}`;
+  }
+  if (bound !== null && bound !== 'auto' && !/^[0-9]+$/.test(bound)) {
+    errors.push(`${boundFrom}: the bound is a non-negative integer or 'auto'`);
+    bound = null;
+  }
+  let learner = '';
+  if (given(env.TYPESTAR_LEARNER)) learner = env.TYPESTAR_LEARNER;
+  else if (given(options.learner)) learner = String(options.learner);
+  if (learner !== '' && learner !== 'lstar' && learner !== 'lsharp') {
+    errors.push(`${given(env.TYPESTAR_LEARNER) ? 'TYPESTAR_LEARNER' : 'option learner'}=${learner}: not lstar or lsharp`);
+    learner = '';
+  }
   return {
     ci: envTrue(env.CI),
-    update: envTrue(env.TYPESTAR_UPDATE) || process.argv.includes('--update'),
+    update: envTrue(env.TYPESTAR_UPDATE) || process.argv.includes('--update') || options.update === true,
     cli: env.TYPESTAR_CLI || 'typestar',
-    bound: env.TYPESTAR_BOUND !== undefined && env.TYPESTAR_BOUND !== '' ? env.TYPESTAR_BOUND : null,
-    learner: env.TYPESTAR_LEARNER || '',
+    bound,
+    boundFrom,
+    learner,
+    errors,
   };
+}
+
+/// What `typestar accept` needs to take the proposal of `spec`: --auto keeps the generated names of
+/// new states (stored states keep theirs); --force for another class name, callins or callbacks.
+function acceptCommand(spec, force) {
+  return `typestar accept ${shellQuote(spec)} --auto${force ? ' --force' : ''}`;
+}
+
+/// What a `typestar learn` run said of itself (its stderr), as the CLI wrote it: its summary line
+/// ("learned N typestate states with L# in R rounds: ...") and its warnings (the tight-bound one).
+function cliWarnings(stderr) {
+  return stderr.split('\n').filter((l) => l.startsWith('typestar: warning: ') || l.startsWith('typestar: learned '))
+    .map((l) => l.slice('typestar: '.length));
 }
 
 /// `<spec without .yaml>.proposed.<ext>`, as the gtest plugin names proposals.
@@ -109,7 +160,7 @@ function cliMissing(cli, e) {
 /// diagnostics (they name the file, line and symbol) when the spec does not load.
 function loadSuite(cli, spec, bound) {
   const args = ['suite', spec, '--format', 'json'];
-  if (bound !== null) args.push('--bound', String(bound));
+  if (bound !== null && bound !== 'auto') args.push('--bound', String(bound));  // auto: the spec's own
   const r = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.error) throw new Error(cliMissing(cli, r.error));
   if (r.status !== 0) throw new Error(`the spec ${spec} does not load; no conformance test ran:\n${r.stderr.trim()}`);
@@ -125,14 +176,39 @@ function fallbackName(spec, given) {
   return name.replace(/[^A-Za-z0-9_]/g, '_');
 }
 
+/// The run whose test is running (node:test runs a file's tests one at a time): a crash of the class
+/// (watchCrashes, once per process) is its device error.
+let current = null;
+let watching = false;
+
+function enter(run) {
+  current = run;
+  if (watching) return;
+  watching = true;
+  watchCrashes((message) => {
+    const r = current;
+    if (!r) return;
+    if (!r.crash) {
+      r.crash = message;
+      // node:test also reports the exception against the running test; this says what it means.
+      process.stdout.write(`typestar: ${r.spec}: the class ${r.def.name} crashed (${message}): a device error, not an ` +
+                           `answer; ${r.agent ? 'the learning stops and nothing is written' : 'no further word of this spec is run'}.\n`);
+    }
+    if (r.agent) r.agent.harnessError(message);
+    if (r.device) r.device.monitor.record(message, 'harnessErrors');
+  });
+}
+
 /// One spec's tests and their shared state (the device, the proposal, what was double-checked).
 class SpecRun {
   constructor(spec, definition, options) {
     this.spec = spec;
     this.def = definition;
     this.options = options;
-    this.settings = settings();
+    this.settings = settings(options);
     this.device = null;
+    this.agent = null;         // the agent serving the purpose to the CLI while it learns
+    this.crash = null;         // the first crash of the class: every later test fails on it
     this.proposal = null;      // a Promise of {spec, yaml, report, pointer, wroteSpec} or {error}
     this.reportPrinted = false;
     this.confirmed = new Set();  // quiet states double-checked in this process
@@ -153,9 +229,11 @@ class SpecRun {
     const token = crypto.randomBytes(16).toString('hex');
     const agent = new Agent(() => this.makeDevice(), { token, host: '127.0.0.1', port: 0 });
     await agent.start();
+    this.agent = agent;
     try {
       return await body(agent.url, token);
     } finally {
+      this.agent = null;
       await agent.stop();
     }
   }
@@ -186,6 +264,8 @@ class SpecRun {
         args[2] = url;
         return runCli(s.cli, args, { TYPESTAR_DEVICE_TOKEN: token });
       });
+      if (this.crash)  // the CLI may have learned on before the crash was seen: nothing it learned counts
+        return { error: `the class crashed while it was learned, so nothing was learned or written: ${this.crash}` };
       if (r.status !== 0 || !fs.existsSync(learned))
         return { error: `typestar learn exited with ${r.status}: ${r.stderr.trim() || r.stdout.trim()}` };
       // The provenance names the device, not the loopback port it was served on for the learning:
@@ -194,14 +274,20 @@ class SpecRun {
         .replace(`device: ${JSON.stringify(url)}`, `device: ${JSON.stringify(`node:test in-process ${this.def.name}`)}`);
       fs.writeFileSync(learned, yaml);
       const exported = await runCli(s.cli, ['export', learned, '--format', 'json']);
-      let stateCount = 0;
       let proposal = null;
       try {
         proposal = JSON.parse(exported.stdout);
-        stateCount = Object.keys(proposal.states).length;
       } catch (e) {
         return { error: `the learned spec does not read back: ${exported.stderr.trim()}` };
       }
+      const stateCount = Object.keys(proposal.states).length;
+      // What the learning used and did, from the CLI: the bound, the search beyond it, its warnings.
+      const learnedBound = proposal.bounds ? proposal.bounds.distinguisher : bound;
+      const explored = proposal.provenance && proposal.provenance.explored ? proposal.provenance.explored : '';
+      const summary = `${stateCount} states, learned by the typestar CLI at distinguisher bound B=${learnedBound} ` +
+        `(asked: ${bound === null || bound === undefined ? "the CLI's default" : `--bound ${bound}`}, from ${s.boundFrom}).\n` +
+        (explored ? `Searched beyond the bound: ${explored}.\n` : '') +
+        cliWarnings(r.stderr).map((w) => `${w}\n`).join('');
       // `typestar accept` refuses a proposal of another class name, callins or callbacks without --force.
       let force = false;
       if (stored) {
@@ -212,13 +298,13 @@ class SpecRun {
           force = false;  // the stored spec does not load: accept says so itself
         }
       }
-      const accept = `typestar accept ${shellQuote(this.spec)}${force ? ' --force' : ''}`;
+      const accept = acceptCommand(this.spec, force);
       // The diff against the stored spec, before update mode rewrites it.
       let diff = '';
       let changed = [];
       if (stored) {
         const d = await runCli(s.cli, ['diff', this.spec, learned]);
-        changed = changedTransitions(d.stdout);
+        changed = await changedTransitions(s.cli, this.spec, learned);
         diff = d.status === 0 || d.status === 1 ? `Stored -> proposed (typestar diff):\n${indent(d.stdout, '    ')}`
           : `(no diff: ${d.stderr.trim()})\n`;
       }
@@ -229,24 +315,40 @@ class SpecRun {
         report = `CI is set, so nothing was written${s.update ? ' (TYPESTAR_UPDATE is ignored on CI)' : ''}. ` +
                  `The proposed spec:\n${indent(yaml, '    ')}`;
         pointer = 'The proposed spec and its diff are printed in full above (first failing test).\n';
-      } else if (s.update) {
+      } else if (s.update && !stored) {
         writeAtomically(this.spec, yaml);
         for (const f of [proposedYaml, proposedDot]) fs.rmSync(f, { force: true });
         wroteSpec = true;
         report = `Update mode (TYPESTAR_UPDATE / --update): wrote ${this.spec}.\n`;
         pointer = `Update mode: wrote ${this.spec}.\n`;
+      } else if (s.update) {
+        // Update mode takes the proposal as `typestar accept` does (the CLI pairs the states and keeps
+        // the stored names; new states keep their generated ones).
+        writeAtomically(proposedYaml, yaml);
+        const a = await runCli(s.cli, ['accept', this.spec, '--auto', ...(force ? ['--force'] : [])]);
+        if (a.status !== 0) {
+          report = `Update mode (TYPESTAR_UPDATE / --update): \`${accept}\` refused the proposal, so ${this.spec} ` +
+                   `was not written (the proposal is ${proposedYaml}):\n${indent(a.stderr.trim(), '    ')}`;
+          pointer = `Update mode: the proposal was not accepted (see the first failing test).\n`;
+        } else {
+          wroteSpec = true;
+          report = `Update mode (TYPESTAR_UPDATE / --update): wrote ${this.spec} (${accept}: ${a.stdout.trim()}).\n`;
+          pointer = `Update mode: wrote ${this.spec}.\n`;
+        }
       } else {
         writeAtomically(proposedYaml, yaml);
         const dot = await runCli(s.cli, ['export', proposedYaml, '--format', 'dot', '--output', proposedDot]);
         const pictures = dot.status === 0 ? proposedDot : `none: ${dot.stderr.trim()}`;
         report = `Proposed spec: ${proposedYaml}\n  (pictures: ${pictures})\n` +
-                 'Review it, then accept it (keeps the stored state names; new states get --name NEW=Name, or --auto):\n' +
+                 `Review it, then accept it (${stored ? 'keeps the stored state names; ' : ''}--auto keeps the generated ` +
+                 'names of new states, or choose them with --name NEW=Name):\n' +
                  `    ${accept}\n` +
                  (force ? '  (--force: the proposal has another class name, callins or callbacks than the stored spec)\n' : '') +
                  `or rerun with TYPESTAR_UPDATE=1 (or --update), which writes ${path.basename(this.spec)} itself.\n`;
-        pointer = `Proposed spec: ${proposedYaml} (its diff and pictures are in the first failing test's message above)\n`;
+        pointer = `Proposed spec: ${proposedYaml} (its diff and pictures are in the first failing test's message above)\n` +
+                  `Accept it: ${accept}\n`;
       }
-      return { yaml, stateCount, report: report + diff, pointer, wroteSpec, changed };
+      return { yaml, stateCount, summary, report: report + diff, pointer, wroteSpec, changed };
     } catch (e) {
       return { error: e && e.message ? e.message : String(e) };
     } finally {
@@ -270,18 +372,27 @@ class SpecRun {
 
 const QUIET_CHECK_FACTOR = 3;
 
-/// The (state, symbol) rows of the "Transitions" table of `typestar diff` output (the stored
-/// spec's state names; `s1 (new: s4)` counts as s1).
-function changedTransitions(diffText) {
-  const out = [];
-  let inTable = false;
-  for (const line of diffText.split('\n')) {
-    if (line.startsWith('### ')) inTable = line === '### Transitions';
-    if (!inTable || !line.startsWith('|') || line.startsWith('|--') || line.startsWith('| state')) continue;
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
-    if (cells.length >= 3) out.push({ state: cells[0].replace(/ \(new: .*\)$/, ''), symbol: cells[2] });
+/// The transitions that changed from the stored spec to the proposal, by the stored spec's state
+/// names: `typestar diff --format json`'s `changes` ({state, input, before, after}); none when it
+/// cannot tell.
+async function changedTransitions(cli, stored, proposal) {
+  const d = await runCli(cli, ['diff', stored, proposal, '--format', 'json']);
+  try {
+    return JSON.parse(d.stdout).changes;
+  } catch (e) {
+    return [];
   }
-  return out;
+}
+
+/// One line per changed transition (the stored spec's names), this test's own marked; or that this
+/// test's transition did not change (the gtest plugin's text). Empty without changes.
+function changeSummary(changes, state, input) {
+  if (!changes || changes.length === 0) return '';
+  const mine = changes.some((c) => c.state === state && c.input === input);
+  return 'What changed (stored -> proposed):\n' +
+    changes.map((c) => `    ${c.state} ${c.input}: ${c.before}  =>  ${c.after}` +
+      `${c.state === state && c.input === input ? "   <- this test's transition" : ''}\n`).join('') +
+    (mine ? '' : `This test's transition (${state}, ${input}) did not change: its words pass through a transition that did.\n`);
 }
 
 function writeAtomically(file, text) {
@@ -315,7 +426,13 @@ function predict(suite, inputs) {
 function specTests(specFile, purpose, options = {}) {
   const test = options.test ?? require('node:test');
   const spec = path.resolve(specFile);
-  const s = settings();
+  const s = settings(options);
+  if (s.errors.length > 0) {
+    test(`${fallbackName(spec, options.name)}.settings`, () => {
+      throw new Error(`typestar: bad settings for ${spec}; no conformance test ran:\n${s.errors.map((e) => `  ${e}\n`).join('')}`);
+    });
+    return;
+  }
   let definition;
   try {
     definition = definitionOf(purpose, options.purposeOptions ?? {}, 'the purpose');
@@ -339,11 +456,66 @@ function specTests(specFile, purpose, options = {}) {
     });
     return;
   }
+  // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
+  const mismatch = purposeMismatch(s.cli, spec, run.theDevice());
+  if (mismatch.length > 0) {
+    test(`${suite.test_suite}.purpose`, () => runMismatch(run, suite, mismatch));
+    return;
+  }
   for (const transition of suite.transitions)
     test(`${suite.test_suite}.${transition.name}`, (t) => runTransition(run, suite, transition, t));
 }
 
+/// How the spec (`typestar export --format json`) and the purpose's device disagree: the class
+/// name, callins or callbacks (empty: they agree); the spec not exporting is a difference too.
+function purposeMismatch(cli, spec, device) {
+  const r = spawnSync(cli, ['export', spec, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  let stored;
+  try {
+    stored = JSON.parse(r.stdout);
+  } catch (e) {
+    return [`the spec does not export (${r.stderr.trim()})`];
+  }
+  const out = [];
+  const minus = (a, b) => a.filter((x) => !b.includes(x));
+  const compare = (what, fromSpec, fromPurpose) => {
+    const lacks = minus(fromSpec, fromPurpose);
+    const adds = minus(fromPurpose, fromSpec);
+    if (lacks.length > 0) out.push(`${what} of the spec the purpose does not have: ${lacks.join(', ')}`);
+    if (adds.length > 0) out.push(`${what} of the purpose the spec does not have: ${adds.join(', ')}`);
+  };
+  if (stored.name !== device.name)
+    out.push(`the spec is of class '${stored.name}', the purpose drives '${device.name}'`);
+  compare('callins', stored.callins || [], device.inputs.filter((i) => i !== 'wait'));
+  compare('callbacks', stored.callbacks || [],
+    device.outputs.filter((o) => !['ok', 'quiet', 'err', OUTSIDE_PURPOSE].includes(o)));
+  return out;
+}
+
+/// The one failure of a spec that does not match its purpose. Another class: no re-learning (wrong
+/// spec or wrong purpose); other callins or callbacks of the same class: the purpose re-learned from
+/// scratch, for review (accepting it needs --force).
+async function runMismatch(run, suite, mismatch) {
+  enter(run);
+  let m = `typestar: ${run.spec} does not match the learning purpose of ${run.def.name}; no word was run:\n` +
+          mismatch.map((x) => `  - ${x}\n`).join('');
+  if (mismatch.some((x) => x.startsWith('the spec is of class') || x.startsWith('the spec does not export'))) {
+    m += 'Check that the test names the right spec file and the right purpose.\n';
+    throw new Error(m);
+  }
+  const bound = run.settings.bound ?? suite.bound;
+  const p = await run.propose(bound, false);
+  m += p.error ? `Re-learning failed: ${p.error}\n`
+    : `If the class really changed, here it is re-learned from the purpose (from scratch: other callins or callbacks): ${p.summary}${p.report}`;
+  if (p.wroteSpec) {
+    process.stdout.write(`typestar: ${m}`);
+    return;
+  }
+  throw new Error(m);
+}
+
 async function runLearn(run, options) {
+  enter(run);
   const s = run.settings;
   const proposed = proposedPath(run.spec, 'yaml');
   if (s.ci) {
@@ -351,36 +523,27 @@ async function runLearn(run, options) {
                     `it here. Learn it locally (run this test without CI set: it writes ${path.basename(proposed)} for ` +
                     `review, or the spec itself with TYPESTAR_UPDATE=1), then commit ${path.basename(run.spec)}.`);
   }
-  const bound = s.bound ?? options.bound ?? null;
-  const p = await run.propose(bound);
+  const p = await run.propose(s.bound);
   if (p.error)
     throw new Error(`typestar: the spec ${run.spec} does not exist, and learning it from ${run.def.name} failed: ${p.error}`);
-  const summary = `${p.stateCount} states, learned by the typestar CLI${bound !== null ? ` at bound ${bound}` : ''}`;
   if (p.wroteSpec) {
-    process.stdout.write(`typestar: learned ${run.spec} from ${run.def.name} (${summary}); review and commit it.\n`);
+    process.stdout.write(`typestar: learned ${run.spec} from ${run.def.name}: ${p.summary}Review and commit it.\n`);
     return;
   }
-  throw new Error(`typestar: the spec ${run.spec} does not exist, so it was learned from ${run.def.name} (${summary}).\n${p.report}`);
+  throw new Error(`typestar: the spec ${run.spec} does not exist, so it was learned from ${run.def.name}: ${p.summary}${p.report}`);
 }
 
 async function runTransition(run, suite, tr, t) {
+  enter(run);
   if (tr.unknown) {
     t.skip(`typestar: ${run.spec}:${tr.line}: state ${tr.state}, input ${tr.input} is unknown (${tr.unknown}): not tested`);
     return;
   }
   const d = run.theDevice();
-  const specInputs = [...suite.inputs].sort();
-  const deviceInputs = [...d.inputs].sort();
   const at = `${run.spec}:${tr.line}`;
   const name = `${suite.test_suite}.${tr.name}`;
-  if (specInputs.join('\u0000') !== deviceInputs.join('\u0000')) {
-    const minus = (a, b) => a.filter((x) => !b.includes(x)).join(', ') || 'none';
-    const p = await run.propose(suite.bound, false);
-    throw new Error(`typestar: ${name}: the device's inputs are not the spec's: the device adds ${minus(d.inputs, suite.inputs)}; ` +
-                    `it lacks ${minus(suite.inputs, d.inputs)} (device ${d.name}).\n` +
-                    (p.error ? `Re-learning failed: ${p.error}\n`
-                      : `Re-learned from the device (from scratch: other inputs): ${p.stateCount} states.\n${p.report}`));
-  }
+  if (run.crash)
+    throw new Error(`typestar: ${name}: not run: the class crashed in an earlier test (a device error, not an answer): ${run.crash}`);
   // The words of this test; cut before an unknown transition (three-valued specs), as the plugin.
   const unknown = new Map(suite.transitions.filter((x) => x.unknown).map((x) => [`${x.state}\u0000${x.input}`, x]));
   const skipped = new Set();
@@ -404,7 +567,10 @@ async function runTransition(run, suite, tr, t) {
     } catch (e) {
       if (e instanceof NondeterminismError)
         throw new Error(`typestar: the device ${d.name} answered one word in two ways (not deterministic):\n  ${e.message}`);
-      throw new Error(`typestar: device ${d.name} failed: ${e && e.message ? e.message : e}`);
+      if (!run.crash && e instanceof DeviceError && /crashed|uncaught exception|unhandled promise rejection/.test(e.message))
+        run.crash = e.message;
+      throw new Error(`typestar: device ${d.name} failed: ${e && e.message ? e.message : e}\n` +
+                      (run.crash ? 'A crash is a device error, not an answer: no further word of this spec is run.\n' : ''));
     }
     const k = outputs.findIndex((o, i) => o !== w.expected[i]);
     if (k < 0) continue;
@@ -425,7 +591,7 @@ async function runTransition(run, suite, tr, t) {
       `${formatTrace(trace, 4)}\n` +
       `Passing is ${run.assumptions(suite, skipped)}` +
       `Reproduce: node --test --test-name-pattern=${shellQuote(`^${name.replace(/\./g, '\\.')}$`)} ${shellQuote(run.testFile)}\n\n`;
-    const p = await run.propose(suite.bound);
+    const p = await run.propose(run.settings.bound ?? suite.bound);
     if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
     const actual = outputs.slice(0, k + 1);
     const word = w.inputs.slice(0, k + 1);
@@ -448,10 +614,8 @@ async function runTransition(run, suite, tr, t) {
       }
       m += 'Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n';
     }
-    m += `Re-learned (seeded with the stored spec, by the typestar CLI): ${p.stateCount} states.\n`;
-    if (p.changed && p.changed.length > 0 && !p.changed.some((c) => c.state === tr.state && c.symbol === tr.input))
-      m += `This test's transition (${tr.state}, ${tr.input}) did not change: its words pass through a transition that did ` +
-           `(${p.changed.map((c) => `${c.state} ${c.symbol}`).join(', ')}).\n`;
+    m += `Re-learned (seeded with the stored spec): ${p.summary}`;
+    m += changeSummary(p.changed, tr.state, tr.input);
     if (!run.reportPrinted) {
       run.reportPrinted = true;
       m += p.report;

@@ -1,5 +1,6 @@
 // The JavaScript learning-purpose API (device/node/lib/purpose.js) and NodeDevice
-// (device/node/lib/device.js): fresh instances, callins that throw or reject answer `err` (absorbing),
+// (device/node/lib/device.js): fresh instances, callins that throw or reject answer `err` (absorbing)
+// unless Node itself crashed (ERR_INTERNAL_ASSERTION: a DeviceError),
 // event callbacks (merged sources, undeclared names), tmax/tmin quiescence and their violations,
 // filters, variants, the quiet declaration, and Device::run's contract.
 'use strict';
@@ -75,6 +76,22 @@ test('a rejected async callin is err', async () => {
     .build();
   const d = new NodeDevice(def);
   assert.deepStrictEqual(await answers(d, ['works', 'fails', 'works']), ['ok', 'err', 'err']);
+});
+
+test('a callin that crashes Node (ERR_INTERNAL_ASSERTION) is a DeviceError, never the answer err', async () => {
+  const def = new LearningPurpose('Crashing')
+    .reset(() => ({}))
+    .callin('params', () => {
+      const e = new Error('This is caused by either a bug in Node.js or incorrect usage of Node.js internals.');
+      e.code = 'ERR_INTERNAL_ASSERTION';
+      throw e;
+    })
+    .build();
+  const d = new NodeDevice(def);
+  await d.reset();
+  await assert.rejects(d.step('params'), (e) => e instanceof DeviceError &&
+    /callin 'params' crashed in query #1 'params': ERR_INTERNAL_ASSERTION/.test(e.message));
+  await d.finish();
 });
 
 test('quiet is not declared stable by default: a second wait runs', async () => {

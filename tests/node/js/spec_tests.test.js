@@ -145,11 +145,13 @@ test('a missing typestar CLI is said so, with what to do', async () => {
   }
 });
 
-test('a purpose whose inputs are not the spec\'s fails every test, naming the difference', async () => {
+test('a purpose whose inputs are not the spec\'s is one failing test before any word, naming the difference', async () => {
   const tests = collect(jobSpec, job((p) => p, { noCancel: true }));
-  const r = await tests.get('Job.s0_start')();
-  assert.match(r.error, /the device's inputs are not the spec's: the device adds none; it lacks cancel/);
-  assert.match(r.error, /Re-learned from the device \(from scratch: other inputs\): 3 states/);
+  assert.deepStrictEqual([...tests.keys()], ['Job.purpose']);
+  const r = await tests.get('Job.purpose')();
+  assert.match(r.error, /does not match the learning purpose of Job; no word was run/);
+  assert.match(r.error, /callins of the spec the purpose does not have: cancel/);
+  assert.match(r.error, /re-learned from the purpose \(from scratch: other callins or callbacks\): 3 states/);
   assert.match(r.error, /CI is set, so nothing was written/);
 });
 
@@ -182,8 +184,8 @@ test('the accept command it prints has --force exactly when accept needs it (ano
   const { dir, spec } = scratchSpec();
   try {
     // The purpose lacks `cancel`: the proposal has other callins, which accept takes only with --force.
-    const r = await collect(spec, job((p) => p, { noCancel: true }), {}, false).get('Job.s0_start')();
-    assert.match(r.error, new RegExp(`\\n    typestar accept ${quoted(spec)} --force\\n`));
+    const r = await collect(spec, job((p) => p, { noCancel: true }), {}, false).get('Job.purpose')();
+    assert.match(r.error, new RegExp(`\\n    typestar accept ${quoted(spec)} --auto --force\\n`));
     assert.match(r.error, /--force: the proposal has another class name, callins or callbacks than the stored spec/);
     assert.ok(fs.existsSync(path.join(dir, 'job.proposed.yaml')));
   } finally {
@@ -197,7 +199,7 @@ test('the accept command it prints has no --force for a proposal over the same a
   try {
     const r = await collect(spec, job(), {}, false).get('Job.s3_start')();
     assert.match(r.error, /does not conform to the spec/);
-    assert.match(r.error, new RegExp(`\\n    typestar accept ${quoted(spec)}\\n`));
+    assert.match(r.error, new RegExp(`\\n    typestar accept ${quoted(spec)} --auto\\n`));
     assert.doesNotMatch(r.error, /--force/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -34,6 +34,26 @@ public final class LocalDevice implements AutoCloseable {
         return runner.run(inputs).outputs();
     }
 
+    /** The class name the purpose drives. */
+    public String className() {
+        return purpose.name;
+    }
+
+    /** The device inputs but {@code wait}: the purpose's callins (concrete values of parameterised ones). */
+    public List<String> callins() {
+        return purpose.callinNames();
+    }
+
+    /** Whether the purpose declares parameterised callins (its specs name abstract inputs, not {@link #callins()}). */
+    public boolean parameterised() {
+        return !purpose.parameterised.isEmpty();
+    }
+
+    /** The purpose's callback symbols. */
+    public List<String> callbacks() {
+        return purpose.callbackNames();
+    }
+
     /** "jvm:NAME (in this JVM)". */
     public String describe() {
         return "jvm:" + purpose.name + " (in this JVM)";

@@ -46,16 +46,32 @@ import typestar.agent.LocalDevice;
  * {@link Agent} on 127.0.0.1, any port, a fresh token, only while it learns). The rules are the
  * plugin's: a missing spec is learned into {@code <spec>.proposed.yaml} for review (with
  * {@code TYPESTAR_UPDATE=1}: into the spec); with {@code CI} set nothing is ever written (a missing
- * spec fails; a proposal is printed in full). The tool is {@code -Dtypestar.cli=PATH}, else
- * {@code $TYPESTAR_CLI}, else {@code typestar} on the PATH.
+ * spec fails; a proposal is printed in full). Update mode ({@code -Dtypestar.update=true} or
+ * {@code TYPESTAR_UPDATE=1}) takes a proposal as {@code typestar accept --auto} does: the stored
+ * state names are kept, and a test passes when the written spec explains the device's answer.
+ *
+ * <p>Settings: the tool ({@code -Dtypestar.cli}, else {@code TYPESTAR_CLI}, else
+ * {@code typestar} on the PATH; {@link #cli} replaces it); a system property over the environment over
+ * the builder for the distinguisher bound of learning and of the suite ({@code -Dtypestar.bound},
+ * {@code TYPESTAR_BOUND}, {@link #bound(int)}; a number, or {@code auto}: learning raises it until the
+ * learned machine does not need it all, a stored spec's suite runs at its own bound); the learner
+ * ({@code -Dtypestar.learner}, {@code TYPESTAR_LEARNER}, {@link #learner}: lstar or lsharp). A bad
+ * value is one failing test. A spec of another class, or with other callins or callbacks than the
+ * purpose, is one failing test {@code <Spec>.purpose} before any word runs.
  */
 public final class TypestarSpec {
     private final Path spec;
     private final LearningPurpose<?> purpose;
     private String cli;
+    private String bound;       // a number, "auto", or null: the CLI's default (learning), the spec's (suite)
+    private String boundFrom = "the default";
+    private String learner;     // lstar, lsharp, or null: the CLI's default
+    private final List<String> errors = new ArrayList<>();  // bad settings, each naming where it came from
     private String proposalReport;  // the full proposal and diff, once per spec
     private String proposalPointer;
     private boolean reportPrinted;
+    private boolean wroteSpec;      // update mode accepted the proposal into the spec
+    private final List<JsonObject> changes = new ArrayList<>();  // stored -> proposed (typestar diff --format json)
 
     private TypestarSpec(Path spec, LearningPurpose<?> purpose) {
         this.spec = spec;
@@ -81,10 +97,78 @@ public final class TypestarSpec {
         return this;
     }
 
+    /** The distinguisher bound B of learning and of the suite (-Dtypestar.bound and TYPESTAR_BOUND win). */
+    public TypestarSpec bound(int b) {
+        return bound(String.valueOf(b));
+    }
+
+    /** The bound as text: a non-negative number, or {@code "auto"} (-Dtypestar.bound and TYPESTAR_BOUND win). */
+    public TypestarSpec bound(String b) {
+        this.bound = b;
+        this.boundFrom = "bound(" + b + ")";
+        return this;
+    }
+
+    /** The learner of a missing spec and of proposals: lstar or lsharp (-Dtypestar.learner and TYPESTAR_LEARNER win). */
+    public TypestarSpec learner(String name) {
+        this.learner = name;
+        return this;
+    }
+
+    /** The value of -Dtypestar.NAME, else of the environment variable, else {@code fallback}; {@code from[0]}: where. */
+    private static String setting(String property, String variable, String fallback, String[] from) {
+        String p = System.getProperty(property);
+        if (p != null && !p.isEmpty()) {
+            from[0] = "-D" + property + "=" + p;
+            return p;
+        }
+        String e = System.getenv(variable);
+        if (e != null && !e.isEmpty()) {
+            from[0] = variable + "=" + e;
+            return e;
+        }
+        return fallback;
+    }
+
+    /** Reads the settings (system property over environment over builder) into bound, learner and errors. */
+    private void resolveSettings() {
+        errors.clear();
+        String[] from = {boundFrom};
+        bound = setting("typestar.bound", "TYPESTAR_BOUND", bound, from);
+        boundFrom = from[0];
+        if (bound != null && !bound.equals("auto") && !bound.matches("[0-9]+")) {
+            errors.add(boundFrom + ": the bound is a non-negative integer or 'auto'");
+            bound = null;
+        }
+        from[0] = learner == null ? "" : "learner(" + learner + ")";
+        learner = setting("typestar.learner", "TYPESTAR_LEARNER", learner, from);
+        if (learner != null && !learner.equals("lstar") && !learner.equals("lsharp")) {
+            errors.add(from[0] + ": not lstar or lsharp");
+            learner = null;
+        }
+    }
+
+    /** CI: the environment variable CI or -Dtypestar.ci. */
+    static boolean ci() {
+        return envTrue("CI") || propertyTrue("typestar.ci");
+    }
+
+    /** Update mode: TYPESTAR_UPDATE or -Dtypestar.update; never on CI. */
+    static boolean update() {
+        return (envTrue("TYPESTAR_UPDATE") || propertyTrue("typestar.update")) && !ci();
+    }
+
+    static boolean propertyTrue(String name) {
+        return truth(System.getProperty(name));
+    }
+
     // ---- settings (the GoogleTest plugin's: CI, TYPESTAR_UPDATE) ----
 
     static boolean envTrue(String name) {
-        String v = System.getenv(name);
+        return truth(System.getenv(name));
+    }
+
+    private static boolean truth(String v) {
         if (v == null) return false;
         v = v.trim().toLowerCase(Locale.ROOT);
         return !(v.isEmpty() || v.equals("0") || v.equals("false") || v.equals("no") || v.equals("off"));
@@ -114,11 +198,16 @@ public final class TypestarSpec {
 
     /** The tests: one per transition, or one {@code <Spec>.learn} when the spec does not exist. */
     public Stream<DynamicTest> tests() {
-        if (!Files.exists(spec)) {
-            String stem = spec.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-            return Stream.of(DynamicTest.dynamicTest(identifier(stem) + ".learn", this::learnMissing));
+        resolveSettings();
+        String stemName = identifier(spec.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
+        if (!errors.isEmpty()) {
+            String message = "typestar: bad settings for " + spec + "; no conformance test ran:\n  " + String.join("\n  ", errors);
+            return Stream.of(DynamicTest.dynamicTest(stemName + ".settings", () -> Assertions.fail(message)));
         }
-        Cli.Result suite = Cli.run(List.of(cli, "suite", spec.toString(), "--format", "json"), Map.of());
+        if (!Files.exists(spec)) return Stream.of(DynamicTest.dynamicTest(stemName + ".learn", this::learnMissing));
+        List<String> suiteCommand = new ArrayList<>(List.of(cli, "suite", spec.toString(), "--format", "json"));
+        if (bound != null && !bound.equals("auto")) suiteCommand.addAll(List.of("--bound", bound));  // auto: the spec's own
+        Cli.Result suite = Cli.run(suiteCommand, Map.of());
         JsonObject json = null;
         String why = suite.describe();
         if (suite.exit() == 0) {
@@ -139,6 +228,10 @@ public final class TypestarSpec {
         }
         JsonObject parsed = json;
         String suiteName = json.get("test_suite").getAsString();
+        // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
+        List<String> mismatch = mismatch();
+        if (!mismatch.isEmpty())
+            return Stream.of(DynamicTest.dynamicTest(suiteName + ".purpose", () -> failMismatch(mismatch, parsed)));
         JsonArray tests = json.getAsJsonArray("tests");
         List<String> assumptions = assumptions(json.get("method").getAsString(), json.get("bound").getAsLong());
         List<DynamicTest> out = new ArrayList<>();
@@ -165,6 +258,67 @@ public final class TypestarSpec {
             out.add(DynamicTest.dynamicTest(name, source, () -> runTransition(name, t, line, run, parsed, these)));
         }
         return out.stream();
+    }
+
+    /** {@code typestar export SPEC --format json}, or null when it does not export. */
+    private JsonObject exported(Path file) {
+        Cli.Result r = Cli.run(List.of(cli, "export", file.toString(), "--format", "json"), Map.of());
+        if (r.exit() != 0) return null;
+        try {
+            return JsonParser.parseString(r.out()).getAsJsonObject();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** How the spec and the purpose disagree: the class name, callins or callbacks (empty: they agree). */
+    private List<String> mismatch() {
+        List<String> out = new ArrayList<>();
+        JsonObject stored = exported(spec);
+        if (stored == null) {
+            out.add("the spec does not export (typestar export " + spec + " --format json failed)");
+            return out;
+        }
+        try (LocalDevice d = new LocalDevice(purpose)) {
+            String name = stored.get("name").getAsString();
+            if (!name.equals(d.className()))
+                out.add("the spec is of class '" + name + "', the purpose drives '" + d.className() + "'");
+            if (!d.parameterised())  // a parameterised purpose's spec names abstract inputs
+                compare(out, "callins", strings(stored.get("callins")), d.callins());
+            compare(out, "callbacks", strings(stored.get("callbacks")), d.callbacks());
+        }
+        return out;
+    }
+
+    private static void compare(List<String> out, String what, List<String> fromSpec, List<String> fromPurpose) {
+        List<String> lacks = new ArrayList<>(fromSpec);
+        lacks.removeAll(fromPurpose);
+        List<String> adds = new ArrayList<>(fromPurpose);
+        adds.removeAll(fromSpec);
+        if (!lacks.isEmpty()) out.add(what + " of the spec the purpose does not have: " + String.join(", ", lacks));
+        if (!adds.isEmpty()) out.add(what + " of the purpose the spec does not have: " + String.join(", ", adds));
+    }
+
+    /**
+     * The one failure of a spec that does not match its purpose. Another class: no re-learning (wrong
+     * spec or wrong purpose); other callins or callbacks of the same class: the purpose re-learned from
+     * scratch, for review (accepting it needs --force).
+     */
+    private void failMismatch(List<String> mismatch, JsonObject suite) {
+        StringBuilder m = new StringBuilder("typestar: " + spec + " does not match the learning purpose of " + purpose.name()
+                + "; no word was run:\n");
+        for (String x : mismatch) m.append("  - ").append(x).append('\n');
+        if (mismatch.stream().anyMatch(x -> x.startsWith("the spec is of class") || x.startsWith("the spec does not export"))) {
+            m.append("Check that the test names the right spec file and the right purpose.\n");
+            Assertions.fail(m.toString());
+        }
+        m.append("If the class really changed, here it is re-learned from the purpose (from scratch: other callins or callbacks). ");
+        m.append(proposal(false, suite.get("bound").getAsLong()));
+        if (wroteSpec) {
+            System.out.println(m);
+            return;
+        }
+        Assertions.fail(m.toString());
     }
 
     /** {@code words} cut before their first unknown transition (empty ones dropped); what was cut goes to {@code cut}. */
@@ -267,7 +421,20 @@ public final class TypestarSpec {
                 m.append("Reproduce: rerun the test ").append(name).append(", or serve the purpose (java -jar typestar-agent.jar ")
                         .append("--class-purpose YOUR_PURPOSE_PROVIDER) and run: typestar check ").append(spec)
                         .append(" --device http://127.0.0.1:PORT --bound ").append(suite.get("bound").getAsLong()).append("\n\n");
-                m.append(proposal());
+                String report = proposal(true, suite.get("bound").getAsLong());
+                m.append(report);
+                m.append(changeSummary(state, input));
+                if (wroteSpec) {
+                    // Update mode: the test passes when the written spec explains the device's answer.
+                    int cutAt = Math.min(at + 1, actual.size());
+                    if (explains(inputs.subList(0, cutAt), actual.subList(0, cutAt))) {
+                        if (!report.equals(proposalPointer)) System.out.print("typestar: " + report);  // once per spec
+                        System.out.println("typestar: " + name + ": the device's answer on "
+                                + String.join(" ", inputs.subList(0, cutAt)) + " is in the updated spec.");
+                        return;
+                    }
+                    m.append("The proposal was written into the spec, but it does not explain this answer (a non-deterministic device?).\n");
+                }
                 Assertions.fail(m.toString());
             }
         }
@@ -326,69 +493,139 @@ public final class TypestarSpec {
         }
     }
 
+    /** The options of {@code typestar learn} from the settings: --bound (given; else {@code fallback} when not null) and --learner. */
+    private List<String> learnOptions(Long fallback) {
+        List<String> out = new ArrayList<>();
+        if (bound != null) out.addAll(List.of("--bound", bound));
+        else if (fallback != null) out.addAll(List.of("--bound", String.valueOf(fallback)));
+        if (learner != null) out.addAll(List.of("--learner", learner));
+        return out;
+    }
+
+    /**
+     * What a learning run used and did, from the CLI: the states, the bound B it learned at, what it
+     * searched beyond it ({@code provenance.explored}), the CLI's own summary line and warnings.
+     */
+    private String summary(Path learned, Cli.Result r, List<String> options) {
+        JsonObject j = exported(learned);
+        StringBuilder b = new StringBuilder();
+        if (j != null) {
+            b.append(j.getAsJsonObject("states").size()).append(" states, learned by the typestar CLI at distinguisher bound B=")
+                    .append(j.getAsJsonObject("bounds").get("distinguisher").getAsLong());
+        } else {
+            b.append("learned by the typestar CLI");
+        }
+        int at = options.indexOf("--bound");
+        b.append(" (asked: ").append(at >= 0 ? "--bound " + options.get(at + 1) : "the CLI's default").append(", from ")
+                .append(bound != null ? boundFrom : at >= 0 ? "the stored spec" : "the default").append(").\n");
+        if (j != null && j.has("provenance") && j.getAsJsonObject("provenance").has("explored"))
+            b.append("Searched beyond the bound: ").append(j.getAsJsonObject("provenance").get("explored").getAsString()).append(".\n");
+        for (String line : r.err().split("\n"))
+            if (line.startsWith("typestar: warning: ") || line.startsWith("typestar: learned "))
+                b.append(line.substring("typestar: ".length())).append('\n');
+        return b.toString();
+    }
+
+    /** What {@code typestar accept} needs to take the proposal: --auto keeps the generated names of new states. */
+    private String acceptCommand(boolean force) {
+        return "typestar accept " + spec + " --auto" + (force ? " --force" : "");
+    }
+
     private void learnMissing() throws IOException {
         Path proposed = proposedPath();
-        if (envTrue("CI"))
+        if (ci())
             Assertions.fail("typestar: the spec " + spec + " does not exist.\nCI is set, so typestar neither learns nor writes it "
                     + "here. Learn it locally (run this test without CI set: it writes " + proposed.getFileName()
                     + " for review, or the spec itself with TYPESTAR_UPDATE=1), then commit " + spec.getFileName() + ".");
-        boolean update = envTrue("TYPESTAR_UPDATE");
+        boolean update = update();
         Path out = update ? spec : proposed;
-        Cli.Result r = learn(List.of(), out);
+        List<String> options = learnOptions(null);
+        Cli.Result r = learn(options, out);
         if (r.exit() != 0)
             Assertions.fail("typestar: the spec " + spec + " does not exist, and learning it from " + device() + " failed: " + r.describe());
+        String summary = summary(out, r, options);
         if (update) {
-            System.out.println("typestar: learned " + spec + " from " + device() + "; review and commit it.");
+            System.out.println("typestar: learned " + spec + " from " + device() + ": " + summary + "Review and commit it.");
             return;
         }
-        Assertions.fail("typestar: the spec " + spec + " does not exist, so it was learned from " + device()
-                + " (typestar learn: L#, with DroidStar Algorithm 2 as equivalence oracle).\n"
-                + "Proposed spec: " + proposed + "\nReview it, then accept it:\n    typestar accept " + spec
-                + "\nor rerun with TYPESTAR_UPDATE=1, which writes " + spec.getFileName() + " itself.\n");
+        Assertions.fail("typestar: the spec " + spec + " does not exist, so it was learned from " + device() + ": " + summary
+                + "Proposed spec: " + proposed + "\nReview it, then accept it (--auto keeps the generated state names, "
+                + "or choose them with --name NEW=Name):\n    " + acceptCommand(false)
+                + "\nor rerun with TYPESTAR_UPDATE=1 (or -Dtypestar.update=true), which writes " + spec.getFileName() + " itself.\n");
     }
 
-    /** Re-learns once per spec (seeded with it) and returns the full report the first time, a pointer after. */
-    private synchronized String proposal() {
-        if (proposalReport == null) proposalReport = propose();
+    /** Re-learns once per spec and returns the full report the first time, a pointer after. */
+    private synchronized String proposal(boolean seeded, long suiteBound) {
+        if (proposalReport == null) proposalReport = propose(seeded, suiteBound);
         if (reportPrinted) return proposalPointer;
         reportPrinted = true;
         return proposalReport;
     }
 
-    private String propose() {
-        boolean ci = envTrue("CI");
-        boolean update = envTrue("TYPESTAR_UPDATE") && !ci;
+    /** {@code seeded}: with the stored spec ({@code --from}); not when the purpose's callins or callbacks are other than the spec's. */
+    private String propose(boolean seeded, long suiteBound) {
+        boolean ci = ci();
+        boolean update = update();
         Path proposed = proposedPath();
         Path learned = null;
+        String how = seeded ? "typestar learn, seeded with the stored spec" : "typestar learn, from scratch";
         try {
             // Learned into a temporary file beside the spec; moved into place atomically when kept.
             Path dir = spec.toAbsolutePath().getParent();
             learned = ci ? Files.createTempFile(".typestar-", ".yaml") : Files.createTempFile(dir, ".typestar-", ".yaml");
-            Cli.Result r = learn(List.of("--from", spec.toString()), learned);
+            List<String> options = learnOptions(seeded ? null : suiteBound);
+            if (seeded) options.addAll(List.of("--from", spec.toString()));
+            Cli.Result r = learn(options, learned);
             if (r.exit() != 0) {
-                proposalPointer = "Re-learning (typestar learn, seeded with the stored spec) failed (see the first failing test).\n";
-                return "Re-learning (typestar learn, seeded with the stored spec) failed: " + r.describe() + "\n";
+                proposalPointer = "Re-learning (" + how + ") failed (see the first failing test).\n";
+                return "Re-learning (" + how + ") failed: " + r.describe() + "\n";
             }
+            boolean force = !seeded;  // other callins or callbacks: accept refuses without --force
+            String accept = acceptCommand(force);
             Cli.Result diff = Cli.run(List.of(cli, "diff", spec.toString(), learned.toString()), Map.of());
+            Cli.Result changed = Cli.run(List.of(cli, "diff", spec.toString(), learned.toString(), "--format", "json"), Map.of());
+            try {
+                for (JsonElement c : JsonParser.parseString(changed.out()).getAsJsonObject().getAsJsonArray("changes"))
+                    changes.add(c.getAsJsonObject());
+            } catch (RuntimeException e) {
+                changes.clear();  // not told: no per-test summary
+            }
             String diffText = diff.exit() <= 1 ? indent(diff.out()) : "(no diff: " + diff.describe() + ")\n";
-            StringBuilder b = new StringBuilder("Re-learned (typestar learn, seeded with the stored spec).\n");
+            StringBuilder b = new StringBuilder("Re-learned (" + how + "): " + summary(learned, r, options));
             if (ci) {
                 b.append("CI is set, so nothing was written. The proposed spec:\n")
                         .append(indent(Files.readString(learned, StandardCharsets.UTF_8)));
                 proposalPointer = "The proposed spec and its diff are printed in full above (first failing test).\n";
             } else if (update) {
-                Files.move(learned, spec, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                // Update mode takes the proposal as `typestar accept` does (the CLI pairs the states
+                // and keeps the stored names; new states keep their generated ones).
+                Files.move(learned, proposed, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 learned = null;
-                b.append("Update mode (TYPESTAR_UPDATE): wrote ").append(spec).append("; rerun the tests to check it.\n");
-                proposalPointer = "Update mode: wrote " + spec + "; rerun the tests to check it.\n";
+                List<String> command = new ArrayList<>(List.of(cli, "accept", spec.toString(), "--auto"));
+                if (force) command.add("--force");
+                Cli.Result a = Cli.run(command, Map.of());
+                if (a.exit() != 0) {
+                    b.append("Update mode (TYPESTAR_UPDATE / -Dtypestar.update): `").append(accept)
+                            .append("` refused the proposal, so ").append(spec).append(" was not written (the proposal is ")
+                            .append(proposed).append("):\n").append(indent(a.err()));
+                    proposalPointer = "Update mode: the proposal was not accepted (see the first failing test).\n";
+                } else {
+                    wroteSpec = true;
+                    b.append("Update mode (TYPESTAR_UPDATE / -Dtypestar.update): wrote ").append(spec).append(" (")
+                            .append(accept).append(": ").append(a.out().strip()).append(").\n");
+                    proposalPointer = "Update mode: wrote " + spec + ".\n";
+                }
             } else {
                 Files.move(learned, proposed, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 learned = null;
                 b.append("Proposed spec: ").append(proposed)
-                        .append("\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, or --auto):\n")
-                        .append("    typestar accept ").append(spec)
-                        .append("\nor rerun with TYPESTAR_UPDATE=1, which writes ").append(spec.getFileName()).append(" itself.\n");
-                proposalPointer = "Proposed spec: " + proposed + " (its diff is in the first failing test's message above)\n";
+                        .append("\nReview it, then accept it (keeps the stored state names; --auto keeps the generated names of ")
+                        .append("new states, or choose them with --name NEW=Name):\n    ").append(accept).append('\n')
+                        .append(force ? "  (--force: the proposal has other callins or callbacks than the stored spec)\n" : "")
+                        .append("or rerun with TYPESTAR_UPDATE=1 (or -Dtypestar.update=true), which writes ")
+                        .append(spec.getFileName()).append(" itself.\n");
+                proposalPointer = "Proposed spec: " + proposed + " (its diff is in the first failing test's message above)\n"
+                        + "Accept it: " + accept + "\n";
             }
             b.append("Stored -> proposed (typestar diff):\n").append(diffText);
             return b.toString();
@@ -404,6 +641,51 @@ public final class TypestarSpec {
                 }
             }
         }
+    }
+
+    /**
+     * One line per changed transition (the stored spec's names), this test's own marked; or that this
+     * test's transition did not change (the GoogleTest plugin's text). Empty without changes.
+     */
+    private synchronized String changeSummary(String state, String input) {
+        if (changes.isEmpty()) return "";
+        StringBuilder b = new StringBuilder("What changed (stored -> proposed):\n");
+        boolean mine = false;
+        for (JsonObject c : changes) {
+            boolean here = c.get("state").getAsString().equals(state) && c.get("input").getAsString().equals(input);
+            mine |= here;
+            b.append("    ").append(c.get("state").getAsString()).append(' ').append(c.get("input").getAsString()).append(": ")
+                    .append(c.get("before").getAsString()).append("  =>  ").append(c.get("after").getAsString())
+                    .append(here ? "   <- this test's transition" : "").append('\n');
+        }
+        if (!mine)
+            b.append("This test's transition (").append(state).append(", ").append(input)
+                    .append(") did not change: its words pass through a transition that did.\n");
+        return b.toString();
+    }
+
+    /** Whether the spec as it is now (update mode wrote it) answers {@code inputs} with {@code outputs}. */
+    private boolean explains(List<String> inputs, List<String> outputs) {
+        Cli.Result r = Cli.run(List.of(cli, "suite", spec.toString(), "--format", "json"), Map.of());
+        if (r.exit() != 0) return false;
+        Map<String, JsonObject> table = new java.util.HashMap<>();
+        String state = null;
+        try {
+            for (JsonElement e : JsonParser.parseString(r.out()).getAsJsonObject().getAsJsonArray("transitions")) {
+                JsonObject t = e.getAsJsonObject();
+                table.put(t.get("state").getAsString() + "\0" + t.get("input").getAsString(), t);
+                if (t.getAsJsonArray("access").isEmpty()) state = t.get("state").getAsString();
+            }
+        } catch (RuntimeException e) {
+            return false;
+        }
+        for (int i = 0; i < inputs.size(); ++i) {
+            JsonObject t = state == null ? null : table.get(state + "\0" + inputs.get(i));
+            String predicted = t == null || t.has("unknown") ? "err" : t.get("output").getAsString();
+            if (!predicted.equals(outputs.get(i))) return false;
+            state = t == null || t.has("unknown") ? null : t.get("target").getAsString();
+        }
+        return true;
     }
 
     private static String indent(String text) {
