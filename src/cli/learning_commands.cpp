@@ -4,6 +4,7 @@
 // returns and writes files; the session chooses the pipeline by kind and words the messages.
 // Output is deterministic except timings.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <map>
@@ -19,6 +20,7 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/session/document.hpp"
 #include "typestar/session/test_plan.hpp"
+#include "typestar/session/timing_probe.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar::cli {
@@ -309,6 +311,33 @@ void run_suite_command(const SuiteArgs& o) {
                   << "  # " << c->purpose << '\n';
 }
 
+/// `typestar probe`: the callback delays of a device and a proposed tmax / tmin (issue 37).
+struct ProbeArgs {
+    std::string device;
+    std::size_t depth = 1;
+    std::size_t repeats = 3;
+    long long window = 1000;
+    double margin = 3.0;
+};
+
+void run_probe(const ProbeArgs& o) {
+    if (o.window < 1 || o.window > 3'600'000 || o.repeats < 1 || !(o.margin >= 1.0 && o.margin <= 100.0)) {
+        print_error("probe: --window takes 1 to 3600000 ms, --repeats at least 1, --margin 1 to 100");
+        exit_with(kExitBadInput);
+    }
+    Subject subject = open_subject(o.device);
+    if (!subject.device.typestate) {
+        print_error("probe: " + o.device + " is a data device (register automaton): it has no callbacks to time");
+        exit_with(kExitBadInput);
+    }
+    TimingProbeOptions options;
+    options.depth = o.depth;
+    options.repeats = o.repeats;
+    options.window = std::chrono::milliseconds(o.window);
+    options.margin = o.margin;
+    std::cout << probe_timing(*subject.device.typestate, options).text;
+}
+
 }  // namespace
 
 void register_learning_commands(CLI::App& app) {
@@ -346,6 +375,17 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
         add_timing_options(cmd, o->timing);
         cmd->callback([o] { run_check(*o); });
+    }
+    {
+        auto o = std::make_shared<ProbeArgs>();
+        auto* cmd = app.add_subcommand(
+            "probe", "Measure each callin's callback delay on a device and propose tmax/tmin (exit 0; 2 bad input or device error).");
+        cmd->add_option("--device", o->device, "the device: inproc:NAME, http://HOST:PORT or exec:TEST_BINARY#SPEC")->required();
+        cmd->add_option("--depth", o->depth, "states probed: those reached by up to this many callins (default 1)");
+        cmd->add_option("--repeats", o->repeats, "runs of each measurement (default 3)");
+        cmd->add_option("--window", o->window, "how long each wait listens, in ms (default 1000)");
+        cmd->add_option("--margin", o->margin, "the proposed tmax is this many times the largest delay (default 3)");
+        cmd->callback([o] { run_probe(*o); });
     }
     {
         auto o = std::make_shared<SuiteArgs>();

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/inprocess.hpp"
 #include "typestar/session/session.hpp"
+#include "typestar/session/timing_probe.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/model_device.hpp"
 #include "typestar/sul/oracle.hpp"
@@ -388,6 +390,43 @@ TEST(InProcessTiming, ALateCallbackTheSpecDoesNotHaveIsACounterexampleNeverRaise
     EXPECT_EQ(report.trace.back().expected, "quiet");
     EXPECT_NE(report.counterexample->purpose.find("callback 'closed', which the spec does not have"), std::string::npos)
         << report.counterexample->purpose;
+}
+
+TEST(TimingProbe, MeasuresACallbackLaterThanTheDevicesTmaxAndProposesATmaxWithItsMargin) {
+    // Issue 37: the device says tmax 20 ms, but its callback comes after 30 ms. The probe listens
+    // with a longer window, measures the delay in every probed state and proposes 3 x the largest.
+    Background bg;
+    std::atomic<int> starts{0};
+    InProcessDevice d = task_device(bg, [](int) { return 30ms; }, starts);
+    TimingProbeOptions options;
+    options.depth = 1;
+    options.repeats = 2;
+    options.window = 400ms;
+    const TimingProbe probe = probe_timing(d, options);
+    ASSERT_EQ(probe.rows.size(), 2u) << probe.text;  // start in the initial state, and after start·done
+    for (const auto& row : probe.rows) {
+        EXPECT_EQ(row.callin, "start");
+        EXPECT_EQ(row.callback, "done") << probe.text;
+        ASSERT_EQ(row.delays_ms.size(), 2u) << probe.text;
+        for (const double delay : row.delays_ms) {
+            EXPECT_GE(delay, 30.0) << probe.text;
+            EXPECT_LT(delay, 400.0) << probe.text;
+        }
+    }
+    EXPECT_EQ(probe.rows[1].prefix, (std::vector<std::string>{"start"}));
+    ASSERT_TRUE(probe.largest_ms.has_value());
+    EXPECT_GE(probe.proposed_tmax_ms, 90);
+    EXPECT_EQ(probe.proposed_tmax_ms, static_cast<long long>(std::ceil(3.0 * *probe.largest_ms)));
+    EXPECT_NE(probe.text.find("| (initial) | start | done | 2/2 |"), std::string::npos) << probe.text;
+    EXPECT_NE(probe.text.find("proposed: tmax "), std::string::npos) << probe.text;
+    EXPECT_EQ(probe.runs, 4u);
+    // A device without wait (a Mealy device) has nothing to time: said, not guessed.
+    LearningPurpose<Task> mealy("Mealy");
+    mealy.reset([](const std::shared_ptr<CallbackSink>&) { return std::make_shared<Task>(); })
+        .callin_answering("go", [](Task&) { return std::string("GONE"); })
+        .no_wait();
+    InProcessDevice no_wait(mealy.build());
+    EXPECT_THROW((void)probe_timing(no_wait, options), std::invalid_argument);
 }
 
 }  // namespace
