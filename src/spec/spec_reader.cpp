@@ -119,6 +119,18 @@ Location location_of(const YAML::Mark& mark) {
     return {mark.line + 1, mark.column + 1};
 }
 
+/// Whether a bare callin list item is a signature: `name(...)` whose parentheses are empty or hold a
+/// parameter list (a `:` or a blank: `flush()`, `write(len: int)`, also a malformed `read(n int)`,
+/// which the signature reader then names). Anything else with parentheses is a plain name, as the
+/// inputs of protocol models are (`ACK(V,V,0)`, a Mealy machine's input).
+bool looks_like_signature(const std::string& text) {
+    const auto open = text.find('(');
+    const auto close = text.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return open != std::string::npos;
+    const std::string_view inside = std::string_view(text).substr(open + 1, close - open - 1);
+    return inside.empty() || inside.find_first_of(": \t") != std::string_view::npos;
+}
+
 /// What a node is, for "found a list" style messages.
 std::string kind_of(const Node& node) {
     switch (node.Type()) {
@@ -319,7 +331,7 @@ std::vector<std::pair<std::string, Location>> Reader::read_symbols(const Entry& 
     for (const Node& item : node.children()) {
         const Location at = location_of(item.Mark());
         const bool declaration = kind == "callin" && version_ >= 2 &&
-                                 (item.IsMap() || (item.IsScalar() && item.Scalar().find('(') != std::string::npos));
+                                 (item.IsMap() || (item.IsScalar() && looks_like_signature(item.Scalar())));
         if (declaration) {
             std::vector<std::pair<std::string, Location>> inputs;
             auto d = read_declaration(item, inputs);

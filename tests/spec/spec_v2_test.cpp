@@ -407,5 +407,26 @@ TEST(SpecMealy, BadMealyKeysAreLocatedErrors) {
               std::string::npos) << first_message(err_output);
 }
 
+TEST(SpecMealy, InputsWithParenthesesThatAreNoSignatureRoundTrip) {
+    // AALpy's TCP models name inputs like ACK(V,V,0): a name, not a signature (no parameter list).
+    // Before, writing a spec learned from them failed ("malformed parameter 'V' in signature").
+    MealyBuilder b(Alphabet({"ACK(V,V,0)", "SYN(V,V,0)"}), Alphabet({"NIL", "ACK(FRESH,NEXT,0)"}));
+    const StateId s0 = b.add_state("s0"), s1 = b.add_state("s1");
+    b.set_transition(s0, 0, s0, 0);
+    b.set_transition(s0, 1, s1, 1);
+    b.set_transition(s1, 0, s0, 0);
+    b.set_transition(s1, 1, s1, 0);
+    const Spec spec = spec_of_mealy(b.build(), "tcp");
+    const std::string text = write_spec(spec);
+    const Spec back = parse_spec(text, "tcp.yaml");
+    EXPECT_EQ(back.typestate, spec.typestate);
+    EXPECT_TRUE(back.declarations.empty());
+    // A parameter list is still a signature, and a malformed one is still named as such.
+    EXPECT_NE(first_message("typestar: 2\nkind: typestate\nname: x\ncallins: [\"read(n int)\"]\ncallbacks: []\n"
+                            "initial: s\nstates: {s: {}}\n")
+                  .find("read(n int)"),
+              std::string::npos);
+}
+
 }  // namespace
 }  // namespace typestar::spec
