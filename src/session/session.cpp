@@ -141,6 +141,12 @@ std::string observed_delay(const DeviceDescription& device) {
     return out + text;
 }
 
+/// The assumption of a device that declares every run of a word answers alike (Device::deterministic):
+/// learning then re-runs nothing to rule out a flake; learn and check name it alike.
+constexpr std::string_view kDeclaredDeterministic =
+    "every run of a word answers alike (declared by the device: a model or a simulation), so no answer was re-run "
+    "to rule out a flake";
+
 std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, const DeviceTraits& traits,
                                         const DeviceDescription& device, double quiet_check_factor) {
     std::vector<std::string> out;
@@ -761,9 +767,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         out.assumptions = assumptions_of(eq.method, alg2 ? bound : eq.extra_states, stack.oracle().traits(), device,
                                          options.quiet_check_factor);
         // Trust first: skipping the flake policy's re-runs rests on the device's own declaration.
-        if (options.flake_check && deterministic)
-            out.assumptions.push_back("every run of a word answers alike (declared by the device: a model or a "
-                                      "simulation), so no answer was re-run to rule out a flake");
+        if (options.flake_check && deterministic) out.assumptions.push_back(std::string(kDeclaredDeterministic));
     }
     const std::string name = spec::sanitize_name(!options.name.empty() ? options.name : device.class_name);
     try {
@@ -1058,6 +1062,9 @@ CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     report.verdict = report.counterexample ? Verdict::Fail : Verdict::Pass;
     report.assumptions = assumptions_of(suite.method, suite.bound, stack_.oracle().traits(),
                                         stack_.devices().front()->describe(), quiet_check_factor_);
+    const auto& devices = stack_.devices();
+    if (std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); }))
+        report.assumptions.push_back(std::string(kDeclaredDeterministic));
     if (!outside_purpose.empty()) {
         std::set<std::pair<std::string, std::string>> untested;
         for (const Word& w : outside_purpose) {

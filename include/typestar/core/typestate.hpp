@@ -141,10 +141,11 @@ inline constexpr std::string_view kErrorSinkName = "__err";
 /// The typestate whose synchronous closure is `machine` (construction in the proof of DroidStar
 /// Theorem 4.5): err transitions and their absorbing sink states dropped, `wait` transitions
 /// replaced by their callback. Every state of `machine` from which only `err` can ever be output is
-/// a sink and is dropped (unless it is the initial state). Throws NotAClosureError saying exactly
-/// why when `machine` is not a synchronous closure: no `wait` input, a callin answering something
-/// other than `ok`/`err`, `wait` answering `ok`, an `err` leading to a state that outputs anything
-/// but `err`, a reserved name misused.
+/// a sink and is dropped (unless it is the initial state). A machine without `wait` is a plain
+/// Mealy machine (`has_wait` false, `err` not absorbing); a callin answering another output than
+/// `ok`/`err` answers a named output (Typestate::outputs). Throws NotAClosureError saying exactly
+/// why when no typestate can hold `machine`: a callin answering `quiet`, `wait` answering `ok`, an
+/// absorbing `err` leading to a state that outputs anything but `err`, a reserved name misused.
 [[nodiscard]] Typestate typestate_of(const MealyMachine& machine, std::string name);
 
 /// typestate_of for a three-valued closure: a callin answering one of `unknown_outputs` is an
