@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 
 #include "support/random_mealy.hpp"
@@ -347,6 +348,101 @@ TEST(Propose, LearnsAtLeastAtTheStoredSpecsBoundWhateverIsAsked) {
         options.equivalence.bound = 4;
         EXPECT_EQ(propose(&stored, devices, options).bound, 4u);
     }
+}
+
+/// A model device that does not declare itself deterministic (as any real device): the flake policy
+/// runs for it and its note says what the result covers.
+class Undeclared final : public Device {
+public:
+    explicit Undeclared(const MealyMachine& m) : model_(m) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    DeviceTraits traits() const override { return model_.traits(); }
+    std::string name() const override { return "undeclared"; }
+    void reset() override { model_.reset(); }
+    Symbol step(Symbol input) override { return model_.step(input); }
+
+private:
+    ModelDevice model_;
+};
+
+// Issue 39 (surviving mutants): with W/Wp, a proposal keeps at least the stored spec's state bound
+// (a smaller one would pass its own check and drop stored states), and the flake note states what
+// the result covers and the residual chance, N·p² at p = 1%, with N the answers seen twice.
+TEST(Propose, KeepsTheStoredStateBoundWithWpAndTheNoteSaysWhatTheResultCovers) {
+    spec::Spec stored = lock_spec(false);
+    stored.bounds.states = 6;
+    const spec::Spec truth = lock_spec(true);
+    Undeclared device(synchronous_closure(truth.typestate));
+    Device* devices[] = {&device};
+    LearnOptions options;
+    options.equivalence.method = SuiteMethod::Wp;
+    options.equivalence.explore_words_per_transition = 0;
+    const LearnedSpec proposal = propose(&stored, devices, options);
+    ASSERT_TRUE(proposal.spec.has_value());
+    EXPECT_TRUE(spec::same_behaviour(*proposal.spec, truth)) << spec::write_spec(*proposal.spec);
+    const std::string& note = proposal.flake_note;
+    EXPECT_NE(note.find("(the Wp-method suite for at most 6 states, for every machine with at most 6 states)"),
+              std::string::npos)
+        << note;
+    // The figure: each of the N answers seen twice; a wrong result needs one wrong twice: N·p².
+    const std::string each = "so each of their ";
+    const auto at = note.find(each);
+    ASSERT_NE(at, std::string::npos) << note;
+    const std::size_t answers = std::stoul(note.substr(at + each.size()));
+    ASSERT_GT(answers, 0u);
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.3g%%", static_cast<double>(answers) * 0.01);  // N · (1%)²
+    EXPECT_NE(note.find(std::to_string(answers) + "·p² (p=1%: " + percent + ")"), std::string::npos) << note;
+    // A larger request stays larger.
+    options.equivalence.state_bound = 7;
+    EXPECT_NE(propose(&stored, devices, options).flake_note.find("for at most 7 states"), std::string::npos);
+}
+
+/// A model device whose second and later run of one same word answers its last input differently (a
+/// flake the cache alone never sees: it runs each word once).
+class SecondRunDiffers final : public Device {
+public:
+    explicit SecondRunDiffers(const MealyMachine& m) : model_(m) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    DeviceTraits traits() const override { return model_.traits(); }
+    std::string name() const override { return "second-run-differs"; }
+    void reset() override { model_.reset(); }
+    Symbol step(Symbol input) override { return model_.step(input); }
+    RunResult run(std::span<const Symbol> word) override {
+        RunResult r = model_.run(word);
+        if (++runs_[Word(word.begin(), word.end())] >= 2 && !r.outputs.empty())
+            r.outputs.back() = static_cast<Symbol>((r.outputs.back() + 1) % outputs().size());
+        return r;
+    }
+
+private:
+    ModelDevice model_;
+    std::map<Word, int> runs_;
+};
+
+// Issue 39 (a surviving mutant): on a device that may flake, learning runs each state's access word
+// and `wait` again (LearnOptions::wait_rechecks) past the cache; an answer that differs is a
+// NondeterminismError naming the word, never a spec. (The flake policy is off here: it re-runs words
+// too and would hide what the re-checks do.)
+TEST(LearnSpec, EachStatesWaitIsRunAgainOnADeviceThatMayFlake) {
+    const MealyMachine task = synchronous_closure(bundled("asynctask.yaml").typestate);
+    SecondRunDiffers device(task);
+    Device* devices[] = {&device};
+    LearnOptions options;
+    options.flake_check = false;
+    try {
+        (void)learn_spec(devices, options);
+        ADD_FAILURE() << "a wait that answers differently when run again was learned";
+    } catch (const NondeterminismError& e) {
+        EXPECT_EQ(e.inputs().back(), "wait") << e.what();
+    }
+    // Without the re-checks a fresh device of the same kind is learned (the cache runs every word once).
+    SecondRunDiffers fresh(task);
+    Device* fresh_devices[] = {&fresh};
+    options.wait_rechecks = 0;
+    EXPECT_NO_THROW((void)learn_spec(fresh_devices, options));
 }
 
 TEST(LearnSpec, ASeedsStatesSurviveWhereTheDeviceStillTellsThemApart) {
