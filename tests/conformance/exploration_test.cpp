@@ -8,7 +8,9 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/session/session.hpp"
+#include "typestar/conformance/runner.hpp"
 #include "typestar/sul/model_device.hpp"
+#include "typestar/sul/stack.hpp"
 
 namespace typestar {
 namespace {
@@ -83,6 +85,49 @@ TEST(ExplorationSuite, WalksTakeNoDeclaredAbsorbingTransition) {
     const Symbol err = *m.outputs().find(kErr);
     for (const TestCase& c : exploration_suite(m, config).cases)
         for (std::size_t k = 0; k + 1 < c.expected.size(); ++k) EXPECT_NE(c.expected[k], err) << c.purpose;
+}
+
+// Issue 39 (a surviving mutant): every word of the search ends in a word of the characterizing set
+// after a walk of at least one input (what makes a wrong target state show). The lock `ab` is told
+// apart by `b` alone; a walk ends in `b` only half of the time.
+TEST(ExplorationSuite, EveryWordEndsInACharacterizingWordAfterAWalk) {
+    const MealyMachine m = lock("ab");
+    const std::vector<Word> w = characterizing_set(m);
+    ASSERT_FALSE(w.empty());
+    const auto access = access_sequences(m);
+    ExplorationConfig config;
+    config.words_per_transition = 5;
+    const TestSuite suite = exploration_suite(m, config);
+    ASSERT_GE(suite.cases.size(), 10u);
+    for (const TestCase& c : suite.cases) {
+        const StateId from = c.purpose == "exploration from state L0" ? 0 : 1;
+        bool ends = false;
+        for (const Word& s : w)
+            ends = ends || (c.inputs.size() >= access[from]->size() + 1 + s.size() &&
+                            std::equal(s.rbegin(), s.rend(), c.inputs.rbegin()));
+        EXPECT_TRUE(ends) << to_string(c.inputs, m.inputs()) << " (" << c.purpose << ")";
+    }
+}
+
+// Issue 39 (a surviving mutant): each search draws new words (the seed advances per search), so a
+// hypothesis searched again is searched somewhere else, not answered from the cache.
+TEST(ExplorationLearning, EachSearchRunsNewWords) {
+    const MealyMachine m = lock("abbab");
+    ModelDevice device(m, "model:lock");
+    OracleStack stack(device);
+    PerfectOracle perfect(m);  // the bounded suite's stand-in: it finds nothing
+    ExplorationConfig config;
+    config.words_per_transition = 5;
+    ExploringEquivalenceOracle search(perfect, stack.oracle(), config);
+    std::vector<Word> access;
+    for (const auto& a : access_sequences(m)) access.push_back(*a);
+    EXPECT_FALSE(search.find_counterexample(m, access).has_value());
+    const std::uint64_t first = stack.stats().total().queries_executed;
+    ASSERT_GT(first, 0u);
+    EXPECT_FALSE(search.find_counterexample(m, access).has_value());
+    const std::uint64_t second = stack.stats().total().queries_executed - first;
+    EXPECT_GT(second, first / 2) << "the second search ran " << second << " new words, the first " << first;
+    EXPECT_EQ(search.record().searches, 2u);
 }
 
 TEST(ExplorationLearning, TheDefaultsFindStatesThatTheBoundedSuiteMisses) {

@@ -142,5 +142,59 @@ TEST(PerfectOracle, NeedsTheTruthsOutputsInTheHypothesis) {
     EXPECT_THROW((void)oracle.find_counterexample(b.build(), {}), std::invalid_argument);
 }
 
+/// A connection (Closed, Open and the err sink) and a device of it whose learning purpose denies
+/// `send` in `denied` (answers unknown:purpose there).
+MealyMachine connection_model(std::optional<std::string> denied = std::nullopt) {
+    const bool device = denied.has_value();
+    MealyBuilder b(Alphabet({"open", "send", "close"}),
+                   device ? Alphabet({"ok", "err", "unknown:purpose"}) : Alphabet({"ok", "err"}));
+    const StateId closed = b.add_state("Closed"), open = b.add_state("Open"), sink = b.add_state("__err");
+    const Symbol ok = 0, err = 1, outside = 2;
+    b.set_transition(closed, 0, open, ok);
+    b.set_transition(closed, 1, sink, device && *denied == "Closed" ? outside : err);
+    b.set_transition(closed, 2, sink, err);
+    b.set_transition(open, 0, sink, err);
+    b.set_transition(open, 1, open, device && *denied == "Open" ? outside : ok);
+    b.set_transition(open, 2, closed, ok);
+    for (Symbol i = 0; i < 3; ++i) b.set_transition(sink, i, sink, err);
+    return b.build();
+}
+
+// Issue 39 (mutants of the unknown:purpose rule): a denial where the suite expects err is left
+// untested and handed back to be named; a denial where the suite expects ok is a difference (the
+// device is not where the spec says), never an untested pass.
+TEST(RunSuite, ADenialIsUntestedOnlyWhereTheSuiteExpectsErr) {
+    const MealyMachine model = connection_model();
+    const TestSuite suite = algorithm2_suite(model);
+    {
+        ModelDevice device(connection_model("Closed"), "model:denies-send-when-closed");
+        OracleStack stack(device);
+        std::vector<Word> untested;
+        RunConfig run;
+        run.outside_purpose = &untested;
+        EXPECT_FALSE(run_suite(suite, stack.oracle(), run).has_value());
+        ASSERT_FALSE(untested.empty());
+        for (const Word& w : untested) {
+            EXPECT_EQ(model.run(Word(w.begin(), w.end() - 1)), 0u) << to_string(w, model.inputs());
+            EXPECT_EQ(w.back(), 1u) << to_string(w, model.inputs());
+        }
+        // Without the caller asking for them, the same denials are differences.
+        ModelDevice again(connection_model("Closed"));
+        OracleStack fresh(again);
+        EXPECT_TRUE(run_suite(suite, fresh.oracle()).has_value());
+    }
+    {
+        ModelDevice device(connection_model("Open"), "model:denies-send-when-open");
+        OracleStack stack(device);
+        std::vector<Word> untested;
+        RunConfig run;
+        run.outside_purpose = &untested;
+        const auto cex = run_suite(suite, stack.oracle(), run);
+        ASSERT_TRUE(cex.has_value()) << "a denial where the spec says ok passed as untested";
+        EXPECT_EQ(device.outputs().name(cex->actual[cex->first_difference()]), "unknown:purpose");
+        EXPECT_TRUE(untested.empty());
+    }
+}
+
 }  // namespace
 }  // namespace typestar

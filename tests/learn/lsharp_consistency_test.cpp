@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/traits.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/conformance/runner.hpp"
+#include "typestar/learn/lsharp.hpp"
 #include "typestar/sul/cache.hpp"
 #include "typestar/sul/model_device.hpp"
 #include "typestar/sul/stack.hpp"
@@ -138,6 +141,75 @@ TEST(LSharpConsistency, LooksAgainOnlyAtWhatChanged) {
     (void)stack.oracle().query(untold);
     EXPECT_EQ(incremental.check(wrong, 100000), TreeConsistency::full_check(stack.cache(), wrong, 100000));
     EXPECT_TRUE(incremental.last_was_full());
+}
+
+/// A perfect oracle (its counterexample costs no query, nothing of it is in the tree) that first runs,
+/// through the tree, every word access·wait and access·a·wait of the hypothesis the tree does not
+/// hold yet and the truth answers `quiet` at the end where the hypothesis does not: growth of the tree
+/// by quiet loops only, which the counterexample does not mention.
+class QuietLoopsThenPerfect final : public EquivalenceOracle {
+public:
+    QuietLoopsThenPerfect(OracleStack& stack, const MealyMachine& truth) : stack_(stack), truth_(truth), perfect_(truth) {}
+    std::optional<Counterexample> find_counterexample(const MealyMachine& hypothesis,
+                                                      std::span<const Word> access) override {
+        ++hypotheses;
+        if (!TreeConsistency::full_check(stack_.cache(), hypothesis, 1).empty()) ++contradicting;
+        const Symbol wait = *hypothesis.inputs().find(kWait);
+        const Symbol quiet = *hypothesis.outputs().find(kQuiet);
+        std::vector<Word> words;
+        for (const Word& a : access) {
+            words.push_back(a);
+            for (Symbol i = 0; i < hypothesis.num_inputs(); ++i) {
+                Word w = a;
+                w.push_back(i);
+                words.push_back(std::move(w));
+            }
+        }
+        for (Word w : words) {
+            Word out(w.size());
+            if (!stack_.cache().lookup(w, out)) continue;  // only below nodes the tree has
+            w.push_back(wait);
+            out.resize(w.size());
+            if (stack_.cache().lookup(w, out)) continue;  // already known
+            const Word truth = truth_.outputs_of(w);
+            if (truth.back() != quiet || hypothesis.outputs_of(w).back() == quiet) continue;
+            (void)stack_.oracle().query(w);
+            ++loops;
+        }
+        return perfect_.find_counterexample(hypothesis, access);
+    }
+    std::size_t hypotheses = 0, contradicting = 0, loops = 0;
+
+private:
+    OracleStack& stack_;
+    const MealyMachine& truth_;
+    PerfectOracle perfect_;
+};
+
+// Issue 39 (a surviving mutant): an equivalence query that grows the tree by quiet loops alone (no
+// new node) is growth all the same; L# must see it (it counts the runs executed, not only the nodes):
+// the next hypothesis agrees with those answers too.
+TEST(LSharpConsistency, GrowthByQuietLoopsAloneIsSeenByTheNextHypothesis) {
+    std::size_t loops = 0, hypotheses = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        const MealyMachine truth =
+            minimize(synchronous_closure(testing_support::random_typestate(3 + seed % 8, 3, 2, seed)));
+        const DeviceTraits traits = infer_traits(truth);
+        if (!traits.quiet) continue;
+        ModelDevice device(truth, "model", traits);
+        OracleStack stack(device);
+        QuietLoopsThenPerfect judge(stack, truth);
+        LSharp lsharp(stack.oracle());
+        const LearnResult result = run_experiment(lsharp, judge, stack.counter());
+        ASSERT_TRUE(result.converged) << "seed " << seed;
+        EXPECT_FALSE(separating_word(result.hypothesis, truth).has_value()) << "seed " << seed;
+        EXPECT_EQ(judge.contradicting, 0u) << "seed " << seed << ": " << judge.contradicting << " of "
+                                           << judge.hypotheses << " hypotheses contradict the tree";
+        loops += judge.loops;
+        hypotheses += judge.hypotheses;
+    }
+    std::printf("%zu quiet loops added, %zu hypotheses checked\n", loops, hypotheses);
+    EXPECT_GT(loops, 0u);
 }
 
 }  // namespace

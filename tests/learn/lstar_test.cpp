@@ -375,6 +375,45 @@ TEST(LStar, ACounterexampleThatIsNoneIsAnError) {
     EXPECT_THROW((void)run_lstar(stack, liar), Error);
 }
 
+/// A learner whose hypothesis keeps apart two states nobody tells apart (as a seed's predicted cells
+/// can): three states, the last two equivalent.
+class RedundantLearner final : public Learner {
+public:
+    void start() override {}
+    bool refine(const Counterexample&) override { return false; }
+    MealyMachine hypothesis() const override {
+        MealyBuilder b(Alphabet({"a", "b"}), Alphabet({"ok", "err"}));
+        const StateId s0 = b.add_state("s0"), s1 = b.add_state("s1"), s2 = b.add_state("s2");
+        b.set_transition(s0, 0, s1, 0);  // a: ok, to s1
+        b.set_transition(s0, 1, s0, 1);  // b: err
+        b.set_transition(s1, 0, s2, 0);  // s1 and s2 answer alike and stay among themselves
+        b.set_transition(s1, 1, s1, 0);
+        b.set_transition(s2, 0, s1, 0);
+        b.set_transition(s2, 1, s2, 0);
+        return b.build();
+    }
+    std::vector<Word> access_sequences() const override { return {{}, {0}, {0, 0}}; }
+    std::string name() const override { return "redundant"; }
+};
+
+// Issue 39 (a surviving mutant): the experiment's result is the minimal machine with one access word
+// per state of it (run_experiment's contract), not the learner's redundant hypothesis.
+TEST(Experiment, TheResultIsTheMinimalMachineWithItsOwnAccessWords) {
+    RedundantLearner learner;
+    const MealyMachine redundant = learner.hypothesis();
+    ASSERT_EQ(minimize(redundant).num_states(), 2u);
+    PerfectOracle perfect(redundant);  // nothing to refute: the first hypothesis is the result
+    QueryCounter counter;
+    const LearnResult r = run_experiment(learner, perfect, counter);
+    ASSERT_TRUE(r.converged);
+    EXPECT_EQ(r.hypothesis.num_states(), 2u);
+    ASSERT_EQ(r.access_sequences.size(), r.hypothesis.num_states());
+    EXPECT_EQ(r.access_sequences, (std::vector<Word>{{}, {0}}));
+    for (StateId q = 0; q < r.hypothesis.num_states(); ++q)
+        EXPECT_EQ(r.hypothesis.run(r.access_sequences[q]), q) << q;
+    EXPECT_FALSE(separating_word(r.hypothesis, redundant).has_value());
+}
+
 /// Flips the output of the first step of every run from the `from`-th run on.
 class DriftingDevice final : public Device {
 public:

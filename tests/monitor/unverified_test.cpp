@@ -88,6 +88,35 @@ TEST(Unverified, AllowAcceptsRecordsAndStopsChecking) {
     EXPECT_EQ(m->violation_count(), 1u);
 }
 
+// Issue 39 (a surviving mutant): once an unverified call has made the state unknown, what the last
+// known state owed is not known either. A state that owed a callback before the call must not turn
+// into a "pending callback" violation at finish, nor be delivered by take_pending.
+TEST(Unverified, AStateThatOwedACallbackOwesNothingOnceLost) {
+    for (const bool deliver : {false, true}) {
+        auto m = monitor_with(UnverifiedPolicy::Allow);
+        m->callin("open");
+        m->callin("read");
+        m->environment("data");
+        ASSERT_EQ(m->state(), "Owed");
+        ASSERT_EQ(m->pending_callback(), std::optional<std::string>("onRead"));
+        EXPECT_TRUE(m->callin("close"));  // unknown in Owed: the state is lost
+        EXPECT_FALSE(m->checking());
+        if (deliver) {
+            EXPECT_FALSE(m->take_pending().has_value()) << "a lost monitor delivered a callback it cannot know is owed";
+        }
+        EXPECT_TRUE(m->finish()) << "a lost monitor reported a pending callback";
+        EXPECT_TRUE(m->ok());
+        EXPECT_EQ(m->violation_count(), 0u);
+    }
+    // The guard is the lost state, not the finish: the same run without the unknown call owes onRead.
+    auto known = monitor_with(UnverifiedPolicy::Allow);
+    known->callin("open");
+    known->callin("read");
+    known->environment("data");
+    EXPECT_FALSE(known->finish());
+    EXPECT_EQ(known->violation_count(), 1u);
+}
+
 TEST(Unverified, WarnIsTheDefaultAndAccepts) {
     EXPECT_EQ(MonitorOptions{}.unverified, UnverifiedPolicy::Warn);
     auto m = spec::monitor_of(stream_spec());

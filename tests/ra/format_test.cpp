@@ -142,6 +142,70 @@ locations:
                     .empty());
 }
 
+// Issue 39 (surviving mutants): a register's type may be left out wherever the assignments imply
+// it, however far the implication travels. Here la's register is typed only through lb's, and lb's
+// only through lc's, which the file lists after them: a reader that stops after one pass over the
+// locations (or never infers) refuses a valid file.
+TEST(RaFormat, InfersRegisterTypesThroughAChainListedBackwards) {
+    const char* const text = R"~(typestar: 2
+kind: register-automaton
+name: chain
+callins: ["offer(p: int)", poll]
+callbacks: []
+returns: [ok, nok, "out(v: int)"]
+constants: {}
+initial: l0
+locations:
+  l0:
+    registers: []
+    transitions:
+      - {input: "offer(p)", output: ok, assign: {c: p}, to: lc}
+      - {input: poll, output: nok, to: l0}
+  la:
+    registers: [a]
+    transitions:
+      - {input: "offer(p)", output: nok, assign: {a: a}, to: la}
+      - {input: poll, output: "out(a)", to: l0}
+  lb:
+    registers: [b]
+    transitions:
+      - {input: "offer(p)", output: ok, assign: {a: b}, to: la}
+      - {input: poll, output: "out(b)", to: l0}
+  lc:
+    registers: [c]
+    transitions:
+      - {input: "offer(p)", output: ok, assign: {b: c}, to: lb}
+      - {input: poll, output: "out(c)", to: l0}
+)~";
+    EXPECT_EQ(messages(text), std::vector<std::string>{});
+    const RaSpec spec = parse_register_spec(text, "chain.yaml");
+    for (const auto& l : spec.automaton.locations)
+        for (const auto& r : l.registers) EXPECT_EQ(r.type, DataType::Int) << l.name << "." << r.name;
+    // The behaviour: three offers are remembered along the chain, poll answers the first.
+    RaSimulator sim(spec.automaton);
+    const DataWord out = sim.run(DataWord{{0, {5}}, {0, {6}}, {0, {7}}, {1, {}}});
+    ASSERT_EQ(out.size(), 4U);
+    EXPECT_EQ(out[3], (DataSymbol{2, {5}}));
+    // Written without the types (the reader infers them) and read back the same.
+    const std::string written = write_register_spec(spec);
+    EXPECT_NE(written.find("registers: [a]"), std::string::npos) << written;
+    EXPECT_EQ(write_register_spec(parse_register_spec(written, "back.yaml")), written);
+}
+
+// Issue 39 (a surviving mutant): `bounds: {distinguisher: 0}` is a valid bound (suffixes of length
+// 0: the learner's words end at each transition); only a negative or non-integer one is refused.
+TEST(RaFormat, ADistinguisherBoundOfZeroIsReadAndWrittenBack) {
+    const std::string text = replace(kPq, "constants: {}\n", "constants: {}\nbounds: {distinguisher: 0}\n");
+    EXPECT_EQ(messages(text), std::vector<std::string>{});
+    const RaSpec spec = parse_register_spec(text, "pq.yaml");
+    EXPECT_EQ(spec.distinguisher, 0U);
+    EXPECT_NE(write_register_spec(spec).find("bounds: {distinguisher: 0}"), std::string::npos);
+    const std::string negative = replace(kPq, "constants: {}\n", "constants: {}\nbounds: {distinguisher: -1}\n");
+    ASSERT_EQ(messages(negative).size(), 1U);
+    EXPECT_NE(messages(negative)[0].find("bounds: distinguisher must be a non-negative integer"), std::string::npos)
+        << messages(negative)[0];
+}
+
 TEST(RaFormat, MalformedFilesNameFileLineAndColumn) {
     EXPECT_EQ(messages(replace(kPq, "guard: \"x < r1\"", "guard: \"x < q1\"")),
               std::vector<std::string>{"f.yaml:18:41: guard: unknown name 'q1' (not a parameter, register or constant)"});

@@ -2,6 +2,7 @@
 // a genuine difference (replayed), and every survivor agrees with the truth on every data word up
 // to a depth (an exhaustive check of one word per data class).
 #include "typestar/ra/suite.hpp"
+#include "typestar/ra/oracle.hpp"
 
 #include <gtest/gtest.h>
 
@@ -98,6 +99,25 @@ void kills_every_distinguishable_mutant(const RegisterAutomaton& truth, std::siz
 TEST(RaSuite, KillsPriorityQueueMutants) { kills_every_distinguishable_mutant(testing::priority_queue2(), 5, 10); }
 TEST(RaSuite, KillsKeyStoreMutants) { kills_every_distinguishable_mutant(testing::key_store(), 4, 14); }
 TEST(RaSuite, KillsLoginMutants) { kills_every_distinguishable_mutant(testing::login(), 3, 35); }
+
+// Issue 39 (a surviving mutant): a `fresh` output must be a value the run has not seen, inputs
+// included. The key store answers put(v) with key(fresh): a device that answers with the value it
+// was just given (key(v)) does not conform, whatever it does next; one that answers a new value does,
+// and that value then stands for the spec's key.
+TEST(RaLockstep, AFreshOutputMustDifferFromEveryValueSeenIncludingInputs) {
+    const RegisterAutomaton spec = testing::key_store();
+    LockstepCheck echo(spec);
+    const std::string why = echo.step(DataSymbol{0, {7}}, DataSymbol{0, {7}});  // put(7) / key(7)
+    EXPECT_NE(why.find("with a fresh value"), std::string::npos) << why;
+    EXPECT_NE(why.find("7 was seen before"), std::string::npos) << why;
+
+    LockstepCheck good(spec);
+    EXPECT_EQ(good.step(DataSymbol{0, {7}}, DataSymbol{0, {100}}), "");  // put(7) / key(100)
+    EXPECT_EQ(good.step(DataSymbol{1, {100}}, DataSymbol{1, {7}}), "");  // get(100) / val(7)
+    // After a reset the run starts afresh: 7 is no longer a seen value.
+    echo.reset();
+    EXPECT_EQ(echo.step(DataSymbol{0, {8}}, DataSymbol{0, {7}}), "");
+}
 
 TEST(RaSuite, ReportsTheDifferingWord) {
     RegisterAutomaton wrong = testing::priority_queue2();

@@ -3,9 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <map>
+
+#include "support/random_mealy.hpp"
 #include "support/reference_machines.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
+#include "typestar/core/translate.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/spec/dot.hpp"
 #include "typestar/sul/model_device.hpp"
@@ -27,6 +32,171 @@ TEST(FormatTrace, IsAlignedAndMarksTheFirstDifferenceOnly) {
               "  1     Idle     start  ok        ok\n"
               "  2     Running  start  err       ok       <- differs\n"
               "  3     __err    wait   err       onFired\n");
+}
+
+/// A model device with real-time answers as a test wants them: `machine` answers every ordinary run
+/// (waits within tmax); a longer wait (the quiescence double-check, the re-listen after a quiet
+/// difference) after a prefix ending in state S hears `longer[S]` if given, else what `machine`
+/// answers to a wait there. Its outputs include `late`, a callback the Task spec does not have.
+class TimedModel final : public Device {
+public:
+    TimedModel(const MealyMachine& machine, std::map<std::string, std::string> longer)
+        : model_(over_alphabets(machine, machine.inputs(), with_late(machine.outputs())), "model:timed"),
+          longer_(std::move(longer)) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    DeviceTraits traits() const override { return model_.traits(); }
+    std::string name() const override { return "timed"; }
+    DeviceDescription describe() const override { return {name(), "Task", "", 20.0, 0.0, {}, {}, {}}; }
+    void reset() override { model_.reset(); }
+    Symbol step(Symbol input) override { return model_.step(input); }
+    std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds) override {
+        ++confirms;
+        const MealyMachine& m = model_.machine();
+        const StateId q = m.run(Word(prefix.begin(), prefix.end()));
+        if (const auto it = longer_.find(m.state_name(q)); it != longer_.end()) return *outputs().find(it->second);
+        return m.output(q, *inputs().find(kWait));
+    }
+    int confirms = 0;
+
+private:
+    static Alphabet with_late(Alphabet outputs) {
+        (void)outputs.intern("late");
+        return outputs;
+    }
+    ModelDevice model_;
+    std::map<std::string, std::string> longer_;
+};
+
+/// Idle --start--> Running --(callback done)--> Done, `poke` everywhere; tmax 20 ms.
+const spec::Spec& task_spec() {
+    static const spec::Spec spec = spec::parse_spec(
+        "typestar: 1\nname: Task\ncallins: [poke, start]\ncallbacks: [done]\ninitial: Idle\n"
+        "timing: {tmax_ms: 20, tmin_ms: 0}\nstates:\n"
+        "  Idle:\n    callins:\n      poke: Idle\n      start: Running\n"
+        "  Running:\n    callins:\n      poke: Running\n    callbacks:\n      done: Done\n"
+        "  Done:\n    callins:\n      poke: Done\n",
+        "task.yaml");
+    return spec;
+}
+
+/// Task's closure, except that Running's `wait` answers quiet and stays (the callback never comes
+/// within tmax).
+MealyMachine task_without_done() {
+    const MealyMachine m = synchronous_closure(task_spec().typestate);
+    std::vector<Transition> table(m.table().begin(), m.table().end());
+    StateId running = 0;
+    while (m.state_name(running) != "Running") ++running;
+    const Symbol wait = *m.inputs().find(kWait);
+    table[running * m.num_inputs() + wait] = Transition{running, *m.outputs().find(kQuiet)};
+    std::vector<std::string> names;
+    for (StateId q = 0; q < m.num_states(); ++q) names.push_back(m.state_name(q));
+    return MealyMachine(m.inputs(), m.outputs(), m.initial(), std::move(table), std::move(names));
+}
+
+// Issue 39 (a surviving mutant): after a passing suite, check_spec double-checks the quiet waits the
+// verdict relies on — the states the suite's words wait in expecting quiet — with a longer wait. A
+// callback heard there that the spec does not have fails the check (never a pass, never "raise
+// tmax"). Here only Done hides one; double-checking any other states passes a device that differs.
+TEST(CheckSpec, TheQuiescenceDoubleCheckListensInTheQuietStatesTheSuiteWaitsIn) {
+    const spec::Spec& stored = task_spec();
+    TimedModel device(synchronous_closure(stored.typestate), {{"Done", "late"}});
+    Device* devices[] = {&device};
+    const CheckReport report = check_spec(stored, devices);
+    EXPECT_GT(device.confirms, 0);
+    ASSERT_EQ(report.verdict, Verdict::Fail);
+    ASSERT_TRUE(report.counterexample);
+    EXPECT_NE(report.counterexample->purpose.find("callback 'late', which the spec does not have"), std::string::npos)
+        << report.counterexample->purpose;
+    ASSERT_FALSE(report.trace.empty());
+    EXPECT_EQ(report.trace.back().state, "Done");
+    EXPECT_EQ(report.trace.back().expected, "quiet");
+    EXPECT_EQ(report.trace.back().actual, "late");
+    // Without the double-check (factor 0) the same device passes: the check above is what found it.
+    CheckOptions no_double_check;
+    no_double_check.quiet_check_factor = 0;
+    EXPECT_EQ(check_spec(stored, devices, no_double_check).verdict, Verdict::Pass);
+}
+
+// Issue 39 (round 4's timing rule): where the device answered quiet and the spec has a callback, a
+// longer wait is listened to. Heard the spec's callback: a late callback, a TimingError (never a
+// verdict). Heard nothing: the difference stands, a Fail with its trace (never a timing error).
+TEST(CheckSpec, AQuietWhereTheSpecHasACallbackIsLateOnlyIfALongerWaitHearsIt) {
+    const spec::Spec& stored = task_spec();
+    TimedModel never(task_without_done(), {});
+    Device* never_devices[] = {&never};
+    CheckReport report;
+    try {
+        report = check_spec(stored, never_devices);
+    } catch (const std::exception& e) {
+        FAIL() << "a callback that never comes was reported as a timing problem: " << e.what();
+    }
+    EXPECT_EQ(report.verdict, Verdict::Fail);
+    ASSERT_TRUE(report.counterexample);
+    const std::size_t at = report.counterexample->first_difference();
+    ASSERT_LT(at, report.trace.size());
+    EXPECT_EQ(report.trace[at].expected, "done");
+    EXPECT_EQ(report.trace[at].actual, "quiet");
+    EXPECT_GT(never.confirms, 0);
+
+    TimedModel late(task_without_done(), {{"Running", "done"}});
+    Device* late_devices[] = {&late};
+    try {
+        (void)check_spec(stored, late_devices);
+        ADD_FAILURE() << "a late callback was a verdict";
+    } catch (const TimingError& e) {
+        EXPECT_EQ(e.callback(), "done");
+        EXPECT_NE(std::string(e.what()).find("a late callback, not a protocol difference"), std::string::npos) << e.what();
+    }
+}
+
+// Issue 39 (round 4's timing rule): a callback the spec has, heard only by the quiescence
+// double-check's longer wait, says tmax is too small ("raise tmax"), a DeviceError; it is not a
+// protocol difference (that is only for callbacks the spec does not have).
+TEST(CheckSpec, AKnownCallbackHeardOnlyByTheDoubleCheckAsksToRaiseTmax) {
+    const spec::Spec& stored = task_spec();
+    TimedModel device(synchronous_closure(stored.typestate), {{"Idle", "done"}});
+    Device* devices[] = {&device};
+    try {
+        const CheckReport report = check_spec(stored, devices);
+        ADD_FAILURE() << "no error; verdict " << (report.verdict == Verdict::Fail ? "Fail" : "Pass");
+    } catch (const TimingError& e) {
+        ADD_FAILURE() << "a TimingError: " << e.what();
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("tmax too small"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("callback 'done' arrived within 60 ms"), std::string::npos) << e.what();
+    }
+}
+
+// Issue 39 (a surviving mutant): a transition the spec refuses (err) that the device's learning
+// purpose denies (it answers unknown:purpose) is not tested, and the report says so: it is named
+// among the assumptions and in not_tested, never passed over in silence.
+TEST(CheckSpec, ARefusalTheDevicesPurposeDeniesIsNamedAsNotTested) {
+    const spec::Spec stored = spec::parse_spec(
+        "typestar: 1\nname: Conn\ncallins: [open, send, close]\ncallbacks: []\ninitial: Closed\nstates:\n"
+        "  Closed:\n    callins:\n      open: Open\n"
+        "  Open:\n    callins:\n      send: Open\n      close: Closed\n",
+        "conn.yaml");
+    const MealyMachine closure = synchronous_closure(stored.typestate);
+    Alphabet outputs = closure.outputs();
+    const Symbol outside = outputs.intern("unknown:purpose");
+    const MealyMachine over = over_alphabets(closure, closure.inputs(), outputs);
+    std::vector<Transition> table(over.table().begin(), over.table().end());
+    StateId closed = 0;
+    while (over.state_name(closed) != "Closed") ++closed;
+    const Symbol send = *over.inputs().find("send");
+    ASSERT_EQ(over.outputs().name(table[closed * over.num_inputs() + send].output), "err");
+    table[closed * over.num_inputs() + send].output = outside;  // the purpose denies send when closed
+    ModelDevice device(MealyMachine(over.inputs(), over.outputs(), over.initial(), std::move(table)), "model:denies");
+    Device* devices[] = {&device};
+    const CheckReport report = check_spec(stored, devices);
+    EXPECT_EQ(report.verdict, Verdict::Pass);
+    EXPECT_EQ(report.not_tested, (std::vector<TransitionRef>{{"Closed", "send"}}));
+    bool named = false;
+    for (const std::string& a : report.assumptions)
+        named = named || (a.find("1 transition(s) the spec says are refused (err) were not tested") != std::string::npos &&
+                          a.find("state Closed, input send") != std::string::npos);
+    EXPECT_TRUE(named) << assumptions_block(report.assumptions, "  ");
 }
 
 TEST(CheckSpec, UnknownTransitionsAreNotTestedAndAreNamedInTheAssumptions) {
@@ -180,6 +350,101 @@ TEST(Propose, LearnsAtLeastAtTheStoredSpecsBoundWhateverIsAsked) {
     }
 }
 
+/// A model device that does not declare itself deterministic (as any real device): the flake policy
+/// runs for it and its note says what the result covers.
+class Undeclared final : public Device {
+public:
+    explicit Undeclared(const MealyMachine& m) : model_(m) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    DeviceTraits traits() const override { return model_.traits(); }
+    std::string name() const override { return "undeclared"; }
+    void reset() override { model_.reset(); }
+    Symbol step(Symbol input) override { return model_.step(input); }
+
+private:
+    ModelDevice model_;
+};
+
+// Issue 39 (surviving mutants): with W/Wp, a proposal keeps at least the stored spec's state bound
+// (a smaller one would pass its own check and drop stored states), and the flake note states what
+// the result covers and the residual chance, N·p² at p = 1%, with N the answers seen twice.
+TEST(Propose, KeepsTheStoredStateBoundWithWpAndTheNoteSaysWhatTheResultCovers) {
+    spec::Spec stored = lock_spec(false);
+    stored.bounds.states = 6;
+    const spec::Spec truth = lock_spec(true);
+    Undeclared device(synchronous_closure(truth.typestate));
+    Device* devices[] = {&device};
+    LearnOptions options;
+    options.equivalence.method = SuiteMethod::Wp;
+    options.equivalence.explore_words_per_transition = 0;
+    const LearnedSpec proposal = propose(&stored, devices, options);
+    ASSERT_TRUE(proposal.spec.has_value());
+    EXPECT_TRUE(spec::same_behaviour(*proposal.spec, truth)) << spec::write_spec(*proposal.spec);
+    const std::string& note = proposal.flake_note;
+    EXPECT_NE(note.find("(the Wp-method suite for at most 6 states, for every machine with at most 6 states)"),
+              std::string::npos)
+        << note;
+    // The figure: each of the N answers seen twice; a wrong result needs one wrong twice: N·p².
+    const std::string each = "so each of their ";
+    const auto at = note.find(each);
+    ASSERT_NE(at, std::string::npos) << note;
+    const std::size_t answers = std::stoul(note.substr(at + each.size()));
+    ASSERT_GT(answers, 0u);
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.3g%%", static_cast<double>(answers) * 0.01);  // N · (1%)²
+    EXPECT_NE(note.find(std::to_string(answers) + "·p² (p=1%: " + percent + ")"), std::string::npos) << note;
+    // A larger request stays larger.
+    options.equivalence.state_bound = 7;
+    EXPECT_NE(propose(&stored, devices, options).flake_note.find("for at most 7 states"), std::string::npos);
+}
+
+/// A model device whose second and later run of one same word answers its last input differently (a
+/// flake the cache alone never sees: it runs each word once).
+class SecondRunDiffers final : public Device {
+public:
+    explicit SecondRunDiffers(const MealyMachine& m) : model_(m) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    DeviceTraits traits() const override { return model_.traits(); }
+    std::string name() const override { return "second-run-differs"; }
+    void reset() override { model_.reset(); }
+    Symbol step(Symbol input) override { return model_.step(input); }
+    RunResult run(std::span<const Symbol> word) override {
+        RunResult r = model_.run(word);
+        if (++runs_[Word(word.begin(), word.end())] >= 2 && !r.outputs.empty())
+            r.outputs.back() = static_cast<Symbol>((r.outputs.back() + 1) % outputs().size());
+        return r;
+    }
+
+private:
+    ModelDevice model_;
+    std::map<Word, int> runs_;
+};
+
+// Issue 39 (a surviving mutant): on a device that may flake, learning runs each state's access word
+// and `wait` again (LearnOptions::wait_rechecks) past the cache; an answer that differs is a
+// NondeterminismError naming the word, never a spec. (The flake policy is off here: it re-runs words
+// too and would hide what the re-checks do.)
+TEST(LearnSpec, EachStatesWaitIsRunAgainOnADeviceThatMayFlake) {
+    const MealyMachine task = synchronous_closure(bundled("asynctask.yaml").typestate);
+    SecondRunDiffers device(task);
+    Device* devices[] = {&device};
+    LearnOptions options;
+    options.flake_check = false;
+    try {
+        (void)learn_spec(devices, options);
+        ADD_FAILURE() << "a wait that answers differently when run again was learned";
+    } catch (const NondeterminismError& e) {
+        EXPECT_EQ(e.inputs().back(), "wait") << e.what();
+    }
+    // Without the re-checks a fresh device of the same kind is learned (the cache runs every word once).
+    SecondRunDiffers fresh(task);
+    Device* fresh_devices[] = {&fresh};
+    options.wait_rechecks = 0;
+    EXPECT_NO_THROW((void)learn_spec(fresh_devices, options));
+}
+
 TEST(LearnSpec, ASeedsStatesSurviveWhereTheDeviceStillTellsThemApart) {
     // Learning at B=1 cannot tell A, B and C apart (that takes `a a b`), but the seed's own words
     // do: a hypothesis merging them is refuted by them, so every state of the device's lock is kept.
@@ -256,6 +521,34 @@ TEST(LearnAutoBound, StopsAtTheSmallestBoundAfterWhichTheNextFindsNothing) {
     const LearnedSpec raised = learn_spec(devices, options);
     EXPECT_TRUE(spec::same_behaviour(*raised.spec, task));
     EXPECT_LE(raised.bound, 2u) << raised.bound_note;
+}
+
+// Issue 39 (a surviving mutant): --bound auto asks Algorithm 2 at B+1, not at B (which the machine
+// learned at B passes by construction). On random machines where B=1 learns a wrong machine that
+// itself needs no longer words than B=1 (so nothing but the B+1 probe can raise the bound), auto
+// from B=1 must find the counterexample at B=2, raise B and learn the machine exactly. The search
+// beyond the bound is off: it could find the difference by chance and hide what the probe does.
+TEST(LearnAutoBound, ProbesAtTheNextBoundWhereTheLearnedMachineIsWrong) {
+    std::size_t cases = 0;
+    for (std::uint64_t seed = 1; seed <= 400 && cases < 3; ++seed) {
+        const MealyMachine truth = testing_support::random_mealy(3 + seed % 4, 2, 2, seed);
+        ModelDevice device(truth, "model:random");
+        Device* devices[] = {&device};
+        LearnOptions options;
+        options.equivalence.bound = 1;
+        options.equivalence.explore_words_per_transition = 0;
+        const LearnedSpec fixed = learn_spec(devices, options);
+        if (!separating_word(fixed.machine, truth)) continue;                         // B=1 is enough
+        if (distinguisher_bound(minimize(fixed.machine)).value_or(0) > 1) continue;  // raised another way
+        ++cases;
+        options.equivalence.auto_bound = true;
+        const LearnedSpec raised = learn_spec(devices, options);
+        EXPECT_FALSE(separating_word(raised.machine, truth).has_value()) << "seed " << seed << ": " << raised.bound_note;
+        EXPECT_GE(raised.bound, 2u) << "seed " << seed << ": " << raised.bound_note;
+        EXPECT_NE(raised.bound_note.find("; Algorithm 2 at B=2 found the counterexample '"), std::string::npos)
+            << "seed " << seed << ": " << raised.bound_note;
+    }
+    EXPECT_GE(cases, 1u) << "no random machine where B=1 learns a wrong machine of bound 1";
 }
 
 /// Every learned spec carries the one assumptions block a check of it prints.

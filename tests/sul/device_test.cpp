@@ -203,5 +203,56 @@ TEST(OverAlphabets, RejectsOtherInputs) {
     }
 }
 
+/// A model device whose runs break the timing on the first `late` runs (TimingError from run(), as a
+/// late callback does), then answer on time. `earlier` marks the violation as an earlier query's.
+class LateRuns final : public Device {
+public:
+    LateRuns(const MealyMachine& m, std::size_t late, bool earlier = false) : model_(m), late_(late), earlier_(earlier) {}
+    const Alphabet& inputs() const override { return model_.inputs(); }
+    const Alphabet& outputs() const override { return model_.outputs(); }
+    std::string name() const override { return "late-runs"; }
+    void reset() override { model_.reset(); }
+    Symbol step(Symbol input) override { return model_.step(input); }
+    RunResult run(std::span<const Symbol> word) override {
+        ++runs;
+        if (runs <= late_)
+            throw TimingError("late callback", TimingError::Kind::LateCallback, "cb", 5.0, 1.0, 0.0, earlier_);
+        return model_.run(word);
+    }
+    std::size_t runs = 0;
+
+private:
+    ModelDevice model_;
+    std::size_t late_;
+    bool earlier_;
+};
+
+// Issue 39 (mutants that survived): a timing failure is evidence to re-run, not a verdict. With
+// `retries` re-runs allowed, a word late on `retries` runs is answered on the next one (and the
+// answer says how many runs were repeated); late on every one of retries + 1 runs, it throws with
+// that count; a failure that belongs to an earlier query is thrown at once, never re-run.
+TEST(RunWithTimingRetries, RerunUpToTheLimitRecordTheRetriesAndNeverRerunAnEarlierQuery) {
+    const MealyMachine m = testing_support::angluin_example();
+    const Word word{0, 1, 0};
+    for (std::size_t late = 0; late <= 2; ++late) {
+        LateRuns d(m, late);
+        const RunResult r = run_with_timing_retries(d, word, 2);
+        EXPECT_EQ(r.outputs, m.outputs_of(word)) << late;
+        EXPECT_EQ(r.timing_retries, late);
+        EXPECT_EQ(d.runs, late + 1);
+    }
+    LateRuns always(m, 3);
+    try {
+        (void)run_with_timing_retries(always, word, 2);
+        ADD_FAILURE() << "late on every run, answered";
+    } catch (const TimingError& e) {
+        EXPECT_EQ(e.runs(), 3u);
+        EXPECT_EQ(always.runs, 3u);
+    }
+    LateRuns earlier(m, 1, true);
+    EXPECT_THROW((void)run_with_timing_retries(earlier, word, 2), TimingError);
+    EXPECT_EQ(earlier.runs, 1u) << "a violation of an earlier query's answer was re-run";
+}
+
 }  // namespace
 }  // namespace typestar
