@@ -26,6 +26,29 @@ expect("com_example_Connection.Open_send ✔")
 expect("[        12 tests successful      ]")
 expect("[         0 tests failed          ]")
 
+# 1b. Nested per state (byState(): a DynamicContainer per state, tests named by their transitions).
+file(WRITE "${WORK}/src/test/java/com/example/ByStateSpecTest.java" [=[
+package com.example;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
+import typestar.junit.TypestarSpec;
+
+class ByStateSpecTest {
+    @TestFactory
+    Stream<DynamicNode> connection() {
+        return TypestarSpec.of("specs/connection.yaml", new ConnectionPurpose().purpose()).byState();
+    }
+}
+]=])
+run(${env} EXAMPLE_TEST_CLASS=com.example.ByStateSpecTest sh "${WORK}/run.sh")
+expect("│        ├─ Open ✔\n│        │  ├─ Open_close ✔\n")
+expect("│           └─ Closed_wait ✔\n")
+expect("[         8 containers successful ]")
+expect("[        12 tests successful      ]")
+file(REMOVE "${WORK}/src/test/java/com/example/ByStateSpecTest.java")
+
 # 2. The simulated upgrade: a closed connection opens again.
 run_failing(${env} EXAMPLE_JVM_OPTS=-Dexample.upgrade=true sh "${WORK}/run.sh")
 expect("typestar: com_example_Connection.Closed_open: the device does not conform to the spec.")

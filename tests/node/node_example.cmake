@@ -134,6 +134,22 @@ expect("framework: job-2.0.0")
 run_tests(pass JOB_VERSION=2)
 expect("# fail 0")
 
+# 4b. Nested reports (the option `nested`): one describe per state holding its transitions' tests
+# by their names; the unknown transitions once at the top; the reproduce line reruns the nested test.
+file(WRITE "${WORK}/extra/nested-spec.js" "'use strict';
+const path = require('path');
+const { specTests } = require('typestar-node-device/test');
+specTests(path.join(__dirname, '..', 'specs', 'job.yaml'), require('../purposes/job'), { nested: true });
+")
+run_file(pass extra/nested-spec.js CI=1 JOB_VERSION=2)
+expect_all("# Subtest: Job.s0\n" "    ok 1 - s0_cancel\n" "ok 1 - Job.s0\n" "    ok 3 - s3_wait\n" "ok 3 - Job.s3\n"
+  "ok 4 - Job.unknown # SKIP" "# suites 3" "# pass 7")
+file(READ "${SOURCE}/examples/node_job/specs/job.yaml" committed)
+file(WRITE "${spec}" "${committed}")
+run_file(fail extra/nested-spec.js CI=1 JOB_VERSION=2)
+expect_all("    not ok 1 - s3_cancel\n" "not ok 3 - Job.s3\n"
+  "Reproduce: node --test --test-name-pattern='^s3_cancel$' ${WORK}/extra/nested-spec.js")
+
 # 5. No spec: on CI a clear failure and nothing written; locally, the committed spec is learned.
 file(REMOVE "${spec}" "${proposed}" "${WORK}/specs/job.proposed.dot")
 run_tests(fail CI=1)

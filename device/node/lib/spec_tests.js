@@ -422,7 +422,8 @@ function predict(suite, inputs) {
 /// `purpose`: a built definition (LearningPurpose#build()), a LearningPurpose, a function
 /// make(options), or a module exporting one of them (as `--purpose ./file.js` of the agent).
 /// options: {name (the spec's name when it is learned), bound (first learning), purposeOptions,
-/// variants ('compare'), test (node:test's `test`, for tests of this runner)}.
+/// variants ('compare'), nested (one `describe` per state, `<Spec>.<State>`, holding its transitions'
+/// tests by their names `<State>_<symbol>`), test and describe (node:test's, for tests of this runner)}.
 function specTests(specFile, purpose, options = {}) {
   const test = options.test ?? require('node:test');
   const spec = path.resolve(specFile);
@@ -462,8 +463,24 @@ function specTests(specFile, purpose, options = {}) {
     test(`${suite.test_suite}.purpose`, () => runMismatch(run, suite, mismatch));
     return;
   }
-  for (const transition of suite.transitions)
-    if (!transition.unknown) test(`${suite.test_suite}.${transition.name}`, (t) => runTransition(run, suite, transition, t));
+  if (options.nested) {
+    // One `describe` per state (`<Spec>.<State>`), holding its transitions' tests by their names.
+    const describe = options.describe ?? require('node:test').describe;
+    const byState = new Map();
+    for (const transition of suite.transitions) {
+      if (transition.unknown) continue;
+      if (!byState.has(transition.state)) byState.set(transition.state, []);
+      byState.get(transition.state).push(transition);
+    }
+    for (const [state, transitions] of byState) {
+      describe(`${suite.test_suite}.${state}`, () => {
+        for (const transition of transitions) test(transition.name, (t) => runTransition(run, suite, transition, t));
+      });
+    }
+  } else {
+    for (const transition of suite.transitions)
+      if (!transition.unknown) test(`${suite.test_suite}.${transition.name}`, (t) => runTransition(run, suite, transition, t));
+  }
   // Unknown transitions of a three-valued spec: reported once per spec as not tested (never run).
   const unknown = suite.transitions.filter((x) => x.unknown);
   if (unknown.length > 0) {
@@ -596,7 +613,8 @@ async function runTransition(run, suite, tr, t) {
       `  word ${n + 1} of ${words.length}: ${w.inputs.slice(0, k + 1).join(' ')}  (${w.purpose})\n\n` +
       `${formatTrace(trace, 4)}\n` +
       `Passing is ${run.assumptions(suite, skipped)}` +
-      `Reproduce: node --test --test-name-pattern=${shellQuote(`^${name.replace(/\./g, '\\.')}$`)} ${shellQuote(run.testFile)}\n\n`;
+      `Reproduce: node --test --test-name-pattern=${shellQuote(`^${(run.options.nested ? tr.name : name).replace(/\./g, '\\.')}$`)} ` +
+      `${shellQuote(run.testFile)}\n\n`;
     const p = await run.propose(run.settings.bound ?? suite.bound);
     if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
     const actual = outputs.slice(0, k + 1);

@@ -135,6 +135,32 @@ test('the example purpose passes its committed spec: one test per transition, na
   }
 });
 
+test('nested: one describe per state, holding its transitions\' tests by their names', async () => {
+  const names = [];
+  const bodies = [];
+  let within = null;
+  const fakeTest = (name, body) => {
+    names.push(within ? `${within} > ${name}` : name);
+    bodies.push(body);
+  };
+  const fakeDescribe = (name, body) => {
+    within = name;
+    body();
+    within = null;
+  };
+  const saved = process.env.CI;
+  process.env.CI = '1';
+  try {
+    specTests(jobSpec, job(), { nested: true, test: fakeTest, describe: fakeDescribe });
+  } finally {
+    if (saved === undefined) delete process.env.CI;
+    else process.env.CI = saved;
+  }
+  assert.deepStrictEqual(names, ['Job.s0 > s0_cancel', 'Job.s0 > s0_start', 'Job.s0 > s0_wait', 'Job.s2 > s2_wait',
+    'Job.s3 > s3_cancel', 'Job.s3 > s3_start', 'Job.s3 > s3_wait', 'Job.unknown']);
+  for (const body of bodies.slice(0, -1)) await body({ skip: assert.fail, diagnostic: () => {} });  // they pass
+});
+
 /// Lamp: on, off, blink (a `flicker` at once). With `lateMs`, off() also lets a `flicker` come
 /// lateMs later (cleared by the next callin or the teardown): a late callback after `on off`, a way
 /// into the quiet state s0 that is not s0's access word (the empty word).

@@ -21,6 +21,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import typestar.agent.Agent;
 import typestar.agent.DeviceException;
@@ -229,18 +231,55 @@ public final class TypestarSpec {
 
     /** The tests: one per transition, or one {@code <Spec>.learn} when the spec does not exist. */
     public Stream<DynamicTest> tests() {
+        return plan().stream().map(p -> DynamicTest.dynamicTest(p.name(), p.source(), p.body()));
+    }
+
+    /**
+     * The same tests nested per state, for reports: one {@link DynamicContainer} per state of the
+     * spec (display name: the state, source: the spec), holding its transitions' tests by their
+     * transition names ({@code Open_send}); the tests about the whole spec ({@code <Spec>.unknown},
+     * {@code .learn}, {@code .load}, {@code .purpose}, {@code .settings}) stay at the top.
+     * <pre>{@code
+     * @TestFactory
+     * Stream<DynamicNode> connection() {
+     *     return TypestarSpec.of("specs/connection.yaml", new ConnectionPurpose().purpose()).byState();
+     * }
+     * }</pre>
+     */
+    public Stream<DynamicNode> byState() {
+        java.util.LinkedHashMap<String, List<DynamicNode>> states = new java.util.LinkedHashMap<>();
+        List<DynamicNode> top = new ArrayList<>();
+        for (Planned p : plan()) {
+            if (p.state() == null) top.add(DynamicTest.dynamicTest(p.name(), p.source(), p.body()));
+            else states.computeIfAbsent(p.state(), k -> new ArrayList<>()).add(DynamicTest.dynamicTest(p.transition(), p.source(), p.body()));
+        }
+        List<DynamicNode> out = new ArrayList<>();
+        URI file = spec.toAbsolutePath().toUri();
+        states.forEach((state, tests) -> out.add(DynamicContainer.dynamicContainer(state, file, tests.stream())));
+        out.addAll(top);
+        return out.stream();
+    }
+
+    /** A planned test: its state and transition name (null for a test about the whole spec), full name, source, body. */
+    private record Planned(String state, String transition, String name, URI source, org.junit.jupiter.api.function.Executable body) {
+        static Planned top(String name, org.junit.jupiter.api.function.Executable body) {
+            return new Planned(null, null, name, null, body);
+        }
+    }
+
+    private List<Planned> plan() {
         List<TypestarSpec> capturing = CAPTURE.get();
         if (capturing != null) {  // Serve: the purpose is served to the CLI, no test runs
             capturing.add(this);
-            return Stream.empty();
+            return List.of();
         }
         resolveSettings();
         String stemName = identifier(spec.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
         if (!errors.isEmpty()) {
             String message = "typestar: bad settings for " + spec + "; no conformance test ran:\n  " + String.join("\n  ", errors);
-            return Stream.of(DynamicTest.dynamicTest(stemName + ".settings", () -> Assertions.fail(message)));
+            return List.of(Planned.top(stemName + ".settings", () -> Assertions.fail(message)));
         }
-        if (!Files.exists(spec)) return Stream.of(DynamicTest.dynamicTest(stemName + ".learn", this::learnMissing));
+        if (!Files.exists(spec)) return List.of(Planned.top(stemName + ".learn", this::learnMissing));
         List<String> suiteCommand = new ArrayList<>(List.of(cli, "suite", spec.toString(), "--format", "json"));
         if (bound != null && !bound.equals("auto")) suiteCommand.addAll(List.of("--bound", bound));  // auto: the spec's own
         Cli.Result suite = Cli.run(suiteCommand, Map.of());
@@ -260,19 +299,19 @@ public final class TypestarSpec {
         if (json == null) {
             String message = "typestar: cannot generate the suite of " + spec + ": " + why;
             String stem = identifier(spec.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
-            return Stream.of(DynamicTest.dynamicTest(stem + ".load", () -> Assertions.fail(message)));
+            return List.of(Planned.top(stem + ".load", () -> Assertions.fail(message)));
         }
         JsonObject parsed = json;
         String suiteName = json.get("test_suite").getAsString();
         // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
         List<String> mismatch = mismatch();
         if (!mismatch.isEmpty())
-            return Stream.of(DynamicTest.dynamicTest(suiteName + ".purpose", () -> failMismatch(mismatch, parsed)));
+            return List.of(Planned.top(suiteName + ".purpose", () -> failMismatch(mismatch, parsed)));
         JsonArray tests = json.getAsJsonArray("tests");
         double f = json.getAsJsonObject("quiet_checks").get("factor").getAsDouble();
         String factor = f == Math.rint(f) ? String.valueOf((long) f) : String.valueOf(f);
         List<String> assumptions = assumptions(json.get("method").getAsString(), json.get("bound").getAsLong(), factor);
-        List<DynamicTest> out = new ArrayList<>();
+        List<Planned> out = new ArrayList<>();
         // Unknown transitions of a three-valued spec: words are cut before them, as the plugin does.
         Map<String, JsonObject> unknown = new java.util.HashMap<>();
         for (JsonElement e : json.getAsJsonArray("transitions"))
@@ -304,7 +343,8 @@ public final class TypestarSpec {
             if (!cut.isEmpty())
                 these.add(cut.size() + " unknown transition(s) of the spec were not tested (three-valued spec): " + String.join("; ", cut));
             List<JsonObject> run = words;
-            out.add(DynamicTest.dynamicTest(name, source, () -> runTransition(name, t, line, run, parsed, these)));
+            out.add(new Planned(t.get("state").getAsString(), t.get("name").getAsString(), name, source,
+                    () -> runTransition(name, t, line, run, parsed, these)));
         }
         // Unknown transitions of a three-valued spec: one test for the spec, aborted (not tested).
         if (!unknown.isEmpty()) {
@@ -319,12 +359,12 @@ public final class TypestarSpec {
             }
             String message = "typestar: " + listed.size() + " unknown transition(s) of " + spec.getFileName()
                     + " not tested (three-valued spec): " + String.join(", ", listed);
-            out.add(DynamicTest.dynamicTest(suiteName + ".unknown", spec.toAbsolutePath().toUri(), () -> {
+            out.add(new Planned(null, null, suiteName + ".unknown", spec.toAbsolutePath().toUri(), () -> {
                 System.out.println("typestar: not tested (unknown in the spec):\n  " + String.join("\n  ", where));
                 Assumptions.abort(message);
             }));
         }
-        return out.stream();
+        return out;
     }
 
     /** {@code typestar export SPEC --format json}, or null when it does not export. */
