@@ -613,8 +613,7 @@ async function runTransition(run, suite, tr, t) {
       `  word ${n + 1} of ${words.length}: ${w.inputs.slice(0, k + 1).join(' ')}  (${w.purpose})\n\n` +
       `${formatTrace(trace, 4)}\n` +
       `Passing is ${run.assumptions(suite, skipped)}` +
-      `Reproduce: node --test --test-name-pattern=${shellQuote(`^${(run.options.nested ? tr.name : name).replace(/\./g, '\\.')}$`)} ` +
-      `${shellQuote(run.testFile)}\n\n`;
+      `${reproduceLine(run, suite, tr)}\n`;
     const p = await run.propose(run.settings.bound ?? suite.bound);
     if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
     const actual = outputs.slice(0, k + 1);
@@ -651,7 +650,8 @@ async function runTransition(run, suite, tr, t) {
   try {
     await confirmQuiet(run, suite, words);
   } catch (e) {
-    throw new Error(`typestar: ${name}: device ${d.name} failed the quiescence double-check: ${e && e.message ? e.message : e}`);
+    throw new Error(`typestar: ${name}: device ${d.name} failed the quiescence double-check: ${e && e.message ? e.message : e}\n` +
+                    reproduceLine(run, suite, tr));
   }
   checkTiming(d);  // a violation recorded since (a late callback) voids the pass
   if (untested.size > 0) {
@@ -664,6 +664,12 @@ async function runTransition(run, suite, tr, t) {
     t.diagnostic(`spec: ${at}, bound B=${suite.bound}, transition (${tr.state}, ${tr.input})`);
     for (const line of `Passing is ${run.assumptions(suite, skipped)}`.trimEnd().split('\n')) t.diagnostic(line);
   }
+}
+
+/// The line that reruns the one test of `tr` (nested: by its name within its state's describe).
+function reproduceLine(run, suite, tr) {
+  const name = run.options.nested ? tr.name : `${suite.test_suite}.${tr.name}`;
+  return `Reproduce: node --test --test-name-pattern=${shellQuote(`^${name.replace(/\./g, '\\.')}$`)} ${shellQuote(run.testFile)}\n`;
 }
 
 /// Throws the device's recorded timing violation (a late or early callback) as a test failure.

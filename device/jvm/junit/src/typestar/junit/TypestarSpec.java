@@ -613,10 +613,12 @@ public final class TypestarSpec {
                 if (!callbacks.contains(got))
                     Assertions.fail("typestar: " + name + ": the device does not conform to the spec: after " + after + " (state "
                             + state + "), a wait of " + timeout + " ms (" + checks.get("factor") + " x tmax) heard callback '" + got
-                            + "', which the spec does not have (device " + d.describe() + "): a protocol difference, not a timing one");
+                            + "', which the spec does not have (device " + d.describe() + "): a protocol difference, not a timing one\n"
+                            + reproduce(name, suite.get("bound").getAsLong()));
                 Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed the quiescence double-check: tmax too small: after "
                         + after + " (a way into quiet state " + state + "), a wait of tmax=" + d.tmaxMs() + " ms was answered quiet, "
-                        + "but callback '" + got + "' arrived within " + timeout + " ms; raise tmax so that every callback arrives within it");
+                        + "but callback '" + got + "' arrived within " + timeout + " ms; raise tmax so that every callback arrives within it\n"
+                        + reproduce(name, suite.get("bound").getAsLong()));
             }
         }
     }
