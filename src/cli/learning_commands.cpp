@@ -234,6 +234,21 @@ void print_suite_transitions(const spec::Spec& spec, const MealyMachine& machine
         first = false;
     }
     std::cout << (first ? "]" : "\n  ]");
+    // Additive (the JUnit 5 and node:test runners): the quiescence double-check of `typestar check`
+    // and the gtest plugin (confirm_quiescence): every way into a quiet state, each to be followed
+    // by a `wait` of factor x tmax that must stay quiet.
+    nlohmann::json checks = nlohmann::json::array();
+    for (const auto& w : typestar::quiescence_words(machine, access)) {
+        std::vector<std::string> states;
+        for (StateId s = machine.initial(); const Symbol a : w.word) {
+            states.push_back(machine.state_name(s));
+            s = machine.successor(s, a);
+        }
+        checks.push_back({{"inputs", names_of(w.word, machine.inputs())}, {"states", states},
+                          {"state", machine.state_name(w.state)}});
+    }
+    std::cout << ",\n  \"quiet_checks\": {\"factor\": " << nlohmann::json(CheckOptions{}.quiet_check_factor).dump()
+              << ", \"words\": " << checks.dump() << "}";
 }
 
 void run_suite_command(const SuiteArgs& o) {

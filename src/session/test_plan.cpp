@@ -140,4 +140,27 @@ std::vector<std::vector<std::size_t>> assign_cases(const MealyMachine& model, co
     return groups;
 }
 
+std::vector<QuiescenceWord> quiescence_words(const MealyMachine& model, const std::vector<Word>& access) {
+    std::vector<QuiescenceWord> out;
+    const auto wait = model.inputs().find(kWait);
+    const auto quiet = model.outputs().find(kQuiet);
+    if (!wait || !quiet) return out;
+    const auto err = model.outputs().find(kErr);
+    const auto quiet_state = [&](StateId q) { return q < access.size() && model.output(q, *wait) == *quiet; };
+    std::set<Word> seen;
+    for (StateId q = 0; q < model.num_states(); ++q)
+        if (quiet_state(q) && seen.insert(access[q]).second) out.push_back({access[q], q});
+    for (StateId p = 0; p < model.num_states() && p < access.size(); ++p) {
+        if (access[p].empty() && p != model.initial()) continue;
+        for (Symbol i = 0; i < model.num_inputs(); ++i) {
+            const auto& t = model.transition(p, i);
+            if ((err && t.output == *err) || !quiet_state(t.target)) continue;
+            Word word = access[p];
+            word.push_back(i);
+            if (seen.insert(word).second) out.push_back({std::move(word), t.target});
+        }
+    }
+    return out;
+}
+
 }  // namespace typestar

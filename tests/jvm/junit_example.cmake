@@ -26,6 +26,29 @@ expect("com_example_Connection.Open_send ✔")
 expect("[        12 tests successful      ]")
 expect("[         0 tests failed          ]")
 
+# 1b. Nested per state (byState(): a DynamicContainer per state, tests named by their transitions).
+file(WRITE "${WORK}/src/test/java/com/example/ByStateSpecTest.java" [=[
+package com.example;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
+import typestar.junit.TypestarSpec;
+
+class ByStateSpecTest {
+    @TestFactory
+    Stream<DynamicNode> connection() {
+        return TypestarSpec.of("specs/connection.yaml", new ConnectionPurpose().purpose()).byState();
+    }
+}
+]=])
+run(${env} EXAMPLE_TEST_CLASS=com.example.ByStateSpecTest sh "${WORK}/run.sh")
+expect("│        ├─ Open ✔\n│        │  ├─ Open_close ✔\n")
+expect("│           └─ Closed_wait ✔\n")
+expect("[         8 containers successful ]")
+expect("[        12 tests successful      ]")
+file(REMOVE "${WORK}/src/test/java/com/example/ByStateSpecTest.java")
+
 # 2. The simulated upgrade: a closed connection opens again.
 run_failing(${env} EXAMPLE_JVM_OPTS=-Dexample.upgrade=true sh "${WORK}/run.sh")
 expect("typestar: com_example_Connection.Closed_open: the device does not conform to the spec.")
@@ -38,6 +61,19 @@ expect("Stored -> proposed (typestar diff):")
 expect("    Closed open: err  =>  -> Open   <- this test's transition")
 expect("did not change: its words pass through a transition that did.")
 expect_file("${proposed}")
+# The reproduce line runs as printed: `typestar check` through a launcher that has this test class
+# serve its purpose (with this JVM's -D options: the upgrade), as exec: serves a gtest binary's.
+if(NOT output MATCHES "Reproduce: typestar check (specs/connection.yaml --device 'exec:[^'#]+#com_example_Connection' --bound 2)\n")
+  message(FATAL_ERROR "no reproduce line through typestar check and an exec: launcher:\n${output}")
+endif()
+set(reproduce "${CMAKE_MATCH_1}")
+run_failing(${CMAKE_COMMAND} -E chdir "${WORK}" sh -c "'${TYPESTAR}' check ${reproduce}")
+expect("does not conform to com.example.Connection")
+expect("4     Closed  open   err       ok      <- differs")
+# ... and the same line passes (exit 0) on a spec the served device conforms to: the proposal.
+string(REPLACE "specs/connection.yaml" "specs/connection.proposed.yaml" conforming "${reproduce}")
+run(${CMAKE_COMMAND} -E chdir "${WORK}" sh -c "'${TYPESTAR}' check ${conforming}")
+expect("conforms: exec:")
 file(REMOVE "${proposed}")
 
 # 3. The same under CI: the proposal printed in full, nothing written.
@@ -159,7 +195,8 @@ expect("[         1 tests failed          ]")
 expect("[         0 tests successful      ]")
 file(REMOVE "${proposed}")
 
-# 5. A three-valued spec: New_close unknown (source purpose) is aborted, not run; 11 tests pass.
+# 5. A three-valued spec: New_close and Closed_send unknown (source purpose): reported once for the
+# spec as not tested (one aborted test <Spec>.unknown listing them), never run; 10 tests pass.
 file(WRITE "${spec}" [=[
 typestar: 2
 name: com.example.Connection
@@ -182,8 +219,107 @@ states:
   Closed:
     callins:
       close: Closed
+    unknown:
+      send: {source: purpose, reason: "not explored"}
 ]=])
 run(${env} sh "${WORK}/run.sh")
-expect("state New, input close is unknown (purpose: the purpose never closes a new connection): not tested")
+expect("com_example_Connection.unknown ■ typestar: 2 unknown transition(s) of connection.yaml not tested (three-valued spec): New close, Closed send")
+expect("specs/connection.yaml:14: state New, input close (purpose: the purpose never closes a new connection)")
 expect("[         1 tests aborted         ]")
-expect("[        11 tests successful      ]")
+expect("[        10 tests successful      ]")
+# A pass prints the assumptions it relied on, as `typestar check` does.
+expect("typestar: specs/connection.yaml (com_example_Connection, bound B=2): passing is bounded evidence, not a proof. It relies on:")
+expect("  - 2 unknown transition(s) of the spec were not tested (three-valued spec)")
+expect("every way into a quiet state double-checked with a wait of 3 x tmax")
+file(WRITE "${spec}" "${committed}")
+
+# 6. A callback 2.5 x tmax late, but only after `on off` (a way into the quiet state Off that is not
+# its access word; the teardown cancels it): `typestar check` double-checks every way into a quiet
+# state, and so must the runner. The prompt lamp passes the same spec (no false alarm).
+file(WRITE "${WORK}/specs/lamp.yaml" [=[
+typestar: 2
+kind: typestate
+name: Lamp
+callins: [blink, "off", "on"]
+callbacks: [flicker]
+initial: Off
+bounds: {distinguisher: 2}
+timing: {tmax_ms: 20, tmin_ms: 0}
+assumptions: {quiet_is_stable: true}
+states:
+  Off:
+    callins:
+      "on": On
+  On:
+    callins:
+      blink: Blinking
+      "off": Off
+  Blinking:
+    callbacks:
+      flicker: On
+    unknown:
+      blink: {source: purpose, reason: "not explored"}
+      "off": {source: purpose, reason: "not explored"}
+      "on": {source: purpose, reason: "not explored"}
+]=])
+file(WRITE "${WORK}/src/test/java/com/example/LampSpecTest.java" [=[
+package com.example;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import typestar.agent.CallbackSink;
+import typestar.agent.LearningPurpose;
+import typestar.junit.TypestarSpec;
+
+class LampSpecTest {
+    static final ScheduledExecutorService TIMERS = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "lamp-timer");
+        t.setDaemon(true);
+        return t;
+    });
+    static final long LATE_MS = Long.getLong("lamp.lateMs", 0);
+
+    static final class Lamp {
+        final CallbackSink sink;
+        boolean on;
+        ScheduledFuture<?> late;
+
+        Lamp(CallbackSink sink) { this.sink = sink; }
+
+        void cancel() { if (late != null) late.cancel(false); late = null; }
+        void on() { cancel(); if (on) throw new IllegalStateException("on"); on = true; }
+        void off() {
+            cancel();
+            if (!on) throw new IllegalStateException("off");
+            on = false;
+            if (LATE_MS > 0) late = TIMERS.schedule(() -> sink.emit("flicker"), LATE_MS, TimeUnit.MILLISECONDS);
+        }
+        void blink() { cancel(); if (!on) throw new IllegalStateException("blink"); sink.emit("flicker"); }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> lamp() {
+        LearningPurpose<Lamp> purpose = LearningPurpose.of("Lamp", Lamp.class)
+                .reset(Lamp::new).teardown(Lamp::cancel)
+                .callin("on", Lamp::on).callin("off", Lamp::off).callin("blink", Lamp::blink)
+                .callback("flicker").timing(20, 0).quietIsStable().callbacksDrained();
+        return TypestarSpec.of("specs/lamp.yaml", purpose).tests();
+    }
+}
+]=])
+run(${env} EXAMPLE_TEST_CLASS=com.example.LampSpecTest sh "${WORK}/run.sh")
+expect("[         0 tests failed          ]")
+run_failing(${env} EXAMPLE_TEST_CLASS=com.example.LampSpecTest EXAMPLE_JVM_OPTS=-Dlamp.lateMs=50 sh "${WORK}/run.sh")
+expect("failed the quiescence double-check: tmax too small: after 'on off' (a way into quiet state Off), a wait of tmax=20 ms was answered quiet, but callback 'flicker' arrived within 60 ms")
+expect("[         1 tests failed          ]")
+# The runner and `typestar check` agree: its reproduce line (the CLI through the exec: launcher) says the same.
+if(NOT output MATCHES "Reproduce: typestar check (specs/lamp.yaml --device 'exec:[^'#]+#Lamp' --bound 2)\n")
+  message(FATAL_ERROR "no reproduce line for the late lamp:\n${output}")
+endif()
+run_failing(${CMAKE_COMMAND} -E chdir "${WORK}" sh -c "'${TYPESTAR}' check ${CMAKE_MATCH_1}")
+expect("tmax too small: after 'on off', a wait of tmax=20 ms was answered quiet, but callback 'flicker' arrived within 60 ms")

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/session/session.hpp"
 #include "typestar/session/test_plan.hpp"
 #include "typestar/spec/spec.hpp"
 
@@ -97,6 +99,51 @@ TEST_P(SuiteJson, GroupsEveryTestByItsTransitionAsTheGtestPluginDoes) {
     // Every word of the suite checks some transition (none is lost between the tests).
     for (std::size_t c = 0; c < suite.cases.size(); ++c)
         EXPECT_TRUE(assigned[c] || suite.cases[c].inputs.empty()) << "word " << c << " is in no transition's test";
+}
+
+TEST_P(SuiteJson, ListsEveryWayIntoAQuietStateForTheQuiescenceDoubleCheck) {
+    // `quiet_checks`: the words `typestar check` double-checks (confirm_quiescence), so that the
+    // JUnit and node:test runners check the same: each quiet state's access word and the access
+    // word of every non-refused transition into a quiet state, each once, with the state it reaches.
+    const std::string path = std::string(TYPESTAR_SOURCE_DIR) + "/" + GetParam();
+    const auto r = node_testing::run_command({TYPESTAR_CLI_BIN, "suite", path, "--format", "json"}, {}, 120);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    const MealyMachine m = synchronous_closure(spec::load_spec(path).typestate);
+    ASSERT_TRUE(j.contains("quiet_checks"));
+    EXPECT_EQ(j["quiet_checks"].at("factor"), CheckOptions{}.quiet_check_factor);
+    std::vector<Word> access;
+    for (const auto& a : access_sequences(m)) access.push_back(a.value_or(Word{}));
+    const auto wait = m.inputs().find(std::string(kWait));
+    const auto quiet = m.outputs().find(std::string(kQuiet));
+    const auto err = m.outputs().find(std::string(kErr));
+    std::set<Word> expected;
+    if (wait && quiet) {
+        const auto quiet_state = [&](StateId q) { return m.output(q, *wait) == *quiet; };
+        for (StateId q = 0; q < m.num_states(); ++q)
+            if (access_sequences(m)[q] && quiet_state(q)) expected.insert(access[q]);
+        for (StateId p = 0; p < m.num_states(); ++p) {
+            if (!access_sequences(m)[p]) continue;
+            for (Symbol i = 0; i < m.num_inputs(); ++i) {
+                if ((err && m.output(p, i) == *err) || !quiet_state(m.successor(p, i))) continue;
+                Word w = access[p];
+                w.push_back(i);
+                expected.insert(w);
+            }
+        }
+    }
+    std::set<Word> listed;
+    for (const json& w : j["quiet_checks"].at("words")) {
+        const Word word = word_over(w.at("inputs"), m.inputs());
+        EXPECT_TRUE(listed.insert(word).second) << "listed twice: " << w.dump();
+        StateId q = m.initial();
+        for (std::size_t k = 0; k < word.size(); ++k) {
+            EXPECT_EQ(w.at("states")[k], m.state_name(q));
+            q = m.successor(q, word[k]);
+        }
+        EXPECT_EQ(w.at("state"), m.state_name(q)) << w.dump();
+    }
+    EXPECT_EQ(listed, expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(BundledSpecs, SuiteJson,

@@ -165,8 +165,10 @@ function loadSuite(cli, spec, bound) {
   if (r.error) throw new Error(cliMissing(cli, r.error));
   if (r.status !== 0) throw new Error(`the spec ${spec} does not load; no conformance test ran:\n${r.stderr.trim()}`);
   const suite = JSON.parse(r.stdout);
-  if (!Array.isArray(suite.transitions) || suite.transitions.some((t) => t.output === undefined))
-    throw new Error(`the typestar CLI '${cli}' is too old: \`typestar suite --format json\` lists no transitions`);
+  if (!Array.isArray(suite.transitions) || suite.transitions.some((t) => t.output === undefined) ||
+      !suite.quiet_checks)
+    throw new Error(`the typestar CLI '${cli}' is too old: \`typestar suite --format json\` lists no transitions or ` +
+                    'no quiet_checks');
   return suite;
 }
 
@@ -362,15 +364,13 @@ class SpecRun {
       'err is absorbing: nothing after a refused callin is run'];
     if (d.quietIsStable)
       out.push('a wait answered quiet changes nothing (declared by the device): a wait right after a quiet wait is not run');
-    out.push(`every callback arrives within tmax=${d.timing.tmaxMs} ms (quiescence; every quiet state's access word ` +
-             `double-checked with a wait of ${QUIET_CHECK_FACTOR} x tmax)`);
+    out.push(`every callback arrives within tmax=${d.timing.tmaxMs} ms (quiescence; every way into a quiet state ` +
+             `double-checked with a wait of ${suite.quiet_checks.factor} x tmax)`);
     if (skipped.size > 0)
       out.push(`${skipped.size} unknown transition(s) of the spec were not tested (three-valued spec): ${[...skipped].sort().join('; ')}`);
     return `bounded evidence, not a proof. It relies on:\n${out.map((a) => `  - ${a}\n`).join('')}`;
   }
 }
-
-const QUIET_CHECK_FACTOR = 3;
 
 /// The transitions that changed from the stored spec to the proposal, by the stored spec's state
 /// names: `typestar diff --format json`'s `changes` ({state, input, before, after}); none when it
@@ -422,7 +422,8 @@ function predict(suite, inputs) {
 /// `purpose`: a built definition (LearningPurpose#build()), a LearningPurpose, a function
 /// make(options), or a module exporting one of them (as `--purpose ./file.js` of the agent).
 /// options: {name (the spec's name when it is learned), bound (first learning), purposeOptions,
-/// variants ('compare'), test (node:test's `test`, for tests of this runner)}.
+/// variants ('compare'), nested (one `describe` per state, `<Spec>.<State>`, holding its transitions'
+/// tests by their names `<State>_<symbol>`), test and describe (node:test's, for tests of this runner)}.
 function specTests(specFile, purpose, options = {}) {
   const test = options.test ?? require('node:test');
   const spec = path.resolve(specFile);
@@ -462,8 +463,34 @@ function specTests(specFile, purpose, options = {}) {
     test(`${suite.test_suite}.purpose`, () => runMismatch(run, suite, mismatch));
     return;
   }
-  for (const transition of suite.transitions)
-    test(`${suite.test_suite}.${transition.name}`, (t) => runTransition(run, suite, transition, t));
+  if (options.nested) {
+    // One `describe` per state (`<Spec>.<State>`), holding its transitions' tests by their names.
+    const describe = options.describe ?? require('node:test').describe;
+    const byState = new Map();
+    for (const transition of suite.transitions) {
+      if (transition.unknown) continue;
+      if (!byState.has(transition.state)) byState.set(transition.state, []);
+      byState.get(transition.state).push(transition);
+    }
+    for (const [state, transitions] of byState) {
+      describe(`${suite.test_suite}.${state}`, () => {
+        for (const transition of transitions) test(transition.name, (t) => runTransition(run, suite, transition, t));
+      });
+    }
+  } else {
+    for (const transition of suite.transitions)
+      if (!transition.unknown) test(`${suite.test_suite}.${transition.name}`, (t) => runTransition(run, suite, transition, t));
+  }
+  // Unknown transitions of a three-valued spec: reported once per spec as not tested (never run).
+  const unknown = suite.transitions.filter((x) => x.unknown);
+  if (unknown.length > 0) {
+    test(`${suite.test_suite}.unknown`, (t) => {
+      t.diagnostic(`spec: ${spec}`);
+      for (const u of unknown) t.diagnostic(`not tested: ${spec}:${u.line}: state ${u.state}, input ${u.input} (${u.unknown})`);
+      t.skip(`typestar: ${unknown.length} unknown transition(s) of ${path.basename(spec)} not tested (three-valued spec): ` +
+             unknown.map((u) => `${u.state} ${u.input}`).join(', '));
+    });
+  }
 }
 
 /// How the spec (`typestar export --format json`) and the purpose's device disagree: the class
@@ -535,10 +562,6 @@ async function runLearn(run, options) {
 
 async function runTransition(run, suite, tr, t) {
   enter(run);
-  if (tr.unknown) {
-    t.skip(`typestar: ${run.spec}:${tr.line}: state ${tr.state}, input ${tr.input} is unknown (${tr.unknown}): not tested`);
-    return;
-  }
   const d = run.theDevice();
   const at = `${run.spec}:${tr.line}`;
   const name = `${suite.test_suite}.${tr.name}`;
@@ -558,7 +581,7 @@ async function runTransition(run, suite, tr, t) {
              purpose: `${w.purpose} (cut before an unknown transition)` };
   }).filter((w) => w.inputs.length > 0);
 
-  const untested = [];  // words the device's learning purpose did not let run to the end
+  const untested = new Set();  // transitions the device's learning purpose did not let a word take
   for (let n = 0; n < words.length; ++n) {
     const w = words[n];
     let outputs;
@@ -575,12 +598,12 @@ async function runTransition(run, suite, tr, t) {
     const k = outputs.findIndex((o, i) => o !== w.expected[i]);
     if (k < 0) continue;
     if (outputs[k] === OUTSIDE_PURPOSE) {  // not the class's answer: not tested (never a pass)
-      untested.push(w.inputs.slice(0, k + 1).join(' '));
+      untested.add(`state ${w.states[k]}, input ${w.inputs[k]}`);
       continue;
     }
-    // A callback later than tmax makes a `wait` answer quiet too early: give it QUIET_CHECK_FACTOR x
-    // tmax to show up (it is recorded as a violation) before the difference counts as the class's.
-    await new Promise((resolve) => setTimeout(resolve, QUIET_CHECK_FACTOR * d.timing.tmaxMs));
+    // A callback later than tmax makes a `wait` answer quiet too early: give it the double-check's
+    // factor x tmax to show up (it is recorded as a violation) before the difference counts as the class's.
+    await new Promise((resolve) => setTimeout(resolve, suite.quiet_checks.factor * d.timing.tmaxMs));
     checkTiming(d);
     const trace = w.inputs.slice(0, k + 1).map((input, i) =>
       ({ state: w.states[i], input, expected: w.expected[i], actual: outputs[i] }));
@@ -590,7 +613,7 @@ async function runTransition(run, suite, tr, t) {
       `  word ${n + 1} of ${words.length}: ${w.inputs.slice(0, k + 1).join(' ')}  (${w.purpose})\n\n` +
       `${formatTrace(trace, 4)}\n` +
       `Passing is ${run.assumptions(suite, skipped)}` +
-      `Reproduce: node --test --test-name-pattern=${shellQuote(`^${name.replace(/\./g, '\\.')}$`)} ${shellQuote(run.testFile)}\n\n`;
+      `${reproduceLine(run, suite, tr)}\n`;
     const p = await run.propose(run.settings.bound ?? suite.bound);
     if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
     const actual = outputs.slice(0, k + 1);
@@ -624,11 +647,29 @@ async function runTransition(run, suite, tr, t) {
     }
     throw new Error(m);
   }
-  await confirmQuiet(run, suite, words);
+  try {
+    await confirmQuiet(run, suite, words);
+  } catch (e) {
+    throw new Error(`typestar: ${name}: device ${d.name} failed the quiescence double-check: ${e && e.message ? e.message : e}\n` +
+                    reproduceLine(run, suite, tr));
+  }
   checkTiming(d);  // a violation recorded since (a late callback) voids the pass
-  if (untested.length > 0)
+  if (untested.size > 0) {
     t.skip(`typestar: ${run.spec}:${tr.line}: state ${tr.state}, input ${tr.input}: not tested: the learning purpose ` +
-           `does not explore ${untested.join('; ')} (it answered ${OUTSIDE_PURPOSE})`);
+           `does not explore ${[...untested].sort().join('; ')} (it answered ${OUTSIDE_PURPOSE})`);
+    return;
+  }
+  // A pass says what it relied on (as \`typestar check\` prints its assumptions block).
+  if (typeof t.diagnostic === 'function') {
+    t.diagnostic(`spec: ${at}, bound B=${suite.bound}, transition (${tr.state}, ${tr.input})`);
+    for (const line of `Passing is ${run.assumptions(suite, skipped)}`.trimEnd().split('\n')) t.diagnostic(line);
+  }
+}
+
+/// The line that reruns the one test of `tr` (nested: by its name within its state's describe).
+function reproduceLine(run, suite, tr) {
+  const name = run.options.nested ? tr.name : `${suite.test_suite}.${tr.name}`;
+  return `Reproduce: node --test --test-name-pattern=${shellQuote(`^${name.replace(/\./g, '\\.')}$`)} ${shellQuote(run.testFile)}\n`;
 }
 
 /// Throws the device's recorded timing violation (a late or early callback) as a test failure.
@@ -640,37 +681,50 @@ function checkTiming(d) {
   }
 }
 
-/// Double-checks, once per state and process, every quiet `wait` this test's words relied on: the
-/// state's access word, then a wait of QUIET_CHECK_FACTOR x tmax must stay quiet (a callback within
-/// it means tmax is too small: the passing answers were not evidence).
+/// Double-checks, once per state and process, every quiet `wait` this test's words relied on, as
+/// \`typestar check\` and the gtest plugin do (confirm_quiescence): every way into the state that the
+/// CLI lists (\`suite --format json\`'s quiet_checks: the state's access word and each transition into
+/// it), then a wait of factor x tmax must stay quiet. A callback within it means tmax is too small
+/// (the passing answers were not evidence), or, when the spec has that callback nowhere, a protocol
+/// difference; either way the test fails.
 async function confirmQuiet(run, suite, words) {
   const d = run.theDevice();
-  const access = new Map();
-  for (const x of suite.transitions) if (!access.has(x.state)) access.set(x.state, x.access);
+  const unknown = new Set(suite.transitions.filter((x) => x.unknown).map((x) => `${x.state}\u0000${x.input}`));
+  const callbacks = new Set(suite.transitions.map((x) => x.output));
+  const factor = suite.quiet_checks.factor;
   for (const w of words) {
     for (let i = 0; i < w.inputs.length; ++i) {
       const state = w.states[i];
-      if (w.inputs[i] !== 'wait' || w.expected[i] !== 'quiet' || run.confirmed.has(state) || !access.has(state)) continue;
+      if (w.inputs[i] !== 'wait' || w.expected[i] !== 'quiet' || run.confirmed.has(state)) continue;
       run.confirmed.add(state);
-      const prefix = access.get(state);
-      const timeout = d.timing.tmaxMs * QUIET_CHECK_FACTOR;
-      let got = 'quiet';
-      await d.reset();
-      try {
-        for (const input of prefix) {
-          if ((await d.step(input)) === 'err') {
-            got = 'err';
-            break;
+      for (const check of suite.quiet_checks.words) {
+        if (check.state !== state) continue;
+        if (check.inputs.some((input, k) => unknown.has(`${check.states[k]}\u0000${input}`))) continue;  // not tested
+        const timeout = d.timing.tmaxMs * factor;
+        let got = 'quiet';
+        await d.reset();
+        try {
+          for (const input of check.inputs) {
+            const answer = await d.step(input);
+            if (answer === 'err' || answer === OUTSIDE_PURPOSE) {  // refused, or not explored: nothing to listen to
+              got = 'err';
+              break;
+            }
           }
+          if (got !== 'err') got = await d.step('wait', timeout);
+        } finally {
+          await d.finish();
         }
-        if (got !== 'err') got = await d.step('wait', timeout);
-      } finally {
-        await d.finish();
-      }
-      if (got !== 'quiet' && got !== 'err') {
-        throw new DeviceError(`tmax too small: after '${prefix.join(' ')}', a wait of tmax=${d.timing.tmaxMs} ms was answered ` +
-                              `quiet, but callback '${got}' arrived within ${timeout} ms (device ${d.name}); raise tmax so ` +
-                              'that every callback arrives within it');
+        if (got === 'quiet' || got === 'err') continue;
+        const after = check.inputs.length === 0 ? 'the start' : `'${check.inputs.join(' ')}'`;
+        if (!callbacks.has(got)) {
+          throw new DeviceError(`the device does not conform to the spec: after ${after} (state ${state}), a wait of ` +
+                                `${timeout} ms (${factor} x tmax) heard callback '${got}', which the spec does not have ` +
+                                `(device ${d.name}): a protocol difference, not a timing one`);
+        }
+        throw new DeviceError(`tmax too small: after ${after} (a way into quiet state ${state}), a wait of ` +
+                              `tmax=${d.timing.tmaxMs} ms was answered quiet, but callback '${got}' arrived within ` +
+                              `${timeout} ms (device ${d.name}); raise tmax so that every callback arrives within it`);
       }
     }
   }

@@ -60,6 +60,23 @@ struct TransitionTest {
                                                                  const std::vector<Word>& access,
                                                                  const TestSuite& suite);
 
+/// A word the quiescence double-check runs (followed by a `wait` of factor x tmax): a way into the
+/// quiet state `state`.
+struct QuiescenceWord {
+    Word word;
+    StateId state = 0;
+    bool operator==(const QuiescenceWord&) const = default;
+};
+
+/// Every way into a quiet state of `model` (its `wait` answers `quiet`), the words
+/// confirm_quiescence (session.hpp) double-checks: each quiet state's access word, then the access
+/// word of every non-refused transition into a quiet state (access[p]·i: a callin there may have
+/// scheduled a callback that the state's own access word never sees), without repeats, in that
+/// order. States whose access word is empty but the initial one have none given (skipped as
+/// sources). Empty when the model has no `wait` or `quiet`. For the CLI's `suite --format json`
+/// (`quiet_checks`), which the JUnit 5 and node:test runners run.
+[[nodiscard]] std::vector<QuiescenceWord> quiescence_words(const MealyMachine& model, const std::vector<Word>& access);
+
 /// The words every test of a typestate spec's plan runs, over the devices' inputs.
 struct TransitionWords {
     TestSuite suite;                               ///< the whole suite, cut before unknown transitions

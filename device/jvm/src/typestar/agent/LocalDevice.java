@@ -34,6 +34,26 @@ public final class LocalDevice implements AutoCloseable {
         return runner.run(inputs).outputs();
     }
 
+    /**
+     * The quiescence double-check of one word (typestar::Device::confirm_wait): {@code prefix} on a
+     * fresh instance, then a {@code wait} listening {@code timeoutMs}; its answer ({@code quiet}, or the
+     * callback heard), or {@code err} when the prefix was refused or left the learning purpose.
+     */
+    public String confirmWait(List<String> prefix, long timeoutMs) throws DeviceException {
+        runner.reset();
+        try {
+            for (String input : prefix) {
+                if (!input.equals("wait") && !runner.isCallin(input))
+                    throw new DeviceException("jvm:" + purpose.name + ": unknown input '" + Json.excerpt(input) + "'");
+                String out = runner.step(input, input.equals("wait"), purpose.tmaxMs).output();
+                if (out.equals("err") || out.equals(OUTSIDE_PURPOSE)) return "err";
+            }
+            return runner.step("wait", true, timeoutMs).output();
+        } finally {
+            runner.finish();
+        }
+    }
+
     /** The class name the purpose drives. */
     public String className() {
         return purpose.name;

@@ -244,7 +244,7 @@ public final class Main {
      * C++ read_token_file: the file must exist, not be empty, and not be readable or writable by
      * group or others (mode 0600 or stricter). Throws IOException naming the file.
      */
-    static String readTokenFile(Path path) throws IOException {
+    public static String readTokenFile(Path path) throws IOException {
         Set<PosixFilePermission> perms;
         try {
             perms = Files.getPosixFilePermissions(path);

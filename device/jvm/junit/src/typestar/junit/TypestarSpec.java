@@ -21,6 +21,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import typestar.agent.Agent;
 import typestar.agent.DeviceException;
@@ -72,10 +74,20 @@ public final class TypestarSpec {
     private boolean reportPrinted;
     private boolean wroteSpec;      // update mode accepted the proposal into the spec
     private final List<JsonObject> changes = new ArrayList<>();  // stored -> proposed (typestar diff --format json)
+    private final java.util.Set<String> confirmed = new java.util.HashSet<>();  // quiet states double-checked
+    private boolean assumptionsPrinted;
+    private List<String> specAssumptions = List.of();  // what a pass of the whole spec relies on
+    private final String originClass;   // the test class and factory method that made this (Serve re-runs it)
+    private final String originMethod;
 
-    private TypestarSpec(Path spec, LearningPurpose<?> purpose) {
+    /** Set by {@link Serve}: tests() adds the spec here and returns no test (the purpose is served instead). */
+    static final ThreadLocal<List<TypestarSpec>> CAPTURE = new ThreadLocal<>();
+
+    private TypestarSpec(Path spec, LearningPurpose<?> purpose, StackWalker.StackFrame origin) {
         this.spec = spec;
         this.purpose = purpose;
+        this.originClass = origin == null ? null : origin.getClassName();
+        this.originMethod = origin == null ? null : origin.getMethodName();
         String property = System.getProperty("typestar.cli");
         String env = System.getenv("TYPESTAR_CLI");
         this.cli = property != null && !property.isEmpty() ? property : env != null && !env.isEmpty() ? env : "typestar";
@@ -88,7 +100,28 @@ public final class TypestarSpec {
 
     public static TypestarSpec of(Path path, LearningPurpose<?> purpose) {
         if (purpose == null) throw new IllegalArgumentException("TypestarSpec.of: no learning purpose for " + path);
-        return new TypestarSpec(path, purpose);
+        StackWalker.StackFrame origin = StackWalker.getInstance()
+                .walk(frames -> frames.filter(f -> !f.getClassName().equals(TypestarSpec.class.getName())).findFirst())
+                .orElse(null);
+        return new TypestarSpec(path, purpose, origin);
+    }
+
+    /** The purpose's class name as a test-suite name (the spec's, when they match). */
+    String suiteName() {
+        return identifier(purpose.name());
+    }
+
+    /** The spec file's name without .yaml / .yml. */
+    String stem() {
+        return spec.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+    }
+
+    Path specPath() {
+        return spec;
+    }
+
+    LearningPurpose<?> purpose() {
+        return purpose;
     }
 
     /** The typestar command-line tool to run (default: see the class comment). */
@@ -198,13 +231,55 @@ public final class TypestarSpec {
 
     /** The tests: one per transition, or one {@code <Spec>.learn} when the spec does not exist. */
     public Stream<DynamicTest> tests() {
+        return plan().stream().map(p -> DynamicTest.dynamicTest(p.name(), p.source(), p.body()));
+    }
+
+    /**
+     * The same tests nested per state, for reports: one {@link DynamicContainer} per state of the
+     * spec (display name: the state, source: the spec), holding its transitions' tests by their
+     * transition names ({@code Open_send}); the tests about the whole spec ({@code <Spec>.unknown},
+     * {@code .learn}, {@code .load}, {@code .purpose}, {@code .settings}) stay at the top.
+     * <pre>{@code
+     * @TestFactory
+     * Stream<DynamicNode> connection() {
+     *     return TypestarSpec.of("specs/connection.yaml", new ConnectionPurpose().purpose()).byState();
+     * }
+     * }</pre>
+     */
+    public Stream<DynamicNode> byState() {
+        java.util.LinkedHashMap<String, List<DynamicNode>> states = new java.util.LinkedHashMap<>();
+        List<DynamicNode> top = new ArrayList<>();
+        for (Planned p : plan()) {
+            if (p.state() == null) top.add(DynamicTest.dynamicTest(p.name(), p.source(), p.body()));
+            else states.computeIfAbsent(p.state(), k -> new ArrayList<>()).add(DynamicTest.dynamicTest(p.transition(), p.source(), p.body()));
+        }
+        List<DynamicNode> out = new ArrayList<>();
+        URI file = spec.toAbsolutePath().toUri();
+        states.forEach((state, tests) -> out.add(DynamicContainer.dynamicContainer(state, file, tests.stream())));
+        out.addAll(top);
+        return out.stream();
+    }
+
+    /** A planned test: its state and transition name (null for a test about the whole spec), full name, source, body. */
+    private record Planned(String state, String transition, String name, URI source, org.junit.jupiter.api.function.Executable body) {
+        static Planned top(String name, org.junit.jupiter.api.function.Executable body) {
+            return new Planned(null, null, name, null, body);
+        }
+    }
+
+    private List<Planned> plan() {
+        List<TypestarSpec> capturing = CAPTURE.get();
+        if (capturing != null) {  // Serve: the purpose is served to the CLI, no test runs
+            capturing.add(this);
+            return List.of();
+        }
         resolveSettings();
         String stemName = identifier(spec.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
         if (!errors.isEmpty()) {
             String message = "typestar: bad settings for " + spec + "; no conformance test ran:\n  " + String.join("\n  ", errors);
-            return Stream.of(DynamicTest.dynamicTest(stemName + ".settings", () -> Assertions.fail(message)));
+            return List.of(Planned.top(stemName + ".settings", () -> Assertions.fail(message)));
         }
-        if (!Files.exists(spec)) return Stream.of(DynamicTest.dynamicTest(stemName + ".learn", this::learnMissing));
+        if (!Files.exists(spec)) return List.of(Planned.top(stemName + ".learn", this::learnMissing));
         List<String> suiteCommand = new ArrayList<>(List.of(cli, "suite", spec.toString(), "--format", "json"));
         if (bound != null && !bound.equals("auto")) suiteCommand.addAll(List.of("--bound", bound));  // auto: the spec's own
         Cli.Result suite = Cli.run(suiteCommand, Map.of());
@@ -213,8 +288,8 @@ public final class TypestarSpec {
         if (suite.exit() == 0) {
             try {
                 json = JsonParser.parseString(suite.out()).getAsJsonObject();
-                if (!json.has("transitions")) {
-                    why = cli + " suite printed no transitions (a typestar CLI without them, or not a typestate spec)";
+                if (!json.has("transitions") || !json.has("quiet_checks")) {
+                    why = cli + " suite printed no transitions or quiet_checks (an older typestar CLI, or not a typestate spec)";
                     json = null;
                 }
             } catch (RuntimeException e) {
@@ -224,25 +299,38 @@ public final class TypestarSpec {
         if (json == null) {
             String message = "typestar: cannot generate the suite of " + spec + ": " + why;
             String stem = identifier(spec.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
-            return Stream.of(DynamicTest.dynamicTest(stem + ".load", () -> Assertions.fail(message)));
+            return List.of(Planned.top(stem + ".load", () -> Assertions.fail(message)));
         }
         JsonObject parsed = json;
         String suiteName = json.get("test_suite").getAsString();
         // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
         List<String> mismatch = mismatch();
         if (!mismatch.isEmpty())
-            return Stream.of(DynamicTest.dynamicTest(suiteName + ".purpose", () -> failMismatch(mismatch, parsed)));
+            return List.of(Planned.top(suiteName + ".purpose", () -> failMismatch(mismatch, parsed)));
         JsonArray tests = json.getAsJsonArray("tests");
-        List<String> assumptions = assumptions(json.get("method").getAsString(), json.get("bound").getAsLong());
-        List<DynamicTest> out = new ArrayList<>();
+        double f = json.getAsJsonObject("quiet_checks").get("factor").getAsDouble();
+        String factor = f == Math.rint(f) ? String.valueOf((long) f) : String.valueOf(f);
+        List<String> assumptions = assumptions(json.get("method").getAsString(), json.get("bound").getAsLong(), factor);
+        List<Planned> out = new ArrayList<>();
         // Unknown transitions of a three-valued spec: words are cut before them, as the plugin does.
         Map<String, JsonObject> unknown = new java.util.HashMap<>();
         for (JsonElement e : json.getAsJsonArray("transitions"))
             if (e.getAsJsonObject().has("unknown"))
                 unknown.put(e.getAsJsonObject().get("state").getAsString() + "\0" + e.getAsJsonObject().get("input").getAsString(),
                         e.getAsJsonObject());
+        List<String> whole = new ArrayList<>(assumptions);
+        if (!unknown.isEmpty()) {
+            List<String> all = new ArrayList<>();
+            for (JsonObject u : unknown.values())
+                all.add("state " + u.get("state").getAsString() + ", input " + u.get("input").getAsString() + ": unknown ("
+                        + u.get("unknown").getAsString() + ")");
+            java.util.Collections.sort(all);
+            whole.add(all.size() + " unknown transition(s) of the spec were not tested (three-valued spec): " + String.join("; ", all));
+        }
+        specAssumptions = whole;
         for (JsonElement e : json.getAsJsonArray("transitions")) {
             JsonObject t = e.getAsJsonObject();
+            if (t.has("unknown")) continue;  // reported once for the spec below, never run
             List<JsonObject> words = new ArrayList<>();
             for (JsonElement i : t.getAsJsonArray("tests")) words.add(tests.get(i.getAsInt()).getAsJsonObject());
             if (words.isEmpty() && t.has("word")) words.add(t.getAsJsonObject("word"));
@@ -255,9 +343,28 @@ public final class TypestarSpec {
             if (!cut.isEmpty())
                 these.add(cut.size() + " unknown transition(s) of the spec were not tested (three-valued spec): " + String.join("; ", cut));
             List<JsonObject> run = words;
-            out.add(DynamicTest.dynamicTest(name, source, () -> runTransition(name, t, line, run, parsed, these)));
+            out.add(new Planned(t.get("state").getAsString(), t.get("name").getAsString(), name, source,
+                    () -> runTransition(name, t, line, run, parsed, these)));
         }
-        return out.stream();
+        // Unknown transitions of a three-valued spec: one test for the spec, aborted (not tested).
+        if (!unknown.isEmpty()) {
+            List<String> listed = new ArrayList<>();
+            List<String> where = new ArrayList<>();
+            for (JsonElement e : json.getAsJsonArray("transitions")) {
+                JsonObject u = e.getAsJsonObject();
+                if (!u.has("unknown")) continue;
+                listed.add(u.get("state").getAsString() + " " + u.get("input").getAsString());
+                where.add(spec + ":" + u.get("line").getAsInt() + ": state " + u.get("state").getAsString() + ", input "
+                        + u.get("input").getAsString() + " (" + u.get("unknown").getAsString() + ")");
+            }
+            String message = "typestar: " + listed.size() + " unknown transition(s) of " + spec.getFileName()
+                    + " not tested (three-valued spec): " + String.join(", ", listed);
+            out.add(new Planned(null, null, suiteName + ".unknown", spec.toAbsolutePath().toUri(), () -> {
+                System.out.println("typestar: not tested (unknown in the spec):\n  " + String.join("\n  ", where));
+                Assumptions.abort(message);
+            }));
+        }
+        return out;
     }
 
     /** {@code typestar export SPEC --format json}, or null when it does not export. */
@@ -357,7 +464,7 @@ public final class TypestarSpec {
         return out;
     }
 
-    private List<String> assumptions(String method, long bound) {
+    private List<String> assumptions(String method, long bound, String factor) {
         List<String> out = new ArrayList<>();
         if (method.equals("alg2"))
             out.add("the device's states are told apart by words of length <= " + bound + " (distinguisher bound B=" + bound + ")");
@@ -367,7 +474,8 @@ public final class TypestarSpec {
         try (LocalDevice d = new LocalDevice(purpose)) {
             if (d.quietIsStable())
                 out.add("a wait answered quiet changes nothing (declared by the device): a wait right after a quiet one is not run");
-            out.add("every callback arrives within tmax=" + d.tmaxMs() + " ms (quiescence; not double-checked)");
+            out.add("every callback arrives within tmax=" + d.tmaxMs() + " ms (quiescence; every way into a quiet state "
+                    + "double-checked with a wait of " + factor + " x tmax)");
         }
         return out;
     }
@@ -383,10 +491,7 @@ public final class TypestarSpec {
                                List<String> assumptions) {
         String state = t.get("state").getAsString();
         String input = t.get("input").getAsString();
-        if (t.has("unknown"))  // three-valued specs: an unknown transition is neither legal nor illegal
-            Assumptions.abort("typestar: " + spec + ":" + line + ": state " + state + ", input " + input + " is unknown ("
-                    + t.get("unknown").getAsString() + "): not tested");
-        List<String> untested = new ArrayList<>();  // words the learning purpose did not let run to the end
+        java.util.TreeSet<String> untested = new java.util.TreeSet<>();  // transitions the purpose did not let a word take
         try (LocalDevice d = new LocalDevice(purpose)) {
             for (int k = 0; k < words.size(); ++k) {
                 JsonObject w = words.get(k);
@@ -404,7 +509,8 @@ public final class TypestarSpec {
                 while (at < actual.size() && at < expected.size() && actual.get(at).equals(expected.get(at))) ++at;
                 if (at < actual.size() && actual.get(at).equals(LocalDevice.OUTSIDE_PURPOSE)) {
                     // Not the class's answer: the purpose kept this word from being tested (never a pass).
-                    untested.add(String.join(" ", inputs.subList(0, at + 1)));
+                    List<String> states = strings(w.get("states"));
+                    untested.add("state " + (at < states.size() ? states.get(at) : "?") + ", input " + inputs.get(at));
                     continue;
                 }
                 StringBuilder m = new StringBuilder();
@@ -418,9 +524,7 @@ public final class TypestarSpec {
                         .append(Trace.format(strings(w.get("states")), inputs, expected, actual, 4)).append('\n')
                         .append("Passing is bounded evidence, not a proof. It relies on:\n");
                 for (String a : assumptions) m.append("  - ").append(a).append('\n');
-                m.append("Reproduce: rerun the test ").append(name).append(", or serve the purpose (java -jar typestar-agent.jar ")
-                        .append("--class-purpose YOUR_PURPOSE_PROVIDER) and run: typestar check ").append(spec)
-                        .append(" --device http://127.0.0.1:PORT --bound ").append(suite.get("bound").getAsLong()).append("\n\n");
+                m.append(reproduce(name, suite.get("bound").getAsLong())).append('\n');
                 String report = proposal(true, suite.get("bound").getAsLong());
                 m.append(report);
                 m.append(changeSummary(state, input));
@@ -442,6 +546,145 @@ public final class TypestarSpec {
             Assumptions.abort("typestar: " + spec + ":" + line + ": state " + state + ", input " + input
                     + ": not tested: the learning purpose does not explore " + String.join("; ", untested)
                     + " (it answered " + LocalDevice.OUTSIDE_PURPOSE + ")");
+        confirmQuiet(name, words, suite);
+        printAssumptions(suite, specAssumptions);
+    }
+
+    /** The assumptions a pass relied on, once per spec (as `typestar check` prints its assumptions block). */
+    private synchronized void printAssumptions(JsonObject suite, List<String> assumptions) {
+        if (assumptionsPrinted) return;
+        assumptionsPrinted = true;
+        StringBuilder b = new StringBuilder("typestar: " + spec + " (" + suite.get("test_suite").getAsString() + ", bound B="
+                + suite.get("bound").getAsLong() + "): passing is bounded evidence, not a proof. It relies on:\n");
+        for (String a : assumptions) b.append("  - ").append(a).append('\n');
+        System.out.print(b);
+    }
+
+    /**
+     * Double-checks, once per state for this spec, every quiet {@code wait} these words relied on, as
+     * {@code typestar check} and the gtest plugin do (confirm_quiescence): every way into the state
+     * the CLI lists ({@code suite --format json}'s quiet_checks: the state's access word and each
+     * transition into it), then a wait of factor x tmax must stay quiet. A callback within it fails
+     * the test: tmax too small, or (a callback the spec has nowhere) a protocol difference.
+     */
+    private void confirmQuiet(String name, List<JsonObject> words, JsonObject suite) {
+        JsonObject checks = suite.getAsJsonObject("quiet_checks");
+        double factor = checks.get("factor").getAsDouble();
+        java.util.Set<String> unknown = new java.util.HashSet<>();
+        java.util.Set<String> callbacks = new java.util.HashSet<>();
+        for (JsonElement e : suite.getAsJsonArray("transitions")) {
+            JsonObject t = e.getAsJsonObject();
+            if (t.has("unknown")) unknown.add(t.get("state").getAsString() + "\0" + t.get("input").getAsString());
+            callbacks.add(t.get("output").getAsString());
+        }
+        List<String> states = new ArrayList<>();
+        for (JsonObject w : words) {
+            List<String> inputs = strings(w.get("inputs"));
+            List<String> expected = strings(w.get("expected"));
+            List<String> at = strings(w.get("states"));
+            for (int i = 0; i < inputs.size() && i < at.size(); ++i) {
+                if (!inputs.get(i).equals("wait") || !expected.get(i).equals("quiet")) continue;
+                synchronized (this) {
+                    if (confirmed.add(at.get(i))) states.add(at.get(i));
+                }
+            }
+        }
+        if (states.isEmpty()) return;
+        try (LocalDevice d = new LocalDevice(purpose)) {
+            long timeout = Math.round(d.tmaxMs() * factor);
+            for (JsonElement e : checks.getAsJsonArray("words")) {
+                JsonObject c = e.getAsJsonObject();
+                String state = c.get("state").getAsString();
+                if (!states.contains(state)) continue;
+                List<String> inputs = strings(c.get("inputs"));
+                List<String> through = strings(c.get("states"));
+                boolean skip = false;
+                for (int k = 0; k < inputs.size() && k < through.size(); ++k) skip |= unknown.contains(through.get(k) + "\0" + inputs.get(k));
+                if (skip) continue;  // through an unknown transition: not tested
+                String got;
+                try {
+                    got = d.confirmWait(inputs, timeout);
+                } catch (DeviceException x) {
+                    Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed the quiescence double-check: " + x.getMessage());
+                    return;
+                }
+                if (got.equals("quiet") || got.equals("err")) continue;
+                String after = inputs.isEmpty() ? "the start" : "'" + String.join(" ", inputs) + "'";
+                if (!callbacks.contains(got))
+                    Assertions.fail("typestar: " + name + ": the device does not conform to the spec: after " + after + " (state "
+                            + state + "), a wait of " + timeout + " ms (" + checks.get("factor") + " x tmax) heard callback '" + got
+                            + "', which the spec does not have (device " + d.describe() + "): a protocol difference, not a timing one\n"
+                            + reproduce(name, suite.get("bound").getAsLong()));
+                Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed the quiescence double-check: tmax too small: after "
+                        + after + " (a way into quiet state " + state + "), a wait of tmax=" + d.tmaxMs() + " ms was answered quiet, "
+                        + "but callback '" + got + "' arrived within " + timeout + " ms; raise tmax so that every callback arrives within it\n"
+                        + reproduce(name, suite.get("bound").getAsLong()));
+            }
+        }
+    }
+
+    /**
+     * The reproduce line: {@code typestar check SPEC --device exec:LAUNCHER#SUITE --bound B}, where
+     * LAUNCHER (written here, in the temporary directory) runs this test class's factory method in a
+     * fresh JVM with this JVM's class path and -D options and serves the purpose ({@link Serve}), as
+     * {@code exec:} serves a gtest binary's. Without a known factory method: the test to rerun.
+     */
+    private String reproduce(String test, long bound) {
+        String rerun = "rerun the test " + test + " (" + (originClass == null ? "its test class" : originClass + "." + originMethod + "()") + ")";
+        if (originClass == null) return "Reproduce: " + rerun + "\n";
+        try {
+            Path launcher = launcher();
+            return "Reproduce: typestar check " + shellQuote(spec.toString()) + " --device "
+                    + shellQuote("exec:" + launcher + "#" + suiteName()) + " --bound " + bound + "\n"
+                    + "       (" + launcher + " serves this test class's purpose to the CLI, as exec: serves a gtest binary's)\n"
+                    + "       or: " + rerun + "\n";
+        } catch (IOException | RuntimeException e) {
+            return "Reproduce: " + rerun + " (no launcher for typestar check: " + e.getMessage() + ")\n";
+        }
+    }
+
+    /** The launcher script of {@link #reproduce}: the same content, the same file. */
+    private Path launcher() throws IOException {
+        java.util.LinkedHashSet<String> cp = new java.util.LinkedHashSet<>();
+        for (ClassLoader l = Thread.currentThread().getContextClassLoader(); l != null; l = l.getParent())
+            if (l instanceof java.net.URLClassLoader u)
+                for (java.net.URL url : u.getURLs())
+                    if (url.getProtocol().equals("file")) cp.add(Path.of(URI.create(url.toString())).toString());
+        for (String e : System.getProperty("java.class.path", "").split(java.io.File.pathSeparator))
+            if (!e.isEmpty()) cp.add(Path.of(e).toAbsolutePath().toString());
+        StringBuilder options = new StringBuilder();
+        for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+            if (a.startsWith("-D") && !a.startsWith("-Dtypestar.")) options.append(' ').append(shellQuote(a));
+        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String script = "#!/bin/sh\n"
+                + "# Serves the learning purpose of " + originClass + "." + originMethod + "() (JUnit 5) to the typestar CLI\n"
+                + "# as an exec: device (typestar check SPEC --device 'exec:THIS#" + suiteName() + "'). Written by typestar-junit.\n"
+                + "cd " + shellQuote(Path.of("").toAbsolutePath().toString()) + " || exit 127\n"
+                + "exec " + shellQuote(javaBinary) + options + " -cp " + shellQuote(String.join(java.io.File.pathSeparator, cp))
+                + " typestar.junit.Serve --test-class " + shellQuote(originClass) + " --method " + shellQuote(originMethod) + " \"$@\"\n";
+        String hash;
+        try {
+            hash = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(script.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IOException("no SHA-256 in this JVM", e);
+        }
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "typestar-junit-" + System.getProperty("user.name", "user"));
+        Files.createDirectories(dir);
+        Path file = dir.resolve(identifier(originClass) + "-" + hash + ".sh");
+        if (!Files.exists(file)) {
+            Path tmp = Files.createTempFile(dir, ".launcher-", ".sh");
+            Files.writeString(tmp, script, StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return file;
+    }
+
+    /** {@code text} quoted for a POSIX shell when it needs it. */
+    static String shellQuote(String text) {
+        if (!text.isEmpty() && text.matches("[A-Za-z0-9_./:=@%+,-]+")) return text;
+        return "'" + text.replace("'", "'\\''") + "'";
     }
 
     // ---- learning: the CLI learns from this JVM's purpose, served for the occasion ----
