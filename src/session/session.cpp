@@ -1,5 +1,7 @@
 #include "typestar/session/session.hpp"
 
+#include "typestar/session/test_plan.hpp"
+
 #include <algorithm>
 #include <map>
 #include <array>
@@ -255,26 +257,11 @@ std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vect
     if (!wait || !quiet) return 0;
     const auto err = machine.outputs().find(kErr);
     const auto timeout = std::chrono::milliseconds(static_cast<long long>(*description.tmax_ms * factor));
-    auto quiet_state = [&](StateId q) {
-        return q < access.size() && machine.output(q, *wait) == *quiet &&
-               (only == nullptr || (q < only->size() && (*only)[q]));
-    };
-    // Every way into a quiet state: its access word, and each non-refused transition into it (a
-    // callin may have scheduled a callback that a merged state's access word never sees).
+    // Every way into a quiet state (the one rule, quiescence_words, that the runners also run),
+    // restricted to the states in `only` when given.
     std::vector<Word> words;
-    std::set<Word> seen;
-    for (StateId q = 0; q < machine.num_states(); ++q)
-        if (quiet_state(q) && seen.insert(access[q]).second) words.push_back(access[q]);
-    for (StateId p = 0; p < machine.num_states() && p < access.size(); ++p) {
-        if (access[p].empty() && p != machine.initial()) continue;  // not given (Conformance's subset)
-        for (Symbol i = 0; i < machine.num_inputs(); ++i) {
-            const auto& t = machine.transition(p, i);
-            if ((err && t.output == *err) || !quiet_state(t.target)) continue;
-            Word word = access[p];
-            word.push_back(i);
-            if (seen.insert(word).second) words.push_back(std::move(word));
-        }
-    }
+    for (auto& w : quiescence_words(machine, access))
+        if (only == nullptr || (w.state < only->size() && (*only)[w.state])) words.push_back(std::move(w.word));
     // A batch over the devices (each used by one thread), words taken in order; the verdict is read
     // in word order, so the first late callback named is the same as with one device.
     std::vector<std::optional<std::string>> answers(words.size());  // by name: each device's own outputs
