@@ -41,8 +41,8 @@ Word concat(const Word& a, const Word& b) {
 
 /// Per state of `m`, words that identify it among all of m's states, as an adaptive distinguishing
 /// tree read as words (Lee–Yannakakis): a group of states (their outputs alike so far) is split by
-/// the input that leaves the smallest largest block without merging two of its states (inputs in
-/// `order`, `avoid` — a slow `wait` — only if nothing else splits); where no input does, the
+/// the input that leaves the fewest pairs together (inputs in `order`, `avoid` — a slow `wait` —
+/// only if nothing else splits); where no input splits the states it has not merged, the
 /// group's word ends and a new one starts from the states themselves with a shortest word telling
 /// two of them apart. Any two states share the word their paths split at (a prefix of both their
 /// words), so asked from two tree nodes it makes them apart where the device agrees with `m`.
@@ -73,26 +73,29 @@ std::vector<std::vector<Word>> identifiers(const MealyMachine& m, const std::vec
                 for (const StateId s : g.states) ids[s].push_back(g.word);
             continue;
         }
-        // The input that splits the group's current states best: no two of them merged if possible
-        // (merged states cannot be told apart further along this word), then the smallest largest
-        // block. Merging is allowed when nothing else splits: the others are still told apart by
-        // the same word, and the merged ones by a word of their own later.
+        // The input that splits the group's current states best: the fewest pairs left together
+        // (the sum of the squared block sizes), then the fewest merged (merged states cannot be told
+        // apart further along this word: they get a word of their own later, while the others are
+        // still told apart by this one). Measured on the 19 AALpy upgrades, perfect oracle: 2,378
+        // learning queries; no merging while an input splits without: 2,392; the smallest largest
+        // block first: 2,371 (but 23 rounds instead of 21 with the defaults).
         std::set<StateId> positions(g.current.begin(), g.current.end());
         std::optional<Symbol> best;
-        std::tuple<bool, std::size_t, std::size_t> best_score{true, positions.size(), 0};
+        std::pair<std::size_t, std::size_t> best_score{0, 0};
         for (int pass = 0; pass < 2 && !best && positions.size() > 1; ++pass) {
             for (const Symbol a : order) {
                 if ((pass == 0) == (avoid && a == *avoid)) continue;
                 blocks.clear();
                 for (const StateId q : positions) blocks[m.output(q, a)].push_back(q);
-                std::size_t largest = 0, merged = 0;
+                std::size_t largest = 0, merged = 0, pairs = 0;
                 for (const auto& [o, members] : blocks) {
                     largest = std::max(largest, members.size());
+                    pairs += members.size() * members.size();
                     seen.clear();
                     for (const std::size_t q : members) merged += seen.insert(m.successor(static_cast<StateId>(q), a)).second ? 0 : 1;
                 }
                 if (largest >= positions.size()) continue;  // splits nothing
-                const std::tuple<bool, std::size_t, std::size_t> score{merged > 0, largest, merged};
+                const std::pair<std::size_t, std::size_t> score{pairs, merged};
                 if (!best || score < best_score) {
                     best = a;
                     best_score = score;

@@ -276,7 +276,7 @@ TEST(LStar, SeededWithTheRightSpecNeedsOneRound) {
     // hypothesis, which is then right. With Algorithm 2 the rebuilding asks the suite's own words,
     // so the suite finds every answer in the tree (before, the seed was handed out unasked and the
     // suite asked the same number of queries); with the perfect oracle it asks at most a word per
-    // transition and the identifying words of the seed's states (11 and 82 queries here).
+    // transition and the identifying words of the seed's states.
     for (const char* file : {"asynctask.yaml", "mediaplayer.yaml"}) {
         const MealyMachine truth = bundled(file);
         for (Eq eq : {Eq::Perfect, Eq::Alg2}) {

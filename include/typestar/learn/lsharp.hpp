@@ -113,7 +113,7 @@ struct LSharpConfig {
     /// seed state than the seed predicts is asked the seed's shortest word telling the two apart
     /// (once per pair). Nothing from the seed enters the tree: only the device's answers do.
     /// Measured on the 19 one-transition upgrades of the AALpy models with a perfect oracle: 25
-    /// rounds and 2,392 learning queries (the seed handed out unasked as the first hypothesis: 192
+    /// rounds and 2,378 learning queries (the seed handed out unasked as the first hypothesis: 192
     /// and 2,257). Its inputs must equal the device's by name; its outputs are matched by name.
     std::optional<MealyMachine> seed;
 };
