@@ -271,7 +271,12 @@ TEST(LStar, DroidStarStandInsAreLearnedExactly) {
     EXPECT_EQ(models, 16u);
 }
 
-TEST(LStar, SeededWithTheRightSpecNeedsNoLearningQuery) {
+TEST(LStar, SeededWithTheRightSpecNeedsOneRound) {
+    // Through the session's default learner (L#): the seed is rebuilt on the device before the first
+    // hypothesis, which is then right. With Algorithm 2 the rebuilding asks the suite's own words,
+    // so the suite finds every answer in the tree (before, the seed was handed out unasked and the
+    // suite asked the same number of queries); with the perfect oracle it asks at most a word per
+    // transition and the identifying words of the seed's states.
     for (const char* file : {"asynctask.yaml", "mediaplayer.yaml"}) {
         const MealyMachine truth = bundled(file);
         for (Eq eq : {Eq::Perfect, Eq::Alg2}) {
@@ -279,9 +284,10 @@ TEST(LStar, SeededWithTheRightSpecNeedsNoLearningQuery) {
             c.seed = truth;
             const auto out = learn_model(truth, eq, c, 2);
             EXPECT_TRUE(out.exact) << file;
-            EXPECT_EQ(out.result.rounds, 1u);
-            EXPECT_EQ(out.result.stats.learning.queries_asked, 0u) << file;
-            EXPECT_EQ(out.result.stats.learning.queries_executed, 0u) << file;
+            EXPECT_EQ(out.result.rounds, 1u) << file;
+            EXPECT_EQ(out.result.stats.equivalence.queries_executed, 0u) << file;
+            if (eq == Eq::Perfect)
+                EXPECT_LE(out.result.stats.learning.queries_executed, truth.num_states() * truth.num_inputs()) << file;
         }
     }
 }
