@@ -21,6 +21,7 @@
 #include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
+#include "typestar/spec/spec.hpp"
 #include "typestar/sul/stack.hpp"
 
 #include <spdlog/spdlog.h>
@@ -451,8 +452,9 @@ public:
             for (const auto& part : c.partitions) max_values = std::max(max_values, part.values.size());
         instantiations_ = refiner.fixed() ? max_values
                                           : std::max<std::size_t>(1, std::min(refiner.options().instantiations, max_values));
-        // Values from the class's code run besides the sampled ones: instantiation base_ + k gives
-        // each partition with such values its k-th (issue 28).
+        // Values from the class's code run besides the sampled ones (the constants its guards compare
+        // against are where partitions split): instantiation base_ + k gives each partition with
+        // such values its k-th.
         base_ = instantiations_;
         if (!refiner.fixed())
             for (const auto& c : refiner.callins())
@@ -793,15 +795,6 @@ std::vector<std::optional<std::vector<std::string>>> access_words(const Typestat
     return access;
 }
 
-/// A spec name ([A-Za-z0-9_.-]) from a free text (as learn_spec names its specs).
-std::string spec_name_of(std::string name) {
-    for (char& c : name) {
-        const auto u = static_cast<unsigned char>(c);
-        if (!std::isalnum(u) && c != '_' && c != '.' && c != '-') c = '_';
-    }
-    return name.empty() ? std::string("learned") : name;
-}
-
 }  // namespace
 
 PartitionError::PartitionError(std::vector<std::string> inputs, std::vector<std::string> first,
@@ -836,7 +829,7 @@ RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_opti
         if (refiner.refining()) continue;  // a split or a late unknown: learn again on the new alphabet
         // The three-valued typestate of the learned machine, with each unknown's reason.
         const MealyMachine& m = learned.machine;
-        const std::string name = spec_name_of(learn.name);
+        const std::string name = spec::sanitize_name(learn.name);
         std::map<Symbol, Unknown> unknown_outputs;
         unknown_outputs[m.outputs().at(kUnknownPurpose)] = Unknown{Unknown::Source::Purpose, ""};
         unknown_outputs[m.outputs().at(kUnknownUnresolved)] = Unknown{Unknown::Source::Unresolved, ""};
