@@ -249,6 +249,10 @@ private:
     Tokens position_outcome(const DataWord& prefix, const DataWord& prefix_out, const DataWord& suf_in,
                             const DataWord& suf_out) const;
 
+    /// The least `signature` over the renamings of `ids` memorable ids tried (every permutation of
+    /// up to RaLearnConfig::max_permuted ids, else first-occurrence order), with its permutation.
+    std::pair<std::string, std::vector<std::size_t>> least_signature(
+        std::size_t ids, const std::function<std::string(const std::vector<std::size_t>&)>& signature) const;
     /// The row of a prefix: memorable values in canonical order and the signature.
     const Row& row(const DataWord& prefix);
 

@@ -12,6 +12,25 @@
 
 namespace typestar::ra::sl_star {
 
+std::pair<std::string, std::vector<std::size_t>> Table::least_signature(
+    std::size_t ids, const std::function<std::string(const std::vector<std::size_t>&)>& signature) const {
+    std::vector<std::size_t> perm(ids);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::string best;
+    std::vector<std::size_t> best_perm = perm;
+    bool first = true;
+    do {
+        std::string sig = signature(perm);
+        if (first || sig < best) {
+            best = std::move(sig);
+            best_perm = perm;
+            first = false;
+        }
+        if (ids > config_.max_permuted) break;
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    return {std::move(best), std::move(best_perm)};
+}
+
 const Row& Table::row(const DataWord& prefix) {
     if (auto it = rows_.find(prefix); it != rows_.end()) return it->second;
     Row r;
@@ -24,24 +43,14 @@ const Row& Table::row(const DataWord& prefix) {
         std::vector<TV> ints, ids;
         for (const auto& v : memorable_sdt(prefix, r.outputs)) (v.type == DataType::Int ? ints : ids).push_back(v);
         std::sort(ints.begin(), ints.end());
-        std::vector<std::size_t> perm(ids.size());
-        std::iota(perm.begin(), perm.end(), 0);
-        std::string best;
-        std::vector<std::size_t> best_perm = perm;
-        bool first = true;
-        do {
+        auto [best, best_perm] = least_signature(ids.size(), [&](const std::vector<std::size_t>& perm) {
             Subst subst;
             for (std::size_t i = 0; i < ints.size(); ++i) subst[value_token(ints[i])] = {'R', static_cast<long>(i)};
             for (std::size_t i = 0; i < ids.size(); ++i) subst[value_token(ids[i])] = {'r', static_cast<long>(perm[i])};
             std::string sig = std::to_string(ints.size()) + "/" + std::to_string(ids.size()) + ":";
             for (const auto& e : E_) sig += text(sdt(prefix, e), subst) + "|";
-            if (first || sig < best) {
-                best = std::move(sig);
-                best_perm = perm;
-                first = false;
-            }
-            if (ids.size() > config_.max_permuted) break;
-        } while (std::next_permutation(perm.begin(), perm.end()));
+            return sig;
+        });
         // the hypothesis's guards are built per data class of the access word's registers
         // relative to the constants: rows whose registers lie differently between the
         // constants are different rows, even when no tree names that order
@@ -81,12 +90,7 @@ const Row& Table::row(const DataWord& prefix) {
         });
     }
     // canonical renaming of the ids: the least signature over the permutations tried
-    std::vector<std::size_t> perm(ids.size());
-    std::iota(perm.begin(), perm.end(), 0);
-    std::string best;
-    std::vector<std::size_t> best_perm = perm;
-    bool first = true;
-    do {
+    const auto [best, best_perm] = least_signature(ids.size(), [&](const std::vector<std::size_t>& perm) {
         std::vector<Tokens> relabelled = entries;
         for (auto& t : relabelled)
             for (auto& tok : t)
@@ -98,13 +102,8 @@ const Row& Table::row(const DataWord& prefix) {
             for (long tok : t) sig += std::to_string(tok) + ",";
             sig += ";";
         }
-        if (first || sig < best) {
-            best = sig;
-            best_perm = perm;
-            first = false;
-        }
-        if (ids.size() > config_.max_permuted) break;
-    } while (std::next_permutation(perm.begin(), perm.end()));
+        return sig;
+    });
     r.signature = best;
     r.memorable = ints;
     r.memorable.resize(base.size(), TV{DataType::Id, 0});
