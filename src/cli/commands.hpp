@@ -12,6 +12,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "../spec/spec_detail.hpp"
+
 namespace typestar::cli {
 
 /// Exit statuses of the tool.
@@ -32,16 +34,11 @@ inline void print_error(const std::string& message) { std::cerr << "typestar: er
 
 /// The extension of `path`, lower case (".dot"), for choosing what to write.
 [[nodiscard]] inline std::string lower_extension(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return ext;
+    return spec::detail::lower_extension(path);
 }
 
 /// True for an output path that asks for DOT (.dot, .gv).
-[[nodiscard]] inline bool is_dot_file(const std::string& path) {
-    const std::string ext = lower_extension(path);
-    return ext == ".dot" || ext == ".gv";
-}
+[[nodiscard]] inline bool is_dot_file(const std::string& path) { return spec::detail::is_dot_path(path); }
 
 /// Adds `validate`, `export`, `import` and `diff` (src/cli/spec_commands.cpp).
 void register_spec_commands(CLI::App& app);

@@ -326,7 +326,7 @@ void run_suite_command(const SuiteArgs& o) {
                   << "  # " << c->purpose << '\n';
 }
 
-/// `typestar probe`: the callback delays of a device and a proposed tmax / tmin (issue 37).
+/// `typestar probe`: the callback delays of a device and a proposed tmax / tmin.
 struct ProbeArgs {
     std::string device;
     std::size_t depth = 1;

@@ -6,6 +6,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "../spec/spec_detail.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/device/connection.hpp"
 #include "typestar/device/http_data_device.hpp"
@@ -120,9 +121,7 @@ std::unique_ptr<DataDevice> adapt_to_signature(const ra::RegisterAutomaton& spec
 }
 
 bool is_register_automaton_file(const std::filesystem::path& path) {
-    std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (ext == ".xml") return true;
+    if (spec::detail::lower_extension(path) == ".xml") return true;
     std::ifstream in(path, std::ios::binary);
     if (!in) return false;
     std::string head(64 * 1024, '\0');
@@ -134,9 +133,7 @@ bool is_register_automaton_file(const std::filesystem::path& path) {
 }
 
 ra::RegisterAutomaton load_register_automaton(const std::filesystem::path& path, std::vector<std::string>* assumptions) {
-    std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (ext == ".xml") {
+    if (spec::detail::lower_extension(path) == ".xml") {
         ra::RalibImportOptions options;
         options.first_match = true;  // RALib's simulator takes the first transition whose guard holds
         options.assumptions = assumptions;  // DOUBLE read as int: named, never silent

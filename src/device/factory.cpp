@@ -10,6 +10,7 @@
 #include "exec_device.hpp"
 #include "http_answers.hpp"
 #include "http_transport.hpp"
+#include "../spec/spec_detail.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/http_data_device.hpp"
@@ -29,11 +30,7 @@ std::string known_classes() {
 
 bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
-bool is_mealy_dot_file(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return ext == ".dot" || ext == ".gv";
-}
+bool is_mealy_dot_file(const std::string& path) { return spec::detail::is_dot_path(path); }
 
 OpenedDevice typestate(std::unique_ptr<Device> device) { return OpenedDevice{std::move(device), nullptr}; }
 OpenedDevice data(std::unique_ptr<DataDevice> device) { return OpenedDevice{nullptr, std::move(device)}; }

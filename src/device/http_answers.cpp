@@ -292,7 +292,7 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
         for (const auto& c : st.callins)
             if (declared.contains(c)) st.environment.push_back(c);
     }
-    // Optional, additive (Mealy devices, issue 34): named callin outputs, err absorption, no wait.
+    // Optional, additive (Mealy devices): named callin outputs, err absorption, no wait.
     if (const json* w = field("wait"); w != nullptr) {
         if (!w->is_boolean()) throw malformed("wait must be true or false");
         st.has_wait = w->get<bool>();

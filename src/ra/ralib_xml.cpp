@@ -241,8 +241,8 @@ RegisterAutomaton import_ralib_xml(const std::string& text, const std::string& f
         ra.locations.push_back(Location{n, {}, {}});
     }
     ra.initial = loc_index.at(initial);
-    // Combine: every input transition with every output transition of its target. Registers are
-    // globals for now (Register index = global index).
+    // Combine: every input transition with every output transition of its target. RALib's
+    // registers are globals, declared once for the automaton: register index = global index.
     for (const auto& x : xts) {
         auto in = ra.input_index(x.symbol);
         if (!in) continue;

@@ -1,5 +1,6 @@
 // Arithmetic on data values (int64) that never overflows: values come from files, devices and
-// clients, so INT64_MIN and INT64_MAX are ordinary inputs (issue 26 item 8, the sanitizer run).
+// clients, so INT64_MIN and INT64_MAX are ordinary inputs (an overflow there is undefined behaviour,
+// which the sanitizer run found).
 // Private to src/ra.
 #pragma once
 

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../spec/spec_detail.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
@@ -29,12 +30,6 @@ namespace typestar {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string lower_extension(const fs::path& path) {
-    std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return ext;
-}
 
 const char* suite_title(SuiteMethod m) {
     switch (m) {
@@ -460,9 +455,8 @@ std::string suite_bound_text(SuiteMethod method, std::size_t bound) {
 const char* suite_method_title(SuiteMethod method) noexcept { return suite_title(method); }
 
 DocumentFormat document_format(const fs::path& path) {
-    const std::string ext = lower_extension(path);
-    if (ext == ".dot" || ext == ".gv") return DocumentFormat::MealyDot;
-    if (ext == ".xml") return DocumentFormat::RalibXml;
+    if (spec::detail::is_dot_path(path)) return DocumentFormat::MealyDot;
+    if (spec::detail::lower_extension(path) == ".xml") return DocumentFormat::RalibXml;
     if (is_register_automaton_file(path)) return DocumentFormat::RegisterAutomatonYaml;
     return DocumentFormat::TypestateYaml;
 }

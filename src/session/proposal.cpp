@@ -10,6 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "grouped.hpp"
 #include "shared_proposal.hpp"
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/error.hpp"
@@ -42,13 +43,6 @@ std::string alphabet_change(const std::vector<std::string>& before, const std::v
     if (!added.empty()) out += "adds " + added;
     if (!lacking.empty()) out += std::string(out.empty() ? "" : "; ") + "lacks " + lacking;
     return out;
-}
-
-/// `n` with thousands separators: 57637 -> "57,637".
-std::string grouped(std::size_t n) {
-    std::string digits = std::to_string(n);
-    for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
-    return digits;
 }
 
 /// The path the sharing lock and record are named after: `spec` absolute and normal, so a relative
@@ -346,7 +340,7 @@ std::string bound_change(const spec::Spec& stored, const spec::Spec& proposal) {
     const auto new_size = suite_size(proposal, after);
     if (old_size && new_size)
         out += ": the conformance suite " + std::string(*new_size >= *old_size ? "grows" : "shrinks") + " from " +
-               grouped(*old_size) + " to " + grouped(*new_size) + " words";
+               detail::grouped(*old_size) + " to " + detail::grouped(*new_size) + " words";
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <exception>
 
+#include "grouped.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/ra/suite.hpp"
 
@@ -12,7 +13,7 @@ RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& si
     DataOracle oracle(sul, signature);
     SlStarLearner learner(signature, oracle, config);
     RaEquivalenceOracle equivalence(
-        oracle, {config.equivalence_bound, 10000, config.random_words, config.random_length, config.seed,
+        oracle, {config.equivalence_bound, kMaxSuiteStates, config.random_words, config.random_length, config.seed,
                  config.equivalence_suite, config.random_words_per_transition});
     BasicExperimentConfig<RaKind> experiment;
     experiment.max_rounds = config.max_rounds;
@@ -97,7 +98,7 @@ CheckReport report_of(const ra::RegisterAutomaton& spec, const ra::DataOracle& o
 
 CheckReport check_register_spec(const ra::RegisterAutomaton& spec, ra::DataSul& device, const CheckOptions& options) {
     ra::DataOracle oracle(device, spec);
-    const ra::RaSuiteResult result = ra::check_register_automaton(spec, oracle, {options.bound, 10000});
+    const ra::RaSuiteResult result = ra::check_register_automaton(spec, oracle, {options.bound, ra::kMaxSuiteStates});
     CheckReport report = report_of(spec, oracle, result, options.bound);
     if (result.counterexample) return report;
     report.verdict = Verdict::Pass;
@@ -118,7 +119,7 @@ bool proposal_explains(const ra::RegisterAutomaton& candidate, const ra::RaCount
 CheckReport run_register_test(const ra::RegisterAutomaton& spec, ra::DataOracle& oracle, const TransitionTest& test,
                               const CheckOptions& options, ra::RaCounterexample* counterexample) {
     const ra::RaSuiteResult result =
-        ra::check_register_transition(spec, oracle, test.location, test.transition, {options.bound, 10000});
+        ra::check_register_transition(spec, oracle, test.location, test.transition, {options.bound, ra::kMaxSuiteStates});
     CheckReport report = report_of(spec, oracle, result, options.bound);
     if (result.counterexample) {
         if (counterexample != nullptr) *counterexample = *result.counterexample;
@@ -132,25 +133,14 @@ CheckReport run_register_test(const ra::RegisterAutomaton& spec, ra::DataOracle&
     }
     if (result.truncated) {
         report.verdict = Verdict::Inconclusive;
-        report.reason = "the exploration was truncated at 10000 states: only part of the spec was tested (no "
-                        "difference found in that part)";
+        report.reason = "the exploration was truncated at " + std::to_string(ra::kMaxSuiteStates) +
+                        " states: only part of the spec was tested (no difference found in that part)";
         return report;
     }
     report.verdict = Verdict::Pass;
     report.assumptions = register_automaton_assumptions(options.bound);
     return report;
 }
-
-namespace {
-
-/// `n` with thousands separators.
-std::string grouped(std::uint64_t n) {
-    std::string digits = std::to_string(n);
-    for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
-    return digits;
-}
-
-}  // namespace
 
 RegisterProposal propose_register_spec(const RegisterProposalRequest& r) {
     RegisterProposal p;
@@ -170,7 +160,7 @@ RegisterProposal propose_register_spec(const RegisterProposalRequest& r) {
         p.summary = learned.learner + " (from scratch), " + learned.equivalence + " as equivalence oracle: " +
                     std::to_string(h.locations.size()) + " locations, " + std::to_string(h.max_registers()) +
                     " registers at most, " + std::to_string(h.num_transitions()) + " transitions, bound " +
-                    std::to_string(r.bound) + "; " + grouped(learned.stats.total().queries_executed) +
+                    std::to_string(r.bound) + "; " + detail::grouped(learned.stats.total().queries_executed) +
                     " concrete queries.\nThe learned spec relies on:\n" +
                     assumptions_block(register_automaton_assumptions(r.bound));
         const ra::RaSpec proposed = learned_register_spec(learned, r.bound, r.device_label, r.learned_by);

@@ -13,33 +13,15 @@
 #include <system_error>
 #include <utility>
 
+#include "fd.hpp"
 #include "spec_detail.hpp"
 #include "typestar/core/error.hpp"
 
 namespace typestar::spec {
 namespace {
 
-std::string errno_text(int error) { return std::generic_category().message(error); }
-
-/// Closes a file descriptor on scope exit unless released.
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    [[nodiscard]] int get() const noexcept { return fd_; }
-    /// Closes now; returns the errno of a failed close, else 0.
-    int close() {
-        const int fd = std::exchange(fd_, -1);
-        return (fd >= 0 && ::close(fd) != 0) ? errno : 0;
-    }
-
-private:
-    int fd_;
-};
+using detail::errno_text;
+using detail::Fd;
 
 /// Drops what canonical forms may still differ in without differing in behaviour: names.
 Typestate behaviour_of(const Typestate& typestate) {

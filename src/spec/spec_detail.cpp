@@ -2,6 +2,8 @@
 // diagnostics, bounded file reading.
 #include "spec_detail.hpp"
 
+#include "fd.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,23 +51,6 @@ std::size_t bounded_distance(std::string_view a, std::string_view b, std::size_t
 }
 
 constexpr char kHex[] = "0123456789abcdef";
-
-std::string errno_text(int error) { return std::generic_category().message(error); }
-
-/// Closes a file descriptor on scope exit.
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    [[nodiscard]] int get() const noexcept { return fd_; }
-
-private:
-    int fd_;
-};
 
 }  // namespace
 

@@ -1,6 +1,8 @@
 // Internal helpers shared by the spec reader and writer (not installed).
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -81,5 +83,18 @@ using typestar::printable;
 /// by K, M or G (times 1024, 1024², 1024³). Throws typestar::Error naming the variable when its
 /// value is anything else. Every `TYPESTAR_MAX_*` knob is read through this one function.
 [[nodiscard]] std::optional<std::size_t> limit_from_environment(const char* name);
+
+/// The extension of `path` in lower case (".dot"): how every front end tells a file's format.
+[[nodiscard]] inline std::string lower_extension(const std::filesystem::path& path) {
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+/// True for a DOT file (.dot or .gv, any case).
+[[nodiscard]] inline bool is_dot_path(const std::filesystem::path& path) {
+    const std::string ext = lower_extension(path);
+    return ext == ".dot" || ext == ".gv";
+}
 
 }  // namespace typestar::spec::detail

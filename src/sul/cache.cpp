@@ -222,14 +222,50 @@ bool CacheOracle::lookup(std::span<const Symbol> word, std::span<Symbol> out) {
     return walk(word, out) == word.size();
 }
 
-void CacheOracle::query_all(std::span<const Query> batch) {
-    // 1. Answer what the tree knows; keep the rest (prefix·suffix) in one flat buffer. Consecutive
-    //    queries with the same prefix (a table row) share the walk over it.
-    Word words;                                          // missing words, concatenated
+// The queries of one query_all call that the tree could not answer, with the scratch of its passes.
+struct CacheOracle::Misses {
+    Word words;                                          // missing words (prefix·suffix), concatenated
     std::vector<std::pair<std::size_t, std::size_t>> spans;  // offset, length per missing word
-    std::vector<std::size_t> missing;                    // query index per missing word
-    std::vector<std::uint32_t> miss_node;                // node where its cached path ends
-    std::vector<std::size_t> miss_at;                    // and the position in the word there
+    std::vector<std::size_t> query;                      // query index per missing word
+    std::vector<std::uint32_t> node;                     // node where its cached path ends
+    std::vector<std::size_t> at;                         // and the position in the word there
+    std::vector<std::size_t> pending;                    // missing words not answered yet
+    bool has_quiet = false;
+    Word normalized;                                         // concatenated, for quiet traits
+    std::vector<std::pair<std::size_t, std::size_t>> nspans;  // per pending index
+    Word executed, out;                                      // scratch
+
+    [[nodiscard]] std::span<const Symbol> word_of(std::size_t j) const {
+        return std::span<const Symbol>(words.data() + spans[j].first, spans[j].second);
+    }
+    // The j-th pending word as it would be executed (known quiet waits left out).
+    [[nodiscard]] std::span<const Symbol> norm_of(std::size_t j) const {
+        if (!has_quiet) return word_of(pending[j]);
+        return std::span<const Symbol>(normalized.data() + nspans[j].first, nspans[j].second);
+    }
+};
+
+void CacheOracle::query_all(std::span<const Query> batch) {
+    Misses m = look_up(batch);
+    if (m.query.empty()) return;
+    // Run only maximal words, longest first, until every missing query is answered; then write
+    // the answers.
+    m.pending.resize(m.query.size());
+    std::iota(m.pending.begin(), m.pending.end(), std::size_t{0});
+    m.has_quiet = traits_.quiet.has_value();
+    while (!m.pending.empty()) {
+        normalize_pending(m);
+        const std::vector<std::size_t> maximal = maximal_words(m);
+        if (inner_.parallelism() > 1) run_in_waves(m, maximal);
+        else run_in_order(m, maximal);
+        resume_walks(batch, m);
+    }
+}
+
+CacheOracle::Misses CacheOracle::look_up(std::span<const Query> batch) {
+    // Answer what the tree knows; keep the rest (prefix·suffix) in one flat buffer. Consecutive
+    // queries with the same prefix (a table row) share the walk over it.
+    Misses m;
     const Symbol* last_prefix = nullptr;
     std::size_t last_prefix_size = 0;
     Cursor after_prefix;
@@ -254,134 +290,129 @@ void CacheOracle::query_all(std::span<const Query> batch) {
             }
         }
         ++stats_.misses;
-        missing.push_back(i);
-        miss_node.push_back(stop.node);
-        miss_at.push_back(stop.absorbed ? q.prefix.size() + q.suffix.size() : at);
-        spans.emplace_back(words.size(), q.prefix.size() + q.suffix.size());
-        words.insert(words.end(), q.prefix.begin(), q.prefix.end());
-        words.insert(words.end(), q.suffix.begin(), q.suffix.end());
+        m.query.push_back(i);
+        m.node.push_back(stop.node);
+        m.at.push_back(stop.absorbed ? q.prefix.size() + q.suffix.size() : at);
+        m.spans.emplace_back(m.words.size(), q.prefix.size() + q.suffix.size());
+        m.words.insert(m.words.end(), q.prefix.begin(), q.prefix.end());
+        m.words.insert(m.words.end(), q.suffix.begin(), q.suffix.end());
     }
-    if (missing.empty()) return;
-    auto word_of = [&](std::size_t j) {
-        return std::span<const Symbol>(words.data() + spans[j].first, spans[j].second);
-    };
+    return m;
+}
 
-    // 2. Run only maximal words, longest first, until every missing query is answered; then write
-    //    the answers.
-    std::vector<std::size_t> pending(missing.size());
-    std::iota(pending.begin(), pending.end(), std::size_t{0});
-    const bool has_quiet = traits_.quiet.has_value();
-    const bool has_absorbing = traits_.absorbing.has_value();
-    Word normalized;                                         // concatenated, for quiet traits
-    std::vector<std::pair<std::size_t, std::size_t>> nspans;  // per pending index
-    Word executed, out;
-    while (!pending.empty()) {
-        nspans.resize(pending.size());
-        normalized.clear();
-        for (std::size_t j = 0; j < pending.size(); ++j) {
-            if (has_quiet) {
-                normalize(word_of(pending[j]), executed);
-                nspans[j] = {normalized.size(), executed.size()};
-                normalized.insert(normalized.end(), executed.begin(), executed.end());
-            }
+void CacheOracle::normalize_pending(Misses& m) const {
+    m.nspans.resize(m.pending.size());
+    m.normalized.clear();
+    for (std::size_t j = 0; j < m.pending.size(); ++j) {
+        if (m.has_quiet) {
+            normalize(m.word_of(m.pending[j]), m.executed);
+            m.nspans[j] = {m.normalized.size(), m.executed.size()};
+            m.normalized.insert(m.normalized.end(), m.executed.begin(), m.executed.end());
         }
-        auto norm_of = [&](std::size_t j) {
-            if (!has_quiet) return word_of(pending[j]);
-            return std::span<const Symbol>(normalized.data() + nspans[j].first, nspans[j].second);
-        };
-        std::vector<std::size_t> order(pending.size());
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        // A word that is a prefix of another ends its cached path at the same node (the two agree
-        // up to there) and is a prefix of its successor in (node, word) order. Comparing the node
-        // first keeps the sort cheap.
-        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            const std::uint32_t na = miss_node[pending[a]], nb = miss_node[pending[b]];
-            if (na != nb) return na < nb;
-            const auto x = norm_of(a), y = norm_of(b);
-            return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
-        });
-        std::vector<std::size_t> maximal;
-        for (std::size_t r = 0; r < order.size(); ++r) {
-            if (r + 1 < order.size() && miss_node[pending[order[r]]] == miss_node[pending[order[r + 1]]]) {
-                const auto w = norm_of(order[r]), next = norm_of(order[r + 1]);
-                if (next.size() >= w.size() && std::equal(w.begin(), w.end(), next.begin())) continue;
-            }
-            maximal.push_back(order[r]);
-        }
-        std::stable_sort(maximal.begin(), maximal.end(),
-                         [&](std::size_t a, std::size_t b) { return norm_of(a).size() > norm_of(b).size(); });
-        if (inner_.parallelism() > 1) {
-            // Group the maximal words by the edge where they leave the tree (groups in order of
-            // first appearance); each wave runs the next word of every group as one batch.
-            std::vector<std::vector<std::size_t>> groups;
-            std::map<std::pair<std::uint32_t, Symbol>, std::size_t> group_of;
-            for (std::size_t j : maximal) {
-                Cursor c;
-                const auto w = word_of(pending[j]);
-                const std::size_t at = walk(c, w, {});
-                if (at == w.size()) continue;
-                const auto [it, fresh] = group_of.emplace(std::make_pair(c.node, w[at]), groups.size());
-                if (fresh) groups.emplace_back();
-                groups[it->second].push_back(j);
-            }
-            std::vector<std::size_t> heads(groups.size(), 0);
-            std::vector<Word> wave;
-            do {
-                wave.clear();
-                for (std::size_t g = 0; g < groups.size(); ++g) {
-                    while (heads[g] < groups[g].size()) {
-                        const std::size_t j = groups[g][heads[g]++];
-                        if (!has_quiet) {
-                            const auto w = word_of(pending[j]);
-                            if (walk(w, {}) == w.size()) continue;
-                            wave.emplace_back(w.begin(), w.end());
-                            break;
-                        }
-                        if (!normalize(word_of(pending[j]), executed)) continue;
-                        if (executed.size() < norm_of(j).size()) continue;  // shorter now: next pass
-                        wave.push_back(executed);
-                        break;
-                    }
-                }
-                if (!wave.empty()) (void)rerun(wave);
-            } while (!wave.empty());
-        } else {
-            for (std::size_t j : maximal) {
-                // An earlier run may have answered it (a prefix, an err, a quiet wait found out).
-                if (!has_quiet) {
-                    const auto w = word_of(pending[j]);
-                    // Without an absorbing output, nothing run in this pass answers a maximal word.
-                    if (!has_absorbing || walk(w, {}) != w.size()) execute(w);
-                    continue;
-                }
-                if (!normalize(word_of(pending[j]), executed)) continue;
-                if (executed.size() < norm_of(j).size()) continue;  // shorter now: next pass
-                execute(executed);
-            }
-        }
-        std::vector<std::size_t> still;
-        for (std::size_t j : pending) {
-            // Resume the walk where it stopped before (nodes never change once added); the known
-            // part of the answer is already written.
-            const auto w = word_of(j);
-            const Query& q = batch[missing[j]];
-            const std::size_t from = miss_at[j];
-            out.resize(w.size());
-            Cursor c{miss_node[j], false};
-            const std::size_t done = walk(c, w.subspan(from), std::span<Symbol>(out).subspan(from));
-            const std::size_t first = std::max(from, q.prefix.size());
-            if (first < from + done)
-                std::copy(out.begin() + static_cast<std::ptrdiff_t>(first),
-                          out.begin() + static_cast<std::ptrdiff_t>(from + done),
-                          q.answer.begin() + static_cast<std::ptrdiff_t>(first - q.prefix.size()));
-            if (from + done != w.size()) {
-                miss_node[j] = c.node;
-                miss_at[j] = from + done;
-                still.push_back(j);
-            }
-        }
-        pending = std::move(still);
     }
+}
+
+std::vector<std::size_t> CacheOracle::maximal_words(const Misses& m) const {
+    std::vector<std::size_t> order(m.pending.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    // A word that is a prefix of another ends its cached path at the same node (the two agree
+    // up to there) and is a prefix of its successor in (node, word) order. Comparing the node
+    // first keeps the sort cheap.
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const std::uint32_t na = m.node[m.pending[a]], nb = m.node[m.pending[b]];
+        if (na != nb) return na < nb;
+        const auto x = m.norm_of(a), y = m.norm_of(b);
+        return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
+    });
+    std::vector<std::size_t> maximal;
+    for (std::size_t r = 0; r < order.size(); ++r) {
+        if (r + 1 < order.size() && m.node[m.pending[order[r]]] == m.node[m.pending[order[r + 1]]]) {
+            const auto w = m.norm_of(order[r]), next = m.norm_of(order[r + 1]);
+            if (next.size() >= w.size() && std::equal(w.begin(), w.end(), next.begin())) continue;
+        }
+        maximal.push_back(order[r]);
+    }
+    std::stable_sort(maximal.begin(), maximal.end(),
+                     [&](std::size_t a, std::size_t b) { return m.norm_of(a).size() > m.norm_of(b).size(); });
+    return maximal;
+}
+
+void CacheOracle::run_in_waves(Misses& m, const std::vector<std::size_t>& maximal) {
+    // Group the maximal words by the edge where they leave the tree (groups in order of
+    // first appearance); each wave runs the next word of every group as one batch.
+    std::vector<std::vector<std::size_t>> groups;
+    std::map<std::pair<std::uint32_t, Symbol>, std::size_t> group_of;
+    for (std::size_t j : maximal) {
+        Cursor c;
+        const auto w = m.word_of(m.pending[j]);
+        const std::size_t at = walk(c, w, {});
+        if (at == w.size()) continue;
+        const auto [it, fresh] = group_of.emplace(std::make_pair(c.node, w[at]), groups.size());
+        if (fresh) groups.emplace_back();
+        groups[it->second].push_back(j);
+    }
+    std::vector<std::size_t> heads(groups.size(), 0);
+    std::vector<Word> wave;
+    do {
+        wave.clear();
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            while (heads[g] < groups[g].size()) {
+                const std::size_t j = groups[g][heads[g]++];
+                if (!m.has_quiet) {
+                    const auto w = m.word_of(m.pending[j]);
+                    if (walk(w, {}) == w.size()) continue;
+                    wave.emplace_back(w.begin(), w.end());
+                    break;
+                }
+                if (!normalize(m.word_of(m.pending[j]), m.executed)) continue;
+                if (m.executed.size() < m.norm_of(j).size()) continue;  // shorter now: next pass
+                wave.push_back(m.executed);
+                break;
+            }
+        }
+        if (!wave.empty()) (void)rerun(wave);
+    } while (!wave.empty());
+}
+
+void CacheOracle::run_in_order(Misses& m, const std::vector<std::size_t>& maximal) {
+    const bool has_absorbing = traits_.absorbing.has_value();
+    for (std::size_t j : maximal) {
+        // An earlier run may have answered it (a prefix, an err, a quiet wait found out).
+        if (!m.has_quiet) {
+            const auto w = m.word_of(m.pending[j]);
+            // Without an absorbing output, nothing run in this pass answers a maximal word.
+            if (!has_absorbing || walk(w, {}) != w.size()) execute(w);
+            continue;
+        }
+        if (!normalize(m.word_of(m.pending[j]), m.executed)) continue;
+        if (m.executed.size() < m.norm_of(j).size()) continue;  // shorter now: next pass
+        execute(m.executed);
+    }
+}
+
+void CacheOracle::resume_walks(std::span<const Query> batch, Misses& m) {
+    std::vector<std::size_t> still;
+    for (std::size_t j : m.pending) {
+        // Resume the walk where it stopped before (nodes never change once added); the known
+        // part of the answer is already written.
+        const auto w = m.word_of(j);
+        const Query& q = batch[m.query[j]];
+        const std::size_t from = m.at[j];
+        m.out.resize(w.size());
+        Cursor c{m.node[j], false};
+        const std::size_t done = walk(c, w.subspan(from), std::span<Symbol>(m.out).subspan(from));
+        const std::size_t first = std::max(from, q.prefix.size());
+        if (first < from + done)
+            std::copy(m.out.begin() + static_cast<std::ptrdiff_t>(first),
+                      m.out.begin() + static_cast<std::ptrdiff_t>(from + done),
+                      q.answer.begin() + static_cast<std::ptrdiff_t>(first - q.prefix.size()));
+        if (from + done != w.size()) {
+            m.node[j] = c.node;
+            m.at[j] = from + done;
+            still.push_back(j);
+        }
+    }
+    m.pending = std::move(still);
 }
 
 // ---- Read-only view of the prefix tree (added for L#) ----------------------------------------------

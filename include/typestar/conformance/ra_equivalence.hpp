@@ -1,4 +1,4 @@
-// The equivalence oracle of register-automaton learning (issue 23): what the SL*-style learner's
+// The equivalence oracle of register-automaton learning: what the SL*-style learner's
 // hypotheses are checked with, as an EquivalenceOracle at the register-automaton kind's types
 // (RALib's data-word equivalence oracles implement LearnLib's interface the same way).
 // Design note: first the cheap search, guided by the hypothesis (ra::search_difference: from each
@@ -19,6 +19,7 @@
 
 #include "typestar/ra/automaton.hpp"
 #include "typestar/ra/oracle.hpp"
+#include "typestar/ra/suite.hpp"
 #include "typestar/sul/equivalence.hpp"
 
 namespace typestar {
@@ -26,7 +27,7 @@ namespace typestar {
 /// Options of RaEquivalenceOracle; plain values with defaults.
 struct RaEquivalenceConfig {
     std::size_t bound = 2;          ///< distinguisher bound B of the suite
-    std::size_t max_states = 10000; ///< (location, register order type) pairs the suite explores at most
+    std::size_t max_states = ra::kMaxSuiteStates; ///< (location, register order type) pairs the suite explores at most
     std::size_t random_words = 500; ///< then random data words: at most this many
     std::size_t random_length = 12; ///< of up to this many steps (shortest first)
     std::uint64_t seed = 1;         ///< the n-th query's random words are seeded with seed + n

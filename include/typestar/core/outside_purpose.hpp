@@ -1,4 +1,4 @@
-// The output of a callin that a learning purpose denies (issue 25): the purpose said "not explored
+// The output of a callin that a learning purpose denies: the purpose said "not explored
 // here", the class was not called, so it is no answer of the class.
 // Design note: a device names it among its outputs like `err` (closure_traits finds `err` by name);
 // oracles that know it (Device::run, CacheOracle) end a query there like after the absorbing output,

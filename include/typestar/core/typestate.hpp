@@ -154,7 +154,7 @@ inline constexpr std::string_view kErrorSinkName = "__err";
 [[nodiscard]] Typestate typestate_of(const MealyMachine& machine, std::string name,
                                      const std::map<Symbol, Unknown>& unknown_outputs);
 
-/// How typestate_of reads a machine's outputs (Mealy devices, issue 34).
+/// How typestate_of reads a machine's outputs (Mealy devices).
 struct ClosureReading {
     /// `err` is absorbing: a callin answering it is refused (and must lead where only `err` follows).
     /// typestate_of's default: true when the machine has `wait` (a synchronous closure), false

@@ -73,7 +73,7 @@ struct AnyDevices {
     std::function<std::unique_ptr<Device>()> make;
 };
 
-/// Data devices to serve (register automata, issue 18): plain data.
+/// Data devices to serve (register automata): plain data.
 struct DataDevices {
     /// Makes one data device per concurrent session (called under the agent's lock, one at a time).
     std::function<std::unique_ptr<DataDevice>()> make;

@@ -1,4 +1,4 @@
-// Devices with data (issue 18): what a register-automaton learner or suite drives. A data device
+// Devices with data: what a register-automaton learner or suite drives. A data device
 // answers a data word (input symbols with concrete parameter values) with one output per input,
 // whose values are concrete too. Design note: a DataDevice is a ra::DataSul, so every concrete query
 // goes through the one RA query path (ra::DataOracle: prefix cache, counters, determinism check);

@@ -1,4 +1,4 @@
-// The in-process purpose for classes with data (issue 18): DroidStar's LearningPurpose (§2.1) for
+// The in-process purpose for classes with data: DroidStar's LearningPurpose (§2.1) for
 // register automata. Callins take concrete values (typed parameters: `int` ordered, `id` compared
 // only for equality) and answer an output with values: returned by the callin, or reported by a
 // listener as a callback with values while the callin runs. DataPurpose<T> is the typed builder,

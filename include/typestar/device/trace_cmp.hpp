@@ -1,6 +1,7 @@
 // Values from the class's code: the constants a class under learning compares against while one of
 // its callins runs, collected through SanitizerCoverage's comparison tracing
-// (`-fsanitize-coverage=trace-cmp`, the hooks libFuzzer uses; issue 28, "guards from the class").
+// (`-fsanitize-coverage=trace-cmp`, the hooks libFuzzer uses), so that partitions split where the
+// class's own guards do.
 // Design note: typestar's own code is never instrumented. cmake's typestar_trace_comparisons(TARGET t
 // [SOURCES ...]) compiles the class's translation units with the flag and links the collector
 // (src/tracecmp/collector.cpp, an object library) into the test binary; the collector defines the

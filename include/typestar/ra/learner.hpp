@@ -17,14 +17,14 @@
 // else class when its trees are the else class's read that way (so registers may hold equal values
 // and guards are first-match), and symbolic suffixes mark each parameter free (may equal a prefix
 // value) or local (only the suffix's own values and constants): the initial suffixes are local,
-// a counterexample's suffix is free where its value occurred before. Ordered theory (`int` data,
-// issue 28): the trees branch an `int` parameter by interval and equality classes and merge
+// a counterexample's suffix is free where its value occurred before. Ordered theory (`int` data):
+// the trees branch an `int` parameter by interval and equality classes and merge
 // adjacent classes whose subtrees are the same with the parameter read accordingly (`p < r1` and
 // `p == r1` -> `p <= r1`), rows are compared up to an order-preserving renaming, and registers are
 // again the prefix values the merged trees name; `int` parameters stay free. With SL*'s `+c`
 // increments the trees keep one branch per data class (registers by replacing values by their
 // integer neighbours).
-// The roles are the typestate pipeline's (issue 23): the learner implements BasicLearner<RaKind>
+// The roles are the typestate pipeline's (one loop, one counter, one equivalence interface): the learner implements BasicLearner<RaKind>
 // and runs in the one experiment loop (typestar/learn/learner.hpp, run_experiment), its data
 // oracle counts into the one QueryCounter, and its equivalence oracle is the generalised
 // Algorithm 2 suite in conformance (typestar/conformance/ra_equivalence.hpp);
@@ -87,7 +87,8 @@ struct RaLearnConfig {
     /// equal values, so equality classes merge into their neighbours where the disjunctions made
     /// guards overlap (then the learner falls back to one branch per class): RALib's pq3 is learned
     /// as 4 locations (a register per queued value, equal values allowed) instead of 8, exactly.
-    /// Off by default for now: it changes the committed learned specs (std/java priority queue).
+    /// Off by default: on, it would change the committed learned specs (std/java priority queue),
+    /// which must stay byte for byte what users have stored.
     bool interval_guards = false;
     std::size_t random_words_per_transition = 8;  ///< see random_words
 };

@@ -18,10 +18,14 @@
 
 namespace typestar::ra {
 
+/// (location, register order type) pairs a suite explores by default before it stops (the result
+/// says it was truncated): RaSuiteConfig::max_states, RaEquivalenceConfig::max_states.
+inline constexpr std::size_t kMaxSuiteStates = 10000;
+
 /// Options of the suite; plain values with defaults.
 struct RaSuiteConfig {
     std::size_t bound = 2;             ///< distinguisher bound B: steps after each transition
-    std::size_t max_states = 10000;    ///< stop exploring beyond this many (location, order type) pairs
+    std::size_t max_states = kMaxSuiteStates;  ///< stop exploring beyond this many (location, order type) pairs
     /// Most data words one suite run executes on the device (after the cache), on every path: check,
     /// one transition's tests, learning's certification. Past it a typestar::Error names
     /// TYPESTAR_MAX_RA_WORDS (a refusal, never a partial verdict). Default: RaLimits::from_environment().

@@ -1,4 +1,4 @@
-// One front door for every kind (issue 23): documents and devices of any kind, dispatched here.
+// One front door for every kind: documents and devices of any kind, dispatched here.
 // Design note: a front end (the `typestar` tool, a runner) loads a document — a typestate spec
 // (YAML), a Mealy machine (DOT), a register automaton (`kind: register-automaton` YAML) or a RALib
 // XML model — and opens a device URL once (open_subject: typestate or data device, as the URL

@@ -192,7 +192,7 @@ private:
 /// "values from the code: trace-cmp: 2 constant(s) compared, 5 value(s) added", or "values from the
 /// code: not collected (why)" — the device's DeviceDescription::values_from_code, or, when it does
 /// not say (a device over HTTP, a model), that they were not collected and values are sampled only.
-/// An assumption of every refined learn (issue 28; typestar/device/trace_cmp.hpp).
+/// An assumption of every refined learn (typestar/device/trace_cmp.hpp).
 [[nodiscard]] std::string values_from_code(const Device& device);
 
 /// How a front end runs a device for a spec: the one place that decides it (CLI and plugin call it).

@@ -1,4 +1,4 @@
-// Register automata in the one pipeline (issue 23): the session puts the roles together for the
+// Register automata in the one pipeline: the session puts the roles together for the
 // register-automaton kind as learn_spec does for typestates — the SL*-style learner
 // (ra::SlStarLearner, a BasicLearner<ra::RaKind>), the equivalence oracle in conformance
 // (RaEquivalenceOracle: a search guided by the hypothesis, then the generalised Algorithm 2 suite at B), one

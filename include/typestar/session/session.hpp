@@ -87,7 +87,7 @@ struct EquivalenceOptions {
 struct LearnOptions {
     /// The spec's name; empty: the device's class name (Device::describe), else "learned".
     std::string name;
-    /// L# by default: fewer device queries and waits than L* on every measured row (issue 14).
+    /// L# by default: fewer device queries and waits than L* on every row typestar_learn_bench measures.
     LearnerKind learner = LearnerKind::LSharp;
     /// L*'s own options (counterexample strategy, initial suffixes, padding, seed).
     LearnerConfig lstar;

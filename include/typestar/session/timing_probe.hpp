@@ -1,4 +1,4 @@
-// The timing probe (issue 37): measures each callin's callback latency on a device and proposes
+// The timing probe: measures each callin's callback latency on a device and proposes
 // tmax / tmin with their margin, for `typestar probe` and for a team choosing the timing of a
 // purpose. Design note: the probe drives the device through the one Device interface (any kind:
 // in process, over /v1, exec:), with its timing overridden by a long observation window so that a

@@ -53,7 +53,7 @@ struct Partition {
     /// Values the device offered for this partition that never ran (`not_run:`): the guard is wider
     /// than the values tried, and nothing is claimed for these. Sorted, unique; empty when all ran.
     std::vector<std::string> not_run{};
-    /// Those of `values` found in the class's code (`from_code:`, issue 28): constants it compares
+    /// Those of `values` found in the class's code (`from_code:`): constants it compares
     /// against, and their neighbours, collected by comparison tracing. Sorted, unique; informative.
     std::vector<std::string> from_code{};
     bool operator==(const Partition&) const = default;

@@ -142,6 +142,16 @@ private:
     void execute(std::span<const Symbol> word);
     [[noreturn]] void throw_nondeterminism(std::span<const Symbol> word, std::span<const Symbol> outputs,
                                            std::size_t at) const;
+    // query_all's phases: look up the batch in the tree (the misses), then per pass normalise the
+    // pending words, keep the maximal ones, run them (in waves when the inner oracle is parallel),
+    // and resume each pending walk on the grown tree.
+    struct Misses;
+    Misses look_up(std::span<const Query> batch);
+    void normalize_pending(Misses& m) const;
+    [[nodiscard]] std::vector<std::size_t> maximal_words(const Misses& m) const;
+    void run_in_waves(Misses& m, const std::vector<std::size_t>& maximal);
+    void run_in_order(Misses& m, const std::vector<std::size_t>& maximal);
+    void resume_walks(std::span<const Query> batch, Misses& m);
     std::uint32_t child(std::uint32_t node, Symbol input) const {
         const auto block = nodes_[node].children;
         return block == kNone ? kNone : children_[block + input];

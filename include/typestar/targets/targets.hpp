@@ -85,7 +85,7 @@ struct SqliteOptions {
 /// handle. Any SQLite error code is `err`. Learning purpose: callbacks_drained.
 [[nodiscard]] ClassDefinition sqlite(const SqliteOptions& options = {});
 
-/// SQLite's sqlite3_exec with its SQL text as a parameter (issue 17, learned with
+/// SQLite's sqlite3_exec with its SQL text as a parameter (learned with
 /// learn_with_refinement): callins `open`, `close` as in sqlite(), and `exec(sql: string)` with one
 /// partition `any` whose values are valid, invalid and transaction-control statements (SELECT 1,
 /// SELEC 1, BEGIN, COMMIT, ROLLBACK). No hooks (no callbacks); any SQLite error code is `err`.
