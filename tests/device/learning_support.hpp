@@ -70,4 +70,21 @@ inline bool behaves_as(const Typestate& typestate, const spec::Spec& expected) {
     return spec::same_behaviour(learned, expected);
 }
 
+/// The outputs of one run of `names` on `d`, by name.
+inline std::vector<std::string> answer_names(Device& d, const std::vector<std::string>& names) {
+    Word word;
+    for (const auto& n : names) word.push_back(d.inputs().at(n));
+    std::vector<std::string> out;
+    for (const Symbol o : d.run(word).outputs) out.push_back(d.outputs().name(o));
+    return out;
+}
+
+/// learn_spec on `device` alone with Algorithm 2 at B=2 (the other options default).
+inline LearnedSpec learn_at_bound_2(Device& device) {
+    Device* devices[] = {&device};
+    LearnOptions options;
+    options.equivalence.bound = 2;
+    return learn_spec(devices, options);
+}
+
 }  // namespace typestar::testing_support

@@ -15,6 +15,7 @@
 
 #include "http_answers.hpp"
 #include "http_support.hpp"
+#include "learning_support.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/device/agent.hpp"
 #include "typestar/device/http_device.hpp"
@@ -69,28 +70,13 @@ ClassDefinition broker(bool upgraded = false) {
         .build();
 }
 
-std::vector<std::string> answer(Device& d, const std::vector<std::string>& names) {
-    Word word;
-    for (const auto& n : names) word.push_back(d.inputs().at(n));
-    std::vector<std::string> out;
-    for (const Symbol o : d.run(word).outputs) out.push_back(d.outputs().name(o));
-    return out;
-}
-
-LearnedSpec learn(Device& device) {
-    Device* devices[] = {&device};
-    LearnOptions options;
-    options.equivalence.bound = 2;
-    return learn_spec(devices, options);
-}
-
 TEST(MealyDevice, InProcessAnswersNamedOutputsWithoutWaitAndErrGoesOn) {
     InProcessDevice d(broker());
     EXPECT_FALSE(d.inputs().contains("wait"));
     EXPECT_FALSE(d.traits().wait);
     EXPECT_FALSE(d.traits().absorbing);  // declared: err is an output like any other
     EXPECT_FALSE(d.outputs().contains("SUBACK"));
-    EXPECT_EQ(answer(d, {"publish", "connect", "publish", "subscribe", "connect", "publish"}),
+    EXPECT_EQ(testing_support::answer_names(d, {"publish", "connect", "publish", "subscribe", "connect", "publish"}),
               (std::vector<std::string>{"err", "CONNACK", "PUBACK", "SUBACK", "ConnectionClosed", "err"}));
     EXPECT_TRUE(d.outputs().contains("SUBACK"));  // learned when first answered
 }
@@ -99,7 +85,7 @@ TEST(MealyDevice, ACallinAnsweringANameThatCannotBeAnOutputIsADeviceError) {
     ClassDefinition def = broker();
     def.callins[2].variants[0].answer = [](void*) { return std::string("quiet"); };
     InProcessDevice d(def);
-    EXPECT_THROW((void)answer(d, {"subscribe"}), DeviceError);
+    EXPECT_THROW((void)testing_support::answer_names(d, {"subscribe"}), DeviceError);
 }
 
 constexpr const char* kLearned =
@@ -130,7 +116,7 @@ constexpr const char* kLearned =
 
 TEST(MealyDevice, LearnsTheSpecWithEveryOutputInProcessAndOverHttp) {
     InProcessDevice local(broker());
-    LearnedSpec learned = learn(local);
+    LearnedSpec learned = testing_support::learn_at_bound_2(local);
     ASSERT_TRUE(learned.spec.has_value()) << learned.not_a_closure;
     spec::Spec s = *learned.spec;
     s.provenance = {};
@@ -152,10 +138,10 @@ TEST(MealyDevice, LearnsTheSpecWithEveryOutputInProcessAndOverHttp) {
         c.batch = batch;
         HttpDevice d(c);
         EXPECT_FALSE(d.inputs().contains("wait"));
-        EXPECT_EQ(answer(d, {"publish", "connect", "subscribe", "publish"}),
+        EXPECT_EQ(testing_support::answer_names(d, {"publish", "connect", "subscribe", "publish"}),
                   (std::vector<std::string>{"err", "CONNACK", "SUBACK", "PUBACK"}))
             << "batch " << batch;
-        spec::Spec over_http = *learn(d).spec;
+        spec::Spec over_http = *testing_support::learn_at_bound_2(d).spec;
         over_http.provenance = {};
         EXPECT_EQ(spec::write_spec(over_http), kLearned) << "batch " << batch;
     }

@@ -30,14 +30,6 @@ namespace {
 using namespace std::chrono_literals;
 using nlohmann::json;
 
-std::vector<std::string> answer(Device& d, const std::vector<std::string>& names) {
-    Word word;
-    for (const auto& n : names) word.push_back(d.inputs().at(n));
-    std::vector<std::string> out;
-    for (const Symbol o : d.run(word).outputs) out.push_back(d.outputs().name(o));
-    return out;
-}
-
 // A counter: `inc` always works; `reset` is refused by the class at zero. The learning purpose
 // explores at most one `inc` in a row: a second `inc` is outside the purpose (the class would take it).
 struct Counter {
@@ -70,19 +62,12 @@ ClassDefinition counter(std::atomic<int>& runs) {
         .build();
 }
 
-LearnedSpec learn(Device& device) {
-    Device* devices[] = {&device};
-    LearnOptions options;
-    options.equivalence.bound = 2;
-    return learn_spec(devices, options);
-}
-
 TEST(OutsidePurpose, InProcessDeviceAnswersItApartFromTheClassRefusal) {
     std::atomic<int> runs{0};
     InProcessDevice d(counter(runs));
-    EXPECT_EQ(answer(d, {"inc", "inc", "reset"}), (std::vector<std::string>{"ok", "unknown:purpose", "err"}));
+    EXPECT_EQ(testing_support::answer_names(d, {"inc", "inc", "reset"}), (std::vector<std::string>{"ok", "unknown:purpose", "err"}));
     EXPECT_EQ(runs.load(), 1);  // the denied inc never ran
-    EXPECT_EQ(answer(d, {"reset", "inc"}), (std::vector<std::string>{"err", "err"}));  // the class's own refusal
+    EXPECT_EQ(testing_support::answer_names(d, {"reset", "inc"}), (std::vector<std::string>{"err", "err"}));  // the class's own refusal
     EXPECT_EQ(d.outputs().names(), (std::vector<std::string>{"ok", "quiet", "err", "unknown:purpose"}));
     // A definition without a purpose keeps its outputs exactly as before.
     std::atomic<int> other{0};
@@ -117,7 +102,7 @@ states:
 TEST(OutsidePurpose, LearnedSpecRecordsUnknownPurposeTransitionsAndThePictureShowsThem) {
     std::atomic<int> runs{0};
     InProcessDevice d(counter(runs));
-    const LearnedSpec learned = learn(d);
+    const LearnedSpec learned = testing_support::learn_at_bound_2(d);
     ASSERT_TRUE(learned.spec);
     bool named = false;  // the learned spec's assumptions name what the purpose did not explore
     for (const auto& a : learned.assumptions)
@@ -198,7 +183,7 @@ TEST(OutsidePurpose, CheckSkipsOnlyTheSpecsUnknownTransitionsAndADeniedDefinedOn
 TEST(OutsidePurpose, MonitorReportsACallOutsideThePurposeAsUnverifiedNotAViolation) {
     std::atomic<int> runs{0};
     InProcessDevice d(counter(runs));
-    spec::Spec s = *learn(d).spec;
+    spec::Spec s = *testing_support::learn_at_bound_2(d).spec;
     MonitorOptions options;
     options.unverified = UnverifiedPolicy::Allow;
     options.policy = ViolationPolicy::Collect;
@@ -245,9 +230,9 @@ TEST(OutsidePurpose, TheProtocolCarriesItAndHttpLearningGivesTheSameSpec) {
         c.token = testing_support::kToken;
         c.batch = batch;
         HttpDevice d(c);
-        EXPECT_EQ(answer(d, {"inc", "inc", "reset"}), (std::vector<std::string>{"ok", "unknown:purpose", "err"}))
+        EXPECT_EQ(testing_support::answer_names(d, {"inc", "inc", "reset"}), (std::vector<std::string>{"ok", "unknown:purpose", "err"}))
             << "batch " << batch;
-        spec::Spec s = *learn(d).spec;
+        spec::Spec s = *testing_support::learn_at_bound_2(d).spec;
         s.provenance = {};
         EXPECT_EQ(spec::write_spec(s), kLearned) << "batch " << batch;
     }
