@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <thread>
 
@@ -344,6 +345,31 @@ TEST_F(NodeAgentTest, TheCliLearnsTheNodeAsyncTaskAsTheCommittedSpec) {
     const auto diff = run_command({TYPESTAR_CLI_BIN, "diff", std::string(TYPESTAR_SOURCE_DIR) + "/specs/asynctask.yaml",
                                    out.string()});
     EXPECT_EQ(diff.code, 0) << diff.out << diff.err;  // the same typestate
+    std::filesystem::remove(out);
+}
+
+TEST_F(NodeAgentTest, TheCliLearnsNodesStringDecoderAsAMealyDevice) {
+    // Issue 34 item 4 on a real class: Node core's string_decoder.StringDecoder('utf8'), whose writes
+    // answer the text they decoded (named outputs learned when first answered; no callbacks, no wait).
+    start({"--purpose", "string-decoder", "--port", "0"});
+    const auto status = json::parse(authorized("GET", url() + "/v1/status").body);
+    EXPECT_EQ(status["wait"], false);
+    EXPECT_EQ(status["outputs"], json::array());
+    const auto out = std::filesystem::temp_directory_path() /
+                     ("typestar-node-string-decoder-" + std::to_string(::getpid()) + ".yaml");
+    const std::vector<std::string> token{std::string("TYPESTAR_DEVICE_TOKEN=") + kToken};
+    const auto learned = run_command({TYPESTAR_CLI_BIN, "learn", "--device", url(), "--out", out.string()}, token);
+    ASSERT_EQ(learned.code, 0) << learned.out << learned.err;
+    EXPECT_NE(learned.err.find("learned 4 states with"), std::string::npos) << learned.err;
+    std::ifstream in(out);
+    const std::string spec((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(spec.find("wait: false\n"), std::string::npos) << spec;
+    // E2 82 AC written byte by byte: ok, ok, then the euro sign; an incomplete sequence ends as U+FFFD.
+    EXPECT_NE(spec.find("      e2: s1\n"), std::string::npos) << spec;
+    EXPECT_NE(spec.find("ac: {output: \"€\", to: s0}"), std::string::npos) << spec;
+    EXPECT_NE(spec.find("end: {output: \"U+FFFD\", to: s0}"), std::string::npos) << spec;
+    const auto checked = run_command({TYPESTAR_CLI_BIN, "check", out.string(), "--device", url()}, token);
+    EXPECT_EQ(checked.code, 0) << checked.out << checked.err;
     std::filesystem::remove(out);
 }
 

@@ -31,6 +31,10 @@ const purposes = {
     describe: 'WebSocket client of ws 8.x (npm alias ws-8) against a loopback echo server (ws 8)',
     make: (o) => require('./ws').websocket(8, o),
   },
+  'string-decoder': {
+    describe: "Node core's string_decoder.StringDecoder('utf8') as a Mealy device (named outputs, no wait)",
+    make: (o) => require('./string_decoder').stringDecoder(o),
+  },
   'net-socket': {
     describe: "Node core's net.Socket (this Node) against a loopback echo peer",
     make: (o) => require('./net_socket').netSocket(o),
