@@ -1,7 +1,7 @@
 // Re-learning benchmark (the soundness issue's second measurement): after a one-transition change of
 // a class, what does the proposal cost next to learning the changed class from scratch?
 //   typestar_relearn_bench [--droidstar DIR] [--specs DIR] [--models DIR] [--groups mutants,upgrades] [--json FILE]
-// Group "upgrades" (issue 38 item 1): the 19 one-transition upgrades of the AALpy models in
+// Group "upgrades" (what a proposal costs when a dependency upgrade changes one transition): the 19 one-transition upgrades of the AALpy models in
 // ../shared/bench/models/upgrades, re-learned seeded with the original (what `typestar learn --from`
 // does) with a perfect oracle and with the defaults (Algorithm 2 and the search beyond the bound,
 // through a model device), beside learning each from scratch and AALpy 1.6.1's figures of its README.
@@ -107,7 +107,7 @@ ModelTotals measure(const spec::Spec& stored) {
     return t;
 }
 
-// ---- the 19 one-transition upgrades of the AALpy models (issue 38 item 1) ----------------------------
+// ---- the 19 one-transition upgrades of the AALpy models -----------------------------------------------
 
 /// ../shared/bench/models/upgrades/README.md: AALpy 1.6.1's L# (perfect oracle, resets below its
 /// cache) learning each upgrade from scratch and adaptively (the original as reference).
@@ -290,8 +290,8 @@ bool upgrades_table(const fs::path& models, const std::string& only, nlohmann::o
                 ull(perfect_all.equivalence), "", ull(aalpy_adaptive),
                 aalpy_adaptive_rounds, ull(aalpy_scratch), aalpy_scratch_rounds, cell(seeded_all).c_str(),
                 cell(proposal_all).c_str(), cell(scratch_all).c_str(), ratio, "");
-    std::printf("targets (perfect oracle): rounds <= 22 (AALpy adaptive L#): %zu, %s; learning queries <= 2,257 (before "
-                "issue 38): %llu, %s\n",
+    std::printf("targets (perfect oracle): rounds <= 22 (AALpy adaptive L#): %zu, %s; learning queries <= 2,257 (before the "
+                "seed rebuild): %llu, %s\n",
                 perfect_all.rounds, perfect_all.rounds <= 22 ? "met" : "MISSED", ull(perfect_all.learning),
                 perfect_all.learning <= 2257 ? "met" : "MISSED");
     std::printf("targets (defaults): rounds <= 22: --from %zu, %s; proposal %zu, %s; queries <= 0.5 x scratch: proposal "
