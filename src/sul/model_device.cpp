@@ -15,6 +15,9 @@ namespace typestar {
 ModelDevice::ModelDevice(MealyMachine machine, std::string name, std::optional<DeviceTraits> traits)
     : machine_(std::move(machine)), name_(std::move(name)), state_(machine_.initial()) {
     traits_ = traits ? *traits : closure_traits(machine_.inputs(), machine_.outputs());
+    // Without a declaration the machine is the device: `err` is absorbing only where it really is
+    // (a DOT file with `wait` whose `err` leads on would otherwise have answers skipped wrongly).
+    if (!traits && traits_.absorbing && infer_traits(machine_).absorbing != traits_.absorbing) traits_.absorbing.reset();
 }
 
 DeviceDescription ModelDevice::describe() const {

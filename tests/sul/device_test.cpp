@@ -254,5 +254,22 @@ TEST(RunWithTimingRetries, RerunUpToTheLimitRecordTheRetriesAndNeverRerunAnEarli
     EXPECT_EQ(earlier.runs, 1u) << "a violation of an earlier query's answer was re-run";
 }
 
+TEST(ModelDevice, AnErrThatLeadsOnIsNotAssumedAbsorbing) {
+    // A machine with `wait` (a closure's alphabet) whose `err` does not absorb: without a declaration
+    // the model device takes the machine at its word and runs what follows an `err`.
+    MealyBuilder b(Alphabet({"go", "wait"}), Alphabet({"ok", "quiet", "err"}));
+    const StateId s = b.add_state("s"), t = b.add_state("t");
+    b.set_transition(s, 0, t, 2);  // go: err, to t
+    b.set_transition(s, 1, s, 1);
+    b.set_transition(t, 0, t, 0);  // then go: ok
+    b.set_transition(t, 1, t, 1);
+    ModelDevice leads_on(b.build(), "model:leads-on");
+    EXPECT_FALSE(leads_on.traits().absorbing);
+    const Word go_go = {0, 0};
+    EXPECT_EQ(leads_on.run(go_go).outputs, (Word{2, 0}));
+    ModelDevice closure(testing_support::quiet_timer(), "model:timer");
+    EXPECT_EQ(closure.traits().absorbing, infer_traits(testing_support::quiet_timer()).absorbing);
+}
+
 }  // namespace
 }  // namespace typestar
