@@ -879,6 +879,7 @@ void adopt_stored(LearnedSpec& learned, const spec::Spec* stored) {
 LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& options) {
     if (options.seed) declare_outputs(devices, options.seed->outputs());  // a seed's outputs, ids by name
     OracleStack stack(device_list(devices), options.cache);
+    stack.listen_for_late_callbacks(options.quiet_check_factor);  // the double-check's longer wait
     return learn_on(stack, options);
 }
 
