@@ -174,12 +174,20 @@ bool CacheOracle::rerun_past_late_callback(const Query& query, std::size_t at) {
     const std::string name = outputs().name(callback);
     const auto ms = [](double v) { return std::to_string(static_cast<long long>(v)) + " ms"; };
     const std::string raise = "if the machine was not just busy, raise tmax (--tmax MS, TYPESTAR_TMAX)";
-    if (cached == quiet)
-        throw TimingError(late_->device + ": a late callback reached the cache: an earlier run of '" + before +
-                              " wait' answered quiet, and a later run and a wait of " + ms(late_->timeout_ms) +
-                              " heard '" + name + "' (tmax " + ms(late_->tmax_ms) +
-                              "): answers given since may rest on it, so nothing is concluded; " + raise,
-                          TimingError::Kind::LateCallback, name, late_->tmax_ms, late_->tmax_ms, 0, true);
+    if (cached == quiet) {
+        // Forget the late answer and everything recorded after it on this path; keep the on-time one.
+        const auto node = node_of(prefix);
+        if (node && nodes_[*node].children != kNone) children_[nodes_[*node].children + word[at]] = kNone;
+        ++stats_.late_callbacks;
+        if (late_->retried) late_->retried();
+        const std::size_t again = try_insert(word, query.answer);
+        if (again != npos) return false;  // the fresh answer disagrees elsewhere too: non-determinism
+        throw LateAnswerRemoved(late_->device + ": a late callback reached the cache: an earlier run of '" + before +
+                                    " wait' answered quiet, and a later run and a wait of " + ms(late_->timeout_ms) +
+                                    " heard '" + name + "' (tmax " + ms(late_->tmax_ms) +
+                                    "): answers given since may rest on it, so nothing is concluded from them; " + raise,
+                                TimingError::Kind::LateCallback, name, late_->tmax_ms, late_->tmax_ms, 0, true);
+    }
     // This run's `quiet` was the late one: it never enters the tree; an on-time run agrees with it.
     for (std::size_t r = 0; r < kTimingRetries; ++r) {
         ++stats_.late_callbacks;

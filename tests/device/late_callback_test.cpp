@@ -120,8 +120,35 @@ TEST(LateCallbacks, AQuietALongerWaitContradictsIsRerunNotNondeterminism) {
     EXPECT_EQ(stack.stats().total().queries_executed, 3u);
 }
 
+TEST(LateCallbacks, ALateAnswerTheCacheHeldIsReplacedAndLearningStartsAgain) {
+    // The first run that ends in a callback's wait ends too early: the learner rests on its `quiet`
+    // until a later run disagrees. Before: NondeterminismError. Now the cache drops the late answer,
+    // keeps the on-time one, and learning starts again over it: the true spec.
+    const spec::Spec truth = asynctask_spec();
+    TrailingLateDevice device(truth, [fired = false](const std::string&, std::size_t) mutable {
+        const bool late = !fired;
+        fired = true;
+        return late;
+    });
+    Device* d[] = {&device};
+    std::optional<LearnedSpec> result;
+    try {
+        result.emplace(learn_spec(d, learn_options()));
+    } catch (const NondeterminismError& e) {
+        FAIL() << "a late callback reported as non-determinism: " << e.what();
+    }
+    ASSERT_TRUE(result->spec);
+    EXPECT_TRUE(spec::same_behaviour(*result->spec, truth));
+    EXPECT_EQ(device.late_runs, 1u);
+    EXPECT_GE(device.listens, 1u);  // and the quiescence double-check's, after learning
+    // The longer wait and the replaced answer; the stats cover both attempts.
+    EXPECT_EQ(result->stats.total().timing_retries, 2u);
+    EXPECT_GT(result->stats.total().queries_executed, 0u);
+}
+
 TEST(LateCallbacks, ALateAnswerTheCacheAlreadyHeldIsATimingErrorNeverASpec) {
-    // The first run of each word is the late one: the learner may already rest on its `quiet`.
+    // The first run of each word is the late one: the learner may already rest on its `quiet`, and
+    // starting again meets new late answers each time; after kTimingRetries restarts, a TimingError.
     const spec::Spec truth = asynctask_spec();
     TrailingLateDevice device(truth, [](const std::string&, std::size_t run) { return run == 0; });
     Device* d[] = {&device};
@@ -133,6 +160,7 @@ TEST(LateCallbacks, ALateAnswerTheCacheAlreadyHeldIsATimingErrorNeverASpec) {
     } catch (const TimingError& e) {
         EXPECT_EQ(e.kind(), TimingError::Kind::LateCallback);
         EXPECT_TRUE(e.earlier_query());
+        EXPECT_NE(dynamic_cast<const LateAnswerRemoved*>(&e), nullptr);
         const std::string what = e.what();
         EXPECT_NE(what.find("a late callback reached the cache"), std::string::npos) << what;
         EXPECT_NE(what.find("(tmax 30 ms)"), std::string::npos) << what;

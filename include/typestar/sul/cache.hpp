@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "typestar/core/error.hpp"
 #include "typestar/sul/oracle.hpp"
 
 namespace typestar {
@@ -43,6 +44,16 @@ struct LateCallbackListener {
     std::string device;     ///< the device's name, for messages
 };
 
+/// Thrown by CacheOracle when the answer it held was the late one (a `quiet` where a later run and
+/// a longer wait heard a callback): the tree no longer holds it (nor anything recorded after it on
+/// that path), and holds the on-time answer instead, but whoever read the old answer may rest on
+/// it. A learner starts again over the repaired cache (learn_spec does, at most kTimingRetries
+/// times); anything else treats it as the TimingError it is.
+class LateAnswerRemoved : public TimingError {
+public:
+    using TimingError::TimingError;
+};
+
 /// Cache statistics (plain data).
 struct CacheStats {
     std::uint64_t hits = 0;          ///< queries answered from the tree
@@ -68,9 +79,11 @@ struct CacheStats {
 /// callback came after tmax). If that run is the new one, its answer never enters the tree: the
 /// word runs again (at most kTimingRetries times, each counted as a timing retry) until a run
 /// agrees with the tree, and only a `quiet` that repeats on every run ends in TimingError naming
-/// the callback, tmax and the option that raises it. If the tree's own answer was the late one,
-/// answers given since may rest on it: TimingError at once (never a spec on it). Not heard, or
-/// heard something else: the non-determinism stands, as above.
+/// the callback, tmax and the option that raises it. If the tree's own answer was the late one, it
+/// is removed with what was recorded after it on that path, the on-time answer is inserted, and
+/// LateAnswerRemoved (a TimingError) is thrown: answers given since may rest on the old one, so
+/// the reader must start again (never a spec on it). Not heard, or heard something else: the
+/// non-determinism stands, as above.
 class CacheOracle final : public MembershipOracle {
 public:
     explicit CacheOracle(MembershipOracle& inner, CacheConfig config = {});
