@@ -961,6 +961,22 @@ TestSuite Conformance::suite(const CheckOptions& options) const {
 
 CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
     const QueryStats before = stack_.stats();
+    for (std::size_t restart = 0;; ++restart) {
+        try {
+            CheckReport report = run_once(suite, batch_size);
+            report.stats = stack_.stats().since(before);
+            return report;
+        } catch (const LateAnswerRemoved& e) {
+            if (restart == kTimingRetries) throw;
+            detail::logger("typestar.session")
+                ->warn("{} — the late answer was replaced by the on-time one; the suite runs again over the cache",
+                       e.what());
+        }
+    }
+}
+
+CheckReport Conformance::run_once(const TestSuite& suite, std::size_t batch_size) {
+    const QueryStats before = stack_.stats();
     RunConfig run;
     run.batch_size = batch_size;
     // An answer the spec does not predict is a difference: `unknown:purpose` where the spec expects

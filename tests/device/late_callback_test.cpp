@@ -144,6 +144,25 @@ TEST(LateCallbacks, ALateAnswerTheCacheHeldIsReplacedAndLearningStartsAgain) {
     // The longer wait and the replaced answer; the stats cover both attempts.
     EXPECT_EQ(result->stats.total().timing_retries, 2u);
     EXPECT_GT(result->stats.total().queries_executed, 0u);
+
+    // A check meets it too: the first run ending in a callback's wait is late. Whether the suite
+    // first compares it with the spec (re-listened) or a later run disagrees with the cache, the
+    // verdict is a pass or a TimingError — never a Fail, never non-determinism.
+    TrailingLateDevice checked(truth, [fired = false](const std::string&, std::size_t) mutable {
+        const bool late = !fired;
+        fired = true;
+        return late;
+    });
+    Device* c[] = {&checked};
+    try {
+        const CheckReport report = check_spec(truth, c);
+        EXPECT_EQ(report.verdict, Verdict::Pass);
+    } catch (const NondeterminismError& e) {
+        FAIL() << "a late callback reported as non-determinism: " << e.what();
+    } catch (const TimingError& e) {
+        EXPECT_EQ(checked.late_runs, 1u) << e.what();
+    }
+    EXPECT_EQ(checked.late_runs, 1u);
 }
 
 TEST(LateCallbacks, ALateAnswerTheCacheAlreadyHeldIsATimingErrorNeverASpec) {

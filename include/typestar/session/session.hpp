@@ -309,7 +309,10 @@ public:
     /// Runs `suite` (over the devices' inputs, expected outputs over expected().outputs()), then the
     /// devices' timing self-checks, and — when no counterexample was found — the quiescence
     /// double-check (confirm_quiescence) of every state the suite's words wait in expecting quiet,
-    /// once per state. Statistics are those of this run. Throws DeviceError, NondeterminismError.
+    /// once per state. When the cache finds that an answer it held was a late callback
+    /// (LateAnswerRemoved), the suite runs again over the repaired cache (at most kTimingRetries
+    /// times). Statistics are those of this run, every attempt. Throws DeviceError (TimingError),
+    /// NondeterminismError.
     [[nodiscard]] CheckReport run(const TestSuite& suite, std::size_t batch_size = 1);
     [[nodiscard]] OracleStack& stack() noexcept { return stack_; }
     /// The factor of the quiescence double-check and of the cache's late-callback judgement
@@ -320,6 +323,7 @@ public:
     }
 
 private:
+    CheckReport run_once(const TestSuite& suite, std::size_t batch_size);
     MealyMachine expected_;
     OracleStack stack_;
     double quiet_check_factor_ = 3;
