@@ -152,8 +152,11 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
     // Extension: every input of the new basis state, asked in one batch (a known err or quiet wait
     // is already an edge of the tree and asks nothing).
     std::vector<Word> words;
-    Word ads;  // without a seed the extension suffix does not depend on the input: compute it once
+    // With neither a seed nor a hypothesis to predict the ADS branch, the extension suffix does not
+    // depend on the input: computed once.
+    Word ads;
     bool have_ads = false;
+    const bool per_input = seed_ || hypothesis_;
     for (Symbol a = 0; a < k_; ++a) {
         if (const auto e = edge(node, a)) {
             // Known already; above ads_limit its answer to the shared suffix is asked too, so that
@@ -162,11 +165,11 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
         }
         Word w = access_[b];
         w.push_back(a);
-        if (!seed_ && !have_ads) {
+        if (!per_input && !have_ads) {
             ads = extension_suffix(b, a);
             have_ads = true;
         }
-        Word suffix = seed_ ? extension_suffix(b, a) : ads;
+        Word suffix = per_input ? extension_suffix(b, a) : ads;
         if (basis_.size() > 1) continue_word(suffix);
         pad(suffix);
         w.insert(w.end(), suffix.begin(), suffix.end());

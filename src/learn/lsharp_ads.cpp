@@ -28,8 +28,11 @@ Word LSharp::Impl::extension_suffix(std::uint32_t b, Symbol a) {
     std::vector<std::uint32_t> all(basis_.size());
     for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     if (basis_.size() <= config_.ads_limit) {
+        // The branch to follow: where the seed, else the last hypothesis, says the transition leads
+        // (the new basis state stood for a hypothesis state as a frontier node: its successor there).
         std::optional<StateId> predicted;
         if (seed_ && basis_seed_[b]) predicted = seed_->successor(*basis_seed_[b], a);
+        if (!seed_ && hypothesis_) predicted = hypothesis_->successor(hypothesis_->run(access_[b]), a);
         return ads_path(all, std::nullopt, predicted);
     }
     // A large basis: one ADS path over all of it, computed again only when the basis has grown by a
@@ -96,33 +99,47 @@ Word LSharp::Impl::ads_path(const std::vector<std::uint32_t>& candidates, std::o
     bool is_tracked = tracked.has_value();
     NodeId tracked_node = tracked.value_or(kRoot);
     while (current.size() > 1) {
-        // The input that leaves the fewest candidates in the worst case (ties: more answers known,
-        // then the smaller input).
+        // The input that takes the most candidates off the branch the word follows (the tracked
+        // node's answer, else the prediction; with neither, every input scores 0 here), then splits
+        // the most pairs of candidates (ties: more answers known, then the smaller input). A fixed
+        // word is only as good as its branch: when the branch is right, the candidates taken off it
+        // early are the ones this query rules out; when it is wrong, the query still tells apart
+        // the pairs split before the deviation. Measured on the 26 AALpy models (perfect oracle):
+        // 8,953 resets / 71,140 symbols; the fewest candidates left in the worst case (before):
+        // 9,189 / 74,096; the most pairs split alone: 9,110 / 73,062.
         Symbol best = 0;
-        std::size_t best_score = 0, best_defined = 0;
+        std::tuple<std::size_t, std::size_t, std::size_t> best_score{0, 0, 0};  // off branch, pairs, defined
         bool found = false;
         // Scored on the first kAdsSample candidates only: the choice stays linear in |current|.
         const std::span<const NodeId> sample(current.data(), std::min(current.size(), kAdsSample));
         for (Symbol a = 0; a < k_; ++a) {
             if (ads_without_wait_ && ask_->traits().wait && a == *ask_->traits().wait) continue;
-            std::size_t defined = 0, largest = 0;
+            std::optional<Symbol> expected;
+            if (is_tracked)
+                if (const auto e = edge(tracked_node, a)) expected = e->output;
+            if (!expected && predicting) expected = predictor->output(predicted_state, a);
+            std::size_t defined = 0, squares = 0, off_branch = 0;
             for (const NodeId n : sample) {
                 const auto e = edge(n, a);
                 if (!e) continue;
                 if (counts_.size() <= e->output) counts_.resize(e->output + 1, 0);
-                largest = std::max<std::size_t>(largest, ++counts_[e->output]);
+                ++counts_[e->output];
                 ++defined;
+                if (expected && e->output != *expected) ++off_branch;
             }
             for (const NodeId n : sample) {
                 const auto e = edge(n, a);
-                if (e) counts_[e->output] = 0;
+                if (!e || counts_[e->output] == 0) continue;
+                squares += counts_[e->output] * counts_[e->output];
+                counts_[e->output] = 0;
             }
-            const std::size_t score = defined - largest;
-            if (score > 0 && (!found || score > best_score || (score == best_score && defined > best_defined))) {
+            const std::size_t pairs = (defined * defined - squares) / 2;  // pairs with different answers
+            if (pairs == 0) continue;  // splits nothing
+            const std::tuple<std::size_t, std::size_t, std::size_t> score{off_branch, pairs, defined};
+            if (!found || score > best_score) {
                 found = true;
                 best = a;
                 best_score = score;
-                best_defined = defined;
             }
         }
         if (!found) {
