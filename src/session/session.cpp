@@ -1030,9 +1030,13 @@ CheckReport Conformance::run_once(const TestSuite& suite, std::size_t batch_size
     for (Device* d : stack_.devices()) d->check_timing();  // a late callback voids a pass
     if (report.counterexample) {
         // A difference where the device answered `quiet` and the spec has a callback can be that
-        // callback, late on a busy machine, after its answer was given: listen again with the
-        // double-check's longer wait. Heard: a timing failure, not a protocol difference (never a
-        // pass either); not heard: the difference stands.
+        // callback, late on a busy machine, after its answer was given. A difference that repeats is
+        // a difference: the word runs again past the cache (after a pause of tmax, then 2 tmax). A
+        // run that answers the spec's callback contradicts the cache's `quiet`, which the cache
+        // judges with its longer wait: a late callback (LateAnswerRemoved: run() runs the suite again
+        // over the repaired cache) or non-determinism. `quiet` on every run: listen once more with
+        // the double-check's longer wait; heard, a timing failure that repeats (never a pass, never
+        // a protocol difference); not heard, the difference stands.
         const Counterexample& cex = *report.counterexample;
         const std::size_t at = cex.first_difference();
         const Alphabet& outputs = stack_.oracle().outputs();
@@ -1045,16 +1049,23 @@ CheckReport Conformance::run_once(const TestSuite& suite, std::size_t batch_size
             const auto timeout = std::chrono::milliseconds(static_cast<long long>(*device.tmax_ms * quiet_check_factor_));
             const Word prefix(cex.inputs.begin(), cex.inputs.begin() + static_cast<std::ptrdiff_t>(at));
             const auto phase = stack_.counter().enter(Phase::Verification);
+            const std::vector<Word> again{Word(cex.inputs.begin(), cex.inputs.begin() + static_cast<std::ptrdiff_t>(at) + 1)};
+            for (std::size_t r = 0; r < kTimingRetries; ++r) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<long long>(
+                    std::min(2000.0, std::max(10.0, *device.tmax_ms * static_cast<double>(1ULL << r))))));
+                (void)stack_.cache().rerun(again);  // agreed with the cache's quiet, or threw
+            }
             const auto heard = stack_.devices().front()->confirm_wait(prefix, timeout);
             if (heard && outputs.name(*heard) == expected)
-                throw TimingError(device.name + ": tmax too small for one run: after '" +
-                                      to_string(prefix, stack_.oracle().inputs()) + "', a wait answered quiet where the spec has '" +
-                                      expected + "', and a wait of " + std::to_string(timeout.count()) +
+                throw TimingError(device.name + ": tmax too small: after '" +
+                                      to_string(prefix, stack_.oracle().inputs()) + "', a wait answered quiet on each of " +
+                                      std::to_string(kTimingRetries + 1) + " runs where the spec has '" + expected +
+                                      "', and a wait of " + std::to_string(timeout.count()) +
                                       " ms heard it: a late callback, not a protocol difference (tmax " +
                                       std::to_string(static_cast<long long>(*device.tmax_ms)) +
                                       " ms; if the machine was not just busy, raise tmax: --tmax MS, TYPESTAR_TMAX)",
                                   TimingError::Kind::LateCallback, expected, static_cast<double>(timeout.count()),
-                                  *device.tmax_ms, device.tmin_ms.value_or(0), true);
+                                  *device.tmax_ms, device.tmin_ms.value_or(0), false, kTimingRetries + 1);
         }
     }
     if (!report.counterexample) {
