@@ -645,6 +645,11 @@ int main(int argc, char** argv) {
         std::printf("  target: all exact and <= 0.25 x L# + Wp k=2 = %llu: %s (%.3f x)\n",
                     ull(wp / 4), verdict(d.exact == d.models && d.models > 0 && now * 4 <= wp),
                     wp == 0 ? 0.0 : static_cast<double>(now) / static_cast<double>(wp));
+        // A lower bound on the defaults: every exact run executes at least the Algorithm 2 suite (B = 2)
+        // of the true model (each executed word covers at most one of its maximal words).
+        std::printf("  floor of the defaults: Algorithm 2 at B = 2 alone on the true models, %llu queries = %.3f x "
+                    "L# + Wp k=2\n",
+                    ull(d.floor_executed), wp == 0 ? 0.0 : static_cast<double>(d.floor_executed) / static_cast<double>(wp));
         for (const Row& r : rows)
             if (r.group == "aalpy_default" && r.model.find("mosquitto") != std::string::npos)
                 std::printf("  the published mosquitto model as a model device, no flags: %zu states, exact %s, %llu queries\n",
