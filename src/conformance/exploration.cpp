@@ -1,6 +1,7 @@
 #include "typestar/conformance/exploration.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -51,7 +52,9 @@ TestSuite exploration_suite(const MealyMachine& model, const ExplorationConfig& 
     const std::vector<Word> w = characterizing_set(model);
     const std::optional<Symbol> absorbing = config.traits ? config.traits->absorbing : std::nullopt;
     const std::size_t max_walk =
-        config.max_walk != 0 ? config.max_walk : std::max<std::size_t>(8, model.num_states());
+        config.max_walk != 0 ? config.max_walk : 4 * std::max<std::size_t>(8, model.num_states());
+    // How often each state was entered by a walk step of this search (the coverage the bias evens out).
+    std::vector<std::size_t> visits(model.num_states(), 0);
     std::size_t states = 0;
     for (StateId q = 0; q < model.num_states(); ++q) states += reachable[q] ? 1 : 0;
     const std::size_t per_state = std::max(config.words_per_transition * model.num_inputs(),
@@ -75,7 +78,17 @@ TestSuite exploration_suite(const MealyMachine& model, const ExplorationConfig& 
                 for (Symbol i = 0; i < model.num_inputs(); ++i)
                     if (!absorbing || model.output(at, i) != *absorbing) allowed.push_back(i);
                 if (allowed.empty()) break;
+                // State coverage: mostly an input whose successor this search entered least (ties
+                // drawn at random), so walks leave the states every word passes through and reach
+                // the rarely visited ones, where a merged state hides; else any input, so that
+                // inputs the hypothesis thinks change nothing (self-loops) are walked too.
+                if (draw(rng, 100) < config.coverage_percent) {
+                    std::size_t least = SIZE_MAX;
+                    for (Symbol a : allowed) least = std::min(least, visits[model.successor(at, a)]);
+                    std::erase_if(allowed, [&](Symbol a) { return visits[model.successor(at, a)] != least; });
+                }
                 const Symbol i = allowed[draw(rng, allowed.size())];
+                ++visits[model.successor(at, i)];
                 word.push_back(i);
                 at = model.successor(at, i);
             }

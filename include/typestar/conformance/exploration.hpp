@@ -4,7 +4,10 @@
 // with a wrong hypothesis. The exploration suite looks further at a cost scaled to the hypothesis:
 // from every state q, words access(q) · a random walk · a word of the characterizing set (AALpy's
 // RandomWMethodEqOracle, LearnLib's RandomWMethodEQOracle), seeded, deterministic for one
-// hypothesis, run shortest first. Generation is separate from execution: exploration_suite makes a
+// hypothesis, run shortest first. The walks are biased towards the hypothesis states the search
+// has entered least (state coverage, as AALpy's StatePrefixEqOracle aims at rarely reached
+// states): on the TCP servers of the AALpy benchmark uniform walks hit a merged state once in
+// thousands of words, coverage-biased ones once in tens. Generation is separate from execution: exploration_suite makes a
 // TestSuite; ExploringEquivalenceOracle runs an inner (bounded) oracle first, then the suite through
 // the same MembershipOracle (and so the same cache).
 #pragma once
@@ -34,8 +37,12 @@ struct ExplorationConfig {
     /// the one-state machine a learner starts from — is searched as well as a large one.
     std::size_t min_words = 40;
     /// The random walk after a state's access word: lengths drawn uniformly from 1 to this.
-    /// 0: max(8, the hypothesis's states).
+    /// 0: 4 · max(8, the hypothesis's states).
     std::size_t max_walk = 0;
+    /// Percent of the walk's steps that take an input whose successor the search has entered
+    /// least so far (ties drawn at random); the other steps take any input (0: uniform walks, as
+    /// before typestar 0.6). Evens out state coverage: walks reach the rarely visited states.
+    std::size_t coverage_percent = 75;
     /// The seed; the words for one hypothesis are a function of (seed, hypothesis, access words).
     std::uint64_t seed = 20260101;
     /// As SuiteConfig::access: one access word per state (empty: shortest ones).
@@ -47,7 +54,8 @@ struct ExplorationConfig {
 };
 
 /// The exploration suite of `model`: for every reachable state q (in state order) and each of
-/// `words_per_transition` × |inputs| words, access(q) · a random walk of 1..max_walk inputs · one word of the
+/// `words_per_transition` × |inputs| words, access(q) · a random walk of 1..max_walk inputs (biased
+/// by `coverage_percent` towards the states this suite's walks entered least) · one word of the
 /// model's characterizing set (chosen at random), with the model's outputs; err-truncated,
 /// prefix-deduplicated, then ordered shortest first (stable). Deterministic for equal inputs.
 /// Throws std::invalid_argument when an access word does not reach its state.

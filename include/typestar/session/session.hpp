@@ -71,7 +71,8 @@ struct EquivalenceOptions {
     std::uint64_t budget = 3'000'000;
     /// The search beyond the bound (conformance/exploration.hpp), on by default: after the bounded
     /// suite finds no counterexample to a hypothesis, random words from each of its states —
-    /// access(q) · a random walk of up to max(8, |Q|) inputs · a characterizing word — are run,
+    /// access(q) · a random walk of up to 4·max(8, |Q|) inputs, biased towards the states the
+    /// search entered least · a characterizing word — are run,
     /// shortest first; a counterexample goes back to the learner, and learning ends only when a
     /// whole search finds nothing. It finds states that need words longer than B to tell apart (a
     /// real broker, a TCP stack), which the bounded suite cannot; what it ran is recorded in the
@@ -80,7 +81,7 @@ struct EquivalenceOptions {
     std::size_t explore_words_per_transition = kDefaultExploreWordsPerTransition;
     /// The seed of the search (the words are a function of the seed and the hypothesis).
     std::uint64_t explore_seed = 20260101;
-    static constexpr std::size_t kDefaultExploreWordsPerTransition = 5;
+    static constexpr std::size_t kDefaultExploreWordsPerTransition = 2;
 };
 
 /// Options of learn_spec and propose. Plain data with defaults.
