@@ -140,6 +140,9 @@ public:
     void build();
 
     bool refine(const RaCounterexample& cex_in);
+    /// A shortest-found counterexample within `cex` (one step left out at a time while the device
+    /// and the hypothesis still differ): shorter suffixes, smaller trees.
+    RaCounterexample shortened(const RaCounterexample& cex);
 
     [[nodiscard]] const RegisterAutomaton& current() const noexcept { return h_; }
     [[nodiscard]] const std::vector<DataWord>& prefixes() const noexcept { return S_; }
