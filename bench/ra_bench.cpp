@@ -8,7 +8,8 @@
 // of learning, of the equivalence search and (--certify) of the certification (the suite at B). Not a
 // test: it reports a model that is not learned exactly, or whose check is refused, and goes on. `--diff-depth N` measures `typestar
 // diff` instead: each model against its own export, N steps (issue 26's target: login at 8 steps
-// within 30 s and 500 MB).
+// within 30 s and 500 MB). Last, the targets of RALib's own learning tests (LearnPQTest, LearnLoginTest)
+// learned with RALib's random-walk equivalence, tree queries and resets beside RALib's SL*/SLλ figures.
 #include <sys/resource.h>
 
 #include <cstdio>
