@@ -419,7 +419,18 @@ bool Table::close() {
                     std::size_t added = 0;
                     const auto current = E_;
                     const auto prefix_vals = word_values(sig_, s.prefix, s.outputs);
+                    // with symbolic trees only the suffixes whose tree after the successor names
+                    // a value its prefix forgot (the others cannot reveal it one step earlier)
+                    std::set<TermTok> forgot;
+                    for (const auto& m : t.memorable)
+                        if (std::find(allowed.begin(), allowed.end(), m) == allowed.end()) forgot.insert(value_token(m));
                     for (const auto& e : current) {
+                        if (trees()) {
+                            std::set<TermTok> used;
+                            used_terms(sdt(succ.word, e), used);
+                            if (std::none_of(forgot.begin(), forgot.end(), [&](const TermTok& x) { return used.count(x) > 0; }))
+                                continue;
+                        }
                         Suffix ae = make_suffix({succ.input.symbol}, [&](std::size_t, std::size_t k) {
                             const TV v{sig_.inputs[succ.input.symbol].params[k].type, succ.input.values[k]};
                             return std::find(prefix_vals.begin(), prefix_vals.end(), v) != prefix_vals.end();
