@@ -419,28 +419,32 @@ bool Table::close() {
                     std::size_t added = 0;
                     const auto current = E_;
                     const auto prefix_vals = word_values(sig_, s.prefix, s.outputs);
-                    // with symbolic trees only the suffixes whose tree after the successor names
-                    // a value its prefix forgot (the others cannot reveal it one step earlier)
+                    // SL*: with symbolic trees only the suffixes e whose tree after the successor
+                    // names a value its prefix forgot (the others cannot reveal it one step
+                    // earlier); when those are all in E already, every e as before
                     std::set<TermTok> forgot;
                     for (const auto& m : t.memorable)
                         if (std::find(allowed.begin(), allowed.end(), m) == allowed.end()) forgot.insert(value_token(m));
-                    for (const auto& e : current) {
-                        if (trees()) {
-                            std::set<TermTok> used;
-                            used_terms(sdt(succ.word, e), used);
-                            if (std::none_of(forgot.begin(), forgot.end(), [&](const TermTok& x) { return used.count(x) > 0; }))
-                                continue;
+                    for (const bool only_naming : {trees(), false}) {
+                        for (const auto& e : current) {
+                            if (only_naming) {
+                                std::set<TermTok> used;
+                                used_terms(sdt(succ.word, e), used);
+                                if (std::none_of(forgot.begin(), forgot.end(), [&](const TermTok& x) { return used.count(x) > 0; }))
+                                    continue;
+                            }
+                            Suffix ae = make_suffix({succ.input.symbol}, [&](std::size_t, std::size_t k) {
+                                const TV v{sig_.inputs[succ.input.symbol].params[k].type, succ.input.values[k]};
+                                return std::find(prefix_vals.begin(), prefix_vals.end(), v) != prefix_vals.end();
+                            });
+                            ae.symbols.insert(ae.symbols.end(), e.symbols.begin(), e.symbols.end());
+                            ae.free.insert(ae.free.end(), e.free.begin(), e.free.end());
+                            if (std::find(E_.begin(), E_.end(), ae) == E_.end()) {
+                                E_.push_back(ae);
+                                ++added;
+                            }
                         }
-                        Suffix ae = make_suffix({succ.input.symbol}, [&](std::size_t, std::size_t k) {
-                            const TV v{sig_.inputs[succ.input.symbol].params[k].type, succ.input.values[k]};
-                            return std::find(prefix_vals.begin(), prefix_vals.end(), v) != prefix_vals.end();
-                        });
-                        ae.symbols.insert(ae.symbols.end(), e.symbols.begin(), e.symbols.end());
-                        ae.free.insert(ae.free.end(), e.free.begin(), e.free.end());
-                        if (std::find(E_.begin(), E_.end(), ae) == E_.end()) {
-                            E_.push_back(ae);
-                            ++added;
-                        }
+                        if (added > 0 || !only_naming) break;
                     }
                     if (added == 0) {
                         failure_ = "register consistency: " + format_word(sig_, succ.word) +
