@@ -8,13 +8,15 @@
 // of learning, of the equivalence search and (--certify) of the certification (the suite at B). Not a
 // test: it reports a model that is not learned exactly, or whose check is refused, and goes on. `--diff-depth N` measures `typestar
 // diff` instead: each model against its own export, N steps (issue 26's target: login at 8 steps
-// within 30 s and 500 MB).
+// within 30 s and 500 MB). Last, the targets of RALib's own learning tests (LearnPQTest, LearnLoginTest)
+// learned with RALib's random-walk equivalence, tree queries and resets beside RALib's SL*/SLλ figures.
 #include <sys/resource.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,7 @@
 #include "typestar/ra/format.hpp"
 #include "typestar/ra/learner.hpp"
 #include "typestar/ra/suite.hpp"
+#include "typestar/learn/learner.hpp"
 #include "typestar/session/register_automata.hpp"
 
 namespace {
@@ -67,6 +70,9 @@ constexpr Model kModels[] = {
     {"mixed", "mixed.xml", false, "-"},
     {"sip", "sip.xml", false, "-"},
     {"passport", "passport.xml", false, "-"},
+    // the targets of RALib's learning tests (LearnPQTest, LearnLoginTest), hand-encoded from its sources
+    {"RALibPQ2", "spec:ralib_pq2.yaml", false, "-"},
+    {"RALibLogin", "spec:ralib_login.yaml", false, "-"},
 };
 
 struct Row {
@@ -128,6 +134,158 @@ int diff_bench(const std::string& models_dir, const std::vector<std::string>& on
     }
     if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
     return 0;
+}
+
+/// Compares a learned automaton with the truth as the main table does: the generalised Algorithm 2
+/// suites both ways at `bound` and every data word of up to `depth` steps from the start. Sets
+/// `exact`/`truncated` and returns the verdict's text; a refused check is "check refused: ...".
+std::string compare_with_truth(const RegisterAutomaton& truth, const RegisterAutomaton& learned, std::size_t bound,
+                               std::size_t depth, bool& exact, bool& truncated) {
+    exact = truncated = false;
+    if (const auto problems = validate(learned); !problems.empty()) return "learned automaton invalid: " + problems.front();
+    SimulatorSul truth_device(truth), learned_device(learned), truth_device2(truth);
+    RaSuiteResult forward;
+    std::optional<RaCounterexample> diff;
+    std::optional<RaSuiteResult> backward;
+    try {  // a check past its limit (TYPESTAR_MAX_RA_WORDS) is this row's verdict, not the bench's end
+        forward = check_register_automaton(learned, truth_device, RaSuiteConfig{bound, 20000});
+        diff = forward.counterexample;
+        if (!diff) {
+            backward = check_register_automaton(truth, learned_device, RaSuiteConfig{bound, 20000});
+            diff = backward->counterexample;
+        }
+        if (!diff) {
+            DataOracle oracle(truth_device2, truth);
+            diff = find_difference(oracle, learned, {}, depth);
+        }
+    } catch (const typestar::Error& e) {
+        return std::string("check refused: ") + e.what();
+    }
+    truncated = forward.truncated || (backward && backward->truncated);
+    exact = !diff && !truncated;
+    if (diff) return "differs on " + format_word(truth, diff->inputs, diff->outputs) + ": " + diff->reason;
+    return "equivalent: suites both ways (B = " + std::to_string(bound) + ", " + std::to_string(forward.states) + " + " +
+           std::to_string(backward->states) + " states) and all words up to " + std::to_string(depth) + " steps" +
+           (exact ? "" : " (exploration truncated)");
+}
+
+/// RALib's random walk (ra::random_walk_difference) as the equivalence oracle of an experiment; the
+/// n-th query is seeded with seed * 1000 + n.
+class RalibWalk final : public typestar::BasicEquivalenceOracle<RegisterAutomaton, DataWord, RaCounterexample> {
+public:
+    RalibWalk(DataOracle& oracle, RaRandomWalkConfig config) : oracle_(oracle), config_(config) {}
+    std::optional<RaCounterexample> find_counterexample(const RegisterAutomaton& hypothesis,
+                                                        std::span<const DataWord>) override {
+        RaRandomWalkConfig c = config_;
+        c.seed = config_.seed * 1000 + queries_++;
+        return random_walk_difference(oracle_, hypothesis, c);
+    }
+
+private:
+    DataOracle& oracle_;
+    RaRandomWalkConfig config_;
+    std::uint64_t queries_ = 0;
+};
+
+/// The targets of RALib's learning tests (LearnLib/ralib, src/test/java/de/learnlib/ralib/learning:
+/// rastar/ and ralambda/ LearnPQTest, LearnLoginTest; `testLearnPQRandom`, `testLearnLoginRandom`),
+/// with their hard-coded figures: RaLibLearningExperimentRunner learns with the MeasuringOracle
+/// counting tree queries (TQ) and the CacheDataWordOracle counting resets (words run on the
+/// simulated system: learning and equivalence), the equivalence being its RandomWalk (1000 runs,
+/// reset probability 0.1, fresh probability 0.1 as its constructor assigns it, maxDepth 4 for PQ and
+/// 6 for login, java.util.Random(seed)), up to 100 rounds.
+struct RalibTarget {
+    const char* key;
+    const char* spec;  ///< in specs/ra
+    std::size_t depth;
+    std::vector<std::uint64_t> seeds;
+    double target_tq, target_resets;  ///< issue 38: at most SL*'s tree queries and SLλ's resets
+    const char* sl_star;              ///< RALib's SL* (RaStar): TQ / resets
+    const char* sl_lambda;            ///< RALib's SLλ (SLLambda): TQ / resets
+};
+
+const RalibTarget kRalibTargets[] = {
+    {"RALibPQ2", "ralib_pq2.yaml", 4, {0}, 55, 876, "55 / 5,721 (seed 0)", "88 / 876 (seed 0)"},
+    {"RALibLogin", "ralib_login.yaml", 6, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 65, 1608,
+     "64–65 / mean 1,892.2 (seeds 0–9)", "mean 87.7 / mean 1,608.0 (seeds 0–9)"},
+};
+
+/// The RALib learning-test targets learned with RALib's equivalence: a table beside RALib's figures.
+void ralib_tests_bench(const std::vector<std::string>& only, std::size_t bound, std::size_t depth, nlohmann::json& json) {
+    std::printf("\nRALib's learning tests (LearnPQTest, LearnLoginTest), equivalence as RALib's test runner does it "
+                "(random walk: 1000 words, stop probability 0.1, fresh probability 0.1, depth 4 / 6; seeded), "
+                "every run of the device one reset (a run answers each prefix: the acceptor is read as a Mealy "
+                "machine answering accept/reject after each step):\n\n");
+    std::printf("| target | seeds | learned loc / reg / trans | exact (every seed) | tree queries (mean; min–max) | of "
+                "which covering checks (mean) | resets (mean; min–max) | of which learning (mean) | rounds (mean) | "
+                "target TQ / resets | RALib SL* TQ / resets | RALib SLλ TQ / resets |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const auto& t : kRalibTargets) {
+        if (!only.empty() && std::find(only.begin(), only.end(), t.key) == only.end()) continue;
+        const RegisterAutomaton truth =
+            load_register_spec(fs::path(TYPESTAR_SOURCE_DIR) / "specs/ra" / t.spec).automaton;
+        std::size_t tq_min = SIZE_MAX, tq_max = 0, r_min = SIZE_MAX, r_max = 0;
+        double tq_sum = 0, cover_sum = 0, r_sum = 0, learn_sum = 0, round_sum = 0;
+        bool all_exact = true;
+        std::string shape, verdicts;
+        nlohmann::json seeds = nlohmann::json::array();
+        for (const std::uint64_t seed : t.seeds) {
+            SimulatorSul sul(truth);
+            DataOracle oracle(sul, truth);
+            RaLearnConfig config;
+            SlStarLearner learner(truth, oracle, config);
+            RalibWalk walk(oracle, RaRandomWalkConfig{1000, t.depth, 0.1, 0.1, seed});
+            typestar::BasicExperimentConfig<RaKind> experiment;
+            experiment.max_rounds = 100;
+            const auto run = typestar::run_experiment(learner, walk, oracle.counter(), experiment);
+            bool exact = false, truncated = false;
+            const std::string verdict = compare_with_truth(truth, run.hypothesis, bound, depth, exact, truncated);
+            all_exact = all_exact && exact && run.converged;
+            if (!exact) verdicts += "seed " + std::to_string(seed) + ": " + verdict + "; ";
+            const std::size_t tq = oracle.tree_queries();
+            const std::size_t resets = run.stats.total().queries_executed;
+            tq_min = std::min(tq_min, tq);
+            tq_max = std::max(tq_max, tq);
+            r_min = std::min(r_min, resets);
+            r_max = std::max(r_max, resets);
+            tq_sum += static_cast<double>(tq);
+            cover_sum += static_cast<double>(learner.covering_tree_queries());
+            r_sum += static_cast<double>(resets);
+            learn_sum += static_cast<double>(run.stats.learning.queries_executed);
+            round_sum += static_cast<double>(run.stats.equivalence_rounds);
+            const std::string this_shape = std::to_string(run.hypothesis.locations.size()) + " / " +
+                                           std::to_string(run.hypothesis.max_registers()) + " / " +
+                                           std::to_string(run.hypothesis.num_transitions());
+            if (shape.empty()) shape = this_shape;
+            else if (shape.find(this_shape) == std::string::npos) shape += ", " + this_shape;
+            seeds.push_back({{"seed", seed},
+                             {"tree_queries", tq},
+                             {"covering_tree_queries", learner.covering_tree_queries()},
+                             {"resets", resets},
+                             {"learning_resets", run.stats.learning.queries_executed},
+                             {"rounds", run.stats.equivalence_rounds},
+                             {"converged", run.converged},
+                             {"exact", exact},
+                             {"equivalence", verdict}});
+        }
+        const double n = static_cast<double>(t.seeds.size());
+        std::printf("| %s (`spec:%s`) | %zu | %s | %s | %.1f; %zu–%zu | %.1f | %.1f; %zu–%zu | %.1f | %.1f | ≤ %.0f / ≤ %.0f | %s | %s |\n",
+                    t.key, t.spec, t.seeds.size(), shape.c_str(), all_exact ? "yes" : "no", tq_sum / n, tq_min, tq_max,
+                    cover_sum / n, r_sum / n, r_min, r_max, learn_sum / n, round_sum / n, t.target_tq, t.target_resets,
+                    t.sl_star, t.sl_lambda);
+        if (!verdicts.empty()) std::printf("  (%s: %s)\n", t.key, verdicts.c_str());
+        json.push_back({{"target", t.key},
+                        {"spec", t.spec},
+                        {"walk_depth", t.depth},
+                        {"mean_tree_queries", tq_sum / n},
+                        {"mean_resets", r_sum / n},
+                        {"exact", all_exact},
+                        {"target_tree_queries", t.target_tq},
+                        {"target_resets", t.target_resets},
+                        {"ralib_sl_star", t.sl_star},
+                        {"ralib_sl_lambda", t.sl_lambda},
+                        {"seeds", seeds}});
+    }
 }
 
 }  // namespace
@@ -290,6 +448,8 @@ int main(int argc, char** argv) {
     for (const auto& r : rows)
         std::printf("- %s: %s%s%s\n", r.key.c_str(), r.equivalence.c_str(),
                     r.note.empty() || r.equivalence.empty() ? "" : "; ", r.note.c_str());
+    nlohmann::json ralib_json = nlohmann::json::array();
+    ralib_tests_bench(only, bound_option, depth_option, ralib_json);
     if (!json_path.empty()) {
         nlohmann::json j = nlohmann::json::array();
         for (const auto& r : rows) {
@@ -318,6 +478,10 @@ int main(int argc, char** argv) {
                          {"equivalence_truncated", r.truncated},
                          {"equivalence_depth", r.check_depth},
                          {"equivalence_bound", r.check_bound}});
+        }
+        for (auto& r : ralib_json) {
+            r["section"] = "ralib_learning_tests";
+            j.push_back(r);
         }
         std::ofstream(json_path) << j.dump(2) << "\n";
     }

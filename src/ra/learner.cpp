@@ -159,8 +159,35 @@ void Table::build() {
     }
 }
 
+RaCounterexample Table::shortened(const RaCounterexample& cex) {
+    // One step left out at a time, earliest first: the shorter word is kept while the device and
+    // the hypothesis still differ on it (cut after the differing step), until no step can go.
+    RaCounterexample best = cex;
+    LockstepCheck check(h_);
+    for (bool progress = true; progress && best.inputs.size() > 1;) {
+        progress = false;
+        for (std::size_t drop = 0; drop < best.inputs.size() && !progress; ++drop) {
+            DataWord word = best.inputs;
+            word.erase(word.begin() + static_cast<std::ptrdiff_t>(drop));
+            check_budget();
+            const DataWord out = oracle_.query(word);
+            check.reset();
+            for (std::size_t i = 0; i < word.size(); ++i) {
+                std::string why = check.step(word[i], out[i]);
+                if (why.empty()) continue;
+                best = {DataWord(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                        DataWord(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i) + 1), std::move(why)};
+                progress = true;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
 bool Table::refine(const RaCounterexample& cex_in) {
-    const RaCounterexample* cex = &cex_in;
+    const RaCounterexample short_cex = shortened(cex_in);
+    const RaCounterexample* cex = &short_cex;
     log_->debug("ra counterexample: {} ({})", format_word(sig_, cex->inputs, cex->outputs), cex->reason);
     // Suffixes of the counterexample, shortest first, until the hypothesis answers it right
     // (Maler–Pnueli adds them all; adding them lazily keeps the trees small).

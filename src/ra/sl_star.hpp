@@ -140,6 +140,9 @@ public:
     void build();
 
     bool refine(const RaCounterexample& cex_in);
+    /// A shortest-found counterexample within `cex` (one step left out at a time while the device
+    /// and the hypothesis still differ): shorter suffixes, smaller trees.
+    RaCounterexample shortened(const RaCounterexample& cex);
 
     [[nodiscard]] const RegisterAutomaton& current() const noexcept { return h_; }
     [[nodiscard]] const std::vector<DataWord>& prefixes() const noexcept { return S_; }
@@ -270,6 +273,9 @@ private:
     /// same once its value of parameter k is replaced by the register's (SL*'s guard merging: the
     /// equality needs no branch of its own). Cached until E changes.
     std::optional<std::size_t> covering_sibling(const Row& s, const std::vector<Successor>& succs, std::size_t si);
+    /// The last parameter of `succ`'s input equal to a register of `s`, an earlier parameter or
+    /// (symbolic trees) a constant: where covering_sibling looks for a sibling class.
+    [[nodiscard]] std::optional<std::size_t> last_equal_parameter(const Row& s, const Successor& succ) const;
 
     /// covering_sibling for every successor. With symbolic trees a class is covered only when its
     /// whole branch is: an equality p_k == t stays a branch of its own (SL*: the subtree differs

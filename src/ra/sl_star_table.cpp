@@ -141,16 +141,7 @@ std::vector<Table::Successor> Table::successors(const Row& s) {
     return out;
 }
 
-std::optional<std::size_t> Table::covering_sibling(const Row& s, const std::vector<Successor>& succs, std::size_t si) {
-    if (!covering_) return std::nullopt;
-    const Successor& succ = succs[si];
-    auto cached = covered_.find(succ.word);
-    if (cached != covered_.end()) {
-        if (!cached->second) return std::nullopt;
-        for (std::size_t j = 0; j < succs.size(); ++j)
-            if (succs[j].word == *cached->second) return j;
-        return std::nullopt;
-    }
+std::optional<std::size_t> Table::last_equal_parameter(const Row& s, const Successor& succ) const {
     const auto& decl = sig_.inputs[succ.input.symbol];
     std::optional<std::size_t> k_eq;
     for (std::size_t k = 0; k < decl.params.size(); ++k) {
@@ -163,6 +154,21 @@ std::optional<std::size_t> Table::covering_sibling(const Row& s, const std::vect
             (sdt_mode_ && std::find(constants_.begin(), constants_.end(), x) != constants_.end()))
             k_eq = k;
     }
+    return k_eq;
+}
+
+std::optional<std::size_t> Table::covering_sibling(const Row& s, const std::vector<Successor>& succs, std::size_t si) {
+    if (!covering_) return std::nullopt;
+    const Successor& succ = succs[si];
+    auto cached = covered_.find(succ.word);
+    if (cached != covered_.end()) {
+        if (!cached->second) return std::nullopt;
+        for (std::size_t j = 0; j < succs.size(); ++j)
+            if (succs[j].word == *cached->second) return j;
+        return std::nullopt;
+    }
+    const auto& decl = sig_.inputs[succ.input.symbol];
+    const std::optional<std::size_t> k_eq = last_equal_parameter(s, succ);
     std::optional<std::size_t> found;
     if (k_eq) {
         const std::size_t k = *k_eq;
@@ -222,8 +228,38 @@ std::optional<std::size_t> Table::covering_sibling(const Row& s, const std::vect
 
 std::vector<std::optional<std::size_t>> Table::covers(const Row& s, const std::vector<Successor>& succs) {
     std::vector<std::optional<std::size_t>> cover(succs.size());
-    for (std::size_t si = 0; si < succs.size(); ++si) cover[si] = covering_sibling(s, succs, si);
-    if (!sdt_mode_) return cover;
+    if (!sdt_mode_) {
+        for (std::size_t si = 0; si < succs.size(); ++si) cover[si] = covering_sibling(s, succs, si);
+        return cover;
+    }
+    // A class with its last equality at k is uncovered below (whatever its own check says) when an
+    // uncovered class of the same input has the same values up to k: such a class is not checked
+    // (its check's trees are never asked). Known uncovered here: classes without an equality and
+    // classes whose check failed; the fixpoint below adds the rest, so the result is the one of
+    // checking every class.
+    std::vector<char> uncovered(succs.size(), 0);
+    std::vector<std::optional<std::size_t>> k_eq(succs.size());
+    for (std::size_t si = 0; si < succs.size(); ++si) {
+        k_eq[si] = last_equal_parameter(s, succs[si]);
+        if (!k_eq[si] || !covering_) uncovered[si] = 1;
+    }
+    auto decided = [&](std::size_t si) {
+        const auto& a = succs[si].input.values;
+        for (std::size_t sj = 0; sj < succs.size(); ++sj)
+            if (sj != si && uncovered[sj] && succs[sj].input.symbol == succs[si].input.symbol &&
+                std::equal(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(*k_eq[si] + 1), succs[sj].input.values.begin()))
+                return true;
+        return false;
+    };
+    for (std::size_t si = 0; si < succs.size(); ++si) {
+        if (uncovered[si]) continue;
+        if (decided(si)) {
+            uncovered[si] = 1;
+            continue;
+        }
+        cover[si] = covering_sibling(s, succs, si);
+        if (!cover[si]) uncovered[si] = 1;
+    }
     for (bool changed = true; changed;) {
         changed = false;
         for (std::size_t si = 0; si < succs.size(); ++si) {
@@ -383,17 +419,32 @@ bool Table::close() {
                     std::size_t added = 0;
                     const auto current = E_;
                     const auto prefix_vals = word_values(sig_, s.prefix, s.outputs);
-                    for (const auto& e : current) {
-                        Suffix ae = make_suffix({succ.input.symbol}, [&](std::size_t, std::size_t k) {
-                            const TV v{sig_.inputs[succ.input.symbol].params[k].type, succ.input.values[k]};
-                            return std::find(prefix_vals.begin(), prefix_vals.end(), v) != prefix_vals.end();
-                        });
-                        ae.symbols.insert(ae.symbols.end(), e.symbols.begin(), e.symbols.end());
-                        ae.free.insert(ae.free.end(), e.free.begin(), e.free.end());
-                        if (std::find(E_.begin(), E_.end(), ae) == E_.end()) {
-                            E_.push_back(ae);
-                            ++added;
+                    // SL*: with symbolic trees only the suffixes e whose tree after the successor
+                    // names a value its prefix forgot (the others cannot reveal it one step
+                    // earlier); when those are all in E already, every e as before
+                    std::set<TermTok> forgot;
+                    for (const auto& m : t.memorable)
+                        if (std::find(allowed.begin(), allowed.end(), m) == allowed.end()) forgot.insert(value_token(m));
+                    for (const bool only_naming : {trees(), false}) {
+                        for (const auto& e : current) {
+                            if (only_naming) {
+                                std::set<TermTok> used;
+                                used_terms(sdt(succ.word, e), used);
+                                if (std::none_of(forgot.begin(), forgot.end(), [&](const TermTok& x) { return used.count(x) > 0; }))
+                                    continue;
+                            }
+                            Suffix ae = make_suffix({succ.input.symbol}, [&](std::size_t, std::size_t k) {
+                                const TV v{sig_.inputs[succ.input.symbol].params[k].type, succ.input.values[k]};
+                                return std::find(prefix_vals.begin(), prefix_vals.end(), v) != prefix_vals.end();
+                            });
+                            ae.symbols.insert(ae.symbols.end(), e.symbols.begin(), e.symbols.end());
+                            ae.free.insert(ae.free.end(), e.free.begin(), e.free.end());
+                            if (std::find(E_.begin(), E_.end(), ae) == E_.end()) {
+                                E_.push_back(ae);
+                                ++added;
+                            }
                         }
+                        if (added > 0 || !only_naming) break;
                     }
                     if (added == 0) {
                         failure_ = "register consistency: " + format_word(sig_, succ.word) +

@@ -1,5 +1,6 @@
 #include "typestar/ra/suite.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <random>
@@ -256,6 +257,52 @@ std::optional<RaCounterexample> random_words(DataOracle& oracle, const RegisterA
 std::optional<RaCounterexample> random_difference(DataOracle& oracle, const RegisterAutomaton& spec, std::size_t count,
                                                   std::size_t length, std::uint64_t seed) {
     return random_words(oracle, spec, {count, length, length, seed, false});
+}
+
+std::optional<RaCounterexample> random_walk_difference(DataOracle& oracle, const RegisterAutomaton& hypothesis,
+                                                       const RaRandomWalkConfig& config) {
+    if (hypothesis.inputs.empty() || config.max_depth == 0) return std::nullopt;
+    std::mt19937_64 rng(config.seed);
+    auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+    auto chance = [&](double p) { return std::uniform_real_distribution<double>(0.0, 1.0)(rng) < p; };
+    LockstepCheck check(hypothesis);
+    for (std::size_t n = 0; n < config.runs; ++n) {
+        // the word is drawn first (it depends on no answer of the device: as RALib's), then asked once
+        DataWord word;
+        std::vector<Value> ints, ids;  // the word's values by type, in order
+        for (std::size_t step = 0; step < config.max_depth; ++step) {
+            const std::size_t a = pick(hypothesis.inputs.size());
+            const auto& decl = hypothesis.inputs[a];
+            DataSymbol in{a, {}};
+            for (std::size_t k = 0; k < decl.params.size(); ++k) {
+                const DataType type = decl.params[k].type;
+                std::vector<Value> old = type == DataType::Int ? ints : ids;
+                for (std::size_t q = 0; q < k; ++q)
+                    if (decl.params[q].type == type) old.push_back(in.values[q]);
+                for (const auto& c : hypothesis.constants)
+                    if (c.type == type) old.push_back(c.value);
+                std::sort(old.begin(), old.end());
+                old.erase(std::unique(old.begin(), old.end()), old.end());
+                std::vector<Value> all = ints;
+                all.insert(all.end(), ids.begin(), ids.end());
+                all.insert(all.end(), in.values.begin(), in.values.end());
+                std::vector<Value> fresh;
+                for (Value v : class_candidates(type, old, all))
+                    if (!std::binary_search(old.begin(), old.end(), v)) fresh.push_back(v);
+                const bool want_fresh = chance(config.fresh_probability) || old.empty();
+                const std::vector<Value>& from = (want_fresh && !fresh.empty()) || old.empty() ? fresh : old;
+                if (from.empty()) return std::nullopt;  // int64 has no value left in any class
+                in.values.push_back(from[pick(from.size())]);
+            }
+            for (std::size_t k = 0; k < in.values.size(); ++k)
+                (decl.params[k].type == DataType::Int ? ints : ids).push_back(in.values[k]);
+            word.push_back(std::move(in));
+            if (chance(config.stop_probability)) break;
+        }
+        const DataWord out = oracle.query(word);
+        if (auto found = first_difference(check, word, out)) return found;
+    }
+    return std::nullopt;
 }
 
 std::optional<RaCounterexample> search_difference(DataOracle& oracle, const RegisterAutomaton& hypothesis,

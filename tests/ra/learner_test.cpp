@@ -2,6 +2,7 @@
 #include "typestar/ra/learner.hpp"
 
 #include "typestar/conformance/ra_equivalence.hpp"
+#include "typestar/ra/format.hpp"
 #include "typestar/ra/suite.hpp"
 #include "typestar/session/register_automata.hpp"
 
@@ -49,6 +50,34 @@ TEST(RaLearner, LearnsFreshOutputs) {
     const auto r = learn(testing::key_store(), 4);
     EXPECT_EQ(r.hypothesis.locations.size(), 2U);
     EXPECT_EQ(r.hypothesis.max_registers(), 2U);
+}
+
+TEST(RaLearner, ALongCounterexampleIsShortenedBeforeItsSuffixesGrowTheTrees) {
+    // RALib's login acceptor (LearnLoginTest's target): a random walk's counterexample of 5 steps
+    // (its second one with seed 1) made the learner add a 3-step suffix whose trees ran ~300,000
+    // words; left out one step at a time while the device and the hypothesis still differ on it,
+    // it is 4 steps and its 2-step suffix is enough.
+    const RegisterAutomaton truth =
+        load_register_spec(std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/ralib_login.yaml").automaton;
+    SimulatorSul sul(truth);
+    DataOracle oracle(sul, truth);
+    SlStarLearner learner(truth, oracle);
+    learner.start();
+    constexpr std::size_t login = 0, reg = 2;
+    auto cex = [&](DataWord in) {
+        RaSimulator sim(truth);
+        const DataWord out = sim.run(in);
+        return RaCounterexample{std::move(in), out, "differs"};
+    };
+    const auto first = cex({{reg, {0, 0}}, {login, {0, 0}}});
+    ASSERT_TRUE(RaKind::refutes(learner.hypothesis(), first));
+    learner.refine(first);
+    const auto second = cex({{reg, {0, 1}}, {reg, {1, 2}}, {reg, {1, 1}}, {login, {2, 2}}, {login, {1, 1}}});
+    ASSERT_TRUE(RaKind::refutes(learner.hypothesis(), second));
+    learner.refine(second);
+    EXPECT_FALSE(RaKind::refutes(learner.hypothesis(), second));
+    EXPECT_LT(oracle.stats().total().queries_executed, 20000U);
+    EXPECT_EQ(learner.suffixes(), 5U) << "three inputs alone, one suffix per counterexample";
 }
 
 }  // namespace

@@ -227,5 +227,51 @@ TEST(RaSearch, SameSeedSameQueriesAndEachRandomWordIsOneDeviceRun) {
     EXPECT_LT(a.size(), 400U) << "login's guided words and 100 random words";
 }
 
+TEST(RaSearch, RandomWalkAsRalibRunsItIsSeededEndsWordsAtRandomAndFindsWrongLoginHypotheses) {
+    // RALib's random walk (its learning tests' equivalence): the same seed gives the same words;
+    // every word has 1..max_depth steps, shorter ones common (stop probability 0.1); one query per
+    // word, none executed when the cache answers it.
+    const RegisterAutomaton truth = testing::login();
+    auto run = [&](std::uint64_t seed) {
+        RecordingSul device(truth);
+        DataOracle oracle(device, truth);
+        EXPECT_FALSE(random_walk_difference(oracle, truth, RaRandomWalkConfig{200, 6, 0.1, 0.1, seed}));
+        EXPECT_EQ(oracle.stats().total().queries_executed, device.log_.size());
+        EXPECT_EQ(oracle.stats().total().queries_asked, 200U);
+        return device.log_;
+    };
+    const auto a = run(3), b = run(3), c = run(4);
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+    std::size_t shorter = 0;
+    for (const auto& word : a) {
+        EXPECT_GE(word.size(), 1U);
+        EXPECT_LE(word.size(), 6U);
+        shorter += word.size() < 6 ? 1 : 0;
+    }
+    EXPECT_GT(shorter, 10U);
+    EXPECT_LT(a.size(), 200U) << "words the cache answers execute nothing";
+    // as an equivalence search: it finds two thirds of the wrong hypotheses (mutants of the truth) of login, and
+    // each difference it reports is genuine
+    std::size_t found = 0, wrong = 0;
+    for (const auto& [what, mutant] : mutants(truth)) {
+        SimulatorSul exhaustive_device(truth), device(truth);
+        DataOracle exhaustive(exhaustive_device, truth), oracle(device, truth);
+        if (!find_difference(exhaustive, mutant, {}, 3)) continue;
+        ++wrong;
+        const auto cex = random_walk_difference(oracle, mutant, RaRandomWalkConfig{1000, 6, 0.1, 0.1, 0});
+        if (!cex) continue;
+        ++found;
+        RaSimulator sim(truth);
+        const DataWord out = sim.run(cex->inputs);
+        LockstepCheck check(mutant);
+        std::string why;
+        for (std::size_t i = 0; i < out.size() && why.empty(); ++i) why = check.step(cex->inputs[i], out[i]);
+        EXPECT_FALSE(why.empty()) << what;
+    }
+    EXPECT_GE(wrong, 17U);
+    EXPECT_GE(found * 3, wrong * 2) << found << " of " << wrong << " wrong hypotheses found";
+}
+
 }  // namespace
 }  // namespace typestar::ra

@@ -67,6 +67,29 @@ struct RaSuiteResult {
                                                                 std::size_t count, std::size_t length,
                                                                 std::uint64_t seed);
 
+/// Options of random_walk_difference: RALib's random-walk equivalence oracle (the `RandomWalk` of its
+/// learning tests, LearnLib/ralib src/test) with its parameters; plain values with defaults.
+struct RaRandomWalkConfig {
+    std::size_t runs = 1000;          ///< random words (RALib: maxRuns)
+    std::size_t max_depth = 20;       ///< steps of a word at most (RALib: maxDepth)
+    double stop_probability = 0.1;    ///< after each step the word ends with this probability (RALib: resetProbability)
+    /// A parameter takes a value new to the word (one data class not equal to any earlier value, each
+    /// such class equally likely) with this probability, else one of the word's earlier values of its
+    /// type (each equally likely); always new when there is none. RALib's test RandomWalk passes its
+    /// reset probability here (its constructor assigns freshProbability = resetProbability).
+    double fresh_probability = 0.1;
+    std::uint64_t seed = 0;
+};
+
+/// RALib's random walk as an equivalence search: `config.runs` random data words (each input
+/// uniform, each parameter as RaRandomWalkConfig says, ended after each step with the stop
+/// probability or at the maximal depth), each asked once through `oracle` (a word the cache answers
+/// executes nothing, as RALib's CacheDataWordOracle) and compared in lockstep with `hypothesis`.
+/// Returns the first difference (up to the differing step), or nothing. Seeded: the same answers
+/// give the same words.
+[[nodiscard]] std::optional<RaCounterexample> random_walk_difference(DataOracle& oracle, const RegisterAutomaton& hypothesis,
+                                                                     const RaRandomWalkConfig& config);
+
 /// Options of search_difference; plain values with defaults.
 struct RaSearchConfig {
     std::size_t depth = 2;                 ///< guided words of up to this many steps from each access word
