@@ -11,11 +11,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -26,11 +28,13 @@
 #include <nlohmann/json.hpp>
 
 #include "report.hpp"
+#include "typestar/core/algorithms.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/device/agent.hpp"
 #include "typestar/device/factory.hpp"
 #include "typestar/device/http_device.hpp"
 #include "typestar/session/session.hpp"
+#include "typestar/spec/dot.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/model_device.hpp"
 
@@ -120,16 +124,17 @@ Row learn_once(const std::string& path, std::vector<std::unique_ptr<Device>> dev
 
 // ---- The client's own CPU per executed query over HTTP ----
 
-/// The client's CPU per query and per symbol before this measurement's optimisation (commit
-/// cb6a7de, RelWithDebInfo -O2, this 2-core machine, 20,000 queries of 1 to 16 symbols, seed 38):
-/// the anchor the target (half of it) is printed against.
+/// The client's CPU per query and per symbol before the client's trimming (library at commit
+/// cb6a7de, this bench, RelWithDebInfo -O2 -g1, the shared 2-core machine, median of 3 runs): the
+/// anchor the target (half of it) is printed against. CPU time on a loaded machine varies by ~10%.
 struct ClientCpuAnchor {
     const char* path;
     double us_per_query;
     double us_per_symbol;
 };
 constexpr ClientCpuAnchor kClientCpuAnchors[] = {
-    {"run", 0, 0}, {"step", 0, 0}, {"learn-run", 0, 0}, {"learn-step", 0, 0}};
+    {"run", 15.5, 1.8},       {"step", 142.1, 16.7},      {"learn-run", 17.0, 2.8},
+    {"learn-step", 112.9, 18.6}, {"broker-run", 0, 0}, {"broker-step", 0, 0}};
 constexpr const char* kClientCpuAnchorCommit = "cb6a7de";
 
 /// The no-op device: one state, callins c0..c5 answer ok, wait answers quiet (callbacks cb0, cb1
@@ -198,6 +203,13 @@ NoopAgent fork_model_agent(const std::string& token, const MealyMachine& machine
     return agent;
 }
 
+/// System CPU seconds of this process so far.
+double sys_now() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) * 1e-6;
+}
+
 /// User + system CPU seconds of process `pid` so far (/proc/PID/stat utime + stime).
 double process_cpu(pid_t pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
@@ -219,6 +231,7 @@ struct ClientCpuRow {
     std::uint64_t steps = 0;    ///< inputs the agent executed
     std::uint64_t requests = 0;
     double client_cpu_s = 0;
+    double client_sys_s = 0;  ///< of client_cpu_s, in the kernel (loopback TCP, poll)
     double agent_cpu_s = 0;
     double wall_s = 0;
     std::uint64_t outputs_hash = 0;  ///< of every output, so both paths are seen to answer alike
@@ -236,6 +249,7 @@ ClientCpuRow client_cpu_once(const std::string& path, const NoopAgent& agent, co
     row.queries = words.size();
     const double agent_before = process_cpu(agent.pid);
     const double before = bench::cpu_now();
+    const double sys_before = sys_now();
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t hash = 1469598103934665603ULL;
     for (const Word& w : words) {
@@ -245,6 +259,7 @@ ClientCpuRow client_cpu_once(const std::string& path, const NoopAgent& agent, co
         for (const Symbol o : r.outputs) hash = (hash ^ o) * 1099511628211ULL;
     }
     row.client_cpu_s = bench::cpu_now() - before;
+    row.client_sys_s = sys_now() - sys_before;
     row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     row.agent_cpu_s = process_cpu(agent.pid) - agent_before;
     row.requests = device.requests();
@@ -252,14 +267,37 @@ ClientCpuRow client_cpu_once(const std::string& path, const NoopAgent& agent, co
     return row;
 }
 
-/// Learning `expected` over HTTP (L#, the options of learn_once) from an agent serving its synchronous
-/// closure without any delay: the whole process's CPU (learner, cache, oracles and the HTTP client).
+/// Whether `learned` answers as `truth` on `count` seeded random words of 1 to 20 inputs (by names:
+/// the learned machine's alphabets are the HTTP device's).
+bool agrees(const MealyMachine& learned, const MealyMachine& truth, std::size_t count) {
+    std::mt19937_64 rng(7);
+    std::uniform_int_distribution<std::size_t> length(1, 20);
+    std::uniform_int_distribution<Symbol> symbol(0, static_cast<Symbol>(truth.num_inputs() - 1));
+    for (std::size_t k = 0; k < count; ++k) {
+        Word word(length(rng));
+        for (auto& s : word) s = symbol(rng);
+        Word mapped;
+        for (const Symbol s : word) {
+            const auto id = learned.inputs().find(truth.inputs().name(s));
+            if (!id) return false;
+            mapped.push_back(*id);
+        }
+        const Word a = learned.outputs_of(mapped);
+        const Word b = truth.outputs_of(word);
+        for (std::size_t i = 0; i < word.size(); ++i)
+            if (learned.outputs().name(a[i]) != truth.outputs().name(b[i])) return false;
+    }
+    return true;
+}
+
+/// Learning `truth` over HTTP (L#, the options of learn_once) from an agent serving it without any
+/// delay: the whole process's CPU (learner, cache, oracles and the HTTP client).
 ClientCpuRow learn_cpu_once(const std::string& path, const NoopAgent& agent, const std::string& token,
-                            const spec::Spec& expected, bool& matches) {
+                            const MealyMachine& truth, bool& matches) {
     HttpConfig config;
     config.url = agent.url;
     config.token = token;
-    config.batch = path == "learn-run";
+    config.batch = path.ends_with("-run");
     std::vector<std::unique_ptr<Device>> owned;
     owned.push_back(std::make_unique<HttpDevice>(config));
     auto& device = static_cast<HttpDevice&>(*owned.front());
@@ -271,9 +309,11 @@ ClientCpuRow learn_cpu_once(const std::string& path, const NoopAgent& agent, con
     row.path = path;
     const double agent_before = process_cpu(agent.pid);
     const double before = bench::cpu_now();
+    const double sys_before = sys_now();
     const auto start = std::chrono::steady_clock::now();
     const LearnedSpec result = learn_spec(devices, options);
     row.client_cpu_s = bench::cpu_now() - before;
+    row.client_sys_s = sys_now() - sys_before;
     row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     row.agent_cpu_s = process_cpu(agent.pid) - agent_before;
     const PhaseCounts t = result.stats.total();
@@ -281,15 +321,16 @@ ClientCpuRow learn_cpu_once(const std::string& path, const NoopAgent& agent, con
     row.symbols = t.symbols_executed;
     row.steps = t.symbols_executed;
     row.requests = device.requests();
-    spec::Spec learned;
-    learned.typestate = typestate_of(result.machine, expected.typestate.name);
-    matches = result.converged && spec::same_behaviour(learned, expected);
+    matches = result.converged && result.machine.num_states() == minimize(truth).num_states() &&
+              agrees(result.machine, truth, 2000);
     return row;
 }
 
 /// Measures, prints and returns the client's CPU rows as JSON; false in `same` when the paths
 /// disagree or a learned spec differs from `expected`.
-nlohmann::json client_cpu(const NoopAgent& agent, const NoopAgent& model_agent, const std::string& token,
+nlohmann::json client_cpu(const NoopAgent& agent, const NoopAgent& model_agent, const MealyMachine& model,
+                          const NoopAgent* broker_agent, const MealyMachine* broker, const std::string& broker_name,
+                          const std::string& token,
                           std::size_t queries, const spec::Spec& expected, bool& same) {
     std::mt19937_64 rng(38);
     const MealyMachine machine = noop_machine();
@@ -305,17 +346,25 @@ nlohmann::json client_cpu(const NoopAgent& agent, const NoopAgent& model_agent, 
     same = rows[0].outputs_hash == rows[1].outputs_hash;
     for (const char* path : {"learn-run", "learn-step"}) {
         bool matches = false;
-        rows.push_back(learn_cpu_once(path, model_agent, token, expected, matches));
+        rows.push_back(learn_cpu_once(path, model_agent, token, model, matches));
         same = same && matches;
+    }
+    if (broker_agent != nullptr) {
+        for (const char* path : {"broker-run", "broker-step"}) {
+            bool matches = false;
+            rows.push_back(learn_cpu_once(path, *broker_agent, token, *broker, matches));
+            same = same && matches;
+        }
     }
 
     std::cout << "\nclient CPU over HTTP against a no-op agent (child process; one HttpDevice): run, step: "
               << queries << " seeded queries of 1-16 symbols over 6 callins and wait; learn-run, learn-step: "
               << "learning " << expected.typestate.name << " (L#, bound 2) from an agent serving its closure "
-              << "without delays (the whole process: learner, cache, oracles, client)\n";
+              << "without delays; broker-run, broker-step: learning " << broker_name << " likewise (the whole "
+              << "process: learner, cache, oracles, client)\n";
     std::cout << std::left << std::setw(11) << "path" << std::right << std::setw(9) << "queries" << std::setw(9)
               << "symbols" << std::setw(9) << "steps" << std::setw(10) << "requests" << std::setw(10) << "client s"
-              << std::setw(9) << "agent s" << std::setw(8) << "wall s" << std::setw(10) << "us/query" << std::setw(9)
+              << std::setw(7) << "sys %" << std::setw(9) << "agent s" << std::setw(8) << "wall s" << std::setw(10) << "us/query" << std::setw(9)
               << "us/symb" << std::setw(13) << "anchor q/sym" << std::setw(14) << "target q/sym" << std::setw(6)
               << "met" << "\n";
     nlohmann::json j;
@@ -332,7 +381,8 @@ nlohmann::json client_cpu(const NoopAgent& agent, const NoopAgent& model_agent, 
                     << anchor.us_per_symbol / 2;
         std::cout << std::left << std::setw(11) << r.path << std::right << std::setw(9) << r.queries << std::setw(9)
                   << r.symbols << std::setw(9) << r.steps << std::setw(10) << r.requests << std::fixed
-                  << std::setprecision(2) << std::setw(10) << r.client_cpu_s << std::setw(9) << r.agent_cpu_s
+                  << std::setprecision(2) << std::setw(10) << r.client_cpu_s << std::setprecision(0) << std::setw(7)
+                  << 100 * r.client_sys_s / r.client_cpu_s << std::setprecision(2) << std::setw(9) << r.agent_cpu_s
                   << std::setw(8) << r.wall_s << std::setprecision(1) << std::setw(10) << per_query << std::setw(9)
                   << per_symbol << std::setw(13) << anchor_text.str() << std::setw(14) << target_text.str()
                   << std::setw(6) << (met ? "yes" : "NO") << "\n";
@@ -342,6 +392,7 @@ nlohmann::json client_cpu(const NoopAgent& agent, const NoopAgent& model_agent, 
                      {"steps", r.steps},
                      {"requests", r.requests},
                      {"client_cpu_s", r.client_cpu_s},
+                     {"client_sys_s", r.client_sys_s},
                      {"agent_cpu_s", r.agent_cpu_s},
                      {"wall_s", r.wall_s},
                      {"client_us_per_query", per_query},
@@ -375,6 +426,10 @@ int main(int argc, char** argv) {
     app.add_flag("--client-cpu-only", client_cpu_only, "only the client's CPU per query against a no-op agent");
     app.add_option("--queries", cpu_queries, "queries of the client CPU measurement (default 20000)")
         ->check(CLI::PositiveNumber);
+    std::string broker_path =
+        std::string(TYPESTAR_SOURCE_DIR) + "/../shared/bench/models/aalpy/MQTT/ActiveMQ__two_client_will_retain.dot";
+    app.add_option("--broker", broker_path, "Mealy DOT model of a broker for the client CPU rows broker-run, broker-step "
+                                            "(default AALpy's ActiveMQ two-client model; skipped when absent)");
     CLI11_PARSE(app, argc, argv);
 
 
@@ -392,9 +447,19 @@ int main(int argc, char** argv) {
     // Before any thread starts: the agents' processes (a no-op device, the class's closure).
     const std::string noop_token = "bench-noop-token";
     NoopAgent noop = fork_model_agent(noop_token, noop_machine(), "noop");
-    NoopAgent model = fork_model_agent(noop_token, synchronous_closure(expected.typestate), expected.typestate.name);
+    const MealyMachine closure = synchronous_closure(expected.typestate);
+    NoopAgent model = fork_model_agent(noop_token, closure, expected.typestate.name);
+    std::optional<MealyMachine> broker;
+    NoopAgent broker_agent;
+    const std::string broker_name = std::filesystem::path(broker_path).stem().string();
+    if (std::filesystem::exists(broker_path)) {
+        broker = spec::load_mealy_dot(broker_path);
+        broker_agent = fork_model_agent(noop_token, *broker, broker_name);
+    } else {
+        std::cout << "note: no broker model at " << broker_path << ": rows broker-run, broker-step skipped\n";
+    }
     auto end_noop = [&] {
-        for (NoopAgent* a : {&noop, &model}) {
+        for (NoopAgent* a : {&noop, &model, &broker_agent}) {
             if (a->pid < 0) continue;
             close(a->keep_alive);
             int status = 0;
@@ -405,7 +470,8 @@ int main(int argc, char** argv) {
     if (client_cpu_only) {
         bool same = false;
         nlohmann::json j;
-        j["client_cpu"] = client_cpu(noop, model, noop_token, cpu_queries, expected, same);
+        j["client_cpu"] = client_cpu(noop, model, closure, broker ? &broker_agent : nullptr, broker ? &*broker : nullptr,
+                                     broker_name, noop_token, cpu_queries, expected, same);
         j["client_cpu_same_answers"] = same;
         end_noop();
         std::cout << "\n" << j.dump() << "\n";
@@ -500,7 +566,8 @@ int main(int argc, char** argv) {
     j["http_ratio"] = {http_ratio_1, http_ratio_n};
     j["same_stats"] = same_stats;
     bool cpu_same = false;
-    j["client_cpu"] = client_cpu(noop, model, noop_token, cpu_queries, expected, cpu_same);
+    j["client_cpu"] = client_cpu(noop, model, closure, broker ? &broker_agent : nullptr, broker ? &*broker : nullptr,
+                                 broker_name, noop_token, cpu_queries, expected, cpu_same);
     j["client_cpu_same_answers"] = cpu_same;
     end_noop();
     std::cout << "\n" << j.dump() << "\n";
