@@ -134,7 +134,7 @@ struct ClientCpuAnchor {
 };
 constexpr ClientCpuAnchor kClientCpuAnchors[] = {
     {"run", 15.5, 1.8},       {"step", 142.1, 16.7},      {"learn-run", 17.0, 2.8},
-    {"learn-step", 112.9, 18.6}, {"broker-run", 0, 0}, {"broker-step", 0, 0}};
+    {"learn-step", 112.9, 18.6}, {"broker-run", 18.4, 2.6}, {"broker-step", 126.7, 18.2}};
 constexpr const char* kClientCpuAnchorCommit = "cb6a7de";
 
 /// The no-op device: one state, callins c0..c5 answer ok, wait answers quiet (callbacks cb0, cb1
