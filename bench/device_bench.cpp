@@ -507,11 +507,15 @@ int main(int argc, char** argv) {
     const double speedup = find("in-process", 1).wall_s / find("in-process", pool).wall_s;
     const double http_ratio_1 = find("http", 1).wall_s / find("in-process", 1).wall_s;
     const double http_ratio_n = find("http", pool).wall_s / find("in-process", pool).wall_s;
+    // A pool asks what one device asks. The paths differ: a simulation declares itself
+    // deterministic and is not verified, a device over HTTP is (the flake policy).
     bool same_stats = true;
-    for (const auto& r : rows)
-        same_stats = same_stats && r.stats.learning == rows.front().stats.learning &&
-                     r.stats.equivalence == rows.front().stats.equivalence &&
-                     r.stats.verification == rows.front().stats.verification;
+    for (const auto& r : rows) {
+        const Row& first = find(r.path, 1);
+        same_stats = same_stats && r.stats.learning == first.stats.learning &&
+                     r.stats.equivalence == first.stats.equivalence &&
+                     r.stats.verification == first.stats.verification;
+    }
 
     std::cout << "typestar device benchmark: " << expected.typestate.name << ", callback delays "
               << options.sim.delay_min.count() << "-" << options.sim.delay_max.count() << " ms, tmax "
@@ -533,7 +537,7 @@ int main(int argc, char** argv) {
               << "x (target >= 3x)\n"
               << "http / in-process wall time: " << http_ratio_1 << " (1 device), " << http_ratio_n << " (" << pool
               << " devices) (target <= 1.10)\n"
-              << "statistics identical across runs: " << (same_stats ? "yes" : "NO") << "\n"
+              << "statistics identical for 1 and " << pool << " devices on each path: " << (same_stats ? "yes" : "NO") << "\n"
               << "executed queries by phase: learning " << rows.front().stats.learning.queries_executed
               << ", equivalence " << rows.front().stats.equivalence.queries_executed << ", verification "
               << rows.front().stats.verification.queries_executed
