@@ -333,19 +333,19 @@ std::optional<Symbol> callin_output(const std::string& name, Alphabet& outputs, 
     return outputs.intern(name);
 }
 
-std::string read_session_answer(const json& body, const std::string& context) {
+std::string read_session_answer(const json& body, const MessageContext& context) {
     const auto it = body.is_object() ? body.find("session") : body.end();
     if (!body.is_object() || it == body.end() || !it->is_string())
-        throw DeviceError(context + ": no session id in the answer");
+        throw DeviceError(context.str() + ": no session id in the answer");
     const auto& id = it->get_ref<const std::string&>();
     if (id.empty() || id.size() > 128 || !std::all_of(id.begin(), id.end(), is_unreserved))
-        throw DeviceError(context + ": session id " + shown(*it) +
+        throw DeviceError(context.str() + ": session id " + shown(*it) +
                           " is not 1 to 128 characters of [A-Za-z0-9._~-]");
     return id;
 }
 
 Symbol read_step_answer(const json& body, std::uint64_t seq, bool is_wait, Alphabet& outputs,
-                        std::optional<Symbol> first_named, const std::string& context) {
+                        std::optional<Symbol> first_named, const MessageContext& context) {
     std::optional<Symbol> output;
     bool seq_fits = false;
     bool named = false;  // a Mealy device's named callin output
@@ -374,12 +374,13 @@ Symbol read_step_answer(const json& body, std::uint64_t seq, bool is_wait, Alpha
         if (!p->is_boolean() || (p->get<bool>() && (is_wait || output != err || !outside))) fits = false;
         else if (p->get<bool>()) output = outside;
     }
-    if (!fits || !seq_fits) throw DeviceError(context + ": answer " + shown(body) + " does not fit the protocol");
+    if (!fits || !seq_fits)
+        throw DeviceError(context.str() + ": answer " + shown(body) + " does not fit the protocol");
     return *output;
 }
 
 Symbol read_step_answer(const json& body, std::uint64_t seq, bool is_wait, const Alphabet& outputs,
-                        const std::string& context) {
+                        const MessageContext& context) {
     Alphabet fixed = outputs;  // nothing is added without first_named
     return read_step_answer(body, seq, is_wait, fixed, std::nullopt, context);
 }
@@ -450,6 +451,33 @@ std::optional<RunResult> read_run_answer(const json& b, std::span<const Symbol> 
     run.steps = static_cast<std::size_t>(n_steps);
     run.waits = static_cast<std::size_t>(n_waits);
     return run;
+}
+
+std::string json_text(const std::string& name) { return dump_json(json(name)); }
+
+std::string callin_body(std::uint64_t seq, std::string_view name_json) {
+    std::string body;
+    body.reserve(name_json.size() + 40);
+    body.append(R"({"callin":)").append(name_json).append(R"(,"seq":)").append(std::to_string(seq)).append("}");
+    return body;
+}
+
+std::string wait_body(std::uint64_t seq, std::chrono::milliseconds timeout) {
+    std::string body;
+    body.reserve(64);
+    body.append(R"({"seq":)").append(std::to_string(seq)).append(R"(,"timeout_ms":)");
+    body.append(std::to_string(timeout.count())).append("}");
+    return body;
+}
+
+std::string run_body(std::span<const Symbol> word, std::span<const std::string> names_json) {
+    std::string body = R"({"inputs":[)";
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        if (i > 0) body += ',';
+        body += names_json[word[i]];
+    }
+    body += "]}";
+    return body;
 }
 
 std::chrono::milliseconds request_budget(std::chrono::milliseconds base, std::chrono::milliseconds per_wait,

@@ -76,17 +76,17 @@ class HttpTransport;
 
 /// Reads the session id of a `POST /v1/sessions` answer: 1 to 128 characters of [A-Za-z0-9._~-]
 /// (it goes into URLs). Throws DeviceError "<context>: ...".
-[[nodiscard]] std::string read_session_answer(const nlohmann::json& body, const std::string& context);
+[[nodiscard]] std::string read_session_answer(const nlohmann::json& body, const MessageContext& context);
 
 /// Reads the output of a callin or wait answer for step `seq`: the answer must echo `seq` and name
 /// an output of `outputs` that fits the input (a callin: `ok` or `err`, or a Mealy device's named
 /// output, callin_output; a wait: `quiet` or a callback). Throws DeviceError "<context>: answer ... does not fit the protocol".
 [[nodiscard]] Symbol read_step_answer(const nlohmann::json& body, std::uint64_t seq, bool is_wait,
                                       Alphabet& outputs, std::optional<Symbol> first_named,
-                                      const std::string& context);
+                                      const MessageContext& context);
 /// read_step_answer for a device whose outputs are fixed (not a Mealy device: nothing is learned).
 [[nodiscard]] Symbol read_step_answer(const nlohmann::json& body, std::uint64_t seq, bool is_wait,
-                                      const Alphabet& outputs, const std::string& context);
+                                      const Alphabet& outputs, const MessageContext& context);
 
 /// Reads a `POST /v1/run` answer for `word`: one known output per input, each fitting its input,
 /// the contract of Device::run kept (everything after an absorbing output is that output; with a
@@ -105,6 +105,17 @@ class HttpTransport;
 /// and recorded. nullopt when the name cannot be an output or the device is not Mealy.
 [[nodiscard]] std::optional<Symbol> callin_output(const std::string& name, Alphabet& outputs,
                                                   std::optional<Symbol> first_named);
+
+/// The request bodies of HttpDevice, written by hand but byte for byte what dump_json writes for
+/// the same objects (keys in order, no spaces), so that a query costs no JSON document:
+/// `name_json` is dump_json of a name, made once per input (json_text).
+[[nodiscard]] std::string json_text(const std::string& name);
+/// {"callin":NAME,"seq":SEQ}
+[[nodiscard]] std::string callin_body(std::uint64_t seq, std::string_view name_json);
+/// {"seq":SEQ,"timeout_ms":TIMEOUT}
+[[nodiscard]] std::string wait_body(std::uint64_t seq, std::chrono::milliseconds timeout);
+/// {"inputs":[NAME,...]} with `names_json[s]` for each symbol s of `word`.
+[[nodiscard]] std::string run_body(std::span<const Symbol> word, std::span<const std::string> names_json);
 
 /// `base + per_wait * waits` without overflow (saturates at a day; a timeout is never negative).
 [[nodiscard]] std::chrono::milliseconds request_budget(std::chrono::milliseconds base,

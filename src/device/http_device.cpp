@@ -25,12 +25,14 @@ struct HttpDevice::Reply {
 };
 
 HttpDevice::HttpDevice(HttpConfig config)
-    : config_(std::move(config)), curl_(std::make_unique<Curl>(config_, requests_, &retries_)) {
+    : config_(std::move(config)), curl_(std::make_unique<Curl>(config_, requests_, &retries_)),
+      who_("device " + config_.url) {
     adopt(detail::fetch_status(*curl_, config_));
 }
 
 HttpDevice::HttpDevice(HttpConfig config, detail::StatusAnswer status)
-    : config_(std::move(config)), curl_(std::make_unique<Curl>(config_, requests_, &retries_)) {
+    : config_(std::move(config)), curl_(std::make_unique<Curl>(config_, requests_, &retries_)),
+      who_("device " + config_.url) {
     adopt(std::move(status));
 }
 
@@ -44,6 +46,9 @@ void HttpDevice::adopt(detail::StatusAnswer status) {
     outputs_ = std::move(status.outputs);
     traits_ = status.traits;
     first_named_ = status.first_named;
+    who_ = "device " + config_.url + (status_.name.empty() ? "" : " (" + status_.name + ")");
+    input_json_.clear();
+    for (std::size_t i = 0; i < inputs_.size(); ++i) input_json_.push_back(detail::json_text(inputs_.name(static_cast<Symbol>(i))));
 }
 
 HttpDevice::~HttpDevice() { finish(); }
@@ -77,23 +82,21 @@ bool HttpDevice::override_timing(const TimingOverride& timing) {
     return true;
 }
 
-std::string HttpDevice::who() const {
-    return "device " + config_.url + (status_.name.empty() ? "" : " (" + status_.name + ")");
-}
-
 std::string HttpDevice::word_text(std::span<const Symbol> word) const {
     return to_string(Word(word.begin(), word.end()), inputs_);
 }
 
 HttpDevice::Reply HttpDevice::request(const char* method, const std::string& path, const std::string& body,
-                                      std::chrono::milliseconds expected, const std::string& query) {
+                                      std::chrono::milliseconds expected, const std::function<std::string()>& query) {
     return Reply{curl_->request({method, path, body, detail::request_budget(config_.request_timeout, expected, 1),
-                                 config_.retries, who() + ": " + query})};
+                                 config_.retries, [&] { return who() + ": " + query(); }})};
 }
 
 void HttpDevice::reset() {
     finish();
-    session_ = curl_->create_session(who());
+    session_ = curl_->create_session([this] { return who(); });
+    callin_path_ = "/v1/sessions/" + session_ + "/callin";
+    wait_path_ = "/v1/sessions/" + session_ + "/wait";
     seq_ = 0;
     session_word_.clear();
 }
@@ -118,47 +121,39 @@ std::optional<Symbol> HttpDevice::confirm_wait(std::span<const Symbol> prefix, s
 Symbol HttpDevice::step_with(Symbol input, std::chrono::milliseconds wait_timeout) {
     if (session_.empty()) throw DeviceError("device " + config_.url + ": step without reset");
     session_word_.push_back(input);
-    const std::string query = "query '" + word_text(session_word_) + "'";
+    // Made only for a message: the query so far.
+    const auto query = [this] { return "query '" + word_text(session_word_) + "'"; };
     const bool is_wait = traits_.wait && input == *traits_.wait;
-    json body{{"seq", seq_}};
-    std::chrono::milliseconds expected{0};
-    if (is_wait) {
-        body["timeout_ms"] = wait_timeout.count();
-        expected = wait_timeout;
-    } else {
-        body["callin"] = inputs_.name(input);
-    }
-    const Reply r = request("POST", "/v1/sessions/" + session_ + (is_wait ? "/wait" : "/callin"), detail::dump_json(body),
-                            expected, query);
+    const Reply r = is_wait ? request("POST", wait_path_, detail::wait_body(seq_, wait_timeout), wait_timeout, query)
+                            : request("POST", callin_path_, detail::callin_body(seq_, input_json_[input]),
+                                      std::chrono::milliseconds(0), query);
     const std::uint64_t seq = seq_++;
-    return detail::read_step_answer(r.body, seq, is_wait, outputs_, first_named_, who() + ": " + query);
+    return detail::read_step_answer(r.body, seq, is_wait, outputs_, first_named_,
+                                    [&] { return who() + ": " + query(); });
 }
 
 void HttpDevice::finish() noexcept {
     if (session_.empty()) return;
     const std::string id = std::move(session_);
     session_.clear();
-    curl_->end_session(id, who());
+    curl_->end_session(id, [this] { return who(); });
 }
 
 RunResult HttpDevice::run(std::span<const Symbol> word) {
     if (!config_.batch) return Device::run(word);
     finish();
-    json inputs = json::array();
     std::size_t waits = 0;
-    for (Symbol s : word) {
-        inputs.push_back(inputs_.name(s));
+    for (Symbol s : word)
         if (traits_.wait && s == *traits_.wait) ++waits;
-    }
-    const std::string query = "query '" + word_text(word) + "'";
-    const std::string body = detail::dump_json(json{{"inputs", inputs}});
+    const auto query = [this, word] { return "query '" + word_text(word) + "'"; };
+    const std::string body = detail::run_body(word, input_json_);
     const auto expected = detail::request_budget(std::chrono::milliseconds(0), status_.timing.tmax, waits);
     // A garbage answer is retried like a transport error: the run starts from a fresh instance.
     for (std::size_t attempt = 0;; ++attempt) {
         const Reply r = request("POST", "/v1/run", body, expected, query);
         if (auto run = detail::read_run_answer(r.body, word, traits_, outputs_, first_named_)) return std::move(*run);
         if (attempt >= config_.retries)
-            throw DeviceError(who() + ": " + query + ": answer " +
+            throw DeviceError(who() + ": " + query() + ": answer " +
                               detail::shown_json(r.body) +
                               " does not fit the protocol (" + std::to_string(attempt + 1) + " attempts)");
         ++retries_;

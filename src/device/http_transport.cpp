@@ -3,9 +3,10 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <mutex>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -53,6 +54,8 @@ void global_init() {
 struct HttpTransport::Handle {
     CURL* curl = nullptr;
     curl_slist* headers = nullptr;
+    Sink sink;        // reused: its buffer keeps its capacity from one answer to the next
+    std::string url;  // reused likewise
     ~Handle() {
         if (headers != nullptr) curl_slist_free_all(headers);
         if (curl != nullptr) curl_easy_cleanup(curl);
@@ -60,7 +63,7 @@ struct HttpTransport::Handle {
 };
 
 HttpTransport::HttpTransport(HttpConfig& config, std::uint64_t& requests, std::uint64_t* retries)
-    : requests_(requests), retries_(retries) {
+    : requests_(requests), retries_(retries), log_(log()) {
     if (config.url.rfind("http://", 0) != 0 || config.url.size() <= 7)
         throw std::invalid_argument("device URL '" + config.url + "' is not http://HOST:PORT");
     while (!config.url.empty() && config.url.back() == '/') config.url.pop_back();
@@ -92,9 +95,11 @@ HttpTransport::~HttpTransport() = default;
 json HttpTransport::request(const AgentRequest& request) {
     CURL* h = handle_->curl;
     const char* method = request.method;
-    const std::string url = config_.url + request.path;
-    Sink sink;
+    std::string& url = handle_->url;
+    url.assign(config_.url).append(request.path);
+    Sink& sink = handle_->sink;
     sink.max = config_.max_answer_bytes;
+    const bool get = std::strcmp(method, "GET") == 0;
     /// A failed attempt: whether retrying may help, and what happened.
     struct Failure {
         bool retryable;
@@ -105,7 +110,7 @@ json HttpTransport::request(const AgentRequest& request) {
     for (std::size_t attempt = 0; attempt <= request.retries; ++attempt) {
         if (attempt > 0) {
             if (retries_ != nullptr) ++*retries_;
-            log()->debug("{}: retry {} of {} {} after: {}", config_.url, attempt, method, request.path, last.what);
+            log_->debug("{}: retry {} of {} {} after: {}", config_.url, attempt, method, request.path, last.what);
             std::this_thread::sleep_for(backoff);
             backoff *= 2;
         }
@@ -113,7 +118,7 @@ json HttpTransport::request(const AgentRequest& request) {
         sink.over = false;
         curl_easy_setopt(h, CURLOPT_URL, url.c_str());
         curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
-        if (std::string(method) == "GET") {
+        if (get) {
             curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
         } else {
             curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.c_str());
@@ -122,10 +127,10 @@ json HttpTransport::request(const AgentRequest& request) {
         curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
         curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
         ++requests_;
-        log()->trace("{} {} {}", method, url, request.body);
+        log_->trace("{} {} {}", method, url, request.body);
         const CURLcode code = curl_easy_perform(h);
         if (sink.over || code == CURLE_FILESIZE_EXCEEDED)  // retrying would fetch the same answer
-            throw DeviceError(request.context + ": " + answer_cap_message(config_.max_answer_bytes));
+            throw DeviceError(request.context.str() + ": " + answer_cap_message(config_.max_answer_bytes));
         if (code != CURLE_OK) {
             last = {code != CURLE_UNSUPPORTED_PROTOCOL && code != CURLE_URL_MALFORMAT,
                     "curl error " + std::to_string(static_cast<int>(code)) + ": " + curl_easy_strerror(code)};
@@ -134,7 +139,7 @@ json HttpTransport::request(const AgentRequest& request) {
         }
         long status = 0;
         curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-        log()->trace("-> {} {}", status, sink.received);
+        log_->trace("-> {} {}", status, sink.received);
         JudgedAnswer answer = judge_answer(status, sink.received, config_.max_answer_bytes);
         switch (answer.kind) {
             case JudgedAnswer::Kind::Accepted:
@@ -143,27 +148,32 @@ json HttpTransport::request(const AgentRequest& request) {
                 last = {true, std::move(answer.what)};
                 continue;
             case JudgedAnswer::Kind::Final:
-                if (status == 404 && std::string(method) == "DELETE") return json::object();  // already gone
-                throw DeviceError(request.context + ": " + answer.what);
+                if (status == 404 && std::strcmp(method, "DELETE") == 0) return json::object();  // already gone
+                throw DeviceError(request.context.str() + ": " + answer.what);
         }
     }
-    throw DeviceError(request.context + ": " + last.what + " (" + std::to_string(request.retries + 1) + " attempts)");
+    throw DeviceError(request.context.str() + ": " + last.what + " (" + std::to_string(request.retries + 1) + " attempts)");
 }
 
-std::string HttpTransport::create_session(const std::string& who) {
+std::string HttpTransport::create_session(const MessageContext& who) {
     static thread_local std::mt19937_64 ids{std::random_device{}()};
-    std::ostringstream id;
-    id << std::hex << ids() << ids();
-    const nlohmann::json answer = request({"POST", "/v1/sessions", dump_json(nlohmann::json{{"request_id", id.str()}}),
-                                           config_.request_timeout, config_.retries, who + ": creating a session"});
-    return read_session_answer(answer, who + ": creating a session");
+    // Two 64-bit numbers in lower-case hex without leading zeros, one after the other.
+    char id[40];
+    char* end = std::to_chars(id, id + 20, ids(), 16).ptr;
+    end = std::to_chars(end, id + sizeof id, ids(), 16).ptr;
+    auto context = [&who] { return who.str() + ": creating a session"; };
+    const nlohmann::json answer =
+        request({"POST", "/v1/sessions", dump_json(nlohmann::json{{"request_id", std::string(id, end)}}),
+                 config_.request_timeout, config_.retries, context});
+    return read_session_answer(answer, context);
 }
 
-void HttpTransport::end_session(const std::string& id, const std::string& who) noexcept {
+void HttpTransport::end_session(const std::string& id, const MessageContext& who) noexcept {
     try {
-        request({"DELETE", "/v1/sessions/" + id, "", config_.request_timeout, 0, who + ": ending session " + id});
+        request({"DELETE", "/v1/sessions/" + id, "", config_.request_timeout, 0,
+                 [&who, &id] { return who.str() + ": ending session " + id; }});
     } catch (const std::exception& e) {
-        log()->warn("{}", e.what());
+        log_->warn("{}", e.what());
     }
 }
 

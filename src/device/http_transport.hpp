@@ -12,7 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol.hpp"
 #include "typestar/device/connection.hpp"
+
+namespace spdlog {
+class logger;
+}
 
 namespace typestar::detail {
 
@@ -24,7 +29,8 @@ struct AgentRequest {
     std::string body;            ///< sent unless `method` is GET
     std::chrono::milliseconds timeout{0};  ///< each attempt's total time (CURLOPT_TIMEOUT_MS)
     std::size_t retries = 0;               ///< attempts after the first
-    std::string context;  ///< what the request is for, prefixing every error, e.g. "device URL: status"
+    /// What the request is for, prefixing every error, e.g. "device URL: status" (made only for a message).
+    MessageContext context;
 };
 
 /// A keep-alive libcurl handle for the agent at HttpConfig::url. Not thread-safe.
@@ -49,10 +55,10 @@ public:
     /// A fresh session: POST /v1/sessions with a random request_id (so a retried create returns the
     /// same session), retried like every request. Its id; throws DeviceError "<who>: creating a
     /// session: ...".
-    std::string create_session(const std::string& who);
+    std::string create_session(const MessageContext& who);
     /// DELETE /v1/sessions/`id`, one attempt (an agent that lost the session reaps it anyway); a
     /// failure is logged as a warning, never thrown.
-    void end_session(const std::string& id, const std::string& who) noexcept;
+    void end_session(const std::string& id, const MessageContext& who) noexcept;
 
 private:
     struct Handle;
@@ -60,6 +66,7 @@ private:
     std::uint64_t& requests_;
     std::uint64_t* retries_;
     std::unique_ptr<Handle> handle_;
+    std::shared_ptr<spdlog::logger> log_;  ///< typestar.device, looked up once
 };
 
 }  // namespace typestar::detail

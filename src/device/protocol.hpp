@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +24,24 @@ inline constexpr long long kMaxTimingMs = 3'600'000;
 inline std::string dump_json(const nlohmann::json& value) {
     return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
+
+/// What a message is about, prefixing it (e.g. "device URL: query 'a b'"): a text, or a function
+/// that makes it, called only when a message is made, so that a query's text is not built for
+/// every request that succeeds.
+class MessageContext {
+public:
+    MessageContext(const char* text) : text_(text) {}           // NOLINT(google-explicit-constructor)
+    MessageContext(std::string text) : text_(std::move(text)) {}  // NOLINT(google-explicit-constructor)
+    template <class F, std::enable_if_t<std::is_invocable_r_v<std::string, const F&> &&
+                                            !std::is_convertible_v<F, std::string>, int> = 0>
+    MessageContext(F make) : make_(std::move(make)) {}  // NOLINT(google-explicit-constructor)
+    /// The text.
+    [[nodiscard]] std::string str() const { return make_ ? make_() : text_; }
+
+private:
+    std::string text_;
+    std::function<std::string()> make_;
+};
 
 /// The deepest nesting of arrays and objects a protocol JSON text may have (the top-level object is
 /// level 1). Every agent refuses a deeper request body with 400 (device/PROTOCOL.md, "Limits"), and

@@ -282,6 +282,28 @@ TEST(AgentAnswers, RunAnswersMustKeepTheRunContract) {
                     .has_value());
 }
 
+// HttpDevice writes its request bodies by hand (no JSON document per request): byte for byte what
+// dump_json writes for the same objects, for every name an agent may declare, odd ones included.
+TEST(AgentRequests, BodiesAreWhatDumpJsonWrites) {
+    const std::vector<std::string> names = {"start", "a\"b", "back\\slash", "caf\u00e9", "\xF0\x9F\x8E\xB5", "bad\xFFutf8",
+                                            "tab\tcontrol", "wait", "{}[],:", "/v1/run?x=1"};
+    std::vector<std::string> names_json;
+    for (const auto& n : names) names_json.push_back(detail::json_text(n));
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        EXPECT_EQ(names_json[i], detail::dump_json(json(names[i])));
+        for (const std::uint64_t seq : {std::uint64_t{0}, std::uint64_t{7}, std::numeric_limits<std::uint64_t>::max()})
+            EXPECT_EQ(detail::callin_body(seq, names_json[i]), detail::dump_json(json{{"seq", seq}, {"callin", names[i]}}))
+                << names[i];
+    }
+    for (const auto timeout : {0ms, 100ms, 3600000ms})
+        EXPECT_EQ(detail::wait_body(12, timeout), detail::dump_json(json{{"seq", std::uint64_t{12}}, {"timeout_ms", timeout.count()}}));
+    const Word word = {0, 1, 2, 1, 5, 9, 3, 4, 6, 7, 8};
+    json inputs = json::array();
+    for (const Symbol s : word) inputs.push_back(names[s]);
+    EXPECT_EQ(detail::run_body(word, names_json), detail::dump_json(json{{"inputs", inputs}}));
+    EXPECT_EQ(detail::run_body(Word{}, names_json), detail::dump_json(json{{"inputs", json::array()}}));
+}
+
 TEST(AgentAnswers, TimeoutBudgetsSaturate) {
     EXPECT_EQ(detail::request_budget(5000ms, 100ms, 3), 5300ms);
     EXPECT_EQ(detail::request_budget(5000ms, 3600000ms, std::numeric_limits<std::size_t>::max()), 24h);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -78,19 +79,22 @@ private:
     struct Curl;
     struct Reply;
     Reply request(const char* method, const std::string& path, const std::string& body,
-                  std::chrono::milliseconds expected, const std::string& query);
+                  std::chrono::milliseconds expected, const std::function<std::string()>& query);
     std::string word_text(std::span<const Symbol> word) const;
-    std::string who() const;
+    const std::string& who() const { return who_; }
 
     HttpConfig config_;
     std::unique_ptr<Curl> curl_;
     AgentStatus status_;
     std::string timing_note_;  // DeviceDescription::timing_note after override_timing
+    std::string who_;          // "device URL (class)", prefixing messages
+    std::vector<std::string> input_json_;  // each input's name as JSON text, for request bodies
     Alphabet inputs_;
     Alphabet outputs_;
     DeviceTraits traits_;
     std::optional<Symbol> first_named_;  ///< Mealy devices: named callin outputs from this id on
     std::string session_;
+    std::string callin_path_, wait_path_;  // of session_
     std::uint64_t seq_ = 0;
     Word session_word_;
     std::uint64_t requests_ = 0;
