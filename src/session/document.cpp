@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../spec/spec_detail.hpp"
+#include "proposal_flow.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
@@ -47,29 +48,13 @@ spec::Spec spec_for_diff(const Document& d) {
     return spec::load_dot_spec(d.path, spec::sanitize_name(fs::path(d.path).stem().string(), "imported"));
 }
 
-/// The signature of `a` as text lines (inputs and outputs with parameter types), for comparing.
-std::vector<std::string> signature_lines(const ra::RegisterAutomaton& a) {
-    std::vector<std::string> out;
-    auto add = [&](const char* what, const std::vector<ra::SymbolDecl>& ds) {
-        for (const auto& d : ds) {
-            std::string t = std::string(what) + " " + d.name + "(";
-            for (std::size_t i = 0; i < d.params.size(); ++i) t += std::string(i ? ", " : "") + ra::type_name(d.params[i].type);
-            out.push_back(t + ")");
-        }
-    };
-    add("input", a.inputs);
-    add("output", a.outputs);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 /// Two register automata: the signatures, then the shortest separating data trace up to `depth`
 /// steps (iterative deepening over one data word per data class).
 DocumentDiff diff_register_automata(const Document& old_doc, const Document& new_doc, std::size_t depth) {
     const ra::RegisterAutomaton& a = old_doc.automaton->automaton;
     DocumentDiff out;
     std::ostringstream text;
-    const auto sa = signature_lines(a), sb = signature_lines(new_doc.automaton->automaton);
+    const auto sa = detail::signature_lines(a), sb = detail::signature_lines(new_doc.automaton->automaton);
     if (sa != sb) {
         text << "different signatures:\n";
         for (const auto& l : sa)
