@@ -10,6 +10,9 @@
 #include <string>
 
 #include "typestar/session/document.hpp"
+#include "typestar/session/kind.hpp"
+#include "typestar/session/register_automata.hpp"
+#include "typestar/session/test_plan.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -195,6 +198,43 @@ TEST(SessionDocument, LearnRecordsTheBoundAsUsedAndSaysWhatRan) {
     Subject inproc = open_subject("inproc:asynctask");
     EXPECT_THROW((void)learn_document(inproc, perfect), std::invalid_argument);
     EXPECT_NO_THROW((void)learn_document(typestate, perfect));
+}
+
+TEST(SpecKind, EveryDocumentIsAnsweredByItsKind) {
+    const Document typestate = load_document(kTypestate);
+    const Document queue = load_document(kQueue);
+    const Document mealy = load_document(mealy_dot_file("kind"));
+    EXPECT_EQ(kind_of(typestate).id(), DocumentKind::Typestate);
+    EXPECT_EQ(kind_of(mealy).id(), DocumentKind::Typestate);  // a Mealy machine is the typestate kind's
+    EXPECT_EQ(kind_of(queue).id(), DocumentKind::RegisterAutomaton);
+    EXPECT_EQ(&spec_kind(DocumentKind::RegisterAutomaton), &kind_of(queue));
+    EXPECT_EQ(kind_of(queue).noun(), "register automaton");
+    // The document functions answer through the kind.
+    EXPECT_EQ(kind_of(queue).summary(queue), document_summary(queue));
+    EXPECT_EQ(kind_of(typestate).summary(typestate), document_summary(typestate));
+    EXPECT_EQ(kind_of(queue).default_bound(queue, SuiteMethod::Algorithm2), queue.automaton->distinguisher);
+    // Each kind's test plan is its own planner's.
+    EXPECT_EQ(kind_of(typestate).test_plan(typestate).size(), plan_transition_tests(*typestate.spec).size());
+    const auto plan = kind_of(queue).test_plan(queue);
+    ASSERT_EQ(plan.size(), 24u);
+    EXPECT_EQ(plan.front().name, plan_register_tests(queue.automaton->automaton).front().name);
+}
+
+TEST(SpecKind, AProposalOfAnotherClassIsNamedSoForEitherKind) {
+    const Document typestate = load_document(kTypestate);
+    Document renamed = typestate;
+    renamed.spec->typestate.name = "OtherTask";
+    EXPECT_TRUE(kind_of(typestate).proposal_mismatch(typestate, typestate).empty());
+    const auto t = kind_of(typestate).proposal_mismatch(typestate, renamed);
+    ASSERT_EQ(t.size(), 1u);
+    EXPECT_EQ(t[0], "another class: the proposal is 'OtherTask', the spec '" + typestate.spec->typestate.name + "'");
+    const Document queue = load_document(kQueue);
+    Document other = queue;
+    other.automaton->automaton.outputs.pop_back();
+    EXPECT_TRUE(kind_of(queue).proposal_mismatch(queue, queue).empty());
+    const auto r = kind_of(queue).proposal_mismatch(queue, other);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].rfind("another signature: the proposal lacks output ", 0), 0u) << r[0];
 }
 
 }  // namespace
