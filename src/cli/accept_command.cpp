@@ -18,6 +18,7 @@
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/session/document.hpp"
+#include "typestar/session/kind.hpp"
 #include "typestar/session/proposal.hpp"
 #include "typestar/session/register_automata.hpp"
 #include "typestar/spec/diff.hpp"
@@ -120,34 +121,32 @@ void report_accepted(const fs::path& spec_path, const fs::path& proposal_path, c
     std::cout << '\n';
 }
 
-/// The proposal of `spec_path`, and the stored spec when there is one. Exits 2 when there is no
-/// proposal, or (without --force) when it is a proposal of another class or alphabet.
-std::pair<spec::Spec, std::optional<spec::Spec>> load_checked(const AcceptArgs& o, const fs::path& spec_path,
-                                                              const fs::path& proposal_path) {
-    std::error_code ec;
-    spec::Spec proposal = spec::load_spec(proposal_path);  // SpecError: main prints the diagnostics
-    std::optional<spec::Spec> stored;
-    if (fs::exists(spec_path, ec)) stored = spec::load_spec(spec_path);
-    if (stored) {
-        const std::vector<std::string> mismatch = proposal_mismatch(*stored, proposal);
-        check_mismatch(o, spec_path, proposal_path, mismatch);
-        // A proposal that loses stored states is flagged before it replaces the spec; a smaller
-        // one is refused unless told (the re-learn may have stopped short of what the spec knew).
-        if (mismatch.empty()) {
-            const spec::SpecDiff diff = spec::diff_specs(*stored, proposal);
-            if (const std::string lost = stored_states_lost(diff); !lost.empty()) {
-                if (diff.new_state_count < diff.old_state_count && !o.force) {
-                    print_error(proposal_path.string() + " is smaller than " + spec_path.string() + ": " + lost +
-                                "\nnothing was written; review the change (typestar diff " + spec_path.string() + " " +
-                                proposal_path.string() + "), re-learn at a higher bound if the device still has those "
-                                "states, or accept it with --force if it really lost them");
-                    exit_with(kExitBadInput);
-                }
-                std::cerr << "typestar: warning: " << (o.force ? "--force: " : "") << lost << "\n";
-            }
-        }
+/// The checks of every kind, asked of the proposal's kind (SpecKind): exits 2 when the stored spec
+/// is of another kind, or (without --force) when the proposal belongs to another spec (another
+/// class or alphabet) or is smaller than the stored spec; warns when it loses stored states.
+void check_proposal(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path,
+                    const Document& stored, const Document& proposal) {
+    const SpecKind& kind = kind_of(proposal);
+    if (kind_of(stored).id() != kind.id()) {
+        print_error(proposal_path.string() + " is a " + std::string(kind.noun()) + ", but " + spec_path.string() +
+                    " is a " + std::string(kind_of(stored).noun()) + ": nothing was written");
+        exit_with(kExitBadInput);
     }
-    return {std::move(proposal), std::move(stored)};
+    const std::vector<std::string> mismatch = kind.proposal_mismatch(stored, proposal);
+    check_mismatch(o, spec_path, proposal_path, mismatch);
+    if (!mismatch.empty()) return;
+    // A proposal that loses stored states is flagged before it replaces the spec; a smaller
+    // one is refused unless told (the re-learn may have stopped short of what the spec knew).
+    const ProposalLoss loss = kind.proposal_loss(stored, proposal);
+    if (loss.text.empty()) return;
+    if (loss.smaller && !o.force) {
+        print_error(proposal_path.string() + " is smaller than " + spec_path.string() + ": " + loss.text +
+                    "\nnothing was written; review the change (typestar diff " + spec_path.string() + " " +
+                    proposal_path.string() + "), re-learn at a higher bound if the device still has those " +
+                    loss.unit + ", or accept it with --force if it really lost them");
+        exit_with(kExitBadInput);
+    }
+    std::cerr << "typestar: warning: " << (o.force ? "--force: " : "") << loss.text << "\n";
 }
 
 /// The accepted name of every state of `t` (the proposal): the stored name where the pairing of
@@ -228,36 +227,11 @@ std::vector<std::string> accepted_names(const AcceptArgs& o, const fs::path& spe
     return final_names;
 }
 
-/// A register automaton's proposal: refused like a typestate's when it belongs to another spec
-/// (another name or signature) or has fewer locations than the stored spec, unless --force. Its
-/// locations keep the proposal's names (register automata have no pairing of locations with the
-/// stored spec's), except those chosen with --name.
-void accept_register(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path) {
-    ra::RaSpec accepted = ra::load_register_spec(proposal_path);  // SpecError: main prints the diagnostics
-    std::optional<ra::RaSpec> stored;
-    std::error_code ec;
-    if (fs::exists(spec_path, ec)) {
-        if (document_format(spec_path) != DocumentFormat::RegisterAutomatonYaml) {
-            print_error(proposal_path.string() + " is a register automaton, but " + spec_path.string() +
-                        " is not: nothing was written");
-            exit_with(kExitBadInput);
-        }
-        stored = ra::load_register_spec(spec_path);
-        check_mismatch(o, spec_path, proposal_path, proposal_mismatch(*stored, accepted));
-        const std::size_t before = stored->automaton.locations.size(), after = accepted.automaton.locations.size();
-        if (after < before) {
-            const std::string lost = "the proposal has " + std::to_string(after) + " locations, the stored spec " +
-                                     std::to_string(before);
-            if (!o.force) {
-                print_error(proposal_path.string() + " is smaller than " + spec_path.string() + ": " + lost +
-                            "\nnothing was written; review the change (typestar diff " + spec_path.string() + " " +
-                            proposal_path.string() + "), re-learn at a higher bound if the device still has those "
-                            "locations, or accept it with --force if it really lost them");
-                exit_with(kExitBadInput);
-            }
-            std::cerr << "typestar: warning: --force: " << lost << "\n";
-        }
-    }
+/// A register automaton's proposal (checked by check_proposal): its locations keep the proposal's
+/// names (register automata have no pairing of locations with the stored spec's), except those
+/// chosen with --name.
+void accept_register(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path,
+                     ra::RaSpec accepted, const std::string& bound_note) {
     auto& locations = accepted.automaton.locations;
     std::size_t renamed = 0;
     for (const auto& n : o.names) {
@@ -286,10 +260,6 @@ void accept_register(const AcceptArgs& o, const fs::path& spec_path, const fs::p
     std::string what = std::to_string(locations.size()) + " locations (the proposal's names" +
                        (renamed > 0 ? ", " + std::to_string(renamed) + " renamed" : std::string()) +
                        ": register automata have no pairing with the stored names)";
-    std::string bound_note;
-    if (stored && stored->distinguisher != accepted.distinguisher)
-        bound_note = "the distinguisher bound changes from B=" + std::to_string(stored->distinguisher) + " to B=" +
-                     std::to_string(accepted.distinguisher);
     report_accepted(spec_path, proposal_path, what, bound_note);
 }
 
@@ -297,9 +267,24 @@ void run_accept(const AcceptArgs& o) {
     const fs::path spec_path = o.spec;
     const fs::path proposal_path = proposed_path(spec_path, "yaml");
     require_proposal(proposal_path);
-    if (document_format(proposal_path) == DocumentFormat::RegisterAutomatonYaml)
-        return accept_register(o, spec_path, proposal_path);
-    const auto [proposal, stored] = load_checked(o, spec_path, proposal_path);
+    const Document proposal_document = load_document(proposal_path);  // SpecError: main prints the diagnostics
+    std::optional<Document> stored_document;
+    std::error_code ec;
+    if (fs::exists(spec_path, ec)) stored_document = load_document(spec_path);
+    if (stored_document && !stored_document->spec && !stored_document->automaton) {
+        print_error(spec_path.string() + " is a Mealy machine, not a spec: nothing was written (import it first: "
+                    "typestar import " + spec_path.string() + ")");
+        exit_with(kExitBadInput);
+    }
+    if (stored_document) check_proposal(o, spec_path, proposal_path, *stored_document, proposal_document);
+    const std::string bound_note =
+        stored_document ? kind_of(proposal_document).bound_change(*stored_document, proposal_document) : std::string();
+    // Naming the accepted states is the kind's own: a register automaton keeps the proposal's.
+    if (proposal_document.automaton)
+        return accept_register(o, spec_path, proposal_path, *proposal_document.automaton, bound_note);
+    const spec::Spec& proposal = *proposal_document.spec;
+    std::optional<spec::Spec> stored;
+    if (stored_document) stored = stored_document->spec;
     const Typestate& t = proposal.typestate;
     const std::vector<std::string> final_names = accepted_names(o, spec_path, proposal_path, t, stored);
 
@@ -316,7 +301,7 @@ void run_accept(const AcceptArgs& o) {
     std::string what = std::to_string(accepted.typestate.states.size()) + " states (" + std::to_string(kept) +
                        " with their stored names, " + std::to_string(accepted.typestate.states.size() - kept) +
                        " new)" + (renamed > 0 ? ", " + std::to_string(renamed) + " renamed" : std::string());
-    report_accepted(spec_path, proposal_path, what, stored ? bound_change(*stored, accepted) : std::string());
+    report_accepted(spec_path, proposal_path, what, bound_note);
 }
 
 }  // namespace

@@ -547,13 +547,23 @@ public:
         // Not behaviour, but what every CI run executes: a change of B is said, with the suite sizes.
         // (Only between two specs: a Mealy DOT file declares no bound.)
         if (old_document.spec && new_document.spec)
-            if (const std::string b = bound_change(old_spec, new_spec); !b.empty()) out.text += "\nNote: " + b + ".\n";
+            if (const std::string b = typestar::bound_change(old_spec, new_spec); !b.empty()) out.text += "\nNote: " + b + ".\n";
         return out;
     }
 
     [[nodiscard]] std::vector<std::string> proposal_mismatch(const Document& stored,
                                                              const Document& proposal) const override {
         return typestar::proposal_mismatch(spec_for_diff(stored), spec_for_diff(proposal));
+    }
+
+    [[nodiscard]] ProposalLoss proposal_loss(const Document& stored, const Document& proposal) const override {
+        const spec::SpecDiff diff = spec::diff_specs(spec_for_diff(stored), spec_for_diff(proposal));
+        return {stored_states_lost(diff), diff.new_state_count < diff.old_state_count, "states"};
+    }
+
+    [[nodiscard]] std::string bound_change(const Document& stored, const Document& proposal) const override {
+        if (!stored.spec || !proposal.spec) return {};  // a Mealy DOT file declares no bound
+        return typestar::bound_change(*stored.spec, *proposal.spec);
     }
 
     [[nodiscard]] std::vector<TransitionTest> test_plan(const Document& d) const override {
@@ -614,6 +624,20 @@ public:
     [[nodiscard]] std::vector<std::string> proposal_mismatch(const Document& stored,
                                                              const Document& proposal) const override {
         return typestar::proposal_mismatch(*stored.automaton, *proposal.automaton);
+    }
+
+    [[nodiscard]] ProposalLoss proposal_loss(const Document& stored, const Document& proposal) const override {
+        const std::size_t before = stored.automaton->automaton.locations.size();
+        const std::size_t after = proposal.automaton->automaton.locations.size();
+        if (after >= before) return {{}, false, "locations"};
+        return {"the proposal has " + std::to_string(after) + " locations, the stored spec " + std::to_string(before),
+                true, "locations"};
+    }
+
+    [[nodiscard]] std::string bound_change(const Document& stored, const Document& proposal) const override {
+        const std::size_t before = stored.automaton->distinguisher, after = proposal.automaton->distinguisher;
+        if (before == after) return {};
+        return "the distinguisher bound changes from B=" + std::to_string(before) + " to B=" + std::to_string(after);
     }
 
     [[nodiscard]] std::vector<TransitionTest> test_plan(const Document& d) const override {

@@ -208,6 +208,16 @@ TEST_F(RaCli, AcceptTakesARegisterAutomatonProposalThroughTheSameChecks) {
               std::string::npos)
         << refused.err;
     EXPECT_EQ(read(dir_ / "other.yaml"), read(kSpec));
+    // A proposal of the other kind is refused, naming both kinds.
+    fs::copy_file(kSource + "/specs/asynctask.yaml", dir_ / "mixed.proposed.yaml");
+    fs::copy_file(kSpec, dir_ / "mixed.yaml");
+    const Result mixed = run({"accept", "mixed.yaml", "--auto", "--force"});
+    EXPECT_EQ(mixed.status, 2);
+    EXPECT_NE(mixed.err.find("mixed.proposed.yaml is a typestate, but mixed.yaml is a register automaton: nothing "
+                             "was written"),
+              std::string::npos)
+        << mixed.err;
+    EXPECT_EQ(read(dir_ / "mixed.yaml"), read(kSpec));
     // The poll mutant's proposal: written atomically, one location renamed, the proposal files gone.
     std::ofstream(dir_ / "pq.proposed.dot") << "digraph {}\n";
     const Result bad_name = run({"accept", "pq.yaml", "--name", "nowhere=Empty"});

@@ -11,6 +11,7 @@
 
 #include "typestar/session/document.hpp"
 #include "typestar/session/kind.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/session/register_automata.hpp"
 #include "typestar/session/test_plan.hpp"
 #include "typestar/spec/spec.hpp"
@@ -235,6 +236,26 @@ TEST(SpecKind, AProposalOfAnotherClassIsNamedSoForEitherKind) {
     const auto r = kind_of(queue).proposal_mismatch(queue, other);
     ASSERT_EQ(r.size(), 1u);
     EXPECT_EQ(r[0].rfind("another signature: the proposal lacks output ", 0), 0u) << r[0];
+}
+
+TEST(SpecKind, WhatAProposalLosesAndHowItsBoundChangesForEitherKind) {
+    const Document typestate = load_document(kTypestate);
+    EXPECT_TRUE(kind_of(typestate).proposal_loss(typestate, typestate).text.empty());
+    EXPECT_TRUE(kind_of(typestate).bound_change(typestate, typestate).empty());
+    Document higher = typestate;
+    higher.spec->bounds.distinguisher += 1;
+    EXPECT_EQ(kind_of(typestate).bound_change(typestate, higher), bound_change(*typestate.spec, *higher.spec));
+    const Document queue = load_document(kQueue);
+    Document fewer = queue;
+    fewer.automaton->automaton.locations.pop_back();
+    const ProposalLoss loss = kind_of(queue).proposal_loss(queue, fewer);
+    EXPECT_TRUE(loss.smaller);
+    EXPECT_EQ(loss.text, "the proposal has 7 locations, the stored spec 8");
+    EXPECT_EQ(loss.unit, "locations");
+    EXPECT_FALSE(kind_of(queue).proposal_loss(fewer, queue).smaller);
+    Document b3 = queue;
+    b3.automaton->distinguisher = 3;
+    EXPECT_EQ(kind_of(queue).bound_change(queue, b3), "the distinguisher bound changes from B=2 to B=3");
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // generalise) and register automata — through SpecKind, as LearnLib's Experiment<A> knows each
 // automaton kind through its learner and oracle: one object per kind answers what a document of it
 // says of itself (summary, export, bound), compares two of them (diff, proposal_mismatch), plans its
-// tests, learns a device of it and checks one against it. kind_of(document) is the one place that
+// tests, learns a device of it and checks one against it; `typestar accept` asks it whether a
+// proposal belongs to the stored spec and what it loses. kind_of(document) is the one place that
 // reads which kind a document is; the document functions of typestar/session/document.hpp are
 // one-line calls through it, and a third kind is one more implementation, not a branch in each.
 // Not yet behind it: the proposal workflow's learning step (propose_spec / propose_register_spec
@@ -21,6 +22,13 @@
 #include "typestar/session/test_plan.hpp"
 
 namespace typestar {
+
+/// What a proposal loses of the stored spec (SpecKind::proposal_loss).
+struct ProposalLoss {
+    std::string text;    ///< the sentence, e.g. "the proposal has 2 states, the stored spec 5: ..."; empty: nothing lost
+    bool smaller = false;  ///< fewer states (typestates) or locations (register automata)
+    std::string unit;    ///< "states" or "locations", for the refusal's advice
+};
 
 /// One kind of spec. Implementations are stateless singletons (kind_of); every member takes
 /// documents of its own kind and throws std::invalid_argument, naming the file, for one it cannot
@@ -48,6 +56,14 @@ public:
     /// one sentence each; empty when it is (proposal_mismatch of either kind).
     [[nodiscard]] virtual std::vector<std::string> proposal_mismatch(const Document& stored,
                                                                      const Document& proposal) const = 0;
+    /// What `proposal` loses of `stored` (same class and alphabet): for typestates the stored states
+    /// that are merged or no longer reached (stored_states_lost), for register automata fewer
+    /// locations; `smaller` when it has fewer states or locations, which `typestar accept` refuses
+    /// without --force.
+    [[nodiscard]] virtual ProposalLoss proposal_loss(const Document& stored, const Document& proposal) const = 0;
+    /// When `proposal`'s distinguisher bound differs from `stored`'s: "the distinguisher bound
+    /// changes from B=2 to B=3" (typestates add the suite sizes, bound_change); else empty.
+    [[nodiscard]] virtual std::string bound_change(const Document& stored, const Document& proposal) const = 0;
     /// The spec's tests, one per transition, in file order (plan_transition_tests, plan_register_tests).
     [[nodiscard]] virtual std::vector<TransitionTest> test_plan(const Document& document) const = 0;
 
