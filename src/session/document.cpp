@@ -16,6 +16,7 @@
 
 #include "../spec/spec_detail.hpp"
 #include "proposal_flow.hpp"
+#include "session_detail.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
@@ -544,6 +545,7 @@ public:
         out.same = diff.empty();
         if (picture) out.picture_dot = spec::write_diff_dot(old_spec, new_spec);
         out.text = spec::format_diff(diff);
+        if (old_document.spec && new_document.spec) out.json = detail::typestate_diff_json(diff, out.same);
         // Not behaviour, but what every CI run executes: a change of B is said, with the suite sizes.
         // (Only between two specs: a Mealy DOT file declares no bound.)
         if (old_document.spec && new_document.spec)

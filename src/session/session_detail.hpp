@@ -12,6 +12,7 @@
 
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/mealy.hpp"
+#include "typestar/spec/diff.hpp"
 #include "typestar/sul/device.hpp"
 
 namespace typestar::detail {
@@ -52,5 +53,9 @@ struct NewCallback {
 std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vector<Word>& access,
                                     std::span<Device* const> devices, double factor, const std::vector<char>* only,
                                     std::optional<NewCallback>* found);
+
+/// The JSON of `typestar diff --format json` for the diff of two typestate specs (write_suite_json's
+/// sibling: the machine interface the runners read).
+[[nodiscard]] std::string typestate_diff_json(const spec::SpecDiff& diff, bool same);
 
 }  // namespace typestar::detail

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -256,6 +257,30 @@ TEST(SpecKind, WhatAProposalLosesAndHowItsBoundChangesForEitherKind) {
     Document b3 = queue;
     b3.automaton->distinguisher = 3;
     EXPECT_EQ(kind_of(queue).bound_change(queue, b3), "the distinguisher bound changes from B=2 to B=3");
+}
+
+TEST(RunnerJson, TheSuiteAndDiffJsonTheRunnersReadComeFromTheSession) {
+    const Document typestate = load_document(kTypestate);
+    std::ostringstream suite;
+    write_suite_json(suite, typestate, SuiteMethod::Algorithm2, 2);
+    const std::string text = suite.str();
+    EXPECT_EQ(text.rfind("{\n  \"spec\": \"" + typestate.name + "\",\n  \"method\": ", 0), 0u) << text.substr(0, 200);
+    EXPECT_TRUE(contains(text, "\n  \"test_suite\": "));
+    EXPECT_TRUE(contains(text, "\n  \"transitions\": ["));
+    EXPECT_TRUE(contains(text, "\n  \"quiet_checks\": {\"factor\": "));
+    EXPECT_EQ(text.substr(text.size() - 4), "}\n}\n");  // quiet_checks, then the object
+    const Document queue = load_document(kQueue);
+    std::ostringstream none;
+    EXPECT_THROW(write_suite_json(none, queue, SuiteMethod::Algorithm2, 2), std::invalid_argument);
+    // diff: the JSON beside the report, for two typestate specs only.
+    const Document mutant = load_document(kSource + "/tests/cli/fixtures/mediaplayer_stop_refused.yaml");
+    const Document player = load_document(kSource + "/specs/mediaplayer.yaml");
+    const DocumentDiff d = diff_documents(player, mutant);
+    EXPECT_FALSE(d.same);
+    EXPECT_EQ(d.json.rfind("{\n  \"same\": false,\n  \"callins_added\": [],", 0), 0u) << d.json;
+    EXPECT_TRUE(contains(d.json, "\"input\": \"stop\",\n      \"kind\": \"removed\""));
+    EXPECT_TRUE(diff_documents(queue, queue).json.empty());
+    EXPECT_TRUE(diff_documents(load_document(mealy_dot_file("json")), typestate).json.empty());
 }
 
 }  // namespace
