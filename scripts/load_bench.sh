@@ -8,8 +8,13 @@
 #   wrong      a different spec was written, or the check failed (a false failure)
 #   other      any other error (e.g. non-determinism)
 #   retries    runs repeated past a late callback, summed over the runs (from --stats)
+# With -T, the real targets (Boost.Asio steady_timer, TCP socket, SQLite) too: each run learns them with
+# `typestar_learn_targets --check` (the committed specs/targets/*.yaml, byte for byte) and checks them
+# with the plugin's `targets_conformance_tests` binary (rows `targets`).
 # Usage: scripts/load_bench.sh [-n LOOPS] [-r RUNS] [-c "class ..."] [-t TYPESTAR] [-x "extra learn/check args"]
-#   LOOPS busy loops (default 4) at the same priority as the runs; RUNS per class (default 3).
+#                              [-l NICE] [-u NICE] [-T]
+#   LOOPS busy loops (default 4); RUNS per class (default 3). The loops run at nice -l (default 0), the
+#   runs at nice -u (default 0): equal priority by default; `-u 19` puts the load at a higher priority.
 # Exit 0 when no run was wrong (timing errors are honest failures, not wrong answers), 1 otherwise.
 set -uo pipefail
 
@@ -19,14 +24,20 @@ runs=3
 classes="asynctask countdowntimer mediaplayer sqliteopenhelper speechrecognizer"
 typestar="${TYPESTAR:-$here/build/src/cli/typestar}"
 extra=""
-while getopts "n:r:c:t:x:" opt; do
+loop_nice=0
+run_nice=0
+real_targets=0
+while getopts "n:r:c:t:x:l:u:T" opt; do
     case "$opt" in
         n) loops="$OPTARG" ;;
         r) runs="$OPTARG" ;;
         c) classes="$OPTARG" ;;
         t) typestar="$OPTARG" ;;
         x) extra="$OPTARG" ;;
-        *) sed -n '2,13p' "$0" >&2; exit 2 ;;
+        l) loop_nice="$OPTARG" ;;
+        u) run_nice="$OPTARG" ;;
+        T) real_targets=1 ;;
+        *) sed -n '2,19p' "$0" >&2; exit 2 ;;
     esac
 done
 if [[ ! -x "$typestar" ]]; then
@@ -43,9 +54,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# Busy loops: each spins for at most an hour (bounded even if this script is killed hard).
+# Busy loops: each spins for at most three hours (bounded even if this script is killed hard).
 for ((i = 0; i < loops; ++i)); do
-    timeout 3600 bash -c 'while :; do :; done' &
+    nice -n "$loop_nice" timeout 10800 bash -c 'while :; do :; done' &
     pids+=("$!")
 done
 
@@ -60,7 +71,7 @@ for c in $classes; do
             out="$work/$c.$phase.$r"
             if [[ "$phase" == learn ]]; then
                 # shellcheck disable=SC2086
-                "$typestar" learn --device "inproc:$c" --out "$out.yaml" --stats "$out.json" $extra \
+                nice -n "$run_nice" "$typestar" learn --device "inproc:$c" --out "$out.yaml" --stats "$out.json" $extra \
                     >"$out.stdout" 2>"$out.stderr"
                 code=$?
                 if [[ -f "$out.json" ]]; then
@@ -79,7 +90,7 @@ for c in $classes; do
                 fi
             else
                 # shellcheck disable=SC2086
-                "$typestar" check "$spec" --device "inproc:$c" $extra >"$out.stdout" 2>"$out.stderr"
+                nice -n "$run_nice" "$typestar" check "$spec" --device "inproc:$c" $extra >"$out.stdout" 2>"$out.stderr"
                 code=$?
                 n=$(sed -n 's/.*, \([0-9]*\) timing retr.*/\1/p' "$out.stderr" | head -1)
                 retries=$((retries + ${n:-0}))
@@ -105,5 +116,39 @@ for c in $classes; do
         printf '%-18s %-6s %8s %7s %6s %6s %8s\n' "$c" "$phase" "$correct/$runs" "$timing" "$wrong" "$other" "$retries"
     done
 done
-echo "load_bench: $loops busy loop(s), $runs run(s) per class and phase, $(( $(date +%s) - start )) s"
+if [[ $real_targets -eq 1 ]]; then
+    learn_targets="$here/build/src/targets/typestar_learn_targets"
+    check_targets="$here/build/tests/targets/targets_conformance_tests"
+    for b in "$learn_targets" "$check_targets"; do
+        [[ -x "$b" ]] || { echo "load_bench: -T needs $b (build it)" >&2; exit 2; }
+    done
+    for phase in learn check; do
+        correct=0 timing=0 wrong=0 other=0
+        for ((r = 0; r < runs; ++r)); do
+            out="$work/targets.$phase.$r"
+            if [[ "$phase" == learn ]]; then
+                nice -n "$run_nice" "$learn_targets" --runs 1 --check --spec-dir "$here/specs/targets" \
+                    >"$out.stdout" 2>"$out.stderr"
+            else
+                nice -n "$run_nice" "$check_targets" >"$out.stdout" 2>"$out.stderr"
+            fi
+            code=$?
+            if [[ $code -eq 0 ]]; then
+                correct=$((correct + 1))
+            elif grep -q "the timing broke on each of\|a timing failure of the device" "$out.stdout" "$out.stderr"; then
+                timing=$((timing + 1))
+            elif [[ $code -eq 1 ]] && ! grep -q "not deterministic\|failed:" "$out.stdout" "$out.stderr"; then
+                wrong=$((wrong + 1))
+                echo "load_bench: WRONG answer in targets $phase (run $r):" >&2
+                grep -E "DIFFERS|Failure|typestar:" "$out.stdout" | head -20 >&2
+            else
+                other=$((other + 1))
+                echo "load_bench: targets $phase (run $r) ended: $(grep -m1 -E 'typestar:|error' "$out.stdout" "$out.stderr")" >&2
+            fi
+        done
+        total_wrong=$((total_wrong + wrong))
+        printf '%-18s %-6s %8s %7s %6s %6s %8s\n' targets "$phase" "$correct/$runs" "$timing" "$wrong" "$other" "-"
+    done
+fi
+echo "load_bench: $loops busy loop(s) at nice $loop_nice, runs at nice $run_nice, $runs run(s) per class and phase, $(( $(date +%s) - start )) s"
 [[ $total_wrong -eq 0 ]]

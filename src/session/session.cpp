@@ -518,7 +518,27 @@ void adopt_stored(LearnedSpec& learned, const spec::Spec* stored) {
 LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& options) {
     if (options.seed) declare_outputs(devices, options.seed->outputs());  // a seed's outputs, ids by name
     OracleStack stack(device_list(devices), options.cache);
-    return learn_on(stack, options);
+    stack.listen_for_late_callbacks(options.quiet_check_factor);  // the double-check's longer wait
+    // A late answer found in the cache was removed there (LateAnswerRemoved): what the learner built
+    // on it is dropped, and learning starts again over the repaired cache, which answers the rest.
+    LearnOptions attempt = options;
+    for (std::size_t restart = 0;; ++restart) {
+        try {
+            LearnedSpec learned = learn_on(stack, attempt);
+            learned.stats = stack.stats();  // every attempt's queries
+            return learned;
+        } catch (const LateAnswerRemoved& e) {
+            if (restart == kTimingRetries) throw;
+            if (options.max_queries) {  // one budget for all attempts
+                const std::uint64_t spent = stack.stats().total().queries_executed;
+                attempt.max_queries = spent >= *options.max_queries ? 0 : *options.max_queries - spent;
+            }
+            detail::logger("typestar.session")
+                ->warn("{} — the late answer was replaced by the on-time one; learning starts again over the "
+                       "cache ({} nodes kept)",
+                       e.what(), stack.cache().stats().nodes);
+        }
+    }
 }
 
 LearnedSpec propose(const spec::Spec* stored, std::span<Device* const> devices, const LearnOptions& options) {

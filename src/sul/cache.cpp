@@ -8,7 +8,9 @@
 
 #include "typestar/core/error.hpp"
 #include "typestar/core/outside_purpose.hpp"
+#include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
+#include "typestar/sul/device.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -150,7 +152,66 @@ void CacheOracle::throw_nondeterminism(std::span<const Symbol> word, std::span<c
     throw NondeterminismError(std::move(in), std::move(first), std::move(second));
 }
 
+bool CacheOracle::rerun_past_late_callback(const Query& query, std::size_t at) {
+    // The quiet output by name: traits_.quiet is set only where quiet is declared stable.
+    const auto quiet_output = outputs().find(kQuiet);
+    if (!late_ || !traits_.wait || !quiet_output) return false;
+    const std::span<const Symbol> word = query.suffix;
+    if (at >= word.size() || word[at] != *traits_.wait) return false;
+    Word known(word.size());
+    walk(word, known);
+    const Symbol quiet = *quiet_output;
+    const Symbol cached = known[at], fresh = query.answer[at];
+    if ((cached == quiet) == (fresh == quiet)) return false;  // two callbacks: not a question of time
+    const Symbol callback = cached == quiet ? fresh : cached;
+    if ((traits_.absorbing && callback == *traits_.absorbing) || callback == outside_purpose_) return false;
+    const std::span<const Symbol> prefix = word.first(at);
+    const auto heard = late_->listen(prefix);
+    if (!heard || *heard != callback) return false;  // not heard late: the non-determinism stands
+    std::string before;
+    for (const Symbol s : prefix) before += (before.empty() ? "" : " ") + inputs().name(s);
+    if (before.empty()) before = "ε";
+    const std::string name = outputs().name(callback);
+    const auto ms = [](double v) { return std::to_string(static_cast<long long>(v)) + " ms"; };
+    const std::string raise = "if the machine was not just busy, raise tmax (--tmax MS, TYPESTAR_TMAX)";
+    if (cached == quiet) {
+        // Forget the late answer and everything recorded after it on this path; keep the on-time one.
+        const auto node = node_of(prefix);
+        if (node && nodes_[*node].children != kNone) children_[nodes_[*node].children + word[at]] = kNone;
+        ++stats_.late_callbacks;
+        if (late_->retried) late_->retried();
+        const std::size_t again = try_insert(word, query.answer);
+        if (again != npos) return false;  // the fresh answer disagrees elsewhere too: non-determinism
+        throw LateAnswerRemoved(late_->device + ": a late callback reached the cache: an earlier run of '" + before +
+                                    " wait' answered quiet, and a later run and a wait of " + ms(late_->timeout_ms) +
+                                    " heard '" + name + "' (tmax " + ms(late_->tmax_ms) +
+                                    "): answers given since may rest on it, so nothing is concluded from them; " + raise,
+                                TimingError::Kind::LateCallback, name, late_->tmax_ms, late_->tmax_ms, 0, true);
+    }
+    // This run's `quiet` was the late one: it never enters the tree; an on-time run agrees with it.
+    for (std::size_t r = 0; r < kTimingRetries; ++r) {
+        ++stats_.late_callbacks;
+        if (late_->retried) late_->retried();
+        detail::logger("typestar.sul")
+            ->info("{}: a wait after '{}' answered quiet where a wait of {} heard '{}' (tmax {}): a late "
+                   "callback; running the word again",
+                   late_->device, before, ms(late_->timeout_ms), name, ms(late_->tmax_ms));
+        inner_.query_all(std::span<const Query>(&query, 1));
+        ++stats_.executed;
+        const std::size_t again = try_insert(word, query.answer);
+        if (again == npos) return true;
+        if (again != at || query.answer[at] != quiet) return false;  // another difference: non-determinism
+    }
+    throw TimingError(late_->device + ": after '" + before + "', a wait answered quiet on each of " +
+                          std::to_string(kTimingRetries + 1) + " runs where an earlier run and a wait of " +
+                          ms(late_->timeout_ms) + " heard '" + name + "': the callback keeps arriving later than tmax " +
+                          ms(late_->tmax_ms) + "; " + raise,
+                      TimingError::Kind::LateCallback, name, late_->tmax_ms, late_->tmax_ms, 0, false,
+                      kTimingRetries + 1);
+}
+
 void CacheOracle::contradiction(const Query& query, std::size_t at) {
+    if (rerun_past_late_callback(query, at)) return;
     // Never "a re-run that agrees wins": every re-run only adds evidence to the error, so a flaky
     // device ends the run with all its answers instead of a spec built on one of them.
     ++stats_.contradictions;

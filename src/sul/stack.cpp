@@ -1,5 +1,6 @@
 #include "typestar/sul/stack.hpp"
 
+#include <chrono>
 #include <stdexcept>
 #include <utility>
 
@@ -17,6 +18,27 @@ OracleStack::OracleStack(std::vector<Device*> devices, CacheConfig cache) : devi
     }
     cache_ = std::make_unique<CacheOracle>(*executed_, cache);
     asked_ = std::make_unique<CountingOracle>(*cache_, &counter_);
+    listen_for_late_callbacks(3);
+}
+
+void OracleStack::listen_for_late_callbacks(double factor) {
+    Device& device = *devices_.front();
+    const DeviceDescription d = device.describe();
+    if (factor <= 0 || !d.tmax_ms || !device.traits().wait) {
+        cache_->set_late_callback_listener(std::nullopt);
+        return;
+    }
+    LateCallbackListener l;
+    l.tmax_ms = *d.tmax_ms;
+    l.timeout_ms = *d.tmax_ms * factor;
+    l.device = d.name;
+    const auto timeout = std::chrono::milliseconds(static_cast<long long>(l.timeout_ms));
+    l.listen = [this, &device, timeout](std::span<const Symbol> prefix) {
+        counter_.count_timing_retry();
+        return device.confirm_wait(prefix, timeout);
+    };
+    l.retried = [this] { counter_.count_timing_retry(); };
+    cache_->set_late_callback_listener(std::move(l));
 }
 
 }  // namespace typestar

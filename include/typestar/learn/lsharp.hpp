@@ -12,8 +12,9 @@
 // promotion, extension, separation, equivalence; counterexamples are analysed by binary search on the
 // tree. Identification uses adaptive distinguishing sequences computed on the tree; since a
 // membership query is a fixed word, an ADS runs as the word along its predicted branch (the seed's,
-// else the last hypothesis's, else the largest one), completed by a shortest witness where no single
-// input splits the candidates left, and a deviation costs one more query from where it deviated. A
+// else the last hypothesis's, else the largest one; for extension words too), each input chosen to
+// take the most candidates off that branch (then to split the most pairs), completed by a shortest
+// witness where no single input splits the candidates left, and a deviation costs one more query. A
 // counterexample's answer goes into the tree (CacheOracle::insert, checked like a device answer)
 // without a query. Queries from a frontier node are padded to the equivalence oracle's suggested
 // suffix length, so that DroidStar Algorithm 2's suite finds them in the cache. When that length B
@@ -93,9 +94,11 @@ struct LSharpConfig {
     /// many inputs (0: no limit, the whole ADS). A symbol after the suffix tells less than the
     /// suffix does, and every query repeats its access sequence, so a short rule suffix is
     /// continued and a long one is not. Measured on the 26 AALpy models (perfect oracle, with the
-    /// hypothesis predicting the ADS branch and ADS paths completed by a witness): limit 2: 9,547
-    /// resets / 76,471 input symbols; no limit: 9,501 / 94,390; no continuation: 9,977 / 76,065
-    /// (AALpy L#: 10,829 / 80,098). The 16 stand-ins learn with 781 queries in each of the first two.
+    /// hypothesis predicting the ADS branch, extension words included, inputs taking the most
+    /// candidates off that branch first, and ADS paths completed by a witness): limit 2: 8,953
+    /// resets / 71,140 input symbols; no limit: 8,879 / 83,047; limit 3: 8,974 / 75,241 (AALpy L#:
+    /// 10,829 / 80,098; its best rule pair, ADS extension and separation: 9,747 / 73,526). The 16
+    /// stand-ins learn with 735 queries.
     std::size_t continued_suffix_length = 2;
     /// Start from this machine (e.g. an old spec's synchronous closure; see seed_of in lstar.hpp):
     /// adaptive L#'s rebuilding. Before the first hypothesis every transition of the seed is asked
@@ -113,7 +116,7 @@ struct LSharpConfig {
     /// seed state than the seed predicts is asked the seed's shortest word telling the two apart
     /// (once per pair). Nothing from the seed enters the tree: only the device's answers do.
     /// Measured on the 19 one-transition upgrades of the AALpy models with a perfect oracle: 25
-    /// rounds and 2,378 learning queries (the seed handed out unasked as the first hypothesis: 192
+    /// rounds and 2,373 learning queries (the seed handed out unasked as the first hypothesis: 192
     /// and 2,257). Its inputs must equal the device's by name; its outputs are matched by name.
     std::optional<MealyMachine> seed;
 };

@@ -112,7 +112,9 @@ struct LearnOptions {
     std::string device_label;
     CacheConfig cache;
     /// Quiescence double-check (confirm_quiescence): every quiet `wait` of the result is run again
-    /// listening this many times tmax. 0 turns it off (a verdict then names that tmax is unchecked).
+    /// listening this many times tmax; a run answering quiet where the cache holds a callback is
+    /// judged with the same longer wait (OracleStack::listen_for_late_callbacks). 0 turns both off
+    /// (a verdict then names that tmax is unchecked).
     double quiet_check_factor = 3;
     /// Determinism re-check (recheck_waits): the `wait` of every state of the result is run this
     /// many more times on the device, bypassing the cache; any other answer is NondeterminismError.
@@ -307,13 +309,21 @@ public:
     /// Runs `suite` (over the devices' inputs, expected outputs over expected().outputs()), then the
     /// devices' timing self-checks, and — when no counterexample was found — the quiescence
     /// double-check (confirm_quiescence) of every state the suite's words wait in expecting quiet,
-    /// once per state. Statistics are those of this run. Throws DeviceError, NondeterminismError.
+    /// once per state. When the cache finds that an answer it held was a late callback
+    /// (LateAnswerRemoved), the suite runs again over the repaired cache (at most kTimingRetries
+    /// times). Statistics are those of this run, every attempt. Throws DeviceError (TimingError),
+    /// NondeterminismError.
     [[nodiscard]] CheckReport run(const TestSuite& suite, std::size_t batch_size = 1);
     [[nodiscard]] OracleStack& stack() noexcept { return stack_; }
-    /// The factor of the quiescence double-check (0: off). Default 3.
-    void set_quiet_check_factor(double factor) noexcept { quiet_check_factor_ = factor; }
+    /// The factor of the quiescence double-check and of the cache's late-callback judgement
+    /// (OracleStack::listen_for_late_callbacks; 0: both off). Default 3.
+    void set_quiet_check_factor(double factor) {
+        quiet_check_factor_ = factor;
+        stack_.listen_for_late_callbacks(factor);
+    }
 
 private:
+    CheckReport run_once(const TestSuite& suite, std::size_t batch_size);
     MealyMachine expected_;
     OracleStack stack_;
     double quiet_check_factor_ = 3;

@@ -3,10 +3,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "typestar/core/error.hpp"
 #include "typestar/sul/oracle.hpp"
 
 namespace typestar {
@@ -25,12 +28,39 @@ struct CacheConfig {
     bool use_quiet = true;
 };
 
+/// How a contradiction between `quiet` and a callback at one `wait` of a device with real time is
+/// told apart from non-determinism: a callback that arrives after tmax leaves its `wait` quiet, and
+/// at the end of a word nothing is left to notice it (OracleStack::listen_for_late_callbacks
+/// installs it; see CacheOracle).
+struct LateCallbackListener {
+    /// Runs `prefix` on a fresh instance, then one `wait` that listens `timeout_ms` instead of
+    /// tmax, and returns what it heard (Device::confirm_wait): a callback or `quiet`; nullopt when
+    /// nothing can arrive late (no real time).
+    std::function<std::optional<Symbol>(std::span<const Symbol> prefix)> listen;
+    /// Called once per run repeated past a late callback (the stack counts it as a timing retry).
+    std::function<void()> retried;
+    double tmax_ms = 0;     ///< the tmax in force, for messages
+    double timeout_ms = 0;  ///< how long `listen` waits
+    std::string device;     ///< the device's name, for messages
+};
+
+/// Thrown by CacheOracle when the answer it held was the late one (a `quiet` where a later run and
+/// a longer wait heard a callback): the tree no longer holds it (nor anything recorded after it on
+/// that path), and holds the on-time answer instead, but whoever read the old answer may rest on
+/// it. A learner starts again over the repaired cache (learn_spec does, at most kTimingRetries
+/// times); anything else treats it as the TimingError it is.
+class LateAnswerRemoved : public TimingError {
+public:
+    using TimingError::TimingError;
+};
+
 /// Cache statistics (plain data).
 struct CacheStats {
     std::uint64_t hits = 0;          ///< queries answered from the tree
     std::uint64_t misses = 0;        ///< queries that needed a run (possibly shared with others)
     std::uint64_t executed = 0;      ///< words sent to the inner oracle
     std::uint64_t contradictions = 0;///< answers that contradicted the tree (then re-run)
+    std::uint64_t late_callbacks = 0;///< runs that answered quiet where a longer wait heard the tree's callback (re-run)
     std::size_t nodes = 0;           ///< nodes in the tree
 };
 
@@ -42,6 +72,18 @@ struct CacheStats {
 /// quiet waits left out. An answer that contradicts the tree is run again CacheConfig::reruns times
 /// to collect evidence, then throws NondeterminismError with the input word and every distinct
 /// answer with its count (DroidStar §5.3). Never exits.
+///
+/// With a LateCallbackListener (devices with real time), a contradiction that is `quiet` against a
+/// callback at one `wait` is first judged as a question of time: the word's prefix runs again with
+/// a wait longer than tmax. Heard the callback: the run that answered `quiet` broke the timing (the
+/// callback came after tmax). If that run is the new one, its answer never enters the tree: the
+/// word runs again (at most kTimingRetries times, each counted as a timing retry) until a run
+/// agrees with the tree, and only a `quiet` that repeats on every run ends in TimingError naming
+/// the callback, tmax and the option that raises it. If the tree's own answer was the late one, it
+/// is removed with what was recorded after it on that path, the on-time answer is inserted, and
+/// LateAnswerRemoved (a TimingError) is thrown: answers given since may rest on the old one, so
+/// the reader must start again (never a spec on it). Not heard, or heard something else: the
+/// non-determinism stands, as above.
 class CacheOracle final : public MembershipOracle {
 public:
     explicit CacheOracle(MembershipOracle& inner, CacheConfig config = {});
@@ -67,6 +109,10 @@ public:
     /// the answers (one per input of each word). This is how a result's answers are seen twice
     /// (the session's flake policy): a wrong answer the tree keeps is never silently reused.
     [[nodiscard]] std::vector<Word> rerun(std::span<const Word> words);
+
+    /// Judges `quiet`-against-callback contradictions as a question of time (see the class
+    /// comment); nullopt: every contradiction is non-determinism.
+    void set_late_callback_listener(std::optional<LateCallbackListener> listener) { late_ = std::move(listener); }
 
     /// Adds a known answer (e.g. from another cache), checked like a device answer.
     /// Throws NondeterminismError if it contradicts the tree.
@@ -137,7 +183,11 @@ private:
     std::size_t try_insert(std::span<const Symbol> word, std::span<const Symbol> outputs);
     // Re-runs a contradicting query (reruns times), then throws NondeterminismError with every
     // distinct answer and its count.
-    [[noreturn]] void contradiction(const Query& query, std::size_t at);
+    // Returns only when the new answer was a late callback and a re-run agreed with the tree (the
+    // query's answer is then that run's).
+    void contradiction(const Query& query, std::size_t at);
+    // The late-callback judgement of a contradiction (class comment): true when a re-run agreed.
+    bool rerun_past_late_callback(const Query& query, std::size_t at);
     // Runs `word` on the inner oracle and inserts it, with the re-run guard.
     void execute(std::span<const Symbol> word);
     [[noreturn]] void throw_nondeterminism(std::span<const Symbol> word, std::span<const Symbol> outputs,
@@ -166,6 +216,7 @@ private:
     std::vector<std::uint32_t> children_;  // blocks of width_ child slots
     CacheStats stats_;
     Word answer_buffer_;
+    std::optional<LateCallbackListener> late_;
 };
 
 }  // namespace typestar

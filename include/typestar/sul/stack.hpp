@@ -36,6 +36,11 @@ public:
     /// The statistics so far.
     [[nodiscard]] const QueryStats& stats() const noexcept { return counter_.stats(); }
     [[nodiscard]] CacheOracle& cache() noexcept { return *cache_; }
+    /// Lets the cache judge a contradiction of `quiet` against a callback at a `wait` as a late
+    /// callback (CacheOracle, LateCallbackListener): listening `factor` x tmax on the first device.
+    /// Installed with factor 3 by the constructors for a device with real time (tmax and `wait`);
+    /// factor 0 removes it.
+    void listen_for_late_callbacks(double factor);
     /// The devices, in the order given.
     [[nodiscard]] const std::vector<Device*>& devices() const noexcept { return devices_; }
 

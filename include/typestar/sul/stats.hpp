@@ -79,6 +79,9 @@ public:
         c.timing_retries += timing_retries;
     }
     void count_round() noexcept { ++stats_.equivalence_rounds; }
+    /// One run repeated past a timing violation outside the device path (a late callback found by
+    /// the cache): counted as a timing retry of the current phase.
+    void count_timing_retry() noexcept { ++current().timing_retries; }
 
     /// A hard cap: at most `queries` more queries executed through this counter from now on (both
     /// phases); nullopt: no cap.
