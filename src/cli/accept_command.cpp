@@ -1,6 +1,8 @@
 // `typestar accept SPEC [--name NEW=Chosen ...] [--auto]`: replaces a stored spec by its proposal
 // (`<spec>.proposed.yaml`, written by the gtest plugin), keeping the stored spec's state names (the
-// pairing `typestar diff` uses) and asking only for the names of new states.
+// pairing `typestar diff` uses) and asking only for the names of new states. A register automaton's
+// proposal goes through the same checks (another spec, a smaller proposal), the same atomic write
+// and the same removal of the proposal files under the proposal lock.
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -15,7 +17,10 @@
 #include "commands.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/session/document.hpp"
+#include "typestar/session/kind.hpp"
 #include "typestar/session/proposal.hpp"
+#include "typestar/session/register_automata.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/spec/spec.hpp"
 
@@ -80,48 +85,68 @@ struct AcceptArgs {
     bool force = false;
 };
 
-/// The proposal of `spec_path`, and the stored spec when there is one. Exits 2 when there is no
-/// proposal, or (without --force) when it is a proposal of another class or alphabet.
-std::pair<spec::Spec, std::optional<spec::Spec>> load_checked(const AcceptArgs& o, const fs::path& spec_path,
-                                                              const fs::path& proposal_path) {
+/// Exits 2 when `proposal_path` does not exist.
+void require_proposal(const fs::path& proposal_path) {
     std::error_code ec;
     if (!fs::exists(proposal_path, ec)) {
         print_error("no proposal to accept: " + proposal_path.string() +
                     " does not exist (the gtest plugin writes it when a conformance test fails or a spec is missing)");
         exit_with(kExitBadInput);
     }
-    spec::Spec proposal = spec::load_spec(proposal_path);  // SpecError: main prints the diagnostics
-    std::optional<spec::Spec> stored;
-    if (fs::exists(spec_path, ec)) stored = spec::load_spec(spec_path);
-    if (stored) {
-        const std::vector<std::string> mismatch = proposal_mismatch(*stored, proposal);
-        if (!mismatch.empty()) {
-            std::string text = proposal_path.string() + " is not a proposal for " + spec_path.string() + ":";
-            for (const auto& m : mismatch) text += "\n  " + m;
-            if (!o.force) {
-                print_error(text + "\nnothing was written; if the class really changed (an upgrade that renamed it "
-                                   "or changed its callins or callbacks), accept it with --force");
-                exit_with(kExitBadInput);
-            }
-            std::cerr << "typestar: warning: --force: " << text << "\n";
-        }
-        // A proposal that loses stored states is flagged before it replaces the spec; a smaller
-        // one is refused unless told (the re-learn may have stopped short of what the spec knew).
-        if (mismatch.empty()) {
-            const spec::SpecDiff diff = spec::diff_specs(*stored, proposal);
-            if (const std::string lost = stored_states_lost(diff); !lost.empty()) {
-                if (diff.new_state_count < diff.old_state_count && !o.force) {
-                    print_error(proposal_path.string() + " is smaller than " + spec_path.string() + ": " + lost +
-                                "\nnothing was written; review the change (typestar diff " + spec_path.string() + " " +
-                                proposal_path.string() + "), re-learn at a higher bound if the device still has those "
-                                "states, or accept it with --force if it really lost them");
-                    exit_with(kExitBadInput);
-                }
-                std::cerr << "typestar: warning: " << (o.force ? "--force: " : "") << lost << "\n";
-            }
-        }
+}
+
+/// Exits 2 (unless --force: a warning) when `mismatch` says the proposal belongs to another spec.
+void check_mismatch(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path,
+                    const std::vector<std::string>& mismatch) {
+    if (mismatch.empty()) return;
+    std::string text = proposal_path.string() + " is not a proposal for " + spec_path.string() + ":";
+    for (const auto& m : mismatch) text += "\n  " + m;
+    if (!o.force) {
+        print_error(text + "\nnothing was written; if the class really changed (an upgrade that renamed it "
+                           "or changed its callins or callbacks), accept it with --force");
+        exit_with(kExitBadInput);
     }
-    return {std::move(proposal), std::move(stored)};
+    std::cerr << "typestar: warning: --force: " << text << "\n";
+}
+
+/// The last line of an accept: what was written, the bound change, the proposal files removed
+/// (under the proposal lock, so no test process writing one races it).
+void report_accepted(const fs::path& spec_path, const fs::path& proposal_path, const std::string& what,
+                     const std::string& bound_note) {
+    const std::vector<std::string> removed = remove_proposal_files(spec_path);
+    std::cout << "accepted " << proposal_path.string() << " as " << spec_path.string() << ": " << what;
+    if (!bound_note.empty()) std::cout << "; " << bound_note;
+    std::cout << "; removed";
+    for (const auto& r : removed) std::cout << ' ' << r;
+    std::cout << '\n';
+}
+
+/// The checks of every kind, asked of the proposal's kind (SpecKind): exits 2 when the stored spec
+/// is of another kind, or (without --force) when the proposal belongs to another spec (another
+/// class or alphabet) or is smaller than the stored spec; warns when it loses stored states.
+void check_proposal(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path,
+                    const Document& stored, const Document& proposal) {
+    const SpecKind& kind = kind_of(proposal);
+    if (kind_of(stored).id() != kind.id()) {
+        print_error(proposal_path.string() + " is a " + std::string(kind.noun()) + ", but " + spec_path.string() +
+                    " is a " + std::string(kind_of(stored).noun()) + ": nothing was written");
+        exit_with(kExitBadInput);
+    }
+    const std::vector<std::string> mismatch = kind.proposal_mismatch(stored, proposal);
+    check_mismatch(o, spec_path, proposal_path, mismatch);
+    if (!mismatch.empty()) return;
+    // A proposal that loses stored states is flagged before it replaces the spec; a smaller
+    // one is refused unless told (the re-learn may have stopped short of what the spec knew).
+    const ProposalLoss loss = kind.proposal_loss(stored, proposal);
+    if (loss.text.empty()) return;
+    if (loss.smaller && !o.force) {
+        print_error(proposal_path.string() + " is smaller than " + spec_path.string() + ": " + loss.text +
+                    "\nnothing was written; review the change (typestar diff " + spec_path.string() + " " +
+                    proposal_path.string() + "), re-learn at a higher bound if the device still has those " +
+                    loss.unit + ", or accept it with --force if it really lost them");
+        exit_with(kExitBadInput);
+    }
+    std::cerr << "typestar: warning: " << (o.force ? "--force: " : "") << loss.text << "\n";
 }
 
 /// The accepted name of every state of `t` (the proposal): the stored name where the pairing of
@@ -202,10 +227,64 @@ std::vector<std::string> accepted_names(const AcceptArgs& o, const fs::path& spe
     return final_names;
 }
 
+/// A register automaton's proposal (checked by check_proposal): its locations keep the proposal's
+/// names (register automata have no pairing of locations with the stored spec's), except those
+/// chosen with --name.
+void accept_register(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path,
+                     ra::RaSpec accepted, const std::string& bound_note) {
+    auto& locations = accepted.automaton.locations;
+    std::size_t renamed = 0;
+    for (const auto& n : o.names) {
+        const auto eq = n.find('=');
+        const std::string from = eq == std::string::npos ? n : n.substr(0, eq);
+        const std::string to = eq == std::string::npos ? std::string() : n.substr(eq + 1);
+        const auto it = std::find_if(locations.begin(), locations.end(), [&](const auto& l) { return l.name == from; });
+        if (eq == std::string::npos || from.empty() || to.empty()) {
+            print_error("--name " + n + ": expected --name NEW=Chosen (a location of the proposal, then its new name)");
+            exit_with(kExitBadInput);
+        }
+        if (it == locations.end()) {
+            print_error("--name " + n + ": the proposal " + proposal_path.string() + " has no location '" + from + "'");
+            exit_with(kExitBadInput);
+        }
+        if (!good_state_name(to) ||
+            std::any_of(locations.begin(), locations.end(), [&](const auto& l) { return l.name == to; })) {
+            print_error("--name " + n + ": '" + to + "' is not a free location name ([A-Za-z0-9_.-], not starting "
+                        "with __, not a name the proposal already has)");
+            exit_with(kExitBadInput);
+        }
+        it->name = to;
+        ++renamed;
+    }
+    ra::save_register_spec(accepted, spec_path);  // atomic: the stored spec survives any failure
+    std::string what = std::to_string(locations.size()) + " locations (the proposal's names" +
+                       (renamed > 0 ? ", " + std::to_string(renamed) + " renamed" : std::string()) +
+                       ": register automata have no pairing with the stored names)";
+    report_accepted(spec_path, proposal_path, what, bound_note);
+}
+
 void run_accept(const AcceptArgs& o) {
     const fs::path spec_path = o.spec;
     const fs::path proposal_path = proposed_path(spec_path, "yaml");
-    const auto [proposal, stored] = load_checked(o, spec_path, proposal_path);
+    require_proposal(proposal_path);
+    const Document proposal_document = load_document(proposal_path);  // SpecError: main prints the diagnostics
+    std::optional<Document> stored_document;
+    std::error_code ec;
+    if (fs::exists(spec_path, ec)) stored_document = load_document(spec_path);
+    if (stored_document && !stored_document->spec && !stored_document->automaton) {
+        print_error(spec_path.string() + " is a Mealy machine, not a spec: nothing was written (import it first: "
+                    "typestar import " + spec_path.string() + ")");
+        exit_with(kExitBadInput);
+    }
+    if (stored_document) check_proposal(o, spec_path, proposal_path, *stored_document, proposal_document);
+    const std::string bound_note =
+        stored_document ? kind_of(proposal_document).bound_change(*stored_document, proposal_document) : std::string();
+    // Naming the accepted states is the kind's own: a register automaton keeps the proposal's.
+    if (proposal_document.automaton)
+        return accept_register(o, spec_path, proposal_path, *proposal_document.automaton, bound_note);
+    const spec::Spec& proposal = *proposal_document.spec;
+    std::optional<spec::Spec> stored;
+    if (stored_document) stored = stored_document->spec;
     const Typestate& t = proposal.typestate;
     const std::vector<std::string> final_names = accepted_names(o, spec_path, proposal_path, t, stored);
 
@@ -219,17 +298,10 @@ void run_accept(const AcceptArgs& o) {
     if (!spec::same_behaviour(accepted, proposal))  // renaming only: a guard, never expected to fire
         throw typestar::Error("internal error: renaming the proposal's states changed its behaviour; nothing was written");
     spec::save_spec(accepted, spec_path);  // atomic: the stored spec survives any failure
-    const std::vector<std::string> removed = remove_proposal_files(spec_path);  // under the proposal lock
-    std::cout << "accepted " << proposal_path.string() << " as " << spec_path.string() << ": "
-              << accepted.typestate.states.size() << " states (" << kept << " with their stored names, "
-              << accepted.typestate.states.size() - kept << " new)";
-    if (renamed > 0) std::cout << ", " << renamed << " renamed";
-    if (stored) {
-        if (const std::string b = bound_change(*stored, accepted); !b.empty()) std::cout << "; " << b;
-    }
-    std::cout << "; removed";
-    for (const auto& r : removed) std::cout << ' ' << r;
-    std::cout << '\n';
+    std::string what = std::to_string(accepted.typestate.states.size()) + " states (" + std::to_string(kept) +
+                       " with their stored names, " + std::to_string(accepted.typestate.states.size() - kept) +
+                       " new)" + (renamed > 0 ? ", " + std::to_string(renamed) + " renamed" : std::string());
+    report_accepted(spec_path, proposal_path, what, bound_note);
 }
 
 }  // namespace

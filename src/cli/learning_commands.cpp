@@ -190,67 +190,6 @@ struct SuiteArgs {
     std::string format = "text";
 };
 
-/// The additive `test_suite` and `transitions` fields of `suite --format json` for a spec: its tests
-/// as the gtest plugin names them (`<Spec>.<State>_<symbol>`, gtest/plan.hpp) and, per transition,
-/// the indices of the words in `tests` that check it (the plugin's assign_cases); a transition with
-/// none runs `word` (its access word and input) alone. For runners in other languages.
-void print_suite_transitions(const spec::Spec& spec, const MealyMachine& machine, const TestSuite& suite) {
-    std::vector<Word> access;
-    for (const auto& w : access_sequences(machine)) access.push_back(w.value_or(Word{}));  // unreachable: unused
-    const auto groups = typestar::assign_cases(machine, access, suite);
-    std::cout << ",\n  \"test_suite\": " << nlohmann::json(typestar::suite_identifier(spec)).dump() << ",\n  \"transitions\": [";
-    bool first = true;
-    std::map<std::string, StateId> state_of;
-    for (StateId q = 0; q < machine.num_states(); ++q) state_of.emplace(machine.state_name(q), q);
-    for (const auto& t : typestar::plan_transition_tests(spec)) {
-        const auto found = state_of.find(t.state);
-        const auto i = machine.inputs().find(t.input);
-        if (found == state_of.end() || !i) continue;
-        const StateId q = found->second;
-        const auto& group = groups[q * machine.num_inputs() + *i];
-        nlohmann::json j{{"name", t.name}, {"state", t.state}, {"input", t.input}, {"line", t.line}, {"tests", group}};
-        if (group.empty()) {
-            Word w = access[q];
-            w.push_back(*i);
-            j["word"] = {{"inputs", names_of(w, machine.inputs())}, {"expected", names_of(machine.outputs_of(w), machine.outputs())}};
-            std::vector<std::string> states;  // additive: the spec's state before each input
-            for (StateId s = machine.initial(); const Symbol a : w) {
-                states.push_back(machine.state_name(s));
-                s = machine.successor(s, a);
-            }
-            j["word"]["states"] = states;
-        }
-        // Additive (the node:test runner): the transition's output and target (a runner walks the
-        // spec with them), the access word of its state, and why it is unknown (three-valued specs).
-        j["output"] = machine.outputs().name(machine.output(q, *i));
-        j["target"] = machine.state_name(machine.successor(q, *i));
-        j["access"] = names_of(access[q], machine.inputs());
-        const auto state = spec.typestate.find_state(t.state);
-        const auto callin = std::find(spec.typestate.callins.begin(), spec.typestate.callins.end(), t.input);
-        if (state && callin != spec.typestate.callins.end())
-            if (const Unknown* u = spec.typestate.unknown_at(*state, static_cast<std::size_t>(callin - spec.typestate.callins.begin())))
-                j["unknown"] = std::string(to_string(u->source)) + (u->reason.empty() ? "" : ": " + u->reason);
-        std::cout << (first ? "\n    " : ",\n    ") << j.dump();
-        first = false;
-    }
-    std::cout << (first ? "]" : "\n  ]");
-    // Additive (the JUnit 5 and node:test runners): the quiescence double-check of `typestar check`
-    // and the gtest plugin (confirm_quiescence): every way into a quiet state, each to be followed
-    // by a `wait` of factor x tmax that must stay quiet.
-    nlohmann::json checks = nlohmann::json::array();
-    for (const auto& w : typestar::quiescence_words(machine, access)) {
-        std::vector<std::string> states;
-        for (StateId s = machine.initial(); const Symbol a : w.word) {
-            states.push_back(machine.state_name(s));
-            s = machine.successor(s, a);
-        }
-        checks.push_back({{"inputs", names_of(w.word, machine.inputs())}, {"states", states},
-                          {"state", machine.state_name(w.state)}});
-    }
-    std::cout << ",\n  \"quiet_checks\": {\"factor\": " << nlohmann::json(CheckOptions{}.quiet_check_factor).dump()
-              << ", \"words\": " << checks.dump() << "}";
-}
-
 void run_suite_command(const SuiteArgs& o) {
     const auto method = method_of(o.method);
     if (!method) {
@@ -279,34 +218,7 @@ void run_suite_command(const SuiteArgs& o) {
     std::size_t symbols = 0;
     std::size_t waits = 0;
     if (o.format == "json") {
-        // Keys in a fixed order, counts after the tests (known only at the end); each test on one line.
-        std::cout << "{\n  \"spec\": " << nlohmann::json(model.name).dump() << ",\n  \"method\": "
-                  << nlohmann::json(method_name(*method)).dump() << ",\n  \"bound\": " << bound
-                  << ",\n  \"inputs\": " << nlohmann::json(inputs.names()).dump() << ",\n  \"tests\": [";
-        SuiteGenerator generator(machine, config);
-        TestSuite kept;  // a spec's words, for grouping them by transition below
-        while (auto c = generator.next()) {
-            nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
-                             {"expected", names_of(c->expected, outputs)},
-                             {"purpose", c->purpose}};
-            if (model.spec) {  // additive: the spec's state before each input (for aligned traces)
-                std::vector<std::string> states;
-                StateId q = machine.initial();
-                for (const Symbol i : c->inputs) {
-                    states.push_back(machine.state_name(q));
-                    q = machine.successor(q, i);
-                }
-                t["states"] = states;
-            }
-            std::cout << (tests == 0 ? "\n    " : ",\n    ") << t.dump();
-            ++tests;
-            symbols += c->inputs.size();
-            waits += waits_of(c->inputs);
-            if (model.spec) kept.cases.push_back(std::move(*c));
-        }
-        std::cout << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols << ",\n  \"waits\": " << waits;
-        if (model.spec) print_suite_transitions(*model.spec, machine, kept);
-        std::cout << "\n}\n";
+        write_suite_json(std::cout, model, *method, bound);  // the session's machine interface for runners
         return;
     }
     {  // First pass: the header's totals.

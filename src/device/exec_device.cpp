@@ -18,6 +18,9 @@
 
 #include "typestar/core/error.hpp"
 #include "typestar/core/printable.hpp"
+#include "http_answers.hpp"
+#include "http_transport.hpp"
+#include "typestar/device/http_data_device.hpp"
 #include "typestar/device/http_device.hpp"
 
 namespace typestar::detail {
@@ -62,11 +65,11 @@ std::string describe_status(int status) {
     return "ended";
 }
 
-/// The agent process and the HTTP device over it; forwards every Device member.
-class ExecDevice final : public Device {
+/// The agent process: its output drained to our stderr, stopped when destroyed. The devices below
+/// derive from it, so their HTTP device (a member) ends its session before the process stops.
+class ExecProcess {
 public:
-    ExecDevice(std::string url, pid_t pid, int out_fd, std::unique_ptr<Device> inner)
-        : url_(std::move(url)), pid_(pid), inner_(std::move(inner)) {
+    ExecProcess(pid_t pid, int out_fd) : pid_(pid) {
         // Whatever the binary prints later goes to our stderr, so it never blocks on a full pipe.
         drain_ = std::thread([out_fd] {
             char buffer[4096];
@@ -74,13 +77,23 @@ public:
             ::close(out_fd);
         });
     }
-    ~ExecDevice() override {
-        inner_.reset();  // ends the session first
+    ~ExecProcess() {
         (void)stop_process(pid_, std::chrono::seconds(5));
         if (drain_.joinable()) drain_.join();
     }
-    ExecDevice(const ExecDevice&) = delete;
-    ExecDevice& operator=(const ExecDevice&) = delete;
+    ExecProcess(const ExecProcess&) = delete;
+    ExecProcess& operator=(const ExecProcess&) = delete;
+
+private:
+    pid_t pid_;
+    std::thread drain_;
+};
+
+/// The agent process and the HTTP device over it; forwards every Device member.
+class ExecDevice final : public Device, private ExecProcess {
+public:
+    ExecDevice(std::string url, pid_t pid, int out_fd, std::unique_ptr<Device> inner)
+        : ExecProcess(pid, out_fd), url_(std::move(url)), inner_(std::move(inner)) {}
 
     [[nodiscard]] const Alphabet& inputs() const override { return inner_->inputs(); }
     [[nodiscard]] const Alphabet& outputs() const override { return inner_->outputs(); }
@@ -106,14 +119,34 @@ public:
 
 private:
     std::string url_;
-    pid_t pid_;
-    std::unique_ptr<Device> inner_;
-    std::thread drain_;
+    std::unique_ptr<Device> inner_;  // destroyed before the process stops (ExecProcess is a base)
+};
+
+/// The agent process and the HTTP data device over it (a register-automaton spec's binary).
+class ExecDataDevice final : public DataDevice, private ExecProcess {
+public:
+    ExecDataDevice(std::string url, pid_t pid, int out_fd, std::unique_ptr<DataDevice> inner)
+        : ExecProcess(pid, out_fd), url_(std::move(url)), inner_(std::move(inner)) {}
+
+    [[nodiscard]] const ra::RegisterAutomaton& signature() const override { return inner_->signature(); }
+    [[nodiscard]] std::string name() const override { return url_; }
+    [[nodiscard]] DeviceDescription describe() const override {
+        DeviceDescription d = inner_->describe();
+        d.name = url_;
+        return d;
+    }
+    [[nodiscard]] std::vector<std::string> assumptions() const override { return inner_->assumptions(); }
+    void reset() override { inner_->reset(); }
+    ra::DataSymbol step(const ra::DataSymbol& input) override { return inner_->step(input); }
+
+private:
+    std::string url_;
+    std::unique_ptr<DataDevice> inner_;
 };
 
 }  // namespace
 
-std::unique_ptr<Device> launch_exec_device(const std::string& url, const HttpConfig& http) {
+OpenedDevice launch_exec(const std::string& url, const HttpConfig& http, DeviceKind kind) {
     std::string rest = url.substr(kScheme.size());
     std::string spec;
     if (const auto hash = rest.rfind('#'); hash != std::string::npos) {
@@ -209,8 +242,23 @@ std::unique_ptr<Device> launch_exec_device(const std::string& url, const HttpCon
         HttpConfig config = http;
         config.url = served_url;
         config.token = token;
-        auto inner = std::make_unique<HttpDevice>(config);
-        return std::make_unique<ExecDevice>(url, pid, out[0], std::move(inner));
+        // The kind the binary serves: one status request (as open_device asks an http:// agent).
+        std::uint64_t requests = 0;
+        HttpTransport transport(config, requests, nullptr);
+        StatusAnswer status = fetch_status(transport, config);
+        if (status.data && kind == DeviceKind::Typestate)
+            throw DeviceError("device " + url + ": the binary serves a data device (a register-automaton spec), "
+                              "not a typestate device");
+        if (!status.data && kind == DeviceKind::Data)
+            throw DeviceError("device " + url + ": the binary serves a typestate device, not a data device");
+        OpenedDevice opened;
+        if (status.data)
+            opened.data = std::make_unique<ExecDataDevice>(
+                url, pid, out[0], std::make_unique<HttpDataDevice>(config, std::move(status)));
+        else
+            opened.typestate =
+                std::make_unique<ExecDevice>(url, pid, out[0], std::make_unique<HttpDevice>(config, std::move(status)));
+        return opened;
     } catch (...) {
         ::close(out[0]);
         (void)stop_process(pid, std::chrono::seconds(5));

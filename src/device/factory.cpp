@@ -69,7 +69,7 @@ OpenedDevice open_untimed(const std::string& url, const DeviceOptions& options, 
         if (status.data) return data(std::make_unique<HttpDataDevice>(config, std::move(status)));
         return typestate(std::make_unique<HttpDevice>(config, std::move(status)));
     }
-    const char* known = kind == DeviceKind::Data ? "model:PATH.yaml, model:PATH.xml or http://HOST:PORT"
+    const char* known = kind == DeviceKind::Data ? "model:PATH.yaml, model:PATH.xml, http://HOST:PORT or exec:BINARY[#SPEC]"
                                                  : "model:PATH, inproc:NAME, http://HOST:PORT or exec:BINARY[#SPEC]";
     if (kind != DeviceKind::Data && starts_with(url, "inproc:")) {
         const auto entry = sim::find_simulated(url.substr(7));
@@ -82,7 +82,7 @@ OpenedDevice open_untimed(const std::string& url, const DeviceOptions& options, 
         config.label = url;
         return typestate(std::make_unique<InProcessDevice>(entry->make(options.sim), config));
     }
-    if (kind != DeviceKind::Data && starts_with(url, "exec:")) return typestate(detail::launch_exec_device(url, options.http));
+    if (starts_with(url, "exec:")) return detail::launch_exec(url, options.http, kind);
     throw std::invalid_argument(std::string(kind == DeviceKind::Data ? "data device '" : "device '") + url +
                                 "': unknown kind (expected " + known + ")");
 }

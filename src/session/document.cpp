@@ -2,6 +2,8 @@
 // a document or a device is, and chooses the pipeline.
 #include "typestar/session/document.hpp"
 
+#include "typestar/session/kind.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -13,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "../spec/spec_detail.hpp"
+#include "proposal_flow.hpp"
+#include "session_detail.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/translate.hpp"
@@ -47,29 +51,13 @@ spec::Spec spec_for_diff(const Document& d) {
     return spec::load_dot_spec(d.path, spec::sanitize_name(fs::path(d.path).stem().string(), "imported"));
 }
 
-/// The signature of `a` as text lines (inputs and outputs with parameter types), for comparing.
-std::vector<std::string> signature_lines(const ra::RegisterAutomaton& a) {
-    std::vector<std::string> out;
-    auto add = [&](const char* what, const std::vector<ra::SymbolDecl>& ds) {
-        for (const auto& d : ds) {
-            std::string t = std::string(what) + " " + d.name + "(";
-            for (std::size_t i = 0; i < d.params.size(); ++i) t += std::string(i ? ", " : "") + ra::type_name(d.params[i].type);
-            out.push_back(t + ")");
-        }
-    };
-    add("input", a.inputs);
-    add("output", a.outputs);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 /// Two register automata: the signatures, then the shortest separating data trace up to `depth`
 /// steps (iterative deepening over one data word per data class).
 DocumentDiff diff_register_automata(const Document& old_doc, const Document& new_doc, std::size_t depth) {
     const ra::RegisterAutomaton& a = old_doc.automaton->automaton;
     DocumentDiff out;
     std::ostringstream text;
-    const auto sa = signature_lines(a), sb = signature_lines(new_doc.automaton->automaton);
+    const auto sa = detail::signature_lines(a), sb = detail::signature_lines(new_doc.automaton->automaton);
     if (sa != sb) {
         text << "different signatures:\n";
         for (const auto& l : sa)
@@ -487,12 +475,6 @@ Document load_document(const fs::path& path) {
     return d;
 }
 
-std::size_t document_bound(const Document& document, SuiteMethod method) {
-    if (method != SuiteMethod::Algorithm2) return 0;
-    if (document.automaton) return document.automaton->distinguisher;
-    return document.spec ? document.spec->bounds.distinguisher : 2;
-}
-
 const MealyMachine& suite_model(const Document& document) {
     if (!document.machine)
         throw std::invalid_argument(
@@ -521,23 +503,99 @@ std::string partition_guards_summary(const spec::Spec& s) {
     return out;
 }
 
-}  // namespace
+/// Typestates and the Mealy machines they generalise: spec::diff_specs, learn_spec, check_spec.
+class TypestateKind final : public SpecKind {
+public:
+    [[nodiscard]] DocumentKind id() const noexcept override { return DocumentKind::Typestate; }
+    [[nodiscard]] std::string_view noun() const noexcept override { return "typestate"; }
 
-std::string document_summary(const Document& d) {
-    if (d.automaton) {
+    [[nodiscard]] std::string summary(const Document& d) const override {
+        if (d.spec)
+            return std::to_string(d.spec->typestate.states.size()) + " states, B=" +
+                   std::to_string(d.spec->bounds.distinguisher) + partition_guards_summary(*d.spec);
+        return "Mealy machine: " + std::to_string(d.machine->num_states()) + " states";
+    }
+
+    [[nodiscard]] std::string export_text(const Document& d, ExportFormat format) const override {
+        if (!d.spec)
+            throw std::invalid_argument(d.path + " is a Mealy machine, not a spec: turn it into one with `typestar import " +
+                                        d.path + "`");
+        const spec::Spec& s = *d.spec;
+        switch (format) {
+            case ExportFormat::Yaml: return spec::write_spec(s);
+            case ExportFormat::Picture: return spec::write_typestate_dot(canonical(s.typestate));
+            case ExportFormat::MealyDot:
+                return spec::write_mealy_dot(synchronous_closure(canonical(s.typestate)), s.typestate.name);
+            case ExportFormat::Json: return spec::write_spec_json(s);
+        }
+        return {};
+    }
+
+    [[nodiscard]] std::size_t default_bound(const Document& d, SuiteMethod method) const override {
+        if (method != SuiteMethod::Algorithm2) return 0;
+        return d.spec ? d.spec->bounds.distinguisher : 2;
+    }
+
+    [[nodiscard]] DocumentDiff diff(const Document& old_document, const Document& new_document, std::size_t,
+                                    bool picture) const override {
+        const spec::Spec old_spec = spec_for_diff(old_document);
+        const spec::Spec new_spec = spec_for_diff(new_document);
+        const spec::SpecDiff diff = spec::diff_specs(old_spec, new_spec);
+        DocumentDiff out;
+        out.same = diff.empty();
+        if (picture) out.picture_dot = spec::write_diff_dot(old_spec, new_spec);
+        out.text = spec::format_diff(diff);
+        if (old_document.spec && new_document.spec) out.json = detail::typestate_diff_json(diff, out.same);
+        // Not behaviour, but what every CI run executes: a change of B is said, with the suite sizes.
+        // (Only between two specs: a Mealy DOT file declares no bound.)
+        if (old_document.spec && new_document.spec)
+            if (const std::string b = typestar::bound_change(old_spec, new_spec); !b.empty()) out.text += "\nNote: " + b + ".\n";
+        return out;
+    }
+
+    [[nodiscard]] std::vector<std::string> proposal_mismatch(const Document& stored,
+                                                             const Document& proposal) const override {
+        return typestar::proposal_mismatch(spec_for_diff(stored), spec_for_diff(proposal));
+    }
+
+    [[nodiscard]] ProposalLoss proposal_loss(const Document& stored, const Document& proposal) const override {
+        const spec::SpecDiff diff = spec::diff_specs(spec_for_diff(stored), spec_for_diff(proposal));
+        return {stored_states_lost(diff), diff.new_state_count < diff.old_state_count, "states"};
+    }
+
+    [[nodiscard]] std::string bound_change(const Document& stored, const Document& proposal) const override {
+        if (!stored.spec || !proposal.spec) return {};  // a Mealy DOT file declares no bound
+        return typestar::bound_change(*stored.spec, *proposal.spec);
+    }
+
+    [[nodiscard]] std::vector<TransitionTest> test_plan(const Document& d) const override {
+        return plan_transition_tests(spec_for_diff(d));
+    }
+
+    [[nodiscard]] DocumentCheck check(const Document& document, Subject& subject, SuiteMethod method,
+                                      std::optional<std::size_t> bound) const override {
+        return check_typestate_document(document, subject, method, bound);
+    }
+
+    [[nodiscard]] LearnedDocument learn(Subject& subject, const LearnRequest& request) const override {
+        return learn_typestate_document(subject, request);
+    }
+};
+
+/// Register automata: their YAML or RALib XML, separating data words, SL*, the generalised suite.
+class RegisterAutomatonKind final : public SpecKind {
+public:
+    [[nodiscard]] DocumentKind id() const noexcept override { return DocumentKind::RegisterAutomaton; }
+    [[nodiscard]] std::string_view noun() const noexcept override { return "register automaton"; }
+
+    [[nodiscard]] std::string summary(const Document& d) const override {
         const ra::RegisterAutomaton& a = d.automaton->automaton;
         return "register automaton: " + std::to_string(a.locations.size()) + " locations, " +
                std::to_string(a.max_registers()) + " registers at most, " + std::to_string(a.num_transitions()) +
                " transitions";
     }
-    if (d.spec)
-        return std::to_string(d.spec->typestate.states.size()) + " states, B=" +
-               std::to_string(d.spec->bounds.distinguisher) + partition_guards_summary(*d.spec);
-    return "Mealy machine: " + std::to_string(d.machine->num_states()) + " states";
-}
 
-std::string export_document(const Document& d, ExportFormat format) {
-    if (d.automaton) {
+    [[nodiscard]] std::string export_text(const Document& d, ExportFormat format) const override {
         switch (format) {
             case ExportFormat::Yaml: {
                 if (d.format != DocumentFormat::RalibXml) return ra::write_register_spec(*d.automaton);
@@ -547,51 +605,88 @@ std::string export_document(const Document& d, ExportFormat format) {
             }
             case ExportFormat::Picture: return ra::write_register_dot(d.automaton->automaton);
             case ExportFormat::MealyDot:
-            case ExportFormat::Json:
-                throw std::invalid_argument(d.path + " is a register automaton: --format " +
-                                            (format == ExportFormat::Json ? "json" : "mealy-dot") +
-                                            " is for typestates (use yaml, dot or svg)");
+            case ExportFormat::Json: break;
         }
+        throw std::invalid_argument(d.path + " is a register automaton: --format " +
+                                    (format == ExportFormat::Json ? "json" : "mealy-dot") +
+                                    " is for typestates (use yaml, dot or svg)");
     }
-    if (!d.spec)
-        throw std::invalid_argument(d.path + " is a Mealy machine, not a spec: turn it into one with `typestar import " +
-                                    d.path + "`");
-    const spec::Spec& s = *d.spec;
-    switch (format) {
-        case ExportFormat::Yaml: return spec::write_spec(s);
-        case ExportFormat::Picture: return spec::write_typestate_dot(canonical(s.typestate));
-        case ExportFormat::MealyDot:
-            return spec::write_mealy_dot(synchronous_closure(canonical(s.typestate)), s.typestate.name);
-        case ExportFormat::Json: return spec::write_spec_json(s);
-    }
-    return {};
-}
 
-DocumentDiff diff_documents(const Document& old_document, const Document& new_document, std::size_t depth,
-                            bool picture) {
-    const bool old_ra = old_document.kind() == DocumentKind::RegisterAutomaton;
-    const bool new_ra = new_document.kind() == DocumentKind::RegisterAutomaton;
-    if (old_ra || new_ra) {
-        if (!old_ra || !new_ra)
-            throw std::invalid_argument("cannot compare a register automaton with a typestate: " +
-                                        (old_ra ? old_document.path : new_document.path) + " is a register automaton, " +
-                                        (old_ra ? new_document.path : old_document.path) + " is not");
+    [[nodiscard]] std::size_t default_bound(const Document& d, SuiteMethod method) const override {
+        return method == SuiteMethod::Algorithm2 ? d.automaton->distinguisher : 0;
+    }
+
+    [[nodiscard]] DocumentDiff diff(const Document& old_document, const Document& new_document, std::size_t depth,
+                                    bool picture) const override {
         if (picture)
             throw std::invalid_argument("--picture is for typestates; draw each register automaton with `export --format svg`");
         return diff_register_automata(old_document, new_document, depth);
     }
-    const spec::Spec old_spec = spec_for_diff(old_document);
-    const spec::Spec new_spec = spec_for_diff(new_document);
-    const spec::SpecDiff diff = spec::diff_specs(old_spec, new_spec);
-    DocumentDiff out;
-    out.same = diff.empty();
-    if (picture) out.picture_dot = spec::write_diff_dot(old_spec, new_spec);
-    out.text = spec::format_diff(diff);
-    // Not behaviour, but what every CI run executes: a change of B is said, with the suite sizes.
-    // (Only between two specs: a Mealy DOT file declares no bound.)
-    if (old_document.spec && new_document.spec)
-        if (const std::string b = bound_change(old_spec, new_spec); !b.empty()) out.text += "\nNote: " + b + ".\n";
-    return out;
+
+    [[nodiscard]] std::vector<std::string> proposal_mismatch(const Document& stored,
+                                                             const Document& proposal) const override {
+        return typestar::proposal_mismatch(*stored.automaton, *proposal.automaton);
+    }
+
+    [[nodiscard]] ProposalLoss proposal_loss(const Document& stored, const Document& proposal) const override {
+        const std::size_t before = stored.automaton->automaton.locations.size();
+        const std::size_t after = proposal.automaton->automaton.locations.size();
+        if (after >= before) return {{}, false, "locations"};
+        return {"the proposal has " + std::to_string(after) + " locations, the stored spec " + std::to_string(before),
+                true, "locations"};
+    }
+
+    [[nodiscard]] std::string bound_change(const Document& stored, const Document& proposal) const override {
+        const std::size_t before = stored.automaton->distinguisher, after = proposal.automaton->distinguisher;
+        if (before == after) return {};
+        return "the distinguisher bound changes from B=" + std::to_string(before) + " to B=" + std::to_string(after);
+    }
+
+    [[nodiscard]] std::vector<TransitionTest> test_plan(const Document& d) const override {
+        return plan_register_tests(d.automaton->automaton);
+    }
+
+    [[nodiscard]] DocumentCheck check(const Document& document, Subject& subject, SuiteMethod method,
+                                      std::optional<std::size_t> bound) const override {
+        return check_register_document(document, subject, method, bound);
+    }
+
+    [[nodiscard]] LearnedDocument learn(Subject& subject, const LearnRequest& request) const override {
+        return learn_register_document(subject, request);
+    }
+};
+
+}  // namespace
+
+const SpecKind& spec_kind(DocumentKind id) noexcept {
+    static const TypestateKind typestate;
+    static const RegisterAutomatonKind register_automaton;
+    if (id == DocumentKind::RegisterAutomaton) return register_automaton;
+    return typestate;
+}
+
+const SpecKind& kind_of(const Document& document) noexcept { return spec_kind(document.kind()); }
+
+const SpecKind& kind_of(const Subject& subject) noexcept { return spec_kind(subject.kind()); }
+
+std::size_t document_bound(const Document& document, SuiteMethod method) {
+    return kind_of(document).default_bound(document, method);
+}
+
+std::string document_summary(const Document& d) { return kind_of(d).summary(d); }
+
+std::string export_document(const Document& d, ExportFormat format) { return kind_of(d).export_text(d, format); }
+
+DocumentDiff diff_documents(const Document& old_document, const Document& new_document, std::size_t depth,
+                            bool picture) {
+    const SpecKind& kind = kind_of(old_document);
+    if (kind_of(new_document).id() != kind.id()) {
+        const bool old_ra = kind.id() == DocumentKind::RegisterAutomaton;
+        throw std::invalid_argument("cannot compare a register automaton with a typestate: " +
+                                    (old_ra ? old_document.path : new_document.path) + " is a register automaton, " +
+                                    (old_ra ? new_document.path : old_document.path) + " is not");
+    }
+    return kind.diff(old_document, new_document, depth, picture);
 }
 
 Subject open_subject(const std::string& url, const DeviceOptions& options) {
@@ -616,14 +711,11 @@ Subject open_subject(const std::string& url, const DeviceOptions& options) {
 
 DocumentCheck check_document(const Document& document, Subject& subject, SuiteMethod method,
                              std::optional<std::size_t> bound) {
-    if (document.kind() == DocumentKind::RegisterAutomaton)
-        return check_register_document(document, subject, method, bound);
-    return check_typestate_document(document, subject, method, bound);
+    return kind_of(document).check(document, subject, method, bound);
 }
 
 LearnedDocument learn_document(Subject& subject, const LearnRequest& request) {
-    if (subject.kind() == DocumentKind::RegisterAutomaton) return learn_register_document(subject, request);
-    return learn_typestate_document(subject, request);
+    return kind_of(subject).learn(subject, request);
 }
 
 }  // namespace typestar

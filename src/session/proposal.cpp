@@ -11,7 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "grouped.hpp"
-#include "shared_proposal.hpp"
+#include "proposal_flow.hpp"
 #include "typestar/conformance/suite.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
@@ -35,16 +35,6 @@ std::string minus(const std::vector<std::string>& a, const std::vector<std::stri
     return out;
 }
 
-/// "adds x, y; lacks z" of `now` against `before`.
-std::string alphabet_change(const std::vector<std::string>& before, const std::vector<std::string>& now) {
-    const std::string added = minus(sorted(now), before);
-    const std::string lacking = minus(sorted(before), now);
-    std::string out;
-    if (!added.empty()) out += "adds " + added;
-    if (!lacking.empty()) out += std::string(out.empty() ? "" : "; ") + "lacks " + lacking;
-    return out;
-}
-
 /// The path the sharing lock and record are named after: `spec` absolute and normal, so a relative
 /// and an absolute name of one file share.
 std::filesystem::path share_name(const std::filesystem::path& spec) {
@@ -60,19 +50,24 @@ std::string read_bytes(const std::filesystem::path& path) {
     return s.str();
 }
 
-/// The sharing key of `r` (see ProposalRequest::share_key).
-std::string proposal_key(const ProposalRequest& r) {
-    return detail::shared_proposal_key(r.stored_bytes, r.share_key, detail::executable_hash(),
-                                       std::max<std::size_t>(1, r.bound), learner_name(r.learner), tool_version()) +
-           "mode " + (r.mode == ProposalMode::Print ? "ci" : r.mode == ProposalMode::Update ? "update" : "proposal") +
-           "\n";
+/// The typestate kind's part of sharing: the request in the kind-neutral terms.
+detail::ShareRequest share_request(const ProposalRequest& r) {
+    detail::ShareRequest s;
+    s.spec = r.spec;
+    s.stored_bytes = r.stored_bytes;
+    s.device_key = r.share_key;
+    s.bound = r.bound;
+    s.learner = learner_name(r.learner);
+    s.mode = r.mode;
+    s.requester = r.requester;
+    s.has_failure = r.stored != nullptr && r.counterexample != nullptr && r.conformance != nullptr;
+    return s;
 }
 
-/// The proposal another process computed for the same key, if it explains `r.counterexample` and
-/// (unless nothing is written) its files are still the proposal (not removed, accepted or edited).
-std::optional<SpecProposal> reuse_shared(const ProposalRequest& r, const std::string& key) {
-    const auto record = detail::read_shared_proposal(detail::shared_record_path(share_name(r.spec)));
-    if (!record || record->key != key) return std::nullopt;
+/// The proposal another process left (sharing.reusable()), if it explains `r.counterexample`.
+std::optional<SpecProposal> reuse_shared(const ProposalRequest& r, const detail::ProposalSharing& sharing) {
+    const auto record = sharing.reusable();
+    if (!record) return std::nullopt;
     const auto proposed_yaml = proposed_path(r.spec, "yaml");
     SpecProposal p;
     try {
@@ -80,23 +75,17 @@ std::optional<SpecProposal> reuse_shared(const ProposalRequest& r, const std::st
     } catch (const std::exception&) {
         return std::nullopt;
     }
-    const Counterexample& cex = *r.counterexample;
-    if (!proposal_explains(*p.spec, cex, *r.device)) {
+    if (!proposal_explains(*p.spec, *r.counterexample, *r.device)) {
         detail::logger("typestar.session")
             ->info("the proposal of test process {} does not explain this counterexample: re-learning", record->pid);
         return std::nullopt;
     }
-    if (r.mode != ProposalMode::Print &&
-        read_bytes(r.mode == ProposalMode::Update ? r.spec : proposed_yaml) != record->yaml)
-        return std::nullopt;
     try {
         p.diff = spec::diff_specs(*r.stored, *p.spec);
     } catch (const std::exception& e) {
         p.diff_error = e.what();
     }
-    // Usually an earlier process of this ctest run; possibly of an earlier run with the same inputs.
-    p.shared_by = (record->test.empty() ? std::string("a test") : record->test) + " in test process " +
-                  std::to_string(record->pid) + (record->when.empty() ? "" : " at " + record->when);
+    p.shared_by = detail::ProposalSharing::shared_by(*record);
     if (const std::string b = bound_change(*r.stored, *p.spec); !b.empty()) p.summary = "Note: " + b + ".\n";
     p.yaml = record->yaml;
     p.written.yaml = record->yaml;
@@ -197,9 +186,12 @@ std::string content_hash(std::string_view bytes) {
 }
 
 std::string proposal_device_key(const std::string& url, const Device& device) {
+    return detail::proposal_device_key(url, device.describe());
+}
+
+std::string detail::proposal_device_key(const std::string& url, const DeviceDescription& who) {
     const bool is_model = url.rfind("model:", 0) == 0;
     if (!url.empty() && !is_model && url.rfind("inproc:", 0) != 0) return {};  // an agent: not pinned
-    const DeviceDescription who = device.describe();
     std::ostringstream text;
     text << (url.empty() ? "factory " + who.name : "url " + url) << " | class " << who.class_name << " | framework "
          << who.framework << " | tmax " << (who.tmax_ms ? std::to_string(*who.tmax_ms) : "-") << " | tmin "
@@ -218,29 +210,13 @@ SpecProposal propose_spec(const ProposalRequest& r) {
     }
     // Key and lock: one proposal per spec and change across the processes of a test run; reuse
     // another process's when it explains this counterexample.
-    std::optional<detail::ProposalLock> lock;
-    std::string key;
-    if (!r.share_key.empty() && r.stored && r.counterexample && r.conformance) {
-        key = proposal_key(r);
-        lock.emplace(detail::shared_lock_path(share_name(r.spec)));  // waits while another process learns
-        if (lock->held()) {
-            if (auto reused = reuse_shared(r, key)) return std::move(*reused);
-        }
-    }
-    // Learn, write, diff.
+    const detail::ProposalSharing sharing(share_request(r));
+    if (auto reused = reuse_shared(r, sharing)) return std::move(*reused);
+    // Learn, write, diff, share.
     SpecProposal p;
     learn(r, p);
     if (!p.spec || !write_and_diff(r, p)) return p;
-    // Share it.
-    if (lock && lock->held()) {
-        try {
-            detail::write_shared_proposal(detail::shared_record_path(share_name(r.spec)),
-                                          detail::SharedProposal{key, static_cast<long>(::getpid()), r.requester,
-                                                                 detail::utc_now(), p.yaml});
-        } catch (const std::exception& e) {
-            detail::logger("typestar.session")->warn("could not share the proposal with other test processes: {}", e.what());
-        }
-    }
+    sharing.share(p.yaml);
     return p;
 }
 
@@ -302,9 +278,9 @@ std::vector<std::string> proposal_mismatch(const spec::Spec& stored, const spec:
     const Typestate& p = proposal.typestate;
     if (s.name != p.name) out.push_back("another class: the proposal is '" + p.name + "', the spec '" + s.name + "'");
     if (sorted(s.callins) != sorted(p.callins))
-        out.push_back("other callins: the proposal " + alphabet_change(s.callins, p.callins));
+        out.push_back("other callins: the proposal " + detail::alphabet_change(s.callins, p.callins));
     if (sorted(s.callbacks) != sorted(p.callbacks))
-        out.push_back("other callbacks: the proposal " + alphabet_change(s.callbacks, p.callbacks));
+        out.push_back("other callbacks: the proposal " + detail::alphabet_change(s.callbacks, p.callbacks));
     return out;
 }
 
@@ -346,19 +322,9 @@ std::string bound_change(const spec::Spec& stored, const spec::Spec& proposal) {
 
 WrittenProposal write_proposal(const std::filesystem::path& spec_path, const spec::Spec* stored,
                                const spec::Spec& proposal, bool update, const ProposalPictures& pictures) {
-    WrittenProposal w;
-    w.yaml = spec::write_spec(proposal);
-    if (update) {
-        spec::write_file_atomically(spec_path, w.yaml);
-        std::error_code ec;
-        for (const auto& f : proposal_files(spec_path)) std::filesystem::remove(f, ec);
-        w.file = spec_path;
-        w.wrote_spec = true;
-        return w;
-    }
-    w.file = proposed_path(spec_path, "yaml");
+    WrittenProposal w = detail::write_proposal_text(spec_path, spec::write_spec(proposal), update);
+    if (update) return w;
     const auto dot = proposed_path(spec_path, "dot");
-    spec::write_file_atomically(w.file, w.yaml);
     spec::write_file_atomically(dot, spec::write_typestate_dot(proposal.typestate));
     w.pictures = dot.string();
     if (pictures) {
@@ -397,3 +363,70 @@ std::string learning_summary(const LearnedSpec& learned, std::string_view how, c
 }
 
 }  // namespace typestar
+
+namespace typestar::detail {
+
+ProposalSharing::ProposalSharing(ShareRequest request) : request_(std::move(request)) {
+    if (request_.device_key.empty() || !request_.has_failure) return;  // not pinned, or nothing to explain
+    const ShareRequest& r = request_;
+    key_ = shared_proposal_key(r.stored_bytes, r.device_key, executable_hash(), std::max<std::size_t>(1, r.bound),
+                               r.learner, tool_version()) +
+           "mode " + (r.mode == ProposalMode::Print ? "ci" : r.mode == ProposalMode::Update ? "update" : "proposal") +
+           "\n";
+    lock_.emplace(shared_lock_path(share_name(r.spec)));  // waits while another process learns
+}
+
+std::optional<SharedProposal> ProposalSharing::reusable() const {
+    if (!lock_ || !lock_->held()) return std::nullopt;
+    auto record = read_shared_proposal(shared_record_path(share_name(request_.spec)));
+    if (!record || record->key != key_) return std::nullopt;
+    // Its files must still be the proposal (not removed, accepted or edited), unless none is written.
+    if (request_.mode != ProposalMode::Print &&
+        read_bytes(request_.mode == ProposalMode::Update ? request_.spec : proposed_path(request_.spec, "yaml")) !=
+            record->yaml)
+        return std::nullopt;
+    return record;
+}
+
+std::string ProposalSharing::shared_by(const SharedProposal& record) {
+    // Usually an earlier process of this ctest run; possibly of an earlier run with the same inputs.
+    return (record.test.empty() ? std::string("a test") : record.test) + " in test process " +
+           std::to_string(record.pid) + (record.when.empty() ? "" : " at " + record.when);
+}
+
+void ProposalSharing::share(const std::string& yaml) const {
+    if (!lock_ || !lock_->held()) return;
+    try {
+        write_shared_proposal(shared_record_path(share_name(request_.spec)),
+                              SharedProposal{key_, static_cast<long>(::getpid()), request_.requester, utc_now(), yaml});
+    } catch (const std::exception& e) {
+        logger("typestar.session")->warn("could not share the proposal with other test processes: {}", e.what());
+    }
+}
+
+WrittenProposal write_proposal_text(const std::filesystem::path& spec_path, const std::string& yaml, bool update) {
+    WrittenProposal w;
+    w.yaml = yaml;
+    if (update) {
+        spec::write_file_atomically(spec_path, w.yaml);
+        std::error_code ec;
+        for (const auto& f : proposal_files(spec_path)) std::filesystem::remove(f, ec);
+        w.file = spec_path;
+        w.wrote_spec = true;
+        return w;
+    }
+    w.file = proposed_path(spec_path, "yaml");
+    spec::write_file_atomically(w.file, w.yaml);
+    return w;
+}
+
+std::string alphabet_change(const std::vector<std::string>& before, const std::vector<std::string>& now) {
+    const std::string added = minus(sorted(now), before);
+    const std::string lacking = minus(sorted(before), now);
+    std::string out;
+    if (!added.empty()) out += "adds " + added;
+    if (!lacking.empty()) out += std::string(out.empty() ? "" : "; ") + "lacks " + lacking;
+    return out;
+}
+
+}  // namespace typestar::detail

@@ -1,9 +1,11 @@
 #include "typestar/session/register_automata.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 
 #include "grouped.hpp"
+#include "proposal_flow.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/ra/suite.hpp"
 
@@ -35,6 +37,22 @@ RaLearnResult learn_register_automaton(DataSul& sul, const RegisterAutomaton& si
 }  // namespace typestar::ra
 
 namespace typestar {
+
+std::vector<std::string> detail::signature_lines(const ra::RegisterAutomaton& a) {
+    std::vector<std::string> out;
+    auto add = [&](const char* what, const std::vector<ra::SymbolDecl>& ds) {
+        for (const auto& d : ds) {
+            std::string t = std::string(what) + " " + d.name + "(";
+            for (std::size_t i = 0; i < d.params.size(); ++i)
+                t += std::string(i ? ", " : "") + ra::type_name(d.params[i].type);
+            out.push_back(t + ")");
+        }
+    };
+    add("input", a.inputs);
+    add("output", a.outputs);
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 ra::RaSpec learned_register_spec(const ra::RaLearnResult& learned, std::size_t bound, const std::string& device,
                                  const std::string& learned_by) {
@@ -142,6 +160,85 @@ CheckReport run_register_test(const ra::RegisterAutomaton& spec, ra::DataOracle&
     return report;
 }
 
+std::vector<std::string> proposal_mismatch(const ra::RaSpec& stored, const ra::RaSpec& proposal) {
+    std::vector<std::string> out;
+    const ra::RegisterAutomaton& s = stored.automaton;
+    const ra::RegisterAutomaton& p = proposal.automaton;
+    if (s.name != p.name) out.push_back("another class: the proposal is '" + p.name + "', the spec '" + s.name + "'");
+    const auto before = detail::signature_lines(s), now = detail::signature_lines(p);
+    if (before != now) out.push_back("another signature: the proposal " + detail::alphabet_change(before, now));
+    return out;
+}
+
+std::string proposal_device_key(const std::string& url, const DataDevice& device) {
+    return detail::proposal_device_key(url, device.describe());
+}
+
+namespace {
+
+/// The register-automaton kind's part of sharing: the request in the kind-neutral terms.
+detail::ShareRequest share_request(const RegisterProposalRequest& r) {
+    detail::ShareRequest s;
+    s.spec = r.spec;
+    s.stored_bytes = r.stored_bytes;
+    s.device_key = r.share_key;
+    s.bound = r.bound;
+    s.learner = "SL*";
+    s.mode = r.mode;
+    s.requester = r.requester;
+    s.has_failure = r.stored != nullptr && r.counterexample != nullptr;
+    return s;
+}
+
+/// The shortest data word (up to p.separating_depth steps) on which the stored spec and the
+/// proposal differ, by name.
+void separate(const RegisterProposalRequest& r, RegisterProposal& p) {
+    if (!r.stored || !p.spec) return;
+    if (const auto sep = ra::separating_word(r.stored->automaton, p.spec->automaton, p.separating_depth))
+        p.separating = trace_of(r.stored->automaton, *sep);
+}
+
+/// The proposal another process left (sharing.reusable()), if it explains `r.counterexample`.
+std::optional<RegisterProposal> reuse_shared(const RegisterProposalRequest& r, const detail::ProposalSharing& sharing) {
+    const auto record = sharing.reusable();
+    if (!record) return std::nullopt;
+    RegisterProposal p;
+    try {
+        p.spec = ra::parse_register_spec(record->yaml, proposed_path(r.spec, "yaml").string());
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    if (!proposal_explains(p.spec->automaton, *r.counterexample)) return std::nullopt;
+    p.shared_by = detail::ProposalSharing::shared_by(*record);
+    p.yaml = record->yaml;
+    p.file = r.mode == ProposalMode::Update ? r.spec : r.mode == ProposalMode::Write ? proposed_path(r.spec, "yaml")
+                                                                                     : std::filesystem::path();
+    p.wrote_spec = r.mode == ProposalMode::Update;
+    separate(r, p);
+    return p;
+}
+
+/// The learning phase: SL*-style from scratch at B, the summary of what ran.
+void learn(const RegisterProposalRequest& r, RegisterProposal& p) {
+    ra::RaLearnConfig config;
+    config.equivalence_bound = r.bound;
+    const ra::RaLearnResult learned = ra::learn_register_automaton(*r.device, r.signature, config);
+    if (!learned.converged) {
+        p.error = learned.learner + " (from scratch) did not converge: " + learned.failure;
+        return;
+    }
+    const ra::RegisterAutomaton& h = learned.hypothesis;
+    p.summary = learned.learner + " (from scratch), " + learned.equivalence + " as equivalence oracle: " +
+                std::to_string(h.locations.size()) + " locations, " + std::to_string(h.max_registers()) +
+                " registers at most, " + std::to_string(h.num_transitions()) + " transitions, bound " +
+                std::to_string(r.bound) + "; " + detail::grouped(learned.stats.total().queries_executed) +
+                " concrete queries.\nThe learned spec relies on:\n" +
+                assumptions_block(register_automaton_assumptions(r.bound));
+    p.spec = learned_register_spec(learned, r.bound, r.device_label, r.learned_by);
+}
+
+}  // namespace
+
 RegisterProposal propose_register_spec(const RegisterProposalRequest& r) {
     RegisterProposal p;
     if (r.device == nullptr) {
@@ -149,40 +246,26 @@ RegisterProposal propose_register_spec(const RegisterProposalRequest& r) {
         return p;
     }
     try {
-        ra::RaLearnConfig config;
-        config.equivalence_bound = r.bound;
-        const ra::RaLearnResult learned = ra::learn_register_automaton(*r.device, r.signature, config);
-        if (!learned.converged) {
-            p.error = learned.learner + " (from scratch) did not converge: " + learned.failure;
-            return p;
+        // Key and lock: one proposal per spec and change across the processes of a test run.
+        const detail::ProposalSharing sharing(share_request(r));
+        if (auto reused = reuse_shared(r, sharing)) return std::move(*reused);
+        learn(r, p);
+        if (!p.spec) return p;
+        p.yaml = ra::write_register_spec(*p.spec);
+        if (r.mode != ProposalMode::Print) {
+            const WrittenProposal w = detail::write_proposal_text(r.spec, p.yaml, r.mode == ProposalMode::Update);
+            if (!w.wrote_spec)  // the picture beside the proposal, as a typestate's
+                spec::write_file_atomically(proposed_path(r.spec, "dot"), ra::write_register_dot(p.spec->automaton));
+            p.file = w.file;
+            p.wrote_spec = w.wrote_spec;
         }
-        const ra::RegisterAutomaton& h = learned.hypothesis;
-        p.summary = learned.learner + " (from scratch), " + learned.equivalence + " as equivalence oracle: " +
-                    std::to_string(h.locations.size()) + " locations, " + std::to_string(h.max_registers()) +
-                    " registers at most, " + std::to_string(h.num_transitions()) + " transitions, bound " +
-                    std::to_string(r.bound) + "; " + detail::grouped(learned.stats.total().queries_executed) +
-                    " concrete queries.\nThe learned spec relies on:\n" +
-                    assumptions_block(register_automaton_assumptions(r.bound));
-        const ra::RaSpec proposed = learned_register_spec(learned, r.bound, r.device_label, r.learned_by);
-        if (r.stored) {
-            if (const auto sep = ra::separating_word(r.stored->automaton, h, p.separating_depth))
-                p.separating = trace_of(r.stored->automaton, *sep);
-        }
-        p.yaml = ra::write_register_spec(proposed);
-        if (r.mode == ProposalMode::Update) {
-            ra::save_register_spec(proposed, r.spec);
-            std::error_code ec;
-            for (const auto& f : proposal_files(r.spec)) std::filesystem::remove(f, ec);
-            p.file = r.spec;
-            p.wrote_spec = true;
-        } else if (r.mode == ProposalMode::Write) {
-            p.file = proposed_path(r.spec, "yaml");
-            ra::save_register_spec(proposed, p.file);
-        }
-        p.spec = std::move(proposed);
+        separate(r, p);
+        sharing.share(p.yaml);
     } catch (const NondeterminismError& e) {
+        p.spec.reset();
         p.error = std::string("the device is not deterministic: ") + e.what();
     } catch (const std::exception& e) {
+        p.spec.reset();
         p.error = e.what();
     }
     return p;

@@ -8,7 +8,6 @@
 #include <atomic>
 #include <exception>
 #include <functional>
-#include <thread>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -29,6 +28,9 @@
 #include "typestar/log/logging.hpp"
 
 #include <spdlog/spdlog.h>
+
+#include "learning_oracles.hpp"
+#include "session_detail.hpp"
 
 namespace typestar {
 
@@ -57,7 +59,7 @@ const char* verdict_name(Verdict verdict) noexcept {
     return "?";
 }
 
-namespace {
+namespace detail {
 
 std::vector<Device*> device_list(std::span<Device* const> devices) {
     if (devices.empty()) throw std::invalid_argument("no device");
@@ -70,6 +72,54 @@ void declare_outputs(std::span<Device* const> devices, const Alphabet& outputs) 
     for (Device* d : devices)
         if (d != nullptr) (void)d->declare_outputs(outputs.names());
 }
+
+SuiteConfig suite_config(SuiteMethod method, std::size_t bound, std::size_t extra_states) {
+    SuiteConfig c;
+    c.method = method;
+    c.bound = bound;
+    c.extra_states = extra_states;
+    return c;
+}
+
+/// How tmax was obtained when overridden, and the largest delay the device observed: "<note>; the
+/// largest delay observed was X ms; " (each part when known), else "".
+std::string observed_delay(const DeviceDescription& device) {
+    std::string out = device.timing_note.empty() ? "" : device.timing_note + "; ";
+    if (!device.max_delay_ms) return out;
+    char text[64];
+    std::snprintf(text, sizeof text, "the largest delay observed was %.1f ms; ", *device.max_delay_ms);
+    return out + text;
+}
+
+std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, const DeviceTraits& traits,
+                                        const DeviceDescription& device, double quiet_check_factor) {
+    std::vector<std::string> out;
+    if (method == SuiteMethod::Algorithm2)
+        out.push_back("the device's states are told apart by words of length <= " + std::to_string(bound) +
+                      " (distinguisher bound B=" + std::to_string(bound) + ")");
+    else
+        out.push_back("the device has at most " + std::to_string(bound) + " more states than the spec");
+    if (traits.absorbing) out.push_back("err is absorbing: nothing after a refused callin is run");
+    if (traits.quiet)
+        out.push_back("a wait answered quiet changes nothing (declared by the device): quiet self-loops are not tested");
+    if (device.tmax_ms && traits.wait)  // a device without `wait` (a Mealy device) has no quiescence to assume
+        out.push_back("every callback arrives within tmax=" + std::to_string(static_cast<long long>(*device.tmax_ms)) +
+                      " ms (quiescence; " + observed_delay(device) +
+                      (quiet_check_factor > 0 ? "every way into a quiet state double-checked with a wait of " +
+                                                    std::to_string(quiet_check_factor).substr(0, 3) + " x tmax)"
+                                              : "not double-checked)"));
+    return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::assumptions_of;
+using detail::declare_outputs;
+using detail::device_list;
+using detail::kDeclaredDeterministic;
+using detail::suite_config;
 
 /// spec_of_mealy, three-valued when the device answered `unknown:<source>` (a PartitionedDevice not
 /// trying a stored spec's unknown transitions): those answers become unknown transitions (reasons
@@ -93,13 +143,6 @@ spec::Spec spec_of_learned(const MealyMachine& machine, const std::string& name,
     return s;
 }
 
-SuiteConfig suite_config(SuiteMethod method, std::size_t bound, std::size_t extra_states) {
-    SuiteConfig c;
-    c.method = method;
-    c.bound = bound;
-    c.extra_states = extra_states;
-    return c;
-}
 
 std::unique_ptr<Learner> make_learner(LearnerKind kind, MembershipOracle& oracle, LearnerConfig config) {
     switch (kind) {
@@ -133,339 +176,9 @@ void adopt_state_names(Typestate& learned, const Typestate& stored) {
     }
 }
 
-/// How tmax was obtained when overridden, and the largest delay the device observed: "<note>; the
-/// largest delay observed was X ms; " (each part when known), else "".
-std::string observed_delay(const DeviceDescription& device) {
-    std::string out = device.timing_note.empty() ? "" : device.timing_note + "; ";
-    if (!device.max_delay_ms) return out;
-    char text[64];
-    std::snprintf(text, sizeof text, "the largest delay observed was %.1f ms; ", *device.max_delay_ms);
-    return out + text;
-}
-
-/// The assumption of a device that declares every run of a word answers alike (Device::deterministic):
-/// learning then re-runs nothing to rule out a flake; learn and check name it alike.
-constexpr std::string_view kDeclaredDeterministic =
-    "every run of a word answers alike (declared by the device: a model or a simulation), so no answer was re-run "
-    "to rule out a flake";
-
-std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound, const DeviceTraits& traits,
-                                        const DeviceDescription& device, double quiet_check_factor) {
-    std::vector<std::string> out;
-    if (method == SuiteMethod::Algorithm2)
-        out.push_back("the device's states are told apart by words of length <= " + std::to_string(bound) +
-                      " (distinguisher bound B=" + std::to_string(bound) + ")");
-    else
-        out.push_back("the device has at most " + std::to_string(bound) + " more states than the spec");
-    if (traits.absorbing) out.push_back("err is absorbing: nothing after a refused callin is run");
-    if (traits.quiet)
-        out.push_back("a wait answered quiet changes nothing (declared by the device): quiet self-loops are not tested");
-    if (device.tmax_ms && traits.wait)  // a device without `wait` (a Mealy device) has no quiescence to assume
-        out.push_back("every callback arrives within tmax=" + std::to_string(static_cast<long long>(*device.tmax_ms)) +
-                      " ms (quiescence; " + observed_delay(device) +
-                      (quiet_check_factor > 0 ? "every way into a quiet state double-checked with a wait of " +
-                                                    std::to_string(quiet_check_factor).substr(0, 3) + " x tmax)"
-                                              : "not double-checked)"));
-    return out;
-}
-
-}  // namespace
-
-void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access, OracleStack& stack,
-                   std::size_t times, std::span<const char> ran_once) {
-    const auto wait = machine.inputs().find(kWait);
-    if (!wait || times == 0) return;
-    // One batch of every re-run (over the pool), checked against the cache like any answer.
-    std::vector<Word> words;
-    std::vector<std::pair<std::size_t, std::size_t>> runs_of;  // per state: first run, how many
-    for (StateId q = 0; q < machine.num_states() && q < access.size(); ++q) {
-        const std::size_t n = q < ran_once.size() && ran_once[q] ? times - 1 : times;
-        if (n == 0) continue;
-        Word word = access[q];
-        word.push_back(*wait);
-        runs_of.emplace_back(words.size(), n);
-        for (std::size_t r = 0; r < n; ++r) words.push_back(word);
-    }
-    const std::vector<Word> runs = stack.cache().rerun(words);
-    for (const auto& [first, n] : runs_of) {
-        const Word& word = words[first];
-        const Word expected = machine.outputs_of(word);
-        std::vector<NondeterminismError::Answer> answers{{names_of(expected, machine.outputs()), 1}};
-        bool differs = false;
-        for (std::size_t r = 0; r < n; ++r) {
-            const Word& got = runs[first + r];
-            std::vector<std::string> names = names_of(got, stack.oracle().outputs());
-            differs = differs || names != answers.front().outputs;
-            bool counted = false;
-            for (auto& a : answers)
-                if (a.outputs == names) {
-                    ++a.count;
-                    counted = true;
-                }
-            if (!counted) answers.push_back({std::move(names), 1});
-        }
-        if (differs) throw NondeterminismError(names_of(word, machine.inputs()), std::move(answers));
-    }
-}
-
-std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access, Device& device,
-                               double factor, const std::vector<char>* only) {
-    Device* const one[] = {&device};
-    return confirm_quiescence(machine, access, std::span<Device* const>(one), factor, only);
-}
-
-namespace {
-
-/// A callback the machine has on no transition, heard by a quiescence double-check after `word`.
-struct NewCallback {
-    Word word;             ///< the word before the double-checking wait, over the machine's inputs
-    std::string callback;  ///< its name
-};
-
-bool has_output(const MealyMachine& machine, const std::string& name) {
-    const auto o = machine.outputs().find(name);
-    if (!o) return false;
-    for (StateId q = 0; q < machine.num_states(); ++q)
-        for (Symbol i = 0; i < machine.num_inputs(); ++i)
-            if (machine.output(q, i) == *o) return true;
-    return false;
-}
-
-/// confirm_quiescence; with `found` (checking a spec), a callback the machine never outputs is a
-/// protocol difference, never "raise tmax": written to `found`, and the count so far is returned.
-std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vector<Word>& access,
-                                    std::span<Device* const> devices, double factor, const std::vector<char>* only,
-                                    std::optional<NewCallback>* found);
-
-}  // namespace
-
-std::size_t confirm_quiescence(const MealyMachine& machine, const std::vector<Word>& access,
-                               std::span<Device* const> devices, double factor, const std::vector<char>* only) {
-    return confirm_quiescence_impl(machine, access, devices, factor, only, nullptr);
-}
-
-namespace {
-
-std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vector<Word>& access,
-                                    std::span<Device* const> devices, double factor, const std::vector<char>* only,
-                                    std::optional<NewCallback>* found) {
-    if (devices.empty()) throw std::invalid_argument("no device");
-    const DeviceDescription description = devices.front()->describe();
-    if (factor <= 0 || !description.tmax_ms) return 0;
-    const auto wait = machine.inputs().find(kWait);
-    const auto quiet = machine.outputs().find(kQuiet);
-    if (!wait || !quiet) return 0;
-    const auto err = machine.outputs().find(kErr);
-    const auto timeout = std::chrono::milliseconds(static_cast<long long>(*description.tmax_ms * factor));
-    // Every way into a quiet state (the one rule, quiescence_words, that the runners also run),
-    // restricted to the states in `only` when given.
-    std::vector<Word> words;
-    for (auto& w : quiescence_words(machine, access))
-        if (only == nullptr || (w.state < only->size() && (*only)[w.state])) words.push_back(std::move(w.word));
-    // A batch over the devices (each used by one thread), words taken in order; the verdict is read
-    // in word order, so the first late callback named is the same as with one device.
-    std::vector<std::optional<std::string>> answers(words.size());  // by name: each device's own outputs
-    std::vector<std::exception_ptr> errors(words.size());
-    std::vector<char> ran(words.size(), 0);
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> stop{false};
-    const auto work = [&](Device& device) {
-        for (std::size_t k; !stop && (k = next++) < words.size();) {
-            try {
-                if (const auto answer = device.confirm_wait(words[k], timeout))
-                    answers[k] = device.outputs().name(*answer);
-                if (!answers[k] || (*answers[k] != kQuiet && *answers[k] != kErr)) stop = true;
-            } catch (...) {
-                errors[k] = std::current_exception();
-                stop = true;
-            }
-            ran[k] = 1;
-        }
-    };
-    if (devices.size() == 1 || words.size() < 2) {
-        work(*devices.front());
-    } else {
-        std::vector<std::thread> threads;
-        for (std::size_t d = 1; d < devices.size() && d < words.size(); ++d) threads.emplace_back(work, std::ref(*devices[d]));
-        work(*devices.front());
-        for (auto& t : threads) t.join();
-    }
-    std::size_t confirmed = 0;
-    for (std::size_t k = 0; k < words.size() && ran[k]; ++k) {
-        const Word& word = words[k];
-        if (errors[k]) std::rethrow_exception(errors[k]);
-        const auto& answer = answers[k];
-        if (!answer) return confirmed;  // no real time behind this device
-        const std::string& got = *answer;
-        if (found != nullptr && got != kQuiet && got != kErr && !has_output(machine, got)) {
-            // Checking a spec: no tmax makes the device conform, the spec never has this callback.
-            *found = NewCallback{word, got};
-            return confirmed;
-        }
-        if (got != kQuiet && got != kErr) {
-            throw DeviceError("tmax too small: after '" + to_string(word, machine.inputs()) + "', a wait of tmax=" +
-                              std::to_string(static_cast<long long>(*description.tmax_ms)) +
-                              " ms was answered quiet, but callback '" + got + "' arrived within " +
-                              std::to_string(timeout.count()) + " ms (device " + description.name +
-                              "); raise tmax so that every callback arrives within it");
-        }
-        ++confirmed;
-    }
-    return confirmed;
-}
-
 }  // namespace
 
 namespace {
-
-/// The flake policy (docs/spec-format.md, "Rare flakes"): a hypothesis the inner oracle finds no
-/// counterexample to is judged once more on fresh answers. The decisive words are the equivalence
-/// suite the hypothesis passed — Algorithm 2 at B, or W/Wp with their extra states (with a perfect
-/// oracle, the Wp-method suite for no extra state) — each cut after an expected absorbing output
-/// (the device stops there) and reduced to the maximal ones; they run once more past the cache as one
-/// batch (CacheOracle::rerun: over the pool; an answer the cache contradicts is NondeterminismError
-/// naming the word). So every answer the verdict relies on, including the ones that made two
-/// observations one state, was seen in two independent runs that agreed; a word the cache did not
-/// hold runs twice. A fresh answer that refutes the hypothesis is its counterexample. A word re-run
-/// once (or a prefix of one) is never re-run for a later hypothesis.
-class VerifiedEquivalenceOracle final : public EquivalenceOracle {
-public:
-    VerifiedEquivalenceOracle(EquivalenceOracle& inner, OracleStack& stack, SuiteConfig decisive)
-        : inner_(&inner), stack_(stack), decisive_(std::move(decisive)) {}
-    void set_inner(EquivalenceOracle& inner, SuiteConfig decisive) {
-        inner_ = &inner;
-        decisive_ = std::move(decisive);
-    }
-
-    std::optional<Counterexample> find_counterexample(const MealyMachine& hypothesis,
-                                                      std::span<const Word> access) override {
-        if (auto cex = inner_->find_counterexample(hypothesis, access)) return cex;
-        const auto phase = stack_.counter().enter(Phase::Verification);
-        SuiteConfig config = decisive_;
-        if (!access.empty()) config.access.assign(access.begin(), access.end());  // the inner's suite
-        if (!config.traits) config.traits = stack_.oracle().traits();
-        config.shortest_first = false;
-        const TestSuite suite = generate_suite(hypothesis, config);
-        // Cut after an expected absorbing output (or a learning purpose's denial): nothing after it runs.
-        const auto absorbing = config.traits->absorbing;
-        const auto outside = absorbing ? stack_.oracle().outputs().find(kOutsidePurpose) : std::nullopt;
-        std::vector<Word> cut;
-        cut.reserve(suite.cases.size());
-        for (const TestCase& c : suite.cases) {
-            Word w = c.inputs;
-            for (std::size_t k = 0; absorbing && k < w.size() && k < c.expected.size(); ++k)
-                if (c.expected[k] == *absorbing || (outside && c.expected[k] == *outside)) {
-                    w.resize(k + 1);
-                    break;
-                }
-            if (!w.empty()) cut.push_back(std::move(w));
-        }
-        std::sort(cut.begin(), cut.end());
-        // The maximal words not re-run before (a prefix of a word sorts right before it or one of its kind).
-        std::vector<Word> words;
-        for (std::size_t k = 0; k < cut.size(); ++k) {
-            const Word& w = cut[k];
-            if (k + 1 < cut.size() && is_prefix(w, cut[k + 1])) continue;
-            if (ran(w)) continue;
-            answers_ += w.size() - (words.empty() ? 0 : common_prefix(words.back(), w));
-            words.push_back(w);
-        }
-        // A word the cache does not hold yet runs twice: its answer, too, is seen two times.
-        std::vector<Word> batch;
-        batch.reserve(words.size());
-        Word scratch;
-        for (const Word& w : words) {
-            batch.push_back(w);
-            scratch.resize(w.size());
-            if (!stack_.cache().lookup(w, scratch)) batch.push_back(w);
-        }
-        ++rounds_;
-        words_rerun_ += words.size();
-        const std::vector<Word> answers = stack_.cache().rerun(batch);
-        std::optional<Counterexample> found;
-        for (std::size_t k = 0; k < batch.size(); ++k) {
-            if (k > 0 && batch[k] == batch[k - 1]) continue;
-            const Word expected = hypothesis.outputs_of(batch[k]);
-            if (answers[k] != expected) {
-                if (!found) found = Counterexample{batch[k], expected, answers[k], "flake policy: a decisive word run again", {}};
-                continue;
-            }
-            confirmed_.insert(batch[k]);
-        }
-        return found;
-    }
-    std::size_t suggested_suffix_length() const override { return inner_->suggested_suffix_length(); }
-
-    /// Verification rounds run (hypotheses checked past the cache), words re-run in all, and the
-    /// answers (distinct prefixes of those words) each seen in two runs.
-    std::size_t rounds() const noexcept { return rounds_; }
-    std::size_t words_rerun() const noexcept { return words_rerun_; }
-    std::size_t answers() const noexcept { return answers_; }
-    /// Whether `word` is a prefix of a word re-run past the cache that agreed with its hypothesis.
-    bool ran(const Word& word) const {
-        const auto it = confirmed_.lower_bound(word);
-        return it != confirmed_.end() && is_prefix(word, *it);
-    }
-
-private:
-    static bool is_prefix(const Word& a, const Word& b) {
-        return b.size() >= a.size() && std::equal(a.begin(), a.end(), b.begin());
-    }
-    static std::size_t common_prefix(const Word& a, const Word& b) {
-        std::size_t n = 0;
-        while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
-        return n;
-    }
-
-    EquivalenceOracle* inner_;
-    OracleStack& stack_;
-    SuiteConfig decisive_;
-    std::set<Word> confirmed_;
-    std::size_t rounds_ = 0, words_rerun_ = 0, answers_ = 0;
-};
-
-/// What the decisive suite covers, for the flake note: the machines the guarantee is about.
-std::string decisive_scope(const SuiteConfig& decisive) {
-    switch (decisive.method) {
-        case SuiteMethod::Algorithm2:
-            return "the Algorithm 2 suite at B=" + std::to_string(decisive.bound) +
-                   ", for every machine whose states are told apart by words of length <= " +
-                   std::to_string(decisive.bound);
-        case SuiteMethod::W:
-        case SuiteMethod::Wp: {
-            const std::string name = decisive.method == SuiteMethod::W ? "W" : "Wp";
-            if (decisive.state_bound)
-                return "the " + name + "-method suite for at most " + std::to_string(*decisive.state_bound) +
-                       " states, for every machine with at most " + std::to_string(*decisive.state_bound) + " states";
-            return "the " + name + "-method suite for " + std::to_string(decisive.extra_states) +
-                   " extra state(s), for every machine with at most " + std::to_string(decisive.extra_states) +
-                   " more state(s) than the result";
-        }
-    }
-    return "?";
-}
-
-std::string flake_note(const VerifiedEquivalenceOracle& verified, const SuiteConfig& decisive) {
-    if (verified.rounds() == 0) return "";
-    const double answers = static_cast<double>(verified.answers());
-    char percent[32];
-    std::snprintf(percent, sizeof percent, "%.3g%%", std::min(100.0, answers * 0.01));
-    return "flake policy: the " + std::to_string(verified.words_rerun()) +
-           " decisive word(s) of the result (" + decisive_scope(decisive) +
-           ") were run again past the cache and agreed with the first run, so each of their " +
-           std::to_string(verified.answers()) +
-           " answers was seen in two independent runs; a wrong result needs the same wrong answer twice: if a "
-           "run answers wrongly with probability p, the chance of a wrong result within that bound is at most " +
-           std::to_string(verified.answers()) + "·p² (p=1%: " + percent + ")";
-}
-
-/// The flake note of a run whose devices all declare themselves deterministic (Device::deterministic).
-std::string deterministic_note(const std::vector<Device*>& devices) {
-    return "flake policy: not run: the device " + devices.front()->name() +
-           (devices.size() > 1 ? " (and every other of the pool)" : "") +
-           " declares itself deterministic (every run of a word answers alike, e.g. a model or a simulation), so no "
-           "answer was re-run past the cache";
-}
 
 std::string exploration_note(const ExplorationRecord& r, std::size_t per_transition) {
     return "beyond the bound: " + std::to_string(r.searches) + " search(es) of random words from every state (" +
@@ -475,85 +188,10 @@ std::string exploration_note(const ExplorationRecord& r, std::size_t per_transit
            " inputs and found none (evidence beyond the bound, not a proof)";
 }
 
-/// What a seed's states are worth (LearnOptions::seed, e.g. the stored spec a proposal re-learns):
-/// a hypothesis the inner oracle finds no counterexample to is checked against the seed's own
-/// distinctions. Every two seed states whose access words (in the seed) reach one hypothesis state
-/// are run with the seed's shortest word telling them apart, access(p)·w and access(q)·w, through
-/// the stack (the cache answers what ran before); an answer the hypothesis does not predict is its
-/// counterexample. So a seed state merges with another only when the device no longer tells them
-/// apart by the words that told them apart in the seed.
-class SeedStatesOracle final : public EquivalenceOracle {
-public:
-    SeedStatesOracle(EquivalenceOracle& inner, MembershipOracle& oracle, const MealyMachine& seed)
-        : inner_(&inner), oracle_(oracle), seed_(minimize(over_alphabets(seed, oracle.inputs(), oracle.outputs()))) {
-        for (auto& a : access_sequences(seed_)) access_.push_back(std::move(a));
-    }
-    void set_inner(EquivalenceOracle& inner) noexcept { inner_ = &inner; }
-
-    std::optional<Counterexample> find_counterexample(const MealyMachine& hypothesis,
-                                                      std::span<const Word> access) override {
-        if (auto cex = inner_->find_counterexample(hypothesis, access)) return cex;
-        // Seed states by the hypothesis state their access word reaches.
-        std::map<StateId, std::vector<StateId>> merged;
-        for (StateId s = 0; s < seed_.num_states(); ++s)
-            if (access_[s]) merged[hypothesis.run(*access_[s])].push_back(s);
-        std::vector<Word> words;
-        std::vector<std::string> purposes;
-        for (const auto& [h, states] : merged) {
-            for (std::size_t i = 0; i < states.size(); ++i)
-                for (std::size_t j = i + 1; j < states.size(); ++j) {
-                    const auto w = separating(states[i], states[j]);
-                    if (!w) continue;
-                    for (const StateId s : {states[i], states[j]}) {
-                        Word word = *access_[s];
-                        word.insert(word.end(), w->begin(), w->end());
-                        words.push_back(std::move(word));
-                        purposes.push_back("the seed's states " + seed_.state_name(states[i]) + " and " +
-                                           seed_.state_name(states[j]) + " (one state of the hypothesis), told apart by '" +
-                                           to_string(*w, seed_.inputs()) + "' in the seed");
-                    }
-                }
-        }
-        if (words.empty()) return std::nullopt;
-        ++rounds_;
-        words_run_ += words.size();
-        std::vector<Word> answers(words.size());
-        std::vector<Query> batch;
-        for (std::size_t k = 0; k < words.size(); ++k) {
-            answers[k].resize(words[k].size());
-            batch.push_back(Query{{}, words[k], answers[k]});
-        }
-        oracle_.query_all(batch);
-        for (std::size_t k = 0; k < words.size(); ++k) {
-            const Word expected = hypothesis.outputs_of(words[k]);
-            bool same = true;
-            for (std::size_t n = 0; n < expected.size() && same; ++n)
-                same = hypothesis.outputs().name(expected[n]) == oracle_.outputs().name(answers[k][n]);
-            if (!same) return Counterexample{words[k], expected, answers[k], purposes[k], {}};
-        }
-        return std::nullopt;
-    }
-    std::size_t suggested_suffix_length() const override { return inner_->suggested_suffix_length(); }
-
-    /// The checks that ran and the words they ran.
-    std::size_t rounds() const noexcept { return rounds_; }
-    std::size_t words_run() const noexcept { return words_run_; }
-
-private:
-    std::optional<Word> separating(StateId p, StateId q) {
-        const auto key = std::make_pair(std::min(p, q), std::max(p, q));
-        auto it = separating_.find(key);
-        if (it == separating_.end()) it = separating_.emplace(key, separating_word(seed_, p, q)).first;
-        return it->second;
-    }
-
-    EquivalenceOracle* inner_;
-    MembershipOracle& oracle_;
-    MealyMachine seed_;
-    std::vector<std::optional<Word>> access_;
-    std::map<std::pair<StateId, StateId>, std::optional<Word>> separating_;
-    std::size_t rounds_ = 0, words_run_ = 0;
-};
+using detail::deterministic_note;
+using detail::flake_note;
+using detail::SeedStatesOracle;
+using detail::VerifiedEquivalenceOracle;
 
 /// Whether `seed`'s inputs are the oracle's (by name): SeedStatesOracle can use it. (Otherwise the
 /// learner refuses the seed with its own error.)
@@ -945,235 +583,6 @@ std::string format_trace(const std::vector<TraceStep>& steps, std::size_t indent
     return out;
 }
 
-Conformance::Conformance(const MealyMachine& model, std::vector<Device*> devices, CacheConfig cache)
-    : expected_([&] {
-          if (devices.empty() || devices.front() == nullptr) throw std::invalid_argument("no device");
-          declare_outputs(devices, model.outputs());
-          return over_alphabets(model, devices.front()->inputs(), devices.front()->outputs());
-      }()),
-      stack_(std::move(devices), cache) {}
-
-TestSuite Conformance::suite(const CheckOptions& options) const {
-    SuiteConfig config = suite_config(options.method, options.bound, options.bound);
-    config.traits = stack_.devices().front()->traits();  // what the device declares, never the model
-    return generate_suite(expected_, config);
-}
-
-CheckReport Conformance::run(const TestSuite& suite, std::size_t batch_size) {
-    const QueryStats before = stack_.stats();
-    for (std::size_t restart = 0;; ++restart) {
-        try {
-            CheckReport report = run_once(suite, batch_size);
-            report.stats = stack_.stats().since(before);
-            return report;
-        } catch (const LateAnswerRemoved& e) {
-            if (restart == kTimingRetries) throw;
-            detail::logger("typestar.session")
-                ->warn("{} — the late answer was replaced by the on-time one; the suite runs again over the cache",
-                       e.what());
-        }
-    }
-}
-
-CheckReport Conformance::run_once(const TestSuite& suite, std::size_t batch_size) {
-    const QueryStats before = stack_.stats();
-    RunConfig run;
-    run.batch_size = batch_size;
-    // An answer the spec does not predict is a difference: `unknown:purpose` where the spec expects
-    // ok or a callback means the device is not where the spec says (its purpose denied the callin
-    // there). Where the spec says err (specs learned before purposes answered unknown:purpose
-    // recorded a denial so), the runner leaves it untested and it is named, never passed silently.
-    std::vector<Word> outside_purpose;  // cases cut short where the spec says err and the purpose denied
-    run.outside_purpose = &outside_purpose;
-    CheckReport report;
-    report.method = suite.method;
-    report.bound = suite.bound;
-    report.tests = suite.cases.size();
-    report.tests_symbols = suite.symbols();
-    report.tests_waits = suite.waits();
-    // A callback the spec does not have, heard by the quiescence double-check (a wait of factor x
-    // tmax into every quiet state, or those marked in `only`): a protocol difference with its trace,
-    // never "raise tmax" (no tmax makes the device conform). The word's other answers are the
-    // device's (through the cache); the last is the callback the longer wait heard.
-    const auto new_callback = [&](const std::vector<char>* only) -> std::optional<Counterexample> {
-        const auto wait = expected_.inputs().find(kWait);
-        if (!wait || quiet_check_factor_ <= 0) return std::nullopt;
-        const auto all = access_sequences(expected_);
-        std::vector<Word> access(expected_.num_states());
-        for (StateId q = 0; q < expected_.num_states(); ++q) access[q] = all[q].value_or(Word{});
-        std::optional<NewCallback> found;
-        (void)confirm_quiescence_impl(expected_, access, std::span<Device* const>(stack_.devices()),
-                                      quiet_check_factor_, only, &found);
-        if (!found) return std::nullopt;
-        const auto phase = stack_.counter().enter(Phase::Verification);
-        Counterexample cex;
-        cex.inputs = found->word;
-        cex.actual = stack_.oracle().query(found->word);
-        cex.inputs.push_back(*wait);
-        cex.expected = expected_.outputs_of(cex.inputs);
-        cex.actual.push_back(*stack_.oracle().outputs().find(found->callback));
-        cex.purpose = "callback '" + found->callback + "', which the spec does not have, heard by a wait of " +
-                      std::to_string(quiet_check_factor_).substr(0, 3) + " x tmax";
-        return cex;
-    };
-    {
-        const auto phase = stack_.counter().enter(Phase::Equivalence);  // a conformance run is a test phase
-        try {
-            report.counterexample = run_suite(suite, stack_.oracle(), run);
-        } catch (const TimingError& e) {
-            // Late on every run, but a callback the spec does not have: find where it comes.
-            if (has_output(expected_, e.callback()) || !stack_.oracle().outputs().contains(e.callback())) throw;
-            report.counterexample = new_callback(nullptr);
-            if (!report.counterexample) throw;
-        }
-    }
-    for (Device* d : stack_.devices()) d->check_timing();  // a late callback voids a pass
-    if (report.counterexample) {
-        // A difference where the device answered `quiet` and the spec has a callback can be that
-        // callback, late on a busy machine, after its answer was given. A difference that repeats is
-        // a difference: the word runs again past the cache (after a pause of tmax, then 2 tmax). A
-        // run that answers the spec's callback contradicts the cache's `quiet`, which the cache
-        // judges with its longer wait: a late callback (LateAnswerRemoved: run() runs the suite again
-        // over the repaired cache) or non-determinism. `quiet` on every run: listen once more with
-        // the double-check's longer wait; heard, a timing failure that repeats (never a pass, never
-        // a protocol difference); not heard, the difference stands.
-        const Counterexample& cex = *report.counterexample;
-        const std::size_t at = cex.first_difference();
-        const Alphabet& outputs = stack_.oracle().outputs();
-        const auto wait = stack_.oracle().inputs().find(kWait);
-        const auto quiet = outputs.find(kQuiet);
-        const DeviceDescription device = stack_.devices().front()->describe();
-        if (at < cex.inputs.size() && wait && quiet && cex.inputs[at] == *wait && cex.actual[at] == *quiet &&
-            quiet_check_factor_ > 0 && device.tmax_ms) {
-            const std::string expected = suite.outputs.name(cex.expected[at]);
-            const auto timeout = std::chrono::milliseconds(static_cast<long long>(*device.tmax_ms * quiet_check_factor_));
-            const Word prefix(cex.inputs.begin(), cex.inputs.begin() + static_cast<std::ptrdiff_t>(at));
-            const auto phase = stack_.counter().enter(Phase::Verification);
-            const std::vector<Word> again{Word(cex.inputs.begin(), cex.inputs.begin() + static_cast<std::ptrdiff_t>(at) + 1)};
-            for (std::size_t r = 0; r < kTimingRetries; ++r) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<long long>(
-                    std::min(2000.0, std::max(10.0, *device.tmax_ms * static_cast<double>(1ULL << r))))));
-                (void)stack_.cache().rerun(again);  // agreed with the cache's quiet, or threw
-            }
-            const auto heard = stack_.devices().front()->confirm_wait(prefix, timeout);
-            if (heard && outputs.name(*heard) == expected)
-                throw TimingError(device.name + ": tmax too small: after '" +
-                                      to_string(prefix, stack_.oracle().inputs()) + "', a wait answered quiet on each of " +
-                                      std::to_string(kTimingRetries + 1) + " runs where the spec has '" + expected +
-                                      "', and a wait of " + std::to_string(timeout.count()) +
-                                      " ms heard it: a late callback, not a protocol difference (tmax " +
-                                      std::to_string(static_cast<long long>(*device.tmax_ms)) +
-                                      " ms; if the machine was not just busy, raise tmax: --tmax MS, TYPESTAR_TMAX)",
-                                  TimingError::Kind::LateCallback, expected, static_cast<double>(timeout.count()),
-                                  *device.tmax_ms, device.tmin_ms.value_or(0), false, kTimingRetries + 1);
-        }
-    }
-    if (!report.counterexample) {
-        // Double-check the quiet waits this verdict relies on: every state the suite's words pass
-        // through with a `wait` expected quiet, once per state for this object.
-        const auto wait = expected_.inputs().find(kWait);
-        const auto quiet = expected_.outputs().find(kQuiet);
-        if (wait && quiet && quiet_check_factor_ > 0) {
-            if (confirmed_.empty()) confirmed_.assign(expected_.num_states(), 0);
-            std::vector<StateId> states;
-            for (const TestCase& c : suite.cases) {
-                StateId q = expected_.initial();
-                for (const Symbol a : c.inputs) {
-                    if (a == *wait && expected_.output(q, a) == *quiet && !confirmed_[q]) {
-                        confirmed_[q] = 1;
-                        states.push_back(q);
-                    }
-                    q = expected_.successor(q, a);
-                }
-            }
-            if (!states.empty()) {
-                std::vector<char> chosen(expected_.num_states(), 0);
-                for (const StateId q : states) chosen[q] = 1;
-                report.counterexample = new_callback(&chosen);
-            }
-        }
-    }
-    report.verdict = report.counterexample ? Verdict::Fail : Verdict::Pass;
-    report.assumptions = assumptions_of(suite.method, suite.bound, stack_.oracle().traits(),
-                                        stack_.devices().front()->describe(), quiet_check_factor_);
-    const auto& devices = stack_.devices();
-    if (std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); }))
-        report.assumptions.push_back(std::string(kDeclaredDeterministic));
-    if (!outside_purpose.empty()) {
-        std::set<std::pair<std::string, std::string>> untested;
-        for (const Word& w : outside_purpose) {
-            StateId q = expected_.initial();
-            for (std::size_t k = 0; k + 1 < w.size(); ++k) q = expected_.successor(q, w[k]);
-            untested.emplace(expected_.state_name(q), stack_.oracle().inputs().name(w.back()));
-        }
-        std::string all;
-        for (const auto& [state, input] : untested) {
-            all += (all.empty() ? "" : "; ") + ("state " + state + ", input " + input);
-            report.not_tested.push_back(TransitionRef{state, input});
-        }
-        report.assumptions.push_back(std::to_string(untested.size()) +
-                                     " transition(s) the spec says are refused (err) were not tested: the device's "
-                                     "learning purpose does not explore them (it answered unknown:purpose; re-learn "
-                                     "the spec to record them as unknown): " + all);
-    }
-    report.stats = stack_.stats().since(before);
-    if (report.counterexample) {
-        const Counterexample& cex = *report.counterexample;
-        const Alphabet& inputs = stack_.oracle().inputs();
-        const Alphabet& outputs = stack_.oracle().outputs();
-        StateId s = expected_.initial();
-        for (std::size_t k = 0; k < cex.inputs.size(); ++k) {
-            report.trace.push_back(TraceStep{expected_.state_name(s), inputs.name(cex.inputs[k]),
-                                             suite.outputs.name(cex.expected[k]), outputs.name(cex.actual[k])});
-            s = expected_.successor(s, cex.inputs[k]);
-        }
-    }
-    return report;
-}
-
-CheckReport check_spec(const MealyMachine& model, std::span<Device* const> devices, const CheckOptions& options) {
-    Conformance conformance(model, device_list(devices), options.cache);
-    conformance.set_quiet_check_factor(options.quiet_check_factor);
-    return conformance.run(conformance.suite(options), options.batch_size);
-}
-
-std::vector<std::string> cut_at_unknown(TestSuite& suite, const Typestate& typestate) {
-    std::set<std::string> met;
-    if (!typestate.has_unknown()) return {};
-    std::vector<TestCase> kept;
-    for (TestCase& c : suite.cases) {
-        const std::vector<std::string> names = names_of(c.inputs, suite.inputs);
-        if (const auto step = first_unknown(typestate, names)) {
-            met.insert("state " + step->state + ", input " + names[step->index] + ": unknown (" +
-                       std::string(to_string(step->unknown.source)) +
-                       (step->unknown.reason.empty() ? "" : ": " + step->unknown.reason) + ")");
-            c.inputs.resize(step->index);
-            c.expected.resize(step->index);
-            c.purpose += " (cut before an unknown transition)";
-        }
-        if (!c.inputs.empty()) kept.push_back(std::move(c));
-    }
-    suite.cases = std::move(kept);
-    return {met.begin(), met.end()};
-}
-
-CheckReport check_spec(const spec::Spec& spec, std::span<Device* const> devices, const CheckOptions& options) {
-    if (!spec.typestate.has_unknown()) return check_spec(synchronous_closure(spec.typestate), devices, options);
-    Conformance conformance(synchronous_closure(spec.typestate), device_list(devices), options.cache);
-    conformance.set_quiet_check_factor(options.quiet_check_factor);
-    TestSuite suite = conformance.suite(options);
-    const auto skipped = cut_at_unknown(suite, spec.typestate);
-    CheckReport report = conformance.run(suite, options.batch_size);
-    if (!skipped.empty())
-        report.assumptions.push_back(std::to_string(skipped.size()) +
-                                     " unknown transition(s) of the spec were not tested (three-valued spec): " +
-                                     [&] {
-                                         std::string all;
-                                         for (const auto& s : skipped) all += (all.empty() ? "" : "; ") + s;
-                                         return all;
-                                     }());
-    return report;
-}
 
 std::string assumptions_block(const std::vector<std::string>& assumptions, std::string_view indent) {
     std::string out;

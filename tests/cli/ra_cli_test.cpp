@@ -184,6 +184,60 @@ TEST_F(RaCli, LearnAtBoundBRecordsBAndIsAsStrongAsCheckAtB) {
     EXPECT_EQ(check.status, 0) << check.out << check.err;
 }
 
+TEST_F(RaCli, AcceptTakesARegisterAutomatonProposalThroughTheSameChecks) {
+    fs::copy_file(kSpec, dir_ / "pq.yaml");
+    // No proposal: the same refusal as for a typestate spec.
+    const Result none = run({"accept", "pq.yaml"});
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("no proposal to accept: pq.proposed.yaml does not exist"), std::string::npos) << none.err;
+    // A proposal of another signature is refused unless forced; nothing is written.
+    std::string other = read(kFixtures + "/pq_poll_mutant.yaml");
+    const auto poll = other.find(", poll]");
+    ASSERT_NE(poll, std::string::npos);
+    fs::copy_file(kFixtures + "/pq_poll_mutant.yaml", dir_ / "pq.proposed.yaml");
+    other.replace(poll, 7, ", take]");
+    for (std::size_t at; (at = other.find("input: poll")) != std::string::npos;) other.replace(at, 11, "input: take");
+    {
+        std::ofstream(dir_ / "other.yaml") << read(kSpec);
+        std::ofstream(dir_ / "other.proposed.yaml") << other;
+    }
+    const Result refused = run({"accept", "other.yaml"});
+    EXPECT_EQ(refused.status, 2) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("other.proposed.yaml is not a proposal for other.yaml:\n  another signature: the "
+                               "proposal adds input take(); lacks input poll()"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(read(dir_ / "other.yaml"), read(kSpec));
+    // A proposal of the other kind is refused, naming both kinds.
+    fs::copy_file(kSource + "/specs/asynctask.yaml", dir_ / "mixed.proposed.yaml");
+    fs::copy_file(kSpec, dir_ / "mixed.yaml");
+    const Result mixed = run({"accept", "mixed.yaml", "--auto", "--force"});
+    EXPECT_EQ(mixed.status, 2);
+    EXPECT_NE(mixed.err.find("mixed.proposed.yaml is a typestate, but mixed.yaml is a register automaton: nothing "
+                             "was written"),
+              std::string::npos)
+        << mixed.err;
+    EXPECT_EQ(read(dir_ / "mixed.yaml"), read(kSpec));
+    // The poll mutant's proposal: written atomically, one location renamed, the proposal files gone.
+    std::ofstream(dir_ / "pq.proposed.dot") << "digraph {}\n";
+    const Result bad_name = run({"accept", "pq.yaml", "--name", "nowhere=Empty"});
+    EXPECT_EQ(bad_name.status, 2);
+    EXPECT_NE(bad_name.err.find("has no location 'nowhere'"), std::string::npos) << bad_name.err;
+    const Result accepted = run({"accept", "pq.yaml", "--name", "l0=Empty"});
+    ASSERT_EQ(accepted.status, 0) << accepted.out << accepted.err;
+    EXPECT_NE(accepted.out.find("accepted pq.proposed.yaml as pq.yaml: 8 locations (the proposal's names, 1 renamed"),
+              std::string::npos)
+        << accepted.out;
+    EXPECT_NE(accepted.out.find("removed pq.proposed.yaml pq.proposed.dot"), std::string::npos) << accepted.out;
+    EXPECT_FALSE(fs::exists(dir_ / "pq.proposed.yaml"));
+    EXPECT_FALSE(fs::exists(dir_ / "pq.proposed.dot"));
+    const ra::RaSpec written = ra::load_register_spec(dir_ / "pq.yaml");
+    ra::RaSpec mutant = ra::load_register_spec(kFixtures + "/pq_poll_mutant.yaml");
+    mutant.automaton.locations[mutant.automaton.initial].name = "Empty";
+    EXPECT_EQ(written, mutant);
+    EXPECT_EQ(run({"diff", "pq.yaml", kFixtures + "/pq_poll_mutant.yaml"}).status, 0);  // the proposal's behaviour
+}
+
 TEST_F(RaCli, DiffPrintsAShortestSeparatingDataTrace) {
     const Result same = run({"diff", kSpec, kSpec});
     EXPECT_EQ(same.status, 0);

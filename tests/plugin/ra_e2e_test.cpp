@@ -27,9 +27,11 @@ struct Outcome {
     std::string out;
 };
 
-Outcome run(const std::string& env, const std::string& subject = RA_SUBJECT) {
+/// Runs `subject` (shell text: a quoted binary and its arguments) with the environment `env`
+/// (shell assignments), its stderr with its stdout.
+Outcome run(const std::string& env, const std::string& subject = "'" RA_SUBJECT "'") {
     const std::string cmd = "env -u CI -u TYPESTAR_DEVICE -u TYPESTAR_BOUND -u TYPESTAR_UPDATE -u GTEST_FILTER " + env +
-                            " '" + subject + "' 2>&1";
+                            " " + subject + " 2>&1";
     Outcome o;
     FILE* p = popen(cmd.c_str(), "r");
     if (p == nullptr) return o;
@@ -61,7 +63,7 @@ TEST_F(PluginRa, TheMinQueuePassesOneTestPerTransition) {
 }
 
 TEST_F(PluginRa, TheDeprecatedMacroRegistersTheSameTests) {
-    const Outcome o = run("TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "pq.yaml").string() + "'", RA_DEPRECATED_SUBJECT);
+    const Outcome o = run("TYPESTAR_RA_SUBJECT_SPEC='" + (dir_ / "pq.yaml").string() + "'", "'" RA_DEPRECATED_SUBJECT "'");
     EXPECT_EQ(o.code, 0) << o.out;
     EXPECT_NE(o.out.find("[  PASSED  ] 24 tests."), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("[       OK ] std_priority_queue.l1_offer_2"), std::string::npos) << o.out;
@@ -93,6 +95,44 @@ TEST_F(PluginRa, AMaxQueueFailsWithTheDataTraceAndAProposal) {
     EXPECT_NE(s.str().find("kind: register-automaton"), std::string::npos);
     // Tests of transitions the max-queue still follows pass (poll on an empty queue).
     EXPECT_NE(o.out.find("[       OK ] std_priority_queue.l0_poll"), std::string::npos) << o.out;
+}
+
+TEST_F(PluginRa, AFailureIsSharedAcrossProcessesItsReproduceLineRunsAndAcceptTakesTheProposal) {
+    const std::string spec = (dir_ / "pq.yaml").string();
+    const std::string env = "TYPESTAR_RA_SUBJECT_QUEUE=max TYPESTAR_RA_SUBJECT_SPEC='" + spec + "'";
+    const Outcome first = run(env);
+    EXPECT_EQ(first.code, 1) << first.out;
+    // The proposal is accepted with `typestar accept`, as a typestate's; no renaming by hand.
+    EXPECT_NE(first.out.find("Review it, then accept it:\n    typestar accept " + spec + "\n"), std::string::npos)
+        << first.out;
+    EXPECT_EQ(first.out.find("rename it"), std::string::npos) << first.out;
+    // Another test process of the run (same binary, device and spec) reuses the proposal under the lock.
+    const Outcome second = run(env);
+    EXPECT_EQ(second.code, 1) << second.out;
+    EXPECT_NE(second.out.find("Re-learned by another test process of this run: "), std::string::npos) << second.out;
+    EXPECT_NE(second.out.find("(learned once for this spec and change, by std_priority_queue."), std::string::npos)
+        << second.out;
+    EXPECT_EQ(second.out.find("Re-learned with SL*"), std::string::npos) << second.out;
+    // The reproduce line runs: the same binary served through exec:, the same difference.
+    std::smatch reproduce;
+    ASSERT_TRUE(std::regex_search(first.out, reproduce, std::regex(R"(Reproduce: typestar (check [^\n]+ --bound 2)\n)")))
+        << first.out;
+    EXPECT_NE(reproduce[1].str().find("--device 'exec:" + std::string(RA_SUBJECT) + "#std_priority_queue'"),
+              std::string::npos)
+        << reproduce[1].str();
+    const Outcome rerun = run(env, "'" TYPESTAR_CLI "' " + reproduce[1].str());
+    EXPECT_EQ(rerun.code, 1) << rerun.out;
+    EXPECT_NE(rerun.out.find("counterexample"), std::string::npos) << rerun.out;
+    EXPECT_TRUE(std::regex_search(rerun.out, std::regex(R"(poll +out\(-?\d+\) +out\(-?\d+\) +<- differs)")))
+        << rerun.out;
+    // `typestar accept` writes the proposal; the max-queue then conforms.
+    const Outcome accepted = run("", "'" TYPESTAR_CLI "' accept '" + spec + "'");
+    EXPECT_EQ(accepted.code, 0) << accepted.out;
+    EXPECT_NE(accepted.out.find("accepted " + (dir_ / "pq.proposed.yaml").string() + " as " + spec), std::string::npos)
+        << accepted.out;
+    EXPECT_FALSE(fs::exists(dir_ / "pq.proposed.yaml"));
+    const Outcome after = run(env);
+    EXPECT_EQ(after.code, 0) << after.out;
 }
 
 TEST_F(PluginRa, TypestarDeviceOverridesTheFactory) {

@@ -6,10 +6,15 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "typestar/session/document.hpp"
+#include "typestar/session/kind.hpp"
+#include "typestar/session/proposal.hpp"
+#include "typestar/session/register_automata.hpp"
+#include "typestar/session/test_plan.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -195,6 +200,87 @@ TEST(SessionDocument, LearnRecordsTheBoundAsUsedAndSaysWhatRan) {
     Subject inproc = open_subject("inproc:asynctask");
     EXPECT_THROW((void)learn_document(inproc, perfect), std::invalid_argument);
     EXPECT_NO_THROW((void)learn_document(typestate, perfect));
+}
+
+TEST(SpecKind, EveryDocumentIsAnsweredByItsKind) {
+    const Document typestate = load_document(kTypestate);
+    const Document queue = load_document(kQueue);
+    const Document mealy = load_document(mealy_dot_file("kind"));
+    EXPECT_EQ(kind_of(typestate).id(), DocumentKind::Typestate);
+    EXPECT_EQ(kind_of(mealy).id(), DocumentKind::Typestate);  // a Mealy machine is the typestate kind's
+    EXPECT_EQ(kind_of(queue).id(), DocumentKind::RegisterAutomaton);
+    EXPECT_EQ(&spec_kind(DocumentKind::RegisterAutomaton), &kind_of(queue));
+    EXPECT_EQ(kind_of(queue).noun(), "register automaton");
+    // The document functions answer through the kind.
+    EXPECT_EQ(kind_of(queue).summary(queue), document_summary(queue));
+    EXPECT_EQ(kind_of(typestate).summary(typestate), document_summary(typestate));
+    EXPECT_EQ(kind_of(queue).default_bound(queue, SuiteMethod::Algorithm2), queue.automaton->distinguisher);
+    // Each kind's test plan is its own planner's.
+    EXPECT_EQ(kind_of(typestate).test_plan(typestate).size(), plan_transition_tests(*typestate.spec).size());
+    const auto plan = kind_of(queue).test_plan(queue);
+    ASSERT_EQ(plan.size(), 24u);
+    EXPECT_EQ(plan.front().name, plan_register_tests(queue.automaton->automaton).front().name);
+}
+
+TEST(SpecKind, AProposalOfAnotherClassIsNamedSoForEitherKind) {
+    const Document typestate = load_document(kTypestate);
+    Document renamed = typestate;
+    renamed.spec->typestate.name = "OtherTask";
+    EXPECT_TRUE(kind_of(typestate).proposal_mismatch(typestate, typestate).empty());
+    const auto t = kind_of(typestate).proposal_mismatch(typestate, renamed);
+    ASSERT_EQ(t.size(), 1u);
+    EXPECT_EQ(t[0], "another class: the proposal is 'OtherTask', the spec '" + typestate.spec->typestate.name + "'");
+    const Document queue = load_document(kQueue);
+    Document other = queue;
+    other.automaton->automaton.outputs.pop_back();
+    EXPECT_TRUE(kind_of(queue).proposal_mismatch(queue, queue).empty());
+    const auto r = kind_of(queue).proposal_mismatch(queue, other);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].rfind("another signature: the proposal lacks output ", 0), 0u) << r[0];
+}
+
+TEST(SpecKind, WhatAProposalLosesAndHowItsBoundChangesForEitherKind) {
+    const Document typestate = load_document(kTypestate);
+    EXPECT_TRUE(kind_of(typestate).proposal_loss(typestate, typestate).text.empty());
+    EXPECT_TRUE(kind_of(typestate).bound_change(typestate, typestate).empty());
+    Document higher = typestate;
+    higher.spec->bounds.distinguisher += 1;
+    EXPECT_EQ(kind_of(typestate).bound_change(typestate, higher), bound_change(*typestate.spec, *higher.spec));
+    const Document queue = load_document(kQueue);
+    Document fewer = queue;
+    fewer.automaton->automaton.locations.pop_back();
+    const ProposalLoss loss = kind_of(queue).proposal_loss(queue, fewer);
+    EXPECT_TRUE(loss.smaller);
+    EXPECT_EQ(loss.text, "the proposal has 7 locations, the stored spec 8");
+    EXPECT_EQ(loss.unit, "locations");
+    EXPECT_FALSE(kind_of(queue).proposal_loss(fewer, queue).smaller);
+    Document b3 = queue;
+    b3.automaton->distinguisher = 3;
+    EXPECT_EQ(kind_of(queue).bound_change(queue, b3), "the distinguisher bound changes from B=2 to B=3");
+}
+
+TEST(RunnerJson, TheSuiteAndDiffJsonTheRunnersReadComeFromTheSession) {
+    const Document typestate = load_document(kTypestate);
+    std::ostringstream suite;
+    write_suite_json(suite, typestate, SuiteMethod::Algorithm2, 2);
+    const std::string text = suite.str();
+    EXPECT_EQ(text.rfind("{\n  \"spec\": \"" + typestate.name + "\",\n  \"method\": ", 0), 0u) << text.substr(0, 200);
+    EXPECT_TRUE(contains(text, "\n  \"test_suite\": "));
+    EXPECT_TRUE(contains(text, "\n  \"transitions\": ["));
+    EXPECT_TRUE(contains(text, "\n  \"quiet_checks\": {\"factor\": "));
+    EXPECT_EQ(text.substr(text.size() - 4), "}\n}\n");  // quiet_checks, then the object
+    const Document queue = load_document(kQueue);
+    std::ostringstream none;
+    EXPECT_THROW(write_suite_json(none, queue, SuiteMethod::Algorithm2, 2), std::invalid_argument);
+    // diff: the JSON beside the report, for two typestate specs only.
+    const Document mutant = load_document(kSource + "/tests/cli/fixtures/mediaplayer_stop_refused.yaml");
+    const Document player = load_document(kSource + "/specs/mediaplayer.yaml");
+    const DocumentDiff d = diff_documents(player, mutant);
+    EXPECT_FALSE(d.same);
+    EXPECT_EQ(d.json.rfind("{\n  \"same\": false,\n  \"callins_added\": [],", 0), 0u) << d.json;
+    EXPECT_TRUE(contains(d.json, "\"input\": \"stop\",\n      \"kind\": \"removed\""));
+    EXPECT_TRUE(diff_documents(queue, queue).json.empty());
+    EXPECT_TRUE(diff_documents(load_document(mealy_dot_file("json")), typestate).json.empty());
 }
 
 }  // namespace

@@ -254,5 +254,102 @@ TEST(ProposeRegisterSpec, TheSummaryNamesTheLearnerTheBoundAsUsedAndTheAssumptio
     EXPECT_TRUE(p.file.empty());         // Print mode writes nothing
 }
 
+/// A register-automaton proposal request over a real file: the priority queue's spec stored, the
+/// poll mutant as the device, and the mutant's first failing data word.
+class ProposeRegister : public testing::Test {
+protected:
+    void SetUp() override {
+        std::string templ = (fs::temp_directory_path() / "typestar-propose-ra-XXXXXX").string();
+        ASSERT_NE(mkdtemp(templ.data()), nullptr);
+        dir_ = templ;
+        stored_ = pq_spec("/specs/ra/std_priority_queue.yaml");
+        mutant_ = pq_spec("/tests/cli/fixtures/ra/pq_poll_mutant.yaml");
+        bytes_ = ra::write_register_spec(stored_);
+        spec::write_file_atomically(dir_ / "pq.yaml", bytes_);
+        device_.emplace(mutant_.automaton);
+        ra::DataOracle oracle(*device_, stored_.automaton);
+        CheckOptions options;
+        options.bound = 2;
+        for (const auto& test : plan_register_tests(stored_.automaton)) {
+            if (run_register_test(stored_.automaton, oracle, test, options, &cex_).verdict == Verdict::Fail) break;
+        }
+        ASSERT_FALSE(cex_.inputs.empty());
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    RegisterProposalRequest request(ProposalMode mode, std::string share_key) {
+        RegisterProposalRequest r;
+        r.spec = dir_ / "pq.yaml";
+        r.stored = &stored_;
+        r.stored_bytes = bytes_;
+        r.device = &*device_;
+        r.signature = stored_.automaton;
+        r.bound = 2;
+        r.mode = mode;
+        r.counterexample = &cex_;
+        r.share_key = std::move(share_key);
+        r.requester = "std_priority_queue.l1_poll";
+        return r;
+    }
+
+    fs::path dir_;
+    ra::RaSpec stored_, mutant_;
+    std::string bytes_;
+    std::optional<ra::SimulatorSul> device_;
+    ra::RaCounterexample cex_;
+};
+
+TEST_F(ProposeRegister, TheSecondRequestOfOneKeyReusesTheProposalAsForATypestate) {
+    const std::string key = "ra test key " + dir_.string();
+    const RegisterProposal first = propose_register_spec(request(ProposalMode::Write, key));
+    ASSERT_TRUE(first.spec) << first.error;
+    EXPECT_FALSE(first.shared());
+    EXPECT_EQ(first.file, proposed_path(dir_ / "pq.yaml", "yaml"));
+    EXPECT_EQ(slurp(first.file), first.yaml);
+    EXPECT_TRUE(fs::exists(proposed_path(dir_ / "pq.yaml", "dot")));  // its picture, as a typestate's
+    const RegisterProposal second = propose_register_spec(request(ProposalMode::Write, key));
+    ASSERT_TRUE(second.spec) << second.error;
+    EXPECT_TRUE(second.shared());
+    EXPECT_NE(second.shared_by.find("std_priority_queue.l1_poll in test process "), std::string::npos)
+        << second.shared_by;
+    EXPECT_EQ(second.yaml, first.yaml);
+    EXPECT_EQ(second.separating, first.separating);
+    // Another key learns again; so does the same key once the proposal file is edited, or when the
+    // proposal does not explain the requester's word.
+    EXPECT_FALSE(propose_register_spec(request(ProposalMode::Write, key + " other")).shared());
+    RegisterProposalRequest unexplained = request(ProposalMode::Write, key);
+    ra::RaCounterexample other = cex_;
+    ra::DataSymbol& last = other.outputs.back();  // another output symbol: an answer the proposal does not give
+    last.symbol = last.symbol == 0 ? 1 : 0;
+    last.values.clear();
+    unexplained.counterexample = &other;
+    EXPECT_FALSE(propose_register_spec(unexplained).shared());
+    spec::write_file_atomically(proposed_path(dir_ / "pq.yaml", "yaml"), first.yaml + "# edited\n");
+    EXPECT_FALSE(propose_register_spec(request(ProposalMode::Write, key)).shared());
+}
+
+TEST_F(ProposeRegister, UpdateModeWritesTheSpecAndRemovesItsProposalFiles) {
+    spec::write_file_atomically(proposed_path(dir_ / "pq.yaml", "yaml"), "stale");
+    spec::write_file_atomically(proposed_path(dir_ / "pq.yaml", "dot"), "stale");
+    const RegisterProposal p = propose_register_spec(request(ProposalMode::Update, {}));
+    ASSERT_TRUE(p.spec) << p.error;
+    EXPECT_TRUE(p.wrote_spec);
+    EXPECT_EQ(slurp(dir_ / "pq.yaml"), p.yaml);
+    for (const auto& f : proposal_files(dir_ / "pq.yaml")) EXPECT_FALSE(fs::exists(f)) << f;
+}
+
+TEST(RegisterProposalMismatch, NamesAnotherClassAndAnotherSignature) {
+    const ra::RaSpec spec = pq_spec("/specs/ra/std_priority_queue.yaml");
+    EXPECT_TRUE(proposal_mismatch(spec, spec).empty());
+    ra::RaSpec other = spec;
+    other.automaton.name = "other_queue";
+    other.automaton.inputs.front().name = "push";
+    const std::vector<std::string> m = proposal_mismatch(spec, other);
+    ASSERT_EQ(m.size(), 2u);
+    EXPECT_EQ(m[0], "another class: the proposal is 'other_queue', the spec 'std_priority_queue'");
+    EXPECT_EQ(m[1].rfind("another signature: the proposal adds input push(", 0), 0u) << m[1];
+    EXPECT_NE(m[1].find("; lacks input offer("), std::string::npos) << m[1];
+}
+
 }  // namespace
 }  // namespace typestar

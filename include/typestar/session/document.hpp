@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,6 +92,10 @@ struct DocumentDiff {
     bool same = true;
     std::string text;         ///< the report as `typestar diff` prints it
     std::string picture_dot;  ///< typestates, when asked: both typestates overlaid (diff_dot.hpp)
+    /// Two typestate specs (not a Mealy DOT file, not register automata): what `text` says, as the
+    /// JSON of `typestar diff --format json` (the changed transitions by the old spec's state names,
+    /// callins and callbacks added or removed, unpaired states); empty otherwise. The runners read it.
+    std::string json;
 };
 
 /// Compares the behaviour of two documents of one kind: typestates with spec::diff_specs (plus the
@@ -100,6 +105,13 @@ struct DocumentDiff {
 /// that is no synchronous closure.
 [[nodiscard]] DocumentDiff diff_documents(const Document& old_document, const Document& new_document,
                                           std::size_t depth = 4, bool picture = false);
+
+/// Writes `typestar suite --format json` of `document` at `method` and `bound` to `out`, streamed
+/// (one test per line, the counts after them): the words, their expected answers and purposes, and
+/// for a typestate spec the spec's state before each input, the tests per transition as the gtest
+/// plugin names them, and the quiescence double-check's words. The machine interface the JUnit and
+/// node:test runners read. Throws std::invalid_argument for a register automaton (suite_model).
+void write_suite_json(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound);
 
 /// A device opened from a URL once (open_device with DeviceKind::Any), with what the session knows
 /// of it.

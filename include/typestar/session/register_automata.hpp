@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "typestar/conformance/ra_equivalence.hpp"
+#include "typestar/device/data_device.hpp"
 #include "typestar/learn/learner.hpp"
 #include "typestar/ra/learner.hpp"
 #include "typestar/ra/format.hpp"
@@ -71,6 +72,16 @@ namespace typestar {
 /// proposal_explains (session/proposal.hpp).
 [[nodiscard]] bool proposal_explains(const ra::RegisterAutomaton& candidate, const ra::RaCounterexample& cex);
 
+/// Why `proposal` is not a proposal for `stored`: one sentence per difference of automaton name,
+/// inputs or outputs (with their parameter types), as proposal_mismatch of two typestate specs.
+/// Empty when it is.
+[[nodiscard]] std::vector<std::string> proposal_mismatch(const ra::RaSpec& stored, const ra::RaSpec& proposal);
+
+/// The device part of the sharing key for a data device (proposal_device_key of proposal.hpp):
+/// empty for an `http://` agent; else the URL (or the factory device's name), a `model:` file's
+/// bytes, the environment and the working directory.
+[[nodiscard]] std::string proposal_device_key(const std::string& url, const DataDevice& device);
+
 /// A register-automaton spec re-learned from its device (or learned when there is none), the
 /// register-automaton kind of ProposalRequest.
 struct RegisterProposalRequest {
@@ -82,6 +93,13 @@ struct RegisterProposalRequest {
     ProposalMode mode = ProposalMode::Write;
     std::string device_label;                ///< recorded as the provenance's `device` (empty: none)
     std::string learned_by;                  ///< appended to the provenance's learner, e.g. "learned by the gtest plugin"
+    /// The sharing of ProposalRequest, for this kind: with a stored spec, its file's bytes, a failing
+    /// data word and a non-empty `share_key` (proposal_device_key), the proposal is learned once per
+    /// test run under the cross-process lock and reused when it explains the requester's word.
+    std::string stored_bytes;
+    const ra::RaCounterexample* counterexample = nullptr;  ///< the failing data word, when one failed
+    std::string share_key;
+    std::string requester;                   ///< who asks (a gtest `Suite.Name`), recorded for the others
 };
 
 /// What propose_register_spec did. `spec` empty: `error` says why.
@@ -99,11 +117,16 @@ struct RegisterProposal {
     /// (the proposal's answers), searched up to `separating_depth` steps; empty when none is.
     std::vector<TraceStep> separating;
     std::size_t separating_depth = 6;
+    /// Reused from another process of this run: "Suite.Name in test process N at WHEN".
+    std::string shared_by;
+    [[nodiscard]] bool shared() const noexcept { return !shared_by.empty(); }
 };
 
-/// The register-automaton proposal workflow: learn (SL*-style, from scratch, at B), build the spec
-/// with its provenance, write it by mode (Update: the spec itself, its proposal files removed),
-/// and separate it from the stored spec. Never throws for a device or a file: `error` says why.
+/// The register-automaton proposal workflow, through the phases every kind shares (proposal.hpp):
+/// key, lock and reuse (when shared), learn (SL*-style, from scratch, at B), build the spec with
+/// its provenance, write it by mode (Write: `<spec>.proposed.yaml` and its picture as DOT; Update:
+/// the spec itself, its proposal files removed), and separate it from the stored spec. `typestar
+/// accept` takes the written proposal. Never throws for a device or a file: `error` says why.
 [[nodiscard]] RegisterProposal propose_register_spec(const RegisterProposalRequest& request);
 
 }  // namespace typestar

@@ -56,8 +56,10 @@ ra::DataOracle* SpecTests::data_oracle() {
     return nullptr;
 }
 
-const RegisterProposal& SpecTests::propose_register() {
+const RegisterProposal& SpecTests::propose_register(const ra::RaCounterexample* counterexample) {
     if (ra_proposal_) return *ra_proposal_;
+    // The workflow is the session's (propose_register_spec: key, lock, reuse, learn, write, as
+    // propose_spec for typestates); the plugin only says where the result went.
     const Settings& s = settings();
     RegisterProposalRequest request;
     request.spec = path_;
@@ -69,12 +71,27 @@ const RegisterProposal& SpecTests::propose_register() {
     const std::string url = s.device.empty() ? reg_.options.device_url : s.device;
     request.device_label = ra_spec_ ? url : data_device_->name();
     request.learned_by = ra_spec_ ? "re-learned by the gtest plugin" : "learned by the gtest plugin";
+    request.stored_bytes = file_text_;
+    request.counterexample = counterexample;
+    if (request.device != nullptr) request.share_key = proposal_device_key(s.device, *data_device_);
+    request.requester = current_test();
     ra_proposal_ = propose_register_spec(request);
     return *ra_proposal_;
 }
 
 std::string SpecTests::register_proposal_report(const RegisterProposal& p) const {
     std::ostringstream m;
+    if (p.shared()) {  // the full report is in the output of the test that learned it
+        if (settings().ci)
+            m << "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, by "
+              << p.shared_by << ") is printed in full in that test's output.\n";
+        else if (p.wrote_spec)
+            m << "Update mode: " << path_.string() << " was rewritten by " << p.shared_by << ".\n";
+        else
+            m << "Proposed spec: " << p.file.string() << " (learned once for this spec and change, by " << p.shared_by
+              << "; its separating data trace is in that test's output)\nAccept it: " << accept_command();
+        return m.str();
+    }
     if (ra_spec_ && p.separating.empty()) {
         m << "The proposal agrees with the stored spec on every data word of up to " << p.separating_depth
           << " steps: the difference needs a longer word.\n";
@@ -88,10 +105,10 @@ std::string SpecTests::register_proposal_report(const RegisterProposal& p) const
         m << "Update mode (TYPESTAR_UPDATE / --typestar_update): wrote " << path_.string()
           << "; review and commit it.\n";
     } else {
-        // `typestar accept` takes typestate proposals only: a register automaton's is renamed.
         m << "Proposed spec: " << p.file.string() << " (compare: typestar diff " << gtest::shell_quote(path_.string())
-          << " " << gtest::shell_quote(p.file.string()) << "; review it and rename it to "
-          << path_.filename().string() << ", or rerun with --typestar_update)\n";
+          << " " << gtest::shell_quote(p.file.string()) << ")\nReview it, then accept it:\n    " << accept_command()
+          << "or rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes " << path_.filename().string()
+          << " itself.\n";
     }
     return m.str();
 }
@@ -175,7 +192,7 @@ void SpecTests::run_register_transition(std::size_t index) {
          "order type) state, one per data class, followed by up to B="
       << report.bound << " steps.\n"
       << reproduce(test.name) << "\n";
-    const RegisterProposal& p = propose_register();
+    const RegisterProposal& p = propose_register(&cex);
     if (!p.spec) {
         m << "Re-learning failed: " << p.error << "\n";
         ADD_FAILURE_AT(at.c_str(), test.line) << m.str();
@@ -193,7 +210,10 @@ void SpecTests::run_register_transition(std::size_t index) {
         }
         m << "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
     }
-    if (!report_printed_) {  // the whole proposal once per spec; later failures point at it
+    if (p.shared()) {  // learned by another test process of this run; its report is there
+        m << "Re-learned by another test process of this run: " << p.spec->automaton.locations.size()
+          << " locations.\n" << register_proposal_report(p);
+    } else if (!report_printed_) {  // the whole proposal once per spec; later failures point at it
         report_printed_ = true;
         m << "Re-learned with " << p.summary << register_proposal_report(p);
     } else {

@@ -73,12 +73,6 @@ std::string indent(const std::string& text, const std::string& prefix) {
     return out;
 }
 
-/// `Suite.Name` of the running gtest test, or empty.
-std::string current_test() {
-    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-    return info == nullptr ? std::string() : std::string(info->test_suite_name()) + "." + info->name();
-}
-
 /// What changed from the stored spec to the proposal, one line per changed transition (the
 /// stored spec's state names), the test's own transition marked; or why the test fails although
 /// its own transition did not change.
@@ -114,6 +108,11 @@ std::string change_summary(const spec::SpecDiff& d, const typestar::TransitionTe
 }
 
 }  // namespace
+
+std::string SpecTests::current_test() {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    return info == nullptr ? std::string() : std::string(info->test_suite_name()) + "." + info->name();
+}
 
 SpecTests::SpecTests(Registration registration, std::string binary)
     : reg_(std::move(registration)), binary_(std::move(binary)) {
@@ -401,11 +400,10 @@ std::string SpecTests::reproduce(const std::string& test) const {
     // A factory device that another process can reach is named by its URL (an agent's http://
     // URL, an exec: binary: DeviceDescription::name); any other one this binary serves
     // (--typestar_serve).
-    if (url.empty() && device_) {
-        const std::string name = device_->describe().name;
+    if (url.empty() && (device_ || data_device_)) {
+        const std::string name = device_ ? device_->describe().name : data_device_->describe().name;
         if (name.rfind("http://", 0) == 0 || name.rfind("exec:", 0) == 0) url = name;
     }
-    if (url.empty() && ra_kind_) return "Reproduce: " + rerun + "\n";  // exec: reaches typestate devices only
     if (url.empty()) url = "exec:" + binary_ + "#" + suite_name_;
     return "Reproduce: " + gtest::check_command(path_, url, bound()) + "\n       or: " + rerun + "\n";
 }

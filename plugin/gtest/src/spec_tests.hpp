@@ -107,8 +107,9 @@ private:
     /// The data oracle over the adapted device, made on first use; nullptr after failing the test
     /// or with skip_reason_ set; also nullptr (with data_device_ set) when there is no spec yet.
     ra::DataOracle* data_oracle();
-    /// The register-automaton proposal, once per process (propose_register_spec).
-    const RegisterProposal& propose_register();
+    /// The register-automaton proposal, once per process (propose_register_spec: shared with the
+    /// other test processes of the run when `counterexample` is given).
+    const RegisterProposal& propose_register(const ra::RaCounterexample* counterexample = nullptr);
     /// What the register-automaton proposal says in a failure: what ran, the separating trace,
     /// where it went.
     [[nodiscard]] std::string register_proposal_report(const RegisterProposal& p) const;
@@ -143,6 +144,8 @@ private:
         if (!d) throw std::invalid_argument("the " + what + " factory of " + path_.string() + " returned no device");
         return d;
     }
+    /// `Suite.Name` of the running gtest test, or empty.
+    [[nodiscard]] static std::string current_test();
     /// The name of the spec a missing file gets (the registration's, else the file's stem).
     [[nodiscard]] std::string fallback_name() const;
 

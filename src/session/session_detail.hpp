@@ -1,0 +1,61 @@
+// Internal to the session: the small pieces learning (session.cpp) and checking (check.cpp) share
+// — the device list, the outputs declared to devices, a suite's configuration, the assumptions of
+// a verdict, and the quiescence double-check's report of a callback the spec does not have.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "typestar/conformance/suite.hpp"
+#include "typestar/core/mealy.hpp"
+#include "typestar/spec/diff.hpp"
+#include "typestar/sul/device.hpp"
+
+namespace typestar::detail {
+
+/// `devices` as a vector; std::invalid_argument("no device") when empty.
+[[nodiscard]] std::vector<Device*> device_list(std::span<Device* const> devices);
+
+/// Declares `outputs` to every device whose outputs grow as answered (a Mealy device: named outputs
+/// learned when first answered), so that the model's output ids and the devices' agree by name.
+void declare_outputs(std::span<Device* const> devices, const Alphabet& outputs);
+
+/// A SuiteConfig of `method` at `bound` (Algorithm 2) or `extra_states` (W, Wp).
+[[nodiscard]] SuiteConfig suite_config(SuiteMethod method, std::size_t bound, std::size_t extra_states);
+
+/// What a verdict of a suite of `method` at `bound` relies on, one sentence each: the bound, the
+/// traits the device declares, and its timing (with how quiet waits were double-checked).
+[[nodiscard]] std::vector<std::string> assumptions_of(SuiteMethod method, std::size_t bound,
+                                                      const DeviceTraits& traits, const DeviceDescription& device,
+                                                      double quiet_check_factor);
+
+/// The assumption of a device that declares every run of a word answers alike (Device::deterministic):
+/// learning then re-runs nothing to rule out a flake; learn and check name it alike.
+inline constexpr std::string_view kDeclaredDeterministic =
+    "every run of a word answers alike (declared by the device: a model or a simulation), so no answer was re-run "
+    "to rule out a flake";
+
+/// A callback the machine has on no transition, heard by a quiescence double-check after `word`.
+struct NewCallback {
+    Word word;             ///< the word before the double-checking wait, over the machine's inputs
+    std::string callback;  ///< its name
+};
+
+/// Whether `machine` outputs `name` on some transition.
+[[nodiscard]] bool has_output(const MealyMachine& machine, const std::string& name);
+
+/// confirm_quiescence; with `found` (checking a spec), a callback the machine never outputs is a
+/// protocol difference, never "raise tmax": written to `found`, and the count so far is returned.
+std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vector<Word>& access,
+                                    std::span<Device* const> devices, double factor, const std::vector<char>* only,
+                                    std::optional<NewCallback>* found);
+
+/// The JSON of `typestar diff --format json` for the diff of two typestate specs (write_suite_json's
+/// sibling: the machine interface the runners read).
+[[nodiscard]] std::string typestate_diff_json(const spec::SpecDiff& diff, bool same);
+
+}  // namespace typestar::detail
