@@ -386,46 +386,13 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "(YAML: %s)\n%s\n", e.what(), write_register_dot(learned.hypothesis).c_str());
             }
         }
-        const auto problems = validate(learned.hypothesis);
-        if (!problems.empty()) {
-            row.equivalence = "learned automaton invalid: " + problems.front();
-            rows.push_back(row);
-            continue;
-        }
         // Equivalence with the truth: both suites and the exhaustive words from the start.
         const std::size_t bound = m.check_bound ? m.check_bound : bound_option;
         const std::size_t depth = m.check_depth ? m.check_depth : depth_option;
         row.check_bound = bound;
         row.check_depth = depth;
-        SimulatorSul truth_device(truth), learned_device(learned.hypothesis), truth_device2(truth);
-        RaSuiteResult forward;
-        std::optional<RaCounterexample> diff;
-        std::optional<RaSuiteResult> backward;
-        try {  // a check past its limit (TYPESTAR_MAX_RA_WORDS) is this row's verdict, not the bench's end
-            forward = check_register_automaton(learned.hypothesis, truth_device, RaSuiteConfig{bound, 20000});
-            diff = forward.counterexample;
-            if (!diff) {
-                backward = check_register_automaton(truth, learned_device, RaSuiteConfig{bound, 20000});
-                diff = backward->counterexample;
-            }
-            if (!diff) {
-                DataOracle oracle(truth_device2, truth);
-                diff = find_difference(oracle, learned.hypothesis, {}, depth);
-            }
-        } catch (const typestar::Error& e) {
-            row.equivalence = std::string("check refused: ") + e.what();
-            rows.push_back(row);
-            std::fprintf(stderr, "%s: %s\n", m.key, row.equivalence.c_str());
-            continue;
-        }
-        row.truncated = forward.truncated || (backward && backward->truncated);
-        row.exact = !diff && !row.truncated;
-        if (diff) row.equivalence = "differs on " + format_word(truth, diff->inputs, diff->outputs) + ": " + diff->reason;
-        else
-            row.equivalence = "equivalent: suites both ways (B = " + std::to_string(bound) + ", " +
-                              std::to_string(forward.states) + " + " + std::to_string(backward->states) +
-                              " states) and all words up to " + std::to_string(depth) + " steps" +
-                              (row.exact ? "" : " (exploration truncated)");
+        row.equivalence = compare_with_truth(truth, learned.hypothesis, bound, depth, row.exact, row.truncated);
+        if (row.equivalence.rfind("check refused: ", 0) == 0) std::fprintf(stderr, "%s: %s\n", m.key, row.equivalence.c_str());
         rows.push_back(row);
         std::fprintf(stderr, "%s: done (%.2f s CPU)\n", m.key, row.cpu_seconds);
     }
