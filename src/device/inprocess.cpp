@@ -343,7 +343,10 @@ bool InProcessDevice::override_timing(const TimingOverride& timing) {
     if (t.tmin > t.tmax)
         throw std::invalid_argument(name() + ": tmin " + std::to_string(t.tmin.count()) + " ms is larger than tmax " +
                                     std::to_string(t.tmax.count()) + " ms (" + timing.origin + ")");
-    timing_note_ = timing.note(static_cast<double>(timing_.tmax.count()), static_cast<double>(timing_.tmin.count()));
+    // The device's own timing is the declared one (config, else the definition), not an earlier
+    // override's (the timing probe's window, say).
+    const QuiescenceTiming own = config_.timing.value_or(definition_.timing);
+    timing_note_ = timing.note(static_cast<double>(own.tmax.count()), static_cast<double>(own.tmin.count()));
     timing_ = t;
     {
         std::lock_guard<std::mutex> lock(monitor_->mutex);
