@@ -25,8 +25,9 @@ packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp
 # integration (typestar-junit.jar, examples/java_junit), and Node.js and npm for the Node device
 # agent (device/node): Debian's `nodejs npm`, unless a `node` is already on the machine (e.g. from
 # another package source); Mosquitto for the MQTT target (tests/targets/mqtt_test.cpp starts its own
-# broker on a free loopback port; the package's system service is not used).
-test_packages=(openjdk-17-jdk-headless libgoogle-gson-java junit5 mosquitto)
+# broker on a free loopback port; the package's system service is not used), and libmosquitto-dev for
+# the libmosquitto client learned against it (tests/targets/mosquitto_client_test.cpp).
+test_packages=(openjdk-17-jdk-headless libgoogle-gson-java junit5 mosquitto libmosquitto-dev)
 command -v node >/dev/null 2>&1 || test_packages+=(nodejs npm)
 
 install_missing() {
@@ -100,6 +101,8 @@ check_test_families() {
     [ -n "$jvm" ] && missing+=("the JVM tests ($jvm)")
     [ -z "$jvm" ] && [ -n "$junit" ] && missing+=("the JUnit tests ($junit)")
     case "$node" in ""|*NOTFOUND) missing+=("the Node tests (node not found)") ;; esac
+    grep -q '^TYPESTAR_LIBMOSQUITTO_FOUND:INTERNAL=1$' "$cache" ||
+        missing+=("the libmosquitto client test (libmosquitto.pc not found)")
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "quickstart: error: the packages for these tests were installed, but the build leaves them out:" >&2
     for m in "${missing[@]}"; do echo "  - $m" >&2; done

@@ -80,6 +80,7 @@ struct LearnArgs {
     std::vector<std::int64_t> increments;
     std::size_t explore = EquivalenceOptions::kDefaultExploreWordsPerTransition;
     bool budget_given = false;
+    bool probe = false;
     TimingArgs timing;
 };
 
@@ -128,6 +129,13 @@ void run_learn(const LearnArgs& o) {
     request.refinement.repeats = o.repeats;
     request.increments = o.increments;
     request.explore = o.explore;
+    if (o.probe) {
+        if (o.timing.tmax || o.timing.tmin) {
+            print_error("--probe measures tmax and tmin; --tmax/--tmin set them: give one or the other");
+            exit_with(kExitBadInput);
+        }
+        request.probe = TimingProbeOptions{};
+    }
 
     // The session opens the device once and learns it by its kind; std::invalid_argument (options
     // that do not apply, an unknown device) is bad input, reported by main.
@@ -286,6 +294,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--repeats", o->repeats, "devices with parameterised callins: runs of each concrete word the cache cannot answer; differing answers are a non-determinism error naming the word and every answer (default 1)");
         cmd->add_option("--increments", o->increments, "data devices: SL*'s +c theory, the increments c (1 to 1000, comma-separated: 1,2) whose terms x + c the learner tries, besides the device signature's own")->delimiter(',');
         add_timing_options(cmd, o->timing);
+        cmd->add_flag("--probe", o->probe, "measure the callback delays first (typestar probe's defaults) and learn with the proposed tmax/tmin instead of the device's own (recorded in the spec's provenance and the assumptions); a real-time device that declares no tmax is probed without it");
         auto* budget = cmd->get_option("--budget");
         cmd->callback([o, budget] {
             o->budget_given = budget->count() > 0;

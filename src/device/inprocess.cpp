@@ -343,7 +343,10 @@ bool InProcessDevice::override_timing(const TimingOverride& timing) {
     if (t.tmin > t.tmax)
         throw std::invalid_argument(name() + ": tmin " + std::to_string(t.tmin.count()) + " ms is larger than tmax " +
                                     std::to_string(t.tmax.count()) + " ms (" + timing.origin + ")");
-    timing_note_ = timing.note(static_cast<double>(timing_.tmax.count()), static_cast<double>(timing_.tmin.count()));
+    // The device's own timing is the declared one (config, else the definition), not an earlier
+    // override's (the timing probe's window, say).
+    const QuiescenceTiming own = config_.timing.value_or(definition_.timing);
+    timing_note_ = timing.note(static_cast<double>(own.tmax.count()), static_cast<double>(own.tmin.count()));
     timing_ = t;
     {
         std::lock_guard<std::mutex> lock(monitor_->mutex);
@@ -405,6 +408,14 @@ void InProcessDevice::reset() {
 }
 
 void InProcessDevice::finish() noexcept {
+    const bool ended_quiet = !history_.empty() && history_.back().input == kWait && history_.back().output == kQuiet;
+    if (settling_ && instance_ && ended_quiet && quiet_grace_.count() > 0) {
+        try {
+            std::unique_lock<std::mutex> lock(monitor_->mutex);
+            monitor_->recorded.wait_for(lock, quiet_grace_, [&] { return !monitor_->pending.empty(); });
+        } catch (...) {
+        }
+    }
     if (epoch_) {
         std::lock_guard<std::mutex> lock(epoch_->mutex);
         epoch_->open = false;
@@ -606,18 +617,18 @@ RunResult InProcessDevice::run(std::span<const Symbol> inputs) {
 }
 
 RunResult InProcessDevice::run_settled(std::span<const Symbol> inputs) {
-    RunResult result = Device::run(inputs);
     // A run that ended in a `wait` answered quiet: a callback just past tmax would be found only
-    // after this answer was given (at the next reset, as a violation of an earlier query). Listen a
-    // little longer, so that the one device-driving path re-runs this word instead.
+    // after this answer was given (at the next reset, as a violation of an earlier query). finish()
+    // listens a little longer, before the teardown (which may mute the instance), so that the one
+    // device-driving path re-runs this word instead.
+    settling_ = true;
+    struct Unset {
+        bool& flag;
+        ~Unset() { flag = false; }
+    } unset{settling_};
+    RunResult result = Device::run(inputs);
     const bool ended_quiet = !history_.empty() && history_.back().input == kWait && history_.back().output == kQuiet;
-    if (ended_quiet && quiet_grace_.count() > 0) {
-        {
-            std::unique_lock<std::mutex> lock(monitor_->mutex);
-            monitor_->recorded.wait_for(lock, quiet_grace_, [&] { return !monitor_->pending.empty(); });
-        }
-        check_timing(false);
-    }
+    if (ended_quiet && quiet_grace_.count() > 0) check_timing(false);
     return result;
 }
 

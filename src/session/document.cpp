@@ -357,6 +357,7 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
     options.device_label = subject.url;
     if (request.budget) options.max_queries = *request.budget;  // a hard cap from the first query
     options.learner = request.learner;
+    options.probe = request.probe;
     if (request.method) {
         options.equivalence.method = *request.method;
         options.equivalence.bound = request.bound;
@@ -414,6 +415,7 @@ LearnedDocument learn_typestate_document(Subject& subject, const LearnRequest& r
         if (typestate_states < machine.num_states()) what += " (Mealy machine: + the err sink)";
     }
     std::ostringstream os;
+    if (learned.timing_probe) os << learned.timing_probe->text;  // learning's first phase: what it measured
     os << "typestar: learned " << what << " with " << learned.learner << " in " << learned.rounds << " round"
        << (learned.rounds == 1 ? "" : "s") << ": " << t.queries_executed << " queries executed ("
        << learned.stats.learning.queries_executed << " learning, " << learned.stats.equivalence.queries_executed

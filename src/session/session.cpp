@@ -180,6 +180,43 @@ void adopt_state_names(Typestate& learned, const Typestate& stored) {
 
 namespace {
 
+/// Learning's first phase (LearnOptions::probe): when asked, or when the first device has `wait`,
+/// declares no tmax and runs in real time, probe it (probe_timing: one path drives the device) and
+/// replace every device's tmax / tmin by the proposal, with an origin that carries the figures (the
+/// devices' timing notes, hence the assumptions and provenance `timing`, name it). nullopt: the
+/// devices keep their timing.
+std::optional<TimingProbe> probe_first(const std::vector<Device*>& devices, const LearnOptions& options) {
+    Device& first = *devices.front();
+    if (!first.inputs().contains(kWait)) {
+        if (options.probe)
+            throw std::invalid_argument(first.name() + " has no wait input: there is no callback timing to probe");
+        return std::nullopt;
+    }
+    const DeviceDescription declared = first.describe();
+    if (!options.probe && (declared.tmax_ms || first.deterministic())) return std::nullopt;
+    const TimingProbeOptions probe_options = options.probe.value_or(TimingProbeOptions{});
+    const auto log = detail::logger("typestar.session");
+    log->info("timing probe of {} ({}): depth {}, {} run(s) per callin, window {} ms", first.name(),
+              options.probe ? "asked for" : "the device declares no tmax", probe_options.depth, probe_options.repeats,
+              probe_options.window.count());
+    TimingProbe probe = probe_timing(first, probe_options);
+    char figures[160];
+    if (probe.largest_ms)
+        std::snprintf(figures, sizeof figures, "callback delays %.1f to %.1f ms over %zu runs, tmax = %.3g x %.1f ms",
+                      *probe.smallest_ms, *probe.largest_ms, probe.runs, probe_options.margin, *probe.largest_ms);
+    else
+        std::snprintf(figures, sizeof figures, "no callback within the %lld ms window in %zu runs: tmax keeps the window",
+                      static_cast<long long>(probe_options.window.count()), probe.runs);
+    TimingOverride measured;
+    measured.tmax = std::chrono::milliseconds(probe.proposed_tmax_ms);
+    measured.tmin = std::chrono::milliseconds(probe.proposed_tmin_ms);
+    measured.origin = std::string("the timing probe, learning's first phase (") +
+                      (options.probe ? "--probe" : "the device declares no tmax") + "; " + figures + ")";
+    for (Device* d : devices) (void)d->override_timing(measured);
+    log->info("timing probe: tmax {} ms, tmin {} ms ({})", probe.proposed_tmax_ms, probe.proposed_tmin_ms, figures);
+    return probe;
+}
+
 std::string exploration_note(const ExplorationRecord& r, std::size_t per_transition) {
     return "beyond the bound: " + std::to_string(r.searches) + " search(es) of random words from every state (" +
            std::to_string(per_transition) + " per transition), " + std::to_string(r.counterexamples) +
@@ -235,6 +272,8 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     experiment.on_round = options.on_round;
     experiment.counterexample = options.counterexample;
     const auto log = detail::logger("typestar.session");
+    std::optional<TimingProbe> timing_probe = probe_first(devices, options);
+    stack.listen_for_late_callbacks(options.quiet_check_factor);  // the double-check's longer wait, at the tmax in force
 
     std::size_t bound = eq.bound;
     std::string bound_note;
@@ -347,7 +386,8 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
 
     const DeviceDescription device = devices.front()->describe();
     LearnedSpec out{minimize(result->hypothesis), {}, std::nullopt, {}, result->rounds, result->converged,
-                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}, {}, {}, {}, {}};
+                    result->stats, stack.cache().stats(), seconds, learner_name, 0, 0, false, {}, {}, {}, {}, {}, {}, {}};
+    out.timing_probe = std::move(timing_probe);
     out.stats = stack.stats().since(before);  // every experiment of an auto bound, nothing earlier
     if (alg2) {
         out.bound = bound;
@@ -406,6 +446,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         if (out.machine.inputs().contains(kWait)) {  // a device without `wait` has no quiescence timing
             s.timing.tmax_ms = device.tmax_ms;
             s.timing.tmin_ms = device.tmin_ms;
+            s.provenance.timing = device.timing_note;  // how, when not the device's own (an option, the probe)
         }
         s.assumptions.quiet_is_stable = stack.oracle().traits().quiet.has_value();
         s.provenance.tool = tool_version();
@@ -517,7 +558,6 @@ void adopt_stored(LearnedSpec& learned, const spec::Spec* stored) {
 LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& options) {
     if (options.seed) declare_outputs(devices, options.seed->outputs());  // a seed's outputs, ids by name
     OracleStack stack(device_list(devices), options.cache);
-    stack.listen_for_late_callbacks(options.quiet_check_factor);  // the double-check's longer wait
     // A late answer found in the cache was removed there (LateAnswerRemoved): what the learner built
     // on it is dropped, and learning starts again over the repaired cache, which answers the rest.
     LearnOptions attempt = options;
@@ -528,6 +568,7 @@ LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& opt
             return learned;
         } catch (const LateAnswerRemoved& e) {
             if (restart == kTimingRetries) throw;
+            attempt.probe.reset();  // the devices keep the timing the first attempt's probe set
             if (options.max_queries) {  // one budget for all attempts
                 const std::uint64_t spent = stack.stats().total().queries_executed;
                 attempt.max_queries = spent >= *options.max_queries ? 0 : *options.max_queries - spent;

@@ -92,6 +92,7 @@ std::string write_spec_json(const Spec& spec) {
         if (!p.device.empty()) provenance["device"] = p.device;
         if (!p.framework.empty()) provenance["framework"] = p.framework;
         if (!p.explored.empty()) provenance["explored"] = p.explored;
+        if (!p.timing.empty()) provenance["timing"] = p.timing;
         if (!p.stats.empty()) provenance["stats"] = p.stats;
         doc["provenance"] = provenance;
     }

@@ -66,7 +66,7 @@ constexpr std::string_view kStateKeys[] = {"callins", "callbacks", "quiet", "wai
 constexpr std::string_view kStateKeysV2[] = {"callins", "callbacks", "quiet", "wait", "unknown"};
 constexpr std::string_view kBoundsKeys[] = {"distinguisher", "states"};
 constexpr std::string_view kTimingKeys[] = {"tmax_ms", "tmin_ms"};
-constexpr std::string_view kProvenanceKeys[] = {"tool", "device", "framework", "explored", "stats"};
+constexpr std::string_view kProvenanceKeys[] = {"tool", "device", "framework", "explored", "timing", "stats"};
 
 /// One node of the document, built from the parser's events (DocumentScan). yaml-cpp's own node
 /// tree would cost a second parse of the text and a shared_ptr per node; this one is built in the
@@ -758,7 +758,7 @@ void Reader::read_provenance(const Entry& entry, Provenance& provenance) {
     const Node& node = entry.value;
     if (node.IsNull()) return;
     if (!node.IsMap()) {
-        error(node, "'provenance' must be a map with keys tool, device, framework, explored, stats, found " + kind_of(node));
+        error(node, "'provenance' must be a map with keys tool, device, framework, explored, timing, stats, found " + kind_of(node));
         return;
     }
     const auto items = entries(node, "key", " in 'provenance'");
@@ -767,6 +767,7 @@ void Reader::read_provenance(const Entry& entry, Provenance& provenance) {
     if (const Entry* e = find(items, "device")) provenance.device = read_string(*e, "provenance").value_or("");
     if (const Entry* e = find(items, "framework")) provenance.framework = read_string(*e, "provenance").value_or("");
     if (const Entry* e = find(items, "explored")) provenance.explored = read_string(*e, "provenance").value_or("");
+    if (const Entry* e = find(items, "timing")) provenance.timing = read_string(*e, "provenance").value_or("");
     if (const Entry* e = find(items, "stats")) {
         if (e->value.IsNull()) return;
         if (!e->value.IsMap()) {

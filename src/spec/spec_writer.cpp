@@ -259,6 +259,7 @@ std::string write_spec(const Spec& spec) {
         if (!p.device.empty()) out += "  device: " + yaml_scalar(p.device) + "\n";
         if (!p.framework.empty()) out += "  framework: " + yaml_scalar(p.framework) + "\n";
         if (!p.explored.empty()) out += "  explored: " + yaml_scalar(p.explored) + "\n";
+        if (!p.timing.empty()) out += "  timing: " + yaml_scalar(p.timing) + "\n";
         if (!p.stats.empty()) {
             out += "  stats:\n";
             for (const auto& [key, value] : p.stats) {

@@ -52,5 +52,25 @@ TEST_F(CliTiming, TminAboveTmaxIsBadInput) {
         << negative.err;
 }
 
+TEST_F(CliTiming, LearnWithProbeMeasuresFirstAndRecordsHowTheTimingWasObtained) {
+    const Result learned = run({"learn", "--device", "inproc:asynctask", "--probe", "--out", "a.yaml"});
+    ASSERT_EQ(learned.status, 0) << learned.err;
+    EXPECT_NE(learned.err.find("timing probe of "), std::string::npos) << learned.err;  // its table
+    const Spec s = load_spec(dir_ / "a.yaml");
+    ASSERT_TRUE(s.timing.tmax_ms.has_value());
+    EXPECT_NE(s.provenance.timing.find(" ms set by the timing probe, learning's first phase (--probe; callback delays "),
+              std::string::npos)
+        << s.provenance.timing;
+    EXPECT_NE(s.provenance.timing.find("(the device's own: tmax 40 ms, tmin 2 ms)"), std::string::npos)
+        << s.provenance.timing;
+    EXPECT_NE(learned.err.find("(quiescence; tmax " + std::to_string(static_cast<long long>(*s.timing.tmax_ms)) +
+                               " ms, tmin 0 ms set by the timing probe"),
+              std::string::npos)
+        << learned.err;
+    const Result both = run({"learn", "--device", "inproc:asynctask", "--probe", "--tmax", "300"});
+    EXPECT_EQ(both.status, 2);
+    EXPECT_NE(both.err.find("--probe measures tmax and tmin; --tmax/--tmin set them"), std::string::npos) << both.err;
+}
+
 }  // namespace
 }  // namespace typestar::spec

@@ -469,5 +469,135 @@ TEST(TimingProbe, MeasuresACallbackLaterThanTheDevicesTmaxAndProposesATmaxWithIt
     EXPECT_THROW((void)probe_timing(no_wait, options), std::invalid_argument);
 }
 
+// ---- the probe as learning's first phase -----------------------------------------------------------
+
+/// `start` emits `done` 30 ms later from a thread of its own and refuses a second start until then.
+struct SlowTask {
+    std::shared_ptr<CallbackSink> sink;
+    std::atomic<bool> running{false};
+    std::thread worker;
+    ~SlowTask() {
+        if (worker.joinable()) worker.join();
+    }
+    void start() {
+        if (running.exchange(true)) throw std::logic_error("already started");
+        if (worker.joinable()) worker.join();
+        worker = std::thread([this] {
+            std::this_thread::sleep_for(30ms);
+            running = false;
+            sink->emit("done");
+        });
+    }
+};
+
+/// SlowTask, whose class declares tmax 20 ms: too small for its 30 ms callback (or `declared`, as
+/// the device's configuration). Quiet grace: tmax.
+InProcessDevice slow_task_device(std::optional<QuiescenceTiming> declared = std::nullopt) {
+    LearningPurpose<SlowTask> p("SlowTask");
+    p.reset([](const std::shared_ptr<CallbackSink>& sink) {
+         auto t = std::make_shared<SlowTask>();
+         t->sink = sink;
+         return t;
+     })
+        .callin("start", [](SlowTask& t) { t.start(); })
+        .callback("done")
+        .timing({20ms, 0ms});
+    InProcessConfig config;
+    config.timing = declared;
+    return InProcessDevice(p.build(), config);
+}
+
+/// A device that declares no timing (describe() without tmax), forwarding everything else.
+class Undeclared final : public Device {
+public:
+    explicit Undeclared(Device& inner) : inner_(inner) {}
+    [[nodiscard]] const Alphabet& inputs() const override { return inner_.inputs(); }
+    [[nodiscard]] const Alphabet& outputs() const override { return inner_.outputs(); }
+    [[nodiscard]] DeviceTraits traits() const override { return inner_.traits(); }
+    [[nodiscard]] std::string name() const override { return "undeclared"; }
+    [[nodiscard]] bool deterministic() const override { return inner_.deterministic(); }
+    [[nodiscard]] DeviceDescription describe() const override {
+        DeviceDescription d = inner_.describe();
+        if (d.timing_note.empty()) {  // until a probe (or option) sets it, no timing is declared
+            d.tmax_ms.reset();
+            d.tmin_ms.reset();
+        }
+        return d;
+    }
+    void check_timing() override { inner_.check_timing(); }
+    bool override_timing(const TimingOverride& t) override { return inner_.override_timing(t); }
+    void reset() override { inner_.reset(); }
+    Symbol step(Symbol input) override { return inner_.step(input); }
+    void finish() noexcept override { inner_.finish(); }
+    [[nodiscard]] RunResult run(std::span<const Symbol> word) override { return inner_.run(word); }
+
+private:
+    Device& inner_;
+};
+
+TEST(LearnWithProbe, ATmaxTooSmallFailsLoudlyWithoutTheProbeAndLearnsRightWithIt) {
+    {
+        InProcessDevice d = slow_task_device();
+        Device* devices[] = {&d};
+        LearnOptions options;
+        options.equivalence.bound = 2;
+        try {
+            const LearnedSpec learned = learn_spec(devices, options);
+            FAIL() << "expected a TimingError, learned " << learned.machine.num_states() << " states";
+        } catch (const TimingError& e) {
+            EXPECT_EQ(e.callback(), "done");
+            EXPECT_EQ(e.tmax_ms(), 20.0);
+        }
+    }
+    InProcessDevice d = slow_task_device();
+    Device* devices[] = {&d};
+    LearnOptions options;
+    options.equivalence.bound = 2;
+    options.probe = TimingProbeOptions{};
+    options.probe->repeats = 2;
+    options.probe->window = 400ms;
+    const LearnedSpec learned = learn_spec(devices, options);
+    ASSERT_TRUE(learned.spec.has_value()) << learned.not_a_closure;
+    ASSERT_TRUE(learned.timing_probe.has_value());
+    EXPECT_GE(learned.timing_probe->proposed_tmax_ms, 90);
+    // idle -start-> running -done-> idle; start refused while running.
+    EXPECT_EQ(learned.spec->typestate.states.size(), 2u) << spec::write_spec(*learned.spec);
+    ASSERT_TRUE(learned.spec->timing.tmax_ms.has_value());
+    EXPECT_EQ(*learned.spec->timing.tmax_ms, static_cast<double>(learned.timing_probe->proposed_tmax_ms));
+    // How it was obtained, with its figures: in the spec's provenance and in the assumptions.
+    const std::string& how = learned.spec->provenance.timing;
+    EXPECT_NE(how.find("set by the timing probe, learning's first phase (--probe; callback delays "), std::string::npos)
+        << how;
+    EXPECT_NE(how.find("over 4 runs, tmax = 3 x "), std::string::npos) << how;
+    EXPECT_NE(how.find("(the device's own: tmax 20 ms, tmin 0 ms)"), std::string::npos) << how;
+    const std::string text = spec::write_spec(*learned.spec);
+    EXPECT_NE(text.find("  timing: \"tmax "), std::string::npos) << text;
+    EXPECT_EQ(spec::parse_spec(text, "back.yaml").provenance.timing, how);
+    bool named = false;
+    for (const auto& a : learned.assumptions) named = named || a.find("the timing probe") != std::string::npos;
+    EXPECT_TRUE(named) << assumptions_block(learned.assumptions);
+}
+
+TEST(LearnWithProbe, ARealTimeDeviceThatDeclaresNoTmaxIsProbedFirstOneThatDeclaresItKeepsIt) {
+    InProcessDevice inner = slow_task_device();
+    Undeclared d(inner);
+    Device* devices[] = {&d};
+    LearnOptions options;
+    options.equivalence.bound = 2;
+    const LearnedSpec learned = learn_spec(devices, options);
+    ASSERT_TRUE(learned.timing_probe.has_value());
+    ASSERT_TRUE(learned.spec.has_value());
+    EXPECT_NE(learned.spec->provenance.timing.find("(the device declares no tmax; "), std::string::npos)
+        << learned.spec->provenance.timing;
+    // A device that declares its timing keeps it: no probe, nothing in the provenance.
+    InProcessDevice declared = slow_task_device(QuiescenceTiming{100ms, 0ms});
+    Device* declared_devices[] = {&declared};
+    const LearnedSpec kept = learn_spec(declared_devices, options);
+    EXPECT_FALSE(kept.timing_probe.has_value());
+    ASSERT_TRUE(kept.spec.has_value());
+    EXPECT_EQ(kept.spec->timing.tmax_ms, std::optional<double>(100.0));
+    EXPECT_EQ(kept.spec->provenance.timing, "");
+}
+
 }  // namespace
 }  // namespace typestar

@@ -26,6 +26,14 @@ expect("com_example_Connection.Open_send ✔")
 expect("[        12 tests successful      ]")
 expect("[         0 tests failed          ]")
 
+# 1a. tmax over the purpose's own (-Dtypestar.tmax, TYPESTAR_TMIN): used, named, and told apart from the
+# spec's (connection.yaml and the purpose: 10 ms).
+run(${env} EXAMPLE_JVM_OPTS=-Dtypestar.tmax=40 sh "${WORK}/run.sh")
+expect("[        12 tests successful      ]")
+expect("every callback arrives within tmax=40 ms (quiescence; tmax 40 ms set by -Dtypestar.tmax=40 (the purpose's own: tmax 10 ms, tmin 0 ms); the spec records tmax=10 ms, this run waits 40 ms; every way")
+run_failing(${env} EXAMPLE_JVM_OPTS=-Dtypestar.tmax=40 TYPESTAR_TMIN=50 sh "${WORK}/run.sh")
+expect("-Dtypestar.tmax=40, TYPESTAR_TMIN=50: tmin 50 ms is larger than tmax 40 ms")
+
 # 1b. Nested per state (byState(): a DynamicContainer per state, tests named by their transitions).
 file(WRITE "${WORK}/src/test/java/com/example/ByStateSpecTest.java" [=[
 package com.example;

@@ -18,7 +18,10 @@
 //   bound: TYPESTAR_BOUND, else the option `bound` (a number, or 'auto': learning raises the bound
 //   until the learned machine does not need it all; a stored spec's suite then runs at its own bound);
 //   learner: TYPESTAR_LEARNER, else the option `learner` (lstar or lsharp); update mode:
-//   TYPESTAR_UPDATE, `--update`, or the option `update: true`. A bad value is one failing test.
+//   TYPESTAR_UPDATE, `--update`, or the option `update: true`; tmax / tmin over the purpose's own:
+//   TYPESTAR_TMAX / TYPESTAR_TMIN, else the options `tmax` / `tmin` (ms), used by the local and the
+//   served device, passed to `typestar learn` (recorded in the spec) and named in the assumptions,
+//   with the spec's tmax when it differs from the one this run waits with. A bad value is one failing test.
 // - A spec of another class, or whose callins or callbacks are not the purpose's, is one failing test
 //   `<Spec>.purpose` before any word runs.
 // - A crash of the class (an exception thrown outside any callin, a rejected promise, Node's
@@ -72,7 +75,31 @@ function settings(options = {}) {
     errors.push(`${given(env.TYPESTAR_LEARNER) ? 'TYPESTAR_LEARNER' : 'option learner'}=${learner}: not lstar or lsharp`);
     learner = '';
   }
+  // tmax / tmin over the purpose's own (TYPESTAR_TMAX / TYPESTAR_TMIN, else the options tmax /
+  // tmin): the local device and the served one wait with them, and `typestar learn` records them.
+  const timing = {};
+  const timingFrom = [];
+  for (const [key, name, option] of [['tmaxMs', 'TYPESTAR_TMAX', 'tmax'], ['tminMs', 'TYPESTAR_TMIN', 'tmin']]) {
+    let value = null;
+    let from = null;
+    if (given(env[name])) {
+      value = String(env[name]);
+      from = `${name}=${value}`;
+    } else if (given(options[option])) {
+      value = String(options[option]);
+      from = `option ${option}: ${value}`;
+    }
+    if (value === null) continue;
+    if (!/^[0-9]+$/.test(value) || Number(value) > 3600000) {
+      errors.push(`${from}: milliseconds from 0 to 3600000`);
+      continue;
+    }
+    timing[key] = Number(value);
+    timingFrom.push(from);
+  }
   return {
+    timing,
+    timingFrom: timingFrom.join(', '),
     ci: envTrue(env.CI),
     update: envTrue(env.TYPESTAR_UPDATE) || process.argv.includes('--update') || options.update === true,
     cli: env.TYPESTAR_CLI || 'typestar',
@@ -218,7 +245,8 @@ class SpecRun {
   }
 
   makeDevice() {
-    return new NodeDevice(this.def, { variants: this.options.variants ?? 'compare' });
+    const timing = Object.keys(this.settings.timing).length > 0 ? this.settings.timing : undefined;
+    return new NodeDevice(this.def, { variants: this.options.variants ?? 'compare', timing });
   }
 
   theDevice() {
@@ -260,6 +288,9 @@ class SpecRun {
       if (bound !== null && bound !== undefined) args.push('--bound', String(bound));
       if (stored && seeded) args.push('--from', this.spec);
       if (s.learner) args.push('--learner', s.learner);
+      // Recorded in the learned spec's timing (the served device waits with them already).
+      if (s.timing.tmaxMs !== undefined) args.push('--tmax', String(s.timing.tmaxMs));
+      if (s.timing.tminMs !== undefined) args.push('--tmin', String(s.timing.tminMs));
       let url = '';
       const r = await this.serving((served, token) => {
         url = served;
@@ -358,14 +389,34 @@ class SpecRun {
     }
   }
 
+  /// How this run's tmax was set, when not the purpose's own, and the spec's when it differs:
+  /// "tmax 300 ms set by TYPESTAR_TMAX=300 (the purpose's own: tmax 20 ms, tmin 0 ms); the spec
+  /// records tmax=100 ms; " (each part when it applies), else "".
+  timingNote() {
+    const d = this.theDevice();
+    let note = '';
+    if (this.settings.timingFrom) {
+      const set = [];
+      if (this.settings.timing.tmaxMs !== undefined) set.push(`tmax ${d.timing.tmaxMs} ms`);
+      if (this.settings.timing.tminMs !== undefined) set.push(`tmin ${d.timing.tminMs} ms`);
+      const own = this.def.timing;
+      note += `${set.join(', ')} set by ${this.settings.timingFrom} (the purpose's own: tmax ${own.tmaxMs} ms, ` +
+              `tmin ${own.tminMs} ms); `;
+    }
+    const stored = this.specTiming && this.specTiming.tmax_ms;
+    if (stored !== undefined && stored !== null && stored !== d.timing.tmaxMs)
+      note += `the spec records tmax=${stored} ms, this run waits ${d.timing.tmaxMs} ms; `;
+    return note;
+  }
+
   assumptions(suite, skipped) {
     const d = this.theDevice();
     const out = [`the device's states are told apart by words of length <= ${suite.bound} (distinguisher bound B=${suite.bound})`,
       'err is absorbing: nothing after a refused callin is run'];
     if (d.quietIsStable)
       out.push('a wait answered quiet changes nothing (declared by the device): a wait right after a quiet wait is not run');
-    out.push(`every callback arrives within tmax=${d.timing.tmaxMs} ms (quiescence; every way into a quiet state ` +
-             `double-checked with a wait of ${suite.quiet_checks.factor} x tmax)`);
+    out.push(`every callback arrives within tmax=${d.timing.tmaxMs} ms (quiescence; ${this.timingNote()}every way ` +
+             `into a quiet state double-checked with a wait of ${suite.quiet_checks.factor} x tmax)`);
     if (skipped.size > 0)
       out.push(`${skipped.size} unknown transition(s) of the spec were not tested (three-valued spec): ${[...skipped].sort().join('; ')}`);
     return `bounded evidence, not a proof. It relies on:\n${out.map((a) => `  - ${a}\n`).join('')}`;
@@ -458,7 +509,9 @@ function specTests(specFile, purpose, options = {}) {
     return;
   }
   // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
-  const mismatch = purposeMismatch(s.cli, spec, run.theDevice());
+  const seen = {};
+  const mismatch = purposeMismatch(s.cli, spec, run.theDevice(), seen);
+  run.specTiming = seen.timing;
   if (mismatch.length > 0) {
     test(`${suite.test_suite}.purpose`, () => runMismatch(run, suite, mismatch));
     return;
@@ -495,7 +548,8 @@ function specTests(specFile, purpose, options = {}) {
 
 /// How the spec (`typestar export --format json`) and the purpose's device disagree: the class
 /// name, callins or callbacks (empty: they agree); the spec not exporting is a difference too.
-function purposeMismatch(cli, spec, device) {
+/// `seen.timing`: the spec's `timing` ({tmax_ms, tmin_ms}), when it has one.
+function purposeMismatch(cli, spec, device, seen = {}) {
   const r = spawnSync(cli, ['export', spec, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
   let stored;
   try {
@@ -503,6 +557,7 @@ function purposeMismatch(cli, spec, device) {
   } catch (e) {
     return [`the spec does not export (${r.stderr.trim()})`];
   }
+  seen.timing = stored.timing;
   const out = [];
   const minus = (a, b) => a.filter((x) => !b.includes(x));
   const compare = (what, fromSpec, fromPurpose) => {

@@ -153,7 +153,9 @@ public:
                                                      std::chrono::milliseconds timeout) override;
     /// `wait` with `timeout` instead of tmax (the agent's wait request). Same contract as step.
     Symbol step_wait(std::chrono::milliseconds timeout);
-    /// Closes the epoch and tears the instance down.
+    /// Closes the epoch and tears the instance down. Inside run_settled, after a run that ended in
+    /// a quiet `wait`, first listens for the quiet grace while the instance lives: a teardown that
+    /// mutes its callbacks (CountingSink, asio::EventLoop, QuietWindow) cannot hide a late one.
     void finish() noexcept override;
     /// Device::run, once per variant index in VariantMode::Compare (throwing VariantError on a
     /// difference); RunResult counts every executed step.
@@ -180,7 +182,8 @@ private:
     /// check_timing(); `earlier_query`: the violations belong to a query that has answered (reset).
     void check_timing(bool earlier_query);
     Symbol step_impl(Symbol input, std::chrono::milliseconds timeout);
-    /// Device::run, then the quiet grace (InProcessConfig::quiet_grace) when it ended quiet.
+    /// Device::run with the quiet grace (InProcessConfig::quiet_grace) before the teardown when it
+    /// ended quiet; a callback seen in the grace is a timing violation of this run (TimingError).
     RunResult run_settled(std::span<const Symbol> inputs);
     Symbol run_callin(const InputInfo& info);
     /// The output a callin_answering snippet returned (Mealy devices): known, or learned (added to
@@ -217,6 +220,7 @@ private:
     std::size_t variant_round_ = 0;
     std::uint64_t query_number_ = 0;
     std::chrono::milliseconds quiet_grace_{0};
+    bool settling_ = false;  ///< inside run_settled: finish() listens for the quiet grace first
     std::string timing_note_;  // DeviceDescription::timing_note after override_timing
 };
 

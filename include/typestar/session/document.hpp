@@ -183,6 +183,9 @@ struct LearnRequest {
     /// Typestates: random words per transition of the search beyond the bound
     /// (EquivalenceOptions::explore_words_per_transition; 0: off).
     std::size_t explore = EquivalenceOptions::kDefaultExploreWordsPerTransition;
+    /// Typestates: the timing probe as learning's first phase (LearnOptions::probe; `--probe`).
+    /// Unset: it runs only for a real-time device that declares no tmax.
+    std::optional<TimingProbeOptions> probe;
 };
 
 /// What learn_document made, for every kind.

@@ -23,6 +23,7 @@
 #include "typestar/learn/learner.hpp"
 #include "typestar/learn/lsharp.hpp"
 #include "typestar/learn/lstar.hpp"
+#include "typestar/session/timing_probe.hpp"
 #include "typestar/spec/spec.hpp"
 #include "typestar/sul/cache.hpp"
 #include "typestar/sul/device.hpp"
@@ -134,6 +135,14 @@ struct LearnOptions {
     /// re-checks either, when every device declares itself deterministic (Device::deterministic).
     /// false turns it off (then a wrong answer the cache keeps is never seen again).
     bool flake_check = true;
+    /// The timing probe as learning's first phase (probe_timing, typestar/session/timing_probe.hpp):
+    /// when set, the first device is probed with these options before any query, and every device's
+    /// tmax / tmin are replaced by the probe's proposal. Unset: the probe runs with the default
+    /// options only when the first device has `wait`, declares no tmax (DeviceDescription::tmax_ms)
+    /// and runs in real time (not Device::deterministic: a model or a simulation has no delays to
+    /// measure). A device that declares its timing keeps it. Either way the spec records the timing
+    /// used and how it was obtained (provenance `timing`, the assumptions' tmax line).
+    std::optional<TimingProbeOptions> probe;
 };
 
 /// Runs access(q)·wait for every state q of `machine` (over the stack's alphabets) `times` times
@@ -187,6 +196,8 @@ struct LearnedSpec {
     /// answer the hypothesis does not predict is a counterexample, so seed states merge only where
     /// the device no longer tells them apart by those words. Empty without a seed.
     std::string seed_note;
+    /// The probe of learning's first phase (LearnOptions::probe), when it ran: its table and proposal.
+    std::optional<TimingProbe> timing_probe;
 };
 
 /// The warning of a tight bound (`learned.bound_tight`): the learned machine needs words of length

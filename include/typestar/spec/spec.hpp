@@ -157,9 +157,14 @@ struct Provenance {
     /// up to 19 inputs, seed 20260101"; empty when nothing was (a hand-written spec, or the search
     /// off). The bound itself is `bounds.distinguisher`: what was established; this is evidence.
     std::string explored;
+    /// How the timing in `timing:` was obtained when it is not the device's declared one, in words:
+    /// an option ("tmax 300 ms set by --tmax 300 (the device's own: tmax 40 ms, tmin 2 ms)") or the
+    /// probe of learning's first phase with its figures. Empty: the device's own (or a hand-written spec).
+    std::string timing;
     bool operator==(const Provenance&) const = default;
     [[nodiscard]] bool empty() const {
-        return tool.empty() && device.empty() && framework.empty() && stats.empty() && explored.empty();
+        return tool.empty() && device.empty() && framework.empty() && stats.empty() && explored.empty() &&
+               timing.empty();
     }
 };
 

@@ -317,3 +317,27 @@ test('the accept command it prints has no --force for a proposal over the same a
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('tmax over the purpose\'s own (option or TYPESTAR_TMAX) is used, named, and told apart from the spec\'s', async () => {
+  // job.yaml records tmax 20 ms, as the purpose says: nothing to tell apart.
+  const line = (r) => r.diagnostics.find((d) => d.includes('every callback arrives within tmax='));
+  const plain = await runAll(collect(jobSpec, job()));
+  assert.ok(line(plain['Job.s0_start']).includes('tmax=20 ms (quiescence; every way'), line(plain['Job.s0_start']));
+  const option = await runAll(collect(jobSpec, job(), { tmax: 60 }));
+  assert.strictEqual(option['Job.s0_start'].error, undefined);
+  assert.ok(line(option['Job.s0_start']).includes('tmax=60 ms (quiescence; tmax 60 ms set by option tmax: 60 ' +
+    '(the purpose\'s own: tmax 20 ms, tmin 0 ms); the spec records tmax=20 ms, this run waits 60 ms; every way'),
+    line(option['Job.s0_start']));
+  process.env.TYPESTAR_TMAX = '45';
+  try {
+    const env = await runAll(collect(jobSpec, job(), { tmax: 60 }));  // the environment wins
+    assert.ok(line(env['Job.s0_start']).includes('tmax=45 ms (quiescence; tmax 45 ms set by TYPESTAR_TMAX=45 ' +
+      '(the purpose\'s own: tmax 20 ms, tmin 0 ms); the spec records tmax=20 ms, this run waits 45 ms; '),
+      line(env['Job.s0_start']));
+  } finally {
+    delete process.env.TYPESTAR_TMAX;
+  }
+  const bad = await runAll(collect(jobSpec, job(), { tmin: 'soon' }));
+  assert.ok(Object.values(bad).some((r) => r.error && r.error.includes('option tmin: soon: milliseconds from 0 to 3600000')),
+    JSON.stringify(bad));
+});

@@ -84,6 +84,11 @@ public final class LocalDevice implements AutoCloseable {
         return purpose.tmaxMs;
     }
 
+    /** The purpose's tmin: no callback is expected sooner after its callin. */
+    public long tminMs() {
+        return purpose.tminMs;
+    }
+
     /** Whether the purpose declares that a {@code wait} answered {@code quiet} changes nothing. */
     public boolean quietIsStable() {
         return purpose.quietIsStable;

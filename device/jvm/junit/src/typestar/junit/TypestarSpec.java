@@ -57,7 +57,11 @@ import typestar.agent.LocalDevice;
  * the builder for the distinguisher bound of learning and of the suite ({@code -Dtypestar.bound},
  * {@code TYPESTAR_BOUND}, {@link #bound(int)}; a number, or {@code auto}: learning raises it until the
  * learned machine does not need it all, a stored spec's suite runs at its own bound); the learner
- * ({@code -Dtypestar.learner}, {@code TYPESTAR_LEARNER}, {@link #learner}: lstar or lsharp). A bad
+ * ({@code -Dtypestar.learner}, {@code TYPESTAR_LEARNER}, {@link #learner}: lstar or lsharp); tmax and
+ * tmin over the purpose's own ({@code -Dtypestar.tmax}, {@code TYPESTAR_TMAX}, {@link #tmax};
+ * {@code -Dtypestar.tmin}, {@code TYPESTAR_TMIN}, {@link #tmin}; in ms): the purpose runs with them,
+ * {@code typestar learn} records them, and the assumptions name them, with the spec's tmax when it
+ * differs from the one the run waits with. A bad
  * value is one failing test. A spec of another class, or with other callins or callbacks than the
  * purpose, is one failing test {@code <Spec>.purpose} before any word runs.
  */
@@ -68,6 +72,12 @@ public final class TypestarSpec {
     private String bound;       // a number, "auto", or null: the CLI's default (learning), the spec's (suite)
     private String boundFrom = "the default";
     private String learner;     // lstar, lsharp, or null: the CLI's default
+    private Long tmax;          // ms over the purpose's own, or null
+    private Long tmin;
+    private String timingFrom = "";  // where the override came from, for the assumptions
+    private long ownTmax = -1;       // the purpose's own timing, read before any override
+    private long ownTmin = -1;
+    private Double specTmax;         // the stored spec's tmax, when it records one
     private final List<String> errors = new ArrayList<>();  // bad settings, each naming where it came from
     private String proposalReport;  // the full proposal and diff, once per spec
     private String proposalPointer;
@@ -148,6 +158,18 @@ public final class TypestarSpec {
         return this;
     }
 
+    /** tmax in ms over the purpose's own (-Dtypestar.tmax and TYPESTAR_TMAX win). */
+    public TypestarSpec tmax(long ms) {
+        this.tmax = ms;
+        return this;
+    }
+
+    /** tmin in ms over the purpose's own (-Dtypestar.tmin and TYPESTAR_TMIN win). */
+    public TypestarSpec tmin(long ms) {
+        this.tmin = ms;
+        return this;
+    }
+
     /** The value of -Dtypestar.NAME, else of the environment variable, else {@code fallback}; {@code from[0]}: where. */
     private static String setting(String property, String variable, String fallback, String[] from) {
         String p = System.getProperty(property);
@@ -179,6 +201,57 @@ public final class TypestarSpec {
             errors.add(from[0] + ": not lstar or lsharp");
             learner = null;
         }
+        if (ownTmax < 0) {
+            try (LocalDevice d = new LocalDevice(purpose)) {
+                ownTmax = d.tmaxMs();
+                ownTmin = d.tminMs();
+            }
+        }
+        List<String> sources = new ArrayList<>();
+        Long[] values = new Long[2];
+        String[][] keys = {{"typestar.tmax", "TYPESTAR_TMAX", "tmax"}, {"typestar.tmin", "TYPESTAR_TMIN", "tmin"}};
+        Long[] built = {tmax, tmin};
+        for (int i = 0; i < 2; ++i) {
+            from[0] = built[i] == null ? "" : keys[i][2] + "(" + built[i] + ")";
+            String v = setting(keys[i][0], keys[i][1], built[i] == null ? null : String.valueOf(built[i]), from);
+            if (v == null) continue;
+            if (!v.matches("[0-9]{1,7}") || Long.parseLong(v) > 3_600_000L) {
+                errors.add(from[0] + ": milliseconds from 0 to 3600000");
+                continue;
+            }
+            values[i] = Long.parseLong(v);
+            sources.add(from[0]);
+        }
+        tmax = values[0];
+        tmin = values[1];
+        timingFrom = String.join(", ", sources);
+        long t = tmax != null ? tmax : ownTmax;
+        long m = tmin != null ? tmin : ownTmin;
+        if (m > t) {
+            errors.add(timingFrom + ": tmin " + m + " ms is larger than tmax " + t + " ms");
+        } else if (tmax != null || tmin != null) {
+            purpose.timing(t, m);  // the local device and the served one (learning) wait with it
+        }
+    }
+
+    /**
+     * How the run's tmax was set, when not the purpose's own, and the spec's when it differs:
+     * "tmax 60 ms set by -Dtypestar.tmax=60 (the purpose's own: tmax 20 ms, tmin 0 ms); the spec
+     * records tmax=100 ms, this run waits 60 ms; " (each part when it applies), else "".
+     */
+    private String timingNote(long runTmax) {
+        String note = "";
+        if (!timingFrom.isEmpty()) {
+            List<String> set = new ArrayList<>();
+            if (tmax != null) set.add("tmax " + tmax + " ms");
+            if (tmin != null) set.add("tmin " + tmin + " ms");
+            note += String.join(", ", set) + " set by " + timingFrom + " (the purpose's own: tmax " + ownTmax + " ms, tmin "
+                    + ownTmin + " ms); ";
+        }
+        if (specTmax != null && specTmax != (double) runTmax)
+            note += "the spec records tmax=" + (specTmax == Math.rint(specTmax) ? String.valueOf(specTmax.longValue()) : String.valueOf(specTmax))
+                    + " ms, this run waits " + runTmax + " ms; ";
+        return note;
     }
 
     /** CI: the environment variable CI or -Dtypestar.ci. */
@@ -268,12 +341,12 @@ public final class TypestarSpec {
     }
 
     private List<Planned> plan() {
+        resolveSettings();  // also when served: the purpose runs with the run's tmax / tmin
         List<TypestarSpec> capturing = CAPTURE.get();
         if (capturing != null) {  // Serve: the purpose is served to the CLI, no test runs
             capturing.add(this);
             return List.of();
         }
-        resolveSettings();
         String stemName = identifier(spec.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
         if (!errors.isEmpty()) {
             String message = "typestar: bad settings for " + spec + "; no conformance test ran:\n  " + String.join("\n  ", errors);
@@ -382,6 +455,8 @@ public final class TypestarSpec {
     private List<String> mismatch() {
         List<String> out = new ArrayList<>();
         JsonObject stored = exported(spec);
+        if (stored != null && stored.has("timing") && stored.getAsJsonObject("timing").has("tmax_ms"))
+            specTmax = stored.getAsJsonObject("timing").get("tmax_ms").getAsDouble();
         if (stored == null) {
             out.add("the spec does not export (typestar export " + spec + " --format json failed)");
             return out;
@@ -474,8 +549,8 @@ public final class TypestarSpec {
         try (LocalDevice d = new LocalDevice(purpose)) {
             if (d.quietIsStable())
                 out.add("a wait answered quiet changes nothing (declared by the device): a wait right after a quiet one is not run");
-            out.add("every callback arrives within tmax=" + d.tmaxMs() + " ms (quiescence; every way into a quiet state "
-                    + "double-checked with a wait of " + factor + " x tmax)");
+            out.add("every callback arrives within tmax=" + d.tmaxMs() + " ms (quiescence; " + timingNote(d.tmaxMs())
+                    + "every way into a quiet state double-checked with a wait of " + factor + " x tmax)");
         }
         return out;
     }
@@ -742,6 +817,8 @@ public final class TypestarSpec {
         if (bound != null) out.addAll(List.of("--bound", bound));
         else if (fallback != null) out.addAll(List.of("--bound", String.valueOf(fallback)));
         if (learner != null) out.addAll(List.of("--learner", learner));
+        if (tmax != null) out.addAll(List.of("--tmax", String.valueOf(tmax)));  // recorded in the learned spec
+        if (tmin != null) out.addAll(List.of("--tmin", String.valueOf(tmin)));
         return out;
     }
 
