@@ -66,8 +66,10 @@ TEST(RefinementOverAnyDevice, SplitsPartitionsOfADeclaredDescriptionIncludingOne
     EXPECT_EQ(rep.initial_alphabet, 3u);  // connect[any], write[any], close
     ASSERT_EQ(rep.refinements.size(), 2u) << r.text;
     EXPECT_EQ(rep.refinements[0], (RefinementRecord{"connect", "any", {"any.err", "any.ok"}, "connect[any]"}));
-    // write's values answer differently only after a successful connect: a prefix of two calls.
-    EXPECT_EQ(rep.refinements[1], (RefinementRecord{"write", "any", {"any.err", "any.ok"}, "connect[any.ok] write[any]"}));
+    // write's values answer differently only after a successful connect: a prefix of two calls (the
+    // counterexample that showed it, from L# and the search together, waits between them).
+    EXPECT_EQ(rep.refinements[1],
+              (RefinementRecord{"write", "any", {"any.err", "any.ok"}, "connect[any.ok] wait write[any]"}));
     EXPECT_EQ(rep.final_alphabet, 5u);
     EXPECT_EQ(rep.learning_rounds, 3u);
     EXPECT_EQ(rep.unknown_transitions, 0u);
@@ -81,7 +83,7 @@ TEST(RefinementOverAnyDevice, SplitsPartitionsOfADeclaredDescriptionIncludingOne
     EXPECT_EQ(s.declarations[0].partitions[0].values, (std::vector<std::string>{"connected", "null"}));
     EXPECT_EQ(s.declarations[0].partitions[1].values, (std::vector<std::string>{"new"}));
     EXPECT_EQ(s.declarations[1].partitions[0].values, (std::vector<std::string>{"neg"}));
-    EXPECT_EQ(s.declarations[1].partitions[0].split_by, "connect[any.ok] write[any]");
+    EXPECT_EQ(s.declarations[1].partitions[0].split_by, "connect[any.ok] wait write[any]");
     EXPECT_EQ(r.text, spec::write_spec(s));
     // Same concrete answers, same spec, byte for byte.
     ParameterisedModel again(pipe_machine(), pipe_parameters(), "model:pipe", "PipedOutputStream");

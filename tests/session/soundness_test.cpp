@@ -256,6 +256,8 @@ TEST(Soundness, ATightBoundIsReportedAndAutoRaisesIt) {
     Device* devices[] = {&device};
     LearnOptions options;
     options.equivalence.bound = 1;
+    // Algorithm 2 alone: the search beyond the bound (on by default) finds the lock even from B=1.
+    options.equivalence.explore_words_per_transition = 0;
     const LearnedSpec small = learn_spec(devices, options);
     EXPECT_TRUE(separating_word(small.machine, truth).has_value()) << "B=1 is too small for the lock";
     EXPECT_EQ(small.bound_tight, small.machine_bound >= 1u);
