@@ -24,7 +24,9 @@ struct PhaseCounts {
     std::uint64_t symbols_executed = 0;  ///< inputs that ran on the device
     std::uint64_t waits_executed = 0;    ///< of which `wait`
     /// Runs of a word repeated because a run broke a timing assumption (a late, queued or early
-    /// callback: TimingError); not in queries_executed. 0 on a machine that keeps the timing.
+    /// callback: TimingError); not in queries_executed. Also the longer waits and re-runs with which
+    /// the cache judged a late callback at the end of a word (CacheOracle, LateCallbackListener): its
+    /// re-runs are counted in queries_executed too. 0 on a machine that keeps the timing.
     std::uint64_t timing_retries = 0;
 
     PhaseCounts& operator+=(const PhaseCounts& other) noexcept;
