@@ -109,6 +109,8 @@ struct Epoch {
     std::condition_variable arrived;
     std::deque<Symbol> queue;
     std::deque<double> queued_after;        // per queued callback: ms after the latest callin started
+    std::deque<bool> queued_between;        // per queued callback: it arrived between two steps
+    bool in_step = false;                   // a step (callin or wait) is running
     bool open = true;
     bool quiet_declared = false;            // last step: `wait` answered quiet, no callin since
     Clock::time_point quiet_wait_start{};   // start of that wait
@@ -187,6 +189,7 @@ void CallbackSink::emit(std::string_view name) noexcept {
         }
         e.queue.push_back(source->second);
         e.queued_after.push_back(e.last_callin ? ms_between(*e.last_callin, now) : 0.0);
+        e.queued_between.push_back(!e.in_step);
         lock.unlock();
         e.arrived.notify_all();
     } catch (...) {
@@ -421,6 +424,7 @@ void InProcessDevice::finish() noexcept {
         epoch_->open = false;
         epoch_->queue.clear();
         epoch_->queued_after.clear();
+        epoch_->queued_between.clear();
     }
     if (instance_ && definition_.teardown) {
         try {
@@ -456,6 +460,12 @@ Symbol InProcessDevice::step_impl(Symbol input, std::chrono::milliseconds timeou
     const Symbol err = *outputs_.find(kErr);
     if (errored_) {
         output = err;
+    } else if (definition_.filter && !info.wait && record_queued_between_steps(input_name)) {
+        // A callback that came after the previous step had returned is still queued: the purpose
+        // (e.g. callbacks_drained) would deny this callin because of it, an answer that depends on
+        // when this callin was scheduled. The run breaks the timing instead (thrown just below).
+        output = err;
+        errored_ = true;
     } else if (definition_.filter && !definition_.filter(history_, input_name)) {
         // Outside the learning purpose: nothing runs. A callin answers kOutsidePurpose (an unknown
         // transition of the learned spec); a `wait` answers `err` as before (a spec has no unknown
@@ -463,12 +473,60 @@ Symbol InProcessDevice::step_impl(Symbol input, std::chrono::milliseconds timeou
         output = info.wait ? err : *outside_purpose_;
         errored_ = true;
     } else {
-        output = info.wait ? run_wait(timeout) : run_callin(info);
+        set_in_step(true);
+        try {
+            output = info.wait ? run_wait(timeout) : run_callin(info);
+        } catch (...) {
+            set_in_step(false);
+            throw;
+        }
+        set_in_step(false);
     }
     if (output == err && definition_.err_absorbing) errored_ = true;
     history_.push_back({input_name, outputs_.name(output)});
     check_timing();
     return output;
+}
+
+std::string InProcessDevice::queued_callback_message(const std::string& callin, const std::string& callback,
+                                                     double after) const {
+    // epoch_->mutex held by the caller.
+    return "a callin ran while a callback was still queued (the synchronous closure's rule: no callin "
+           "before the callbacks of the previous steps were delivered by a wait): callback '" +
+           callback + "' was queued when callin '" + callin + "' was to run, in query #" +
+           std::to_string(epoch_->query) + " '" + epoch_->word + "' (it arrived " + format_ms(after) +
+           (epoch_->last_callin_name.empty() ? std::string(" after the reset")
+                                             : " after callin '" + epoch_->last_callin_name + "' started") +
+           "; tmin " + std::to_string(timing_.tmin.count()) + " ms, tmax " + std::to_string(timing_.tmax.count()) +
+           " ms" + monitor_->observed_locked() +
+           "). On a busy machine a late scheduling of this callin; if it repeats, a callback that completes "
+           "during a call: give it tmin (--tmin MS, TYPESTAR_TMIN), or restrict the learning purpose "
+           "with typestar::callbacks_drained from typestar/device/drained.hpp so that a wait follows every "
+           "callin that queues one";
+}
+
+void InProcessDevice::set_in_step(bool running) {
+    std::lock_guard<std::mutex> lock(epoch_->mutex);
+    epoch_->in_step = running;
+}
+
+bool InProcessDevice::record_queued_between_steps(const std::string& callin) {
+    std::unique_lock<std::mutex> lock(epoch_->mutex);
+    const auto& between = epoch_->queued_between;
+    const auto at = std::find(between.begin(), between.end(), true);
+    if (at == between.end()) return false;
+    const auto k = static_cast<std::size_t>(at - between.begin());
+    const std::string callback = outputs_.name(epoch_->queue.at(k));
+    const double after = k < epoch_->queued_after.size() ? epoch_->queued_after[k] : 0.0;
+    const std::string message = queued_callback_message(callin, callback, after) +
+                                "; it arrived after the previous step had returned, so the learning purpose would have "
+                                "denied this callin only because the callin came late. If it repeats on a quiet "
+                                "machine, the callback completes after its callin returned: settle it inside the "
+                                "callin (typestar::QuietWindow, asio::EventLoop::settle_until)";
+    lock.unlock();
+    monitor_->record(message, &TimingReport::tmin_violations, TimingError::Kind::QueuedCallback, callback, after,
+                     epoch_->query);
+    return true;
 }
 
 Symbol InProcessDevice::run_callin(const InputInfo& info) {
@@ -482,19 +540,7 @@ Symbol InProcessDevice::run_callin(const InputInfo& info) {
             // state the synchronous closure does not describe (DroidStar §5.2, tmin).
             const std::string callback = outputs_.name(epoch_->queue.front());
             const double after = epoch_->queued_after.empty() ? 0.0 : epoch_->queued_after.front();
-            const std::string message =
-                "a callin ran while a callback was still queued (the synchronous closure's rule: no callin "
-                "before the callbacks of the previous steps were delivered by a wait): callback '" +
-                callback + "' was queued when callin '" + callin.name + "' was to run, in query #" +
-                std::to_string(epoch_->query) + " '" + epoch_->word + "' (it arrived " + format_ms(after) +
-                (epoch_->last_callin_name.empty() ? std::string(" after the reset")
-                                                  : " after callin '" + epoch_->last_callin_name + "' started") +
-                "; tmin " + std::to_string(timing_.tmin.count()) + " ms, tmax " + std::to_string(timing_.tmax.count()) +
-                " ms" + monitor_->observed_locked() +
-                "). On a busy machine a late scheduling of this callin; if it repeats, a callback that completes "
-                "during a call: give it tmin (--tmin MS, TYPESTAR_TMIN), or restrict the learning purpose "
-                "with typestar::callbacks_drained from typestar/device/drained.hpp so that a wait follows every "
-                "callin that queues one";
+            const std::string message = queued_callback_message(callin.name, callback, after);
             lock.unlock();
             monitor_->record(message, &TimingReport::tmin_violations, TimingError::Kind::QueuedCallback, callback,
                              after, epoch_->query);
@@ -565,6 +611,7 @@ Symbol InProcessDevice::run_wait(std::chrono::milliseconds timeout) {
         const Symbol s = e.queue.front();
         e.queue.pop_front();
         if (!e.queued_after.empty()) e.queued_after.pop_front();
+        if (!e.queued_between.empty()) e.queued_between.pop_front();
         return s;
     }
     if (!got) {

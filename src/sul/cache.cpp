@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "typestar/core/error.hpp"
@@ -196,6 +197,7 @@ bool CacheOracle::rerun_past_late_callback(const Query& query, std::size_t at) {
             ->info("{}: a wait after '{}' answered quiet where a wait of {} heard '{}' (tmax {}): a late "
                    "callback; running the word again",
                    late_->device, before, ms(late_->timeout_ms), name, ms(late_->tmax_ms));
+        std::this_thread::sleep_for(timing_retry_pause(late_->tmax_ms, r));  // a burst of load can pass
         inner_.query_all(std::span<const Query>(&query, 1));
         ++stats_.executed;
         const std::size_t again = try_insert(word, query.answer);

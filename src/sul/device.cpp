@@ -57,6 +57,12 @@ std::string TimingOverride::note(std::optional<double> own_tmax_ms, std::optiona
            (own.empty() ? std::string() : " (the device's own: " + own + ")");
 }
 
+std::chrono::milliseconds timing_retry_pause(double tmax_ms, std::size_t attempt) {
+    const double tmax = tmax_ms > 0 ? tmax_ms : 10.0;
+    const double scaled = tmax * static_cast<double>(1ULL << std::min<std::size_t>(attempt, 20));
+    return std::chrono::milliseconds(static_cast<long long>(std::min(2000.0, std::max(10.0, scaled))));
+}
+
 RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs, std::size_t retries) {
     for (std::size_t attempt = 0;; ++attempt) {
         try {
@@ -69,10 +75,7 @@ RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs
             for (const Symbol s : inputs) word += (word.empty() ? "" : " ") + device.inputs().name(s);
             if (e.earlier_query()) throw;
             if (attempt == retries) throw e.repeated(attempt + 1, word);
-            // A pause of tmax, 2 tmax, ... (at least 10 ms, at most 2 s): a burst of load can pass.
-            const double tmax = e.tmax_ms() > 0 ? e.tmax_ms() : 10.0;
-            const auto pause = std::chrono::milliseconds(
-                static_cast<long long>(std::min(2000.0, std::max(10.0, tmax * static_cast<double>(1ULL << attempt)))));
+            const auto pause = timing_retry_pause(e.tmax_ms(), attempt);
             detail::logger("typestar.sul")
                 ->info("{}: timing broke on run {} of '{}' ({}); running it again after {} ms", device.name(),
                        attempt + 1, word, e.detail(), pause.count());

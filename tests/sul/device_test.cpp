@@ -246,7 +246,7 @@ TEST(RunWithTimingRetries, RerunUpToTheLimitRecordTheRetriesAndNeverRerunAnEarli
         (void)run_with_timing_retries(always, word, 2);
         ADD_FAILURE() << "late on every run, answered";
     } catch (const TimingError& e) {
-        EXPECT_EQ(e.runs(), 3u);
+        EXPECT_EQ(e.runs(), 3u);  // the retries asked for (2), not the default
         EXPECT_EQ(always.runs, 3u);
     }
     LateRuns earlier(m, 1, true);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -29,6 +30,15 @@ public:
         threads_.emplace_back([sink, name = std::move(name), delay] {
             std::this_thread::sleep_for(delay);
             sink->emit(name);
+        });
+    }
+
+    /// Runs `f` after `delay`, on a thread of its own.
+    void run_after(std::chrono::milliseconds delay, std::function<void()> f) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        threads_.emplace_back([f = std::move(f), delay] {
+            std::this_thread::sleep_for(delay);
+            f();
         });
     }
 

@@ -41,8 +41,9 @@ private:
 /// when the current instance emitted more callbacks than `wait` has returned in `history`. `wait`
 /// is always allowed. Sound only when every callback the instance emits is counted on `ledger`
 /// (emit through a CountingSink made from `ledger->start_instance()`). A callback that needs time
-/// (a timer expiring) and arrives between a callin's return and the next callin is counted too:
-/// the next callin is then denied, which the learned spec shows as `err` — keep such deadlines well
+/// (a timer expiring) and arrives between a callin's return and the next callin is not a reason
+/// to deny: the in-process device reports that run as a timing violation (the callin came late, "a
+/// callin ran while a callback was still queued") and runs the word again — keep such deadlines well
 /// above the time a word takes.
 [[nodiscard]] QueryFilter callbacks_drained(std::shared_ptr<CallbackLedger> ledger);
 

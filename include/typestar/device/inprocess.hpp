@@ -190,6 +190,15 @@ private:
     /// the outputs); DeviceError for a name that cannot be an output.
     Symbol named_output(const std::string& callin, const std::string& answer);
     Symbol run_wait(std::chrono::milliseconds timeout);
+    /// The "a callin ran while a callback was still queued" message (the epoch's mutex held).
+    [[nodiscard]] std::string queued_callback_message(const std::string& callin, const std::string& callback,
+                                                      double after) const;
+    /// Marks whether a step runs (callbacks arriving outside one came between two steps).
+    void set_in_step(bool running);
+    /// Before a callin that a learning purpose filters: records a QueuedCallback violation when a
+    /// queued callback arrived after the previous step had returned (an answer of the purpose that
+    /// would depend on the callin's scheduling); true when it did.
+    bool record_queued_between_steps(const std::string& callin);
     /// Per callin and partition, the values to run (sampled, then those from the code); per callin,
     /// the values from the code. Sets values_from_code_.
     struct CodeValues {
