@@ -244,41 +244,12 @@ void run_suite_command(const SuiteArgs& o) {
         exit_with(kExitBadInput);
     }
     const Document model = load_document(o.spec);
-    const MealyMachine& machine = suite_model(model);  // a register automaton's suite is built on the device
     const std::size_t bound = o.bound.value_or(document_bound(model, *method));
-    SuiteConfig config;
-    config.method = *method;
-    config.bound = bound;
-    config.extra_states = bound;
-    // Streamed: the generator yields one case at a time, so memory does not grow with the suite.
-    const Alphabet& inputs = machine.inputs();
-    const Alphabet& outputs = machine.outputs();
-    const auto wait = inputs.find(kWait);
-    auto waits_of = [&](const Word& w) {
-        return wait ? static_cast<std::size_t>(std::count(w.begin(), w.end(), *wait)) : std::size_t{0};
-    };
-    std::size_t tests = 0;
-    std::size_t symbols = 0;
-    std::size_t waits = 0;
-    if (o.format == "json") {
-        write_suite_json(std::cout, model, *method, bound);  // the session's machine interface for runners
-        return;
-    }
-    {  // First pass: the header's totals.
-        SuiteGenerator counting(machine, config);
-        while (auto c = counting.next()) {
-            ++tests;
-            symbols += c->inputs.size();
-            waits += waits_of(c->inputs);
-        }
-    }
-    std::cout << "# " << suite_method_title(*method) << " suite of " << model.name << " (" << suite_bound_text(*method, bound)
-              << "): " << tests << " tests, " << symbols << " inputs, " << waits << " waits\n";
-    SuiteGenerator generator(machine, config);
-    std::size_t i = 0;
-    while (auto c = generator.next())
-        std::cout << ++i << ": " << to_string(c->inputs, inputs) << " -> " << to_string(c->expected, outputs)
-                  << "  # " << c->purpose << '\n';
+    // The session composes either format (document.hpp); the JSON is the runners' machine interface.
+    if (o.format == "json")
+        write_suite_json(std::cout, model, *method, bound);
+    else
+        write_suite_text(std::cout, model, *method, bound);
 }
 
 /// `typestar probe`: the callback delays of a device and a proposed tmax / tmin.

@@ -85,20 +85,55 @@ void write_suite_transitions(std::ostream& out, const spec::Spec& spec, const Me
 
 }  // namespace
 
+namespace {
+
+/// The suite of `document` at `method` and `bound`, one case at a time (never all in memory), and
+/// how its words are counted: what `suite` prints in either format.
+struct SuiteStream {
+    const MealyMachine& machine;
+    SuiteConfig config;
+    std::optional<Symbol> wait;
+
+    SuiteStream(const Document& document, SuiteMethod method, std::size_t bound)
+        : machine(suite_model(document)),  // a register automaton's suite is built on the device
+          config(detail::suite_config(method, bound, bound)),
+          wait(machine.inputs().find(kWait)) {}
+    [[nodiscard]] SuiteGenerator generator() const { return SuiteGenerator(machine, config); }
+    [[nodiscard]] std::size_t waits_of(const Word& w) const {
+        return wait ? static_cast<std::size_t>(std::count(w.begin(), w.end(), *wait)) : std::size_t{0};
+    }
+};
+
+}  // namespace
+
+void write_suite_text(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound) {
+    const SuiteStream stream(document, method, bound);
+    const Alphabet& inputs = stream.machine.inputs();
+    std::size_t tests = 0, symbols = 0, waits = 0;
+    {  // First pass: the header's totals.
+        SuiteGenerator counting = stream.generator();
+        while (auto c = counting.next()) {
+            ++tests;
+            symbols += c->inputs.size();
+            waits += stream.waits_of(c->inputs);
+        }
+    }
+    out << "# " << suite_method_title(method) << " suite of " << document.name << " ("
+        << suite_bound_text(method, bound) << "): " << tests << " tests, " << symbols << " inputs, " << waits
+        << " waits\n";
+    SuiteGenerator generator = stream.generator();
+    std::size_t i = 0;
+    while (auto c = generator.next())
+        out << ++i << ": " << to_string(c->inputs, inputs) << " -> " << to_string(c->expected, stream.machine.outputs())
+            << "  # " << c->purpose << '\n';
+}
+
 void write_suite_json(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound) {
     const Document& model = document;
-    const MealyMachine& machine = suite_model(model);  // a register automaton's suite is built on the device
-    SuiteConfig config;
-    config.method = method;
-    config.bound = bound;
-    config.extra_states = bound;
-    // Streamed: the generator yields one case at a time, so memory does not grow with the suite.
+    const SuiteStream stream(document, method, bound);
+    const MealyMachine& machine = stream.machine;
     const Alphabet& inputs = machine.inputs();
     const Alphabet& outputs = machine.outputs();
-    const auto wait = inputs.find(kWait);
-    auto waits_of = [&](const Word& w) {
-        return wait ? static_cast<std::size_t>(std::count(w.begin(), w.end(), *wait)) : std::size_t{0};
-    };
     std::size_t tests = 0;
     std::size_t symbols = 0;
     std::size_t waits = 0;
@@ -106,7 +141,7 @@ void write_suite_json(std::ostream& out, const Document& document, SuiteMethod m
     out << "{\n  \"spec\": " << nlohmann::json(model.name).dump() << ",\n  \"method\": "
               << nlohmann::json(method_name(method)).dump() << ",\n  \"bound\": " << bound
               << ",\n  \"inputs\": " << nlohmann::json(inputs.names()).dump() << ",\n  \"tests\": [";
-    SuiteGenerator generator(machine, config);
+    SuiteGenerator generator = stream.generator();
     TestSuite kept;  // a spec's words, for grouping them by transition below
     while (auto c = generator.next()) {
         nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
@@ -124,7 +159,7 @@ void write_suite_json(std::ostream& out, const Document& document, SuiteMethod m
         out << (tests == 0 ? "\n    " : ",\n    ") << t.dump();
         ++tests;
         symbols += c->inputs.size();
-        waits += waits_of(c->inputs);
+        waits += stream.waits_of(c->inputs);
         if (model.spec) kept.cases.push_back(std::move(*c));
     }
     out << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols << ",\n  \"waits\": " << waits;

@@ -77,6 +77,7 @@ std::string pass_message(const std::string& suite, const TransitionTest& t, std:
 TestResult failed(const TransitionTest& t, TestFailure why, std::string message) {
     TestResult r;
     r.test = t;
+    r.transition = t.state + " " + t.input;
     r.status = TestStatus::Failed;
     r.failure = why;
     r.message = std::move(message);
@@ -221,6 +222,7 @@ TestResult TypestateTestRun::run(std::size_t index) {
     if (!t.unknown.empty()) {  // three-valued specs: neither legal nor illegal
         TestResult r;
         r.test = t;
+        r.transition = t.state + " " + t.input;
         r.status = TestStatus::NotTested;
         r.reason = "unknown (" + t.unknown + ")";
         r.message = "typestar: " + at + ": state " + t.state + ", input " + t.input + " is unknown (" + t.unknown +
@@ -270,6 +272,7 @@ TestResult TypestateTestRun::run_words(const TransitionTest& t) {
     }
     TestResult r;
     r.test = t;
+    r.transition = t.state + " " + t.input;
     r.words = run.cases.size();
     r.words_text = join_words(run.cases, model.inputs());
     if (!report.counterexample &&
@@ -371,19 +374,25 @@ TestResult RegisterTestRun::run(std::size_t index) {
     options.bound = bound_;
     CheckReport report;
     ra::RaCounterexample cex;
+    auto fail = [&](TestFailure why, std::string message) {
+        TestResult r = failed(test, why, std::move(message));
+        r.transition = what;
+        return r;
+    };
     try {
         report = run_register_test(a, *oracle_, test, options, &cex);
     } catch (const NondeterminismError& e) {
-        return failed(test, TestFailure::Nondeterminism, "typestar: the device " + adapted_->name() +
+        return fail(TestFailure::Nondeterminism, "typestar: the device " + adapted_->name() +
                                                              " answered one data word in two ways (not deterministic): " +
                                                              e.what());
     } catch (const TimingError& e) {
-        return failed(test, TestFailure::Timing, "typestar: device " + adapted_->name() + " failed: " + e.what());
+        return fail(TestFailure::Timing, "typestar: device " + adapted_->name() + " failed: " + e.what());
     } catch (const std::exception& e) {
-        return failed(test, TestFailure::Device, "typestar: device " + adapted_->name() + " failed: " + e.what());
+        return fail(TestFailure::Device, "typestar: device " + adapted_->name() + " failed: " + e.what());
     }
     TestResult r;
     r.test = test;
+    r.transition = what;
     r.words = report.tests;
     if (report.verdict == Verdict::Inconclusive) {
         if (report.tests == 0) {

@@ -39,7 +39,7 @@ struct TransitionTest {
     std::size_t transition = 0;
     /// Typestates: non-empty when the spec leaves the transition unknown (three-valued specs),
     /// "source: reason" or "source": the test is not tested, never passed.
-    std::string unknown;
+    std::string unknown{};
     bool operator==(const TransitionTest&) const = default;
 };
 

@@ -55,6 +55,9 @@ enum class TestFailure {
 /// The result of one planned test.
 struct TestResult {
     TransitionTest test;
+    /// The transition in words: "Running start", or a register automaton's "location l0, offer(p)
+    /// | true / ok -> l1".
+    std::string transition;
     TestStatus status = TestStatus::Passed;
     TestFailure failure = TestFailure::None;
     /// Failed: the whole failure message (what differs, the named trace, what passing means, the
