@@ -36,6 +36,18 @@ void SpecTestRun::note_assumptions(const std::vector<std::string>& assumptions) 
         if (std::find(assumptions_.begin(), assumptions_.end(), a) == assumptions_.end()) assumptions_.push_back(a);
 }
 
+std::optional<TestResult> unknown_result(const std::string& spec_path, const TransitionTest& t) {
+    if (t.unknown.empty()) return std::nullopt;  // three-valued specs: neither legal nor illegal
+    TestResult r;
+    r.test = t;
+    r.transition = t.state + " " + t.input;
+    r.status = TestStatus::NotTested;
+    r.reason = "unknown (" + t.unknown + ")";
+    r.message = "typestar: " + spec_path + ":" + std::to_string(t.line) + ": state " + t.state + ", input " + t.input +
+                " is unknown (" + t.unknown + "): not tested";
+    return r;
+}
+
 std::string shell_quote(std::string_view text) {
     const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -218,17 +230,7 @@ void TypestateTestRun::prepare() {
 
 TestResult TypestateTestRun::run(std::size_t index) {
     const TransitionTest& t = plan_.at(index);
-    const std::string at = path_ + ":" + std::to_string(t.line);
-    if (!t.unknown.empty()) {  // three-valued specs: neither legal nor illegal
-        TestResult r;
-        r.test = t;
-        r.transition = t.state + " " + t.input;
-        r.status = TestStatus::NotTested;
-        r.reason = "unknown (" + t.unknown + ")";
-        r.message = "typestar: " + at + ": state " + t.state + ", input " + t.input + " is unknown (" + t.unknown +
-                    "): not tested";
-        return r;
-    }
+    if (auto untested = unknown_result(path_, t)) return std::move(*untested);
     prepare();
     if (!prepare_error_.empty())
         return failed(t, TestFailure::Plan, "typestar: cannot generate the suite of " + path_ + ": " + prepare_error_);

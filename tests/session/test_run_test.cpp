@@ -76,8 +76,14 @@ TEST(TestRun, AnUnknownTransitionIsNotTestedNeverPassedAndNamedAmongTheAssumptio
         EXPECT_NE(t.reason.find("unknown (purpose"), std::string::npos) << t.reason;
         EXPECT_NE(t.message.find("is unknown"), std::string::npos) << t.message;
         EXPECT_EQ(t.words, 0u);
+        // Known without a device: a front end reports it before making one.
+        const auto early = unknown_result(r.document.path, t.test);
+        ASSERT_TRUE(early.has_value());
+        EXPECT_EQ(early->message, t.message);
+        EXPECT_EQ(early->status, TestStatus::NotTested);
     }
     EXPECT_EQ(untested, 3u);
+    EXPECT_FALSE(unknown_result(r.document.path, r.run->plan().front()).has_value());
     const auto a = r.run->assumptions();
     EXPECT_TRUE(std::any_of(a.begin(), a.end(), [](const std::string& s) {
         return s.rfind("3 unknown transition(s) of the spec were not tested", 0) == 0;

@@ -131,6 +131,12 @@ protected:
     std::vector<std::string> assumptions_;  // of the passes, in first-met order
 };
 
+/// The result of planned test `test` of the spec at `spec_path` when the spec leaves its transition
+/// unknown (test.unknown): NotTested, with the reason and the message, known without a device (a
+/// front end reports it before making one); nullopt for any other test. SpecTestRun::run gives the
+/// same result.
+[[nodiscard]] std::optional<TestResult> unknown_result(const std::string& spec_path, const TransitionTest& test);
+
 /// `text` quoted for a POSIX shell when it needs it (kept as is when it is only [A-Za-z0-9_./:=@%+-]).
 [[nodiscard]] std::string shell_quote(std::string_view text);
 /// `typestar check SPEC --device URL --bound B`, shell-quoted.
