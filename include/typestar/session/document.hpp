@@ -113,6 +113,12 @@ struct DocumentDiff {
 /// node:test runners read. Throws std::invalid_argument for a register automaton (suite_model).
 void write_suite_json(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound);
 
+/// Writes `typestar suite` (text) of `document` at `method` and `bound` to `out`, streamed: a header
+/// with the totals ("# DroidStar Algorithm 2 suite of X (distinguisher bound B=2): N tests, M
+/// inputs, W waits"), then one numbered line per test, its inputs, expected answers and purpose.
+/// Throws std::invalid_argument for a register automaton (suite_model).
+void write_suite_text(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound);
+
 /// A device opened from a URL once (open_device with DeviceKind::Any), with what the session knows
 /// of it.
 struct Subject {

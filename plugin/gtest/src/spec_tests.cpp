@@ -17,6 +17,7 @@
 #include "typestar/device/factory.hpp"
 #include "typestar/gtest/report.hpp"
 #include "typestar/session/document.hpp"
+#include "typestar/session/kind.hpp"
 #include "typestar/session/proposal.hpp"
 #include "typestar/session/refinement.hpp"
 #include "typestar/session/session.hpp"
@@ -51,19 +52,6 @@ std::string unique_suite(std::string base, std::set<std::string>& used) {
     for (int n = 2; used.count(name) != 0; ++n) name = base + "_" + std::to_string(n);
     used.insert(name);
     return name;
-}
-
-std::string join_words(const std::vector<TestCase>& cases, const Alphabet& inputs) {
-    std::string out;
-    for (const auto& c : cases) out += (out.empty() ? "" : "; ") + to_string(c.inputs, inputs);
-    return out;
-}
-
-std::string set_difference_text(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-    std::string out;
-    for (const auto& x : a)
-        if (std::find(b.begin(), b.end(), x) == b.end()) out += (out.empty() ? "" : ", ") + x;
-    return out.empty() ? "none" : out;
 }
 
 std::string indent(const std::string& text, const std::string& prefix) {
@@ -122,18 +110,27 @@ SpecTests::SpecTests(Registration registration, std::string binary)
     // The kind: registered with a data device factory; without a factory (the device comes from
     // --typestar_device), what the document is (the session's document_format).
     ra_kind_ = reg_.register_automaton ||
-               (!reg_.factory && exists && document_format(path_) == DocumentFormat::RegisterAutomatonYaml);
+               (!reg_.factory && exists && (document_format(path_) == DocumentFormat::RegisterAutomatonYaml ||
+                                            document_format(path_) == DocumentFormat::RalibXml));
     if (!exists) return;  // learned on first run
     file_text_ = read_file(path_);
-    if (ra_kind_) {
-        load_register_spec();
-        return;
-    }
     try {
-        spec_ = spec::parse_spec(file_text_, path_.string());
-        tests_ = typestar::plan_transition_tests(*spec_);
+        // The session reads the document and its kind; the plan is the kind's.
+        Document document = load_document(path_);
+        if (!document.spec && !document.automaton)
+            throw std::invalid_argument("a Mealy machine is not a spec: turn it into one with `typestar import " +
+                                        path_.string() + "`");
+        if (ra_kind_ != (document.kind() == DocumentKind::RegisterAutomaton))
+            throw std::invalid_argument(ra_kind_ ? "registered with a data device factory, but not a register automaton"
+                                                 : "a register automaton, registered with a typestate device factory");
+        tests_ = kind_of(document).test_plan(document);
+        spec_ = document.spec;
+        if (document.automaton) ra_spec_ = *document.automaton;
+        document_ = std::move(document);
     } catch (const std::exception&) {
         spec_.reset();
+        ra_spec_.reset();
+        tests_.clear();
         record_load_error();
     }
 }
@@ -228,34 +225,57 @@ bool SpecTests::settings_ok() const {
     return false;
 }
 
-Device* SpecTests::device() {
+bool SpecTests::open() {
     if (!device_tried_) {
         device_tried_ = true;
+        subject_.url = settings().device.empty() ? reg_.options.device_url : settings().device;
         try {
-            if (!settings().device.empty()) {
-                device_ = device_from_url(settings().device);
-            } else if (reg_.factory) {
-                device_ = reg_.factory();
-                if (!device_) broken_ = "the device factory returned no device";
+            if (ra_kind_) {
+                if (!settings().device.empty())
+                    subject_.device.data = typestar::make_data_device(settings().device);
+                else if (reg_.data_factory && !(subject_.device.data = reg_.data_factory()))
+                    broken_ = "the device factory returned no device";
             } else {
-                unavailable_ =
-                    "no device: register the spec with a device factory, or pass --typestar_device=URL "
-                    "(or set TYPESTAR_DEVICE)";
+                if (!settings().device.empty())
+                    subject_.device.typestate = device_from_url(settings().device);
+                else if (reg_.factory && !(subject_.device.typestate = reg_.factory()))
+                    broken_ = "the device factory returned no device";
+                if (subject_.device.typestate) apply_timing_settings(*subject_.device.typestate);
             }
-            if (device_) apply_timing_settings(*device_);
-            // A spec with partitions over a device with parameterised callins: each abstract input
-            // runs with the values its partition declares (decided by the session: plan_partitions).
-            if (device_ && spec_) {
-                if (PartitionPlan plan = plan_partitions(*device_, &*spec_); plan.partitioned) {
-                    concrete_device_ = std::move(device_);
-                    device_ = std::move(plan.partitioned);
-                }
-            }
+            if (!subject_.device.typestate && !subject_.device.data && broken_.empty())
+                unavailable_ = std::string("no device: register the spec with a ") + (ra_kind_ ? "data " : "") +
+                               "device factory, or pass --typestar_device=URL (or set TYPESTAR_DEVICE)";
         } catch (const std::exception&) {
             record_device_error(unavailable_, broken_);
         }
     }
-    if (device_) return device_.get();
+    if (subject_.device.typestate || subject_.device.data) return true;
+    report_no_device(path_, broken_, unavailable_, skip_reason_);
+    return false;
+}
+
+Device* SpecTests::device() { return open() ? subject_.device.typestate.get() : nullptr; }
+
+DataDevice* SpecTests::data_device() { return open() ? subject_.device.data.get() : nullptr; }
+
+SpecTestRun* SpecTests::test_run() {
+    if (run_) return run_.get();
+    if (!document_ || !open()) return nullptr;
+    if (broken_.empty()) {
+        try {
+            // One run per spec: the partition plan, the oracle stack and its cache are the session's.
+            TestRunOptions options;
+            options.bound = bound();
+            options.suite = suite_name_;
+            options.device_url = subject_.url;
+            options.reproduce = [this](const std::string& test) { return reproduce(test); };
+            run_ = kind_of(*document_).test_run(*document_, subject_, options);
+        } catch (const std::exception&) {  // e.g. a data device of another signature
+            record_device_error(unavailable_, broken_);
+            if (broken_.empty()) std::swap(broken_, unavailable_);
+        }
+    }
+    if (run_) return run_.get();
     report_no_device(path_, broken_, unavailable_, skip_reason_);
     return nullptr;
 }
@@ -290,32 +310,9 @@ void report_no_device(const std::filesystem::path& path, const std::string& brok
                   " (skipped; on CI or with --typestar_require_device this fails)";
 }
 
-void SpecTests::prepare() {
-    if (prepared_) return;
-    prepared_ = true;
-    MealyMachine model = typestar::test_model(*spec_);
-    std::vector<std::string> spec_inputs = model.inputs().names();
-    std::vector<std::string> device_inputs = device_->inputs().names();
-    std::vector<std::string> a = spec_inputs, b = device_inputs;
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-    if (a != b) {
-        alphabet_mismatch_ = "the device's inputs are not the spec's: the device adds " +
-                             set_difference_text(device_inputs, spec_inputs) + "; it lacks " +
-                             set_difference_text(spec_inputs, device_inputs);
-        return;
-    }
-    try {
-        conformance_.emplace(model, std::vector<Device*>{device_.get()});
-        words_ = plan_transition_words(*spec_, *conformance_, bound());
-    } catch (const std::exception& e) {
-        prepare_error_ = e.what();
-    }
-}
-
 std::string SpecTests::accept_command() const {
     // A proposal over other inputs is for another alphabet: accept refuses it unless told.
-    return "typestar accept " + gtest::shell_quote(path_.string()) + (alphabet_mismatch_.empty() ? "" : " --force") +
+    return "typestar accept " + gtest::shell_quote(path_.string()) + (inputs_differ_ ? " --force" : "") +
            "\n";
 }
 
@@ -328,14 +325,17 @@ const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexamp
     request.spec = path_;
     request.stored = spec_ ? &*spec_ : nullptr;
     request.stored_bytes = file_text_;
-    request.device = device_.get();
-    request.conformance = spec_ && alphabet_mismatch_.empty() && conformance_ ? &*conformance_ : nullptr;
+    // The device as the tests ran it (with the spec's partitions) and their oracle stack, whose
+    // answers the proposal reuses; learning a missing spec: the device as made.
+    Device* tested = run_ ? run_->device() : subject_.device.typestate.get();
+    request.device = tested;
+    request.conformance = spec_ && !inputs_differ_ && run_ ? run_->conformance() : nullptr;
     request.counterexample = counterexample;
     request.name = reg_.options.name;
     request.bound = bound();
     request.learner = parse_learner(s.learner).value_or(LearnerKind::LSharp);
     request.mode = s.ci ? ProposalMode::Print : s.update ? ProposalMode::Update : ProposalMode::Write;
-    request.share_key = proposal_device_key(s.device, *device_);
+    request.share_key = proposal_device_key(s.device, *tested);
     request.requester = current_test();
 #if TYPESTAR_HAVE_RENDER
     request.pictures = render::write_proposal_pictures;
@@ -400,8 +400,9 @@ std::string SpecTests::reproduce(const std::string& test) const {
     // A factory device that another process can reach is named by its URL (an agent's http://
     // URL, an exec: binary: DeviceDescription::name); any other one this binary serves
     // (--typestar_serve).
-    if (url.empty() && (device_ || data_device_)) {
-        const std::string name = device_ ? device_->describe().name : data_device_->describe().name;
+    if (url.empty() && (subject_.device.typestate || subject_.device.data)) {
+        const std::string name = subject_.device.typestate ? subject_.device.typestate->describe().name
+                                                           : subject_.device.data->describe().name;
         if (name.rfind("http://", 0) == 0 || name.rfind("exec:", 0) == 0) url = name;
     }
     if (url.empty()) url = "exec:" + binary_ + "#" + suite_name_;
@@ -460,106 +461,54 @@ void SpecTests::run_learn() {
 void SpecTests::run_transition(std::size_t index) {
     const typestar::TransitionTest& t = tests_[index];
     record_common();
-    testing::Test::RecordProperty("typestar_transition", t.state + " " + t.input);
     if (!settings_ok()) return;
-    if (ra_kind_) return run_register_transition(index);
-    if (spec_) {  // three-valued specs: an unknown transition is neither legal nor illegal
-        const Typestate& ts = spec_->typestate;
-        const auto s = ts.find_state(t.state);
-        const auto c = std::find(ts.callins.begin(), ts.callins.end(), t.input);
-        if (s && c != ts.callins.end()) {
-            if (const Unknown* u = ts.unknown_at(*s, static_cast<std::size_t>(c - ts.callins.begin())))
-                GTEST_SKIP() << "typestar: " << path_.string() << ":" << t.line << ": state " << t.state << ", input "
-                             << t.input << " is unknown (" << to_string(u->source)
-                             << (u->reason.empty() ? "" : ": " + u->reason) << "): not tested";
+    std::optional<TestResult> untested = unknown_result(path_.string(), t);  // known without a device
+    if (!untested) {
+        SpecTestRun* run = test_run();
+        if (run == nullptr) {
+            if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
+            return;
         }
     }
-    Device* d = device();
-    if (d == nullptr) {
-        if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
-        return;
+    const TestResult r = untested ? std::move(*untested) : run_->run(index);
+    testing::Test::RecordProperty("typestar_transition", r.transition);
+    testing::Test::RecordProperty("typestar_words", r.words_text.empty() ? std::to_string(r.words) : r.words_text);
+    switch (r.status) {
+        case TestStatus::NotTested:  // unknown in the spec, or no data class takes it: never passed
+        case TestStatus::Skipped: GTEST_SKIP() << r.message;
+        case TestStatus::Passed: {  // bounded evidence, under the assumptions it names
+            std::string relies;
+            for (const auto& a : r.assumptions) relies += (relies.empty() ? "" : "; ") + a;
+            testing::Test::RecordProperty("typestar_assumptions", relies);
+            std::cout << r.message;
+            return;
+        }
+        case TestStatus::Failed: break;
     }
-    prepare();
+    if (r.failure == TestFailure::Counterexample || r.failure == TestFailure::Inputs) {
+        if (ra_kind_) return report_register_difference(r);
+        return report_difference(r);
+    }
+    ADD_FAILURE_AT(path_.string().c_str(), t.line) << r.message;  // timing, device, non-determinism: no proposal
+}
+
+void SpecTests::report_difference(const TestResult& r) {
+    const typestar::TransitionTest& t = r.test;
     const std::string at = path_.string();
-    if (!prepare_error_.empty()) {
-        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: cannot generate the suite of " << at << ": "
-                                           << prepare_error_;
-        return;
-    }
-    if (!alphabet_mismatch_.empty()) {
+    Device* d = run_->device();
+    if (r.failure == TestFailure::Inputs) {
+        inputs_differ_ = true;
         const Proposal& p = propose();
         ADD_FAILURE_AT(at.c_str(), t.line)
-            << "typestar: " << suite_name_ << "." << t.name << ": " << alphabet_mismatch_ << " (device "
-            << d->name() << ").\n"
+            << r.message
             << (p.result.spec ? "Re-learned from the device with " + p.result.summary + p.report
-                       : "Re-learning failed: " + p.result.error + "\n");
+                              : "Re-learning failed: " + p.result.error + "\n");
         return;
     }
-
-    // The words of this test, over the device's inputs.
-    const MealyMachine& model = conformance_->expected();
-    const TestSuite run = words_->of(model, t);
-    testing::Test::RecordProperty("typestar_words", join_words(run.cases, model.inputs()));
-
-    std::optional<CheckReport> report;
-    try {
-        report = conformance_->run(run);
-    } catch (const PartitionError& e) {
-        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: " << suite_name_ << "." << t.name
-                                           << ": values of one partition of the spec answer differently on the device "
-                                           << d->name() << " (the partition does not describe it):\n  " << e.what();
-        return;
-    } catch (const NondeterminismError& e) {
-        std::string first, second;
-        for (const auto& o : e.first_outputs()) first += o + " ";
-        for (const auto& o : e.second_outputs()) second += o + " ";
-        std::string word;
-        for (const auto& i : e.inputs()) word += i + " ";
-        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: the device " << d->name()
-                                           << " answered one word in two ways (not deterministic):\n  word:   "
-                                           << word << "\n  first:  " << first << "\n  second: " << second;
-        return;
-    } catch (const TimingError& e) {  // the timing broke on every run: not a protocol difference
-        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: " << suite_name_ << "." << t.name
-                                           << ": a timing failure of the device " << d->name()
-                                           << ", not a protocol difference (no spec is proposed):\n  " << e.what();
-        return;
-    } catch (const std::exception& e) {
-        ADD_FAILURE_AT(at.c_str(), t.line) << "typestar: device " << d->name() << " failed: " << e.what();
-        return;
-    }
-    const std::optional<Counterexample>& cex = report->counterexample;
-    if (!cex && std::find(report->not_tested.begin(), report->not_tested.end(), TransitionRef{t.state, t.input}) !=
-                    report->not_tested.end()) {
-        // This test's own transition could not run: skipped with the reason, never passed.
-        GTEST_SKIP() << "typestar: " << at << ":" << t.line << ": state " << t.state << ", input " << t.input
-                     << ": the spec says err, but the device's learning purpose does not explore it (it answered "
-                        "unknown:purpose): not tested; re-learn the spec to record it as unknown";
-    }
-    if (!cex) {  // bounded evidence: no counterexample up to the bound, under the assumptions it names
-        std::string relies;
-        for (const auto& a : report->assumptions) relies += (relies.empty() ? "" : "; ") + a;
-        testing::Test::RecordProperty("typestar_assumptions", relies);
-        std::cout << "typestar: " << suite_name_ << "." << t.name << ": " << run.cases.size() << " word"
-                  << (run.cases.size() == 1 ? "" : "s") << " passed: bounded evidence, relying on:\n"
-                  << assumptions_block(report->assumptions, "    ");
-        return;
-    }
-
-    const std::size_t number = cex->test_case.value_or(0) + 1;
+    const Counterexample& cex = *r.counterexample;
     std::ostringstream m;
-    m << "typestar: " << suite_name_ << "." << t.name << ": the device does not conform to the spec.\n"
-      << "  spec:   " << at << ":" << t.line << " (state " << t.state << ", input " << t.input << ")\n"
-      << "  device: " << d->name() << "\n"
-      << "  word " << number << " of " << run.cases.size() << ": " << to_string(cex->inputs, d->inputs()) << "  ("
-      << cex->purpose << ")\n\n"
-      << format_trace(report->trace, 4) << "\n";
-    if (const std::string note = unpredicted_answer_note(*report); !note.empty()) m << "  " << note << "\n\n";
-    m
-      << "Passing is " << evidence_note(*report).substr(std::string("This is ").size())
-      << reproduce(t.name) << "\n";
-
-    const Proposal& p = propose(&*cex);
+    m << r.message;
+    const Proposal& p = propose(&cex);
     if (!p.result.spec) {
         m << "Re-learning failed: " << p.result.error << "\n";
         ADD_FAILURE_AT(at.c_str(), t.line) << m.str();
@@ -567,13 +516,13 @@ void SpecTests::run_transition(std::size_t index) {
     }
     if (p.result.written.wrote_spec) {
         // Update mode: the test passes when the written spec explains the device's answer.
-        if (proposal_explains(*p.result.spec, *cex, *device_)) {
+        if (proposal_explains(*p.result.spec, cex, *d)) {
             if (!update_announced_) {
                 update_announced_ = true;
                 std::cout << "typestar: " << p.report;
             }
             std::cout << "typestar: " << suite_name_ << "." << t.name << ": the device's answer on "
-                      << to_string(cex->inputs, d->inputs()) << " is in the updated spec.\n";
+                      << to_string(cex.inputs, d->inputs()) << " is in the updated spec.\n";
             return;
         }
         m << "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";

@@ -1,7 +1,7 @@
 // Internal: the tests of one registered spec, and the state they share in one process. One class
-// for both kinds: a typestate spec (spec_tests.cpp) and a register automaton (ra_tests.cpp), each
-// with its test plan (session/test_plan.hpp); registration, settings, devices' errors and the gtest
-// messages are shared.
+// for both kinds: the session plans and runs each test (SpecKind::test_run, session/test_run.hpp)
+// and this reports the result as a gtest test; only learning a missing spec and the proposal after
+// a difference are still per kind (spec_tests.cpp: typestates; ra_tests.cpp: register automata).
 #pragma once
 
 #include <cstddef>
@@ -25,6 +25,8 @@
 #include "typestar/session/proposal.hpp"
 #include "typestar/session/register_automata.hpp"
 #include "typestar/session/session.hpp"
+#include "typestar/session/document.hpp"
+#include "typestar/session/test_run.hpp"
 
 namespace typestar::detail {
 
@@ -99,14 +101,14 @@ private:
     void record_load_error();
     void run_load() const;
     void run_learn();
+    /// One planned test, either kind: the session runs it (SpecTestRun), this reports the result.
     void run_transition(std::size_t index);
-    // The register-automaton kind (ra_tests.cpp).
-    void load_register_spec();
+    /// A failed test whose device answered otherwise than the spec (or has other inputs): the
+    /// failure with the proposal of its kind (propose_spec / propose_register_spec).
+    void report_difference(const TestResult& result);
+    void report_register_difference(const TestResult& result);
+    // The register-automaton kind's learning and proposal (ra_tests.cpp).
     void run_register_learn();
-    void run_register_transition(std::size_t index);
-    /// The data oracle over the adapted device, made on first use; nullptr after failing the test
-    /// or with skip_reason_ set; also nullptr (with data_device_ set) when there is no spec yet.
-    ra::DataOracle* data_oracle();
     /// The register-automaton proposal, once per process (propose_register_spec: shared with the
     /// other test processes of the run when `counterexample` is given).
     const RegisterProposal& propose_register(const ra::RaCounterexample* counterexample = nullptr);
@@ -118,11 +120,17 @@ private:
     void record_common() const;
     /// False after failing the test (bad settings).
     [[nodiscard]] bool settings_ok() const;
-    /// The device, creating it on first use; nullptr after failing the test, or with skip_reason_ set
-    /// when the test is to skip (the caller skips: GTEST_SKIP returns from the function it is in).
+    /// Opens the device of this spec's kind into subject_ on first use; false after failing the
+    /// test, or with skip_reason_ set when the test is to skip (the caller skips: GTEST_SKIP
+    /// returns from the function it is in).
+    bool open();
+    /// The typestate device as made (learning a missing spec), like open(); else nullptr.
     Device* device();
-    /// Builds the suite and the per-test words once (needs the device's inputs).
-    void prepare();
+    /// The data device as made (learning a missing register automaton), like open(); else nullptr.
+    DataDevice* data_device();
+    /// The session's run of this spec's tests over subject_, made on first use (SpecKind::test_run);
+    /// nullptr like open(), or after failing the test when the run cannot be made (another signature).
+    SpecTestRun* test_run();
     /// The proposal, once per process: the session's workflow (propose_spec: shared with the
     /// other test processes of the run, learned from scratch or seeded with the stored spec).
     const Proposal& propose(const Counterexample* counterexample = nullptr);
@@ -159,30 +167,20 @@ private:
     int load_line_ = 0;
     std::vector<typestar::TransitionTest> tests_;
     bool ra_kind_ = false;
-    std::optional<ra::RaSpec> ra_spec_;  // the register automaton (ra_kind_)
+    std::optional<Document> document_;  // the loaded spec, either kind
+    std::optional<ra::RaSpec> ra_spec_;  // the register automaton (ra_kind_), for its proposal
 
     // Built lazily, in test bodies.
     bool device_tried_ = false;
-    /// The device made or reached; when the spec has partitions and the device declares parameterised
-    /// callins, device_ is a PartitionedDevice over it (declared first: destroyed after device_).
-    std::unique_ptr<Device> concrete_device_;
-    std::unique_ptr<Device> device_;
+    Subject subject_;          // the device made or reached (typestate or data, as ra_kind_ says)
     std::string unavailable_;  // DeviceError while making the device: skip or fail
     std::string broken_;       // any other error: fail
-    std::string skip_reason_;  // set by device() when the test is to skip
-    bool prepared_ = false;
-    std::string prepare_error_;
-    std::optional<Conformance> conformance_;  // the one oracle stack of this spec's tests
-    std::optional<TransitionWords> words_;     // over the device's inputs
-    std::string alphabet_mismatch_;
+    std::string skip_reason_;  // set by open() when the test is to skip
+    std::unique_ptr<SpecTestRun> run_;  // the session's run of the tests (declared after subject_)
+    bool inputs_differ_ = false;        // a test found the device's inputs are not the spec's
     std::optional<Proposal> proposal_;
     bool update_announced_ = false;
     bool report_printed_ = false;  // the full proposal report went into one failure message already
-
-    // The register-automaton kind, built lazily.
-    std::unique_ptr<DataDevice> data_device_;
-    std::unique_ptr<DataDevice> adapted_;  // data_device_ seen through the spec's signature
-    std::optional<ra::DataOracle> data_oracle_;
     std::optional<RegisterProposal> ra_proposal_;
 };
 
