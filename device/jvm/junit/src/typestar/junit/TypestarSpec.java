@@ -4,20 +4,13 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -68,27 +61,23 @@ import typestar.agent.LocalDevice;
 public final class TypestarSpec {
     private final Path spec;
     private final LearningPurpose<?> purpose;
-    private String cli;
-    private String bound;       // a number, "auto", or null: the CLI's default (learning), the spec's (suite)
-    private String boundFrom = "the default";
-    private String learner;     // lstar, lsharp, or null: the CLI's default
-    private Long tmax;          // ms over the purpose's own, or null
-    private Long tmin;
+    String cli;
+    String bound;       // a number, "auto", or null: the CLI's default (learning), the spec's (suite)
+    String boundFrom = "the default";
+    String learner;     // lstar, lsharp, or null: the CLI's default
+    Long tmax;          // ms over the purpose's own, or null
+    Long tmin;
     private String timingFrom = "";  // where the override came from, for the assumptions
     private long ownTmax = -1;       // the purpose's own timing, read before any override
     private long ownTmin = -1;
     private Double specTmax;         // the stored spec's tmax, when it records one
     private final List<String> errors = new ArrayList<>();  // bad settings, each naming where it came from
-    private String proposalReport;  // the full proposal and diff, once per spec
-    private String proposalPointer;
-    private boolean reportPrinted;
-    private boolean wroteSpec;      // update mode accepted the proposal into the spec
-    private final List<JsonObject> changes = new ArrayList<>();  // stored -> proposed (typestar diff --format json)
     private final java.util.Set<String> confirmed = new java.util.HashSet<>();  // quiet states double-checked
     private boolean assumptionsPrinted;
     private List<String> specAssumptions = List.of();  // what a pass of the whole spec relies on
-    private final String originClass;   // the test class and factory method that made this (Serve re-runs it)
-    private final String originMethod;
+    private Proposals proposals;     // the proposal flow of the current plan
+    final String originClass;   // the test class and factory method that made this (Serve re-runs it)
+    final String originMethod;
 
     /** Set by {@link Serve}: tests() adds the spec here and returns no test (the purpose is served instead). */
     static final ThreadLocal<List<TypestarSpec>> CAPTURE = new ThreadLocal<>();
@@ -288,13 +277,7 @@ public final class TypestarSpec {
         return b.toString();
     }
 
-    private Path proposedPath() {
-        String f = spec.getFileName().toString();
-        String stem = f.endsWith(".yaml") ? f.substring(0, f.length() - 5) : f.endsWith(".yml") ? f.substring(0, f.length() - 4) : f;
-        return spec.resolveSibling(stem + ".proposed.yaml");
-    }
-
-    private String device() {
+    String device() {
         try (LocalDevice d = new LocalDevice(purpose)) {
             return d.describe();
         }
@@ -342,6 +325,7 @@ public final class TypestarSpec {
 
     private List<Planned> plan() {
         resolveSettings();  // also when served: the purpose runs with the run's tmax / tmin
+        proposals = new Proposals(this);
         List<TypestarSpec> capturing = CAPTURE.get();
         if (capturing != null) {  // Serve: the purpose is served to the CLI, no test runs
             capturing.add(this);
@@ -352,7 +336,7 @@ public final class TypestarSpec {
             String message = "typestar: bad settings for " + spec + "; no conformance test ran:\n  " + String.join("\n  ", errors);
             return List.of(Planned.top(stemName + ".settings", () -> Assertions.fail(message)));
         }
-        if (!Files.exists(spec)) return List.of(Planned.top(stemName + ".learn", this::learnMissing));
+        if (!Files.exists(spec)) return List.of(Planned.top(stemName + ".learn", proposals::learnMissing));
         List<String> suiteCommand = new ArrayList<>(List.of(cli, "suite", spec.toString(), "--format", "json"));
         if (bound != null && !bound.equals("auto")) suiteCommand.addAll(List.of("--bound", bound));  // auto: the spec's own
         Cli.Result suite = Cli.run(suiteCommand, Map.of());
@@ -441,7 +425,7 @@ public final class TypestarSpec {
     }
 
     /** {@code typestar export SPEC --format json}, or null when it does not export. */
-    private JsonObject exported(Path file) {
+    JsonObject exported(Path file) {
         Cli.Result r = Cli.run(List.of(cli, "export", file.toString(), "--format", "json"), Map.of());
         if (r.exit() != 0) return null;
         try {
@@ -495,8 +479,8 @@ public final class TypestarSpec {
             Assertions.fail(m.toString());
         }
         m.append("If the class really changed, here it is re-learned from the purpose (from scratch: other callins or callbacks). ");
-        m.append(proposal(false, suite.get("bound").getAsLong()));
-        if (wroteSpec) {
+        m.append(proposals.proposal(false, suite.get("bound").getAsLong()));
+        if (proposals.wroteSpec) {
             System.out.println(m);
             return;
         }
@@ -599,15 +583,15 @@ public final class TypestarSpec {
                         .append(Trace.format(strings(w.get("states")), inputs, expected, actual, 4)).append('\n')
                         .append("Passing is bounded evidence, not a proof. It relies on:\n");
                 for (String a : assumptions) m.append("  - ").append(a).append('\n');
-                m.append(reproduce(name, suite.get("bound").getAsLong())).append('\n');
-                String report = proposal(true, suite.get("bound").getAsLong());
+                m.append(Launcher.reproduce(this, name, suite.get("bound").getAsLong())).append('\n');
+                String report = proposals.proposal(true, suite.get("bound").getAsLong());
                 m.append(report);
-                m.append(changeSummary(state, input));
-                if (wroteSpec) {
+                m.append(proposals.changeSummary(state, input));
+                if (proposals.wroteSpec) {
                     // Update mode: the test passes when the written spec explains the device's answer.
                     int cutAt = Math.min(at + 1, actual.size());
-                    if (explains(inputs.subList(0, cutAt), actual.subList(0, cutAt))) {
-                        if (!report.equals(proposalPointer)) System.out.print("typestar: " + report);  // once per spec
+                    if (proposals.explains(inputs.subList(0, cutAt), actual.subList(0, cutAt))) {
+                        if (!report.equals(proposals.pointer())) System.out.print("typestar: " + report);  // once per spec
                         System.out.println("typestar: " + name + ": the device's answer on "
                                 + String.join(" ", inputs.subList(0, cutAt)) + " is in the updated spec.");
                         return;
@@ -689,401 +673,12 @@ public final class TypestarSpec {
                     Assertions.fail("typestar: " + name + ": the device does not conform to the spec: after " + after + " (state "
                             + state + "), a wait of " + timeout + " ms (" + checks.get("factor") + " x tmax) heard callback '" + got
                             + "', which the spec does not have (device " + d.describe() + "): a protocol difference, not a timing one\n"
-                            + reproduce(name, suite.get("bound").getAsLong()));
+                            + Launcher.reproduce(this, name, suite.get("bound").getAsLong()));
                 Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed the quiescence double-check: tmax too small: after "
                         + after + " (a way into quiet state " + state + "), a wait of tmax=" + d.tmaxMs() + " ms was answered quiet, "
                         + "but callback '" + got + "' arrived within " + timeout + " ms; raise tmax so that every callback arrives within it\n"
-                        + reproduce(name, suite.get("bound").getAsLong()));
+                        + Launcher.reproduce(this, name, suite.get("bound").getAsLong()));
             }
-        }
-    }
-
-    /**
-     * The reproduce line: {@code typestar check SPEC --device exec:LAUNCHER#SUITE --bound B}, where
-     * LAUNCHER (written here, in the temporary directory) runs this test class's factory method in a
-     * fresh JVM with this JVM's class path and -D options and serves the purpose ({@link Serve}), as
-     * {@code exec:} serves a gtest binary's. Without a known factory method: the test to rerun.
-     */
-    private String reproduce(String test, long bound) {
-        String rerun = "rerun the test " + test + " (" + (originClass == null ? "its test class" : originClass + "." + originMethod + "()") + ")";
-        if (originClass == null) return "Reproduce: " + rerun + "\n";
-        try {
-            Path launcher = launcher();
-            return "Reproduce: typestar check " + shellQuote(spec.toString()) + " --device "
-                    + shellQuote("exec:" + launcher + "#" + suiteName()) + " --bound " + bound + "\n"
-                    + "       (" + launcher + " serves this test class's purpose to the CLI, as exec: serves a gtest binary's)\n"
-                    + "       or: " + rerun + "\n";
-        } catch (IOException | RuntimeException e) {
-            return "Reproduce: " + rerun + " (no launcher for typestar check: " + e.getMessage() + ")\n";
-        }
-    }
-
-    /** The launcher script of {@link #reproduce}: the same content, the same file. */
-    private Path launcher() throws IOException {
-        java.util.LinkedHashSet<String> cp = new java.util.LinkedHashSet<>();
-        for (ClassLoader l = Thread.currentThread().getContextClassLoader(); l != null; l = l.getParent())
-            if (l instanceof java.net.URLClassLoader u)
-                for (java.net.URL url : u.getURLs())
-                    if (url.getProtocol().equals("file")) cp.add(Path.of(URI.create(url.toString())).toString());
-        for (String e : System.getProperty("java.class.path", "").split(java.io.File.pathSeparator))
-            if (!e.isEmpty()) cp.add(Path.of(e).toAbsolutePath().toString());
-        StringBuilder options = new StringBuilder();
-        for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
-            if (a.startsWith("-D") && !a.startsWith("-Dtypestar.")) options.append(' ').append(shellQuote(a));
-        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String script = "#!/bin/sh\n"
-                + "# Serves the learning purpose of " + originClass + "." + originMethod + "() (JUnit 5) to the typestar CLI\n"
-                + "# as an exec: device (typestar check SPEC --device 'exec:THIS#" + suiteName() + "'). Written by typestar-junit.\n"
-                + "cd " + shellQuote(Path.of("").toAbsolutePath().toString()) + " || exit 127\n"
-                + "exec " + shellQuote(javaBinary) + options + " -cp " + shellQuote(String.join(java.io.File.pathSeparator, cp))
-                + " typestar.junit.Serve --test-class " + shellQuote(originClass) + " --method " + shellQuote(originMethod) + " \"$@\"\n";
-        String hash;
-        try {
-            hash = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(script.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IOException("no SHA-256 in this JVM", e);
-        }
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "typestar-junit-" + System.getProperty("user.name", "user"));
-        Files.createDirectories(dir);
-        Path file = dir.resolve(identifier(originClass) + "-" + hash + ".sh");
-        if (!Files.exists(file)) {
-            Path tmp = Files.createTempFile(dir, ".launcher-", ".sh");
-            Files.writeString(tmp, script, StandardCharsets.UTF_8);
-            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        }
-        return file;
-    }
-
-    /** {@code text} quoted for a POSIX shell when it needs it. */
-    static String shellQuote(String text) {
-        if (!text.isEmpty() && text.matches("[A-Za-z0-9_./:=@%+,-]+")) return text;
-        return "'" + text.replace("'", "'\\''") + "'";
-    }
-
-    // ---- learning: the CLI learns from this JVM's purpose, served for the occasion ----
-
-    /**
-     * {@code typestar learn ARGS --out OUT --device URL} against the purpose served on 127.0.0.1 (any
-     * port, a fresh token). The spec written to {@code out} names the device by {@link #provenanceDevice()},
-     * not by the loopback URL it was served on for the occasion: the same answers give the same spec,
-     * byte for byte.
-     */
-    private Cli.Result learn(List<String> args, Path out) throws IOException {
-        List<String> all = new ArrayList<>(args);
-        all.addAll(List.of("--out", out.toString()));
-        String[] url = new String[1];
-        Cli.Result r = serve(all, url);
-        if (r.exit() == 0 && Files.exists(out)) {
-            String yaml = Files.readString(out, StandardCharsets.UTF_8);
-            String served = "device: \"" + url[0] + "\"";
-            if (yaml.contains(served)) {
-                Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".typestar-", ".yaml");
-                Files.writeString(tmp, yaml.replace(served, "device: \"" + provenanceDevice() + "\""), StandardCharsets.UTF_8);
-                Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
-        return r;
-    }
-
-    /** What learned specs record as their device: stable across runs (the purpose, run in this JVM by JUnit). */
-    String provenanceDevice() {
-        return "junit in-process " + purpose.name();
-    }
-
-    /** {@code typestar learn ARGS --device URL}; {@code url[0]} is the URL it was served on. */
-    private Cli.Result serve(List<String> args, String[] url) throws IOException {
-        Agent.Config config = new Agent.Config();
-        config.port = 0;
-        byte[] t = new byte[16];
-        new SecureRandom().nextBytes(t);
-        config.token = HexFormat.of().formatHex(t);
-        Agent agent = new Agent(purpose, config);
-        agent.start();
-        try {
-            url[0] = agent.url();
-            List<String> command = new ArrayList<>(List.of(cli, "learn", "--device", agent.url()));
-            command.addAll(args);
-            return Cli.run(command, Map.of("TYPESTAR_DEVICE_TOKEN", config.token));
-        } finally {
-            agent.stop();
-        }
-    }
-
-    /** The options of {@code typestar learn} from the settings: --bound (given; else {@code fallback} when not null) and --learner. */
-    private List<String> learnOptions(Long fallback) {
-        List<String> out = new ArrayList<>();
-        if (bound != null) out.addAll(List.of("--bound", bound));
-        else if (fallback != null) out.addAll(List.of("--bound", String.valueOf(fallback)));
-        if (learner != null) out.addAll(List.of("--learner", learner));
-        if (tmax != null) out.addAll(List.of("--tmax", String.valueOf(tmax)));  // recorded in the learned spec
-        if (tmin != null) out.addAll(List.of("--tmin", String.valueOf(tmin)));
-        return out;
-    }
-
-    /**
-     * What a learning run used and did, from the CLI: the states, the bound B it learned at, what it
-     * searched beyond it ({@code provenance.explored}), the CLI's own summary line and warnings.
-     */
-    private String summary(Path learned, Cli.Result r, List<String> options) {
-        JsonObject j = exported(learned);
-        StringBuilder b = new StringBuilder();
-        if (j != null) {
-            b.append(j.getAsJsonObject("states").size()).append(" states, learned by the typestar CLI at distinguisher bound B=")
-                    .append(j.getAsJsonObject("bounds").get("distinguisher").getAsLong());
-        } else {
-            b.append("learned by the typestar CLI");
-        }
-        int at = options.indexOf("--bound");
-        b.append(" (asked: ").append(at >= 0 ? "--bound " + options.get(at + 1) : "the CLI's default").append(", from ")
-                .append(bound != null ? boundFrom : at >= 0 ? "the stored spec" : "the default").append(").\n");
-        if (j != null && j.has("provenance") && j.getAsJsonObject("provenance").has("explored"))
-            b.append("Searched beyond the bound: ").append(j.getAsJsonObject("provenance").get("explored").getAsString()).append(".\n");
-        for (String line : r.err().split("\n"))
-            if (line.startsWith("typestar: warning: ") || line.startsWith("typestar: learned "))
-                b.append(line.substring("typestar: ".length())).append('\n');
-        return b.toString();
-    }
-
-    /** What {@code typestar accept} needs to take the proposal: --auto keeps the generated names of new states. */
-    private String acceptCommand(boolean force) {
-        return "typestar accept " + spec + " --auto" + (force ? " --force" : "");
-    }
-
-    private void learnMissing() throws IOException {
-        Path proposed = proposedPath();
-        if (ci())
-            Assertions.fail("typestar: the spec " + spec + " does not exist.\nCI is set, so typestar neither learns nor writes it "
-                    + "here. Learn it locally (run this test without CI set: it writes " + proposed.getFileName()
-                    + " for review, or the spec itself with TYPESTAR_UPDATE=1), then commit " + spec.getFileName() + ".");
-        boolean update = update();
-        Path out = update ? spec : proposed;
-        List<String> options = learnOptions(null);
-        Cli.Result r = learn(options, out);
-        if (r.exit() != 0)
-            Assertions.fail("typestar: the spec " + spec + " does not exist, and learning it from " + device() + " failed: " + r.describe());
-        String summary = summary(out, r, options);
-        if (update) {
-            System.out.println("typestar: learned " + spec + " from " + device() + ": " + summary + "Review and commit it.");
-            return;
-        }
-        Assertions.fail("typestar: the spec " + spec + " does not exist, so it was learned from " + device() + ": " + summary
-                + "Proposed spec: " + proposed + "\nReview it, then accept it (--auto keeps the generated state names, "
-                + "or choose them with --name NEW=Name):\n    " + acceptCommand(false)
-                + "\nor rerun with TYPESTAR_UPDATE=1 (or -Dtypestar.update=true), which writes " + spec.getFileName() + " itself.\n");
-    }
-
-    /** Re-learns once per spec and returns the full report the first time, a pointer after. */
-    private synchronized String proposal(boolean seeded, long suiteBound) {
-        if (proposalReport == null) proposalReport = propose(seeded, suiteBound);
-        if (reportPrinted) return proposalPointer;
-        reportPrinted = true;
-        return proposalReport;
-    }
-
-    /** {@code seeded}: with the stored spec ({@code --from}); not when the purpose's callins or callbacks are other than the spec's. */
-    private String propose(boolean seeded, long suiteBound) {
-        boolean ci = ci();
-        boolean update = update();
-        Path proposed = proposedPath();
-        Path learned = null;
-        String how = seeded ? "typestar learn, seeded with the stored spec" : "typestar learn, from scratch";
-        try {
-            // Learned into a temporary file beside the spec; moved into place atomically when kept.
-            Path dir = spec.toAbsolutePath().getParent();
-            learned = ci ? Files.createTempFile(".typestar-", ".yaml") : Files.createTempFile(dir, ".typestar-", ".yaml");
-            List<String> options = learnOptions(seeded ? null : suiteBound);
-            if (seeded) options.addAll(List.of("--from", spec.toString()));
-            Cli.Result r = learn(options, learned);
-            if (r.exit() != 0) {
-                proposalPointer = "Re-learning (" + how + ") failed (see the first failing test).\n";
-                return "Re-learning (" + how + ") failed: " + r.describe() + "\n";
-            }
-            boolean force = !seeded;  // other callins or callbacks: accept refuses without --force
-            String accept = acceptCommand(force);
-            Cli.Result diff = Cli.run(List.of(cli, "diff", spec.toString(), learned.toString()), Map.of());
-            Cli.Result changed = Cli.run(List.of(cli, "diff", spec.toString(), learned.toString(), "--format", "json"), Map.of());
-            try {
-                for (JsonElement c : JsonParser.parseString(changed.out()).getAsJsonObject().getAsJsonArray("changes"))
-                    changes.add(c.getAsJsonObject());
-            } catch (RuntimeException e) {
-                changes.clear();  // not told: no per-test summary
-            }
-            String diffText = diff.exit() <= 1 ? indent(diff.out()) : "(no diff: " + diff.describe() + ")\n";
-            StringBuilder b = new StringBuilder("Re-learned (" + how + "): " + summary(learned, r, options));
-            if (ci) {
-                b.append("CI is set, so nothing was written. The proposed spec:\n")
-                        .append(indent(Files.readString(learned, StandardCharsets.UTF_8)));
-                proposalPointer = "The proposed spec and its diff are printed in full above (first failing test).\n";
-            } else if (update) {
-                // Update mode takes the proposal as `typestar accept` does (the CLI pairs the states
-                // and keeps the stored names; new states keep their generated ones).
-                Files.move(learned, proposed, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                learned = null;
-                List<String> command = new ArrayList<>(List.of(cli, "accept", spec.toString(), "--auto"));
-                if (force) command.add("--force");
-                Cli.Result a = Cli.run(command, Map.of());
-                if (a.exit() != 0) {
-                    b.append("Update mode (TYPESTAR_UPDATE / -Dtypestar.update): `").append(accept)
-                            .append("` refused the proposal, so ").append(spec).append(" was not written (the proposal is ")
-                            .append(proposed).append("):\n").append(indent(a.err()));
-                    proposalPointer = "Update mode: the proposal was not accepted (see the first failing test).\n";
-                } else {
-                    wroteSpec = true;
-                    b.append("Update mode (TYPESTAR_UPDATE / -Dtypestar.update): wrote ").append(spec).append(" (")
-                            .append(accept).append(": ").append(a.out().strip()).append(").\n");
-                    proposalPointer = "Update mode: wrote " + spec + ".\n";
-                }
-            } else {
-                Files.move(learned, proposed, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                learned = null;
-                b.append("Proposed spec: ").append(proposed)
-                        .append("\nReview it, then accept it (keeps the stored state names; --auto keeps the generated names of ")
-                        .append("new states, or choose them with --name NEW=Name):\n    ").append(accept).append('\n')
-                        .append(force ? "  (--force: the proposal has other callins or callbacks than the stored spec)\n" : "")
-                        .append("or rerun with TYPESTAR_UPDATE=1 (or -Dtypestar.update=true), which writes ")
-                        .append(spec.getFileName()).append(" itself.\n");
-                proposalPointer = "Proposed spec: " + proposed + " (its diff is in the first failing test's message above)\n"
-                        + "Accept it: " + accept + "\n";
-            }
-            b.append("Stored -> proposed (typestar diff):\n").append(diffText);
-            return b.toString();
-        } catch (IOException | RuntimeException e) {
-            proposalPointer = "Re-learning failed (see the first failing test).\n";
-            return "Re-learning failed: " + e + "\n";
-        } finally {
-            if (learned != null) {
-                try {
-                    Files.deleteIfExists(learned);
-                } catch (IOException ignored) {
-                    // a temporary file
-                }
-            }
-        }
-    }
-
-    /**
-     * One line per changed transition (the stored spec's names), this test's own marked; or that this
-     * test's transition did not change (the GoogleTest plugin's text). Empty without changes.
-     */
-    private synchronized String changeSummary(String state, String input) {
-        if (changes.isEmpty()) return "";
-        StringBuilder b = new StringBuilder("What changed (stored -> proposed):\n");
-        boolean mine = false;
-        for (JsonObject c : changes) {
-            boolean here = c.get("state").getAsString().equals(state) && c.get("input").getAsString().equals(input);
-            mine |= here;
-            b.append("    ").append(c.get("state").getAsString()).append(' ').append(c.get("input").getAsString()).append(": ")
-                    .append(c.get("before").getAsString()).append("  =>  ").append(c.get("after").getAsString())
-                    .append(here ? "   <- this test's transition" : "").append('\n');
-        }
-        if (!mine)
-            b.append("This test's transition (").append(state).append(", ").append(input)
-                    .append(") did not change: its words pass through a transition that did.\n");
-        return b.toString();
-    }
-
-    /** Whether the spec as it is now (update mode wrote it) answers {@code inputs} with {@code outputs}. */
-    private boolean explains(List<String> inputs, List<String> outputs) {
-        Cli.Result r = Cli.run(List.of(cli, "suite", spec.toString(), "--format", "json"), Map.of());
-        if (r.exit() != 0) return false;
-        Map<String, JsonObject> table = new java.util.HashMap<>();
-        String state = null;
-        try {
-            for (JsonElement e : JsonParser.parseString(r.out()).getAsJsonObject().getAsJsonArray("transitions")) {
-                JsonObject t = e.getAsJsonObject();
-                table.put(t.get("state").getAsString() + "\0" + t.get("input").getAsString(), t);
-                if (t.getAsJsonArray("access").isEmpty()) state = t.get("state").getAsString();
-            }
-        } catch (RuntimeException e) {
-            return false;
-        }
-        for (int i = 0; i < inputs.size(); ++i) {
-            JsonObject t = state == null ? null : table.get(state + "\0" + inputs.get(i));
-            String predicted = t == null || t.has("unknown") ? "err" : t.get("output").getAsString();
-            if (!predicted.equals(outputs.get(i))) return false;
-            state = t == null || t.has("unknown") ? null : t.get("target").getAsString();
-        }
-        return true;
-    }
-
-    private static String indent(String text) {
-        StringBuilder b = new StringBuilder();
-        for (String line : text.split("\n", -1)) {
-            if (line.isEmpty()) continue;
-            b.append("    ").append(line).append('\n');
-        }
-        return b.toString();
-    }
-
-    /** Runs the typestar CLI. */
-    static final class Cli {
-        record Result(int exit, String out, String err, String command) {
-            String describe() {
-                String e = err.strip();
-                return command + " exited with " + exit + (e.isEmpty() ? "" : ":\n" + e);
-            }
-        }
-
-        static Result run(List<String> command, Map<String, String> env) {
-            ProcessBuilder pb = new ProcessBuilder(command);
-            pb.environment().keySet().removeIf(k -> k.startsWith("TYPESTAR_DEVICE_TOKEN"));
-            pb.environment().putAll(env);
-            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            String shown = String.join(" ", command);
-            try {
-                Process p = pb.start();
-                CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
-                String out = readAll(p.getInputStream());
-                int exit = p.waitFor();
-                return new Result(exit, out, err.join(), shown);
-            } catch (IOException e) {
-                return new Result(127, "", "cannot run " + command.get(0) + ": " + e.getMessage()
-                        + " (install typestar, or set -Dtypestar.cli=PATH or TYPESTAR_CLI)", shown);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return new Result(130, "", "interrupted", shown);
-            }
-        }
-
-        private static String readAll(InputStream in) {
-            try (in) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "";
-            }
-        }
-    }
-
-    /** The aligned trace of the CLI and the GoogleTest plugin (session's format_trace). */
-    static final class Trace {
-        static String format(List<String> states, List<String> inputs, List<String> expected, List<String> actual, int indent) {
-            List<String[]> rows = new ArrayList<>();
-            rows.add(new String[] {"step", "state", "input", "expected", "actual"});
-            for (int i = 0; i < inputs.size(); ++i)
-                rows.add(new String[] {String.valueOf(i + 1), i < states.size() ? states.get(i) : "?", inputs.get(i),
-                        i < expected.size() ? expected.get(i) : "", i < actual.size() ? actual.get(i) : ""});
-            int[] width = new int[5];
-            for (String[] row : rows)
-                for (int c = 0; c < 5; ++c) width[c] = Math.max(width[c], row[c].length());
-            boolean marked = false;
-            StringBuilder out = new StringBuilder();
-            for (int r = 0; r < rows.size(); ++r) {
-                StringBuilder line = new StringBuilder(" ".repeat(indent));
-                for (int c = 0; c < 5; ++c) {
-                    line.append(rows.get(r)[c]);
-                    if (c + 1 < 5) line.append(" ".repeat(width[c] - rows.get(r)[c].length() + 2));
-                }
-                if (r > 0 && !marked && !rows.get(r)[3].equals(rows.get(r)[4])) {
-                    line.append(" ".repeat(width[4] - rows.get(r)[4].length())).append("  <- differs");
-                    marked = true;
-                }
-                int end = line.length();
-                while (end > 0 && line.charAt(end - 1) == ' ') --end;
-                out.append(line, 0, end).append('\n');
-            }
-            return out.toString();
         }
     }
 }
