@@ -20,11 +20,19 @@ set(proposed "${WORK}/specs/connection.proposed.yaml")
 set(env "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE "TYPESTAR_CLI=${TYPESTAR}"
     "TYPESTAR_JAVA_DIR=${JARS}" "JAVA_LIBS=${JAVA_LIBS}")
 
-# 1. The committed spec: one passing test per transition (3 states x (3 callins + wait)).
+# 1. The committed spec: one passing test per transition (3 states x (3 callins + wait)), nested per
+# state and named by its transition (byState(), the example's default).
 run(${env} sh "${WORK}/run.sh")
-expect("com_example_Connection.Open_send ✔")
+expect("│        ├─ Open ✔\n│        │  ├─ Open_close ✔\n")
+expect("│           └─ Closed_wait ✔\n")
+expect("[         8 containers successful ]")
 expect("[        12 tests successful      ]")
 expect("[         0 tests failed          ]")
+# The native report (the console launcher's --reports-dir XML): each test case shows its transition
+# as its display name, and its report entries (TypestarReports) carry the spec, bound and transition.
+file(READ "${WORK}/build/test-reports/TEST-junit-jupiter.xml" output)
+expect("display-name: Open_send\n")
+expect("\t- typestar.spec: specs/connection.yaml\n\t- typestar.bound: 2\n\t- typestar.state: Open\n\t- typestar.transition: Open_send\n\t- typestar.test: com_example_Connection.Open_send\n")
 
 # 1a. tmax over the purpose's own (-Dtypestar.tmax, TYPESTAR_TMIN): used, named, and told apart from the
 # spec's (connection.yaml and the purpose: 10 ms).
@@ -34,28 +42,26 @@ expect("every callback arrives within tmax=40 ms (quiescence; tmax 40 ms set by 
 run_failing(${env} EXAMPLE_JVM_OPTS=-Dtypestar.tmax=40 TYPESTAR_TMIN=50 sh "${WORK}/run.sh")
 expect("-Dtypestar.tmax=40, TYPESTAR_TMIN=50: tmin 50 ms is larger than tmax 40 ms")
 
-# 1b. Nested per state (byState(): a DynamicContainer per state, tests named by their transitions).
-file(WRITE "${WORK}/src/test/java/com/example/ByStateSpecTest.java" [=[
+# 1b. Flat (tests(): one DynamicTest per transition, named <Spec>.<State>_<symbol>, as the gtest plugin's).
+file(WRITE "${WORK}/src/test/java/com/example/FlatSpecTest.java" [=[
 package com.example;
 
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import typestar.junit.TypestarSpec;
 
-class ByStateSpecTest {
+class FlatSpecTest {
     @TestFactory
-    Stream<DynamicNode> connection() {
-        return TypestarSpec.of("specs/connection.yaml", new ConnectionPurpose().purpose()).byState();
+    Stream<DynamicTest> connection() {
+        return TypestarSpec.of("specs/connection.yaml", new ConnectionPurpose().purpose()).tests();
     }
 }
 ]=])
-run(${env} EXAMPLE_TEST_CLASS=com.example.ByStateSpecTest sh "${WORK}/run.sh")
-expect("│        ├─ Open ✔\n│        │  ├─ Open_close ✔\n")
-expect("│           └─ Closed_wait ✔\n")
-expect("[         8 containers successful ]")
+run(${env} EXAMPLE_TEST_CLASS=com.example.FlatSpecTest sh "${WORK}/run.sh")
+expect("com_example_Connection.Open_send ✔")
 expect("[        12 tests successful      ]")
-file(REMOVE "${WORK}/src/test/java/com/example/ByStateSpecTest.java")
+file(REMOVE "${WORK}/src/test/java/com/example/FlatSpecTest.java")
 
 # 2. The simulated upgrade: a closed connection opens again.
 run_failing(${env} EXAMPLE_JVM_OPTS=-Dexample.upgrade=true sh "${WORK}/run.sh")
@@ -331,3 +337,85 @@ if(NOT output MATCHES "Reproduce: typestar check (specs/lamp.yaml --device 'exec
 endif()
 run_failing(${CMAKE_COMMAND} -E chdir "${WORK}" sh -c "'${TYPESTAR}' check ${CMAKE_MATCH_1}")
 expect("tmax too small: after 'on off', a wait of tmax=20 ms was answered quiet, but callback 'flicker' arrived within 60 ms")
+
+# 7. An upgrade that adds a callback, late: `dim` 45 ms after `off` (tmax 20 ms), which the spec has
+# in its alphabet but on no transition. The double-check's longer wait hears it: a protocol change,
+# never "raise tmax", with its aligned trace and the proposal in that same (first) failing test, as
+# `typestar check` reports it. Without the upgrade the spec passes.
+file(WRITE "${WORK}/specs/dimmer.yaml" [=[
+typestar: 2
+kind: typestate
+name: Dimmer
+callins: ["off", "on"]
+callbacks: [dim]
+initial: Off
+bounds: {distinguisher: 2}
+timing: {tmax_ms: 20, tmin_ms: 0}
+assumptions: {quiet_is_stable: true}
+states:
+  Off:
+    callins:
+      "on": On
+  On:
+    callins:
+      "off": Off
+]=])
+file(WRITE "${WORK}/src/test/java/com/example/DimmerSpecTest.java" [=[
+package com.example;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import typestar.agent.CallbackSink;
+import typestar.agent.LearningPurpose;
+import typestar.junit.TypestarSpec;
+
+class DimmerSpecTest {
+    static final ScheduledExecutorService TIMERS = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "dimmer-timer");
+        t.setDaemon(true);
+        return t;
+    });
+    static final long DIM_MS = Long.getLong("dimmer.dimMs", 0);  // the upgrade: 'dim' this late after off
+
+    static final class Dimmer {
+        final CallbackSink sink;
+        boolean on;
+        ScheduledFuture<?> late;
+
+        Dimmer(CallbackSink sink) { this.sink = sink; }
+
+        void cancel() { if (late != null) late.cancel(false); late = null; }
+        void on() { cancel(); if (on) throw new IllegalStateException("on"); on = true; }
+        void off() {
+            cancel();
+            if (!on) throw new IllegalStateException("off");
+            on = false;
+            if (DIM_MS > 0) late = TIMERS.schedule(() -> sink.emit("dim"), DIM_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> dimmer() {
+        LearningPurpose<Dimmer> purpose = LearningPurpose.of("Dimmer", Dimmer.class)
+                .reset(Dimmer::new).teardown(Dimmer::cancel)
+                .callin("on", Dimmer::on).callin("off", Dimmer::off)
+                .callback("dim").timing(20, 0).quietIsStable().callbacksDrained();
+        return TypestarSpec.of("specs/dimmer.yaml", purpose).tests();
+    }
+}
+]=])
+run(${env} EXAMPLE_TEST_CLASS=com.example.DimmerSpecTest sh "${WORK}/run.sh")
+expect("[         0 tests failed          ]")
+run_failing(${env} EXAMPLE_TEST_CLASS=com.example.DimmerSpecTest EXAMPLE_JVM_OPTS=-Ddimmer.dimMs=45 sh "${WORK}/run.sh")
+expect("typestar: Dimmer.Off_wait: the device does not conform to the spec.\n  spec:   specs/dimmer.yaml:11 (state Off, input wait)\n")
+expect("heard callback 'dim', which the spec does not have: a protocol difference, not a timing one\n\n    step  state  input  expected  actual\n    1     Off    on     ok        ok\n    2     On     off    ok        ok\n    3     Off    wait   quiet     dim     <- differs\n")
+# ... and the proposal follows in that same test (re-learned; here the CLI's learner judges the late
+# callback against tmax, so the proposal itself says what to raise).
+if(NOT output MATCHES "<- differs\n\nPassing is bounded evidence[^\n]*\n(  - [^\n]*\n)+Reproduce: [^\n]*\n[^\n]*\n\nRe-learn")
+  message(FATAL_ERROR "the first failing test has no proposal after its trace:\n${output}")
+endif()

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.function.Executable;
 import typestar.agent.Agent;
 import typestar.agent.DeviceException;
 import typestar.agent.LearningPurpose;
@@ -75,7 +76,8 @@ public final class TypestarSpec {
     private final java.util.Set<String> confirmed = new java.util.HashSet<>();  // quiet states double-checked
     private boolean assumptionsPrinted;
     private List<String> specAssumptions = List.of();  // what a pass of the whole spec relies on
-    private Proposals proposals;     // the proposal flow of the current plan
+    private Proposals proposals;
+    private Long plannedBound;       // the suite's bound B, once generated     // the proposal flow of the current plan
     final String originClass;   // the test class and factory method that made this (Serve re-runs it)
     final String originMethod;
 
@@ -287,7 +289,7 @@ public final class TypestarSpec {
 
     /** The tests: one per transition, or one {@code <Spec>.learn} when the spec does not exist. */
     public Stream<DynamicTest> tests() {
-        return plan().stream().map(p -> DynamicTest.dynamicTest(p.name(), p.source(), p.body()));
+        return plan().stream().map(p -> DynamicTest.dynamicTest(p.name(), p.source(), reported(p)));
     }
 
     /**
@@ -306,8 +308,8 @@ public final class TypestarSpec {
         java.util.LinkedHashMap<String, List<DynamicNode>> states = new java.util.LinkedHashMap<>();
         List<DynamicNode> top = new ArrayList<>();
         for (Planned p : plan()) {
-            if (p.state() == null) top.add(DynamicTest.dynamicTest(p.name(), p.source(), p.body()));
-            else states.computeIfAbsent(p.state(), k -> new ArrayList<>()).add(DynamicTest.dynamicTest(p.transition(), p.source(), p.body()));
+            if (p.state() == null) top.add(DynamicTest.dynamicTest(p.name(), p.source(), reported(p)));
+            else states.computeIfAbsent(p.state(), k -> new ArrayList<>()).add(DynamicTest.dynamicTest(p.transition(), p.source(), reported(p)));
         }
         List<DynamicNode> out = new ArrayList<>();
         URI file = spec.toAbsolutePath().toUri();
@@ -317,15 +319,33 @@ public final class TypestarSpec {
     }
 
     /** A planned test: its state and transition name (null for a test about the whole spec), full name, source, body. */
-    private record Planned(String state, String transition, String name, URI source, org.junit.jupiter.api.function.Executable body) {
-        static Planned top(String name, org.junit.jupiter.api.function.Executable body) {
+    private record Planned(String state, String transition, String name, URI source, Executable body) {
+        static Planned top(String name, Executable body) {
             return new Planned(null, null, name, null, body);
         }
+    }
+
+    /**
+     * The test's body with its report entries ({@link TypestarReports} publishes them when the test
+     * class has it): typestar.spec, typestar.bound (when the suite was generated), typestar.state and
+     * typestar.transition (a transition's test), typestar.test (the full name).
+     */
+    private Executable reported(Planned p) {
+        Map<String, String> entries = new java.util.LinkedHashMap<>();
+        entries.put("typestar.spec", spec.toString());
+        if (plannedBound != null) entries.put("typestar.bound", String.valueOf(plannedBound));
+        if (p.state() != null) {
+            entries.put("typestar.state", p.state());
+            entries.put("typestar.transition", p.transition());
+        }
+        entries.put("typestar.test", p.name());
+        return new TypestarReports.Reported(entries, p.body());
     }
 
     private List<Planned> plan() {
         resolveSettings();  // also when served: the purpose runs with the run's tmax / tmin
         proposals = new Proposals(this);
+        plannedBound = null;
         List<TypestarSpec> capturing = CAPTURE.get();
         if (capturing != null) {  // Serve: the purpose is served to the CLI, no test runs
             capturing.add(this);
@@ -359,6 +379,7 @@ public final class TypestarSpec {
             return List.of(Planned.top(stem + ".load", () -> Assertions.fail(message)));
         }
         JsonObject parsed = json;
+        plannedBound = json.get("bound").getAsLong();
         String suiteName = json.get("test_suite").getAsString();
         // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
         List<String> mismatch = mismatch();
@@ -572,41 +593,92 @@ public final class TypestarSpec {
                     untested.add("state " + (at < states.size() ? states.get(at) : "?") + ", input " + inputs.get(at));
                     continue;
                 }
-                StringBuilder m = new StringBuilder();
-                m.append("typestar: ").append(name).append(": the device does not conform to the spec.\n")
-                        .append("  spec:   ").append(spec).append(':').append(line).append(" (state ").append(state)
-                        .append(", input ").append(input).append(")\n")
-                        .append("  device: ").append(d.describe()).append('\n')
-                        .append("  word ").append(k + 1).append(" of ").append(words.size()).append(": ")
-                        .append(String.join(" ", inputs))
-                        .append(w.has("purpose") ? "  (" + w.get("purpose").getAsString() + ")" : "").append("\n\n")
-                        .append(Trace.format(strings(w.get("states")), inputs, expected, actual, 4)).append('\n')
-                        .append("Passing is bounded evidence, not a proof. It relies on:\n");
-                for (String a : assumptions) m.append("  - ").append(a).append('\n');
-                m.append(Launcher.reproduce(this, name, suite.get("bound").getAsLong())).append('\n');
-                String report = proposals.proposal(true, suite.get("bound").getAsLong());
-                m.append(report);
-                m.append(proposals.changeSummary(state, input));
-                if (proposals.wroteSpec) {
-                    // Update mode: the test passes when the written spec explains the device's answer.
-                    int cutAt = Math.min(at + 1, actual.size());
-                    if (proposals.explains(inputs.subList(0, cutAt), actual.subList(0, cutAt))) {
-                        if (!report.equals(proposals.pointer())) System.out.print("typestar: " + report);  // once per spec
-                        System.out.println("typestar: " + name + ": the device's answer on "
-                                + String.join(" ", inputs.subList(0, cutAt)) + " is in the updated spec.");
-                        return;
-                    }
-                    m.append("The proposal was written into the spec, but it does not explain this answer (a non-deterministic device?).\n");
-                }
-                Assertions.fail(m.toString());
+                String word = "word " + (k + 1) + " of " + words.size() + ": " + String.join(" ", inputs)
+                        + (w.has("purpose") ? "  (" + w.get("purpose").getAsString() + ")" : "");
+                failDifference(new Difference(name, state, input, line, d.describe(), word, strings(w.get("states")), inputs,
+                        expected, actual), assumptions, suite);
+                return;
             }
         }
         if (!untested.isEmpty())
             Assumptions.abort("typestar: " + spec + ":" + line + ": state " + state + ", input " + input
                     + ": not tested: the learning purpose does not explore " + String.join("; ", untested)
                     + " (it answered " + LocalDevice.OUTSIDE_PURPOSE + ")");
-        confirmQuiet(name, words, suite);
+        confirmQuiet(name, state, input, line, words, suite, assumptions);
         printAssumptions(suite, specAssumptions);
+    }
+
+    /** A word the device answered otherwise than the spec: the test, its transition, the word and its trace. */
+    private record Difference(String name, String state, String input, int line, String device, String word,
+                              List<String> states, List<String> inputs, List<String> expected, List<String> actual) {
+        int at() {
+            int at = 0;
+            while (at < actual.size() && at < expected.size() && actual.get(at).equals(expected.get(at))) ++at;
+            return at;
+        }
+    }
+
+    /**
+     * Fails the test with the difference's aligned trace, the assumptions, the reproduce line, the
+     * proposal (once per spec in full) and whether this test's transition changed; in update mode
+     * returns instead when the written spec explains the device's answer.
+     */
+    private void failDifference(Difference x, List<String> assumptions, JsonObject suite) {
+        StringBuilder m = new StringBuilder();
+        m.append("typestar: ").append(x.name()).append(": the device does not conform to the spec.\n")
+                .append("  spec:   ").append(spec).append(':').append(x.line()).append(" (state ").append(x.state())
+                .append(", input ").append(x.input()).append(")\n")
+                .append("  device: ").append(x.device()).append('\n')
+                .append("  ").append(x.word()).append("\n\n")
+                .append(Trace.format(x.states(), x.inputs(), x.expected(), x.actual(), 4)).append('\n')
+                .append("Passing is bounded evidence, not a proof. It relies on:\n");
+        for (String a : assumptions) m.append("  - ").append(a).append('\n');
+        m.append(Launcher.reproduce(this, x.name(), suite.get("bound").getAsLong())).append('\n');
+        String report = proposals.proposal(true, suite.get("bound").getAsLong());
+        m.append(report);
+        m.append(proposals.changeSummary(x.state(), x.input()));
+        if (proposals.wroteSpec) {
+            // Update mode: the test passes when the written spec explains the device's answer.
+            int cutAt = Math.min(x.at() + 1, x.actual().size());
+            if (proposals.explains(x.inputs().subList(0, cutAt), x.actual().subList(0, cutAt))) {
+                if (!report.equals(proposals.pointer())) System.out.print("typestar: " + report);  // once per spec
+                System.out.println("typestar: " + x.name() + ": the device's answer on "
+                        + String.join(" ", x.inputs().subList(0, cutAt)) + " is in the updated spec.");
+                return;
+            }
+            m.append("The proposal was written into the spec, but it does not explain this answer (a non-deterministic device?).\n");
+        }
+        Assertions.fail(m.toString());
+    }
+
+    /**
+     * The failure of a callback the spec does not have, heard by the double-check's longer wait after
+     * {@code x.inputs()}: the word with a wait, the spec's answers against the device's (the prefix run
+     * again) and the callback, then as any difference (trace, proposal, what changed).
+     */
+    private void failNewCallback(LocalDevice d, Difference x, String quietState, JsonObject suite, List<String> assumptions) {
+        Map<String, String> outputs = new java.util.HashMap<>();
+        for (JsonElement e : suite.getAsJsonArray("transitions")) {
+            JsonObject t = e.getAsJsonObject();
+            outputs.put(t.get("state").getAsString() + "\0" + t.get("input").getAsString(), t.get("output").getAsString());
+        }
+        List<String> inputs = new ArrayList<>(x.inputs());
+        List<String> states = new ArrayList<>(x.states());
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < inputs.size() && i < states.size(); ++i)
+            expected.add(outputs.getOrDefault(states.get(i) + "\0" + inputs.get(i), "?"));
+        List<String> actual;
+        try {
+            actual = new ArrayList<>(inputs.isEmpty() ? List.of() : d.run(inputs));
+        } catch (DeviceException e) {
+            actual = new ArrayList<>(expected);  // answered as expected by the double-check's own run
+        }
+        inputs.add("wait");
+        states.add(quietState);
+        expected.add("quiet");
+        actual.add(x.actual().get(0));
+        failDifference(new Difference(x.name(), x.state(), x.input(), x.line(), x.device(), x.word(), states, inputs, expected,
+                actual), assumptions, suite);
     }
 
     /** The assumptions a pass relied on, once per spec (as `typestar check` prints its assumptions block). */
@@ -626,7 +698,8 @@ public final class TypestarSpec {
      * transition into it), then a wait of factor x tmax must stay quiet. A callback within it fails
      * the test: tmax too small, or (a callback the spec has nowhere) a protocol difference.
      */
-    private void confirmQuiet(String name, List<JsonObject> words, JsonObject suite) {
+    private void confirmQuiet(String name, String ownState, String ownInput, int line, List<JsonObject> words, JsonObject suite,
+                              List<String> assumptions) {
         JsonObject checks = suite.getAsJsonObject("quiet_checks");
         double factor = checks.get("factor").getAsDouble();
         java.util.Set<String> unknown = new java.util.HashSet<>();
@@ -669,11 +742,15 @@ public final class TypestarSpec {
                 }
                 if (got.equals("quiet") || got.equals("err")) continue;
                 String after = inputs.isEmpty() ? "the start" : "'" + String.join(" ", inputs) + "'";
-                if (!callbacks.contains(got))
-                    Assertions.fail("typestar: " + name + ": the device does not conform to the spec: after " + after + " (state "
-                            + state + "), a wait of " + timeout + " ms (" + checks.get("factor") + " x tmax) heard callback '" + got
-                            + "', which the spec does not have (device " + d.describe() + "): a protocol difference, not a timing one\n"
-                            + Launcher.reproduce(this, name, suite.get("bound").getAsLong()));
+                if (!callbacks.contains(got)) {
+                    // A callback the spec has nowhere: a protocol difference with its trace and the
+                    // proposal, as `typestar check` reports it; never "raise tmax" (no tmax makes it conform).
+                    failNewCallback(d, new Difference(name, ownState, ownInput, line, d.describe(), "after " + after + " (a way into quiet state "
+                            + state + "), a wait of " + timeout + " ms (" + factor + " x tmax) heard callback '" + got
+                            + "', which the spec does not have: a protocol difference, not a timing one", through, inputs,
+                            null, List.of(got)), state, suite, assumptions);
+                    return;
+                }
                 Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed the quiescence double-check: tmax too small: after "
                         + after + " (a way into quiet state " + state + "), a wait of tmax=" + d.tmaxMs() + " ms was answered quiet, "
                         + "but callback '" + got + "' arrived within " + timeout + " ms; raise tmax so that every callback arrives within it\n"
