@@ -92,7 +92,7 @@ final class Proposals {
         List<String> all = new ArrayList<>(args);
         all.addAll(List.of("--out", out.toString()));
         String[] url = new String[1];
-        Cli.Result r = serve(all, url);
+        Cli.Result r = serve("learn", all, url);
         if (r.exit() == 0 && Files.exists(out)) {
             String yaml = Files.readString(out, StandardCharsets.UTF_8);
             String served = "device: \"" + url[0] + "\"";
@@ -110,8 +110,12 @@ final class Proposals {
         return "junit in-process " + purpose.name();
     }
 
-    /** {@code typestar learn ARGS --device URL}; {@code url[0]} is the URL it was served on. */
-    private Cli.Result serve(List<String> args, String[] url) throws IOException {
+    /**
+     * {@code typestar COMMAND --device URL ARGS} against the purpose served for the occasion (an
+     * {@link Agent} on 127.0.0.1, any port, a fresh token passed as TYPESTAR_DEVICE_TOKEN, stopped
+     * after); {@code url[0]} is the URL it was served on. Learning and checking both go through it.
+     */
+    Cli.Result serve(String subcommand, List<String> args, String[] url) throws IOException {
         Agent.Config config = new Agent.Config();
         config.port = 0;
         byte[] t = new byte[16];
@@ -121,7 +125,7 @@ final class Proposals {
         agent.start();
         try {
             url[0] = agent.url();
-            List<String> command = new ArrayList<>(List.of(cli, "learn", "--device", agent.url()));
+            List<String> command = new ArrayList<>(List.of(cli, subcommand, "--device", agent.url()));
             command.addAll(args);
             return Cli.run(command, Map.of("TYPESTAR_DEVICE_TOKEN", config.token));
         } finally {
@@ -300,30 +304,6 @@ final class Proposals {
             b.append("This test's transition (").append(state).append(", ").append(input)
                     .append(") did not change: its words pass through a transition that did.\n");
         return b.toString();
-    }
-
-    /** Whether the spec as it is now (update mode wrote it) answers {@code inputs} with {@code outputs}. */
-    boolean explains(List<String> inputs, List<String> outputs) {
-        Cli.Result r = Cli.run(List.of(cli, "suite", spec.toString(), "--format", "json"), Map.of());
-        if (r.exit() != 0) return false;
-        Map<String, JsonObject> table = new java.util.HashMap<>();
-        String state = null;
-        try {
-            for (JsonElement e : JsonParser.parseString(r.out()).getAsJsonObject().getAsJsonArray("transitions")) {
-                JsonObject t = e.getAsJsonObject();
-                table.put(t.get("state").getAsString() + "\0" + t.get("input").getAsString(), t);
-                if (t.getAsJsonArray("access").isEmpty()) state = t.get("state").getAsString();
-            }
-        } catch (RuntimeException e) {
-            return false;
-        }
-        for (int i = 0; i < inputs.size(); ++i) {
-            JsonObject t = state == null ? null : table.get(state + "\0" + inputs.get(i));
-            String predicted = t == null || t.has("unknown") ? "err" : t.get("output").getAsString();
-            if (!predicted.equals(outputs.get(i))) return false;
-            state = t == null || t.has("unknown") ? null : t.get("target").getAsString();
-        }
-        return true;
     }
 
     private static String indent(String text) {

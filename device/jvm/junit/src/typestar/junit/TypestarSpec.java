@@ -1,6 +1,5 @@
 package typestar.junit;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -19,25 +18,34 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.function.Executable;
 import typestar.agent.Agent;
-import typestar.agent.DeviceException;
 import typestar.agent.LearningPurpose;
 import typestar.agent.LocalDevice;
 
 /**
  * A spec as JUnit 5 tests (docs/jvm-agent.md, "JUnit 5"): one dynamic test per transition of the
- * spec, named like the GoogleTest plugin's cases ({@code <Spec>.<State>_<symbol>}), each running its
- * words of the spec's conformance suite in this JVM against the team's {@link LearningPurpose} (no
- * HTTP, token or port).
+ * spec, nested per state ({@link #byState()}) or flat and named like the GoogleTest plugin's cases
+ * ({@link #tests()}: {@code <Spec>.<State>_<symbol>}), each reporting its result of the spec's tests
+ * as the session runs them against the team's {@link LearningPurpose}.
  *
  * <pre>{@code
- * @TestFactory
- * Stream<DynamicTest> pipe() {
- *     return TypestarSpec.of("specs/pipe.yaml", new PipePurpose().purpose()).tests();
+ * @ExtendWith(TypestarReports.class)
+ * class PipeSpecTest {
+ *     @TestFactory
+ *     Stream<DynamicNode> pipe() {
+ *         return TypestarSpec.of("specs/pipe.yaml", new PipePurpose().purpose()).byState();
+ *     }
  * }
  * }</pre>
  *
- * <p>The {@code typestar} command-line tool is the one suite generator and the one learner: the words
- * come from {@code typestar suite SPEC --format json}; a missing spec, and the proposal after a
+ * <p>The spec's tests run once per spec, in the session: the first test to run serves the purpose (an
+ * {@link Agent} in this JVM on 127.0.0.1, any port, a fresh token) to {@code typestar check SPEC
+ * --device URL --format json} ({@link CheckRun}) — shared prefixes, the cache, batching, the
+ * late-callback judgement and the quiescence double-check of {@code typestar check} — and every test
+ * reports its own result from it. Tests of one spec are safe under JUnit's parallel mode (they wait
+ * for the one run); different specs run concurrently, each through its own agent.
+ *
+ * <p>The {@code typestar} command-line tool is the one suite generator, runner and learner: the plan
+ * comes from {@code typestar suite SPEC --format json}; a missing spec, and the proposal after a
  * failure, come from {@code typestar learn}, to which this class serves the purpose itself (an
  * {@link Agent} on 127.0.0.1, any port, a fresh token, only while it learns). The rules are the
  * plugin's: a missing spec is learned into {@code <spec>.proposed.yaml} for review (with
@@ -73,9 +81,6 @@ public final class TypestarSpec {
     private long ownTmin = -1;
     private Double specTmax;         // the stored spec's tmax, when it records one
     private final List<String> errors = new ArrayList<>();  // bad settings, each naming where it came from
-    private final java.util.Set<String> confirmed = new java.util.HashSet<>();  // quiet states double-checked
-    private boolean assumptionsPrinted;
-    private List<String> specAssumptions = List.of();  // what a pass of the whole spec relies on
     private Proposals proposals;
     private Long plannedBound;       // the suite's bound B, once generated     // the proposal flow of the current plan
     final String originClass;   // the test class and factory method that made this (Serve re-runs it)
@@ -245,6 +250,12 @@ public final class TypestarSpec {
         return note;
     }
 
+    /** How the run's tmax was set, when not the purpose's own (for the assumptions), else "". */
+    String timingNote() {
+        String note = timingNote(tmax != null ? tmax : ownTmax);
+        return note.isEmpty() ? "" : "timing: " + note.replaceFirst("; $", "");
+    }
+
     /** CI: the environment variable CI or -Dtypestar.ci. */
     static boolean ci() {
         return envTrue("CI") || propertyTrue("typestar.ci");
@@ -365,8 +376,8 @@ public final class TypestarSpec {
         if (suite.exit() == 0) {
             try {
                 json = JsonParser.parseString(suite.out()).getAsJsonObject();
-                if (!json.has("transitions") || !json.has("quiet_checks")) {
-                    why = cli + " suite printed no transitions or quiet_checks (an older typestar CLI, or not a typestate spec)";
+                if (!json.has("transitions")) {
+                    why = cli + " suite printed no transitions (an older typestar CLI, or not a typestate spec)";
                     json = null;
                 }
             } catch (RuntimeException e) {
@@ -385,47 +396,26 @@ public final class TypestarSpec {
         List<String> mismatch = mismatch();
         if (!mismatch.isEmpty())
             return List.of(Planned.top(suiteName + ".purpose", () -> failMismatch(mismatch, parsed)));
-        JsonArray tests = json.getAsJsonArray("tests");
-        double f = json.getAsJsonObject("quiet_checks").get("factor").getAsDouble();
-        String factor = f == Math.rint(f) ? String.valueOf((long) f) : String.valueOf(f);
-        List<String> assumptions = assumptions(json.get("method").getAsString(), json.get("bound").getAsLong(), factor);
+        // The tests run once, in the session (typestar check --format json), on the first test's turn.
+        CheckRun check = new CheckRun(this, proposals, plannedBound);
         List<Planned> out = new ArrayList<>();
-        // Unknown transitions of a three-valued spec: words are cut before them, as the plugin does.
-        Map<String, JsonObject> unknown = new java.util.HashMap<>();
-        for (JsonElement e : json.getAsJsonArray("transitions"))
-            if (e.getAsJsonObject().has("unknown"))
-                unknown.put(e.getAsJsonObject().get("state").getAsString() + "\0" + e.getAsJsonObject().get("input").getAsString(),
-                        e.getAsJsonObject());
-        List<String> whole = new ArrayList<>(assumptions);
-        if (!unknown.isEmpty()) {
-            List<String> all = new ArrayList<>();
-            for (JsonObject u : unknown.values())
-                all.add("state " + u.get("state").getAsString() + ", input " + u.get("input").getAsString() + ": unknown ("
-                        + u.get("unknown").getAsString() + ")");
-            java.util.Collections.sort(all);
-            whole.add(all.size() + " unknown transition(s) of the spec were not tested (three-valued spec): " + String.join("; ", all));
-        }
-        specAssumptions = whole;
+        boolean anyUnknown = false;
         for (JsonElement e : json.getAsJsonArray("transitions")) {
             JsonObject t = e.getAsJsonObject();
-            if (t.has("unknown")) continue;  // reported once for the spec below, never run
-            List<JsonObject> words = new ArrayList<>();
-            for (JsonElement i : t.getAsJsonArray("tests")) words.add(tests.get(i.getAsInt()).getAsJsonObject());
-            if (words.isEmpty() && t.has("word")) words.add(t.getAsJsonObject("word"));
-            List<String> cut = new ArrayList<>();
-            words = cutAtUnknown(words, unknown, cut);
-            String name = suiteName + "." + t.get("name").getAsString();
+            if (t.has("unknown")) {  // reported once for the spec below, never run
+                anyUnknown = true;
+                continue;
+            }
+            String transition = t.get("name").getAsString();
+            String name = suiteName + "." + transition;
             int line = t.get("line").getAsInt();
             URI source = URI.create(spec.toAbsolutePath().toUri() + (line > 0 ? "?line=" + line : ""));
-            List<String> these = new ArrayList<>(assumptions);
-            if (!cut.isEmpty())
-                these.add(cut.size() + " unknown transition(s) of the spec were not tested (three-valued spec): " + String.join("; ", cut));
-            List<JsonObject> run = words;
-            out.add(new Planned(t.get("state").getAsString(), t.get("name").getAsString(), name, source,
-                    () -> runTransition(name, t, line, run, parsed, these)));
+            String state = t.get("state").getAsString();
+            String input = t.get("input").getAsString();
+            out.add(new Planned(state, transition, name, source, () -> check.report(name, transition, state, input)));
         }
         // Unknown transitions of a three-valued spec: one test for the spec, aborted (not tested).
-        if (!unknown.isEmpty()) {
+        if (anyUnknown) {
             List<String> listed = new ArrayList<>();
             List<String> where = new ArrayList<>();
             for (JsonElement e : json.getAsJsonArray("transitions")) {
@@ -508,58 +498,6 @@ public final class TypestarSpec {
         Assertions.fail(m.toString());
     }
 
-    /** {@code words} cut before their first unknown transition (empty ones dropped); what was cut goes to {@code cut}. */
-    private static List<JsonObject> cutAtUnknown(List<JsonObject> words, Map<String, JsonObject> unknown, List<String> cut) {
-        if (unknown.isEmpty()) return words;
-        java.util.TreeSet<String> skipped = new java.util.TreeSet<>();
-        List<JsonObject> out = new ArrayList<>();
-        for (JsonObject w : words) {
-            List<String> inputs = strings(w.get("inputs"));
-            List<String> states = strings(w.get("states"));
-            int k = 0;
-            while (k < inputs.size() && !(k < states.size() && unknown.containsKey(states.get(k) + "\0" + inputs.get(k)))) ++k;
-            if (k == inputs.size()) {
-                out.add(w);
-                continue;
-            }
-            JsonObject u = unknown.get(states.get(k) + "\0" + inputs.get(k));
-            skipped.add("state " + u.get("state").getAsString() + ", input " + u.get("input").getAsString() + ": unknown ("
-                    + u.get("unknown").getAsString() + ")");
-            if (k == 0) continue;
-            JsonObject c = new JsonObject();
-            c.add("inputs", prefix(w.get("inputs"), k));
-            c.add("expected", prefix(w.get("expected"), k));
-            c.add("states", prefix(w.get("states"), k));
-            c.addProperty("purpose", (w.has("purpose") ? w.get("purpose").getAsString() : "") + " (cut before an unknown transition)");
-            out.add(c);
-        }
-        cut.addAll(skipped);
-        return out;
-    }
-
-    private static JsonArray prefix(JsonElement array, int n) {
-        JsonArray out = new JsonArray();
-        JsonArray a = array.getAsJsonArray();
-        for (int i = 0; i < n && i < a.size(); ++i) out.add(a.get(i));
-        return out;
-    }
-
-    private List<String> assumptions(String method, long bound, String factor) {
-        List<String> out = new ArrayList<>();
-        if (method.equals("alg2"))
-            out.add("the device's states are told apart by words of length <= " + bound + " (distinguisher bound B=" + bound + ")");
-        else
-            out.add("the device has at most " + bound + " more states than the spec");
-        out.add("err is absorbing: nothing after a refused callin is run");
-        try (LocalDevice d = new LocalDevice(purpose)) {
-            if (d.quietIsStable())
-                out.add("a wait answered quiet changes nothing (declared by the device): a wait right after a quiet one is not run");
-            out.add("every callback arrives within tmax=" + d.tmaxMs() + " ms (quiescence; " + timingNote(d.tmaxMs())
-                    + "every way into a quiet state double-checked with a wait of " + factor + " x tmax)");
-        }
-        return out;
-    }
-
     private static List<String> strings(JsonElement array) {
         List<String> out = new ArrayList<>();
         if (array != null)
@@ -567,195 +505,4 @@ public final class TypestarSpec {
         return out;
     }
 
-    private void runTransition(String name, JsonObject t, int line, List<JsonObject> words, JsonObject suite,
-                               List<String> assumptions) {
-        String state = t.get("state").getAsString();
-        String input = t.get("input").getAsString();
-        java.util.TreeSet<String> untested = new java.util.TreeSet<>();  // transitions the purpose did not let a word take
-        try (LocalDevice d = new LocalDevice(purpose)) {
-            for (int k = 0; k < words.size(); ++k) {
-                JsonObject w = words.get(k);
-                List<String> inputs = strings(w.get("inputs"));
-                List<String> expected = strings(w.get("expected"));
-                List<String> actual;
-                try {
-                    actual = d.run(inputs);
-                } catch (DeviceException e) {
-                    Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed: " + e.getMessage());
-                    return;
-                }
-                if (actual.equals(expected)) continue;
-                int at = 0;
-                while (at < actual.size() && at < expected.size() && actual.get(at).equals(expected.get(at))) ++at;
-                if (at < actual.size() && actual.get(at).equals(LocalDevice.OUTSIDE_PURPOSE)) {
-                    // Not the class's answer: the purpose kept this word from being tested (never a pass).
-                    List<String> states = strings(w.get("states"));
-                    untested.add("state " + (at < states.size() ? states.get(at) : "?") + ", input " + inputs.get(at));
-                    continue;
-                }
-                String word = "word " + (k + 1) + " of " + words.size() + ": " + String.join(" ", inputs)
-                        + (w.has("purpose") ? "  (" + w.get("purpose").getAsString() + ")" : "");
-                failDifference(new Difference(name, state, input, line, d.describe(), word, strings(w.get("states")), inputs,
-                        expected, actual), assumptions, suite);
-                return;
-            }
-        }
-        if (!untested.isEmpty())
-            Assumptions.abort("typestar: " + spec + ":" + line + ": state " + state + ", input " + input
-                    + ": not tested: the learning purpose does not explore " + String.join("; ", untested)
-                    + " (it answered " + LocalDevice.OUTSIDE_PURPOSE + ")");
-        confirmQuiet(name, state, input, line, words, suite, assumptions);
-        printAssumptions(suite, specAssumptions);
-    }
-
-    /** A word the device answered otherwise than the spec: the test, its transition, the word and its trace. */
-    private record Difference(String name, String state, String input, int line, String device, String word,
-                              List<String> states, List<String> inputs, List<String> expected, List<String> actual) {
-        int at() {
-            int at = 0;
-            while (at < actual.size() && at < expected.size() && actual.get(at).equals(expected.get(at))) ++at;
-            return at;
-        }
-    }
-
-    /**
-     * Fails the test with the difference's aligned trace, the assumptions, the reproduce line, the
-     * proposal (once per spec in full) and whether this test's transition changed; in update mode
-     * returns instead when the written spec explains the device's answer.
-     */
-    private void failDifference(Difference x, List<String> assumptions, JsonObject suite) {
-        StringBuilder m = new StringBuilder();
-        m.append("typestar: ").append(x.name()).append(": the device does not conform to the spec.\n")
-                .append("  spec:   ").append(spec).append(':').append(x.line()).append(" (state ").append(x.state())
-                .append(", input ").append(x.input()).append(")\n")
-                .append("  device: ").append(x.device()).append('\n')
-                .append("  ").append(x.word()).append("\n\n")
-                .append(Trace.format(x.states(), x.inputs(), x.expected(), x.actual(), 4)).append('\n')
-                .append("Passing is bounded evidence, not a proof. It relies on:\n");
-        for (String a : assumptions) m.append("  - ").append(a).append('\n');
-        m.append(Launcher.reproduce(this, x.name(), suite.get("bound").getAsLong())).append('\n');
-        String report = proposals.proposal(true, suite.get("bound").getAsLong());
-        m.append(report);
-        m.append(proposals.changeSummary(x.state(), x.input()));
-        if (proposals.wroteSpec) {
-            // Update mode: the test passes when the written spec explains the device's answer.
-            int cutAt = Math.min(x.at() + 1, x.actual().size());
-            if (proposals.explains(x.inputs().subList(0, cutAt), x.actual().subList(0, cutAt))) {
-                if (!report.equals(proposals.pointer())) System.out.print("typestar: " + report);  // once per spec
-                System.out.println("typestar: " + x.name() + ": the device's answer on "
-                        + String.join(" ", x.inputs().subList(0, cutAt)) + " is in the updated spec.");
-                return;
-            }
-            m.append("The proposal was written into the spec, but it does not explain this answer (a non-deterministic device?).\n");
-        }
-        Assertions.fail(m.toString());
-    }
-
-    /**
-     * The failure of a callback the spec does not have, heard by the double-check's longer wait after
-     * {@code x.inputs()}: the word with a wait, the spec's answers against the device's (the prefix run
-     * again) and the callback, then as any difference (trace, proposal, what changed).
-     */
-    private void failNewCallback(LocalDevice d, Difference x, String quietState, JsonObject suite, List<String> assumptions) {
-        Map<String, String> outputs = new java.util.HashMap<>();
-        for (JsonElement e : suite.getAsJsonArray("transitions")) {
-            JsonObject t = e.getAsJsonObject();
-            outputs.put(t.get("state").getAsString() + "\0" + t.get("input").getAsString(), t.get("output").getAsString());
-        }
-        List<String> inputs = new ArrayList<>(x.inputs());
-        List<String> states = new ArrayList<>(x.states());
-        List<String> expected = new ArrayList<>();
-        for (int i = 0; i < inputs.size() && i < states.size(); ++i)
-            expected.add(outputs.getOrDefault(states.get(i) + "\0" + inputs.get(i), "?"));
-        List<String> actual;
-        try {
-            actual = new ArrayList<>(inputs.isEmpty() ? List.of() : d.run(inputs));
-        } catch (DeviceException e) {
-            actual = new ArrayList<>(expected);  // answered as expected by the double-check's own run
-        }
-        inputs.add("wait");
-        states.add(quietState);
-        expected.add("quiet");
-        actual.add(x.actual().get(0));
-        failDifference(new Difference(x.name(), x.state(), x.input(), x.line(), x.device(), x.word(), states, inputs, expected,
-                actual), assumptions, suite);
-    }
-
-    /** The assumptions a pass relied on, once per spec (as `typestar check` prints its assumptions block). */
-    private synchronized void printAssumptions(JsonObject suite, List<String> assumptions) {
-        if (assumptionsPrinted) return;
-        assumptionsPrinted = true;
-        StringBuilder b = new StringBuilder("typestar: " + spec + " (" + suite.get("test_suite").getAsString() + ", bound B="
-                + suite.get("bound").getAsLong() + "): passing is bounded evidence, not a proof. It relies on:\n");
-        for (String a : assumptions) b.append("  - ").append(a).append('\n');
-        System.out.print(b);
-    }
-
-    /**
-     * Double-checks, once per state for this spec, every quiet {@code wait} these words relied on, as
-     * {@code typestar check} and the gtest plugin do (confirm_quiescence): every way into the state
-     * the CLI lists ({@code suite --format json}'s quiet_checks: the state's access word and each
-     * transition into it), then a wait of factor x tmax must stay quiet. A callback within it fails
-     * the test: tmax too small, or (a callback the spec has nowhere) a protocol difference.
-     */
-    private void confirmQuiet(String name, String ownState, String ownInput, int line, List<JsonObject> words, JsonObject suite,
-                              List<String> assumptions) {
-        JsonObject checks = suite.getAsJsonObject("quiet_checks");
-        double factor = checks.get("factor").getAsDouble();
-        java.util.Set<String> unknown = new java.util.HashSet<>();
-        java.util.Set<String> callbacks = new java.util.HashSet<>();
-        for (JsonElement e : suite.getAsJsonArray("transitions")) {
-            JsonObject t = e.getAsJsonObject();
-            if (t.has("unknown")) unknown.add(t.get("state").getAsString() + "\0" + t.get("input").getAsString());
-            callbacks.add(t.get("output").getAsString());
-        }
-        List<String> states = new ArrayList<>();
-        for (JsonObject w : words) {
-            List<String> inputs = strings(w.get("inputs"));
-            List<String> expected = strings(w.get("expected"));
-            List<String> at = strings(w.get("states"));
-            for (int i = 0; i < inputs.size() && i < at.size(); ++i) {
-                if (!inputs.get(i).equals("wait") || !expected.get(i).equals("quiet")) continue;
-                synchronized (this) {
-                    if (confirmed.add(at.get(i))) states.add(at.get(i));
-                }
-            }
-        }
-        if (states.isEmpty()) return;
-        try (LocalDevice d = new LocalDevice(purpose)) {
-            long timeout = Math.round(d.tmaxMs() * factor);
-            for (JsonElement e : checks.getAsJsonArray("words")) {
-                JsonObject c = e.getAsJsonObject();
-                String state = c.get("state").getAsString();
-                if (!states.contains(state)) continue;
-                List<String> inputs = strings(c.get("inputs"));
-                List<String> through = strings(c.get("states"));
-                boolean skip = false;
-                for (int k = 0; k < inputs.size() && k < through.size(); ++k) skip |= unknown.contains(through.get(k) + "\0" + inputs.get(k));
-                if (skip) continue;  // through an unknown transition: not tested
-                String got;
-                try {
-                    got = d.confirmWait(inputs, timeout);
-                } catch (DeviceException x) {
-                    Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed the quiescence double-check: " + x.getMessage());
-                    return;
-                }
-                if (got.equals("quiet") || got.equals("err")) continue;
-                String after = inputs.isEmpty() ? "the start" : "'" + String.join(" ", inputs) + "'";
-                if (!callbacks.contains(got)) {
-                    // A callback the spec has nowhere: a protocol difference with its trace and the
-                    // proposal, as `typestar check` reports it; never "raise tmax" (no tmax makes it conform).
-                    failNewCallback(d, new Difference(name, ownState, ownInput, line, d.describe(), "after " + after + " (a way into quiet state "
-                            + state + "), a wait of " + timeout + " ms (" + factor + " x tmax) heard callback '" + got
-                            + "', which the spec does not have: a protocol difference, not a timing one", through, inputs,
-                            null, List.of(got)), state, suite, assumptions);
-                    return;
-                }
-                Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed the quiescence double-check: tmax too small: after "
-                        + after + " (a way into quiet state " + state + "), a wait of tmax=" + d.tmaxMs() + " ms was answered quiet, "
-                        + "but callback '" + got + "' arrived within " + timeout + " ms; raise tmax so that every callback arrives within it\n"
-                        + Launcher.reproduce(this, name, suite.get("bound").getAsLong()));
-            }
-        }
-    }
 }
