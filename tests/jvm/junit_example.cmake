@@ -1,7 +1,9 @@
 # The worked JUnit 5 example (examples/java_junit) as a team runs it (cmake -P script):
 #   -DEXAMPLE=<examples/java_junit> -DWORK=<scratch dir> -DJARS=<dir of typestar-agent.jar and
 #   typestar-junit.jar> -DJAVA_LIBS=<dir of gson and JUnit's jars> -DTYPESTAR=<the typestar CLI>
-# In a copy (proposals and builds stay out of the sources): the committed spec passes; the simulated
+# In a copy (proposals and builds stay out of the sources): the committed spec passes, nested per
+# state, its XML report carrying each test's transition and report entries (spec, bound,
+# transition); the tests' results come from one `typestar check --format json` per spec; the simulated
 # upgrade fails with an aligned trace, the proposal and its diff (printed in full, nothing written,
 # under CI); a missing spec is learned into <spec>.proposed.yaml (into the spec with
 # TYPESTAR_UPDATE=1, which then passes) and is never learned under CI; an unknown transition of a
@@ -9,7 +11,8 @@
 # learner as settings (bound(), -Dtypestar.bound, TYPESTAR_BOUND incl. auto) with a first-run message
 # that states the states, the bound, the search beyond it and the CLI's tight-bound warning, and an
 # accept command that works; update mode keeps the stored state names and passes; a spec that does
-# not match the purpose is one failure before any word runs.
+# not match the purpose is one failure before any word runs; a late callback is timing (no proposal)
+# when the spec has it, and a protocol difference with trace and proposal when it does not.
 include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
