@@ -94,6 +94,22 @@ run(${CMAKE_COMMAND} -E chdir "${WORK}" sh -c "'${TYPESTAR}' check ${conforming}
 expect("conforms: exec:")
 file(REMOVE "${proposed}")
 
+# 2b. JUnit's parallel mode (concurrent dynamic tests): the same results; the tests of the spec share
+# its one check run, and the proposal is learned once (in full in one test, a pointer in the others;
+# the console launcher prints each failure twice: in the tree and in its failure list).
+set(parallel "-Djunit.jupiter.execution.parallel.enabled=true -Djunit.jupiter.execution.parallel.mode.default=concurrent")
+run_failing(${env} "EXAMPLE_JVM_OPTS=${parallel} -Dexample.upgrade=true" sh "${WORK}/run.sh")
+expect("[         8 tests successful      ]")
+expect("[         4 tests failed          ]")
+string(REGEX MATCHALL "Re-learned \\(typestar learn, seeded" learned_reports "${output}")
+list(LENGTH learned_reports n)
+if(NOT n EQUAL 2)
+  message(FATAL_ERROR "the proposal was not learned once in parallel mode (${n} full reports):\n${output}")
+endif()
+file(REMOVE "${proposed}")
+run(${env} "EXAMPLE_JVM_OPTS=${parallel}" sh "${WORK}/run.sh")
+expect("[        12 tests successful      ]")
+
 # 3. The same under CI: the proposal printed in full, nothing written.
 run_failing(${CMAKE_COMMAND} -E env CI=1 "TYPESTAR_CLI=${TYPESTAR}" "TYPESTAR_JAVA_DIR=${JARS}" "JAVA_LIBS=${JAVA_LIBS}"
             EXAMPLE_JVM_OPTS=-Dexample.upgrade=true sh "${WORK}/run.sh")
