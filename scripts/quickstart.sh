@@ -26,8 +26,11 @@ packages=(cmake g++ ninja-build pkg-config libgtest-dev libgmock-dev libyaml-cpp
 # agent (device/node): Debian's `nodejs npm`, unless a `node` is already on the machine (e.g. from
 # another package source); Mosquitto for the MQTT target (tests/targets/mqtt_test.cpp starts its own
 # broker on a free loopback port; the package's system service is not used), and libmosquitto-dev for
-# the libmosquitto client learned against it (tests/targets/mosquitto_client_test.cpp).
-test_packages=(openjdk-17-jdk-headless libgoogle-gson-java junit5 mosquitto libmosquitto-dev)
+# the libmosquitto client learned against it (tests/targets/mosquitto_client_test.cpp); Maven and the
+# plugins the JUnit example's pom.xml builds with offline (ctest java_junit_maven_offline).
+test_packages=(openjdk-17-jdk-headless libgoogle-gson-java junit5 mosquitto libmosquitto-dev
+               maven libsurefire-java libmaven-compiler-plugin-java libmaven-resources-plugin-java
+               libmaven-install-plugin-java)
 command -v node >/dev/null 2>&1 || test_packages+=(nodejs npm)
 
 install_missing() {

@@ -1,49 +1,51 @@
 package typestar.junit;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.function.Executable;
 import typestar.agent.Agent;
-import typestar.agent.DeviceException;
 import typestar.agent.LearningPurpose;
 import typestar.agent.LocalDevice;
 
 /**
  * A spec as JUnit 5 tests (docs/jvm-agent.md, "JUnit 5"): one dynamic test per transition of the
- * spec, named like the GoogleTest plugin's cases ({@code <Spec>.<State>_<symbol>}), each running its
- * words of the spec's conformance suite in this JVM against the team's {@link LearningPurpose} (no
- * HTTP, token or port).
+ * spec, nested per state ({@link #byState()}) or flat and named like the GoogleTest plugin's cases
+ * ({@link #tests()}: {@code <Spec>.<State>_<symbol>}), each reporting its result of the spec's tests
+ * as the session runs them against the team's {@link LearningPurpose}.
  *
  * <pre>{@code
- * @TestFactory
- * Stream<DynamicTest> pipe() {
- *     return TypestarSpec.of("specs/pipe.yaml", new PipePurpose().purpose()).tests();
+ * @ExtendWith(TypestarReports.class)
+ * class PipeSpecTest {
+ *     @TestFactory
+ *     Stream<DynamicNode> pipe() {
+ *         return TypestarSpec.of("specs/pipe.yaml", new PipePurpose().purpose()).byState();
+ *     }
  * }
  * }</pre>
  *
- * <p>The {@code typestar} command-line tool is the one suite generator and the one learner: the words
- * come from {@code typestar suite SPEC --format json}; a missing spec, and the proposal after a
+ * <p>The spec's tests run once per spec, in the session: the first test to run serves the purpose (an
+ * {@link Agent} in this JVM on 127.0.0.1, any port, a fresh token) to {@code typestar check SPEC
+ * --device URL --format json} ({@link CheckRun}) — shared prefixes, the cache, batching, the
+ * late-callback judgement and the quiescence double-check of {@code typestar check} — and every test
+ * reports its own result from it. Tests of one spec are safe under JUnit's parallel mode (they wait
+ * for the one run); different specs run concurrently, each through its own agent.
+ *
+ * <p>The {@code typestar} command-line tool is the one suite generator, runner and learner: the plan
+ * comes from {@code typestar suite SPEC --format json}; a missing spec, and the proposal after a
  * failure, come from {@code typestar learn}, to which this class serves the purpose itself (an
  * {@link Agent} on 127.0.0.1, any port, a fresh token, only while it learns). The rules are the
  * plugin's: a missing spec is learned into {@code <spec>.proposed.yaml} for review (with
@@ -68,27 +70,21 @@ import typestar.agent.LocalDevice;
 public final class TypestarSpec {
     private final Path spec;
     private final LearningPurpose<?> purpose;
-    private String cli;
-    private String bound;       // a number, "auto", or null: the CLI's default (learning), the spec's (suite)
-    private String boundFrom = "the default";
-    private String learner;     // lstar, lsharp, or null: the CLI's default
-    private Long tmax;          // ms over the purpose's own, or null
-    private Long tmin;
+    String cli;
+    String bound;       // a number, "auto", or null: the CLI's default (learning), the spec's (suite)
+    String boundFrom = "the default";
+    String learner;     // lstar, lsharp, or null: the CLI's default
+    Long tmax;          // ms over the purpose's own, or null
+    Long tmin;
     private String timingFrom = "";  // where the override came from, for the assumptions
     private long ownTmax = -1;       // the purpose's own timing, read before any override
     private long ownTmin = -1;
     private Double specTmax;         // the stored spec's tmax, when it records one
     private final List<String> errors = new ArrayList<>();  // bad settings, each naming where it came from
-    private String proposalReport;  // the full proposal and diff, once per spec
-    private String proposalPointer;
-    private boolean reportPrinted;
-    private boolean wroteSpec;      // update mode accepted the proposal into the spec
-    private final List<JsonObject> changes = new ArrayList<>();  // stored -> proposed (typestar diff --format json)
-    private final java.util.Set<String> confirmed = new java.util.HashSet<>();  // quiet states double-checked
-    private boolean assumptionsPrinted;
-    private List<String> specAssumptions = List.of();  // what a pass of the whole spec relies on
-    private final String originClass;   // the test class and factory method that made this (Serve re-runs it)
-    private final String originMethod;
+    private Proposals proposals;
+    private Long plannedBound;       // the suite's bound B, once generated     // the proposal flow of the current plan
+    final String originClass;   // the test class and factory method that made this (Serve re-runs it)
+    final String originMethod;
 
     /** Set by {@link Serve}: tests() adds the spec here and returns no test (the purpose is served instead). */
     static final ThreadLocal<List<TypestarSpec>> CAPTURE = new ThreadLocal<>();
@@ -254,6 +250,12 @@ public final class TypestarSpec {
         return note;
     }
 
+    /** How the run's tmax was set, when not the purpose's own (for the assumptions), else "". */
+    String timingNote() {
+        String note = timingNote(tmax != null ? tmax : ownTmax);
+        return note.isEmpty() ? "" : "timing: " + note.replaceFirst("; $", "");
+    }
+
     /** CI: the environment variable CI or -Dtypestar.ci. */
     static boolean ci() {
         return envTrue("CI") || propertyTrue("typestar.ci");
@@ -288,13 +290,7 @@ public final class TypestarSpec {
         return b.toString();
     }
 
-    private Path proposedPath() {
-        String f = spec.getFileName().toString();
-        String stem = f.endsWith(".yaml") ? f.substring(0, f.length() - 5) : f.endsWith(".yml") ? f.substring(0, f.length() - 4) : f;
-        return spec.resolveSibling(stem + ".proposed.yaml");
-    }
-
-    private String device() {
+    String device() {
         try (LocalDevice d = new LocalDevice(purpose)) {
             return d.describe();
         }
@@ -304,7 +300,7 @@ public final class TypestarSpec {
 
     /** The tests: one per transition, or one {@code <Spec>.learn} when the spec does not exist. */
     public Stream<DynamicTest> tests() {
-        return plan().stream().map(p -> DynamicTest.dynamicTest(p.name(), p.source(), p.body()));
+        return plan().stream().map(p -> DynamicTest.dynamicTest(p.name(), p.source(), reported(p)));
     }
 
     /**
@@ -323,8 +319,8 @@ public final class TypestarSpec {
         java.util.LinkedHashMap<String, List<DynamicNode>> states = new java.util.LinkedHashMap<>();
         List<DynamicNode> top = new ArrayList<>();
         for (Planned p : plan()) {
-            if (p.state() == null) top.add(DynamicTest.dynamicTest(p.name(), p.source(), p.body()));
-            else states.computeIfAbsent(p.state(), k -> new ArrayList<>()).add(DynamicTest.dynamicTest(p.transition(), p.source(), p.body()));
+            if (p.state() == null) top.add(DynamicTest.dynamicTest(p.name(), p.source(), reported(p)));
+            else states.computeIfAbsent(p.state(), k -> new ArrayList<>()).add(DynamicTest.dynamicTest(p.transition(), p.source(), reported(p)));
         }
         List<DynamicNode> out = new ArrayList<>();
         URI file = spec.toAbsolutePath().toUri();
@@ -334,14 +330,33 @@ public final class TypestarSpec {
     }
 
     /** A planned test: its state and transition name (null for a test about the whole spec), full name, source, body. */
-    private record Planned(String state, String transition, String name, URI source, org.junit.jupiter.api.function.Executable body) {
-        static Planned top(String name, org.junit.jupiter.api.function.Executable body) {
+    private record Planned(String state, String transition, String name, URI source, Executable body) {
+        static Planned top(String name, Executable body) {
             return new Planned(null, null, name, null, body);
         }
     }
 
+    /**
+     * The test's body with its report entries ({@link TypestarReports} publishes them when the test
+     * class has it): typestar.spec, typestar.bound (when the suite was generated), typestar.state and
+     * typestar.transition (a transition's test), typestar.test (the full name).
+     */
+    private Executable reported(Planned p) {
+        Map<String, String> entries = new java.util.LinkedHashMap<>();
+        entries.put("typestar.spec", spec.toString());
+        if (plannedBound != null) entries.put("typestar.bound", String.valueOf(plannedBound));
+        if (p.state() != null) {
+            entries.put("typestar.state", p.state());
+            entries.put("typestar.transition", p.transition());
+        }
+        entries.put("typestar.test", p.name());
+        return new TypestarReports.Reported(entries, p.body());
+    }
+
     private List<Planned> plan() {
         resolveSettings();  // also when served: the purpose runs with the run's tmax / tmin
+        proposals = new Proposals(this);
+        plannedBound = null;
         List<TypestarSpec> capturing = CAPTURE.get();
         if (capturing != null) {  // Serve: the purpose is served to the CLI, no test runs
             capturing.add(this);
@@ -352,7 +367,7 @@ public final class TypestarSpec {
             String message = "typestar: bad settings for " + spec + "; no conformance test ran:\n  " + String.join("\n  ", errors);
             return List.of(Planned.top(stemName + ".settings", () -> Assertions.fail(message)));
         }
-        if (!Files.exists(spec)) return List.of(Planned.top(stemName + ".learn", this::learnMissing));
+        if (!Files.exists(spec)) return List.of(Planned.top(stemName + ".learn", proposals::learnMissing));
         List<String> suiteCommand = new ArrayList<>(List.of(cli, "suite", spec.toString(), "--format", "json"));
         if (bound != null && !bound.equals("auto")) suiteCommand.addAll(List.of("--bound", bound));  // auto: the spec's own
         Cli.Result suite = Cli.run(suiteCommand, Map.of());
@@ -361,8 +376,8 @@ public final class TypestarSpec {
         if (suite.exit() == 0) {
             try {
                 json = JsonParser.parseString(suite.out()).getAsJsonObject();
-                if (!json.has("transitions") || !json.has("quiet_checks")) {
-                    why = cli + " suite printed no transitions or quiet_checks (an older typestar CLI, or not a typestate spec)";
+                if (!json.has("transitions")) {
+                    why = cli + " suite printed no transitions (an older typestar CLI, or not a typestate spec)";
                     json = null;
                 }
             } catch (RuntimeException e) {
@@ -375,52 +390,32 @@ public final class TypestarSpec {
             return List.of(Planned.top(stem + ".load", () -> Assertions.fail(message)));
         }
         JsonObject parsed = json;
+        plannedBound = json.get("bound").getAsLong();
         String suiteName = json.get("test_suite").getAsString();
         // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
         List<String> mismatch = mismatch();
         if (!mismatch.isEmpty())
             return List.of(Planned.top(suiteName + ".purpose", () -> failMismatch(mismatch, parsed)));
-        JsonArray tests = json.getAsJsonArray("tests");
-        double f = json.getAsJsonObject("quiet_checks").get("factor").getAsDouble();
-        String factor = f == Math.rint(f) ? String.valueOf((long) f) : String.valueOf(f);
-        List<String> assumptions = assumptions(json.get("method").getAsString(), json.get("bound").getAsLong(), factor);
+        // The tests run once, in the session (typestar check --format json), on the first test's turn.
+        CheckRun check = new CheckRun(this, proposals, plannedBound);
         List<Planned> out = new ArrayList<>();
-        // Unknown transitions of a three-valued spec: words are cut before them, as the plugin does.
-        Map<String, JsonObject> unknown = new java.util.HashMap<>();
-        for (JsonElement e : json.getAsJsonArray("transitions"))
-            if (e.getAsJsonObject().has("unknown"))
-                unknown.put(e.getAsJsonObject().get("state").getAsString() + "\0" + e.getAsJsonObject().get("input").getAsString(),
-                        e.getAsJsonObject());
-        List<String> whole = new ArrayList<>(assumptions);
-        if (!unknown.isEmpty()) {
-            List<String> all = new ArrayList<>();
-            for (JsonObject u : unknown.values())
-                all.add("state " + u.get("state").getAsString() + ", input " + u.get("input").getAsString() + ": unknown ("
-                        + u.get("unknown").getAsString() + ")");
-            java.util.Collections.sort(all);
-            whole.add(all.size() + " unknown transition(s) of the spec were not tested (three-valued spec): " + String.join("; ", all));
-        }
-        specAssumptions = whole;
+        boolean anyUnknown = false;
         for (JsonElement e : json.getAsJsonArray("transitions")) {
             JsonObject t = e.getAsJsonObject();
-            if (t.has("unknown")) continue;  // reported once for the spec below, never run
-            List<JsonObject> words = new ArrayList<>();
-            for (JsonElement i : t.getAsJsonArray("tests")) words.add(tests.get(i.getAsInt()).getAsJsonObject());
-            if (words.isEmpty() && t.has("word")) words.add(t.getAsJsonObject("word"));
-            List<String> cut = new ArrayList<>();
-            words = cutAtUnknown(words, unknown, cut);
-            String name = suiteName + "." + t.get("name").getAsString();
+            if (t.has("unknown")) {  // reported once for the spec below, never run
+                anyUnknown = true;
+                continue;
+            }
+            String transition = t.get("name").getAsString();
+            String name = suiteName + "." + transition;
             int line = t.get("line").getAsInt();
             URI source = URI.create(spec.toAbsolutePath().toUri() + (line > 0 ? "?line=" + line : ""));
-            List<String> these = new ArrayList<>(assumptions);
-            if (!cut.isEmpty())
-                these.add(cut.size() + " unknown transition(s) of the spec were not tested (three-valued spec): " + String.join("; ", cut));
-            List<JsonObject> run = words;
-            out.add(new Planned(t.get("state").getAsString(), t.get("name").getAsString(), name, source,
-                    () -> runTransition(name, t, line, run, parsed, these)));
+            String state = t.get("state").getAsString();
+            String input = t.get("input").getAsString();
+            out.add(new Planned(state, transition, name, source, () -> check.report(name, transition, state, input)));
         }
         // Unknown transitions of a three-valued spec: one test for the spec, aborted (not tested).
-        if (!unknown.isEmpty()) {
+        if (anyUnknown) {
             List<String> listed = new ArrayList<>();
             List<String> where = new ArrayList<>();
             for (JsonElement e : json.getAsJsonArray("transitions")) {
@@ -441,7 +436,7 @@ public final class TypestarSpec {
     }
 
     /** {@code typestar export SPEC --format json}, or null when it does not export. */
-    private JsonObject exported(Path file) {
+    JsonObject exported(Path file) {
         Cli.Result r = Cli.run(List.of(cli, "export", file.toString(), "--format", "json"), Map.of());
         if (r.exit() != 0) return null;
         try {
@@ -495,64 +490,12 @@ public final class TypestarSpec {
             Assertions.fail(m.toString());
         }
         m.append("If the class really changed, here it is re-learned from the purpose (from scratch: other callins or callbacks). ");
-        m.append(proposal(false, suite.get("bound").getAsLong()));
-        if (wroteSpec) {
+        m.append(proposals.proposal(false, suite.get("bound").getAsLong()));
+        if (proposals.wroteSpec) {
             System.out.println(m);
             return;
         }
         Assertions.fail(m.toString());
-    }
-
-    /** {@code words} cut before their first unknown transition (empty ones dropped); what was cut goes to {@code cut}. */
-    private static List<JsonObject> cutAtUnknown(List<JsonObject> words, Map<String, JsonObject> unknown, List<String> cut) {
-        if (unknown.isEmpty()) return words;
-        java.util.TreeSet<String> skipped = new java.util.TreeSet<>();
-        List<JsonObject> out = new ArrayList<>();
-        for (JsonObject w : words) {
-            List<String> inputs = strings(w.get("inputs"));
-            List<String> states = strings(w.get("states"));
-            int k = 0;
-            while (k < inputs.size() && !(k < states.size() && unknown.containsKey(states.get(k) + "\0" + inputs.get(k)))) ++k;
-            if (k == inputs.size()) {
-                out.add(w);
-                continue;
-            }
-            JsonObject u = unknown.get(states.get(k) + "\0" + inputs.get(k));
-            skipped.add("state " + u.get("state").getAsString() + ", input " + u.get("input").getAsString() + ": unknown ("
-                    + u.get("unknown").getAsString() + ")");
-            if (k == 0) continue;
-            JsonObject c = new JsonObject();
-            c.add("inputs", prefix(w.get("inputs"), k));
-            c.add("expected", prefix(w.get("expected"), k));
-            c.add("states", prefix(w.get("states"), k));
-            c.addProperty("purpose", (w.has("purpose") ? w.get("purpose").getAsString() : "") + " (cut before an unknown transition)");
-            out.add(c);
-        }
-        cut.addAll(skipped);
-        return out;
-    }
-
-    private static JsonArray prefix(JsonElement array, int n) {
-        JsonArray out = new JsonArray();
-        JsonArray a = array.getAsJsonArray();
-        for (int i = 0; i < n && i < a.size(); ++i) out.add(a.get(i));
-        return out;
-    }
-
-    private List<String> assumptions(String method, long bound, String factor) {
-        List<String> out = new ArrayList<>();
-        if (method.equals("alg2"))
-            out.add("the device's states are told apart by words of length <= " + bound + " (distinguisher bound B=" + bound + ")");
-        else
-            out.add("the device has at most " + bound + " more states than the spec");
-        out.add("err is absorbing: nothing after a refused callin is run");
-        try (LocalDevice d = new LocalDevice(purpose)) {
-            if (d.quietIsStable())
-                out.add("a wait answered quiet changes nothing (declared by the device): a wait right after a quiet one is not run");
-            out.add("every callback arrives within tmax=" + d.tmaxMs() + " ms (quiescence; " + timingNote(d.tmaxMs())
-                    + "every way into a quiet state double-checked with a wait of " + factor + " x tmax)");
-        }
-        return out;
     }
 
     private static List<String> strings(JsonElement array) {
@@ -562,528 +505,4 @@ public final class TypestarSpec {
         return out;
     }
 
-    private void runTransition(String name, JsonObject t, int line, List<JsonObject> words, JsonObject suite,
-                               List<String> assumptions) {
-        String state = t.get("state").getAsString();
-        String input = t.get("input").getAsString();
-        java.util.TreeSet<String> untested = new java.util.TreeSet<>();  // transitions the purpose did not let a word take
-        try (LocalDevice d = new LocalDevice(purpose)) {
-            for (int k = 0; k < words.size(); ++k) {
-                JsonObject w = words.get(k);
-                List<String> inputs = strings(w.get("inputs"));
-                List<String> expected = strings(w.get("expected"));
-                List<String> actual;
-                try {
-                    actual = d.run(inputs);
-                } catch (DeviceException e) {
-                    Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed: " + e.getMessage());
-                    return;
-                }
-                if (actual.equals(expected)) continue;
-                int at = 0;
-                while (at < actual.size() && at < expected.size() && actual.get(at).equals(expected.get(at))) ++at;
-                if (at < actual.size() && actual.get(at).equals(LocalDevice.OUTSIDE_PURPOSE)) {
-                    // Not the class's answer: the purpose kept this word from being tested (never a pass).
-                    List<String> states = strings(w.get("states"));
-                    untested.add("state " + (at < states.size() ? states.get(at) : "?") + ", input " + inputs.get(at));
-                    continue;
-                }
-                StringBuilder m = new StringBuilder();
-                m.append("typestar: ").append(name).append(": the device does not conform to the spec.\n")
-                        .append("  spec:   ").append(spec).append(':').append(line).append(" (state ").append(state)
-                        .append(", input ").append(input).append(")\n")
-                        .append("  device: ").append(d.describe()).append('\n')
-                        .append("  word ").append(k + 1).append(" of ").append(words.size()).append(": ")
-                        .append(String.join(" ", inputs))
-                        .append(w.has("purpose") ? "  (" + w.get("purpose").getAsString() + ")" : "").append("\n\n")
-                        .append(Trace.format(strings(w.get("states")), inputs, expected, actual, 4)).append('\n')
-                        .append("Passing is bounded evidence, not a proof. It relies on:\n");
-                for (String a : assumptions) m.append("  - ").append(a).append('\n');
-                m.append(reproduce(name, suite.get("bound").getAsLong())).append('\n');
-                String report = proposal(true, suite.get("bound").getAsLong());
-                m.append(report);
-                m.append(changeSummary(state, input));
-                if (wroteSpec) {
-                    // Update mode: the test passes when the written spec explains the device's answer.
-                    int cutAt = Math.min(at + 1, actual.size());
-                    if (explains(inputs.subList(0, cutAt), actual.subList(0, cutAt))) {
-                        if (!report.equals(proposalPointer)) System.out.print("typestar: " + report);  // once per spec
-                        System.out.println("typestar: " + name + ": the device's answer on "
-                                + String.join(" ", inputs.subList(0, cutAt)) + " is in the updated spec.");
-                        return;
-                    }
-                    m.append("The proposal was written into the spec, but it does not explain this answer (a non-deterministic device?).\n");
-                }
-                Assertions.fail(m.toString());
-            }
-        }
-        if (!untested.isEmpty())
-            Assumptions.abort("typestar: " + spec + ":" + line + ": state " + state + ", input " + input
-                    + ": not tested: the learning purpose does not explore " + String.join("; ", untested)
-                    + " (it answered " + LocalDevice.OUTSIDE_PURPOSE + ")");
-        confirmQuiet(name, words, suite);
-        printAssumptions(suite, specAssumptions);
-    }
-
-    /** The assumptions a pass relied on, once per spec (as `typestar check` prints its assumptions block). */
-    private synchronized void printAssumptions(JsonObject suite, List<String> assumptions) {
-        if (assumptionsPrinted) return;
-        assumptionsPrinted = true;
-        StringBuilder b = new StringBuilder("typestar: " + spec + " (" + suite.get("test_suite").getAsString() + ", bound B="
-                + suite.get("bound").getAsLong() + "): passing is bounded evidence, not a proof. It relies on:\n");
-        for (String a : assumptions) b.append("  - ").append(a).append('\n');
-        System.out.print(b);
-    }
-
-    /**
-     * Double-checks, once per state for this spec, every quiet {@code wait} these words relied on, as
-     * {@code typestar check} and the gtest plugin do (confirm_quiescence): every way into the state
-     * the CLI lists ({@code suite --format json}'s quiet_checks: the state's access word and each
-     * transition into it), then a wait of factor x tmax must stay quiet. A callback within it fails
-     * the test: tmax too small, or (a callback the spec has nowhere) a protocol difference.
-     */
-    private void confirmQuiet(String name, List<JsonObject> words, JsonObject suite) {
-        JsonObject checks = suite.getAsJsonObject("quiet_checks");
-        double factor = checks.get("factor").getAsDouble();
-        java.util.Set<String> unknown = new java.util.HashSet<>();
-        java.util.Set<String> callbacks = new java.util.HashSet<>();
-        for (JsonElement e : suite.getAsJsonArray("transitions")) {
-            JsonObject t = e.getAsJsonObject();
-            if (t.has("unknown")) unknown.add(t.get("state").getAsString() + "\0" + t.get("input").getAsString());
-            callbacks.add(t.get("output").getAsString());
-        }
-        List<String> states = new ArrayList<>();
-        for (JsonObject w : words) {
-            List<String> inputs = strings(w.get("inputs"));
-            List<String> expected = strings(w.get("expected"));
-            List<String> at = strings(w.get("states"));
-            for (int i = 0; i < inputs.size() && i < at.size(); ++i) {
-                if (!inputs.get(i).equals("wait") || !expected.get(i).equals("quiet")) continue;
-                synchronized (this) {
-                    if (confirmed.add(at.get(i))) states.add(at.get(i));
-                }
-            }
-        }
-        if (states.isEmpty()) return;
-        try (LocalDevice d = new LocalDevice(purpose)) {
-            long timeout = Math.round(d.tmaxMs() * factor);
-            for (JsonElement e : checks.getAsJsonArray("words")) {
-                JsonObject c = e.getAsJsonObject();
-                String state = c.get("state").getAsString();
-                if (!states.contains(state)) continue;
-                List<String> inputs = strings(c.get("inputs"));
-                List<String> through = strings(c.get("states"));
-                boolean skip = false;
-                for (int k = 0; k < inputs.size() && k < through.size(); ++k) skip |= unknown.contains(through.get(k) + "\0" + inputs.get(k));
-                if (skip) continue;  // through an unknown transition: not tested
-                String got;
-                try {
-                    got = d.confirmWait(inputs, timeout);
-                } catch (DeviceException x) {
-                    Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed the quiescence double-check: " + x.getMessage());
-                    return;
-                }
-                if (got.equals("quiet") || got.equals("err")) continue;
-                String after = inputs.isEmpty() ? "the start" : "'" + String.join(" ", inputs) + "'";
-                if (!callbacks.contains(got))
-                    Assertions.fail("typestar: " + name + ": the device does not conform to the spec: after " + after + " (state "
-                            + state + "), a wait of " + timeout + " ms (" + checks.get("factor") + " x tmax) heard callback '" + got
-                            + "', which the spec does not have (device " + d.describe() + "): a protocol difference, not a timing one\n"
-                            + reproduce(name, suite.get("bound").getAsLong()));
-                Assertions.fail("typestar: " + name + ": device " + d.describe() + " failed the quiescence double-check: tmax too small: after "
-                        + after + " (a way into quiet state " + state + "), a wait of tmax=" + d.tmaxMs() + " ms was answered quiet, "
-                        + "but callback '" + got + "' arrived within " + timeout + " ms; raise tmax so that every callback arrives within it\n"
-                        + reproduce(name, suite.get("bound").getAsLong()));
-            }
-        }
-    }
-
-    /**
-     * The reproduce line: {@code typestar check SPEC --device exec:LAUNCHER#SUITE --bound B}, where
-     * LAUNCHER (written here, in the temporary directory) runs this test class's factory method in a
-     * fresh JVM with this JVM's class path and -D options and serves the purpose ({@link Serve}), as
-     * {@code exec:} serves a gtest binary's. Without a known factory method: the test to rerun.
-     */
-    private String reproduce(String test, long bound) {
-        String rerun = "rerun the test " + test + " (" + (originClass == null ? "its test class" : originClass + "." + originMethod + "()") + ")";
-        if (originClass == null) return "Reproduce: " + rerun + "\n";
-        try {
-            Path launcher = launcher();
-            return "Reproduce: typestar check " + shellQuote(spec.toString()) + " --device "
-                    + shellQuote("exec:" + launcher + "#" + suiteName()) + " --bound " + bound + "\n"
-                    + "       (" + launcher + " serves this test class's purpose to the CLI, as exec: serves a gtest binary's)\n"
-                    + "       or: " + rerun + "\n";
-        } catch (IOException | RuntimeException e) {
-            return "Reproduce: " + rerun + " (no launcher for typestar check: " + e.getMessage() + ")\n";
-        }
-    }
-
-    /** The launcher script of {@link #reproduce}: the same content, the same file. */
-    private Path launcher() throws IOException {
-        java.util.LinkedHashSet<String> cp = new java.util.LinkedHashSet<>();
-        for (ClassLoader l = Thread.currentThread().getContextClassLoader(); l != null; l = l.getParent())
-            if (l instanceof java.net.URLClassLoader u)
-                for (java.net.URL url : u.getURLs())
-                    if (url.getProtocol().equals("file")) cp.add(Path.of(URI.create(url.toString())).toString());
-        for (String e : System.getProperty("java.class.path", "").split(java.io.File.pathSeparator))
-            if (!e.isEmpty()) cp.add(Path.of(e).toAbsolutePath().toString());
-        StringBuilder options = new StringBuilder();
-        for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
-            if (a.startsWith("-D") && !a.startsWith("-Dtypestar.")) options.append(' ').append(shellQuote(a));
-        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String script = "#!/bin/sh\n"
-                + "# Serves the learning purpose of " + originClass + "." + originMethod + "() (JUnit 5) to the typestar CLI\n"
-                + "# as an exec: device (typestar check SPEC --device 'exec:THIS#" + suiteName() + "'). Written by typestar-junit.\n"
-                + "cd " + shellQuote(Path.of("").toAbsolutePath().toString()) + " || exit 127\n"
-                + "exec " + shellQuote(javaBinary) + options + " -cp " + shellQuote(String.join(java.io.File.pathSeparator, cp))
-                + " typestar.junit.Serve --test-class " + shellQuote(originClass) + " --method " + shellQuote(originMethod) + " \"$@\"\n";
-        String hash;
-        try {
-            hash = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(script.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IOException("no SHA-256 in this JVM", e);
-        }
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "typestar-junit-" + System.getProperty("user.name", "user"));
-        Files.createDirectories(dir);
-        Path file = dir.resolve(identifier(originClass) + "-" + hash + ".sh");
-        if (!Files.exists(file)) {
-            Path tmp = Files.createTempFile(dir, ".launcher-", ".sh");
-            Files.writeString(tmp, script, StandardCharsets.UTF_8);
-            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        }
-        return file;
-    }
-
-    /** {@code text} quoted for a POSIX shell when it needs it. */
-    static String shellQuote(String text) {
-        if (!text.isEmpty() && text.matches("[A-Za-z0-9_./:=@%+,-]+")) return text;
-        return "'" + text.replace("'", "'\\''") + "'";
-    }
-
-    // ---- learning: the CLI learns from this JVM's purpose, served for the occasion ----
-
-    /**
-     * {@code typestar learn ARGS --out OUT --device URL} against the purpose served on 127.0.0.1 (any
-     * port, a fresh token). The spec written to {@code out} names the device by {@link #provenanceDevice()},
-     * not by the loopback URL it was served on for the occasion: the same answers give the same spec,
-     * byte for byte.
-     */
-    private Cli.Result learn(List<String> args, Path out) throws IOException {
-        List<String> all = new ArrayList<>(args);
-        all.addAll(List.of("--out", out.toString()));
-        String[] url = new String[1];
-        Cli.Result r = serve(all, url);
-        if (r.exit() == 0 && Files.exists(out)) {
-            String yaml = Files.readString(out, StandardCharsets.UTF_8);
-            String served = "device: \"" + url[0] + "\"";
-            if (yaml.contains(served)) {
-                Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".typestar-", ".yaml");
-                Files.writeString(tmp, yaml.replace(served, "device: \"" + provenanceDevice() + "\""), StandardCharsets.UTF_8);
-                Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
-        return r;
-    }
-
-    /** What learned specs record as their device: stable across runs (the purpose, run in this JVM by JUnit). */
-    String provenanceDevice() {
-        return "junit in-process " + purpose.name();
-    }
-
-    /** {@code typestar learn ARGS --device URL}; {@code url[0]} is the URL it was served on. */
-    private Cli.Result serve(List<String> args, String[] url) throws IOException {
-        Agent.Config config = new Agent.Config();
-        config.port = 0;
-        byte[] t = new byte[16];
-        new SecureRandom().nextBytes(t);
-        config.token = HexFormat.of().formatHex(t);
-        Agent agent = new Agent(purpose, config);
-        agent.start();
-        try {
-            url[0] = agent.url();
-            List<String> command = new ArrayList<>(List.of(cli, "learn", "--device", agent.url()));
-            command.addAll(args);
-            return Cli.run(command, Map.of("TYPESTAR_DEVICE_TOKEN", config.token));
-        } finally {
-            agent.stop();
-        }
-    }
-
-    /** The options of {@code typestar learn} from the settings: --bound (given; else {@code fallback} when not null) and --learner. */
-    private List<String> learnOptions(Long fallback) {
-        List<String> out = new ArrayList<>();
-        if (bound != null) out.addAll(List.of("--bound", bound));
-        else if (fallback != null) out.addAll(List.of("--bound", String.valueOf(fallback)));
-        if (learner != null) out.addAll(List.of("--learner", learner));
-        if (tmax != null) out.addAll(List.of("--tmax", String.valueOf(tmax)));  // recorded in the learned spec
-        if (tmin != null) out.addAll(List.of("--tmin", String.valueOf(tmin)));
-        return out;
-    }
-
-    /**
-     * What a learning run used and did, from the CLI: the states, the bound B it learned at, what it
-     * searched beyond it ({@code provenance.explored}), the CLI's own summary line and warnings.
-     */
-    private String summary(Path learned, Cli.Result r, List<String> options) {
-        JsonObject j = exported(learned);
-        StringBuilder b = new StringBuilder();
-        if (j != null) {
-            b.append(j.getAsJsonObject("states").size()).append(" states, learned by the typestar CLI at distinguisher bound B=")
-                    .append(j.getAsJsonObject("bounds").get("distinguisher").getAsLong());
-        } else {
-            b.append("learned by the typestar CLI");
-        }
-        int at = options.indexOf("--bound");
-        b.append(" (asked: ").append(at >= 0 ? "--bound " + options.get(at + 1) : "the CLI's default").append(", from ")
-                .append(bound != null ? boundFrom : at >= 0 ? "the stored spec" : "the default").append(").\n");
-        if (j != null && j.has("provenance") && j.getAsJsonObject("provenance").has("explored"))
-            b.append("Searched beyond the bound: ").append(j.getAsJsonObject("provenance").get("explored").getAsString()).append(".\n");
-        for (String line : r.err().split("\n"))
-            if (line.startsWith("typestar: warning: ") || line.startsWith("typestar: learned "))
-                b.append(line.substring("typestar: ".length())).append('\n');
-        return b.toString();
-    }
-
-    /** What {@code typestar accept} needs to take the proposal: --auto keeps the generated names of new states. */
-    private String acceptCommand(boolean force) {
-        return "typestar accept " + spec + " --auto" + (force ? " --force" : "");
-    }
-
-    private void learnMissing() throws IOException {
-        Path proposed = proposedPath();
-        if (ci())
-            Assertions.fail("typestar: the spec " + spec + " does not exist.\nCI is set, so typestar neither learns nor writes it "
-                    + "here. Learn it locally (run this test without CI set: it writes " + proposed.getFileName()
-                    + " for review, or the spec itself with TYPESTAR_UPDATE=1), then commit " + spec.getFileName() + ".");
-        boolean update = update();
-        Path out = update ? spec : proposed;
-        List<String> options = learnOptions(null);
-        Cli.Result r = learn(options, out);
-        if (r.exit() != 0)
-            Assertions.fail("typestar: the spec " + spec + " does not exist, and learning it from " + device() + " failed: " + r.describe());
-        String summary = summary(out, r, options);
-        if (update) {
-            System.out.println("typestar: learned " + spec + " from " + device() + ": " + summary + "Review and commit it.");
-            return;
-        }
-        Assertions.fail("typestar: the spec " + spec + " does not exist, so it was learned from " + device() + ": " + summary
-                + "Proposed spec: " + proposed + "\nReview it, then accept it (--auto keeps the generated state names, "
-                + "or choose them with --name NEW=Name):\n    " + acceptCommand(false)
-                + "\nor rerun with TYPESTAR_UPDATE=1 (or -Dtypestar.update=true), which writes " + spec.getFileName() + " itself.\n");
-    }
-
-    /** Re-learns once per spec and returns the full report the first time, a pointer after. */
-    private synchronized String proposal(boolean seeded, long suiteBound) {
-        if (proposalReport == null) proposalReport = propose(seeded, suiteBound);
-        if (reportPrinted) return proposalPointer;
-        reportPrinted = true;
-        return proposalReport;
-    }
-
-    /** {@code seeded}: with the stored spec ({@code --from}); not when the purpose's callins or callbacks are other than the spec's. */
-    private String propose(boolean seeded, long suiteBound) {
-        boolean ci = ci();
-        boolean update = update();
-        Path proposed = proposedPath();
-        Path learned = null;
-        String how = seeded ? "typestar learn, seeded with the stored spec" : "typestar learn, from scratch";
-        try {
-            // Learned into a temporary file beside the spec; moved into place atomically when kept.
-            Path dir = spec.toAbsolutePath().getParent();
-            learned = ci ? Files.createTempFile(".typestar-", ".yaml") : Files.createTempFile(dir, ".typestar-", ".yaml");
-            List<String> options = learnOptions(seeded ? null : suiteBound);
-            if (seeded) options.addAll(List.of("--from", spec.toString()));
-            Cli.Result r = learn(options, learned);
-            if (r.exit() != 0) {
-                proposalPointer = "Re-learning (" + how + ") failed (see the first failing test).\n";
-                return "Re-learning (" + how + ") failed: " + r.describe() + "\n";
-            }
-            boolean force = !seeded;  // other callins or callbacks: accept refuses without --force
-            String accept = acceptCommand(force);
-            Cli.Result diff = Cli.run(List.of(cli, "diff", spec.toString(), learned.toString()), Map.of());
-            Cli.Result changed = Cli.run(List.of(cli, "diff", spec.toString(), learned.toString(), "--format", "json"), Map.of());
-            try {
-                for (JsonElement c : JsonParser.parseString(changed.out()).getAsJsonObject().getAsJsonArray("changes"))
-                    changes.add(c.getAsJsonObject());
-            } catch (RuntimeException e) {
-                changes.clear();  // not told: no per-test summary
-            }
-            String diffText = diff.exit() <= 1 ? indent(diff.out()) : "(no diff: " + diff.describe() + ")\n";
-            StringBuilder b = new StringBuilder("Re-learned (" + how + "): " + summary(learned, r, options));
-            if (ci) {
-                b.append("CI is set, so nothing was written. The proposed spec:\n")
-                        .append(indent(Files.readString(learned, StandardCharsets.UTF_8)));
-                proposalPointer = "The proposed spec and its diff are printed in full above (first failing test).\n";
-            } else if (update) {
-                // Update mode takes the proposal as `typestar accept` does (the CLI pairs the states
-                // and keeps the stored names; new states keep their generated ones).
-                Files.move(learned, proposed, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                learned = null;
-                List<String> command = new ArrayList<>(List.of(cli, "accept", spec.toString(), "--auto"));
-                if (force) command.add("--force");
-                Cli.Result a = Cli.run(command, Map.of());
-                if (a.exit() != 0) {
-                    b.append("Update mode (TYPESTAR_UPDATE / -Dtypestar.update): `").append(accept)
-                            .append("` refused the proposal, so ").append(spec).append(" was not written (the proposal is ")
-                            .append(proposed).append("):\n").append(indent(a.err()));
-                    proposalPointer = "Update mode: the proposal was not accepted (see the first failing test).\n";
-                } else {
-                    wroteSpec = true;
-                    b.append("Update mode (TYPESTAR_UPDATE / -Dtypestar.update): wrote ").append(spec).append(" (")
-                            .append(accept).append(": ").append(a.out().strip()).append(").\n");
-                    proposalPointer = "Update mode: wrote " + spec + ".\n";
-                }
-            } else {
-                Files.move(learned, proposed, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                learned = null;
-                b.append("Proposed spec: ").append(proposed)
-                        .append("\nReview it, then accept it (keeps the stored state names; --auto keeps the generated names of ")
-                        .append("new states, or choose them with --name NEW=Name):\n    ").append(accept).append('\n')
-                        .append(force ? "  (--force: the proposal has other callins or callbacks than the stored spec)\n" : "")
-                        .append("or rerun with TYPESTAR_UPDATE=1 (or -Dtypestar.update=true), which writes ")
-                        .append(spec.getFileName()).append(" itself.\n");
-                proposalPointer = "Proposed spec: " + proposed + " (its diff is in the first failing test's message above)\n"
-                        + "Accept it: " + accept + "\n";
-            }
-            b.append("Stored -> proposed (typestar diff):\n").append(diffText);
-            return b.toString();
-        } catch (IOException | RuntimeException e) {
-            proposalPointer = "Re-learning failed (see the first failing test).\n";
-            return "Re-learning failed: " + e + "\n";
-        } finally {
-            if (learned != null) {
-                try {
-                    Files.deleteIfExists(learned);
-                } catch (IOException ignored) {
-                    // a temporary file
-                }
-            }
-        }
-    }
-
-    /**
-     * One line per changed transition (the stored spec's names), this test's own marked; or that this
-     * test's transition did not change (the GoogleTest plugin's text). Empty without changes.
-     */
-    private synchronized String changeSummary(String state, String input) {
-        if (changes.isEmpty()) return "";
-        StringBuilder b = new StringBuilder("What changed (stored -> proposed):\n");
-        boolean mine = false;
-        for (JsonObject c : changes) {
-            boolean here = c.get("state").getAsString().equals(state) && c.get("input").getAsString().equals(input);
-            mine |= here;
-            b.append("    ").append(c.get("state").getAsString()).append(' ').append(c.get("input").getAsString()).append(": ")
-                    .append(c.get("before").getAsString()).append("  =>  ").append(c.get("after").getAsString())
-                    .append(here ? "   <- this test's transition" : "").append('\n');
-        }
-        if (!mine)
-            b.append("This test's transition (").append(state).append(", ").append(input)
-                    .append(") did not change: its words pass through a transition that did.\n");
-        return b.toString();
-    }
-
-    /** Whether the spec as it is now (update mode wrote it) answers {@code inputs} with {@code outputs}. */
-    private boolean explains(List<String> inputs, List<String> outputs) {
-        Cli.Result r = Cli.run(List.of(cli, "suite", spec.toString(), "--format", "json"), Map.of());
-        if (r.exit() != 0) return false;
-        Map<String, JsonObject> table = new java.util.HashMap<>();
-        String state = null;
-        try {
-            for (JsonElement e : JsonParser.parseString(r.out()).getAsJsonObject().getAsJsonArray("transitions")) {
-                JsonObject t = e.getAsJsonObject();
-                table.put(t.get("state").getAsString() + "\0" + t.get("input").getAsString(), t);
-                if (t.getAsJsonArray("access").isEmpty()) state = t.get("state").getAsString();
-            }
-        } catch (RuntimeException e) {
-            return false;
-        }
-        for (int i = 0; i < inputs.size(); ++i) {
-            JsonObject t = state == null ? null : table.get(state + "\0" + inputs.get(i));
-            String predicted = t == null || t.has("unknown") ? "err" : t.get("output").getAsString();
-            if (!predicted.equals(outputs.get(i))) return false;
-            state = t == null || t.has("unknown") ? null : t.get("target").getAsString();
-        }
-        return true;
-    }
-
-    private static String indent(String text) {
-        StringBuilder b = new StringBuilder();
-        for (String line : text.split("\n", -1)) {
-            if (line.isEmpty()) continue;
-            b.append("    ").append(line).append('\n');
-        }
-        return b.toString();
-    }
-
-    /** Runs the typestar CLI. */
-    static final class Cli {
-        record Result(int exit, String out, String err, String command) {
-            String describe() {
-                String e = err.strip();
-                return command + " exited with " + exit + (e.isEmpty() ? "" : ":\n" + e);
-            }
-        }
-
-        static Result run(List<String> command, Map<String, String> env) {
-            ProcessBuilder pb = new ProcessBuilder(command);
-            pb.environment().keySet().removeIf(k -> k.startsWith("TYPESTAR_DEVICE_TOKEN"));
-            pb.environment().putAll(env);
-            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            String shown = String.join(" ", command);
-            try {
-                Process p = pb.start();
-                CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
-                String out = readAll(p.getInputStream());
-                int exit = p.waitFor();
-                return new Result(exit, out, err.join(), shown);
-            } catch (IOException e) {
-                return new Result(127, "", "cannot run " + command.get(0) + ": " + e.getMessage()
-                        + " (install typestar, or set -Dtypestar.cli=PATH or TYPESTAR_CLI)", shown);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return new Result(130, "", "interrupted", shown);
-            }
-        }
-
-        private static String readAll(InputStream in) {
-            try (in) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "";
-            }
-        }
-    }
-
-    /** The aligned trace of the CLI and the GoogleTest plugin (session's format_trace). */
-    static final class Trace {
-        static String format(List<String> states, List<String> inputs, List<String> expected, List<String> actual, int indent) {
-            List<String[]> rows = new ArrayList<>();
-            rows.add(new String[] {"step", "state", "input", "expected", "actual"});
-            for (int i = 0; i < inputs.size(); ++i)
-                rows.add(new String[] {String.valueOf(i + 1), i < states.size() ? states.get(i) : "?", inputs.get(i),
-                        i < expected.size() ? expected.get(i) : "", i < actual.size() ? actual.get(i) : ""});
-            int[] width = new int[5];
-            for (String[] row : rows)
-                for (int c = 0; c < 5; ++c) width[c] = Math.max(width[c], row[c].length());
-            boolean marked = false;
-            StringBuilder out = new StringBuilder();
-            for (int r = 0; r < rows.size(); ++r) {
-                StringBuilder line = new StringBuilder(" ".repeat(indent));
-                for (int c = 0; c < 5; ++c) {
-                    line.append(rows.get(r)[c]);
-                    if (c + 1 < 5) line.append(" ".repeat(width[c] - rows.get(r)[c].length() + 2));
-                }
-                if (r > 0 && !marked && !rows.get(r)[3].equals(rows.get(r)[4])) {
-                    line.append(" ".repeat(width[4] - rows.get(r)[4].length())).append("  <- differs");
-                    marked = true;
-                }
-                int end = line.length();
-                while (end > 0 && line.charAt(end - 1) == ' ') --end;
-                out.append(line, 0, end).append('\n');
-            }
-            return out.toString();
-        }
-    }
 }

@@ -1,0 +1,171 @@
+package typestar.junit;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The spec's tests run once, by the session: {@code typestar check SPEC --device URL --bound B
+ * --format json} (docs/runners.md, schema {@code typestar-check/1}) against this JVM's purpose served
+ * for the occasion, with the cache, batching, late-callback judgement and quiescence double-check of
+ * {@code typestar check}. The first test to run starts it (the others wait for it: safe under JUnit's
+ * parallel mode); each test then reports its own result: passed, failed with the session's message
+ * (a difference also with the proposal and what changed; a timing failure proposes no spec), or
+ * aborted with the reason it was not tested.
+ */
+final class CheckRun {
+    private final TypestarSpec owner;
+    private final Proposals proposals;
+    private final Path spec;
+    private final long bound;
+    private JsonObject result;         // the check's object, once run
+    private String runError;           // why the check gave no object
+    private final Map<String, JsonObject> byName = new HashMap<>();
+    private JsonObject recheck;        // update mode: the written spec checked again
+    private boolean assumptionsPrinted;
+    private final String[] servedUrl = new String[1];  // the loopback URL of the latest check
+    private String resultUrl;                          // ... and of the one whose results the tests report
+
+    CheckRun(TypestarSpec owner, Proposals proposals, long bound) {
+        this.owner = owner;
+        this.proposals = proposals;
+        this.spec = owner.specPath();
+        this.bound = bound;
+    }
+
+    /** {@code typestar check --format json} on {@code file} through the served purpose; null with {@code error[0]} set when it printed no object. */
+    private JsonObject check(Path file, String[] error) {
+        List<String> args = List.of(file.toString(), "--bound", String.valueOf(bound), "--format", "json");
+        Cli.Result r;
+        try {
+            r = proposals.serve("check", args, servedUrl);
+        } catch (IOException e) {
+            error[0] = "cannot serve the purpose to typestar check: " + e.getMessage();
+            return null;
+        }
+        try {
+            JsonObject j = JsonParser.parseString(r.out()).getAsJsonObject();
+            if (!j.has("format") || !j.get("format").getAsString().equals("typestar-check/1") || !j.has("tests")) {
+                error[0] = r.describe() + "\nit printed no typestar-check/1 object (an older typestar CLI?)";
+                return null;
+            }
+            return j;
+        } catch (RuntimeException e) {
+            error[0] = r.describe() + "\nits output is not JSON: " + e.getMessage();
+            return null;
+        }
+    }
+
+    private synchronized JsonObject result() {
+        if (result == null && runError == null) {
+            String[] error = new String[1];
+            result = check(spec, error);
+            resultUrl = servedUrl[0];
+            if (result == null) {
+                runError = error[0];
+            } else {
+                for (JsonElement e : result.getAsJsonArray("tests")) byName.put(e.getAsJsonObject().get("name").getAsString(), e.getAsJsonObject());
+            }
+        }
+        return result;
+    }
+
+    /** The result of the test of transition {@code transition} ({@code <State>_<input>}), as this JUnit test's outcome. */
+    void report(String name, String transition, String state, String input) {
+        JsonObject r = result();
+        if (r == null) Assertions.fail("typestar: " + name + ": typestar check did not run the spec's tests: " + runError);
+        JsonObject t;
+        synchronized (this) {
+            t = byName.get(transition);
+        }
+        if (t == null)
+            Assertions.fail("typestar: " + name + ": typestar check gave no result for this test (" + r.get("summary").getAsString() + ")");
+        String status = t.get("status").getAsString();
+        String message = localReproduce(text(t, "message"), r, name);
+        switch (status) {
+            case "passed" -> printAssumptions(r);
+            case "skipped", "not_tested" -> Assumptions.abort(message.strip());
+            case "failed" -> failed(name, t, message, state, input);
+            default -> Assertions.fail("typestar: " + name + ": typestar check answered status '" + status + "':\n" + message);
+        }
+    }
+
+    /** A failed test: the session's message; a difference also gets the proposal (update mode: may pass). */
+    private void failed(String name, JsonObject t, String message, String state, String input) {
+        String failure = text(t, "failure");
+        StringBuilder m = new StringBuilder(message);
+        if (!m.toString().endsWith("\n")) m.append('\n');
+        if (!message.contains("Reproduce: ")) m.append(Launcher.reproduce(owner, name, bound));
+        if (!failure.equals("counterexample")) {
+            // A timing failure, a device error, non-determinism: no spec is proposed.
+            Assertions.fail(m.toString());
+        }
+        String report = proposals.proposal(true, bound);
+        m.append(report).append(proposals.changeSummary(state, input));
+        if (proposals.wroteSpec) {
+            // Update mode: the test passes when the written spec's own test of it passes on the device.
+            JsonObject again = recheck();
+            JsonObject mine = null;
+            if (again != null)
+                for (JsonElement e : again.getAsJsonArray("tests"))
+                    if (e.getAsJsonObject().get("name").getAsString().equals(t.get("name").getAsString())) mine = e.getAsJsonObject();
+            boolean explained = again != null && (mine == null ? again.get("verdict").getAsString().equals("pass")
+                    : !mine.get("status").getAsString().equals("failed"));
+            if (explained) {
+                if (!report.equals(proposals.pointer())) System.out.print("typestar: " + report);  // once per spec
+                System.out.println("typestar: " + name + ": the device conforms to the updated spec here ("
+                        + again.get("summary").getAsString() + ").");
+                return;
+            }
+            m.append("The proposal was written into the spec, but the device does not conform to it either (a non-deterministic device?)")
+                    .append(again == null ? "" : ": " + again.get("summary").getAsString()).append('\n');
+        }
+        Assertions.fail(m.toString());
+    }
+
+    /** Update mode: the written spec checked once more through the served purpose. */
+    private synchronized JsonObject recheck() {
+        if (recheck == null) recheck = check(spec, new String[1]);
+        return recheck;
+    }
+
+    /**
+     * The session's reproduce line names the loopback URL this run served the purpose on (gone when the
+     * JVM exits); the printed one runs the test class through an exec: launcher instead.
+     */
+    private String localReproduce(String message, JsonObject r, String name) {
+        String served = "Reproduce: " + text(r, "reproduce") + "\n";
+        if (message.contains(served)) message = message.replace(served, Launcher.reproduce(owner, name, bound));
+        if (resultUrl == null) return message;
+        String device = "  device: " + resultUrl + "\n";
+        message = message.replace(device, "  device: " + owner.device() + " (served to typestar check on " + resultUrl + ")\n");
+        return message.replace("device " + resultUrl, "device " + owner.device());
+    }
+
+    /** The assumptions a pass relied on, once per spec (as `typestar check` prints its assumptions block). */
+    private synchronized void printAssumptions(JsonObject r) {
+        if (assumptionsPrinted) return;
+        assumptionsPrinted = true;
+        StringBuilder b = new StringBuilder("typestar: " + spec + " (" + owner.suiteName() + ", bound B=" + bound
+                + "): passing is bounded evidence, not a proof. It relies on:\n");
+        List<String> all = new ArrayList<>();
+        for (JsonElement e : r.getAsJsonArray("assumptions")) all.add(e.getAsString());
+        String note = owner.timingNote();
+        if (!note.isEmpty()) all.add(note);
+        for (String a : all) b.append("  - ").append(a).append('\n');
+        System.out.print(b);
+    }
+
+    private static String text(JsonObject o, String key) {
+        JsonElement e = o.get(key);
+        return e == null || e.isJsonNull() ? "" : e.getAsString();
+    }
+}
