@@ -31,13 +31,17 @@
 // The CLI is `typestar` on the PATH, or TYPESTAR_CLI.
 'use strict';
 
-const { spawn, spawnSync } = require('child_process');
+const { spawnSync } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
 const { Agent } = require('./agent');
+const {
+  acceptCommand, cliWarnings, needsForce, proposedPath, shellQuote, indent, formatTrace, runCli, cliMissing,
+  changedTransitions, changeSummary, writeAtomically,
+} = require('./cli');
 const { NodeDevice, DeviceError, NondeterminismError, OUTSIDE_PURPOSE, watchCrashes } = require('./device');
 const { definitionOf } = require('./purpose');
 
@@ -108,79 +112,6 @@ function settings(options = {}) {
     learner,
     errors,
   };
-}
-
-/// What `typestar accept` needs to take the proposal of `spec`: --auto keeps the generated names of
-/// new states (stored states keep theirs); --force for another class name, callins or callbacks.
-function acceptCommand(spec, force) {
-  return `typestar accept ${shellQuote(spec)} --auto${force ? ' --force' : ''}`;
-}
-
-/// What a `typestar learn` run said of itself (its stderr), as the CLI wrote it: its summary line
-/// ("learned N typestate states with L# in R rounds: ...") and its warnings (the tight-bound one).
-function cliWarnings(stderr) {
-  return stderr.split('\n').filter((l) => l.startsWith('typestar: warning: ') || l.startsWith('typestar: learned '))
-    .map((l) => l.slice('typestar: '.length));
-}
-
-/// `<spec without .yaml>.proposed.<ext>`, as the gtest plugin names proposals.
-/// Whether `typestar accept` needs --force for `proposal` over `stored` (both `typestar export
-/// --format json`): another class name, or other callins or callbacks (session/proposal.hpp's
-/// proposal_mismatch).
-function needsForce(stored, proposal) {
-  const same = (a, b) => JSON.stringify([...(a || [])].sort()) === JSON.stringify([...(b || [])].sort());
-  return stored.name !== proposal.name || !same(stored.callins, proposal.callins) || !same(stored.callbacks, proposal.callbacks);
-}
-
-function proposedPath(spec, ext) {
-  const e = path.extname(spec);
-  const base = e === '.yaml' || e === '.yml' ? spec.slice(0, -e.length) : spec;
-  return `${base}.proposed.${ext}`;
-}
-
-function shellQuote(text) {
-  if (text !== '' && /^[A-Za-z0-9_./:=@%+-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
-
-function indent(text, prefix) {
-  return text.split('\n').map((l) => (l === '' ? '' : prefix + l)).join('\n').replace(/\n*$/, '\n');
-}
-
-/// The aligned trace of a failing word, exactly as typestar::format_trace (indent 4).
-function formatTrace(steps, indentBy = 4) {
-  const rows = [['step', 'state', 'input', 'expected', 'actual'],
-    ...steps.map((s, i) => [String(i + 1), s.state, s.input, s.expected, s.actual])];
-  const width = [0, 1, 2, 3, 4].map((c) => Math.max(...rows.map((r) => r[c].length)));
-  let marked = false;
-  return rows.map((row, r) => {
-    let line = ' '.repeat(indentBy) + row.map((cell, c) => (c < 4 ? cell + ' '.repeat(width[c] - cell.length + 2) : cell)).join('');
-    if (r > 0 && !marked && steps[r - 1].expected !== steps[r - 1].actual) {
-      line += `${' '.repeat(width[4] - row[4].length)}  <- differs`;
-      marked = true;
-    }
-    return line.replace(/ +$/, '');
-  }).join('\n') + '\n';
-}
-
-/// Runs the typestar CLI; resolves {status, stdout, stderr}. Never rejects for a non-zero exit;
-/// rejects with a clear message when the CLI cannot be started.
-function runCli(cli, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cli, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('error', (e) => reject(new Error(cliMissing(cli, e))));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-function cliMissing(cli, e) {
-  return e && e.code === 'ENOENT'
-    ? `the typestar CLI '${cli}' was not found: install typestar (cmake --install) or set TYPESTAR_CLI to its path`
-    : `cannot run the typestar CLI '${cli}': ${e && e.message ? e.message : e}`;
 }
 
 /// The suite of `spec` from `typestar suite --format json`. Throws an Error with the CLI's
@@ -423,35 +354,6 @@ class SpecRun {
   }
 }
 
-/// The transitions that changed from the stored spec to the proposal, by the stored spec's state
-/// names: `typestar diff --format json`'s `changes` ({state, input, before, after}); none when it
-/// cannot tell.
-async function changedTransitions(cli, stored, proposal) {
-  const d = await runCli(cli, ['diff', stored, proposal, '--format', 'json']);
-  try {
-    return JSON.parse(d.stdout).changes;
-  } catch (e) {
-    return [];
-  }
-}
-
-/// One line per changed transition (the stored spec's names), this test's own marked; or that this
-/// test's transition did not change (the gtest plugin's text). Empty without changes.
-function changeSummary(changes, state, input) {
-  if (!changes || changes.length === 0) return '';
-  const mine = changes.some((c) => c.state === state && c.input === input);
-  return 'What changed (stored -> proposed):\n' +
-    changes.map((c) => `    ${c.state} ${c.input}: ${c.before}  =>  ${c.after}` +
-      `${c.state === state && c.input === input ? "   <- this test's transition" : ''}\n`).join('') +
-    (mine ? '' : `This test's transition (${state}, ${input}) did not change: its words pass through a transition that did.\n`);
-}
-
-function writeAtomically(file, text) {
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
-}
-
 /// Outputs the spec predicts for `inputs`, from the CLI's transition table (`transitions`: output
 /// and target per state and input); after an `err` (absorbing) every output is `err`.
 function predict(suite, inputs) {
@@ -469,6 +371,40 @@ function predict(suite, inputs) {
   });
 }
 
+/// Under `node --test --watch`, makes the spec a dependency of this test file, so that saving the
+/// spec re-runs the file as saving a required module does. node:test has no public way to add a file
+/// to what it watches (`--watch-path` is refused with `--test`); its child processes report each
+/// module they load with this message (Node's module loader does so when WATCH_REPORT_DEPENDENCIES is
+/// set), and the runner sends the same one for the spec. Outside watch mode it does nothing.
+function watchSpec(spec) {
+  if (!process.env.WATCH_REPORT_DEPENDENCIES || typeof process.send !== 'function') return;
+  try {
+    process.send({ 'watch:require': [spec] });
+  } catch (e) {
+    // the watching parent is gone: nothing to report to
+  }
+}
+
+/// Registers the one test `name` of a spec that cannot be tested (bad settings, an unusable purpose,
+/// a spec that does not load or does not match the purpose): it fails with `message`, or runs `body`.
+/// A name pattern (--test-name-pattern, --test-skip-pattern, `only`) may filter it out, and node:test
+/// would then exit 0 with no word run: when its body never started, the process says so on stderr
+/// and exits 1 (node:test's own tests only: a runner's tests pass options.test).
+function setUpFailure(test, options, name, message, body = () => { throw new Error(message); }) {
+  let started = false;
+  test(name, (...args) => {
+    started = true;
+    return body(...args);
+  });
+  if (options.test) return;
+  process.once('exit', () => {
+    if (started) return;
+    process.stderr.write(`${message.trimEnd()}\n(the test ${name} was filtered out by a name pattern, but no ` +
+                         'conformance test of this spec can run: failing)\n');
+    process.exitCode = 1;
+  });
+}
+
 /// Registers the tests of `specFile` (a path; relative to the current directory) run against
 /// `purpose`: a built definition (LearningPurpose#build()), a LearningPurpose, a function
 /// make(options), or a module exporting one of them (as `--purpose ./file.js` of the agent).
@@ -478,20 +414,19 @@ function predict(suite, inputs) {
 function specTests(specFile, purpose, options = {}) {
   const test = options.test ?? require('node:test');
   const spec = path.resolve(specFile);
+  watchSpec(spec);
   const s = settings(options);
   if (s.errors.length > 0) {
-    test(`${fallbackName(spec, options.name)}.settings`, () => {
-      throw new Error(`typestar: bad settings for ${spec}; no conformance test ran:\n${s.errors.map((e) => `  ${e}\n`).join('')}`);
-    });
+    setUpFailure(test, options, `${fallbackName(spec, options.name)}.settings`,
+      `typestar: bad settings for ${spec}; no conformance test ran:\n${s.errors.map((e) => `  ${e}\n`).join('')}`);
     return;
   }
   let definition;
   try {
     definition = definitionOf(purpose, options.purposeOptions ?? {}, 'the purpose');
   } catch (e) {
-    test(`${fallbackName(spec, options.name)}.purpose`, () => {
-      throw new Error(`typestar: the purpose for ${spec} is not usable: ${e.message}`);
-    });
+    setUpFailure(test, options, `${fallbackName(spec, options.name)}.purpose`,
+      `typestar: the purpose for ${spec} is not usable: ${e.message}`);
     return;
   }
   const run = new SpecRun(spec, definition, options);
@@ -503,9 +438,7 @@ function specTests(specFile, purpose, options = {}) {
   try {
     suite = loadSuite(s.cli, spec, s.bound);
   } catch (e) {
-    test(`${fallbackName(spec, options.name)}.load`, () => {
-      throw new Error(`typestar: ${e.message}`);
-    });
+    setUpFailure(test, options, `${fallbackName(spec, options.name)}.load`, `typestar: ${e.message}`);
     return;
   }
   // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
@@ -513,7 +446,8 @@ function specTests(specFile, purpose, options = {}) {
   const mismatch = purposeMismatch(s.cli, spec, run.theDevice(), seen);
   run.specTiming = seen.timing;
   if (mismatch.length > 0) {
-    test(`${suite.test_suite}.purpose`, () => runMismatch(run, suite, mismatch));
+    setUpFailure(test, options, `${suite.test_suite}.purpose`, mismatchMessage(run, mismatch),
+      () => runMismatch(run, suite, mismatch));
     return;
   }
   if (options.nested) {
@@ -577,10 +511,14 @@ function purposeMismatch(cli, spec, device, seen = {}) {
 /// The one failure of a spec that does not match its purpose. Another class: no re-learning (wrong
 /// spec or wrong purpose); other callins or callbacks of the same class: the purpose re-learned from
 /// scratch, for review (accepting it needs --force).
+function mismatchMessage(run, mismatch) {
+  return `typestar: ${run.spec} does not match the learning purpose of ${run.def.name}; no word was run:\n` +
+         mismatch.map((x) => `  - ${x}\n`).join('');
+}
+
 async function runMismatch(run, suite, mismatch) {
   enter(run);
-  let m = `typestar: ${run.spec} does not match the learning purpose of ${run.def.name}; no word was run:\n` +
-          mismatch.map((x) => `  - ${x}\n`).join('');
+  let m = mismatchMessage(run, mismatch);
   if (mismatch.some((x) => x.startsWith('the spec is of class') || x.startsWith('the spec does not export'))) {
     m += 'Check that the test names the right spec file and the right purpose.\n';
     throw new Error(m);
