@@ -44,6 +44,7 @@ const {
 } = require('./cli');
 const { NodeDevice, DeviceError, NondeterminismError, OUTSIDE_PURPOSE, watchCrashes } = require('./device');
 const { definitionOf } = require('./purpose');
+const { confirmQuiet, newCallbackOf, replayLonger, specPath, predict } = require('./quiescence');
 
 /// An environment variable's truth, as the gtest plugin reads CI and TYPESTAR_UPDATE: set,
 /// non-empty, and not one of 0, false, no, off.
@@ -354,22 +355,6 @@ class SpecRun {
   }
 }
 
-/// Outputs the spec predicts for `inputs`, from the CLI's transition table (`transitions`: output
-/// and target per state and input); after an `err` (absorbing) every output is `err`.
-function predict(suite, inputs) {
-  const table = new Map(suite.transitions.map((t) => [`${t.state}\u0000${t.input}`, t]));
-  const initial = suite.transitions.find((t) => t.access.length === 0)?.state;
-  let state = initial;
-  return inputs.map((input) => {
-    const t = table.get(`${state}\u0000${input}`);
-    if (!t || t.unknown) {
-      state = null;
-      return 'err';
-    }
-    state = t.target;
-    return t.output;
-  });
-}
 
 /// Under `node --test --watch`, makes the spec a dependency of this test file, so that saving the
 /// spec re-runs the file as saving a required module does. node:test has no public way to add a file
@@ -573,6 +558,7 @@ async function runTransition(run, suite, tr, t) {
     return { ...w, inputs: w.inputs.slice(0, k), expected: w.expected.slice(0, k), states: w.states.slice(0, k),
              purpose: `${w.purpose} (cut before an unknown transition)` };
   }).filter((w) => w.inputs.length > 0);
+  const ctx = { run, suite, tr, name, skipped };
 
   const untested = new Set();  // transitions the device's learning purpose did not let a word take
   for (let n = 0; n < words.length; ++n) {
@@ -585,6 +571,8 @@ async function runTransition(run, suite, tr, t) {
         throw new Error(`typestar: the device ${d.name} answered one word in two ways (not deterministic):\n  ${e.message}`);
       if (!run.crash && e instanceof DeviceError && /crashed|uncaught exception|unhandled promise rejection/.test(e.message))
         run.crash = e.message;
+      const change = run.crash ? null : newCallbackOf(suite, e);
+      if (change) return failNewCallback(ctx, change);
       throw new Error(`typestar: device ${d.name} failed: ${e && e.message ? e.message : e}\n` +
                       (run.crash ? 'A crash is a device error, not an answer: no further word of this spec is run.\n' : ''));
     }
@@ -596,57 +584,39 @@ async function runTransition(run, suite, tr, t) {
     }
     // A callback later than tmax makes a `wait` answer quiet too early: give it the double-check's
     // factor x tmax to show up (it is recorded as a violation) before the difference counts as the class's.
+    // A late callback the spec has nowhere does not void the difference: both are a protocol change.
     await new Promise((resolve) => setTimeout(resolve, suite.quiet_checks.factor * d.timing.tmaxMs));
-    checkTiming(d);
-    const trace = w.inputs.slice(0, k + 1).map((input, i) =>
-      ({ state: w.states[i], input, expected: w.expected[i], actual: outputs[i] }));
-    let m = `typestar: ${name}: the device does not conform to the spec.\n` +
-      `  spec:   ${at} (state ${tr.state}, input ${tr.input})\n` +
-      `  device: ${d.name} (in-process, this Node)\n` +
-      `  word ${n + 1} of ${words.length}: ${w.inputs.slice(0, k + 1).join(' ')}  (${w.purpose})\n\n` +
-      `${formatTrace(trace, 4)}\n` +
-      `Passing is ${run.assumptions(suite, skipped)}` +
-      `${reproduceLine(run, suite, tr)}\n`;
-    const p = await run.propose(run.settings.bound ?? suite.bound);
-    if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
-    const actual = outputs.slice(0, k + 1);
-    const word = w.inputs.slice(0, k + 1);
-    if (p.wroteSpec) {
-      // Update mode: the test passes when the written spec explains the device's answer.
-      let explained = false;
-      try {
-        const updated = loadSuite(run.settings.cli, run.spec, null);
-        explained = predict(updated, word).every((o, i) => o === actual[i]);
-      } catch (e) {
-        explained = false;
-      }
-      if (explained) {
-        if (!run.updateAnnounced) {
-          run.updateAnnounced = true;
-          process.stdout.write(`typestar: ${p.report}`);
-        }
-        process.stdout.write(`typestar: ${name}: the device's answer on ${word.join(' ')} is in the updated spec.\n`);
-        return;
-      }
-      m += 'Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n';
+    let also = '';
+    try {
+      checkTiming(d);
+    } catch (e) {
+      const change = newCallbackOf(suite, e.cause);
+      if (!change) throw e;
+      const heard = change.kind === 'tmax' ? `${change.afterMs.toFixed(1)} ms after a wait answered quiet` : 'in a long wait';
+      also = `(Callback '${change.symbol}', which the spec has nowhere, was also heard ${heard} on ` +
+             `'${change.steps.map((x) => x.input).join(' ')}': part of the same protocol change.)\n`;
     }
-    m += `Re-learned (seeded with the stored spec): ${p.summary}`;
-    m += changeSummary(p.changed, tr.state, tr.input);
-    if (!run.reportPrinted) {
-      run.reportPrinted = true;
-      m += p.report;
-    } else {
-      m += p.pointer;
-    }
-    throw new Error(m);
+    return failDifference(ctx, {
+      intro: '',
+      label: `word ${n + 1} of ${words.length}: ${w.inputs.slice(0, k + 1).join(' ')}  (${w.purpose})`,
+      inputs: w.inputs.slice(0, k + 1), states: w.states, expected: w.expected, actual: outputs.slice(0, k + 1), also,
+    });
   }
   try {
     await confirmQuiet(run, suite, words);
   } catch (e) {
+    const change = newCallbackOf(suite, e);
+    if (change) return failNewCallback(ctx, change);
     throw new Error(`typestar: ${name}: device ${d.name} failed the quiescence double-check: ${e && e.message ? e.message : e}\n` +
                     reproduceLine(run, suite, tr));
   }
-  checkTiming(d);  // a violation recorded since (a late callback) voids the pass
+  try {
+    checkTiming(d);  // a violation recorded since (a late callback) voids the pass
+  } catch (e) {
+    const change = newCallbackOf(suite, e.cause);
+    if (change) return failNewCallback(ctx, change);
+    throw e;
+  }
   if (untested.size > 0) {
     t.skip(`typestar: ${run.spec}:${tr.line}: state ${tr.state}, input ${tr.input}: not tested: the learning purpose ` +
            `does not explore ${[...untested].sort().join('; ')} (it answered ${OUTSIDE_PURPOSE})`);
@@ -657,6 +627,86 @@ async function runTransition(run, suite, tr, t) {
     t.diagnostic(`spec: ${at}, bound B=${suite.bound}, transition (${tr.state}, ${tr.input})`);
     for (const line of `Passing is ${run.assumptions(suite, skipped)}`.trimEnd().split('\n')) t.diagnostic(line);
   }
+}
+
+/// A callback no transition of the spec answers, heard late (after a `wait` answered quiet) or in
+/// the double-check's long wait (`change`: newCallbackOf's violation): a protocol change, reported
+/// as one, with its trace and the proposal's diff, in this test. The word that heard it is run once
+/// more with its last wait extended to the double-check's factor x tmax, for the trace.
+async function failNewCallback(ctx, change) {
+  const { run, suite } = ctx;
+  const d = run.theDevice();
+  const inputs = change.steps.map((s) => s.input);
+  let actual = change.steps.map((s) => s.output);
+  let how = `it arrived ${change.waitMs ? `within a wait of ${change.waitMs} ms (${suite.quiet_checks.factor} x tmax)` :
+    `${change.afterMs.toFixed(1)} ms after a wait of tmax=${d.timing.tmaxMs} ms answered quiet`}`;
+  if (change.kind === 'tmax') {
+    const waitMs = suite.quiet_checks.factor * d.timing.tmaxMs;
+    const replay = await replayLonger(d, inputs, waitMs);
+    if (replay && replay[replay.length - 1] === change.symbol) {
+      actual = replay;
+      how += `; the trace is the word run again with its last wait extended to ${waitMs} ms ` +
+             `(${suite.quiet_checks.factor} x tmax)`;
+    } else {
+      actual = [...actual.slice(0, -1), `${actual[actual.length - 1]}, then ${change.symbol}`];
+    }
+  }
+  const { states, expected } = specPath(suite, inputs);
+  let k = actual.findIndex((o, i) => o !== expected[i]);
+  if (k < 0) k = inputs.length - 1;
+  return failDifference(ctx, {
+    intro: `callback '${change.symbol}', which the spec has nowhere: a protocol change, not a timing one (${how}).\n`,
+    label: `word: ${inputs.slice(0, k + 1).join(' ')}`,
+    inputs: inputs.slice(0, k + 1), states, expected, actual: actual.slice(0, k + 1),
+    also: '',
+  });
+}
+
+/// The failure of a difference (the gtest plugin's message): where, the aligned trace, what passing
+/// relies on, the reproduce line, then the proposal re-learned by the CLI, what changed and the diff.
+/// Update mode: returns (the test passes) when the written spec explains the device's answer.
+async function failDifference(ctx, diff) {
+  const { run, suite, tr, name, skipped } = ctx;
+  const d = run.theDevice();
+  const { inputs: word, actual } = diff;
+  const trace = word.map((input, i) => ({ state: diff.states[i], input, expected: diff.expected[i], actual: actual[i] }));
+  let m = `typestar: ${name}: the device does not conform to the spec${diff.intro ? `: ${diff.intro}` : '.\n'}` +
+    `  spec:   ${run.spec}:${tr.line} (state ${tr.state}, input ${tr.input})\n` +
+    `  device: ${d.name} (in-process, this Node)\n` +
+    `  ${diff.label}\n\n` +
+    `${formatTrace(trace, 4)}\n${diff.also}` +
+    `Passing is ${run.assumptions(suite, skipped)}` +
+    `${reproduceLine(run, suite, tr)}\n`;
+  const p = await run.propose(run.settings.bound ?? suite.bound);
+  if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
+  if (p.wroteSpec) {
+    // Update mode: the test passes when the written spec explains the device's answer.
+    let explained = false;
+    try {
+      const updated = loadSuite(run.settings.cli, run.spec, null);
+      explained = predict(updated, word).every((o, i) => o === actual[i]);
+    } catch (e) {
+      explained = false;
+    }
+    if (explained) {
+      if (!run.updateAnnounced) {
+        run.updateAnnounced = true;
+        process.stdout.write(`typestar: ${p.report}`);
+      }
+      process.stdout.write(`typestar: ${name}: the device's answer on ${word.join(' ')} is in the updated spec.\n`);
+      return;
+    }
+    m += 'Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n';
+  }
+  m += `Re-learned (seeded with the stored spec): ${p.summary}`;
+  m += changeSummary(p.changed, tr.state, tr.input);
+  if (!run.reportPrinted) {
+    run.reportPrinted = true;
+    m += p.report;
+  } else {
+    m += p.pointer;
+  }
+  throw new Error(m);
 }
 
 /// The line that reruns the one test of `tr` (nested: by its name within its state's describe).
@@ -670,56 +720,7 @@ function checkTiming(d) {
   try {
     d.checkTiming();
   } catch (e) {
-    throw new Error(`typestar: device ${d.name} failed: ${e.message}`);
-  }
-}
-
-/// Double-checks, once per state and process, every quiet `wait` this test's words relied on, as
-/// \`typestar check\` and the gtest plugin do (confirm_quiescence): every way into the state that the
-/// CLI lists (\`suite --format json\`'s quiet_checks: the state's access word and each transition into
-/// it), then a wait of factor x tmax must stay quiet. A callback within it means tmax is too small
-/// (the passing answers were not evidence), or, when the spec has that callback nowhere, a protocol
-/// difference; either way the test fails.
-async function confirmQuiet(run, suite, words) {
-  const d = run.theDevice();
-  const unknown = new Set(suite.transitions.filter((x) => x.unknown).map((x) => `${x.state}\u0000${x.input}`));
-  const callbacks = new Set(suite.transitions.map((x) => x.output));
-  const factor = suite.quiet_checks.factor;
-  for (const w of words) {
-    for (let i = 0; i < w.inputs.length; ++i) {
-      const state = w.states[i];
-      if (w.inputs[i] !== 'wait' || w.expected[i] !== 'quiet' || run.confirmed.has(state)) continue;
-      run.confirmed.add(state);
-      for (const check of suite.quiet_checks.words) {
-        if (check.state !== state) continue;
-        if (check.inputs.some((input, k) => unknown.has(`${check.states[k]}\u0000${input}`))) continue;  // not tested
-        const timeout = d.timing.tmaxMs * factor;
-        let got = 'quiet';
-        await d.reset();
-        try {
-          for (const input of check.inputs) {
-            const answer = await d.step(input);
-            if (answer === 'err' || answer === OUTSIDE_PURPOSE) {  // refused, or not explored: nothing to listen to
-              got = 'err';
-              break;
-            }
-          }
-          if (got !== 'err') got = await d.step('wait', timeout);
-        } finally {
-          await d.finish();
-        }
-        if (got === 'quiet' || got === 'err') continue;
-        const after = check.inputs.length === 0 ? 'the start' : `'${check.inputs.join(' ')}'`;
-        if (!callbacks.has(got)) {
-          throw new DeviceError(`the device does not conform to the spec: after ${after} (state ${state}), a wait of ` +
-                                `${timeout} ms (${factor} x tmax) heard callback '${got}', which the spec does not have ` +
-                                `(device ${d.name}): a protocol difference, not a timing one`);
-        }
-        throw new DeviceError(`tmax too small: after ${after} (a way into quiet state ${state}), a wait of ` +
-                              `tmax=${d.timing.tmaxMs} ms was answered quiet, but callback '${got}' arrived within ` +
-                              `${timeout} ms (device ${d.name}); raise tmax so that every callback arrives within it`);
-      }
-    }
+    throw new Error(`typestar: device ${d.name} failed: ${e.message}`, { cause: e });
   }
 }
 

@@ -89,6 +89,25 @@ function job(change = (p) => p, options = {}) {
       process.nextTick(() => j.emit('cancelled'));
     });
   }
+  if (options.closeAfterDone) {
+    // The upgrade adds a callback: `close` follows `done` (as zlib streams auto-destroy after `end`),
+    // 3 x tmax late the first 14 times (a cold start: with the example's suite the last of them ends
+    // a word on a quiet wait, so today's runner saw "tmax too small" first), then on the next tick.
+    let cold = 14;
+    p = p.reset((sink) => {
+      const j = new EventEmitter();
+      j.state = 'idle';
+      j.on('done', () => {
+        sink.emit('done');
+        const late = cold > 0;
+        --cold;
+        if (late) setTimeout(() => sink.emit('close'), 3 * 20);
+        else process.nextTick(() => sink.emit('close'));
+      });
+      j.on('cancelled', () => sink.emit('cancelled'));
+      return j;
+    }).callback('close');
+  }
   p = p.callback('done').callback('cancelled').settle(() => settle.turns())
     .timing({ tmaxMs: 20, tminMs: 0 }).quietIsStable().restrictTo(callbacksDrained());
   return change(p).build();
@@ -280,6 +299,26 @@ test('a callback later than tmax fails as a device error, never as an answer', a
   assert.ok(r.error, 'the test passed');
   assert.doesNotMatch(r.error, /does not conform/);
   assert.match(r.error, /^typestar: device Job failed: Job: tmax too small: callback 'done' arrived/);
+});
+
+test('an upgrade that adds a callback fails as a protocol change with trace and diff, not as timing', async () => {
+  // The stored spec has `close` among its callbacks (the purpose listens to it) but no transition
+  // answering it. The upgrade emits it after `done`; the first time it comes after a quiet wait.
+  const { dir, spec } = scratchSpec((text) => text.replace('callbacks: [cancelled, done]', 'callbacks: [cancelled, close, done]'));
+  try {
+    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: true })));
+    const failed = Object.entries(results).filter(([, r]) => r.error);
+    assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
+    const [name, first] = failed[0];
+    assert.doesNotMatch(first.error, /raise tmax|tmax too small/, `${name}:\n${first.error}`);
+    assert.match(first.error, /callback 'close', which the spec has nowhere: a protocol change, not a timing one/, first.error);
+    assert.match(first.error, /wait +quiet +close +<- differs/, first.error);
+    assert.match(first.error, /Re-learned \(seeded with the stored spec\): 4 states/, first.error);
+    assert.match(first.error, /s3 wait: quiet  =>  close -> s4   <- this test's transition/, first.error);
+    assert.match(first.error, /Stored -> proposed \(typestar diff\):[^]*close/, first.error);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 /// A copy of the example's spec in a scratch directory, with `edit` applied to its text.
