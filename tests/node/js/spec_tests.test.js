@@ -321,6 +321,25 @@ test('an upgrade that adds a callback fails as a protocol change with trace and 
   }
 });
 
+test('a spec of another class is refused before any re-learning, also in update mode, never with accept --force', async () => {
+  const { dir, spec } = scratchSpec((text) => text.replace('name: Job', 'name: OtherJob'));
+  try {
+    const before = fs.readFileSync(spec, 'utf8');
+    const tests = collect(spec, job(), { update: true }, false);
+    assert.deepStrictEqual([...tests.keys()], ['OtherJob.purpose']);
+    const started = Date.now();
+    const r = await tests.get('OtherJob.purpose')();
+    assert.ok(Date.now() - started < 5000, 'it took long enough to have re-learned');
+    assert.match(r.error, /the spec is of class 'OtherJob', the purpose drives 'Job'/);
+    assert.match(r.error, /Check that the test names the right spec file and the right purpose/);
+    assert.doesNotMatch(r.error, /--force|accept|[Rr]e-learn/);
+    assert.strictEqual(fs.readFileSync(spec, 'utf8'), before);
+    assert.deepStrictEqual(fs.readdirSync(dir), ['job.yaml']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /// A copy of the example's spec in a scratch directory, with `edit` applied to its text.
 function scratchSpec(edit = (text) => text) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'typestar-accept-'));
