@@ -332,7 +332,7 @@ test('a spec of another class is refused before any re-learning, also in update 
     assert.ok(Date.now() - started < 5000, 'it took long enough to have re-learned');
     assert.match(r.error, /the spec is of class 'OtherJob', the purpose drives 'Job'/);
     assert.match(r.error, /Check that the test names the right spec file and the right purpose/);
-    assert.doesNotMatch(r.error, /--force|accept|[Rr]e-learn/);
+    assert.doesNotMatch(r.error, /--force|typestar accept|[Rr]e-learn/);
     assert.strictEqual(fs.readFileSync(spec, 'utf8'), before);
     assert.deepStrictEqual(fs.readdirSync(dir), ['job.yaml']);
   } finally {
