@@ -17,9 +17,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/session/document.hpp"
 #include "typestar/session/test_plan.hpp"
+#include "typestar/session/test_run.hpp"
 #include "typestar/session/timing_probe.hpp"
 #include "typestar/spec/spec.hpp"
 
@@ -171,10 +173,43 @@ struct CheckArgs {
     std::string device;
     std::optional<std::size_t> bound;
     std::string method = "alg2";
+    std::string format = "text";
     TimingArgs timing;
 };
 
+/// `check --format json`: the session runs every planned test and composes the object the
+/// runners read (write_check_json); a run that cannot start is an "error" object too, besides the
+/// message on stderr, so that a runner always has JSON to read.
+void run_check_json(const CheckArgs& o) {
+    if (o.method != "alg2") {
+        print_error("--format json runs the spec's tests (DroidStar Algorithm 2): --method " + o.method +
+                    " does not apply");
+        exit_with(kExitBadInput);
+    }
+    int code = kExitBadInput;
+    try {
+        const Document document = load_document(o.spec);
+        Subject subject = open_subject(o.device, device_options(o.timing));
+        code = write_check_json(std::cout, document, subject, o.bound);
+    } catch (const SpecError& e) {
+        std::string text;
+        for (const auto& d : e.diagnostics()) text += (text.empty() ? "" : "\n") + d.str();
+        std::cerr << text << '\n';
+        write_check_error_json(std::cout, o.spec, text);
+    } catch (const std::exception& e) {
+        print_error(e.what());
+        write_check_error_json(std::cout, o.spec, e.what());
+    }
+    std::cout << std::flush;
+    if (code != kExitOk) exit_with(code);
+}
+
 void run_check(const CheckArgs& o) {
+    if (o.format != "text" && o.format != "json") {
+        print_error("unknown --format '" + o.format + "' (text or json)");
+        exit_with(kExitBadInput);
+    }
+    if (o.format == "json") return run_check_json(o);
     const auto method = method_of(o.method);
     if (!method) {
         print_error("unknown --method '" + o.method + "' (alg2 or wp)");
@@ -309,6 +344,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--device", o->device, "the device: model:PATH, inproc:NAME, http://HOST:PORT or exec:TEST_BINARY#SPEC")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");
         cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
+        cmd->add_option("--format", o->format, "text (default) or json: every planned test's result (typestar-check/1, the object the JUnit 5 and node:test runners read; docs/runners.md)");
         add_timing_options(cmd, o->timing);
         cmd->callback([o] { run_check(*o); });
     }

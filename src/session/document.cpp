@@ -31,8 +31,14 @@
 
 namespace typestar {
 
+spec::Spec detail::spec_for_diff(const Document& d) {
+    if (d.spec) return *d.spec;
+    return spec::load_dot_spec(d.path, spec::sanitize_name(std::filesystem::path(d.path).stem().string(), "imported"));
+}
+
 namespace {
 
+using detail::spec_for_diff;
 namespace fs = std::filesystem;
 
 const char* suite_title(SuiteMethod m) {
@@ -44,12 +50,6 @@ const char* suite_title(SuiteMethod m) {
     return "?";
 }
 
-/// The spec of a typestate document for diff: its spec, or a DOT file's machine as a spec
-/// (SpecError at the edge's line when it is no synchronous closure).
-spec::Spec spec_for_diff(const Document& d) {
-    if (d.spec) return *d.spec;
-    return spec::load_dot_spec(d.path, spec::sanitize_name(fs::path(d.path).stem().string(), "imported"));
-}
 
 /// Two register automata: the signatures, then the shortest separating data trace up to `depth`
 /// steps (iterative deepening over one data word per data class).
@@ -579,6 +579,11 @@ public:
         return check_typestate_document(document, subject, method, bound);
     }
 
+    [[nodiscard]] std::unique_ptr<SpecTestRun> test_run(const Document& document, Subject& subject,
+                                                        const TestRunOptions& options) const override {
+        return detail::typestate_test_run(document, subject, options);
+    }
+
     [[nodiscard]] LearnedDocument learn(Subject& subject, const LearnRequest& request) const override {
         return learn_typestate_document(subject, request);
     }
@@ -651,6 +656,11 @@ public:
     [[nodiscard]] DocumentCheck check(const Document& document, Subject& subject, SuiteMethod method,
                                       std::optional<std::size_t> bound) const override {
         return check_register_document(document, subject, method, bound);
+    }
+
+    [[nodiscard]] std::unique_ptr<SpecTestRun> test_run(const Document& document, Subject& subject,
+                                                        const TestRunOptions& options) const override {
+        return detail::register_test_run(document, subject, options);
     }
 
     [[nodiscard]] LearnedDocument learn(Subject& subject, const LearnRequest& request) const override {

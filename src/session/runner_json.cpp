@@ -1,9 +1,13 @@
 // The machine interface the runners read (JUnit 5, node:test, any program): the JSON of `typestar
-// suite --format json` and `typestar diff --format json`, composed here in the session so that the
+// suite --format json`, `typestar check --format json` and `typestar diff --format json`, composed here in the session so that the
 // CLI only prints it and every runner reads one shape.
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 #include <ostream>
+#include <sstream>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -14,7 +18,9 @@
 #include "typestar/core/translate.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/session/document.hpp"
+#include "typestar/session/kind.hpp"
 #include "typestar/session/test_plan.hpp"
+#include "typestar/session/test_run.hpp"
 #include "typestar/spec/diff.hpp"
 
 namespace typestar {
@@ -55,11 +61,7 @@ void write_suite_transitions(std::ostream& out, const spec::Spec& spec, const Me
         j["output"] = machine.outputs().name(machine.output(q, *i));
         j["target"] = machine.state_name(machine.successor(q, *i));
         j["access"] = names_of(access[q], machine.inputs());
-        const auto state = spec.typestate.find_state(t.state);
-        const auto callin = std::find(spec.typestate.callins.begin(), spec.typestate.callins.end(), t.input);
-        if (state && callin != spec.typestate.callins.end())
-            if (const Unknown* u = spec.typestate.unknown_at(*state, static_cast<std::size_t>(callin - spec.typestate.callins.begin())))
-                j["unknown"] = std::string(to_string(u->source)) + (u->reason.empty() ? "" : ": " + u->reason);
+        if (!t.unknown.empty()) j["unknown"] = t.unknown;  // the plan says it (plan_transition_tests)
         out << (first ? "\n    " : ",\n    ") << j.dump();
         first = false;
     }
@@ -158,6 +160,140 @@ std::string detail::typestate_diff_json(const spec::SpecDiff& d, bool same) {
     j["old_only_states"] = states(d.old_only_states);
     j["new_only_states"] = states(d.new_only_states);
     return j.dump(2) + "\n";
+}
+
+namespace {
+
+nlohmann::ordered_json optional_ms(const std::optional<double>& ms) {
+    return ms ? nlohmann::ordered_json(*ms) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json text_or_null(const std::string& text) {
+    return text.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(text);
+}
+
+const char* failure_name(TestFailure f) {
+    switch (f) {
+        case TestFailure::None: return "none";
+        case TestFailure::Counterexample: return "counterexample";
+        case TestFailure::Inputs: return "inputs";
+        case TestFailure::Plan: return "plan";
+        case TestFailure::Partition: return "partition";
+        case TestFailure::Nondeterminism: return "nondeterminism";
+        case TestFailure::Timing: return "timing";
+        case TestFailure::Device: return "device";
+    }
+    return "?";
+}
+
+/// The run's verdict from its results: "error" (the device failed, answered non-deterministically,
+/// or the suite could not be made: the text mode's exit 2), else "timing" (a timing failure that
+/// repeats: exit 2), else "fail" (a difference: exit 1), else "pass" (exit 0).
+std::pair<const char*, int> verdict_of(const std::vector<TestResult>& results) {
+    bool error = false, timing = false, fail = false;
+    for (const auto& r : results) {
+        switch (r.failure) {
+            case TestFailure::None: break;
+            case TestFailure::Counterexample:
+            case TestFailure::Partition: fail = true; break;
+            case TestFailure::Timing: timing = true; break;
+            default: error = true;
+        }
+    }
+    if (error) return {"error", 2};
+    if (timing) return {"timing", 2};
+    if (fail) return {"fail", 1};
+    return {"pass", 0};
+}
+
+}  // namespace
+
+int write_check_json(std::ostream& out, const Document& document, Subject& subject, std::optional<std::size_t> bound) {
+    const SpecKind& kind = kind_of(document);
+    TestRunOptions options;
+    options.bound = bound;
+    options.device_url = subject.url;
+    const std::unique_ptr<SpecTestRun> run = kind.test_run(document, subject, options);
+    std::vector<TestResult> results;
+    for (std::size_t i = 0; i < run->plan().size(); ++i) results.push_back(run->run(i));
+
+    const auto [verdict, exit_code] = verdict_of(results);
+    std::size_t passed = 0, failed = 0, skipped = 0, words = 0;
+    std::vector<std::string> untested;  // "state S, input x: unknown (...)" or the RA reason
+    nlohmann::ordered_json tests = nlohmann::ordered_json::array();
+    for (const auto& r : results) {
+        passed += r.status == TestStatus::Passed;
+        failed += r.status == TestStatus::Failed;
+        skipped += r.status == TestStatus::Skipped;
+        words += r.words;
+        if (r.status == TestStatus::NotTested) untested.push_back(r.test.state + " " + r.test.input + ": " + r.reason);
+        tests.push_back(nlohmann::ordered_json{{"name", r.test.name},
+                                               {"state", r.test.state},
+                                               {"input", r.test.input},
+                                               {"line", r.test.line},
+                                               {"status", test_status_name(r.status)},
+                                               {"message", r.message},
+                                               {"reason", text_or_null(r.reason)},
+                                               {"words", r.words},
+                                               {"failure", r.failure == TestFailure::None
+                                                               ? nlohmann::ordered_json(nullptr)
+                                                               : nlohmann::ordered_json(failure_name(r.failure))}});
+    }
+    const std::size_t total = results.size();
+    std::ostringstream summary;
+    summary << verdict << ": " << passed << " of " << total << " tests passed on " << subject.url << " ("
+            << kind.noun() << " " << document.name << ", "
+            << (kind.id() == DocumentKind::RegisterAutomaton ? "the generalised " : "") << "DroidStar Algorithm 2, B="
+            << run->bound() << ")";
+    if (failed) summary << ", " << failed << " failed";
+    if (!untested.empty()) summary << ", " << untested.size() << " not tested";
+    if (skipped) summary << ", " << skipped << " skipped";
+    summary << (verdict == std::string("pass") ? ": bounded evidence, not a proof" : "");
+
+    const TestRunTiming timing = run->timing();
+    const PhaseCounts t = run->stats().total();
+    nlohmann::ordered_json j;
+    j["format"] = "typestar-check/1";
+    j["spec"] = document.path;
+    j["name"] = document.name;
+    j["kind"] = kind.id() == DocumentKind::RegisterAutomaton ? "register-automaton" : "typestate";
+    j["device"] = subject.url;
+    j["bound"] = run->bound();
+    j["method"] = "alg2";
+    j["verdict"] = verdict;
+    j["exit_code"] = exit_code;
+    j["summary"] = summary.str();
+    j["assumptions"] = run->assumptions();
+    j["timing"] = {{"tmax_ms", optional_ms(timing.tmax_ms)},
+                   {"spec_tmax_ms", optional_ms(timing.spec_tmax_ms)},
+                   {"max_delay_ms", optional_ms(timing.max_delay_ms)},
+                   {"note", text_or_null(timing.note)}};
+    j["reproduce"] = run->reproduce();
+    j["stats"] = {{"tests", total},
+                  {"words", words},
+                  {"queries_asked", t.queries_asked},
+                  {"queries_executed", t.queries_executed},
+                  {"symbols_executed", t.symbols_executed},
+                  {"waits_executed", t.waits_executed},
+                  {"timing_retries", t.timing_retries}};
+    j["tests"] = std::move(tests);
+    std::string reason;
+    for (const auto& u : untested) reason += (reason.empty() ? "" : "; ") + u;
+    j["not_tested"] = {{"count", untested.size()}, {"reason", text_or_null(reason)}};
+    out << j.dump(2) << "\n";
+    return exit_code;
+}
+
+void write_check_error_json(std::ostream& out, const std::string& spec, const std::string& message) {
+    nlohmann::ordered_json j;
+    j["format"] = "typestar-check/1";
+    j["spec"] = spec;
+    j["verdict"] = "error";
+    j["exit_code"] = 2;
+    j["summary"] = "error: " + message;
+    j["tests"] = nlohmann::ordered_json::array();
+    j["not_tested"] = {{"count", 0}, {"reason", nullptr}};
+    out << j.dump(2) << "\n";
 }
 
 }  // namespace typestar

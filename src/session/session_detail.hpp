@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,7 +16,24 @@
 #include "typestar/spec/diff.hpp"
 #include "typestar/sul/device.hpp"
 
+namespace typestar {
+struct Document;
+struct Subject;
+struct TestRunOptions;
+class SpecTestRun;
+}  // namespace typestar
+
 namespace typestar::detail {
+
+/// The spec of a typestate document: its spec, or a DOT file's machine as a spec (SpecError at
+/// the edge's line when it is no synchronous closure).
+[[nodiscard]] spec::Spec spec_for_diff(const Document& document);
+
+/// The test runs of the two kinds (SpecKind::test_run; test_run.cpp).
+[[nodiscard]] std::unique_ptr<SpecTestRun> typestate_test_run(const Document& document, Subject& subject,
+                                                              const TestRunOptions& options);
+[[nodiscard]] std::unique_ptr<SpecTestRun> register_test_run(const Document& document, Subject& subject,
+                                                             const TestRunOptions& options);
 
 /// `devices` as a vector; std::invalid_argument("no device") when empty.
 [[nodiscard]] std::vector<Device*> device_list(std::span<Device* const> devices);

@@ -102,7 +102,15 @@ std::vector<TransitionTest> plan_transition_tests(const spec::Spec& spec) {
             std::string name = base;
             for (int n = 2; used.count(name) != 0; ++n) name = base + "_" + std::to_string(n);
             used.insert(name);
-            tests.push_back(TransitionTest{name, state.name, input, spec.source.line_of(state.name, key)});
+            TransitionTest test{name, state.name, input, spec.source.line_of(state.name, key)};
+            if (input != kWait) {
+                const auto c = std::find(t.callins.begin(), t.callins.end(), input);
+                const auto s = t.find_state(state.name);
+                if (s && c != t.callins.end())
+                    if (const Unknown* u = t.unknown_at(*s, static_cast<std::size_t>(c - t.callins.begin())))
+                        test.unknown = std::string(to_string(u->source)) + (u->reason.empty() ? "" : ": " + u->reason);
+            }
+            tests.push_back(std::move(test));
         }
     }
     return tests;

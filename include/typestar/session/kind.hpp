@@ -7,12 +7,14 @@
 // proposal belongs to the stored spec and what it loses. kind_of(document) is the one place that
 // reads which kind a document is; the document functions of typestar/session/document.hpp are
 // one-line calls through it, and a third kind is one more implementation, not a branch in each.
-// Not yet behind it: the proposal workflow's learning step (propose_spec / propose_register_spec
-// share its key, lock, reuse and writing, typestar/session/proposal.hpp) and the gtest plugin's
-// test bodies.
+// It also runs a document's tests one at a time (test_run), which the gtest plugin's test bodies
+// and `typestar check --format json` report. Not yet behind it: the proposal workflow's learning
+// step (propose_spec / propose_register_spec share its key, lock, reuse and writing,
+// typestar/session/proposal.hpp).
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +22,7 @@
 
 #include "typestar/session/document.hpp"
 #include "typestar/session/test_plan.hpp"
+#include "typestar/session/test_run.hpp"
 
 namespace typestar {
 
@@ -70,6 +73,11 @@ public:
     /// Checks `subject` against `document` (check_document).
     [[nodiscard]] virtual DocumentCheck check(const Document& document, Subject& subject, SuiteMethod method,
                                               std::optional<std::size_t> bound) const = 0;
+    /// The tests of `document` (its test_plan) over `subject`'s device, run one at a time through
+    /// one oracle stack (typestar/session/test_run.hpp). Throws std::invalid_argument for a device
+    /// of the other kind or another signature (register automata).
+    [[nodiscard]] virtual std::unique_ptr<SpecTestRun> test_run(const Document& document, Subject& subject,
+                                                                const TestRunOptions& options) const = 0;
     /// Learns `subject`, a device of this kind (learn_document).
     [[nodiscard]] virtual LearnedDocument learn(Subject& subject, const LearnRequest& request) const = 0;
 };

@@ -327,6 +327,7 @@ public:
     /// NondeterminismError.
     [[nodiscard]] CheckReport run(const TestSuite& suite, std::size_t batch_size = 1);
     [[nodiscard]] OracleStack& stack() noexcept { return stack_; }
+    [[nodiscard]] const OracleStack& stack() const noexcept { return stack_; }
     /// The factor of the quiescence double-check and of the cache's late-callback judgement
     /// (OracleStack::listen_for_late_callbacks; 0: both off). Default 3.
     void set_quiet_check_factor(double factor) {

@@ -37,6 +37,9 @@ struct TransitionTest {
     /// Register automata: the location's index and the transition's index in its list (file order).
     std::size_t location = 0;
     std::size_t transition = 0;
+    /// Typestates: non-empty when the spec leaves the transition unknown (three-valued specs),
+    /// "source: reason" or "source": the test is not tested, never passed.
+    std::string unknown;
     bool operator==(const TransitionTest&) const = default;
 };
 

@@ -1,30 +1,17 @@
 #include "typestar/gtest/report.hpp"
 
 #include "typestar/session/proposal.hpp"
+#include "typestar/session/test_run.hpp"
 
-#include <algorithm>
 
 namespace typestar::gtest {
 
 std::string shell_quote(std::string_view text) {
-    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               std::string_view("_./:=@%+-").find(c) != std::string_view::npos;
-    });
-    if (plain) return std::string(text);
-    std::string out = "'";
-    for (char c : text) {
-        if (c == '\'')
-            out += "'\\''";
-        else
-            out += c;
-    }
-    return out + "'";
+    return typestar::shell_quote(text);  // the session's (session/test_run.hpp)
 }
 
 std::string check_command(const std::filesystem::path& spec, std::string_view device_url, std::size_t bound) {
-    return "typestar check " + shell_quote(spec.string()) + " --device " + shell_quote(device_url) + " --bound " +
-           std::to_string(bound);
+    return typestar::check_command(spec.string(), device_url, bound);  // the session's
 }
 
 std::string rerun_command(std::string_view binary, std::string_view test) {
