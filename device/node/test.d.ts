@@ -11,6 +11,8 @@ export interface SpecTestsOptions {
   learner?: 'lstar' | 'lsharp';
   /** Update mode (also TYPESTAR_UPDATE=1 or --update). */
   update?: boolean;
+  /** 'local' (default): words run here; 'check': one `typestar check --format json` per spec (TYPESTAR_ENGINE wins). */
+  engine?: 'local' | 'check';
   /** tmax / tmin in ms over the purpose's own (TYPESTAR_TMAX / TYPESTAR_TMIN win). */
   tmax?: number;
   tmin?: number;

@@ -45,6 +45,7 @@ const {
 const { NodeDevice, DeviceError, NondeterminismError, OUTSIDE_PURPOSE, watchCrashes } = require('./device');
 const { definitionOf } = require('./purpose');
 const { confirmQuiet, newCallbackOf, replayLonger, specPath, predict } = require('./quiescence');
+const { checkArgs, readReport, runChecked } = require('./check');
 
 /// An environment variable's truth, as the gtest plugin reads CI and TYPESTAR_UPDATE: set,
 /// non-empty, and not one of 0, false, no, off.
@@ -80,6 +81,16 @@ function settings(options = {}) {
     errors.push(`${given(env.TYPESTAR_LEARNER) ? 'TYPESTAR_LEARNER' : 'option learner'}=${learner}: not lstar or lsharp`);
     learner = '';
   }
+  // Where the words run: 'local' (the default: word by word in this process) or 'check' (the CLI's
+  // `typestar check --format json`, once per spec, against the purpose served over loopback;
+  // lib/check.js).
+  let engine = null;
+  if (given(env.TYPESTAR_ENGINE)) engine = env.TYPESTAR_ENGINE;
+  else if (given(options.engine)) engine = String(options.engine);
+  if (engine !== null && engine !== 'check' && engine !== 'local') {
+    errors.push(`${given(env.TYPESTAR_ENGINE) ? 'TYPESTAR_ENGINE' : 'option engine'}=${engine}: not check or local`);
+    engine = null;
+  }
   // tmax / tmin over the purpose's own (TYPESTAR_TMAX / TYPESTAR_TMIN, else the options tmax /
   // tmin): the local device and the served one wait with them, and `typestar learn` records them.
   const timing = {};
@@ -111,6 +122,7 @@ function settings(options = {}) {
     bound,
     boundFrom,
     learner,
+    engine,
     errors,
   };
 }
@@ -205,6 +217,23 @@ class SpecRun {
   propose(bound, seeded = true) {
     if (!this.proposal) this.proposal = this.learn(bound, seeded);
     return this.proposal;
+  }
+
+  /// The spec's one `typestar check --format json` run against the purpose served over loopback
+  /// (once per spec and process; lib/check.js): {report} or {error}.
+  checked() {
+    if (!this.checkRun) this.checkRun = this.runCheck();
+    return this.checkRun;
+  }
+
+  async runCheck() {
+    const args = checkArgs(this);
+    const r = await this.serving((url, token) => {
+      args[3] = url;
+      return runCli(this.settings.cli, args, { TYPESTAR_DEVICE_TOKEN: token });
+    });
+    if (this.crash) return { error: `the class crashed during the check (a device error, not an answer): ${this.crash}` };
+    return readReport(r);
   }
 
   /// `seeded`: with the stored spec (`--from`); not when the purpose's inputs are other than the spec's.
@@ -415,6 +444,9 @@ function specTests(specFile, purpose, options = {}) {
     return;
   }
   const run = new SpecRun(spec, definition, options);
+  // TYPESTAR_ENGINE=check / `engine: 'check'`: the suite runs in the CLI, one `typestar check
+  // --format json` per spec (lib/check.js); else here, word by word.
+  run.viaCheck = s.engine === 'check';
   if (!fs.existsSync(spec)) {
     test(`${fallbackName(spec, options.name)}.learn`, () => runLearn(run, options));
     return;
@@ -559,6 +591,7 @@ async function runTransition(run, suite, tr, t) {
              purpose: `${w.purpose} (cut before an unknown transition)` };
   }).filter((w) => w.inputs.length > 0);
   const ctx = { run, suite, tr, name, skipped };
+  if (run.viaCheck) return runChecked({ ...ctx, reproduce: reproduceLine(run, suite, tr) }, t);
 
   const untested = new Set();  // transitions the device's learning purpose did not let a word take
   for (let n = 0; n < words.length; ++n) {

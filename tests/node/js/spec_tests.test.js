@@ -84,6 +84,7 @@ function job(change = (p) => p, options = {}) {
   }
   if (!options.noCancel) {
     p = p.callin('cancel', (j) => {
+      if (options.lateCancelOk && j.state === 'ended') return;  // the example's JOB_VERSION=2
       if (j.state !== 'running') throw new Error('not running');
       j.state = 'ended';
       process.nextTick(() => j.emit('cancelled'));
@@ -338,6 +339,70 @@ test('a spec of another class is refused before any re-learning, also in update 
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/// TYPESTAR_CLI as a wrapper that logs each command (its first argument) to `log`, for `body`.
+async function withCliLog(body) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'typestar-cli-log-'));
+  const log = path.join(dir, 'commands.log');
+  const wrapper = path.join(dir, 'typestar');
+  const real = process.env.TYPESTAR_CLI;
+  fs.writeFileSync(wrapper, `#!/bin/sh\necho "$1" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  process.env.TYPESTAR_CLI = wrapper;
+  try {
+    return await body(() => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []));
+  } finally {
+    process.env.TYPESTAR_CLI = real;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('engine check: one `typestar check --format json` per spec, each test reporting its transition\'s result', async () => {
+  await withCliLog(async (commands) => {
+    const results = await runAll(collect(jobSpec, job(), { engine: 'check' }));
+    assert.deepStrictEqual(commands().filter((c) => c === 'check'), ['check'], commands().join(' '));
+    assert.ok(!commands().includes('learn'), commands().join(' '));
+    assert.match(results['Job.unknown'].skip, /2 unknown transition\(s\) of job\.yaml not tested/);
+    delete results['Job.unknown'];
+    assert.strictEqual(Object.keys(results).length, 7);
+    for (const [name, r] of Object.entries(results)) {
+      assert.strictEqual(r.error, undefined, `${name}: ${r.error}`);
+      assert.strictEqual(r.skip, undefined, name);
+      // What the CLI's check relied on (typestar-check/1 `assumptions`), as diagnostics.
+      assert.ok(r.diagnostics.includes('Passing is bounded evidence, not a proof. It relies on:'), name);
+      assert.ok(r.diagnostics.some((d) => /every way into a quiet state double-checked with a wait of 3\.0 x tmax/.test(d)), name);
+      assert.ok(r.diagnostics.some((d) => /^spec: .*job\.yaml:\d+, bound B=2, transition \(s\d, \w+\)$/.test(d)), name);
+    }
+  });
+});
+
+test('engine check: a difference fails its test with the CLI\'s trace, the proposal and its diff; timing proposes nothing', async () => {
+  await withCliLog(async (commands) => {
+    const results = await runAll(collect(jobSpec, job((p) => p, { lateCancelOk: true }), { engine: 'check' }));
+    const failed = Object.entries(results).filter(([, r]) => r.error).map(([name]) => name);
+    assert.deepStrictEqual(failed, ['Job.s3_cancel']);
+    const m = results['Job.s3_cancel'].error;
+    assert.match(m, /typestar: Job\.s3_cancel: the device does not conform to the spec\./);
+    assert.match(m, /3 +s3 +cancel +err +ok +<- differs/);
+    assert.match(m, /Reproduce: node --test --test-name-pattern='\^Job\\\.s3_cancel\$' /);
+    assert.match(m, /Re-learned \(seeded with the stored spec\): 3 states/);
+    assert.match(m, /s3 cancel: err  =>  -> s3   <- this test's transition/);
+    assert.match(m, /Stored -> proposed \(typestar diff\):/);
+    assert.deepStrictEqual(commands().filter((c) => c === 'check'), ['check']);
+  });
+  // `done` 60 ms late: the CLI's check fails it as timing / a device error, never as the class's
+  // answer, and nothing is learned or proposed.
+  await withCliLog(async (commands) => {
+    const results = await runAll(collect(jobSpec, job((p) => p, { lateMs: 60 }), { engine: 'check' }));
+    const failed = Object.values(results).filter((r) => r.error);
+    assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
+    for (const r of failed) {
+      assert.match(r.error, /tmax too small/);
+      assert.match(r.error, /nothing is proposed|proposes nothing/);
+      assert.doesNotMatch(r.error, /Re-learned/);
+    }
+    assert.ok(!commands().includes('learn'), commands().join(' '));
+  });
 });
 
 /// A copy of the example's spec in a scratch directory, with `edit` applied to its text.
