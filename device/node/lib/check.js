@@ -59,6 +59,15 @@ async function runChecked(ctx, t) {
       : `the check's report has no test of (${tr.state}, ${tr.input})`}\n${where}${reproduce}`);
   }
   const relies = `Passing is bounded evidence, not a proof. It relies on:\n${(report.assumptions || []).map((a) => `  - ${a}\n`).join('')}`;
+  // A late callback the spec has nowhere, recorded by the served device: the check's "tmax too
+  // small" device error is a protocol change (lib/quiescence.js), reported with trace and diff.
+  const change = ctx.newCallback(c.violations || []);
+  if (change && e.status === 'failed' && (e.failure === 'device' || e.failure === 'timing')) return ctx.protocolChange(change);
+  if (e.status === 'passed' && (c.unheard || []).length > 0) {
+    if (change) return ctx.protocolChange(change);
+    throw new Error(`typestar: ${name}: passed in the check, but the device recorded a timing violation after the ` +
+                    `check's last query, which voids the pass: ${c.unheard[0]}\n${where}${reproduce}`);
+  }
   if (e.status === 'passed') {
     if (typeof t.diagnostic === 'function') {
       t.diagnostic(`spec: ${run.spec}:${tr.line}, bound B=${report.bound}, transition (${tr.state}, ${tr.input})`);

@@ -33,6 +33,7 @@ class Monitor {
     this.report = { callbacks: 0, late: 0, tmaxViolations: 0, tminViolations: 0, harnessErrors: 0, messages: [] };
     this.pending = [];       // violations not yet thrown
     this.details = [];       // what a violation was, as data (a `detail` of record), not yet thrown
+    this.seen = [];          // every such detail of this device (the first 64), thrown or not
   }
   /// `detail` (optional): the violation as data for a caller that must tell a timing fault from a
   /// protocol change, e.g. {kind: 'tmax', symbol, afterMs, steps: [{input, output}]} for a callback
@@ -41,7 +42,10 @@ class Monitor {
     ++this.report[counter];
     if (this.report.messages.length < 16) this.report.messages.push(message);
     this.pending.push(message);
-    if (detail) this.details.push(detail);
+    if (detail) {
+      this.details.push(detail);
+      if (this.seen.length < 64) this.seen.push(detail);
+    }
   }
 }
 

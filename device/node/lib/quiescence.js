@@ -36,8 +36,13 @@ function predict(suite, inputs) {
 /// the double-check's long wait ('heard'). null when there is none: then a late callback is timing.
 function newCallbackOf(suite, error) {
   if (!(error instanceof DeviceError) || !Array.isArray(error.violations)) return null;
+  return newCallbackIn(suite, error.violations);
+}
+
+/// newCallbackOf over a list of violations (Monitor#record's details).
+function newCallbackIn(suite, violations) {
   const answered = new Set(suite.transitions.filter((t) => !t.unknown).map((t) => t.output));
-  return error.violations.find((v) => (v.kind === 'tmax' || v.kind === 'heard') && !answered.has(v.symbol)) ?? null;
+  return violations.find((v) => (v.kind === 'tmax' || v.kind === 'heard') && !answered.has(v.symbol)) ?? null;
 }
 
 /// Runs `inputs` once more with their last step, a `wait`, given `waitMs`: the outputs, or null
@@ -116,4 +121,4 @@ async function confirmQuiet(run, suite, words) {
   }
 }
 
-module.exports = { confirmQuiet, newCallbackOf, replayLonger, specPath, predict };
+module.exports = { confirmQuiet, newCallbackOf, newCallbackIn, replayLonger, specPath, predict };

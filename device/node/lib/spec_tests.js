@@ -44,7 +44,7 @@ const {
 } = require('./cli');
 const { NodeDevice, DeviceError, NondeterminismError, OUTSIDE_PURPOSE, watchCrashes } = require('./device');
 const { definitionOf } = require('./purpose');
-const { confirmQuiet, newCallbackOf, replayLonger, specPath, predict } = require('./quiescence');
+const { confirmQuiet, newCallbackOf, newCallbackIn, replayLonger, specPath, predict } = require('./quiescence');
 const { checkArgs, readReport, runChecked } = require('./check');
 
 /// An environment variable's truth, as the gtest plugin reads CI and TYPESTAR_UPDATE: set,
@@ -199,9 +199,15 @@ class SpecRun {
   }
 
   /// Serves the purpose over loopback for the time of `body(url, token)` (the CLI learns through it).
-  async serving(body) {
+  /// `served` (optional): collects the devices the agent makes (one per session).
+  async serving(body, served = null) {
     const token = crypto.randomBytes(16).toString('hex');
-    const agent = new Agent(() => this.makeDevice(), { token, host: '127.0.0.1', port: 0 });
+    const make = () => {
+      const d = this.makeDevice();
+      if (served) served.push(d);
+      return d;
+    };
+    const agent = new Agent(make, { token, host: '127.0.0.1', port: 0 });
     await agent.start();
     this.agent = agent;
     try {
@@ -228,12 +234,17 @@ class SpecRun {
 
   async runCheck() {
     const args = checkArgs(this);
+    const served = [];
     const r = await this.serving((url, token) => {
       args[3] = url;
       return runCli(this.settings.cli, args, { TYPESTAR_DEVICE_TOKEN: token });
-    });
+    }, served);
     if (this.crash) return { error: `the class crashed during the check (a device error, not an answer): ${this.crash}` };
-    return readReport(r);
+    // What the served devices recorded, as data the JSON does not carry: their timing violations
+    // (a late callback the spec has nowhere is a protocol change), and any the check never heard
+    // (after its last query): never dropped.
+    return { ...readReport(r), violations: served.flatMap((d) => d.monitor.seen),
+             unheard: served.flatMap((d) => d.monitor.pending) };
   }
 
   /// `seeded`: with the stored spec (`--from`); not when the purpose's inputs are other than the spec's.
@@ -591,7 +602,10 @@ async function runTransition(run, suite, tr, t) {
              purpose: `${w.purpose} (cut before an unknown transition)` };
   }).filter((w) => w.inputs.length > 0);
   const ctx = { run, suite, tr, name, skipped };
-  if (run.viaCheck) return runChecked({ ...ctx, reproduce: reproduceLine(run, suite, tr) }, t);
+  if (run.viaCheck) {
+    return runChecked({ ...ctx, reproduce: reproduceLine(run, suite, tr), newCallback: (v) => newCallbackIn(suite, v),
+                        protocolChange: (change) => failNewCallback(ctx, change) }, t);
+  }
 
   const untested = new Set();  // transitions the device's learning purpose did not let a word take
   for (let n = 0; n < words.length; ++n) {
