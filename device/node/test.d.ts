@@ -11,7 +11,7 @@ export interface SpecTestsOptions {
   learner?: 'lstar' | 'lsharp';
   /** Update mode (also TYPESTAR_UPDATE=1 or --update). */
   update?: boolean;
-  /** 'local' (default): words run here; 'check': one `typestar check --format json` per spec (TYPESTAR_ENGINE wins). */
+  /** 'check' (default): one `typestar check --format json` per spec; 'local': words run here (TYPESTAR_ENGINE wins). */
   engine?: 'local' | 'check';
   /** tmax / tmin in ms over the purpose's own (TYPESTAR_TMAX / TYPESTAR_TMIN win). */
   tmax?: number;

@@ -28,14 +28,16 @@ set(proposed "${WORK}/specs/job.proposed.yaml")
 
 include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
-# `node --test` in the project, with a clean environment and ARGN (VAR=value) added; its output
+# `node --test` in the project, with a clean environment and ARGN (VAR=value) added (the local
+# engine unless ARGN sets TYPESTAR_ENGINE: these steps check its word-by-word messages; 4c the
+# default engine, check, and the reproduce lines run with the default); its output
 # becomes ${output}. run_tests(pass|fail ...) stops the script unless it passes or fails.
 # run_file(pass|fail FILE ...) runs only the test file FILE (relative to the project).
 set(test_file "")
 macro(run_tests outcome)
   set(command "${CMAKE_COMMAND}" -E chdir "${WORK}" "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE
-      --unset=TYPESTAR_BOUND --unset=TYPESTAR_LEARNER --unset=TYPESTAR_ENGINE --unset=JOB_VERSION --unset=NODE_OPTIONS --unset=NODE_PATH
-      "TYPESTAR_CLI=${CLI}" ${ARGN} "${NODE}" --test ${test_file})
+      --unset=TYPESTAR_BOUND --unset=TYPESTAR_LEARNER --unset=JOB_VERSION --unset=NODE_OPTIONS --unset=NODE_PATH
+      "TYPESTAR_CLI=${CLI}" TYPESTAR_ENGINE=local ${ARGN} "${NODE}" --test ${test_file})
   if("${outcome}" STREQUAL "pass")
     run(${command})
   else()
@@ -151,12 +153,14 @@ run_file(fail extra/nested-spec.js CI=1 JOB_VERSION=2)
 expect_all("    not ok 1 - s3_cancel\n" "not ok 3 - Job.s3\n"
   "Reproduce: node --test --test-name-pattern='^s3_cancel$' ${WORK}/extra/nested-spec.js")
 
-# 4c. The check engine (TYPESTAR_ENGINE=check): one `typestar check --format json` for the spec
+# 4c. The check engine (the default; TYPESTAR_ENGINE=check): one `typestar check --format json` for the spec
 # against the purpose served over loopback, each result mapped to its test; the upgrade fails the
 # changed transition with the CLI's trace and the proposal; update mode accepts it and checks again.
-run_tests(pass CI=1 TYPESTAR_ENGINE=check)
+run_tests(pass CI=1 TYPESTAR_ENGINE=)  # the default
 expect_all("ok 1 - Job.s0_cancel" "# pass 7" "# fail 0" "# skipped 1"
-  "# spec: ${spec}:15, bound B=2, transition (s0, start)")
+  "# spec: ${spec}:15, bound B=2, transition (s0, start)"
+  # the CLI's assumptions, as the check printed them
+  "#   - every callback arrives within tmax=20 ms (quiescence; every way into a quiet state double-checked with a wait of 3.0 x tmax)")
 run_tests(fail CI=1 JOB_VERSION=2 TYPESTAR_ENGINE=check)
 expect_all("not ok 5 - Job.s3_cancel" "# fail 1" "typestar: Job.s3_cancel: the device does not conform to the spec."
   "    3     s3     cancel  err       ok      <- differs"

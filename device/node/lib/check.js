@@ -83,7 +83,8 @@ async function runChecked(ctx, t) {
   // The CLI's message as it printed it (trace, what passing relies on); its device is this process's
   // loopback agent, gone after the run: the node --test line reruns the test.
   let m = `${(e.message || `typestar: ${name}: failed (${e.failure})`).trimEnd()}\n` +
-    `(${report.device} was ${run.def.name} served by this test process to \`typestar check\` for this run.)\n` +
+    `(${report.device} above was ${run.def.name} served by this test process to \`typestar check\` for this run ` +
+    'and is gone; to rerun:)\n' +
     `${reproduce}\n`;
   if (!PROPOSES.has(e.failure)) {
     throw new Error(`${m}${e.failure === 'timing' ? 'A timing failure proposes nothing (the protocol may not have changed): '

@@ -81,9 +81,9 @@ function settings(options = {}) {
     errors.push(`${given(env.TYPESTAR_LEARNER) ? 'TYPESTAR_LEARNER' : 'option learner'}=${learner}: not lstar or lsharp`);
     learner = '';
   }
-  // Where the words run: 'local' (the default: word by word in this process) or 'check' (the CLI's
-  // `typestar check --format json`, once per spec, against the purpose served over loopback;
-  // lib/check.js).
+  // Where the words run: 'check' (the default: the CLI's `typestar check --format json`, once per
+  // spec, against the purpose served over loopback; lib/check.js) or 'local' (word by word in this
+  // process).
   let engine = null;
   if (given(env.TYPESTAR_ENGINE)) engine = env.TYPESTAR_ENGINE;
   else if (given(options.engine)) engine = String(options.engine);
@@ -455,9 +455,9 @@ function specTests(specFile, purpose, options = {}) {
     return;
   }
   const run = new SpecRun(spec, definition, options);
-  // TYPESTAR_ENGINE=check / `engine: 'check'`: the suite runs in the CLI, one `typestar check
-  // --format json` per spec (lib/check.js); else here, word by word.
-  run.viaCheck = s.engine === 'check';
+  // The suite runs in the CLI, one `typestar check --format json` per spec (lib/check.js), unless
+  // TYPESTAR_ENGINE=local / `engine: 'local'` runs it here, word by word.
+  run.viaCheck = s.engine !== 'local';
   if (!fs.existsSync(spec)) {
     test(`${fallbackName(spec, options.name)}.learn`, () => runLearn(run, options));
     return;

@@ -51,6 +51,10 @@ function collect(spec, purpose, options = {}, ci = true) {
   return tests;
 }
 
+/// The local engine (words run here, one at a time): for what these tests check of the runner's own
+/// word-by-word path; the default engine, `check`, has its tests below ("engine check: ...").
+const LOCAL = { engine: 'local' };
+
 /// Job (examples/node_job) as a purpose, with `change` applied to the builder.
 function job(change = (p) => p, options = {}) {
   const { EventEmitter } = require('events');
@@ -134,7 +138,7 @@ test('the trace is aligned as typestar::format_trace aligns it', () => {
 });
 
 test('the example purpose passes its committed spec: one test per transition, named as in gtest', async () => {
-  const tests = collect(jobSpec, job());
+  const tests = collect(jobSpec, job(), LOCAL);
   // In s2 (`done` undelivered) callbacksDrained holds callins back: outside the purpose, unknown in
   // the spec; reported once for the spec as not tested (one skipped test), not one skip each.
   assert.deepStrictEqual([...tests.keys()], ['Job.s0_cancel', 'Job.s0_start', 'Job.s0_wait',
@@ -241,11 +245,11 @@ test('a callback 2.5 x tmax late after a way into a quiet state other than its a
   fs.writeFileSync(spec, lampSpec);
   try {
     // The prompt lamp passes (the spec is its own): the double-check is not a false alarm.
-    const prompt = await runAll(collect(spec, lamp(0)));
+    const prompt = await runAll(collect(spec, lamp(0), LOCAL));
     for (const [name, r] of Object.entries(prompt)) assert.strictEqual(r.error, undefined, name);
     // The late one: `typestar check` says "tmax too small" (every way into s0 is double-checked:
     // `on off` then a wait of 3 x tmax); so must the runner, in the test that relied on s0's quiet wait.
-    const late = await runAll(collect(spec, lamp(50)));
+    const late = await runAll(collect(spec, lamp(50), LOCAL));
     const failed = Object.entries(late).filter(([, r]) => r.error);
     assert.strictEqual(failed.length, 1, JSON.stringify(late, null, 1));
     assert.match(failed[0][1].error, /failed the quiescence double-check: tmax too small: after 'on off' \(a way into quiet state s0\), a wait of tmax=20 ms was answered quiet, but callback 'flicker' arrived within 60 ms/);
@@ -290,14 +294,14 @@ test('a purpose whose inputs are not the spec\'s is one failing test before any 
 
 test('a device that answers one word in two ways fails with both answers, never a verdict', async () => {
   const purpose = job((p) => p, { silentVariant: true });
-  const r = await collect(jobSpec, purpose).get('Job.s2_wait')();
+  const r = await collect(jobSpec, purpose, LOCAL).get('Job.s2_wait')();
   assert.match(r.error, /answered one word in two ways \(not deterministic\)/);
   assert.match(r.error, /variants of callin 'start' behave differently/);
 });
 
 test('a callback later than tmax fails as a device error, never as an answer', async () => {
   // `done` comes 60 ms after start: a wait of tmax = 20 ms answers quiet, then the callback arrives.
-  const r = await collect(jobSpec, job((p) => p, { lateMs: 60 })).get('Job.s2_wait')();
+  const r = await collect(jobSpec, job((p) => p, { lateMs: 60 }), LOCAL).get('Job.s2_wait')();
   assert.ok(r.error, 'the test passed');
   assert.doesNotMatch(r.error, /does not conform/);
   assert.match(r.error, /^typestar: device Job failed: Job: tmax too small: callback 'done' arrived/);
@@ -308,7 +312,7 @@ test('an upgrade that adds a callback fails as a protocol change with trace and 
   // answering it. The upgrade emits it after `done`; the first time it comes after a quiet wait.
   const { dir, spec } = scratchSpec((text) => text.replace('callbacks: [cancelled, done]', 'callbacks: [cancelled, close, done]'));
   try {
-    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: true })));
+    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: true }), LOCAL));
     const failed = Object.entries(results).filter(([, r]) => r.error);
     assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
     const [name, first] = failed[0];
@@ -377,9 +381,9 @@ async function withCliLog(body) {
   }
 }
 
-test('engine check: one `typestar check --format json` per spec, each test reporting its transition\'s result', async () => {
+test('engine check (the default): one `typestar check --format json` per spec, each test reporting its transition\'s result', async () => {
   await withCliLog(async (commands) => {
-    const results = await runAll(collect(jobSpec, job(), { engine: 'check' }));
+    const results = await runAll(collect(jobSpec, job()));  // no engine given: check
     assert.deepStrictEqual(commands().filter((c) => c === 'check'), ['check'], commands().join(' '));
     assert.ok(!commands().includes('learn'), commands().join(' '));
     assert.match(results['Job.unknown'].skip, /2 unknown transition\(s\) of job\.yaml not tested/);
@@ -464,16 +468,16 @@ test('the accept command it prints has no --force for a proposal over the same a
 test('tmax over the purpose\'s own (option or TYPESTAR_TMAX) is used, named, and told apart from the spec\'s', async () => {
   // job.yaml records tmax 20 ms, as the purpose says: nothing to tell apart.
   const line = (r) => r.diagnostics.find((d) => d.includes('every callback arrives within tmax='));
-  const plain = await runAll(collect(jobSpec, job()));
+  const plain = await runAll(collect(jobSpec, job(), LOCAL));
   assert.ok(line(plain['Job.s0_start']).includes('tmax=20 ms (quiescence; every way'), line(plain['Job.s0_start']));
-  const option = await runAll(collect(jobSpec, job(), { tmax: 60 }));
+  const option = await runAll(collect(jobSpec, job(), { ...LOCAL, tmax: 60 }));
   assert.strictEqual(option['Job.s0_start'].error, undefined);
   assert.ok(line(option['Job.s0_start']).includes('tmax=60 ms (quiescence; tmax 60 ms set by option tmax: 60 ' +
     '(the purpose\'s own: tmax 20 ms, tmin 0 ms); the spec records tmax=20 ms, this run waits 60 ms; every way'),
     line(option['Job.s0_start']));
   process.env.TYPESTAR_TMAX = '45';
   try {
-    const env = await runAll(collect(jobSpec, job(), { tmax: 60 }));  // the environment wins
+    const env = await runAll(collect(jobSpec, job(), { ...LOCAL, tmax: 60 }));  // the environment wins
     assert.ok(line(env['Job.s0_start']).includes('tmax=45 ms (quiescence; tmax 45 ms set by TYPESTAR_TMAX=45 ' +
       '(the purpose\'s own: tmax 20 ms, tmin 0 ms); the spec records tmax=20 ms, this run waits 45 ms; '),
       line(env['Job.s0_start']));
