@@ -77,7 +77,7 @@ function findPurpose(name) {
       throw new Error(`unknown purpose '${name}' (see --list; a file of your own: --purpose ./${name}.js)`);
     return purposes[name];
   }
-  return { make: (options) => loadPurposeModule(path.resolve(name), options) };
+  return { file: path.resolve(name), make: (options) => loadPurposeModule(path.resolve(name), options) };
 }
 
 function number(values, name, fallback, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -147,7 +147,7 @@ async function main() {
   try {
     definition = entry.make(options);
   } catch (e) {
-    fail(`purpose '${v.purpose}': ${e.message}`, 1);
+    fail(`purpose '${v.purpose}': ${e.message}`, entry.file ? 2 : 1);  // a team's file: exit 2, as documented
   }
   const timing = {};
   if (options.tmaxMs !== undefined) timing.tmaxMs = options.tmaxMs;

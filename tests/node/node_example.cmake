@@ -17,6 +17,7 @@
 #  7. update mode keeps the stored state names (as `typestar accept`) and passes;
 #  8. a crash of the class (an uncaught ERR_INTERNAL_ASSERTION) is a device error, never an answer;
 #  9. a spec of another class, or with other callins, is one failure before any word runs.
+# (4c: the same with TYPESTAR_ENGINE=check: one `typestar check --format json` per spec.)
 # NODE; CLI; SOURCE: the source tree; PACKAGE: the typestar-node-device directory; WORK: scratch.
 file(REMOVE_RECURSE "${WORK}")
 file(COPY "${SOURCE}/examples/node_job/" DESTINATION "${WORK}")
@@ -27,14 +28,16 @@ set(proposed "${WORK}/specs/job.proposed.yaml")
 
 include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
-# `node --test` in the project, with a clean environment and ARGN (VAR=value) added; its output
+# `node --test` in the project, with a clean environment and ARGN (VAR=value) added (the local
+# engine unless ARGN sets TYPESTAR_ENGINE: these steps check its word-by-word messages; 4c the
+# default engine, check, and the reproduce lines run with the default); its output
 # becomes ${output}. run_tests(pass|fail ...) stops the script unless it passes or fails.
 # run_file(pass|fail FILE ...) runs only the test file FILE (relative to the project).
 set(test_file "")
 macro(run_tests outcome)
   set(command "${CMAKE_COMMAND}" -E chdir "${WORK}" "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE
       --unset=TYPESTAR_BOUND --unset=TYPESTAR_LEARNER --unset=JOB_VERSION --unset=NODE_OPTIONS --unset=NODE_PATH
-      "TYPESTAR_CLI=${CLI}" ${ARGN} "${NODE}" --test ${test_file})
+      "TYPESTAR_CLI=${CLI}" TYPESTAR_ENGINE=local ${ARGN} "${NODE}" --test ${test_file})
   if("${outcome}" STREQUAL "pass")
     run(${command})
   else()
@@ -105,7 +108,7 @@ if(NOT output MATCHES "Reproduce: (node --test --test-name-pattern='\\^Job\\\\.s
 endif()
 set(reproduce "${CMAKE_MATCH_1}")
 set(clean "${CMAKE_COMMAND}" -E chdir "${WORK}" "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE
-    --unset=TYPESTAR_BOUND --unset=TYPESTAR_LEARNER --unset=JOB_VERSION --unset=NODE_OPTIONS --unset=NODE_PATH
+    --unset=TYPESTAR_BOUND --unset=TYPESTAR_LEARNER --unset=TYPESTAR_ENGINE --unset=JOB_VERSION --unset=NODE_OPTIONS --unset=NODE_PATH
     "TYPESTAR_CLI=${CLI}")
 run_failing(${clean} CI=1 JOB_VERSION=2 sh -c "${reproduce}")
 expect_all("not ok 5 - Job.s3_cancel" "# pass 0" "# fail 1")
@@ -149,6 +152,28 @@ file(WRITE "${spec}" "${committed}")
 run_file(fail extra/nested-spec.js CI=1 JOB_VERSION=2)
 expect_all("    not ok 1 - s3_cancel\n" "not ok 3 - Job.s3\n"
   "Reproduce: node --test --test-name-pattern='^s3_cancel$' ${WORK}/extra/nested-spec.js")
+
+# 4c. The check engine (the default; TYPESTAR_ENGINE=check): one `typestar check --format json` for the spec
+# against the purpose served over loopback, each result mapped to its test; the upgrade fails the
+# changed transition with the CLI's trace and the proposal; update mode accepts it and checks again.
+run_tests(pass CI=1 TYPESTAR_ENGINE=)  # the default
+expect_all("ok 1 - Job.s0_cancel" "# pass 7" "# fail 0" "# skipped 1"
+  "# spec: ${spec}:15, bound B=2, transition (s0, start)"
+  # the CLI's assumptions, as the check printed them
+  "#   - every callback arrives within tmax=20 ms (quiescence; every way into a quiet state double-checked with a wait of 3.0 x tmax)")
+run_tests(fail CI=1 JOB_VERSION=2 TYPESTAR_ENGINE=check)
+expect_all("not ok 5 - Job.s3_cancel" "# fail 1" "typestar: Job.s3_cancel: the device does not conform to the spec."
+  "    3     s3     cancel  err       ok      <- differs"
+  "Reproduce: node --test --test-name-pattern='^Job\\.s3_cancel$'"
+  "Re-learned (seeded with the stored spec): 3 states" "CI is set, so nothing was written. The proposed spec:")
+expect_file_unchanged("${spec}" "the spec was written on CI (engine check)")
+run_tests(pass JOB_VERSION=2 TYPESTAR_UPDATE=1 TYPESTAR_ENGINE=check)
+expect_all("Job.s3_cancel: the device's answers are in the updated spec." "# fail 0")
+file(READ "${spec}" output)
+expect("framework: job-2.0.0")
+file(READ "${SOURCE}/examples/node_job/specs/job.yaml" committed)
+file(WRITE "${spec}" "${committed}")
+file(REMOVE "${proposed}" "${WORK}/specs/job.proposed.dot")
 
 # 5. No spec: on CI a clear failure and nothing written; locally, the committed spec is learned.
 file(REMOVE "${spec}" "${proposed}" "${WORK}/specs/job.proposed.dot")

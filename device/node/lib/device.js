@@ -32,11 +32,20 @@ class Monitor {
     this.timing = timing;
     this.report = { callbacks: 0, late: 0, tmaxViolations: 0, tminViolations: 0, harnessErrors: 0, messages: [] };
     this.pending = [];       // violations not yet thrown
+    this.details = [];       // what a violation was, as data (a `detail` of record), not yet thrown
+    this.seen = [];          // every such detail of this device (the first 64), thrown or not
   }
-  record(message, counter) {
+  /// `detail` (optional): the violation as data for a caller that must tell a timing fault from a
+  /// protocol change, e.g. {kind: 'tmax', symbol, afterMs, steps: [{input, output}]} for a callback
+  /// after a quiet `wait` (steps: the query's word so far, that wait last).
+  record(message, counter, detail = null) {
     ++this.report[counter];
     if (this.report.messages.length < 16) this.report.messages.push(message);
     this.pending.push(message);
+    if (detail) {
+      this.details.push(detail);
+      if (this.seen.length < 64) this.seen.push(detail);
+    }
   }
 }
 
@@ -55,6 +64,7 @@ class Epoch {
     this.word = [];
     this.waiter = null;         // resolves a pending `wait`
     this.stepping = false;      // a callin (or its settle step) is running
+    this.history = [];          // the device's [{input, output}] of this query (NodeDevice#step)
   }
   where() {
     return `query #${this.query} '${this.word.join(' ')}'`;
@@ -88,7 +98,8 @@ class CallbackSink {
     }
     if (e.quietDeclared) {
       m.record(`tmax too small: callback '${symbol}' arrived ${formatMs(now - e.quietWaitStart)} after the start ` +
-               `of a \`wait\` that answered quiet (tmax ${m.timing.tmaxMs} ms) in ${e.where()}`, 'tmaxViolations');
+               `of a \`wait\` that answered quiet (tmax ${m.timing.tmaxMs} ms) in ${e.where()}`, 'tmaxViolations',
+               { kind: 'tmax', symbol, afterMs: now - e.quietWaitStart, steps: e.history.slice() });
       return;
     }
     if (!e.open) {
@@ -187,7 +198,10 @@ class NodeDevice {
     this.monitor.pending = [];
     let message = `${this.name}: ${pending[0]}`;
     if (pending.length > 1) message += ` (and ${pending.length - 1} more)`;
-    throw new DeviceError(message);
+    const error = new DeviceError(message);
+    error.violations = this.monitor.details;  // the violations as data (Monitor#record's detail)
+    this.monitor.details = [];
+    throw error;
   }
 
   /// A fresh instance. Throws DeviceError for a pending violation or a failing reset snippet.
@@ -198,6 +212,7 @@ class NodeDevice {
     this.history = [];
     this.errored = false;
     const epoch = new Epoch(this.monitor, this.queryNumber);
+    epoch.history = this.history;
     this.epoch = epoch;
     epoch.stepping = true;  // callbacks of the construction count as settled
     try {

@@ -283,13 +283,36 @@ function definitionOf(exported, options = {}, where = 'the purpose module') {
                   '(export new LearningPurpose(...)...build(), the LearningPurpose, or make(options) returning one)');
 }
 
-/// definitionOf the CommonJS module at `file` (an absolute path). Throws an Error naming the file.
+/// Where in `file` loading it failed, as `:LINE:COLUMN` (1-based), or '' when Node does not say:
+/// a SyntaxError's stack opens with `FILE:LINE`, the source line and a caret under the column; an
+/// exception thrown while the module ran names `FILE:LINE:COLUMN` in a frame.
+function loadErrorLocation(e, file) {
+  const stack = e && typeof e.stack === 'string' ? e.stack : '';
+  const lines = stack.split('\n');
+  if (lines[0] === `${file}:${lines[0].slice(file.length + 1)}` && /^\d+$/.test(lines[0].slice(file.length + 1))) {
+    const caret = lines.length > 2 && /^ *\^/.test(lines[2]) ? lines[2].indexOf('^') + 1 : 0;
+    return `:${lines[0].slice(file.length + 1)}${caret > 0 ? `:${caret}` : ''}`;
+  }
+  for (const l of lines) {
+    const at = l.lastIndexOf(`${file}:`);
+    if (at < 0) continue;
+    const m = /^:(\d+):(\d+)/.exec(l.slice(at + file.length));
+    if (m) return `:${m[1]}:${m[2]}`;
+  }
+  return '';
+}
+
+/// definitionOf the CommonJS module at `file` (an absolute path). Throws an Error naming the file,
+/// and for a module that does not load, the line and column Node reports (`FILE:LINE:COLUMN`).
 function loadPurposeModule(file, options = {}) {
   let exported;
   try {
     exported = require(file);
   } catch (e) {
-    throw new Error(`cannot load the purpose module '${file}': ${String(e && e.message ? e.message : e).split('\n')[0]}`);
+    const message = String(e && e.message ? e.message : e).split('\n')[0];
+    const where = e && e.code === 'MODULE_NOT_FOUND' ? '' : loadErrorLocation(e, file);
+    throw new Error(`cannot load the purpose module '${file}'${where ? ` (${file}${where})` : ''}: ` +
+                    `${e && e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${message}`);
   }
   return definitionOf(exported, options, `the purpose module '${file}'`);
 }

@@ -31,15 +31,21 @@
 // The CLI is `typestar` on the PATH, or TYPESTAR_CLI.
 'use strict';
 
-const { spawn, spawnSync } = require('child_process');
+const { spawnSync } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
 const { Agent } = require('./agent');
+const {
+  acceptCommand, cliWarnings, needsForce, proposedPath, shellQuote, indent, formatTrace, runCli, cliMissing,
+  changedTransitions, changeSummary, writeAtomically,
+} = require('./cli');
 const { NodeDevice, DeviceError, NondeterminismError, OUTSIDE_PURPOSE, watchCrashes } = require('./device');
 const { definitionOf } = require('./purpose');
+const { confirmQuiet, newCallbackOf, newCallbackIn, replayLonger, specPath, predict } = require('./quiescence');
+const { checkArgs, readReport, runChecked } = require('./check');
 
 /// An environment variable's truth, as the gtest plugin reads CI and TYPESTAR_UPDATE: set,
 /// non-empty, and not one of 0, false, no, off.
@@ -75,6 +81,16 @@ function settings(options = {}) {
     errors.push(`${given(env.TYPESTAR_LEARNER) ? 'TYPESTAR_LEARNER' : 'option learner'}=${learner}: not lstar or lsharp`);
     learner = '';
   }
+  // Where the words run: 'check' (the default: the CLI's `typestar check --format json`, once per
+  // spec, against the purpose served over loopback; lib/check.js) or 'local' (word by word in this
+  // process).
+  let engine = null;
+  if (given(env.TYPESTAR_ENGINE)) engine = env.TYPESTAR_ENGINE;
+  else if (given(options.engine)) engine = String(options.engine);
+  if (engine !== null && engine !== 'check' && engine !== 'local') {
+    errors.push(`${given(env.TYPESTAR_ENGINE) ? 'TYPESTAR_ENGINE' : 'option engine'}=${engine}: not check or local`);
+    engine = null;
+  }
   // tmax / tmin over the purpose's own (TYPESTAR_TMAX / TYPESTAR_TMIN, else the options tmax /
   // tmin): the local device and the served one wait with them, and `typestar learn` records them.
   const timing = {};
@@ -106,81 +122,9 @@ function settings(options = {}) {
     bound,
     boundFrom,
     learner,
+    engine,
     errors,
   };
-}
-
-/// What `typestar accept` needs to take the proposal of `spec`: --auto keeps the generated names of
-/// new states (stored states keep theirs); --force for another class name, callins or callbacks.
-function acceptCommand(spec, force) {
-  return `typestar accept ${shellQuote(spec)} --auto${force ? ' --force' : ''}`;
-}
-
-/// What a `typestar learn` run said of itself (its stderr), as the CLI wrote it: its summary line
-/// ("learned N typestate states with L# in R rounds: ...") and its warnings (the tight-bound one).
-function cliWarnings(stderr) {
-  return stderr.split('\n').filter((l) => l.startsWith('typestar: warning: ') || l.startsWith('typestar: learned '))
-    .map((l) => l.slice('typestar: '.length));
-}
-
-/// `<spec without .yaml>.proposed.<ext>`, as the gtest plugin names proposals.
-/// Whether `typestar accept` needs --force for `proposal` over `stored` (both `typestar export
-/// --format json`): another class name, or other callins or callbacks (session/proposal.hpp's
-/// proposal_mismatch).
-function needsForce(stored, proposal) {
-  const same = (a, b) => JSON.stringify([...(a || [])].sort()) === JSON.stringify([...(b || [])].sort());
-  return stored.name !== proposal.name || !same(stored.callins, proposal.callins) || !same(stored.callbacks, proposal.callbacks);
-}
-
-function proposedPath(spec, ext) {
-  const e = path.extname(spec);
-  const base = e === '.yaml' || e === '.yml' ? spec.slice(0, -e.length) : spec;
-  return `${base}.proposed.${ext}`;
-}
-
-function shellQuote(text) {
-  if (text !== '' && /^[A-Za-z0-9_./:=@%+-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
-
-function indent(text, prefix) {
-  return text.split('\n').map((l) => (l === '' ? '' : prefix + l)).join('\n').replace(/\n*$/, '\n');
-}
-
-/// The aligned trace of a failing word, exactly as typestar::format_trace (indent 4).
-function formatTrace(steps, indentBy = 4) {
-  const rows = [['step', 'state', 'input', 'expected', 'actual'],
-    ...steps.map((s, i) => [String(i + 1), s.state, s.input, s.expected, s.actual])];
-  const width = [0, 1, 2, 3, 4].map((c) => Math.max(...rows.map((r) => r[c].length)));
-  let marked = false;
-  return rows.map((row, r) => {
-    let line = ' '.repeat(indentBy) + row.map((cell, c) => (c < 4 ? cell + ' '.repeat(width[c] - cell.length + 2) : cell)).join('');
-    if (r > 0 && !marked && steps[r - 1].expected !== steps[r - 1].actual) {
-      line += `${' '.repeat(width[4] - row[4].length)}  <- differs`;
-      marked = true;
-    }
-    return line.replace(/ +$/, '');
-  }).join('\n') + '\n';
-}
-
-/// Runs the typestar CLI; resolves {status, stdout, stderr}. Never rejects for a non-zero exit;
-/// rejects with a clear message when the CLI cannot be started.
-function runCli(cli, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cli, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('error', (e) => reject(new Error(cliMissing(cli, e))));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-function cliMissing(cli, e) {
-  return e && e.code === 'ENOENT'
-    ? `the typestar CLI '${cli}' was not found: install typestar (cmake --install) or set TYPESTAR_CLI to its path`
-    : `cannot run the typestar CLI '${cli}': ${e && e.message ? e.message : e}`;
 }
 
 /// The suite of `spec` from `typestar suite --format json`. Throws an Error with the CLI's
@@ -255,9 +199,15 @@ class SpecRun {
   }
 
   /// Serves the purpose over loopback for the time of `body(url, token)` (the CLI learns through it).
-  async serving(body) {
+  /// `served` (optional): collects the devices the agent makes (one per session).
+  async serving(body, served = null) {
     const token = crypto.randomBytes(16).toString('hex');
-    const agent = new Agent(() => this.makeDevice(), { token, host: '127.0.0.1', port: 0 });
+    const make = () => {
+      const d = this.makeDevice();
+      if (served) served.push(d);
+      return d;
+    };
+    const agent = new Agent(make, { token, host: '127.0.0.1', port: 0 });
     await agent.start();
     this.agent = agent;
     try {
@@ -273,6 +223,28 @@ class SpecRun {
   propose(bound, seeded = true) {
     if (!this.proposal) this.proposal = this.learn(bound, seeded);
     return this.proposal;
+  }
+
+  /// The spec's one `typestar check --format json` run against the purpose served over loopback
+  /// (once per spec and process; lib/check.js): {report} or {error}.
+  checked() {
+    if (!this.checkRun) this.checkRun = this.runCheck();
+    return this.checkRun;
+  }
+
+  async runCheck() {
+    const args = checkArgs(this);
+    const served = [];
+    const r = await this.serving((url, token) => {
+      args[3] = url;
+      return runCli(this.settings.cli, args, { TYPESTAR_DEVICE_TOKEN: token });
+    }, served);
+    if (this.crash) return { error: `the class crashed during the check (a device error, not an answer): ${this.crash}` };
+    // What the served devices recorded, as data the JSON does not carry: their timing violations
+    // (a late callback the spec has nowhere is a protocol change), and any the check never heard
+    // (after its last query): never dropped.
+    return { ...readReport(r), violations: served.flatMap((d) => d.monitor.seen),
+             unheard: served.flatMap((d) => d.monitor.pending) };
   }
 
   /// `seeded`: with the stored spec (`--from`); not when the purpose's inputs are other than the spec's.
@@ -423,49 +395,38 @@ class SpecRun {
   }
 }
 
-/// The transitions that changed from the stored spec to the proposal, by the stored spec's state
-/// names: `typestar diff --format json`'s `changes` ({state, input, before, after}); none when it
-/// cannot tell.
-async function changedTransitions(cli, stored, proposal) {
-  const d = await runCli(cli, ['diff', stored, proposal, '--format', 'json']);
+
+/// Under `node --test --watch`, makes the spec a dependency of this test file, so that saving the
+/// spec re-runs the file as saving a required module does. node:test has no public way to add a file
+/// to what it watches (`--watch-path` is refused with `--test`); its child processes report each
+/// module they load with this message (Node's module loader does so when WATCH_REPORT_DEPENDENCIES is
+/// set), and the runner sends the same one for the spec. Outside watch mode it does nothing.
+function watchSpec(spec) {
+  if (!process.env.WATCH_REPORT_DEPENDENCIES || typeof process.send !== 'function') return;
   try {
-    return JSON.parse(d.stdout).changes;
+    process.send({ 'watch:require': [spec] });
   } catch (e) {
-    return [];
+    // the watching parent is gone: nothing to report to
   }
 }
 
-/// One line per changed transition (the stored spec's names), this test's own marked; or that this
-/// test's transition did not change (the gtest plugin's text). Empty without changes.
-function changeSummary(changes, state, input) {
-  if (!changes || changes.length === 0) return '';
-  const mine = changes.some((c) => c.state === state && c.input === input);
-  return 'What changed (stored -> proposed):\n' +
-    changes.map((c) => `    ${c.state} ${c.input}: ${c.before}  =>  ${c.after}` +
-      `${c.state === state && c.input === input ? "   <- this test's transition" : ''}\n`).join('') +
-    (mine ? '' : `This test's transition (${state}, ${input}) did not change: its words pass through a transition that did.\n`);
-}
-
-function writeAtomically(file, text) {
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
-}
-
-/// Outputs the spec predicts for `inputs`, from the CLI's transition table (`transitions`: output
-/// and target per state and input); after an `err` (absorbing) every output is `err`.
-function predict(suite, inputs) {
-  const table = new Map(suite.transitions.map((t) => [`${t.state}\u0000${t.input}`, t]));
-  const initial = suite.transitions.find((t) => t.access.length === 0)?.state;
-  let state = initial;
-  return inputs.map((input) => {
-    const t = table.get(`${state}\u0000${input}`);
-    if (!t || t.unknown) {
-      state = null;
-      return 'err';
-    }
-    state = t.target;
-    return t.output;
+/// Registers the one test `name` of a spec that cannot be tested (bad settings, an unusable purpose,
+/// a spec that does not load or does not match the purpose): it fails with `message`, or runs `body`.
+/// A name pattern (--test-name-pattern, --test-skip-pattern, `only`) may filter it out, and node:test
+/// would then exit 0 with no word run: when its body never started, the process says so on stderr
+/// and exits 1 (node:test's own tests only: a runner's tests pass options.test).
+function setUpFailure(test, options, name, message, body = () => { throw new Error(message); }) {
+  let started = false;
+  test(name, (...args) => {
+    started = true;
+    return body(...args);
+  });
+  if (options.test) return;
+  process.once('exit', () => {
+    if (started) return;
+    process.stderr.write(`${message.trimEnd()}\n(the test ${name} was filtered out by a name pattern, but no ` +
+                         'conformance test of this spec can run: failing)\n');
+    process.exitCode = 1;
   });
 }
 
@@ -478,23 +439,25 @@ function predict(suite, inputs) {
 function specTests(specFile, purpose, options = {}) {
   const test = options.test ?? require('node:test');
   const spec = path.resolve(specFile);
+  watchSpec(spec);
   const s = settings(options);
   if (s.errors.length > 0) {
-    test(`${fallbackName(spec, options.name)}.settings`, () => {
-      throw new Error(`typestar: bad settings for ${spec}; no conformance test ran:\n${s.errors.map((e) => `  ${e}\n`).join('')}`);
-    });
+    setUpFailure(test, options, `${fallbackName(spec, options.name)}.settings`,
+      `typestar: bad settings for ${spec}; no conformance test ran:\n${s.errors.map((e) => `  ${e}\n`).join('')}`);
     return;
   }
   let definition;
   try {
     definition = definitionOf(purpose, options.purposeOptions ?? {}, 'the purpose');
   } catch (e) {
-    test(`${fallbackName(spec, options.name)}.purpose`, () => {
-      throw new Error(`typestar: the purpose for ${spec} is not usable: ${e.message}`);
-    });
+    setUpFailure(test, options, `${fallbackName(spec, options.name)}.purpose`,
+      `typestar: the purpose for ${spec} is not usable: ${e.message}`);
     return;
   }
   const run = new SpecRun(spec, definition, options);
+  // The suite runs in the CLI, one `typestar check --format json` per spec (lib/check.js), unless
+  // TYPESTAR_ENGINE=local / `engine: 'local'` runs it here, word by word.
+  run.viaCheck = s.engine !== 'local';
   if (!fs.existsSync(spec)) {
     test(`${fallbackName(spec, options.name)}.learn`, () => runLearn(run, options));
     return;
@@ -503,9 +466,7 @@ function specTests(specFile, purpose, options = {}) {
   try {
     suite = loadSuite(s.cli, spec, s.bound);
   } catch (e) {
-    test(`${fallbackName(spec, options.name)}.load`, () => {
-      throw new Error(`typestar: ${e.message}`);
-    });
+    setUpFailure(test, options, `${fallbackName(spec, options.name)}.load`, `typestar: ${e.message}`);
     return;
   }
   // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
@@ -513,7 +474,8 @@ function specTests(specFile, purpose, options = {}) {
   const mismatch = purposeMismatch(s.cli, spec, run.theDevice(), seen);
   run.specTiming = seen.timing;
   if (mismatch.length > 0) {
-    test(`${suite.test_suite}.purpose`, () => runMismatch(run, suite, mismatch));
+    setUpFailure(test, options, `${suite.test_suite}.purpose`, mismatchMessage(run, mismatch),
+      () => runMismatch(run, suite, mismatch));
     return;
   }
   if (options.nested) {
@@ -577,10 +539,14 @@ function purposeMismatch(cli, spec, device, seen = {}) {
 /// The one failure of a spec that does not match its purpose. Another class: no re-learning (wrong
 /// spec or wrong purpose); other callins or callbacks of the same class: the purpose re-learned from
 /// scratch, for review (accepting it needs --force).
+function mismatchMessage(run, mismatch) {
+  return `typestar: ${run.spec} does not match the learning purpose of ${run.def.name}; no word was run:\n` +
+         mismatch.map((x) => `  - ${x}\n`).join('');
+}
+
 async function runMismatch(run, suite, mismatch) {
   enter(run);
-  let m = `typestar: ${run.spec} does not match the learning purpose of ${run.def.name}; no word was run:\n` +
-          mismatch.map((x) => `  - ${x}\n`).join('');
+  let m = mismatchMessage(run, mismatch);
   if (mismatch.some((x) => x.startsWith('the spec is of class') || x.startsWith('the spec does not export'))) {
     m += 'Check that the test names the right spec file and the right purpose.\n';
     throw new Error(m);
@@ -635,6 +601,11 @@ async function runTransition(run, suite, tr, t) {
     return { ...w, inputs: w.inputs.slice(0, k), expected: w.expected.slice(0, k), states: w.states.slice(0, k),
              purpose: `${w.purpose} (cut before an unknown transition)` };
   }).filter((w) => w.inputs.length > 0);
+  const ctx = { run, suite, tr, name, skipped };
+  if (run.viaCheck) {
+    return runChecked({ ...ctx, reproduce: reproduceLine(run, suite, tr), newCallback: (v) => newCallbackIn(suite, v),
+                        protocolChange: (change) => failNewCallback(ctx, change) }, t);
+  }
 
   const untested = new Set();  // transitions the device's learning purpose did not let a word take
   for (let n = 0; n < words.length; ++n) {
@@ -647,6 +618,8 @@ async function runTransition(run, suite, tr, t) {
         throw new Error(`typestar: the device ${d.name} answered one word in two ways (not deterministic):\n  ${e.message}`);
       if (!run.crash && e instanceof DeviceError && /crashed|uncaught exception|unhandled promise rejection/.test(e.message))
         run.crash = e.message;
+      const change = run.crash ? null : newCallbackOf(suite, e);
+      if (change) return failNewCallback(ctx, change);
       throw new Error(`typestar: device ${d.name} failed: ${e && e.message ? e.message : e}\n` +
                       (run.crash ? 'A crash is a device error, not an answer: no further word of this spec is run.\n' : ''));
     }
@@ -658,57 +631,39 @@ async function runTransition(run, suite, tr, t) {
     }
     // A callback later than tmax makes a `wait` answer quiet too early: give it the double-check's
     // factor x tmax to show up (it is recorded as a violation) before the difference counts as the class's.
+    // A late callback the spec has nowhere does not void the difference: both are a protocol change.
     await new Promise((resolve) => setTimeout(resolve, suite.quiet_checks.factor * d.timing.tmaxMs));
-    checkTiming(d);
-    const trace = w.inputs.slice(0, k + 1).map((input, i) =>
-      ({ state: w.states[i], input, expected: w.expected[i], actual: outputs[i] }));
-    let m = `typestar: ${name}: the device does not conform to the spec.\n` +
-      `  spec:   ${at} (state ${tr.state}, input ${tr.input})\n` +
-      `  device: ${d.name} (in-process, this Node)\n` +
-      `  word ${n + 1} of ${words.length}: ${w.inputs.slice(0, k + 1).join(' ')}  (${w.purpose})\n\n` +
-      `${formatTrace(trace, 4)}\n` +
-      `Passing is ${run.assumptions(suite, skipped)}` +
-      `${reproduceLine(run, suite, tr)}\n`;
-    const p = await run.propose(run.settings.bound ?? suite.bound);
-    if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
-    const actual = outputs.slice(0, k + 1);
-    const word = w.inputs.slice(0, k + 1);
-    if (p.wroteSpec) {
-      // Update mode: the test passes when the written spec explains the device's answer.
-      let explained = false;
-      try {
-        const updated = loadSuite(run.settings.cli, run.spec, null);
-        explained = predict(updated, word).every((o, i) => o === actual[i]);
-      } catch (e) {
-        explained = false;
-      }
-      if (explained) {
-        if (!run.updateAnnounced) {
-          run.updateAnnounced = true;
-          process.stdout.write(`typestar: ${p.report}`);
-        }
-        process.stdout.write(`typestar: ${name}: the device's answer on ${word.join(' ')} is in the updated spec.\n`);
-        return;
-      }
-      m += 'Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n';
+    let also = '';
+    try {
+      checkTiming(d);
+    } catch (e) {
+      const change = newCallbackOf(suite, e.cause);
+      if (!change) throw e;
+      const heard = change.kind === 'tmax' ? `${change.afterMs.toFixed(1)} ms after a wait answered quiet` : 'in a long wait';
+      also = `(Callback '${change.symbol}', which the spec has nowhere, was also heard ${heard} on ` +
+             `'${change.steps.map((x) => x.input).join(' ')}': part of the same protocol change.)\n`;
     }
-    m += `Re-learned (seeded with the stored spec): ${p.summary}`;
-    m += changeSummary(p.changed, tr.state, tr.input);
-    if (!run.reportPrinted) {
-      run.reportPrinted = true;
-      m += p.report;
-    } else {
-      m += p.pointer;
-    }
-    throw new Error(m);
+    return failDifference(ctx, {
+      intro: '',
+      label: `word ${n + 1} of ${words.length}: ${w.inputs.slice(0, k + 1).join(' ')}  (${w.purpose})`,
+      inputs: w.inputs.slice(0, k + 1), states: w.states, expected: w.expected, actual: outputs.slice(0, k + 1), also,
+    });
   }
   try {
     await confirmQuiet(run, suite, words);
   } catch (e) {
+    const change = newCallbackOf(suite, e);
+    if (change) return failNewCallback(ctx, change);
     throw new Error(`typestar: ${name}: device ${d.name} failed the quiescence double-check: ${e && e.message ? e.message : e}\n` +
                     reproduceLine(run, suite, tr));
   }
-  checkTiming(d);  // a violation recorded since (a late callback) voids the pass
+  try {
+    checkTiming(d);  // a violation recorded since (a late callback) voids the pass
+  } catch (e) {
+    const change = newCallbackOf(suite, e.cause);
+    if (change) return failNewCallback(ctx, change);
+    throw e;
+  }
   if (untested.size > 0) {
     t.skip(`typestar: ${run.spec}:${tr.line}: state ${tr.state}, input ${tr.input}: not tested: the learning purpose ` +
            `does not explore ${[...untested].sort().join('; ')} (it answered ${OUTSIDE_PURPOSE})`);
@@ -719,6 +674,86 @@ async function runTransition(run, suite, tr, t) {
     t.diagnostic(`spec: ${at}, bound B=${suite.bound}, transition (${tr.state}, ${tr.input})`);
     for (const line of `Passing is ${run.assumptions(suite, skipped)}`.trimEnd().split('\n')) t.diagnostic(line);
   }
+}
+
+/// A callback no transition of the spec answers, heard late (after a `wait` answered quiet) or in
+/// the double-check's long wait (`change`: newCallbackOf's violation): a protocol change, reported
+/// as one, with its trace and the proposal's diff, in this test. The word that heard it is run once
+/// more with its last wait extended to the double-check's factor x tmax, for the trace.
+async function failNewCallback(ctx, change) {
+  const { run, suite } = ctx;
+  const d = run.theDevice();
+  const inputs = change.steps.map((s) => s.input);
+  let actual = change.steps.map((s) => s.output);
+  let how = `it arrived ${change.waitMs ? `within a wait of ${change.waitMs} ms (${suite.quiet_checks.factor} x tmax)` :
+    `${change.afterMs.toFixed(1)} ms after a wait of tmax=${d.timing.tmaxMs} ms answered quiet`}`;
+  if (change.kind === 'tmax') {
+    const waitMs = suite.quiet_checks.factor * d.timing.tmaxMs;
+    const replay = await replayLonger(d, inputs, waitMs);
+    if (replay && replay[replay.length - 1] === change.symbol) {
+      actual = replay;
+      how += `; the trace is the word run again with its last wait extended to ${waitMs} ms ` +
+             `(${suite.quiet_checks.factor} x tmax)`;
+    } else {
+      actual = [...actual.slice(0, -1), `${actual[actual.length - 1]}, then ${change.symbol}`];
+    }
+  }
+  const { states, expected } = specPath(suite, inputs);
+  let k = actual.findIndex((o, i) => o !== expected[i]);
+  if (k < 0) k = inputs.length - 1;
+  return failDifference(ctx, {
+    intro: `callback '${change.symbol}', which the spec has nowhere: a protocol change, not a timing one (${how}).\n`,
+    label: `word: ${inputs.slice(0, k + 1).join(' ')}`,
+    inputs: inputs.slice(0, k + 1), states, expected, actual: actual.slice(0, k + 1),
+    also: '',
+  });
+}
+
+/// The failure of a difference (the gtest plugin's message): where, the aligned trace, what passing
+/// relies on, the reproduce line, then the proposal re-learned by the CLI, what changed and the diff.
+/// Update mode: returns (the test passes) when the written spec explains the device's answer.
+async function failDifference(ctx, diff) {
+  const { run, suite, tr, name, skipped } = ctx;
+  const d = run.theDevice();
+  const { inputs: word, actual } = diff;
+  const trace = word.map((input, i) => ({ state: diff.states[i], input, expected: diff.expected[i], actual: actual[i] }));
+  let m = `typestar: ${name}: the device does not conform to the spec${diff.intro ? `: ${diff.intro}` : '.\n'}` +
+    `  spec:   ${run.spec}:${tr.line} (state ${tr.state}, input ${tr.input})\n` +
+    `  device: ${d.name} (in-process, this Node)\n` +
+    `  ${diff.label}\n\n` +
+    `${formatTrace(trace, 4)}\n${diff.also}` +
+    `Passing is ${run.assumptions(suite, skipped)}` +
+    `${reproduceLine(run, suite, tr)}\n`;
+  const p = await run.propose(run.settings.bound ?? suite.bound);
+  if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
+  if (p.wroteSpec) {
+    // Update mode: the test passes when the written spec explains the device's answer.
+    let explained = false;
+    try {
+      const updated = loadSuite(run.settings.cli, run.spec, null);
+      explained = predict(updated, word).every((o, i) => o === actual[i]);
+    } catch (e) {
+      explained = false;
+    }
+    if (explained) {
+      if (!run.updateAnnounced) {
+        run.updateAnnounced = true;
+        process.stdout.write(`typestar: ${p.report}`);
+      }
+      process.stdout.write(`typestar: ${name}: the device's answer on ${word.join(' ')} is in the updated spec.\n`);
+      return;
+    }
+    m += 'Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n';
+  }
+  m += `Re-learned (seeded with the stored spec): ${p.summary}`;
+  m += changeSummary(p.changed, tr.state, tr.input);
+  if (!run.reportPrinted) {
+    run.reportPrinted = true;
+    m += p.report;
+  } else {
+    m += p.pointer;
+  }
+  throw new Error(m);
 }
 
 /// The line that reruns the one test of `tr` (nested: by its name within its state's describe).
@@ -732,56 +767,7 @@ function checkTiming(d) {
   try {
     d.checkTiming();
   } catch (e) {
-    throw new Error(`typestar: device ${d.name} failed: ${e.message}`);
-  }
-}
-
-/// Double-checks, once per state and process, every quiet `wait` this test's words relied on, as
-/// \`typestar check\` and the gtest plugin do (confirm_quiescence): every way into the state that the
-/// CLI lists (\`suite --format json\`'s quiet_checks: the state's access word and each transition into
-/// it), then a wait of factor x tmax must stay quiet. A callback within it means tmax is too small
-/// (the passing answers were not evidence), or, when the spec has that callback nowhere, a protocol
-/// difference; either way the test fails.
-async function confirmQuiet(run, suite, words) {
-  const d = run.theDevice();
-  const unknown = new Set(suite.transitions.filter((x) => x.unknown).map((x) => `${x.state}\u0000${x.input}`));
-  const callbacks = new Set(suite.transitions.map((x) => x.output));
-  const factor = suite.quiet_checks.factor;
-  for (const w of words) {
-    for (let i = 0; i < w.inputs.length; ++i) {
-      const state = w.states[i];
-      if (w.inputs[i] !== 'wait' || w.expected[i] !== 'quiet' || run.confirmed.has(state)) continue;
-      run.confirmed.add(state);
-      for (const check of suite.quiet_checks.words) {
-        if (check.state !== state) continue;
-        if (check.inputs.some((input, k) => unknown.has(`${check.states[k]}\u0000${input}`))) continue;  // not tested
-        const timeout = d.timing.tmaxMs * factor;
-        let got = 'quiet';
-        await d.reset();
-        try {
-          for (const input of check.inputs) {
-            const answer = await d.step(input);
-            if (answer === 'err' || answer === OUTSIDE_PURPOSE) {  // refused, or not explored: nothing to listen to
-              got = 'err';
-              break;
-            }
-          }
-          if (got !== 'err') got = await d.step('wait', timeout);
-        } finally {
-          await d.finish();
-        }
-        if (got === 'quiet' || got === 'err') continue;
-        const after = check.inputs.length === 0 ? 'the start' : `'${check.inputs.join(' ')}'`;
-        if (!callbacks.has(got)) {
-          throw new DeviceError(`the device does not conform to the spec: after ${after} (state ${state}), a wait of ` +
-                                `${timeout} ms (${factor} x tmax) heard callback '${got}', which the spec does not have ` +
-                                `(device ${d.name}): a protocol difference, not a timing one`);
-        }
-        throw new DeviceError(`tmax too small: after ${after} (a way into quiet state ${state}), a wait of ` +
-                              `tmax=${d.timing.tmaxMs} ms was answered quiet, but callback '${got}' arrived within ` +
-                              `${timeout} ms (device ${d.name}); raise tmax so that every callback arrives within it`);
-      }
-    }
+    throw new Error(`typestar: device ${d.name} failed: ${e.message}`, { cause: e });
   }
 }
 

@@ -55,13 +55,18 @@ test('--purpose ./file.js serves a team\'s own purpose module', async () => {
   }
 });
 
-test('a purpose file that is missing or not a purpose: exit 2, naming the file', () => {
+test('a purpose file that is missing, broken or not a purpose: exit 2, naming the file (and line and column)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'typestar-agent-cli-'));
   fs.writeFileSync(path.join(dir, 'nothing.js'), 'module.exports = 42;\n');
-  for (const [file, expected] of [['./missing.js', /cannot load the purpose module '.*missing\.js'/],
+  fs.writeFileSync(path.join(dir, 'broken.js'), "'use strict';\nmodule.exports = {\n  a: 1,\n  b: ,\n};\n");
+  fs.writeFileSync(path.join(dir, 'throws.js'), "'use strict';\n\n  throw new TypeError('no such class');\n");
+  const at = (file, where) => `${path.join(fs.realpathSync(dir), file)}:${where}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const [file, expected] of [['./missing.js', /cannot load the purpose module '.*missing\.js': Cannot find module/],
+                                  ['./broken.js', new RegExp(`\\(${at('broken.js', '4:6')}\\): SyntaxError: Unexpected token ','`)],
+                                  ['./throws.js', new RegExp(`\\(${at('throws.js', '3:9')}\\): TypeError: no such class`)],
                                   ['./nothing.js', /the purpose module '.*nothing\.js' exports number, not a learning purpose/]]) {
     const r = spawnSync(process.execPath, [agentJs, '--purpose', file, '--port', '0'], { cwd: dir, env, encoding: 'utf8' });
-    assert.notStrictEqual(r.status, 0, r.stderr);
+    assert.strictEqual(r.status, 2, r.stderr);
     assert.match(r.stderr, expected);
     assert.strictEqual(r.stderr.split('\n').filter((l) => l !== '').length, 1, r.stderr);
   }
@@ -119,5 +124,8 @@ test('the package is npm pack-able: not private, a bin entry, the runner and the
   const files = JSON.parse(r.stdout)[0].files.map((f) => f.path).sort();
   for (const f of ['agent.js', 'index.js', 'test.js', 'lib/spec_tests.js', 'lib/purpose.js', 'purposes/index.js', 'README.md'])
     assert.ok(files.includes(f), `${f} is not in the package: ${files.join(', ')}`);
-  assert.ok(!files.some((f) => f.startsWith('node_modules/') || f.startsWith('bench/')), files.join(', '));
+  // node_modules: only the pinned dependencies, bundled (bundleDependencies) so that a tarball installs offline.
+  const bundled = new Set(files.filter((f) => f.startsWith('node_modules/')).map((f) => f.split('/')[1]));
+  for (const dep of Object.keys(pkg.dependencies)) assert.ok(bundled.has(dep), `${dep} is not bundled`);
+  assert.ok(!files.some((f) => f.startsWith('bench/')), files.join(', '));
 });

@@ -51,6 +51,10 @@ function collect(spec, purpose, options = {}, ci = true) {
   return tests;
 }
 
+/// The local engine (words run here, one at a time): for what these tests check of the runner's own
+/// word-by-word path; the default engine, `check`, has its tests below ("engine check: ...").
+const LOCAL = { engine: 'local' };
+
 /// Job (examples/node_job) as a purpose, with `change` applied to the builder.
 function job(change = (p) => p, options = {}) {
   const { EventEmitter } = require('events');
@@ -84,10 +88,31 @@ function job(change = (p) => p, options = {}) {
   }
   if (!options.noCancel) {
     p = p.callin('cancel', (j) => {
+      if (options.lateCancelOk && j.state === 'ended') return;  // the example's JOB_VERSION=2
       if (j.state !== 'running') throw new Error('not running');
       j.state = 'ended';
       process.nextTick(() => j.emit('cancelled'));
     });
+  }
+  if (options.closeAfterDone) {
+    // The upgrade adds a callback: `close` follows `done` (as zlib streams auto-destroy after `end`),
+    // 3 x tmax late the first 14 times (a cold start: with the example's suite the last of them ends
+    // a word on a quiet wait, so today's runner saw "tmax too small" first), then on the next tick.
+    // `closeAfterDone` may be a function saying whether this close is late instead.
+    let cold = 14;
+    const lateNow = typeof options.closeAfterDone === 'function' ? options.closeAfterDone : () => cold-- > 0;
+    p = p.reset((sink) => {
+      const j = new EventEmitter();
+      j.state = 'idle';
+      j.on('done', () => {
+        sink.emit('done');
+        const late = lateNow();
+        if (late) setTimeout(() => sink.emit('close'), options.closeDelayMs ?? 3 * 20);
+        else process.nextTick(() => sink.emit('close'));
+      });
+      j.on('cancelled', () => sink.emit('cancelled'));
+      return j;
+    }).callback('close');
   }
   p = p.callback('done').callback('cancelled').settle(() => settle.turns())
     .timing({ tmaxMs: 20, tminMs: 0 }).quietIsStable().restrictTo(callbacksDrained());
@@ -113,7 +138,7 @@ test('the trace is aligned as typestar::format_trace aligns it', () => {
 });
 
 test('the example purpose passes its committed spec: one test per transition, named as in gtest', async () => {
-  const tests = collect(jobSpec, job());
+  const tests = collect(jobSpec, job(), LOCAL);
   // In s2 (`done` undelivered) callbacksDrained holds callins back: outside the purpose, unknown in
   // the spec; reported once for the spec as not tested (one skipped test), not one skip each.
   assert.deepStrictEqual([...tests.keys()], ['Job.s0_cancel', 'Job.s0_start', 'Job.s0_wait',
@@ -220,11 +245,11 @@ test('a callback 2.5 x tmax late after a way into a quiet state other than its a
   fs.writeFileSync(spec, lampSpec);
   try {
     // The prompt lamp passes (the spec is its own): the double-check is not a false alarm.
-    const prompt = await runAll(collect(spec, lamp(0)));
+    const prompt = await runAll(collect(spec, lamp(0), LOCAL));
     for (const [name, r] of Object.entries(prompt)) assert.strictEqual(r.error, undefined, name);
     // The late one: `typestar check` says "tmax too small" (every way into s0 is double-checked:
     // `on off` then a wait of 3 x tmax); so must the runner, in the test that relied on s0's quiet wait.
-    const late = await runAll(collect(spec, lamp(50)));
+    const late = await runAll(collect(spec, lamp(50), LOCAL));
     const failed = Object.entries(late).filter(([, r]) => r.error);
     assert.strictEqual(failed.length, 1, JSON.stringify(late, null, 1));
     assert.match(failed[0][1].error, /failed the quiescence double-check: tmax too small: after 'on off' \(a way into quiet state s0\), a wait of tmax=20 ms was answered quiet, but callback 'flicker' arrived within 60 ms/);
@@ -269,17 +294,139 @@ test('a purpose whose inputs are not the spec\'s is one failing test before any 
 
 test('a device that answers one word in two ways fails with both answers, never a verdict', async () => {
   const purpose = job((p) => p, { silentVariant: true });
-  const r = await collect(jobSpec, purpose).get('Job.s2_wait')();
+  const r = await collect(jobSpec, purpose, LOCAL).get('Job.s2_wait')();
   assert.match(r.error, /answered one word in two ways \(not deterministic\)/);
   assert.match(r.error, /variants of callin 'start' behave differently/);
 });
 
 test('a callback later than tmax fails as a device error, never as an answer', async () => {
   // `done` comes 60 ms after start: a wait of tmax = 20 ms answers quiet, then the callback arrives.
-  const r = await collect(jobSpec, job((p) => p, { lateMs: 60 })).get('Job.s2_wait')();
+  const r = await collect(jobSpec, job((p) => p, { lateMs: 60 }), LOCAL).get('Job.s2_wait')();
   assert.ok(r.error, 'the test passed');
   assert.doesNotMatch(r.error, /does not conform/);
   assert.match(r.error, /^typestar: device Job failed: Job: tmax too small: callback 'done' arrived/);
+});
+
+test('an upgrade that adds a callback fails as a protocol change with trace and diff, not as timing', async () => {
+  // The stored spec has `close` among its callbacks (the purpose listens to it) but no transition
+  // answering it. The upgrade emits it after `done`; the first time it comes after a quiet wait.
+  const { dir, spec } = scratchSpec((text) => text.replace('callbacks: [cancelled, done]', 'callbacks: [cancelled, close, done]'));
+  try {
+    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: true }), LOCAL));
+    const failed = Object.entries(results).filter(([, r]) => r.error);
+    assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
+    const [name, first] = failed[0];
+    assert.doesNotMatch(first.error, /raise tmax|tmax too small/, `${name}:\n${first.error}`);
+    assert.match(first.error, /callback 'close', which the spec has nowhere: a protocol change, not a timing one/, first.error);
+    assert.match(first.error, /wait +quiet +close +<- differs/, first.error);
+    assert.match(first.error, /Re-learned \(seeded with the stored spec\): 4 states/, first.error);
+    assert.match(first.error, /s3 wait: quiet  =>  close -> s4   <- this test's transition/, first.error);
+    assert.match(first.error, /Stored -> proposed \(typestar diff\):[^]*close/, first.error);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('engine check: an upgrade that adds a callback is a protocol change there too, with trace and diff', async () => {
+  const { dir, spec } = scratchSpec((text) => text.replace('callbacks: [cancelled, done]', 'callbacks: [cancelled, close, done]'));
+  try {
+    // `close` is 2 x tmax late until the CLI starts learning (the check's queries all hear it late),
+    // then prompt: a cold start again, told apart by the commands the CLI wrapper logged.
+    const results = await withCliLog(async (commands) => runAll(collect(spec, job((p) => p, {
+      closeAfterDone: () => !commands().includes('learn'), closeDelayMs: 2 * 20 }), { engine: 'check' })));
+    const failed = Object.entries(results).filter(([, r]) => r.error);
+    assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
+    const [name, first] = failed[0];
+    assert.doesNotMatch(first.error, /raise tmax|tmax too small/, `${name}:\n${first.error}`);
+    assert.match(first.error, /callback 'close', which the spec has nowhere: a protocol change, not a timing one/, first.error);
+    assert.match(first.error, /wait +quiet +close +<- differs/, first.error);
+    assert.match(first.error, /Stored -> proposed \(typestar diff\):[^]*close/, first.error);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a spec of another class is refused before any re-learning, also in update mode, never with accept --force', async () => {
+  const { dir, spec } = scratchSpec((text) => text.replace('name: Job', 'name: OtherJob'));
+  try {
+    const before = fs.readFileSync(spec, 'utf8');
+    const tests = collect(spec, job(), { update: true }, false);
+    assert.deepStrictEqual([...tests.keys()], ['OtherJob.purpose']);
+    const started = Date.now();
+    const r = await tests.get('OtherJob.purpose')();
+    assert.ok(Date.now() - started < 5000, 'it took long enough to have re-learned');
+    assert.match(r.error, /the spec is of class 'OtherJob', the purpose drives 'Job'/);
+    assert.match(r.error, /Check that the test names the right spec file and the right purpose/);
+    assert.doesNotMatch(r.error, /--force|typestar accept|[Rr]e-learn/);
+    assert.strictEqual(fs.readFileSync(spec, 'utf8'), before);
+    assert.deepStrictEqual(fs.readdirSync(dir), ['job.yaml']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/// TYPESTAR_CLI as a wrapper that logs each command (its first argument) to `log`, for `body`.
+async function withCliLog(body) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'typestar-cli-log-'));
+  const log = path.join(dir, 'commands.log');
+  const wrapper = path.join(dir, 'typestar');
+  const real = process.env.TYPESTAR_CLI;
+  fs.writeFileSync(wrapper, `#!/bin/sh\necho "$1" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  process.env.TYPESTAR_CLI = wrapper;
+  try {
+    return await body(() => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []));
+  } finally {
+    process.env.TYPESTAR_CLI = real;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('engine check (the default): one `typestar check --format json` per spec, each test reporting its transition\'s result', async () => {
+  await withCliLog(async (commands) => {
+    const results = await runAll(collect(jobSpec, job()));  // no engine given: check
+    assert.deepStrictEqual(commands().filter((c) => c === 'check'), ['check'], commands().join(' '));
+    assert.ok(!commands().includes('learn'), commands().join(' '));
+    assert.match(results['Job.unknown'].skip, /2 unknown transition\(s\) of job\.yaml not tested/);
+    delete results['Job.unknown'];
+    assert.strictEqual(Object.keys(results).length, 7);
+    for (const [name, r] of Object.entries(results)) {
+      assert.strictEqual(r.error, undefined, `${name}: ${r.error}`);
+      assert.strictEqual(r.skip, undefined, name);
+      // What the CLI's check relied on (typestar-check/1 `assumptions`), as diagnostics.
+      assert.ok(r.diagnostics.includes('Passing is bounded evidence, not a proof. It relies on:'), name);
+      assert.ok(r.diagnostics.some((d) => /every way into a quiet state double-checked with a wait of 3\.0 x tmax/.test(d)), name);
+      assert.ok(r.diagnostics.some((d) => /^spec: .*job\.yaml:\d+, bound B=2, transition \(s\d, \w+\)$/.test(d)), name);
+    }
+  });
+});
+
+test('engine check: a difference fails its test with the CLI\'s trace, the proposal and its diff; timing proposes nothing', async () => {
+  await withCliLog(async (commands) => {
+    const results = await runAll(collect(jobSpec, job((p) => p, { lateCancelOk: true }), { engine: 'check' }));
+    const failed = Object.entries(results).filter(([, r]) => r.error).map(([name]) => name);
+    assert.deepStrictEqual(failed, ['Job.s3_cancel']);
+    const m = results['Job.s3_cancel'].error;
+    assert.match(m, /typestar: Job\.s3_cancel: the device does not conform to the spec\./);
+    assert.match(m, /3 +s3 +cancel +err +ok +<- differs/);
+    assert.match(m, /Reproduce: node --test --test-name-pattern='\^Job\\\.s3_cancel\$' /);
+    assert.match(m, /Re-learned \(seeded with the stored spec\): 3 states/);
+    assert.match(m, /s3 cancel: err  =>  -> s3   <- this test's transition/);
+    assert.match(m, /Stored -> proposed \(typestar diff\):/);
+    assert.deepStrictEqual(commands().filter((c) => c === 'check'), ['check']);
+  });
+  // `done` 60 ms late: the CLI's check fails it as timing / a device error, never as the class's
+  // answer, and nothing is learned or proposed.
+  await withCliLog(async (commands) => {
+    const results = await runAll(collect(jobSpec, job((p) => p, { lateMs: 60 }), { engine: 'check' }));
+    const failed = Object.values(results).filter((r) => r.error);
+    assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
+    for (const r of failed) {
+      assert.match(r.error, /tmax too small/);
+      assert.match(r.error, /nothing is proposed|proposes nothing/);
+      assert.doesNotMatch(r.error, /Re-learned/);
+    }
+    assert.ok(!commands().includes('learn'), commands().join(' '));
+  });
 });
 
 /// A copy of the example's spec in a scratch directory, with `edit` applied to its text.
@@ -321,16 +468,16 @@ test('the accept command it prints has no --force for a proposal over the same a
 test('tmax over the purpose\'s own (option or TYPESTAR_TMAX) is used, named, and told apart from the spec\'s', async () => {
   // job.yaml records tmax 20 ms, as the purpose says: nothing to tell apart.
   const line = (r) => r.diagnostics.find((d) => d.includes('every callback arrives within tmax='));
-  const plain = await runAll(collect(jobSpec, job()));
+  const plain = await runAll(collect(jobSpec, job(), LOCAL));
   assert.ok(line(plain['Job.s0_start']).includes('tmax=20 ms (quiescence; every way'), line(plain['Job.s0_start']));
-  const option = await runAll(collect(jobSpec, job(), { tmax: 60 }));
+  const option = await runAll(collect(jobSpec, job(), { ...LOCAL, tmax: 60 }));
   assert.strictEqual(option['Job.s0_start'].error, undefined);
   assert.ok(line(option['Job.s0_start']).includes('tmax=60 ms (quiescence; tmax 60 ms set by option tmax: 60 ' +
     '(the purpose\'s own: tmax 20 ms, tmin 0 ms); the spec records tmax=20 ms, this run waits 60 ms; every way'),
     line(option['Job.s0_start']));
   process.env.TYPESTAR_TMAX = '45';
   try {
-    const env = await runAll(collect(jobSpec, job(), { tmax: 60 }));  // the environment wins
+    const env = await runAll(collect(jobSpec, job(), { ...LOCAL, tmax: 60 }));  // the environment wins
     assert.ok(line(env['Job.s0_start']).includes('tmax=45 ms (quiescence; tmax 45 ms set by TYPESTAR_TMAX=45 ' +
       '(the purpose\'s own: tmax 20 ms, tmin 0 ms); the spec records tmax=20 ms, this run waits 45 ms; '),
       line(env['Job.s0_start']));

@@ -1,0 +1,116 @@
+// The node:test runner through `typestar check SPEC --device URL --format json` (typestar-check/1):
+// the spec's whole suite runs ONCE per spec and process, in the CLI, with the check's shared
+// prefixes, cache, batching and quiescence double-check, against the purpose served by this process
+// over loopback (the same Agent that serves it for learning). Each node:test test then reports its
+// transition's entry of the JSON: passed (diagnostics: spec, bound, transition, the assumptions),
+// failed (the CLI's message; a `fail` verdict proposes as a difference does, a `timing` one proposes
+// nothing), not tested / skipped (a skip with the CLI's reason). The CLI decides; this file maps.
+'use strict';
+
+const { changeSummary } = require('./cli');
+
+const FORMAT = 'typestar-check/1';
+/// The failures (typestar-check/1 `failure`) that are the class's answer, so a proposal is learned.
+const PROPOSES = new Set(['counterexample', 'partition']);
+
+/// The arguments of the one check of `run`'s spec (the URL is filled in when the agent listens).
+function checkArgs(run) {
+  const s = run.settings;
+  const args = ['check', run.spec, '--device', '', '--format', 'json'];
+  if (s.bound !== null && s.bound !== 'auto') args.push('--bound', String(s.bound));
+  if (s.timing.tmaxMs !== undefined) args.push('--tmax', String(s.timing.tmaxMs));
+  if (s.timing.tminMs !== undefined) args.push('--tmin', String(s.timing.tminMs));
+  return args;
+}
+
+/// Reads the CLI's answer: the report, or {error} naming what is wrong (never a verdict).
+function readReport(r) {
+  let report;
+  try {
+    report = JSON.parse(r.stdout);
+  } catch (e) {
+    return { error: `typestar check exited with ${r.status} and no JSON report (engine check needs a CLI with ` +
+                    `\`check --format json\`): ${r.stderr.trim() || r.stdout.trim()}` };
+  }
+  if (!report || report.format !== FORMAT || !Array.isArray(report.tests))
+    return { error: `typestar check answered a report that is not ${FORMAT} (format: ${report && report.format})` };
+  return { report };
+}
+
+/// This transition's entry of the report (by state and input), or null when the CLI has none.
+function entryOf(report, tr) {
+  return report.tests.find((x) => x.state === tr.state && x.input === tr.input) ?? null;
+}
+
+/// This transition's test from the spec's one `typestar check --format json`: the CLI's status for
+/// it, its message when it failed, its reason when it was not tested. A failure the CLI calls a
+/// counterexample (or partition) proposes (re-learned, diffed; accepted in update mode, then checked
+/// again); timing, device, nondeterminism, inputs and plan failures propose nothing. A missing entry
+/// or a report that is not one fails (never a pass).
+async function runChecked(ctx, t) {
+  const { run, suite, tr, name, reproduce } = ctx;
+  const c = await run.checked();
+  const where = `  spec:   ${run.spec}:${tr.line} (state ${tr.state}, input ${tr.input})\n`;
+  if (c.error) throw new Error(`typestar: ${name}: no verdict: ${c.error}\n${reproduce}`);
+  const report = c.report;
+  const e = entryOf(report, tr);
+  if (!e) {
+    throw new Error(`typestar: ${name}: no verdict: ${report.tests.length === 0 ? `typestar check failed: ${report.summary}`
+      : `the check's report has no test of (${tr.state}, ${tr.input})`}\n${where}${reproduce}`);
+  }
+  const relies = `Passing is bounded evidence, not a proof. It relies on:\n${(report.assumptions || []).map((a) => `  - ${a}\n`).join('')}`;
+  // A late callback the spec has nowhere, recorded by the served device: the check's "tmax too
+  // small" device error is a protocol change (lib/quiescence.js), reported with trace and diff.
+  const change = ctx.newCallback(c.violations || []);
+  if (change && e.status === 'failed' && (e.failure === 'device' || e.failure === 'timing')) return ctx.protocolChange(change);
+  if (e.status === 'passed' && (c.unheard || []).length > 0) {
+    if (change) return ctx.protocolChange(change);
+    throw new Error(`typestar: ${name}: passed in the check, but the device recorded a timing violation after the ` +
+                    `check's last query, which voids the pass: ${c.unheard[0]}\n${where}${reproduce}`);
+  }
+  if (e.status === 'passed') {
+    if (typeof t.diagnostic === 'function') {
+      t.diagnostic(`spec: ${run.spec}:${tr.line}, bound B=${report.bound}, transition (${tr.state}, ${tr.input})`);
+      for (const line of relies.trimEnd().split('\n')) t.diagnostic(line);
+      if (report.timing && report.timing.note) t.diagnostic(`timing: ${report.timing.note}`);
+    }
+    return;
+  }
+  if (e.status === 'not_tested' || e.status === 'skipped') {
+    t.skip(`typestar: ${run.spec}:${tr.line}: state ${tr.state}, input ${tr.input}: not tested: ${e.reason || e.message}`);
+    return;
+  }
+  // The CLI's message as it printed it (trace, what passing relies on); its device is this process's
+  // loopback agent, gone after the run: the node --test line reruns the test.
+  let m = `${(e.message || `typestar: ${name}: failed (${e.failure})`).trimEnd()}\n` +
+    `(${report.device} above was ${run.def.name} served by this test process to \`typestar check\` for this run ` +
+    'and is gone; to rerun:)\n' +
+    `${reproduce}\n`;
+  if (!PROPOSES.has(e.failure)) {
+    throw new Error(`${m}${e.failure === 'timing' ? 'A timing failure proposes nothing (the protocol may not have changed): '
+      : 'No verdict, so nothing is proposed: '}${report.summary}\n`);
+  }
+  const p = await run.propose(run.settings.bound ?? suite.bound);
+  if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
+  if (p.wroteSpec) {
+    // Update mode: passes when the written spec's check passes this transition.
+    run.checkRun = null;
+    const again = await run.checked();
+    const now = again.report ? entryOf(again.report, tr) : null;
+    if (now && now.status === 'passed') {
+      if (!run.updateAnnounced) {
+        run.updateAnnounced = true;
+        process.stdout.write(`typestar: ${p.report}`);
+      }
+      process.stdout.write(`typestar: ${name}: the device's answers are in the updated spec.\n`);
+      return;
+    }
+    m += 'Re-learned and wrote the spec, but its check still fails this transition (a non-deterministic device?).\n';
+  }
+  m += `Re-learned (seeded with the stored spec): ${p.summary}${changeSummary(p.changed, tr.state, tr.input)}`;
+  m += run.reportPrinted ? p.pointer : p.report;
+  run.reportPrinted = true;
+  throw new Error(m);
+}
+
+module.exports = { FORMAT, checkArgs, readReport, entryOf, runChecked };
