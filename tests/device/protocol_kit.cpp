@@ -186,6 +186,10 @@ TEST_P(ProtocolKit, ARunWaitsTheTimeoutItCarries) {
     for (const char* body : {R"({"inputs":["wait"],"timeout_ms":"30"})", R"({"inputs":["wait"],"timeout_ms":-1})",
                              R"({"inputs":["wait"],"timeout_ms":3600001})", R"({"inputs":["wait"],"timeout_ms":1.5})"})
         EXPECT_TRUE(is_error(authorized("POST", agent.url() + "/v1/run", body), 400, "invalid argument")) << body;
+    if (const long long tmin = s["timing"]["tmin_ms"]; tmin > 0) {  // tmin stays the agent's
+        const std::string below = R"({"inputs":["wait"],"timeout_ms":)" + std::to_string(tmin - 1) + "}";
+        EXPECT_TRUE(is_error(authorized("POST", agent.url() + "/v1/run", below), 400, "invalid argument")) << below;
+    }
     // A lone wait hears nothing: it answers quiet after the run's timeout_ms, not the agent's tmax.
     auto start = std::chrono::steady_clock::now();
     const auto raw = authorized("POST", agent.url() + "/v1/run",

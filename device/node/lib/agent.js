@@ -532,9 +532,9 @@ class Agent {
     if (!slot) return error(503, 'session not created', `all ${this.config.maxSessions} instances are in use`);
     const d = slot.device;
     const timeout = body.timeout_ms;
-    if (timeout !== undefined && (!isUnsignedInteger(timeout) || timeout > 3600000)) {
+    if (timeout !== undefined && (!isUnsignedInteger(timeout) || timeout > 3600000 || timeout < d.timing.tminMs)) {
       await this.releaseSlot(slot);
-      return error(400, 'invalid argument', 'timeout_ms must be an integer in [0, 3600000]');
+      return error(400, 'invalid argument', `timeout_ms must be an integer in [${d.timing.tminMs} (tmin), 3600000]`);
     }
     for (const name of body.inputs) {
       if (typeof name !== 'string' || !d.inputs.includes(name)) {

@@ -735,9 +735,10 @@ public final class Agent {
         long timeout = purpose.tmaxMs;
         if (body.has("timeout_ms")) {
             timeout = Json.unsigned(body.get("timeout_ms"));
-            if (timeout < 0 || timeout > 3_600_000 || !purpose.hasWait)
+            if (timeout < purpose.tminMs || timeout > 3_600_000 || !purpose.hasWait)
                 return Response.json(400, Json.error("invalid argument", purpose.hasWait
-                        ? "timeout_ms must be an integer in [0, 3600000]" : "the device has no wait input"));
+                        ? "timeout_ms must be an integer in [" + purpose.tminMs + " (tmin), 3600000]"
+                        : "the device has no wait input"));
         }
         Slot slot = takeSlot();
         if (slot == null) return busy();
