@@ -114,6 +114,8 @@ struct Agent::Impl {
         std::unique_ptr<DataDevice> data;   // set when serving data devices (then device is null)
         InProcessDevice* inproc = nullptr;  // set when made by the InProcessDevice factory: waits of any timeout
         bool busy = false;
+        /// The tmax a /v1/run's `timeout_ms` set through Device::override_timing; nullopt: the device's own.
+        std::optional<std::chrono::milliseconds> run_tmax;
     };
     struct Session {
         std::string id;
@@ -352,8 +354,10 @@ struct Agent::Impl {
         try {
             if (slot->data)
                 slot->data->reset();
-            else
+            else {
+                use_tmax(*slot, std::nullopt);  // a session's steps wait with the status tmax
                 slot->device->reset();
+            }
         } catch (const std::exception& e) {
             release_slot(slot);
             return error(500, "session not created", e.what());
@@ -381,7 +385,22 @@ struct Agent::Impl {
     }
 
     std::chrono::milliseconds status_tmax_{0};  // the device's, as /v1/status says
+    std::chrono::milliseconds status_tmin_{0};
     std::chrono::milliseconds status_tmax() const { return status_tmax_; }
+    bool run_timeout = false;  // status `run_timeout`: the device takes override_timing
+
+    /// Makes the slot's device wait `tmax` (nullopt: the status tmax) through Device::override_timing,
+    /// only when that changes what is in force (a client sends the same timeout with every run).
+    void use_tmax(Slot& slot, std::optional<std::chrono::milliseconds> tmax) {
+        if (tmax == status_tmax_) tmax.reset();
+        if (tmax == slot.run_tmax) return;
+        TimingOverride o;
+        o.tmax = tmax.value_or(status_tmax_);
+        o.tmin = status_tmin_;
+        o.origin = "timeout_ms of POST /v1/run";
+        (void)slot.device->override_timing(o);
+        slot.run_tmax = tmax;
+    }
 
     HttpResponse step(Session& s, bool is_wait, const json& body) {
         std::lock_guard<std::mutex> l(s.mutex);
@@ -540,6 +559,19 @@ struct Agent::Impl {
             return error(503, "session not created",
                          "all " + std::to_string(config.max_sessions) + " instances are in use");
         Device& d = *slot->device;
+        std::optional<std::chrono::milliseconds> timeout;
+        if (body.contains("timeout_ms")) {
+            const json& t = body["timeout_ms"];
+            if (!run_timeout || !t.is_number_unsigned() || t.get<std::uint64_t>() > 3600000 ||
+                t.get<std::int64_t>() < status_tmin_.count()) {
+                release_slot(slot);
+                return error(400, "invalid argument",
+                             run_timeout ? "timeout_ms must be an integer in [" + std::to_string(status_tmin_.count()) +
+                                               " (tmin), 3600000]"
+                                         : "this device cannot take timeout_ms on /v1/run (status run_timeout)");
+            }
+            timeout = std::chrono::milliseconds(t.get<std::int64_t>());
+        }
         Word word;
         for (const auto& name : body["inputs"]) {
             const auto id = name.is_string() ? d.inputs().find(name.get<std::string>()) : std::nullopt;
@@ -550,6 +582,7 @@ struct Agent::Impl {
             word.push_back(*id);
         }
         try {
+            use_tmax(*slot, timeout);
             const RunResult r = run_with_timing_retries(d, word);  // past a late callback (TimingError)
             release_slot(slot);
             json answer{{"outputs", names_of(r.outputs, d.outputs())}, {"steps", r.steps}, {"waits", r.waits}};
@@ -646,6 +679,10 @@ void Agent::start() {
         if (who.tmin_ms) tmin = std::llround(*who.tmin_ms);
     }
     m.status_tmax_ = std::chrono::milliseconds(tmax);
+    m.status_tmin_ = std::chrono::milliseconds(tmin);
+    // /v1/run takes `timeout_ms` when the device takes a timing override (an empty one says whether
+    // it does, changing nothing) and has a wait.
+    m.run_timeout = has_wait && first->device->override_timing(TimingOverride{});
     m.status_body = {{"protocol", detail::kProtocol},
                      {"agent", "typestar-device"},
                      {"name", first->inproc != nullptr ? first->inproc->definition().name
@@ -656,6 +693,7 @@ void Agent::start() {
                      {"timing", {{"tmax_ms", tmax}, {"tmin_ms", tmin}}},
                      {"quiet_is_stable", d.traits().quiet.has_value()},
                      {"max_sessions", m.config.max_sessions}};
+    if (m.run_timeout) m.status_body["run_timeout"] = true;  // additive field
     // Additive fields (Mealy devices): no wait input, named outputs, err not absorbing; absent otherwise.
     if (!has_wait) {
         m.status_body["wait"] = false;

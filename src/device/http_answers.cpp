@@ -260,6 +260,11 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
     } else {
         st.quiet_is_stable = false;
     }
+    // Optional, additive: /v1/run takes `timeout_ms` (absent: it waits with the agent's tmax).
+    if (const json* r = field("run_timeout"); r != nullptr) {
+        if (!r->is_boolean()) throw malformed("run_timeout must be true or false");
+        st.run_timeout = r->get<bool>();
+    }
     if (const json* p = field("parameters"); p != nullptr) st.parameters = read_parameters(*p, st.callins, who);
     for (const auto& c : st.callins) out.inputs.intern(c);
     out.inputs.intern(kWait);
@@ -470,13 +475,18 @@ std::string wait_body(std::uint64_t seq, std::chrono::milliseconds timeout) {
     return body;
 }
 
-std::string run_body(std::span<const Symbol> word, std::span<const std::string> names_json) {
-    std::string body = R"({"inputs":[)";
+std::string run_body(std::span<const Symbol> word, std::span<const std::string> names_json,
+                     std::optional<std::chrono::milliseconds> timeout) {
+    std::string body;
+    body.reserve(16 + 8 * word.size());
+    body += R"({"inputs":[)";
     for (std::size_t i = 0; i < word.size(); ++i) {
         if (i > 0) body += ',';
         body += names_json[word[i]];
     }
-    body += "]}";
+    body += ']';
+    if (timeout) body.append(R"(,"timeout_ms":)").append(std::to_string(timeout->count()));
+    body += '}';
     return body;
 }
 

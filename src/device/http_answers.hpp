@@ -114,8 +114,10 @@ class HttpTransport;
 [[nodiscard]] std::string callin_body(std::uint64_t seq, std::string_view name_json);
 /// {"seq":SEQ,"timeout_ms":TIMEOUT}
 [[nodiscard]] std::string wait_body(std::uint64_t seq, std::chrono::milliseconds timeout);
-/// {"inputs":[NAME,...]} with `names_json[s]` for each symbol s of `word`.
-[[nodiscard]] std::string run_body(std::span<const Symbol> word, std::span<const std::string> names_json);
+/// {"inputs":[NAME,...]} with `names_json[s]` for each symbol s of `word`; with `timeout`,
+/// {"inputs":[...],"timeout_ms":TIMEOUT} (every wait of the run waits that long; status `run_timeout`).
+[[nodiscard]] std::string run_body(std::span<const Symbol> word, std::span<const std::string> names_json,
+                                   std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
 /// `base + per_wait * waits` without overflow (saturates at a day; a timeout is never negative).
 [[nodiscard]] std::chrono::milliseconds request_budget(std::chrono::milliseconds base,

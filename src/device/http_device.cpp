@@ -77,8 +77,14 @@ bool HttpDevice::override_timing(const TimingOverride& timing) {
     timing_note_ = timing.note(static_cast<double>(status_.timing.tmax.count()),
                                static_cast<double>(status_.timing.tmin.count()));
     if (timing.tmin) timing_note_ += "; the agent checks tmin against its own";
+    // An agent whose /v1/run takes the wait timeout (status `run_timeout`) still answers a query in
+    // one round trip; an older one would wait with its own tmax there, so runs go step by step.
+    // A tmax below the agent's own tmin goes step by step too (the agent checks its tmin).
+    if (status_.run_timeout && t.tmax >= status_.timing.tmin)
+        run_timeout_ = t.tmax;
+    else
+        config_.batch = false;
     status_.timing = t;
-    config_.batch = false;  // a one-round-trip run would wait with the agent's tmax
     return true;
 }
 
@@ -146,7 +152,7 @@ RunResult HttpDevice::run(std::span<const Symbol> word) {
     for (Symbol s : word)
         if (traits_.wait && s == *traits_.wait) ++waits;
     const auto query = [this, word] { return "query '" + word_text(word) + "'"; };
-    const std::string body = detail::run_body(word, input_json_);
+    const std::string body = detail::run_body(word, input_json_, run_timeout_);
     const auto expected = detail::request_budget(std::chrono::milliseconds(0), status_.timing.tmax, waits);
     // A garbage answer is retried like a transport error: the run starts from a fresh instance.
     for (std::size_t attempt = 0;; ++attempt) {

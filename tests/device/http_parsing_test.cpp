@@ -189,6 +189,21 @@ TEST(AgentAnswers, QuietIsStableOnlyWhenTheAgentSaysSo) {
     EXPECT_FALSE(read.traits.quiet.has_value());
 }
 
+TEST(AgentAnswers, RunTimeoutOnlyWhenTheAgentSaysSo) {
+    // Optional and additive: an older agent's status has no run_timeout (its /v1/run waits with its tmax).
+    EXPECT_FALSE(detail::read_status_answer(json::parse(kStatus), "device d").status.run_timeout);
+    json s = json::parse(kStatus);
+    s["run_timeout"] = true;
+    EXPECT_TRUE(detail::read_status_answer(s, "device d").status.run_timeout);
+    s["run_timeout"] = 1;
+    try {
+        (void)detail::read_status_answer(s, "device d");
+        FAIL() << "accepted";
+    } catch (const DeviceError& e) {
+        EXPECT_STREQ(e.what(), "device d: malformed status: run_timeout must be true or false");
+    }
+}
+
 TEST(AgentAnswers, EnvironmentNamesEachOfItsEntriesOnceAmongTheCallins) {
     // Optional and additive (device/PROTOCOL.md): absent is an empty list.
     EXPECT_TRUE(detail::read_status_answer(json::parse(kStatus), "device d").status.environment.empty());
@@ -302,6 +317,9 @@ TEST(AgentRequests, BodiesAreWhatDumpJsonWrites) {
     for (const Symbol s : word) inputs.push_back(names[s]);
     EXPECT_EQ(detail::run_body(word, names_json), detail::dump_json(json{{"inputs", inputs}}));
     EXPECT_EQ(detail::run_body(Word{}, names_json), detail::dump_json(json{{"inputs", json::array()}}));
+    for (const auto timeout : {0ms, 30ms, 3600000ms})
+        EXPECT_EQ(detail::run_body(word, names_json, timeout),
+                  detail::dump_json(json{{"inputs", inputs}, {"timeout_ms", timeout.count()}}));
 }
 
 TEST(AgentAnswers, TimeoutBudgetsSaturate) {

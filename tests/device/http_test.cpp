@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "http_answers.hpp"
 #include "http_support.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/device/factory.hpp"
@@ -66,6 +67,88 @@ TEST(HttpDevice, StepwiseSessionsGiveTheSameAnswers) {
               (std::vector<std::string>{"ok", "ok", "onCancelled", "err"}));
     EXPECT_EQ(answer(remote, {"execute", "wait", "wait"}), (std::vector<std::string>{"ok", "onPostExecute", "quiet"}));
     EXPECT_EQ(agent->sessions(), 0u);  // finish() deleted them
+}
+
+/// asynctask whose callbacks come 150 ms after the callin, served with tmax 400 ms.
+std::unique_ptr<Agent> slow_asynctask() {
+    sim::SimOptions o = fast_options();
+    o.delay_min = o.delay_max = 150ms;
+    o.timing = {400ms, 5ms};
+    return start_agent("asynctask", {}, o);
+}
+
+TimingOverride tmax_override(std::chrono::milliseconds tmax) {
+    TimingOverride t;
+    t.tmax = tmax;
+    t.origin = "--tmax " + std::to_string(tmax.count());
+    return t;
+}
+
+TEST(HttpDevice, AnOverriddenTmaxTravelsWithTheRunAndIsHonoured) {
+    auto agent = slow_asynctask();
+    HttpDevice remote(http_config(*agent));
+    ASSERT_TRUE(remote.status().run_timeout);
+    EXPECT_EQ(answer(remote, {"execute", "wait"}), (std::vector<std::string>{"ok", "onPostExecute"}));  // tmax 400
+    ASSERT_TRUE(remote.override_timing(tmax_override(30ms)));
+    const auto before = remote.requests();
+    EXPECT_EQ(answer(remote, {"execute", "wait"}), (std::vector<std::string>{"ok", "quiet"}));  // waited 30 ms
+    EXPECT_EQ(remote.requests(), before + 1);  // one round trip, not a session of steps
+    // The callback beyond the override is a timing error of that query on the next run, never an answer.
+    std::this_thread::sleep_for(300ms);
+    try {
+        (void)answer(remote, {"cancel"});
+        FAIL() << "expected DeviceError";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("HTTP 500 device error: \"AsyncTask (in-process): tmax too small: callback 'onPostExecute'"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("(tmax 30 ms)"), std::string::npos) << e.what();
+    }
+    // The agent's own tmax again for a run without timeout_ms, and for the steps of a session.
+    HttpDevice plain(http_config(*agent));
+    EXPECT_EQ(answer(plain, {"execute", "wait"}), (std::vector<std::string>{"ok", "onPostExecute"}));
+    HttpConfig stepwise = http_config(*agent);
+    stepwise.batch = false;
+    HttpDevice steps(stepwise);
+    EXPECT_EQ(answer(steps, {"execute", "wait"}), (std::vector<std::string>{"ok", "onPostExecute"}));
+}
+
+TEST(HttpDevice, AnAgentWithoutRunTimeoutKeepsTheStepPathUnderAnOverride) {
+    auto agent = slow_asynctask();
+    // The status of an agent from before `run_timeout` (the field is additive: absent reads false).
+    json status = json::parse(authorized("GET", agent->url() + "/v1/status").body);
+    status.erase("run_timeout");
+    HttpDevice old(http_config(*agent), detail::read_status_answer(status, "device " + agent->url()));
+    EXPECT_FALSE(old.status().run_timeout);
+    auto before = old.requests();
+    EXPECT_EQ(answer(old, {"execute", "wait"}), (std::vector<std::string>{"ok", "onPostExecute"}));
+    EXPECT_EQ(old.requests(), before + 1);  // without an override: /v1/run as before
+    ASSERT_TRUE(old.override_timing(tmax_override(200ms)));
+    before = old.requests();
+    EXPECT_EQ(answer(old, {"execute", "wait"}), (std::vector<std::string>{"ok", "onPostExecute"}));
+    EXPECT_EQ(old.requests(), before + 4);  // create, callin, wait with timeout_ms 200, delete
+    // An override below the agent's tmin goes step by step too (the agent checks its own tmin).
+    HttpDevice capable(http_config(*agent));
+    TimingOverride below = tmax_override(3ms);
+    below.tmin = 1ms;  // recorded; the agent's tmin is 5 ms, and a run's timeout_ms below it is refused
+    ASSERT_TRUE(capable.override_timing(below));
+    before = capable.requests();
+    EXPECT_EQ(answer(capable, {"cancel"}), (std::vector<std::string>{"ok"}));
+    EXPECT_EQ(capable.requests(), before + 3);
+}
+
+TEST(HttpProtocol, ARunTakesTimeoutMsOnlyInRange) {
+    auto agent = slow_asynctask();
+    for (const char* body : {R"({"inputs":["wait"],"timeout_ms":"30"})", R"({"inputs":["wait"],"timeout_ms":-1})",
+                             R"({"inputs":["wait"],"timeout_ms":3600001})", R"({"inputs":["wait"],"timeout_ms":4})"}) {
+        const auto r = authorized("POST", agent->url() + "/v1/run", body);
+        EXPECT_EQ(r.status, 400) << body;
+        EXPECT_EQ(json::parse(r.body)["value"]["error"], "invalid argument") << body;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = authorized("POST", agent->url() + "/v1/run", R"({"inputs":["wait"],"timeout_ms":700})");
+    EXPECT_EQ(json::parse(r.body), json::parse(R"({"outputs":["quiet"],"steps":1,"waits":1})"));
+    EXPECT_GE(std::chrono::steady_clock::now() - start, 700ms);  // not the agent's 400 ms
 }
 
 TEST(HttpProtocol, WaitTimesOutAsQuiet) {
@@ -319,6 +402,8 @@ TEST(AgentOfAnyDevice, StatusFromDescribeAnswersFromTheDevice) {
     EXPECT_EQ(remote.status().name, "Probe");
     EXPECT_EQ(remote.status().framework, "fw-1");
     EXPECT_EQ(remote.status().timing, (QuiescenceTiming{std::chrono::milliseconds(40), std::chrono::milliseconds(1)}));
+    EXPECT_FALSE(remote.status().run_timeout);  // the device takes no timing override
+    EXPECT_EQ(authorized("POST", agent.url() + "/v1/run", R"({"inputs":["wait"],"timeout_ms":40})").status, 400);
     DescribedModel local(confirms);
     for (const auto& w : std::vector<std::vector<std::string>>{
              {"execute", "wait", "wait"}, {"cancel", "execute", "wait"}, {"execute", "execute"}}) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "http_answers.hpp"
 #include "http_support.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/device/http_device.hpp"
@@ -157,6 +158,60 @@ TEST_P(ProtocolKit, StatusDeclaresEveryProtocolField) {
     HttpDevice device(c);
     EXPECT_EQ(device.status().protocol, "typestar-device/1");
     EXPECT_EQ(device.status().name, s["name"]);
+}
+
+// ---- /v1/run with the wait timeout (status run_timeout, issue 38 item 6) ----
+
+TEST_P(ProtocolKit, ARunWaitsTheTimeoutItCarries) {
+    KIT_START(agent);
+    const json s = json::parse(authorized("GET", agent.url() + "/v1/status").body);
+    HttpConfig c;
+    c.url = agent.url();
+    c.token = kKitToken;
+    const long long tmax = s["timing"]["tmax_ms"];
+    const auto longer = std::chrono::milliseconds(tmax + 500);
+    TimingOverride o;
+    o.tmax = longer;
+    HttpDevice device(c);
+    ASSERT_TRUE(device.override_timing(o));
+    const Word lone_wait{*device.inputs().find("wait")};
+    if (!s.contains("run_timeout")) {
+        // An agent without the field: an override goes step by step (create, wait, delete).
+        const auto before = device.requests();
+        EXPECT_EQ(device.outputs().name(device.run(lone_wait).outputs.at(0)), "quiet");
+        EXPECT_EQ(device.requests(), before + 3);
+        GTEST_SKIP() << GetParam().name << " does not declare run_timeout: checked that an override goes step by step";
+    }
+    ASSERT_EQ(s["run_timeout"], true);
+    for (const char* body : {R"({"inputs":["wait"],"timeout_ms":"30"})", R"({"inputs":["wait"],"timeout_ms":-1})",
+                             R"({"inputs":["wait"],"timeout_ms":3600001})", R"({"inputs":["wait"],"timeout_ms":1.5})"})
+        EXPECT_TRUE(is_error(authorized("POST", agent.url() + "/v1/run", body), 400, "invalid argument")) << body;
+    if (const long long tmin = s["timing"]["tmin_ms"]; tmin > 0) {  // tmin stays the agent's
+        const std::string below = R"({"inputs":["wait"],"timeout_ms":)" + std::to_string(tmin - 1) + "}";
+        EXPECT_TRUE(is_error(authorized("POST", agent.url() + "/v1/run", below), 400, "invalid argument")) << below;
+    }
+    // A lone wait hears nothing: it answers quiet after the run's timeout_ms, not the agent's tmax.
+    auto start = std::chrono::steady_clock::now();
+    const auto raw = authorized("POST", agent.url() + "/v1/run",
+                                R"({"inputs":["wait"],"timeout_ms":)" + std::to_string(longer.count()) + "}");
+    EXPECT_GE(std::chrono::steady_clock::now() - start, longer);
+    EXPECT_EQ(json::parse(raw.body), json::parse(R"({"outputs":["quiet"],"steps":1,"waits":1})")) << raw.body;
+    // HttpDevice with an override: one request per query, carrying the override.
+    auto before = device.requests();
+    start = std::chrono::steady_clock::now();
+    EXPECT_EQ(device.outputs().name(device.run(lone_wait).outputs.at(0)), "quiet");
+    EXPECT_GE(std::chrono::steady_clock::now() - start, longer);
+    EXPECT_EQ(device.requests(), before + 1);
+    // The same agent read as one from before the field: step by step, the same answer.
+    json old_status = s;
+    old_status.erase("run_timeout");
+    HttpDevice old(c, detail::read_status_answer(old_status, "device " + agent.url()));
+    ASSERT_TRUE(old.override_timing(o));
+    before = old.requests();
+    start = std::chrono::steady_clock::now();
+    EXPECT_EQ(old.outputs().name(old.run(lone_wait).outputs.at(0)), "quiet");
+    EXPECT_GE(std::chrono::steady_clock::now() - start, longer);
+    EXPECT_EQ(old.requests(), before + 3);
 }
 
 // ---- learning purposes (issue 25 item 5) ----

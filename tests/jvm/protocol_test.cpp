@@ -83,7 +83,7 @@ TEST_F(JvmAgent, StatusDescribesThePurpose) {
               R"({"agent":"typestar-jvm","callbacks":["done"],"callins":["start","refuse","once","late","now","bogus",)"
               R"("broken","finish","explode"],"framework":"probe-1","max_sessions":4,"name":"Probe","outside_purpose":true,)"
               R"("protocol":"typestar-device/1",)"
-              R"("quiet_is_stable":true,"sessions":0,"timing":{"tmax_ms":80,"tmin_ms":5}})");
+              R"("quiet_is_stable":true,"run_timeout":true,"sessions":0,"timing":{"tmax_ms":80,"tmin_ms":5}})");
     HttpDevice d(config());
     EXPECT_EQ(d.status().protocol, "typestar-device/1");
     EXPECT_EQ(d.status().name, "Probe");
@@ -250,6 +250,34 @@ TEST_F(JvmAgent, TimingViolationsAreDeviceErrorsNeverAnswers) {
     EXPECT_EQ(r.status, 500);
     EXPECT_NE(r.body.find("tmax too small"), std::string::npos) << r.body;
     EXPECT_EQ(authorized("POST", url() + "/v1/run", R"({"inputs":["start"]})").status, 200);  // reported once
+}
+
+TEST_F(JvmAgent, AnOverriddenTmaxTravelsWithTheRunAndALateCallbackIsStillAnError) {
+    // `late` calls back after 250 ms; the agent's tmax is 80 ms. An override of 400 ms hears it, in
+    // one round trip carrying timeout_ms.
+    HttpDevice longer(config());
+    ASSERT_TRUE(longer.status().run_timeout);
+    TimingOverride o;
+    o.tmax = 400ms;
+    ASSERT_TRUE(longer.override_timing(o));
+    auto before = longer.requests();
+    EXPECT_EQ(answer(longer, {"late", "wait"}), (std::vector<std::string>{"ok", "done"}));
+    EXPECT_EQ(longer.requests(), before + 1);
+    // An override of 100 ms answers quiet there; the callback then is a timing error, never an answer.
+    HttpDevice shorter(config());
+    o.tmax = 100ms;
+    ASSERT_TRUE(shorter.override_timing(o));
+    before = shorter.requests();
+    EXPECT_EQ(answer(shorter, {"late", "wait"}), (std::vector<std::string>{"ok", "quiet"}));
+    EXPECT_EQ(shorter.requests(), before + 1);
+    std::this_thread::sleep_for(300ms);
+    try {
+        (void)answer(shorter, {"start"});
+        FAIL() << "expected DeviceError";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("HTTP 500 device error: jvm:Probe: tmax too small"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST_F(JvmAgent, CallbacksCausedByTheTeardownAreIgnored) {

@@ -249,6 +249,28 @@ TEST_F(NodeAgentTest, ALateCallbackAfterAQuietWaitIsADeviceErrorNeverAnAnswer) {
     }
 }
 
+TEST_F(NodeAgentTest, AnOverriddenTmaxTravelsWithTheRunAndALateCallbackIsStillAnError) {
+    // The task finishes after 150 ms; the agent's tmax is 400 ms, the client's override 30 ms.
+    start({"--purpose", "asynctask", "--port", "0", "--delay-ms", "150", "--tmax", "400", "--tmin", "0"});
+    HttpDevice remote(config());
+    ASSERT_TRUE(remote.status().run_timeout);
+    EXPECT_EQ(answer(remote, {"execute", "wait"}), (std::vector<std::string>{"ok", "onPostExecute"}));
+    TimingOverride o;
+    o.tmax = 30ms;
+    ASSERT_TRUE(remote.override_timing(o));
+    const auto before = remote.requests();
+    EXPECT_EQ(answer(remote, {"execute", "wait"}), (std::vector<std::string>{"ok", "quiet"}));
+    EXPECT_EQ(remote.requests(), before + 1);  // one round trip carrying timeout_ms 30
+    std::this_thread::sleep_for(300ms);
+    try {
+        (void)answer(remote, {"cancel"});
+        FAIL() << "expected DeviceError";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("HTTP 500 device error: AsyncTask: tmax too small"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST_F(NodeAgentTest, TransientFaultsAreRetriedAndADroppedStepRunsOnce) {
     for (const std::string fault : {"drop:0:2", "garbage:0:2"}) {
         start(asynctask_args({"--fault", fault}));

@@ -187,6 +187,8 @@ class Agent {
       if (!first.mealy.wait) this.statusBody.wait = false;
       if (!first.mealy.errAbsorbing) this.statusBody.absorbing = [];
     }
+    // Additive field: /v1/run takes `timeout_ms` (every wait of the run waits that long).
+    if (!first.mealy || first.mealy.wait) this.statusBody.run_timeout = true;
     // Bounded resources (device/PROTOCOL.md, limits): a request must be complete within the
     // connection timeout (headers and body), an idle keep-alive connection is closed after it, and
     // at most maxConnections are open (one more is answered 503 and closed, nothing else is done).
@@ -529,6 +531,11 @@ class Agent {
     const slot = this.takeSlot();
     if (!slot) return error(503, 'session not created', `all ${this.config.maxSessions} instances are in use`);
     const d = slot.device;
+    const timeout = body.timeout_ms;
+    if (timeout !== undefined && (!isUnsignedInteger(timeout) || timeout > 3600000 || timeout < d.timing.tminMs)) {
+      await this.releaseSlot(slot);
+      return error(400, 'invalid argument', `timeout_ms must be an integer in [${d.timing.tminMs} (tmin), 3600000]`);
+    }
     for (const name of body.inputs) {
       if (typeof name !== 'string' || !d.inputs.includes(name)) {
         await this.releaseSlot(slot);
@@ -537,7 +544,7 @@ class Agent {
       }
     }
     try {
-      const r = await d.run(body.inputs);
+      const r = await d.run(body.inputs, timeout);
       await this.releaseSlot(slot);
       const outside = r.outputs.indexOf(OUTSIDE_PURPOSE);  // PROTOCOL.md: err, its index marked
       const answer = { outputs: r.outputs.map((o) => (o === OUTSIDE_PURPOSE ? 'err' : o)), steps: r.steps, waits: r.waits };

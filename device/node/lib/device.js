@@ -332,7 +332,8 @@ class NodeDevice {
   /// first `err` (the rest answer `err` without running), and, when quiet is stable, a `wait` right
   /// after a `wait` answered `quiet` is answered without running. In 'compare' mode the word runs
   /// once per variant index; different answers throw NondeterminismError.
-  async run(inputs) {
+  /// `timeoutMs`: how long each `wait` waits (undefined: tmax), as `step` takes it.
+  async run(inputs, timeoutMs) {
     let rounds = 1;
     if (this.variantMode === 'compare') {
       for (const name of inputs) {
@@ -341,10 +342,10 @@ class NodeDevice {
       }
     }
     this.variantRound = 0;
-    const first = await this.runOnce(inputs);
+    const first = await this.runOnce(inputs, timeoutMs);
     for (let v = 1; v < rounds; ++v) {
       this.variantRound = v;
-      const other = await this.runOnce(inputs);
+      const other = await this.runOnce(inputs, timeoutMs);
       first.steps += other.steps;
       first.waits += other.waits;
       const at = first.outputs.findIndex((o, i) => o !== other.outputs[i]);
@@ -366,7 +367,7 @@ class NodeDevice {
     return first;
   }
 
-  async runOnce(inputs) {
+  async runOnce(inputs, timeoutMs) {
     const result = { outputs: [], steps: 0, waits: 0 };
     await this.reset();
     try {
@@ -377,7 +378,7 @@ class NodeDevice {
           result.outputs.push('quiet');
           continue;
         }
-        const output = await this.step(inputs[i]);
+        const output = await this.step(inputs[i], timeoutMs);
         ++result.steps;
         if (isWait) ++result.waits;
         result.outputs.push(output);

@@ -90,7 +90,9 @@ public:
     /// tmin rounded to milliseconds; 0 when the device has none) and traits(). A `wait` with a
     /// `timeout_ms` other than the device's tmax runs as Device::confirm_wait of the session's word
     /// so far, in a fresh instance; that session then answers 409 to further steps (clients delete
-    /// it, as HttpDevice::confirm_wait does). Throws like the other constructor.
+    /// it, as HttpDevice::confirm_wait does). A `/v1/run` with `timeout_ms` (status `run_timeout`,
+    /// declared when the device takes Device::override_timing) runs with that tmax set through
+    /// override_timing; a session's steps get the status tmax back. Throws like the other constructor.
     Agent(AnyDevices devices, AgentConfig config);
     /// Serves data devices (device/PROTOCOL.md, "Data devices"): /v1/status declares the `data`
     /// signature, `callin` steps and `/v1/run` inputs carry `values`, answers carry the output's

@@ -75,6 +75,9 @@ struct AgentStatus {
     /// Whether the device has the quiescence input `wait` (optional field `wait`, default true;
     /// false only without callbacks).
     bool has_wait = true;
+    /// Whether `POST /v1/run` takes the wait timeout (optional field `run_timeout`): then a client
+    /// whose tmax is overridden still sends one request per query; false when the agent does not say.
+    bool run_timeout = false;
 };
 
 /// Reads a bearer token from `path` (surrounding whitespace trimmed). Throws typestar::Error when

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -53,11 +54,12 @@ public:
     void reset() override;
     /// One callin or `wait` (with the agent's tmax). Throws DeviceError.
     Symbol step(Symbol input) override;
-    /// Runs `prefix`, then a `wait` with the given timeout, in one fresh session.
-    /// Every `wait` carries the user's tmax from now on (runs go step by step, as a one-round-trip
-    /// run waits with the agent's own); tmin is recorded (the agent checks its own).
+    /// Every `wait` carries the user's tmax from now on: a one-round-trip run carries it as the
+    /// run's `timeout_ms` when the agent declares `run_timeout` (else runs go step by step, as an
+    /// older agent's run waits with its own tmax); tmin is recorded (the agent checks its own).
     bool override_timing(const TimingOverride& timing) override;
     bool declare_outputs(std::span<const std::string> names) override;
+    /// Runs `prefix`, then a `wait` with the given timeout, in one fresh session.
     [[nodiscard]] std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,
                                                      std::chrono::milliseconds timeout) override;
     /// Deletes the session (one attempt); errors are logged, never thrown.
@@ -87,6 +89,7 @@ private:
     std::unique_ptr<Curl> curl_;
     AgentStatus status_;
     std::string timing_note_;  // DeviceDescription::timing_note after override_timing
+    std::optional<std::chrono::milliseconds> run_timeout_;  // the overridden tmax a /v1/run carries
     std::string who_;          // "device URL (class)", prefixing messages
     std::vector<std::string> input_json_;  // each input's name as JSON text, for request bodies
     Alphabet inputs_;

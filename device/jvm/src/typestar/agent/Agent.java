@@ -281,6 +281,8 @@ public final class Agent {
             if (!purpose.hasWait) statusBody.addProperty("wait", false);
             if (!purpose.errAbsorbing) statusBody.add("absorbing", new JsonArray());
         }
+        // Additive field: /v1/run takes timeout_ms (every wait of the run waits that long).
+        if (purpose.hasWait) statusBody.addProperty("run_timeout", true);
         if (!purpose.environment.isEmpty()) {
             JsonArray environment = new JsonArray();
             purpose.environment.forEach(environment::add);
@@ -730,6 +732,14 @@ public final class Agent {
         if (dataPurpose != null && inputs != null && inputs.isJsonArray()) return dataRun(inputs.getAsJsonArray());
         if (inputs == null || !inputs.isJsonArray())
             return Response.json(400, Json.error("invalid argument", "inputs (an array of input names) is required"));
+        long timeout = purpose.tmaxMs;
+        if (body.has("timeout_ms")) {
+            timeout = Json.unsigned(body.get("timeout_ms"));
+            if (timeout < purpose.tminMs || timeout > 3_600_000 || !purpose.hasWait)
+                return Response.json(400, Json.error("invalid argument", purpose.hasWait
+                        ? "timeout_ms must be an integer in [" + purpose.tminMs + " (tmin), 3600000]"
+                        : "the device has no wait input"));
+        }
         Slot slot = takeSlot();
         if (slot == null) return busy();
         List<String> word = new ArrayList<>();
@@ -742,7 +752,7 @@ public final class Agent {
             word.add(name);
         }
         try {
-            Runner.Run r = slot.runner.run(word);
+            Runner.Run r = slot.runner.run(word, timeout);
             releaseSlot(slot);
             JsonObject o = new JsonObject();
             JsonArray outs = new JsonArray();

@@ -139,6 +139,11 @@ final class Runner {
      * {@code wait} right after a quiet {@code wait} without running it.
      */
     Run run(List<String> inputs) throws DeviceException {
+        return run(inputs, purpose.tmaxMs);
+    }
+
+    /** {@link #run(List)} with every {@code wait} waiting {@code timeoutMs} (a /v1/run's timeout_ms). */
+    Run run(List<String> inputs, long timeoutMs) throws DeviceException {
         List<String> outputs = new ArrayList<>(inputs.size());
         int steps = 0;
         int waits = 0;
@@ -152,7 +157,7 @@ final class Runner {
                     outputs.add("quiet");
                     continue;
                 }
-                String out = step(input, isWait, purpose.tmaxMs).output();
+                String out = step(input, isWait, timeoutMs).output();
                 ++steps;
                 if (isWait) ++waits;
                 outputs.add(out);
