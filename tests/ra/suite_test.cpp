@@ -82,6 +82,7 @@ void kills_every_distinguishable_mutant(const RegisterAutomaton& truth, std::siz
             for (std::size_t i = 0; i < out.size() && why.empty(); ++i) why = check.step(r.counterexample->inputs[i], out[i]);
             EXPECT_FALSE(why.empty()) << what << ": the suite's counterexample is not a difference";
             ++killed;
+            std::cout << "KILLED " << truth.name << " " << what << "\n";
             continue;
         }
         // a survivor must be equivalent on every data word up to `depth` steps
