@@ -2,6 +2,7 @@
 // suite and the learner's equivalence search share. Private to src/ra.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -50,9 +51,21 @@ inline bool orders_data(const RegisterAutomaton& spec) {
     return false;
 }
 
-/// The type whose data classes a parameter of `type` takes: `int` only when `ordered`, else `id`
-/// (equality classes: each value, and one fresh).
-inline DataType class_type(DataType type, bool ordered) { return ordered ? type : DataType::Id; }
+/// class_candidates of `type`, by equality only for `int` unless `ordered`: each relevant value,
+/// then one fresh value — for `int` the one class_candidates takes above every value (kept apart from
+/// them as in the ordered classes, so `x + 1` is never hit by chance).
+inline std::vector<Value> typed_candidates(DataType type, bool ordered, const std::vector<Value>& relevant,
+                                           const std::vector<Value>& avoid) {
+    if (ordered || type == DataType::Id) return class_candidates(type, relevant, avoid);
+    std::vector<Value> out;
+    for (Value v : relevant)
+        if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    std::vector<Value> taken = avoid;
+    taken.insert(taken.end(), relevant.begin(), relevant.end());
+    for (Value v : class_candidates(DataType::Int, {}, taken))
+        if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    return out;
+}
 
 /// class_candidates for parameter `k` of `decl`, whose earlier parameters are `chosen`: relative to
 /// the word's values of its type (`ints` or `ids`) and the earlier parameters of that type,
@@ -65,7 +78,7 @@ inline std::vector<Value> parameter_candidates(const SymbolDecl& decl, std::size
         if (decl.params[q].type == decl.params[k].type) rel.push_back(chosen[q]);
         av.push_back(chosen[q]);
     }
-    return class_candidates(class_type(decl.params[k].type, ordered), rel, av);
+    return typed_candidates(decl.params[k].type, ordered, rel, av);
 }
 
 /// Calls `visit` with every input of `spec` (in declaration order) with every class of parameter

@@ -228,8 +228,7 @@ std::vector<Value> symbolic_candidates(const SymbolicSpec& sym, const LockstepCh
     std::sort(compared.begin(), compared.end());
     compared.erase(std::unique(compared.begin(), compared.end()), compared.end());
     avoid.insert(avoid.end(), chosen.begin(), chosen.end());
-    std::vector<Value> out =
-        class_candidates(internal::class_type(sym.spec.inputs.at(a).params.at(k).type, sym.ordered), compared, avoid);
+    std::vector<Value> out = internal::typed_candidates(sym.spec.inputs.at(a).params.at(k).type, sym.ordered, compared, avoid);
     for (Value v : equal)
         if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
     return out;
