@@ -247,20 +247,39 @@ void last_step_values(const RegisterAutomaton& spec, const DataWord& word, const
     }
 }
 
+/// The values (in the device's values, with their types) the spec has held in a register at some
+/// point of a run: collected step by step as the lockstep check runs the word.
+struct HeldValues {
+    std::vector<std::pair<Value, DataType>> values;
+    void reset() { values.clear(); }
+    void add(const RegisterAutomaton& spec, const LockstepCheck& check) {
+        const auto& regs = spec.locations.at(check.simulator().location()).registers;
+        const auto& now = check.simulator().registers();
+        for (std::size_t r = 0; r < regs.size() && r < now.size(); ++r) {
+            const std::pair<Value, DataType> v{check.device_value(now[r]), regs[r].type};
+            if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+        }
+    }
+};
+
 /// Calls `visit` with every symbolic input after `word` (answered `out`; `check` has run them):
-/// each input in declaration order, each parameter in symbolic_candidates order — a parameter no
-/// guard of the spec reads anywhere also equal to each value of the last step (a device may remember
-/// what the spec ignores: the spec may lack a register there) — fresh values avoiding every value of
+/// each input in declaration order, each parameter in symbolic_candidates order, also equal to each
+/// value the spec held in a register earlier in the run (`once`) and holds no more, and — a parameter
+/// no guard of the spec reads anywhere — to each value of the last step (a device may remember what
+/// the spec forgot or ignores: the spec may lack a register there); fresh values avoid every value of
 /// the word and of the spec's registers; stops when `stop()`.
-void for_each_symbolic_input(const SymbolicSpec& sym, const LockstepCheck& check, const DataWord& word,
-                             const DataWord& out, const std::function<bool()>& stop,
+void for_each_symbolic_input(const SymbolicSpec& sym, const LockstepCheck& check, const HeldValues& once,
+                             const DataWord& word, const DataWord& out, const std::function<bool()>& stop,
                              const std::function<void(const DataSymbol&)>& visit) {
     const RegisterAutomaton& spec = sym.spec;
-    std::vector<Value> ints, ids, held, last_ints, last_ids;
+    std::vector<Value> ints, ids, held, last_ints, last_ids, gone_ints, gone_ids;
     internal::word_values(spec, word, out, ints, ids, held);
-    for (Value v : check.simulator().registers()) held.push_back(check.device_value(v));
+    std::vector<Value> now;
+    for (Value v : check.simulator().registers()) now.push_back(check.device_value(v));
+    held.insert(held.end(), now.begin(), now.end());
+    for (const auto& [v, type] : once.values)
+        if (std::find(now.begin(), now.end(), v) == now.end()) (type == DataType::Int ? gone_ints : gone_ids).push_back(v);
     last_step_values(spec, word, out, last_ints, last_ids);
-    const std::vector<Value> none;
     for (std::size_t a = 0; a < spec.inputs.size() && !stop(); ++a) {
         DataSymbol in{a, {}};
         const auto& params = spec.inputs[a].params;
@@ -269,7 +288,9 @@ void for_each_symbolic_input(const SymbolicSpec& sym, const LockstepCheck& check
                 visit(in);
                 return;
             }
-            const auto& equal = !sym.unread[a][k] ? none : params[k].type == DataType::Int ? last_ints : last_ids;
+            const bool is_int = params[k].type == DataType::Int;
+            std::vector<Value> equal = is_int ? gone_ints : gone_ids;
+            if (sym.unread[a][k]) equal.insert(equal.end(), (is_int ? last_ints : last_ids).begin(), (is_int ? last_ints : last_ids).end());
             for (Value v : symbolic_candidates(sym, check, a, k, in.values, held, equal)) {
                 in.values.push_back(v);
                 param(k + 1);
@@ -282,10 +303,10 @@ void for_each_symbolic_input(const SymbolicSpec& sym, const LockstepCheck& check
 }
 
 /// The first input for_each_symbolic_input visits.
-DataSymbol first_symbolic_input(const SymbolicSpec& sym, const LockstepCheck& check, const DataWord& word,
-                                const DataWord& out) {
+DataSymbol first_symbolic_input(const SymbolicSpec& sym, const LockstepCheck& check, const HeldValues& once,
+                                const DataWord& word, const DataWord& out) {
     std::optional<DataSymbol> first;
-    for_each_symbolic_input(sym, check, word, out, [&] { return first.has_value(); },
+    for_each_symbolic_input(sym, check, once, word, out, [&] { return first.has_value(); },
                             [&](const DataSymbol& in) { first = in; });
     return *first;
 }
@@ -302,6 +323,7 @@ std::optional<RaCounterexample> symbolic_words(DataOracle& oracle, const Registe
     if (spec.inputs.empty()) depth = 0;
     const SymbolicSpec sym(spec);
     LockstepCheck check(spec), probe(spec);
+    HeldValues probe_held;
     std::optional<RaCounterexample> found;
     DataWord word;
     std::function<void(std::size_t)> extend = [&](std::size_t left) {
@@ -309,18 +331,31 @@ std::optional<RaCounterexample> symbolic_words(DataOracle& oracle, const Registe
         const std::size_t target = word.size() + left;
         DataWord ran;
         DataWord out = oracle.query_adaptive(ran, [&](const DataWord& in, const DataWord& got) -> std::optional<DataSymbol> {
-            if (in.empty()) probe.reset();
-            else if (!probe.step(in.back(), got.back()).empty()) return std::nullopt;  // differs: stop here
+            if (in.empty()) {
+                probe.reset();
+                probe_held.reset();
+            } else if (!probe.step(in.back(), got.back()).empty()) {
+                return std::nullopt;  // differs: stop here
+            }
+            probe_held.add(spec, probe);
             if (in.size() < word.size()) return word[in.size()];
             if (in.size() >= target) return std::nullopt;
-            return first_symbolic_input(sym, probe, in, got);
+            return first_symbolic_input(sym, probe, probe_held, in, got);
         });
         budget.charge();
         if (out.size() < word.size()) out = oracle.query(word);  // the adaptive run stopped inside the word
         out.resize(word.size());
         if ((found = first_difference(check, word, out)) || left == 0) return;
+        HeldValues once;  // what the spec held along the word (check agreed on every step)
+        check.reset();
+        once.add(spec, check);
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            (void)check.step(word[i], out[i]);
+            once.add(spec, check);
+        }
         std::vector<DataSymbol> next;  // collected first: the continuations replay `check`
-        for_each_symbolic_input(sym, check, word, out, [] { return false; }, [&](const DataSymbol& in) { next.push_back(in); });
+        for_each_symbolic_input(sym, check, once, word, out, [] { return false; },
+                                [&](const DataSymbol& in) { next.push_back(in); });
         for (const DataSymbol& in : next) {
             word.push_back(in);
             extend(left - 1);

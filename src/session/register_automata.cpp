@@ -72,7 +72,8 @@ std::vector<std::string> register_automaton_assumptions(std::size_t bound) {
             "order (int), as the spec's guards do",
             "the steps after each transition are symbolic: each parameter equal to, or (where the spec's guards "
             "order) ordered against, each value the spec's guards compare it with where the spec is, else one fresh "
-            "value (a parameter no guard reads also equal to each value of the previous step); `int` data are "
+            "value, and equal to each value the spec held in a register and dropped (a parameter no guard reads "
+            "also equal to each value of the previous step); `int` data are "
             "compared only for equality when the spec's guards never order, and (location, register equality type) "
             "pairs then stand for the order types"};
 }
