@@ -100,6 +100,12 @@ void kills_every_distinguishable_mutant(const RegisterAutomaton& truth, std::siz
 TEST(RaSuite, KillsPriorityQueueMutants) { kills_every_distinguishable_mutant(testing::priority_queue2(), 5, 10); }
 TEST(RaSuite, KillsKeyStoreMutants) { kills_every_distinguishable_mutant(testing::key_store(), 4, 14); }
 TEST(RaSuite, KillsLoginMutants) { kills_every_distinguishable_mutant(testing::login(), 3, 35); }
+// Issue 38, item 4: RALib's login acceptor (a sink, an equality pair): the symbolic suite kills every
+// mutant the exhaustive words up to 4 steps tell apart.
+TEST(RaSuite, KillsRalibLoginMutants) {
+    kills_every_distinguishable_mutant(
+        load_register_spec(std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/ralib_login.yaml").automaton, 4, 15);
+}
 
 // Issue 39 (a surviving mutant): a `fresh` output must be a value the run has not seen, inputs
 // included. The key store answers put(v) with key(fresh): a device that answers with the value it
