@@ -48,8 +48,9 @@ struct Model {
     bool first_match;       ///< RALib's first-transition-wins reading (keygen.xml has overlapping guards)
     const char* published;  ///< SL* Table 1: locations / registers / transitions / tree queries
     /// Equivalence check limits for this model (0: --bound / --depth). palindrome's inputs carry up
-    /// to four parameters: B = 2 would be ~10^8 words per location, so it is checked at B = 1 and
-    /// all words up to 2 steps (stated in the output).
+    /// to four parameters: every data word up to 3 steps from the start (every class relative to every
+    /// value) would be ~10^8 words, so it is checked with all words up to 2 steps (stated in the
+    /// output); its suites run at B (symbolic since issue 38: before, B = 1).
     std::size_t check_bound = 0, check_depth = 0;
 };
 
@@ -66,7 +67,7 @@ constexpr Model kModels[] = {
     {"login", "login.xml", false, "-"},
     {"keygen", "keygen.xml", true, "-"},
     {"fifo7", "fifo7.xml", false, "-"},
-    {"palindrome", "palindrome.xml", false, "-", 1, 2},
+    {"palindrome", "palindrome.xml", false, "-", 0, 2},
     {"mixed", "mixed.xml", false, "-"},
     {"sip", "sip.xml", false, "-"},
     {"passport", "passport.xml", false, "-"},
@@ -288,6 +289,94 @@ void ralib_tests_bench(const std::vector<std::string>& only, std::size_t bound, 
     }
 }
 
+/// Issue 38, item 4: the register-automaton suites explored symbolically. One row per target, the
+/// figure beside the issue's anchor (measured before: the suite in every class relative to every
+/// value of the word). CPU and the process's peak RSS after each row.
+void symbolic_suite_bench(const std::string& models_dir, std::size_t budget) {
+    std::printf("\nSymbolic register-automaton suites (issue 38, item 4; each row one check or one learning run, "
+                "CPU s of that row, the process's peak RSS after it):\n\n");
+    std::printf("| target | verdict | data words executed | states | CPU s | peak RSS MB | target | before (issue 38) |\n");
+    std::printf("|---|---|---|---|---|---|---|---|\n");
+    auto row = [](const std::string& what, const std::string& verdict, std::uint64_t words, std::size_t states,
+                  double cpu, const char* target, const char* before) {
+        std::printf("| %s | %s | %llu | %zu | %.2f | %.0f | %s | %s |\n", what.c_str(), verdict.c_str(),
+                    static_cast<unsigned long long>(words), states, cpu, static_cast<double>(peak_rss_kb()) / 1024.0,
+                    target, before);
+        std::fflush(stdout);
+    };
+    const char* anchors[][2] = {{"login.xml", "refused after 2,000,000 data words (57 s)"},
+                                {"fifo7.xml", "refused or over 15 s"},
+                                {"pq3.xml", "refused or over 15 s"}};
+    for (const auto& [file, before] : anchors) {
+        const RegisterAutomaton truth = load_ralib_xml(fs::path(models_dir) / file, {});
+        SimulatorSul sul(truth);
+        RaLearnConfig config;
+        config.equivalence_suite = false;  // the learned spec as the main table learns it
+        config.max_executed = budget;
+        const RaLearnResult learned = learn_register_automaton(sul, truth, config);
+        SimulatorSul device(truth);
+        const double start = cpu_now();
+        std::string verdict;
+        RaSuiteResult r;
+        try {
+            r = check_register_automaton(learned.hypothesis, device, RaSuiteConfig{3});
+            verdict = r.counterexample ? "differs: " + r.counterexample->reason
+                                       : r.truncated ? "no difference (truncated)" : "conforms";
+        } catch (const std::exception& e) {
+            verdict = std::string("refused: ") + e.what();
+        }
+        row(std::string("check of the learned `") + file + "` against its model, B = 3", verdict, r.words, r.states,
+            cpu_now() - start, "≤ 60 s, ≤ 1 GB", before);
+    }
+    {
+        const RegisterAutomaton six = load_register_spec(fs::path(TYPESTAR_SOURCE_DIR) / "specs/ra/id_set6.yaml").automaton;
+        SimulatorSul device(six);
+        const double start = cpu_now();
+        std::string verdict;
+        RaSuiteResult r;
+        try {
+            r = check_register_automaton(six, device);
+            verdict = r.counterexample ? "differs (a bug)" : r.truncated ? "no difference (truncated)" : "conforms";
+        } catch (const std::exception& e) {
+            verdict = std::string("refused: ") + e.what();
+        }
+        row("check of the 6-register id set (`spec:id_set6.yaml`) against itself, B = 2", verdict, r.words, r.states,
+            cpu_now() - start, "< 5 s", "refused after 39 s and 1.3 GB");
+    }
+    // the comparison with the truth as the main table's: palindrome's exhaustive words from the start
+    // only up to 2 steps (four-parameter inputs), the suites both ways at B = 2
+    for (const auto& [file, depth] : {std::pair{"palindrome.xml", std::size_t{2}}, std::pair{"fifo7.xml", std::size_t{3}}}) {
+        const RegisterAutomaton truth = load_ralib_xml(fs::path(models_dir) / file, {});
+        SimulatorSul sul(truth);
+        RaLearnConfig config;  // the default: the certification (the suite at B = 2) on
+        config.max_executed = budget;
+        const double start = cpu_now();
+        std::string verdict;
+        std::uint64_t words = 0;
+        std::size_t states = 0;
+        double cpu = 0;
+        try {
+            const RaLearnResult learned = learn_register_automaton(sul, truth, config);
+            cpu = cpu_now() - start;
+            words = learned.stats.total().queries_executed;
+            states = learned.hypothesis.locations.size();
+            bool exact = false, truncated = false;
+            const std::string eq = compare_with_truth(truth, learned.hypothesis, 2, depth, exact, truncated);
+            verdict = !learned.converged ? "not converged: " + learned.failure
+                      : exact            ? "learned exactly (certification " + std::to_string(learned.certification_executed) + " words)"
+                                         : eq;
+        } catch (const std::exception& e) {
+            verdict = std::string("refused: ") + e.what();
+            cpu = cpu_now() - start;
+        }
+        row(std::string("learning `") + file + "` with the certification on (B = 2)", verdict, words, states, cpu,
+            "exact", "refused at the 2,000,000-word cap");
+    }
+    std::printf("(states: the suite's (location, register order or equality type) pairs; for learning, the learned "
+                "locations, its CPU without the comparison with the truth: the suites both ways at B = 2 and every "
+                "data word of up to 3 steps from the start, 2 for palindrome.)\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -316,8 +405,14 @@ int main(int argc, char** argv) {
     app.add_option("--diff-depth", diff_depth,
                    "instead of learning: diff each model against its own export at this depth (the cost of "
                    "`typestar diff --depth N`)");
+    bool symbolic_only = false;
+    app.add_flag("--symbolic-only", symbolic_only, "run only the symbolic-suite table (issue 38, item 4)");
     CLI11_PARSE(app, argc, argv);
     if (diff_depth > 0) return diff_bench(models_dir, only, diff_depth, json_path);
+    if (symbolic_only) {
+        symbolic_suite_bench(models_dir, budget);
+        return 0;
+    }
 
     std::vector<Row> rows;
     for (const auto& m : kModels) {
@@ -347,11 +442,9 @@ int main(int argc, char** argv) {
         RaLearnConfig config;
         config.max_executed = budget;
         // The learner measured as before issue 23: the cheap search (B steps from each location,
-        // random words), without check's suite at B, which the bench runs itself below both ways
-        // (palindrome's suite at B = 2 would be about 10^8 words).
+        // random words), without check's suite at B, which the bench runs itself below both ways.
         config.equivalence_suite = certify;
         config.interval_guards = interval_guards;
-        // palindrome's certification at B = 2 would be about 10^8 words: it learns at its check bound
         if (certify && m.check_bound) config.equivalence_bound = m.check_bound;
         config.random_words_per_transition = per_transition;
         const double start = cpu_now();
@@ -417,6 +510,7 @@ int main(int argc, char** argv) {
                     r.note.empty() || r.equivalence.empty() ? "" : "; ", r.note.c_str());
     nlohmann::json ralib_json = nlohmann::json::array();
     ralib_tests_bench(only, bound_option, depth_option, ralib_json);
+    if (only.empty()) symbolic_suite_bench(models_dir, budget);
     if (!json_path.empty()) {
         nlohmann::json j = nlohmann::json::array();
         for (const auto& r : rows) {

@@ -2,6 +2,7 @@
 // suite and the learner's equivalence search share. Private to src/ra.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -38,25 +39,54 @@ inline void word_values(const RegisterAutomaton& spec, const DataWord& word, con
     all.insert(all.end(), ids.begin(), ids.end());
 }
 
+/// True when the guards of `spec` order data: an atom with <, <=, > or >=, or a `+c` term or
+/// increment (offset_window > 0). When false, `int` data are compared only for equality, as `id`.
+inline bool orders_data(const RegisterAutomaton& spec) {
+    if (offset_window(spec) > 0) return true;
+    for (const auto& l : spec.locations)
+        for (const auto& t : l.transitions)
+            for (const auto& conjunction : t.guard.disjuncts)
+                for (const auto& atom : conjunction)
+                    if (atom.op != Op::Eq && atom.op != Op::Ne) return true;
+    return false;
+}
+
+/// class_candidates of `type`, by equality only for `int` unless `ordered`: each relevant value,
+/// then one fresh value — for `int` the one class_candidates takes above every value (kept apart from
+/// them as in the ordered classes, so `x + 1` is never hit by chance).
+inline std::vector<Value> typed_candidates(DataType type, bool ordered, const std::vector<Value>& relevant,
+                                           const std::vector<Value>& avoid) {
+    if (ordered || type == DataType::Id) return class_candidates(type, relevant, avoid);
+    std::vector<Value> out;
+    for (Value v : relevant)
+        if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    std::vector<Value> taken = avoid;
+    taken.insert(taken.end(), relevant.begin(), relevant.end());
+    for (Value v : class_candidates(DataType::Int, {}, taken))
+        if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    return out;
+}
+
 /// class_candidates for parameter `k` of `decl`, whose earlier parameters are `chosen`: relative to
 /// the word's values of its type (`ints` or `ids`) and the earlier parameters of that type,
-/// avoiding `all` and every earlier parameter.
+/// avoiding `all` and every earlier parameter; `int` classes by equality only unless `ordered`.
 inline std::vector<Value> parameter_candidates(const SymbolDecl& decl, std::size_t k, const std::vector<Value>& chosen,
                                                const std::vector<Value>& ints, const std::vector<Value>& ids,
-                                               const std::vector<Value>& all) {
+                                               const std::vector<Value>& all, bool ordered = true) {
     std::vector<Value> rel = decl.params[k].type == DataType::Int ? ints : ids, av = all;
     for (std::size_t q = 0; q < k; ++q) {
         if (decl.params[q].type == decl.params[k].type) rel.push_back(chosen[q]);
         av.push_back(chosen[q]);
     }
-    return class_candidates(decl.params[k].type, rel, av);
+    return typed_candidates(decl.params[k].type, ordered, rel, av);
 }
 
 /// Calls `visit` with every input of `spec` (in declaration order) with every class of parameter
-/// values (in parameter_candidates order), and stops as soon as `stop()` is true.
+/// values (in parameter_candidates order, `ordered` passed on), and stops as soon as `stop()` is true.
 inline void for_each_input_class(const RegisterAutomaton& spec, const std::vector<Value>& ints,
                                  const std::vector<Value>& ids, const std::vector<Value>& all,
-                                 const std::function<bool()>& stop, const std::function<void(const DataSymbol&)>& visit) {
+                                 const std::function<bool()>& stop, const std::function<void(const DataSymbol&)>& visit,
+                                 bool ordered = true) {
     for (std::size_t a = 0; a < spec.inputs.size() && !stop(); ++a) {
         const auto& decl = spec.inputs[a];
         DataSymbol in{a, {}};
@@ -66,7 +96,7 @@ inline void for_each_input_class(const RegisterAutomaton& spec, const std::vecto
                 visit(in);
                 return;
             }
-            for (Value v : parameter_candidates(decl, k, in.values, ints, ids, all)) {
+            for (Value v : parameter_candidates(decl, k, in.values, ints, ids, all, ordered)) {
                 in.values.push_back(v);
                 param(k + 1);
                 in.values.pop_back();

@@ -19,12 +19,38 @@ std::string RaSuiteResult::summary() const {
 
 namespace {
 
-/// Queues `next` when the (location, order type) that `check` reached with it is new; once
+/// The suite's state of `spec` in `location` with `registers`: their order type (order_type) when
+/// the spec's guards order data (internal::orders_data), else their equality type (which registers
+/// hold equal values, and which equal a constant or a guard's literal), the only relations an
+/// equality-only spec tells apart.
+std::string suite_state(const RegisterAutomaton& spec, bool ordered, std::size_t location,
+                        const std::vector<Value>& registers) {
+    if (ordered) return order_type(spec, location, registers);
+    std::vector<Value> anchors;
+    for (const auto& c : spec.constants) anchors.push_back(c.value);
+    for (const auto& l : spec.locations)
+        for (const auto& t : l.transitions)
+            for (const auto& conjunction : t.guard.disjuncts)
+                for (const auto& atom : conjunction)
+                    for (const Term* term : {&atom.left, &atom.right})
+                        if (term->kind == Term::Kind::Literal) anchors.push_back(term->literal);
+    std::string key;
+    for (std::size_t r = 0; r < registers.size(); ++r) {
+        const auto a = std::find(anchors.begin(), anchors.end(), registers[r]);
+        const auto first = std::find(registers.begin(), registers.end(), registers[r]);
+        key += a != anchors.end() ? "c" + std::to_string(a - anchors.begin()) : std::to_string(first - registers.begin());
+        key += ",";
+    }
+    return key;
+}
+
+/// Queues `next` when the (location, suite_state) that `check` reached with it is new; once
 /// `max_states` pairs are seen, a new pair sets `truncated` instead.
 void queue_if_new(const RegisterAutomaton& spec, LockstepCheck& check, const DataWord& next, std::size_t max_states,
                   std::set<std::pair<std::size_t, std::string>>& seen, std::deque<DataWord>& queue, bool& truncated) {
     const auto key = std::make_pair(check.simulator().location(),
-                                    order_type(spec, check.simulator().location(), check.simulator().registers()));
+                                    suite_state(spec, internal::orders_data(spec), check.simulator().location(),
+                                                check.simulator().registers()));
     if (seen.size() < max_states && seen.insert(key).second) queue.push_back(next);
     else if (seen.size() >= max_states) truncated = true;
 }
@@ -64,11 +90,14 @@ void explore_classes(const RegisterAutomaton& spec, DataOracle& oracle, std::deq
         const DataWord out = oracle.query(word);
         std::vector<Value> ints, ids, all;
         internal::word_values(spec, word, out, ints, ids, all);
-        internal::for_each_input_class(spec, ints, ids, all, stop, [&](const DataSymbol& in) {
-            DataWord next = word;
-            next.push_back(in);
-            visit_next(next);
-        });
+        internal::for_each_input_class(
+            spec, ints, ids, all, stop,
+            [&](const DataSymbol& in) {
+                DataWord next = word;
+                next.push_back(in);
+                visit_next(next);
+            },
+            internal::orders_data(spec));
     }
 }
 
@@ -139,6 +168,209 @@ std::optional<RaCounterexample> words_from(DataOracle& oracle, const RegisterAut
     return found;
 }
 
+/// The value `term` stands for in the device's run, the step's earlier parameters being `chosen`
+/// (nothing for a later parameter or an output's: the guard compares those with this one later).
+std::optional<Value> term_value(const RegisterAutomaton& spec, const LockstepCheck& check, const Term& term,
+                                const std::vector<Value>& chosen) {
+    switch (term.kind) {
+    case Term::Kind::Register: {
+        const auto& regs = check.simulator().registers();
+        if (term.index >= regs.size()) return std::nullopt;
+        return check.device_value(regs[term.index]) + term.offset;
+    }
+    case Term::Kind::Constant: return spec.constants.at(term.index).value + term.offset;
+    case Term::Kind::Literal: return term.literal;
+    case Term::Kind::Param:
+        if (term.index >= chosen.size()) return std::nullopt;
+        return chosen[term.index] + term.offset;
+    case Term::Kind::OutputParam: return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+/// What the symbolic continuations read of a spec, once: whether its guards order data, and which
+/// input parameters no guard of the spec reads anywhere.
+struct SymbolicSpec {
+    explicit SymbolicSpec(const RegisterAutomaton& s) : spec(s), ordered(internal::orders_data(s)) {
+        for (const auto& decl : s.inputs) unread.emplace_back(decl.params.size(), true);
+        for (const auto& l : s.locations)
+            for (const auto& t : l.transitions)
+                for (const auto& conjunction : t.guard.disjuncts)
+                    for (const auto& atom : conjunction)
+                        for (const Term* term : {&atom.left, &atom.right})
+                            if (term->kind == Term::Kind::Param && term->index < unread.at(t.input).size())
+                                unread[t.input][term->index] = false;
+    }
+    const RegisterAutomaton& spec;
+    bool ordered;
+    std::vector<std::vector<bool>> unread;  ///< [input][parameter]
+};
+
+/// The symbolic classes of parameter `k` of input `a` from where `check` is: one value at and one
+/// between/beyond (only when the spec orders data) every value a guard of the spec's current
+/// location on `a` compares it with (registers, constants, literals, earlier parameters; `p + a op
+/// y + b` compares p with y + b - a), fresh values avoiding `avoid`; then each value of `equal` not
+/// among them.
+std::vector<Value> symbolic_candidates(const SymbolicSpec& sym, const LockstepCheck& check, std::size_t a, std::size_t k,
+                                       const std::vector<Value>& chosen, std::vector<Value> avoid,
+                                       const std::vector<Value>& equal) {
+    std::vector<Value> compared;
+    const Location& loc = sym.spec.locations.at(check.simulator().location());
+    for (const Transition& t : loc.transitions) {
+        if (t.input != a) continue;
+        for (const auto& conjunction : t.guard.disjuncts)
+            for (const Atom& atom : conjunction)
+                for (const auto& [self, other] : {std::pair{atom.left, atom.right}, std::pair{atom.right, atom.left}}) {
+                    if (self.kind != Term::Kind::Param || self.index != k) continue;
+                    if (auto v = term_value(sym.spec, check, other, chosen)) compared.push_back(*v - self.offset);
+                }
+    }
+    std::sort(compared.begin(), compared.end());
+    compared.erase(std::unique(compared.begin(), compared.end()), compared.end());
+    avoid.insert(avoid.end(), chosen.begin(), chosen.end());
+    std::vector<Value> out = internal::typed_candidates(sym.spec.inputs.at(a).params.at(k).type, sym.ordered, compared, avoid);
+    for (Value v : equal)
+        if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    return out;
+}
+
+/// The values of the last step of `word` (its inputs and the device's answer), by type.
+void last_step_values(const RegisterAutomaton& spec, const DataWord& word, const DataWord& out, std::vector<Value>& ints,
+                      std::vector<Value>& ids) {
+    if (word.empty() || out.size() < word.size()) return;
+    const DataSymbol* last[] = {&word.back(), &out[word.size() - 1]};
+    const std::vector<SymbolDecl>* decls[] = {&spec.inputs, &spec.outputs};
+    for (int side = 0; side < 2; ++side) {
+        const auto& params = (*decls[side])[last[side]->symbol].params;
+        for (std::size_t k = 0; k < last[side]->values.size() && k < params.size(); ++k)
+            (params[k].type == DataType::Int ? ints : ids).push_back(last[side]->values[k]);
+    }
+}
+
+/// The values (in the device's values, with their types) the spec has held in a register at some
+/// point of a run: collected step by step as the lockstep check runs the word.
+struct HeldValues {
+    std::vector<std::pair<Value, DataType>> values;
+    void reset() { values.clear(); }
+    void add(const RegisterAutomaton& spec, const LockstepCheck& check) {
+        const auto& regs = spec.locations.at(check.simulator().location()).registers;
+        const auto& now = check.simulator().registers();
+        for (std::size_t r = 0; r < regs.size() && r < now.size(); ++r) {
+            const std::pair<Value, DataType> v{check.device_value(now[r]), regs[r].type};
+            if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+        }
+    }
+};
+
+/// Calls `visit` with every symbolic input after `word` (answered `out`; `check` has run them):
+/// each input in declaration order, each parameter in symbolic_candidates order, also equal to each
+/// value the spec held in a register earlier in the run (`once`) and holds no more, and — a parameter
+/// no guard of the spec reads anywhere — to each value of the last step (a device may remember what
+/// the spec forgot or ignores: the spec may lack a register there); fresh values avoid every value of
+/// the word and of the spec's registers; stops when `stop()`.
+void for_each_symbolic_input(const SymbolicSpec& sym, const LockstepCheck& check, const HeldValues& once,
+                             const DataWord& word, const DataWord& out, const std::function<bool()>& stop,
+                             const std::function<void(const DataSymbol&)>& visit) {
+    const RegisterAutomaton& spec = sym.spec;
+    std::vector<Value> ints, ids, held, last_ints, last_ids, gone_ints, gone_ids;
+    internal::word_values(spec, word, out, ints, ids, held);
+    std::vector<Value> now;
+    for (Value v : check.simulator().registers()) now.push_back(check.device_value(v));
+    held.insert(held.end(), now.begin(), now.end());
+    for (const auto& [v, type] : once.values)
+        if (std::find(now.begin(), now.end(), v) == now.end()) (type == DataType::Int ? gone_ints : gone_ids).push_back(v);
+    last_step_values(spec, word, out, last_ints, last_ids);
+    for (std::size_t a = 0; a < spec.inputs.size() && !stop(); ++a) {
+        DataSymbol in{a, {}};
+        const auto& params = spec.inputs[a].params;
+        std::function<void(std::size_t)> param = [&](std::size_t k) {
+            if (k == params.size()) {
+                visit(in);
+                return;
+            }
+            const bool is_int = params[k].type == DataType::Int;
+            std::vector<Value> equal = is_int ? gone_ints : gone_ids;
+            if (sym.unread[a][k]) equal.insert(equal.end(), (is_int ? last_ints : last_ids).begin(), (is_int ? last_ints : last_ids).end());
+            for (Value v : symbolic_candidates(sym, check, a, k, in.values, held, equal)) {
+                in.values.push_back(v);
+                param(k + 1);
+                in.values.pop_back();
+                if (stop()) return;
+            }
+        };
+        param(0);
+    }
+}
+
+/// The first input for_each_symbolic_input visits.
+DataSymbol first_symbolic_input(const SymbolicSpec& sym, const LockstepCheck& check, const HeldValues& once,
+                                const DataWord& word, const DataWord& out) {
+    std::optional<DataSymbol> first;
+    for_each_symbolic_input(sym, check, once, word, out, [&] { return first.has_value(); },
+                            [&](const DataSymbol& in) { first = in; });
+    return *first;
+}
+
+/// The symbolic continuations (issue 38): every data word of up to `depth` steps from each of
+/// `starts`, each step one input per *symbolic* class of the spec where it is (for_each_symbolic_input:
+/// the equality/order pattern of each parameter against the values the spec's guards compare it
+/// with, a fresh value otherwise), run in lockstep with `spec`: the first difference. Prefixes are
+/// shared: each node's answers come from one adaptive run down its first continuation, so the device
+/// runs one word per leaf. Each device run is charged to `budget`.
+std::optional<RaCounterexample> symbolic_words(DataOracle& oracle, const RegisterAutomaton& spec,
+                                               const std::vector<DataWord>& starts, std::size_t depth,
+                                               const WordBudget& budget) {
+    if (spec.inputs.empty()) depth = 0;
+    const SymbolicSpec sym(spec);
+    LockstepCheck check(spec), probe(spec);
+    HeldValues probe_held;
+    std::optional<RaCounterexample> found;
+    DataWord word;
+    std::function<void(std::size_t)> extend = [&](std::size_t left) {
+        if (found) return;
+        const std::size_t target = word.size() + left;
+        DataWord ran;
+        DataWord out = oracle.query_adaptive(ran, [&](const DataWord& in, const DataWord& got) -> std::optional<DataSymbol> {
+            if (in.empty()) {
+                probe.reset();
+                probe_held.reset();
+            } else if (!probe.step(in.back(), got.back()).empty()) {
+                return std::nullopt;  // differs: stop here
+            }
+            probe_held.add(spec, probe);
+            if (in.size() < word.size()) return word[in.size()];
+            if (in.size() >= target) return std::nullopt;
+            return first_symbolic_input(sym, probe, probe_held, in, got);
+        });
+        budget.charge();
+        if (out.size() < word.size()) out = oracle.query(word);  // the adaptive run stopped inside the word
+        out.resize(word.size());
+        if ((found = first_difference(check, word, out)) || left == 0) return;
+        HeldValues once;  // what the spec held along the word (check agreed on every step)
+        check.reset();
+        once.add(spec, check);
+        for (std::size_t i = 0; i < word.size(); ++i) {
+            (void)check.step(word[i], out[i]);
+            once.add(spec, check);
+        }
+        std::vector<DataSymbol> next;  // collected first: the continuations replay `check`
+        for_each_symbolic_input(sym, check, once, word, out, [] { return false; },
+                                [&](const DataSymbol& in) { next.push_back(in); });
+        for (const DataSymbol& in : next) {
+            word.push_back(in);
+            extend(left - 1);
+            word.pop_back();
+            if (found) return;
+        }
+    };
+    for (const auto& s : starts.empty() ? std::vector<DataWord>{{}} : starts) {
+        word = s;
+        extend(depth);
+        if (found) break;
+    }
+    return found;
+}
+
 }  // namespace
 
 RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataSul& device, const RaSuiteConfig& config) {
@@ -172,7 +404,7 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle
     std::set<std::pair<std::size_t, std::string>> seen;
     std::deque<DataWord> queue{DataWord{}};
     std::vector<DataWord> access;
-    seen.insert({spec.initial, order_type(spec, spec.initial, {})});
+    seen.insert({spec.initial, suite_state(spec, internal::orders_data(spec), spec.initial, {})});
     auto run = [&](const DataWord& word) -> bool {  // false on a difference (stored)
         const DataWord out = oracle.query(word);
         budget.charge();
@@ -192,8 +424,8 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle
         [&] { return result.counterexample.has_value(); });
     result.states = seen.size();
     if (!result.counterexample) {
-        // every transition again, followed by every word of up to B steps
-        result.counterexample = words_in_all_classes(oracle, spec, access, config.bound + 1, &budget);
+        // every transition again, followed by every word of up to B steps, in the spec's symbolic classes
+        result.counterexample = symbolic_words(oracle, spec, access, config.bound + 1, budget);
     }
     result.words = oracle.stats().total().queries_executed - executed_before;
     return result;
@@ -349,7 +581,7 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
     LockstepCheck check(spec);
     std::set<std::pair<std::size_t, std::string>> seen;
     std::deque<DataWord> queue{DataWord{}};
-    seen.insert({spec.initial, order_type(spec, spec.initial, {})});
+    seen.insert({spec.initial, suite_state(spec, internal::orders_data(spec), spec.initial, {})});
     std::vector<DataWord> starts;  // access word + one step taking the transition
     // Runs `word` in lockstep. Returns the index of the first differing step (word.size() if none),
     // and the spec's (location, transition) of the last step.
@@ -386,7 +618,7 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
         [&] { return result.counterexample.has_value(); });
     result.states = seen.size();
     if (!result.counterexample && !starts.empty())
-        result.counterexample = words_in_all_classes(oracle, spec, starts, config.bound, &budget);
+        result.counterexample = symbolic_words(oracle, spec, starts, config.bound, budget);
     result.words = starts.size();
     return result;
 }

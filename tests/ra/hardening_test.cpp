@@ -234,6 +234,29 @@ TEST(RaHardening, CheckPastTheWordLimitIsRefusedNamingTheKnob) {
     EXPECT_FALSE(check_register_automaton(two.automaton, small).counterexample);
 }
 
+// Issue 38, item 4: the same six-register spec is now checked against itself, the steps after each
+// transition taken in the spec's symbolic classes (has(p): equal to each register or fresh; put(p):
+// fresh) with their prefixes shared. Before: refused past 2,000,000 words (39 s, 1.3 GB).
+TEST(RaHardening, SixRegisterIdSetChecksAgainstItselfWithinTheSymbolicSuite) {
+    const RaSpec six = parse_register_spec(id_set_spec(6), "six.yaml");
+    SimulatorSul device(six.automaton);
+    RaSuiteConfig config;
+    config.max_words = 150000;
+    const RaSuiteResult r = check_register_automaton(six.automaton, device, config);
+    EXPECT_FALSE(r.counterexample) << r.summary();
+    EXPECT_FALSE(r.truncated);
+    EXPECT_EQ(r.states, 279U);  // every (location, equality type of its registers): Bell(0) + ... + Bell(6)
+    EXPECT_LE(r.words, 150000U);
+    // and a device that forgets the sixth id it stored (has(p) compares only five) is told apart
+    std::string text = id_set_spec(6);
+    for (const std::string cut : {" || p == r6", " && p != r6"}) text.erase(text.find(cut), cut.size());
+    const RaSpec forgetful = parse_register_spec(text, "forgetful.yaml");
+    SimulatorSul wrong(forgetful.automaton);
+    const RaSuiteResult kill = check_register_automaton(six.automaton, wrong, config);
+    ASSERT_TRUE(kill.counterexample) << kill.summary();
+    EXPECT_NE(kill.counterexample->reason.find("expected ok"), std::string::npos) << kill.counterexample->reason;
+}
+
 // The same limit on every path that runs a suite: one transition's tests (the plugin's cases) and
 // learning's certification (the suite at B in the last round). Before, learning ran its
 // certification unbounded (fifo7: 2.5 million words inside `learn`), while `check` refused.

@@ -52,6 +52,22 @@ TEST(RaLearner, LearnsFreshOutputs) {
     EXPECT_EQ(r.hypothesis.max_registers(), 2U);
 }
 
+// Issue 38, item 4: the certification's steps after each transition are symbolic, and a value the
+// hypothesis held in a register and then dropped stays a candidate (the device may still hold it).
+// RALib's login acceptor learned with the default certification: with symbolic steps alone (no
+// forgotten values) its hypothesis of 3 locations, which forgets the pair on logout, passed the suite;
+// the truth has 4 (register, login, logout, and login again is accepted).
+TEST(RaLearner, TheCertificationTriesTheValuesTheHypothesisForgot) {
+    const RegisterAutomaton truth =
+        load_register_spec(std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/ralib_login.yaml").automaton;
+    SimulatorSul sul(truth);
+    const RaLearnResult r = learn_register_automaton(sul, truth, {});
+    ASSERT_TRUE(r.converged) << r.failure;
+    EXPECT_GT(r.certification_executed, 0U);
+    EXPECT_EQ(r.hypothesis.locations.size(), 4U);
+    EXPECT_FALSE(separating_word(truth, r.hypothesis, 5).has_value());
+}
+
 TEST(RaLearner, ALongCounterexampleIsShortenedBeforeItsSuffixesGrowTheTrees) {
     // RALib's login acceptor (LearnLoginTest's target): a random walk's counterexample of 5 steps
     // (its second one with seed 1) made the learner add a 3-step suffix whose trees ran ~300,000

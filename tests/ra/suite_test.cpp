@@ -3,6 +3,7 @@
 // to a depth (an exhaustive check of one word per data class).
 #include "typestar/ra/suite.hpp"
 #include "typestar/ra/oracle.hpp"
+#include "typestar/ra/format.hpp"
 
 #include <gtest/gtest.h>
 
@@ -99,6 +100,12 @@ void kills_every_distinguishable_mutant(const RegisterAutomaton& truth, std::siz
 TEST(RaSuite, KillsPriorityQueueMutants) { kills_every_distinguishable_mutant(testing::priority_queue2(), 5, 10); }
 TEST(RaSuite, KillsKeyStoreMutants) { kills_every_distinguishable_mutant(testing::key_store(), 4, 14); }
 TEST(RaSuite, KillsLoginMutants) { kills_every_distinguishable_mutant(testing::login(), 3, 35); }
+// Issue 38, item 4: RALib's login acceptor (a sink, an equality pair): the symbolic suite kills every
+// mutant the exhaustive words up to 4 steps tell apart.
+TEST(RaSuite, KillsRalibLoginMutants) {
+    kills_every_distinguishable_mutant(
+        load_register_spec(std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/ralib_login.yaml").automaton, 4, 15);
+}
 
 // Issue 39 (a surviving mutant): a `fresh` output must be a value the run has not seen, inputs
 // included. The key store answers put(v) with key(fresh): a device that answers with the value it
@@ -271,6 +278,78 @@ TEST(RaSearch, RandomWalkAsRalibRunsItIsSeededEndsWordsAtRandomAndFindsWrongLogi
     }
     EXPECT_GE(wrong, 17U);
     EXPECT_GE(found * 3, wrong * 2) << found << " of " << wrong << " wrong hypotheses found";
+}
+
+/// A FIFO of up to three `int` values whose guards never order (RALib's fifo models type their data
+/// `int` and compare nothing): put(p) stores, get answers the oldest.
+std::string int_fifo3() {
+    return "typestar: 2\nkind: register-automaton\nname: fifo3\ncallins: [\"put(p: int)\", get]\n"
+           "returns: [ok, nok, \"out(v: int)\"]\ninitial: l0\nlocations:\n"
+           "  l0:\n    registers: []\n    transitions:\n"
+           "      - {input: \"put(p)\", output: ok, assign: {r1: p}, to: l1}\n"
+           "      - {input: get, output: nok, to: l0}\n"
+           "  l1:\n    registers: [r1]\n    transitions:\n"
+           "      - {input: \"put(p)\", output: ok, assign: {r1: r1, r2: p}, to: l2}\n"
+           "      - {input: get, output: \"out(r1)\", to: l0}\n"
+           "  l2:\n    registers: [r1, r2]\n    transitions:\n"
+           "      - {input: \"put(p)\", output: ok, assign: {r1: r1, r2: r2, r3: p}, to: l3}\n"
+           "      - {input: get, output: \"out(r1)\", assign: {r1: r2}, to: l1}\n"
+           "  l3:\n    registers: [r1, r2, r3]\n    transitions:\n"
+           "      - {input: \"put(p)\", output: nok, assign: {r1: r1, r2: r2, r3: r3}, to: l3}\n"
+           "      - {input: get, output: \"out(r1)\", assign: {r1: r2, r2: r3}, to: l2}\n";
+}
+
+// Issue 38, item 4: a spec whose guards never order `int` data tells their values apart only by
+// equality, so the suite explores (location, register equality type) pairs — 1 + 1 + 2 + 5 for three
+// registers — where it explored every order type before (1 + 1 + 3 + 13), and still catches a FIFO
+// that answers the newest value.
+TEST(RaSymbolicSuite, AnEqualityOnlyIntSpecExploresEqualityTypes) {
+    const RegisterAutomaton fifo = parse_register_spec(int_fifo3(), "fifo3.yaml").automaton;
+    SimulatorSul same(fifo);
+    const RaSuiteResult r = check_register_automaton(fifo, same, RaSuiteConfig{2});
+    EXPECT_FALSE(r.counterexample) << r.summary();
+    EXPECT_EQ(r.states, 9U);
+    RegisterAutomaton lifo = fifo;
+    lifo.locations[2].transitions[1].output_args[0].term = Term{Term::Kind::Register, 1};  // get answers the newest
+    lifo.locations[2].transitions[1].assign[0] = Term{Term::Kind::Register, 0};
+    ASSERT_TRUE(validate(lifo).empty()) << validate(lifo).front();
+    SimulatorSul wrong(lifo);
+    const RaSuiteResult kill = check_register_automaton(fifo, wrong, RaSuiteConfig{2});
+    ASSERT_TRUE(kill.counterexample) << kill.summary();
+    EXPECT_NE(kill.counterexample->reason.find("expected out("), std::string::npos) << kill.counterexample->reason;
+}
+
+/// Counts the device's runs (resets).
+class CountingSul final : public DataSul {
+public:
+    explicit CountingSul(const RegisterAutomaton& ra) : sim_(ra) {}
+    void reset() override {
+        ++runs;
+        sim_.reset();
+    }
+    DataSymbol step(const DataSymbol& in) override { return sim_.step(in); }
+    std::size_t runs = 0;
+
+private:
+    RaSimulator sim_;
+};
+
+// Issue 38, item 4: the words after each transition share their prefixes: the device runs each
+// longest word once and answers every prefix of it from that run. A one-location spec with two
+// inputs and no data at B = 2: the exploration runs a and b, then the 2^3 words of three steps —
+// before, every prefix of them was one more run (2 + 4 + 8).
+TEST(RaSymbolicSuite, TheStepsAfterEachTransitionShareTheirPrefixes) {
+    RegisterAutomaton ab;
+    ab.name = "ab";
+    ab.inputs = {{"a", {}}, {"b", {}}};
+    ab.outputs = {{"ok", {}}};
+    ab.locations.push_back({"l0", {}, {{0, Guard{}, 0, {}, 0, {}}, {1, Guard{}, 0, {}, 0, {}}}});
+    ASSERT_TRUE(validate(ab).empty()) << validate(ab).front();
+    CountingSul device(ab);
+    const RaSuiteResult r = check_register_automaton(ab, device, RaSuiteConfig{2});
+    EXPECT_FALSE(r.counterexample) << r.summary();
+    EXPECT_EQ(r.words, 2U + 8U);
+    EXPECT_EQ(device.runs, r.words);
 }
 
 }  // namespace
