@@ -32,6 +32,8 @@ struct Entry {
     Node value;
 };
 
+/// Reads one YAML spec (parse_spec): every problem becomes a Diagnostic with its file, line and
+/// column, collected and thrown once as SpecError in file order (fail()); never printed here.
 class Reader {
 public:
     Reader(std::string file, const ReadLimits& limits) : file_(std::move(file)), limits_(limits) {}

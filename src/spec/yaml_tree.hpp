@@ -63,12 +63,13 @@ private:
     const TreeNode* node_ = nullptr;
 };
 
+/// A yaml-cpp mark as a 1-based line and column; {0, 0} for a null mark.
 inline Location location_of(const YAML::Mark& mark) {
     if (mark.is_null() || mark.line < 0) return {};
     return {mark.line + 1, mark.column + 1};
 }
 
-/// What a node is, for "found a list" style messages.
+/// What a node is, for "found a list" style messages (defined in spec_reader.cpp).
 [[nodiscard]] std::string kind_of(const Node& node);
 
 /// Thrown by DocumentScan for aliases the reader refuses; becomes one diagnostic.
