@@ -549,6 +549,18 @@ bool LSharp::Impl::explore_suggested(std::optional<std::pair<std::size_t, std::s
 void LSharp::Impl::build() {
     while (true) {
         make_adequate();
+        if (seed_ && predicting_) {
+            // The tree has grown: basis states matched to the seed's states again, and a frontier node
+            // whose prediction that withdrew is identified by queries.
+            relabel_basis();
+            bool again = false;
+            for (std::uint32_t f = 0; f < frontier_.size(); ++f)
+                if (frontier_[f].alive && frontier_[f].candidates.size() > 1 && !predicted(f)) {
+                    attend(f);
+                    again = true;
+                }
+            if (again) continue;
+        }
         construct();
         const auto words = inconsistencies(kConsistencyBatch);
         if (words.empty()) {

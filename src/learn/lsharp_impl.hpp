@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -252,20 +253,33 @@ private:
         if (!parent) return std::nullopt;
         return seed_->successor(*parent, static_cast<Symbol>(source % k_));
     }
-    // Whether the tree below `node` answers as the seed does from `state` on its identifying words.
-    bool agrees_with_seed(NodeId node, StateId state) const;
-    // The seed's state the tree below basis node `node` agrees with: `guess` if it does, else the only
-    // state that does; none if none or several.
+    // Whether the tree below `node` answers as the seed does from `state` (see seed_mismatch).
+    bool agrees_with_seed(NodeId node, StateId state) const { return seed_mismatch(node, state, true).first == 0; }
+    // The answers the tree knows below `node`, to the depth of the seed's longest identifying word,
+    // unlike and alike the seed's from `state` (`first`: stops at the first unlike one).
+    std::pair<std::size_t, std::size_t> seed_mismatch(NodeId node, StateId state, bool first = false) const;
+    // The seed's state the tree below basis node `node` behaves as: `guess` if it agrees with it, else
+    // the state it agrees with best (approximate matching, as adaptive L#): the fewest answers unlike
+    // the seed's, then the most alike; `guess` if several agree.
     std::optional<StateId> seed_identity(NodeId node, StateId guess) const {
         if (agrees_with_seed(node, guess)) return guess;
-        std::optional<StateId> found;
+        std::optional<StateId> best;
+        std::pair<std::size_t, std::size_t> best_score{0, 0};
+        std::size_t agreeing = 0;
         for (StateId q = 0; q < seed_->num_states(); ++q) {
-            if (q == guess || !agrees_with_seed(node, q)) continue;
-            if (found) return guess;
-            found = q;
+            const auto [unlike, alike] = seed_mismatch(node, q);
+            if (unlike == 0) ++agreeing;
+            const std::pair<std::size_t, std::size_t> score{unlike, std::numeric_limits<std::size_t>::max() - alike};
+            if (!best || score < best_score) {
+                best = q;
+                best_score = score;
+            }
         }
-        return found.value_or(guess);
+        return agreeing > 1 ? guess : best.value_or(guess);
     }
+    // Seeded, when the tree has grown since the last time: every basis state matched again
+    // (seed_identity from its current match), so that predictions use what the tree knows now.
+    void relabel_basis();
 
     LSharpConfig config_;
     std::size_t k_;
@@ -348,6 +362,8 @@ private:
     std::set<std::pair<NodeId, std::uint32_t>> seed_pairs_checked_;  // (frontier node, basis state) checked
     std::vector<std::vector<Word>> seed_ids_;  // seeded: the words identifying each seed state (identifiers())
     std::vector<std::optional<StateId>> basis_seed_;  // seeded: the seed's state each basis state behaves as (seed_identity)
+    std::size_t seed_depth_ = 0;        // seeded: the length of the seed's longest identifying word
+    std::size_t relabelled_at_ = 0;     // tree size at the last relabel_basis()
 };
 
 }  // namespace typestar

@@ -123,21 +123,45 @@ std::vector<std::vector<Word>> identifiers(const MealyMachine& m, const std::vec
 
 }  // namespace
 
-bool LSharp::Impl::agrees_with_seed(NodeId node, StateId state) const {
-    // On the words that identify `state` in the seed, as far as the tree knows them (deeper answers
-    // may differ past a changed transition without the state being another one).
-    for (const Word& w : seed_ids_[state]) {
-        NodeId n = node;
-        StateId q = state;
-        for (const Symbol a : w) {
+std::pair<std::size_t, std::size_t> LSharp::Impl::seed_mismatch(NodeId node, StateId state, bool first) const {
+    // Every word the tree knows below `node`, up to the length of the seed's longest identifying word
+    // (deeper answers may differ past a changed transition without the state being another one).
+    std::size_t unlike = 0, alike = 0;
+    std::vector<std::tuple<NodeId, StateId, std::size_t>> todo{{node, state, 0}};
+    while (!todo.empty()) {
+        const auto [n, q, d] = todo.back();
+        todo.pop_back();
+        if (d >= seed_depth_) continue;
+        for (Symbol a = 0; a < k_; ++a) {
             const auto e = edge(n, a);
-            if (!e) break;
-            if (e->output != seed_->output(q, a)) return false;
-            n = e->target;
-            q = seed_->successor(q, a);
+            if (!e) continue;
+            if (e->output != seed_->output(q, a)) {
+                ++unlike;
+                if (first) return {unlike, alike};
+            } else {
+                ++alike;
+            }
+            if (e->target != n) todo.emplace_back(e->target, seed_->successor(q, a), d + 1);
         }
     }
-    return true;
+    return {unlike, alike};
+}
+
+void LSharp::Impl::relabel_basis() {
+    if (tree_->num_nodes() == relabelled_at_) return;
+    relabelled_at_ = tree_->num_nodes();
+    bool relabelled = false;
+    for (std::uint32_t b = 0; b < basis_.size(); ++b) {
+        if (!basis_seed_[b]) continue;
+        const auto now = seed_identity(basis_[b], *basis_seed_[b]);
+        if (now == basis_seed_[b]) continue;
+        basis_seed_[b] = now;
+        relabelled = true;
+    }
+    if (!relabelled) return;
+    // Predictions onto the relabelled states change: their transitions are built again.
+    for (std::uint32_t f = 0; f < frontier_.size(); ++f)
+        if (frontier_[f].alive && frontier_[f].candidates.size() > 1) changed(f);
 }
 
 bool LSharp::Impl::check_seed_states() {
@@ -166,42 +190,82 @@ bool LSharp::Impl::check_seed_states() {
 
 void LSharp::Impl::rebuild() {
     // Adaptive L# (rebuilding): every transition of the seed, from the seed's access words, followed by
-    // the words that identify its target in the seed, asked of the device before the first
+    // a word that identifies its target in the seed, asked of the device before the first
     // hypothesis. Where the device still behaves as the seed, the seed's states come out pairwise
-    // apart and every transition identified, so L#'s rules promote and identify them without another
-    // query; where it does not (the change), the tree says so and the rules ask what is missing.
-    // Nothing is taken from the seed without the device's answer.
+    // apart and its transitions identified or predicted, so L#'s rules promote and identify them
+    // without another query; where it does not (the change), the tree says so and the rules ask what
+    // is missing. Nothing is taken from the seed without the device's answer.
     const MealyMachine& seed = *seed_;
     const std::vector<Symbol> order = input_order();
     seed_ids_ = identifiers(seed, order, ask_->traits().wait);
+    for (const auto& state_ids : seed_ids_)
+        for (const Word& w : state_ids) seed_depth_ = std::max(seed_depth_, w.size());
     const std::vector<std::vector<Word>>& ids = seed_ids_;
     std::vector<Word> words;
-    // From `prefix`, the first (`all`: every) word identifying `target` in the seed.
-    const auto ask_from = [&](const Word& prefix, StateId target, bool all) {
-        if (ids[target].empty()) {
-            if (!prefix.empty()) words.push_back(prefix);
-            return;
-        }
-        for (const Word& id : ids[target]) {
-            Word suffix = id;
-            pad(suffix);
-            words.push_back(concat(prefix, suffix));
-            if (!all) break;
-        }
-    };
-    // The seed's states, each from its access word with every identifying word (so that they come out
-    // pairwise apart and are promoted); every other transition with the first word of its target's
-    // (mostly enough to identify it; where not, the seed predicts the rest until the device refutes it).
+    // Every transition of the seed with the first word identifying its target; then, for every pair of
+    // seed states those words do not yet tell apart below their access words (as the seed answers),
+    // the identifying word the two share, from both (so that the seed's states come out pairwise
+    // apart and are promoted, without asking every identifying word of every state).
     seed_access_ = typestar::access_sequences(seed, order);
     const auto& access = seed_access_;
+    std::map<Word, StateId> state_of_access;
     for (StateId q = 0; q < seed.num_states(); ++q)
-        if (access[q]) ask_from(*access[q], q, true);
+        if (access[q]) state_of_access.emplace(*access[q], q);
+    std::vector<std::vector<Word>> below(seed.num_states());  // per seed state: the words asked below its access word
+    const auto add = [&](Word word) {
+        for (std::size_t l = 0; l <= word.size(); ++l) {
+            const auto it = state_of_access.find(Word(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(l)));
+            if (it != state_of_access.end())
+                below[it->second].emplace_back(word.begin() + static_cast<std::ptrdiff_t>(l), word.end());
+        }
+        words.push_back(std::move(word));
+    };
     for (StateId q = 0; q < seed.num_states(); ++q) {
         if (!access[q]) continue;
         for (const Symbol a : order) {
             Word w = *access[q];
             w.push_back(a);
-            ask_from(w, seed.successor(q, a), false);
+            const StateId t = seed.successor(q, a);
+            // The access word of t: the words asked from t (and below) go through it.
+            if (state_of_access.contains(w)) continue;
+            if (!ids[t].empty()) {
+                Word suffix = ids[t].front();
+                pad(suffix);
+                w.insert(w.end(), suffix.begin(), suffix.end());
+            }
+            add(std::move(w));
+        }
+    }
+    // Whether `u` from p and one of the words asked below q share a prefix the seed answers differently from them.
+    const auto splits = [&](const Word& u, StateId p, StateId q) {
+        for (const Word& v : below[q]) {
+            StateId x = p, y = q;
+            for (std::size_t i = 0; i < u.size() && i < v.size() && u[i] == v[i]; ++i) {
+                if (seed.output(x, u[i]) != seed.output(y, u[i])) return true;
+                x = seed.successor(x, u[i]);
+                y = seed.successor(y, u[i]);
+            }
+        }
+        return false;
+    };
+    const auto told_apart = [&](StateId p, StateId q) {
+        return std::any_of(below[p].begin(), below[p].end(), [&](const Word& u) { return splits(u, p, q); });
+    };
+    for (StateId q = 0; q < seed.num_states(); ++q) {
+        if (!access[q]) continue;
+        for (StateId p = 0; p < q; ++p) {
+            if (!access[p] || told_apart(p, q)) continue;
+            std::optional<Word> split;
+            for (const Word& id : ids[q])
+                if (seed.outputs_of(id, p) != seed.outputs_of(id, q)) {
+                    split = id;
+                    break;
+                }
+            if (!split) split = separating_word(seed, p, q);
+            if (!split) throw std::logic_error("L#: two states of a minimal seed are not apart");
+            pad(*split);
+            add(concat(*access[q], *split));
+            add(concat(*access[p], *split));
         }
     }
     // A word that is a prefix of another asks nothing more.

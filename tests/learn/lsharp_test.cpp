@@ -10,6 +10,7 @@
 #include <utility>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "support/first_mutant.hpp"
 #include "support/random_mealy.hpp"
@@ -519,14 +520,62 @@ TEST(LSharp, SeededWithTheRightSpecNeedsOneRound) {
     EXPECT_LE(seeded_total * 100, floor_total * 101) << seeded_total << " vs " << floor_total;
 }
 
+TEST(LSharp, RebuildingAsksEachStatesIdentifyingWordsOnlyWhereItsTransitionsDoNotTellItApart) {
+    // Rebuilding asks every transition of the seed off its access tree, followed by the first word
+    // identifying its target, and a state's own identifying words only for the pairs of states those
+    // words do not tell apart already (as the seed answers). A right seed is still learned in one
+    // round, exactly, with fewer learning queries than asking every state all its words.
+    std::uint64_t learning = 0;
+    for (const std::string dir : {"/specs", "/bench/droidstar"})
+        for (const auto& file : yaml_files(std::string(TYPESTAR_SOURCE_DIR) + dir)) {
+            const MealyMachine truth = closure_of(file);
+            LSharpConfig c;
+            c.seed = truth;
+            const auto out = learn_model(truth, Eq::Perfect, c);
+            EXPECT_TRUE(out.exact) << file;
+            EXPECT_EQ(out.result.rounds, 1u) << file;
+            learning += out.result.stats.learning.queries_executed;
+        }
+    // Measured: 642 (every state asked all its identifying words: 693).
+    EXPECT_LE(learning, 642u);
+}
+
+TEST(LSharp, SeededWithTheOriginalOfAOneTransitionUpgradeMatchesStatesByWhatTheTreeKnows) {
+    // The device is a machine with one transition retargeted (an upgrade), the seed its original.
+    // Basis states are matched to the seed's states by every answer the tree knows below them (to
+    // the depth of the seed's identifying words), again whenever the tree has grown, and to the state
+    // they agree with best where none agrees fully: predictions then follow what the device showed.
+    std::size_t rounds = 0;
+    std::uint64_t learning = 0;
+    for (const auto& [n, k, o] : {std::tuple{16u, 4u, 3u}, {20u, 2u, 2u}, {24u, 3u, 2u}, {12u, 5u, 2u}})
+        for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+            const MealyMachine original = testing_support::random_mealy(n, k, o, seed);
+            std::vector<Transition> table(original.table().begin(), original.table().end());
+            const std::size_t states = original.num_states();
+            auto& changed = table[((seed * 5) % states) * k + seed % k];
+            changed.target = static_cast<StateId>((changed.target + 1 + seed % (states - 1)) % states);
+            const MealyMachine upgrade(original.inputs(), original.outputs(), original.initial(), table);
+            LSharpConfig c;
+            c.seed = original;
+            const auto out = learn_model(upgrade, Eq::Perfect, c);
+            EXPECT_TRUE(out.exact) << n << " states, seed " << seed;
+            rounds += out.result.rounds;
+            learning += out.result.stats.learning.queries_executed;
+        }
+    // Measured over the 160 upgrades: 168 rounds, 7,879 learning queries (matched once, by the
+    // identifying words alone, every state asked all of them: 182 and 9,953).
+    EXPECT_LE(rounds, 168u);
+    EXPECT_LE(learning, 7879u);
+}
+
 TEST(LSharp, SeededWithAMutantNeedsFewerRoundsThanFromScratch) {
     // Every bundled spec learned with its first mutant (one transition retargeted) as the seed. The
     // rebuilt seed meets the change before the first hypothesis where the device's answers to the
     // seed's words show it, so a seeded run needs no more equivalence rounds than learning from
     // scratch on any spec, and far fewer in total with the perfect oracle. Measured: 11 rounds
-    // against 28 (the seed handed out as the first hypothesis, before: 38), with Algorithm 2 at B = 2
-    // 7 against 7 (before: 14), 2,749 queries in all against 2,738, and 285 learning queries with the
-    // perfect oracle against 334.
+    // against 27 (the seed handed out as the first hypothesis, before: 38), with Algorithm 2 at B = 2
+    // 7 against 7 (before: 14), 2,729 queries in all against 2,738 (every seed state asked all its
+    // identifying words: 2,749), and 240 learning queries with the perfect oracle against 308 (267).
     std::size_t rounds_scratch = 0, rounds_seeded = 0, perfect_rounds_scratch = 0, perfect_rounds_seeded = 0;
     std::uint64_t total_scratch = 0, total_seeded = 0, learning_scratch = 0, learning_seeded = 0;
     const auto specs = bundled_specs();
@@ -553,7 +602,7 @@ TEST(LSharp, SeededWithAMutantNeedsFewerRoundsThanFromScratch) {
     }
     EXPECT_LE(rounds_seeded, rounds_scratch);
     EXPECT_LT(perfect_rounds_seeded * 2, perfect_rounds_scratch) << perfect_rounds_seeded << " vs " << perfect_rounds_scratch;
-    EXPECT_LE(total_seeded * 100, total_scratch * 101) << total_seeded << " vs " << total_scratch;
+    EXPECT_LE(total_seeded, total_scratch) << total_seeded << " vs " << total_scratch;
     EXPECT_LT(learning_seeded, learning_scratch) << learning_seeded << " vs " << learning_scratch;
 }
 

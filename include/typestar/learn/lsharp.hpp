@@ -101,10 +101,11 @@ struct LSharpConfig {
     /// stand-ins learn with 735 queries.
     std::size_t continued_suffix_length = 2;
     /// Start from this machine (e.g. an old spec's synchronous closure; see seed_of in lstar.hpp):
-    /// adaptive L#'s rebuilding. Before the first hypothesis every transition of the seed is asked
-    /// from the seed's access word of its state, followed by the first word identifying its target
-    /// in the seed (an adaptive distinguishing tree of the seed read as words, padded like any
-    /// frontier query), and every seed state from its access word with all of its identifying words.
+    /// adaptive L#'s rebuilding. Before the first hypothesis every transition of the seed off its
+    /// access tree is asked from the seed's access word of its state, followed by the first word
+    /// identifying its target in the seed (an adaptive distinguishing tree of the seed read as words,
+    /// padded like any frontier query), and, for every pair of seed states those words do not tell
+    /// apart (as the seed answers), the identifying word the two share from both access words.
     /// Where the device still behaves as the seed, the seed's states come out pairwise apart and
     /// are promoted, and its transitions identified, by L#'s own rules without another query, so
     /// the first hypothesis is mostly right (one equivalence round). The seed then predicts what the
@@ -112,12 +113,16 @@ struct LSharpConfig {
     /// one that behaves as the seed state its basis parent's transition leads to) — a prediction
     /// the equivalence oracle checks like any hypothesis; a counterexample that lands on a
     /// predicted node stops predicting it, and if predictions stop helping they stop altogether.
+    /// A basis state behaves as the seed state its parent's transition leads to if the tree below it
+    /// agrees with that state (to the depth of the seed's identifying words), else as the state it
+    /// agrees with best (adaptive L#'s approximate matching); matched again whenever the tree grew.
     /// Before a hypothesis is handed out, every frontier node it takes to a basis state of another
     /// seed state than the seed predicts is asked the seed's shortest word telling the two apart
     /// (once per pair). Nothing from the seed enters the tree: only the device's answers do.
-    /// Measured on the 19 one-transition upgrades of the AALpy models with a perfect oracle: 25
-    /// rounds and 2,373 learning queries (the seed handed out unasked as the first hypothesis: 192
-    /// and 2,257). Its inputs must equal the device's by name; its outputs are matched by name.
+    /// Measured on the 19 one-transition upgrades of the AALpy models with a perfect oracle: 24
+    /// rounds and 2,226 learning queries (every seed state asked all its identifying words and
+    /// matched once: 25 and 2,373; the seed handed out unasked as the first hypothesis: 192 and
+    /// 2,257). Its inputs must equal the device's by name; its outputs are matched by name.
     std::optional<MealyMachine> seed;
 };
 
