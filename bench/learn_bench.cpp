@@ -174,6 +174,8 @@ private:
 /// For Algorithm 2, `suffix_length` is L*'s initial suffix length (0: the bound B).
 /// The seed of the search beyond the bound in the "default" rows (--explore-seed; 0: the default's).
 std::uint64_t g_explore_seed = 0;
+/// Random words per transition of that search in the "default" rows (--explore-words; 0: the default's).
+std::size_t g_explore_words = 0;
 
 Row learn_model(std::string group, std::string name, const MealyMachine& truth, Oracle kind,
                 std::size_t bound, std::size_t suffix_length = 0,
@@ -205,6 +207,7 @@ Row learn_model(std::string group, std::string name, const MealyMachine& truth, 
         if (kind == Oracle::Default) {
             // the defaults of LearnOptions are the CLI's with no flags (the search's seed aside)
             if (g_explore_seed != 0) options.equivalence.explore_seed = g_explore_seed;
+            if (g_explore_words != 0) options.equivalence.explore_words_per_transition = g_explore_words;
         } else if (kind == Oracle::Algorithm2) {
             options.equivalence.method = typestar::SuiteMethod::Algorithm2;
             options.equivalence.bound = bound;
@@ -367,6 +370,8 @@ int main(int argc, char** argv) {
                    "initial suffix length of L* in the Algorithm 2 runs (default: B)");
     app.add_option("--explore-seed", g_explore_seed,
                    "seed of the search beyond the bound in the rows of the defaults (default: LearnOptions' own)");
+    app.add_option("--explore-words", g_explore_words,
+                   "random words per transition of that search in the rows of the defaults (default: LearnOptions' own)");
     app.add_flag("--skip-random", skip_random, "leave out the random 1,000- and 10,000-state machines");
     std::vector<std::string> groups;
     app.add_option("--groups", groups,
