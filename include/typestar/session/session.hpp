@@ -88,7 +88,7 @@ struct EquivalenceOptions {
     std::size_t explore_words_per_transition = kDefaultExploreWordsPerTransition;
     /// The seed of the search (the words are a function of the seed and the hypothesis).
     std::uint64_t explore_seed = 20260101;
-    static constexpr std::size_t kDefaultExploreWordsPerTransition = 2;
+    static constexpr std::size_t kDefaultExploreWordsPerTransition = 3;
 };
 
 /// Options of learn_spec and propose. Plain data with defaults.
