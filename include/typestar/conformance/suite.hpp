@@ -82,7 +82,8 @@ struct SuiteConfig {
     /// keeps the proof an induction (docs/conformance-chained.md). Fewer resets and fewer inputs on
     /// the models typestar_learn_bench measures; a word no longer stands for one transition, so
     /// conformance runs that name a transition per test (the gtest plugin) leave it false. Falls
-    /// back to the plain suite when the model has more than 2^24 checks.
+    /// back to the plain suite when the model has more than 2^24 checks. Unlike the plain suite,
+    /// a chained one is made whole up front (SuiteGenerator then holds its cases).
     bool chained = false;
     /// Chained only: words run before against the same device (an equivalence oracle's earlier
     /// rounds; the cache answers them, so they cost no reset): they come first in the suite, as
