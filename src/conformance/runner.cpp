@@ -109,6 +109,19 @@ std::optional<Counterexample> SuiteEquivalenceOracle::find_counterexample(const 
     SuiteConfig config = config_;
     if (!access.empty()) config.access.assign(access.begin(), access.end());
     if (!config.traits) config.traits = oracle_.traits();
+    if (config.chained && config.method == SuiteMethod::Algorithm2) {
+        // Chained: the words earlier calls ran come first (the cache answers them) and count.
+        config.prior = ran_;
+        const TestSuite suite = generate_suite(hypothesis, config);
+        auto found = run_suite(suite, oracle_, run_);
+        const std::size_t batch = std::max<std::size_t>(1, run_.batch_size);
+        last_suite_size_ = found && found->test_case
+                               ? std::min(suite.cases.size(), (*found->test_case / batch + 1) * batch)
+                               : suite.cases.size();
+        ran_.clear();
+        for (std::size_t i = 0; i < last_suite_size_; ++i) ran_.push_back(suite.cases[i].inputs);
+        return found;
+    }
     SuiteGenerator suite(hypothesis, config);  // streamed: a counterexample ends generation too
     return run_suite(suite, oracle_, run_, &last_suite_size_);
 }

@@ -11,6 +11,8 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/core/traits.hpp"
 
+#include "chained.hpp"
+
 namespace typestar {
 
 namespace {
@@ -244,6 +246,11 @@ struct SuiteGenerator::Impl {
     std::vector<std::size_t> phase_branches[2];
     std::size_t depth = 0, phase = 0, branch_at = 0, word_at = 0;
     Word middle;
+
+    // Chained Algorithm 2 (SuiteConfig::chained): the cases, made up front.
+    bool chained = false;
+    std::vector<TestCase> chained_cases;
+    std::size_t chained_at = 0;
 
     Impl(const MealyMachine& m, SuiteMethod meth) : model(m), method(meth), k(m.num_inputs()) {}
 
@@ -586,6 +593,22 @@ SuiteGenerator::SuiteGenerator(const MealyMachine& model, const SuiteConfig& con
         }
     }
     g.index_branches();
+    if (config.chained && config.method == SuiteMethod::Algorithm2) {
+        const auto words = detail::chained_words(model, access, config.bound, traits, std::size_t{1} << 24, config.prior);
+        if (!words.empty()) {
+            g.chained = true;
+            for (const auto& [q, w] : words) {
+                TestCase c;
+                c.inputs = w;
+                c.expected = model.outputs_of(w);
+                c.purpose = "state " + model.state_name(q) + ", chained checks " +
+                            to_string(Word(w.begin() + static_cast<std::ptrdiff_t>(access[q].size()), w.end()),
+                                      model.inputs());
+                g.chained_cases.push_back(std::move(c));
+            }
+            finalize_cases(g.chained_cases, g.absorbing);
+        }
+    }
     if (config.shortest_first && config.method != SuiteMethod::Algorithm2) {
         g.shortest_first = true;
         g.len = g.bound;
@@ -600,6 +623,10 @@ SuiteGenerator& SuiteGenerator::operator=(SuiteGenerator&&) noexcept = default;
 
 std::optional<TestCase> SuiteGenerator::next() {
     Impl& g = *impl_;
+    if (g.chained) {
+        if (g.chained_at == g.chained_cases.size()) return std::nullopt;
+        return std::move(g.chained_cases[g.chained_at++]);
+    }
     while (auto c = g.candidate()) {
         if (g.shortest_first) return std::move(c->second);  // not deduplicated: the cache answers repeats
         const bool absorbed = g.absorbing && !c->second.expected.empty() && c->second.expected.back() == *g.absorbing;

@@ -144,12 +144,16 @@ spec::Spec spec_of_learned(const MealyMachine& machine, const std::string& name,
 }
 
 
-std::unique_ptr<Learner> make_learner(LearnerKind kind, MembershipOracle& oracle, LearnerConfig config) {
+/// `ask_suite_words`: L# asks the plain Algorithm 2 suite's words before each hypothesis
+/// (LSharpConfig::explore_suggested); not when the suite is chained (its words are others).
+std::unique_ptr<Learner> make_learner(LearnerKind kind, MembershipOracle& oracle, LearnerConfig config,
+                                      bool ask_suite_words) {
     switch (kind) {
         case LearnerKind::LStar: return std::make_unique<LStar>(oracle, std::move(config));
         case LearnerKind::LSharp: {
             LSharpConfig lsharp;
             lsharp.seed = std::move(config.seed);
+            lsharp.explore_suggested = ask_suite_words;
             return std::make_unique<LSharp>(oracle, std::move(lsharp));
         }
     }
@@ -282,6 +286,10 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     // A device that cannot flake needs no second run of anything (Device::deterministic).
     const bool deterministic = std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
     SuiteConfig decisive = suite_config(SuiteMethod::Wp, 0, 0);  // with a perfect oracle
+    // Algorithm 2 in chained words (EquivalenceOptions::chained): with L#, and where the flake
+    // policy does not re-run the decisive words (those are the plain suite's).
+    const bool chained = eq.chained && alg2 && options.learner == LearnerKind::LSharp &&
+                         !(options.flake_check && !deterministic);
     std::optional<SeedStatesOracle> seed_states;         // a seed's states survive where the device tells them apart
     std::string tried;          // --bound auto: every B learned at, and what B+1 found
     bool next_checked = false;  // --bound auto: Algorithm 2 at B+1 found nothing
@@ -296,6 +304,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
             RunConfig run;
             run.batch_size = eq.batch_size;
             SuiteConfig suite = suite_config(eq.method, bound, eq.extra_states);
+            suite.chained = chained;
             suite.state_bound = eq.state_bound;
             suite.shortest_first = eq.state_bound.has_value();  // AALpy's m = n order: stop at the first counterexample
             decisive = suite;
@@ -303,7 +312,7 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
         }
         LearnerConfig config = options.lstar;
         if (options.seed) config.seed = options.seed;
-        const std::unique_ptr<Learner> learner = make_learner(options.learner, stack.oracle(), std::move(config));
+        const std::unique_ptr<Learner> learner = make_learner(options.learner, stack.oracle(), std::move(config), !chained);
         learner_name = learner->name();
         EquivalenceOracle* judge = equivalence.get();
         if (options.seed && !eq.perfect && seed_fits(*options.seed, stack.oracle())) {
@@ -361,7 +370,9 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
             ++bound;
             continue;
         }
-        SuiteEquivalenceOracle probe(stack.oracle(), suite_config(eq.method, bound + 1, eq.extra_states));
+        SuiteConfig next = suite_config(eq.method, bound + 1, eq.extra_states);
+        next.chained = chained;
+        SuiteEquivalenceOracle probe(stack.oracle(), next);
         std::optional<Counterexample> found;
         {
             const auto phase = stack.counter().enter(Phase::Equivalence);

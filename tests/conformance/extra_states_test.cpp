@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "mutants.hpp"
 #include "support/random_mealy.hpp"
 #include "support/random_typestate.hpp"
 #include "support/reference_machines.hpp"
@@ -23,41 +24,8 @@
 namespace typestar {
 namespace {
 
-/// `m` plus `copies` new states: copy c of state `t` (c = 1..copies) goes on like t, except that
-/// copy 1's input `j` leads to `u` (or to copy 2, which does the same with the next pair...), and
-/// transition (s, i) enters copy 1. Only mutants that behave differently from `m`, stay complete,
-/// keep the traits of `m` and have every state reachable are returned (at most n + copies states
-/// each, so the theorems above apply).
-std::vector<MealyMachine> extra_state_mutants(const MealyMachine& m, std::size_t copies) {
-    std::vector<MealyMachine> result;
-    const std::size_t n = m.num_states(), k = m.num_inputs();
-    const DeviceTraits base = infer_traits(m);
-    for (StateId s = 0; s < n; ++s)
-        for (Symbol i = 0; i < k; ++i) {
-            const StateId t = m.successor(s, i);
-            for (Symbol j = 0; j < k; ++j)
-                for (StateId u = 0; u < n + copies; ++u) {
-                    std::vector<Transition> table(m.table().begin(), m.table().end());
-                    table.resize((n + copies) * k);
-                    for (std::size_t c = 0; c < copies; ++c) {
-                        const StateId x = static_cast<StateId>(n + c);
-                        for (Symbol a = 0; a < k; ++a) table[x * k + a] = m.transition(t, a);
-                        // The first copy's j-transition goes to the next copy, the last one's to u.
-                        table[x * k + j].target = c + 1 < copies ? static_cast<StateId>(x + 1) : u;
-                    }
-                    table[s * k + i].target = static_cast<StateId>(n);
-                    MealyMachine mutant(m.inputs(), m.outputs(), m.initial(), std::move(table));
-                    const DeviceTraits traits = infer_traits(mutant);
-                    if ((base.absorbing && !traits.absorbing) || (base.quiet && !traits.quiet)) continue;
-                    const auto access = access_sequences(mutant);
-                    if (std::any_of(access.begin(), access.end(), [](const auto& a) { return !a.has_value(); }))
-                        continue;
-                    if (!separating_word(mutant, m)) continue;
-                    result.push_back(std::move(mutant));
-                }
-        }
-    return result;
-}
+using conformance_test::extra_state_mutants;
+
 
 std::size_t survivors(const TestSuite& suite, const std::vector<MealyMachine>& mutants) {
     std::size_t alive = 0;

@@ -167,7 +167,7 @@ expect("-Dtypestar.bound=two: the bound is a non-negative integer or 'auto'")
 file(REMOVE "${spec}")
 run_failing(${env} EXAMPLE_JVM_OPTS=-Dtypestar.bound=3 TYPESTAR_BOUND=1 TYPESTAR_LEARNER=lstar sh "${WORK}/run.sh")
 expect("does not exist, so it was learned from jvm:com.example.Connection (in this JVM): 3 states, learned by the typestar CLI at distinguisher bound B=3 (asked: --bound 3, from -Dtypestar.bound=3).")
-expect("Searched beyond the bound: search of 2 random words per transition")
+expect("Searched beyond the bound: search of 3 random words per transition")
 expect("learned 3 typestate states (Mealy machine: + the err sink) with L*")
 expect("    typestar accept specs/connection.yaml --auto\n")
 run(${CMAKE_COMMAND} -E chdir "${WORK}" "${TYPESTAR}" accept specs/connection.yaml --auto)  # the printed command works

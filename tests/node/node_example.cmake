@@ -212,7 +212,7 @@ file(REMOVE "${spec}" "${proposed}" "${WORK}/specs/job.proposed.dot")
 run_tests(fail TYPESTAR_BOUND=1 TYPESTAR_LEARNER=lstar)
 expect_all("does not exist, so it was learned from Job: 3 states, learned by the typestar CLI at distinguisher bound B=1 "
   "(asked: --bound 1, from TYPESTAR_BOUND=1)."
-  "Searched beyond the bound: search of 2 random words per transition"
+  "Searched beyond the bound: search of 3 random words per transition"
   "learned 3 typestate states (Mealy machine: + the err sink) with L*"
   "warning: the bound is tight"
   "    typestar accept ${spec} --auto\n")

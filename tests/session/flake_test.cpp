@@ -189,6 +189,9 @@ TEST(FlakePolicy, TheNoteNamesWhatWasRerunAndTheResidualChance) {
     // Nothing is re-run for two reasons: each decisive word once (a device that never flakes: one round).
     LearnOptions off;
     off.flake_check = false;
+    // The same suite: where nothing is re-run, the defaults would chain Algorithm 2's words
+    // (EquivalenceOptions::chained), which the flake policy does not (its decisive words are the plain suite's).
+    off.equivalence.chained = false;
     const LearnedSpec plain = learn_spec(devices, off);
     EXPECT_TRUE(plain.flake_note.empty());
     EXPECT_FALSE(separating_word(plain.machine, learned.machine).has_value());
@@ -203,10 +206,19 @@ TEST(FlakePolicy, ADeviceThatCannotFlakeIsNotVerifiedAndTheNoteSaysSo) {
     ModelDevice model(synchronous_closure(truth.typestate), "model:connection");
     ASSERT_TRUE(model.deterministic());
     Device* devices[] = {&model};
-    const LearnedSpec learned = learn_spec(devices);
+    LearnOptions same_suite;  // the plain suite, as the verified run below (see the test above)
+    same_suite.equivalence.chained = false;
+    const LearnedSpec learned = learn_spec(devices, same_suite);
     ASSERT_TRUE(learned.spec);
     EXPECT_TRUE(spec::same_behaviour(*learned.spec, truth));
     EXPECT_EQ(learned.stats.verification.queries_executed, 0u);
+    // With the defaults (chained words) the same spec, and no more executed queries.
+    ModelDevice model2(synchronous_closure(truth.typestate), "model:connection");
+    Device* devices2[] = {&model2};
+    const LearnedSpec chained = learn_spec(devices2);
+    ASSERT_TRUE(chained.spec);
+    EXPECT_TRUE(spec::same_behaviour(*chained.spec, truth));
+    EXPECT_LE(chained.stats.total().queries_executed, learned.stats.total().queries_executed);
     EXPECT_NE(learned.flake_note.find("not run: the device model:connection declares itself deterministic"),
               std::string::npos)
         << learned.flake_note;

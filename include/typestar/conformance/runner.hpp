@@ -63,6 +63,7 @@ private:
     SuiteConfig config_;
     RunConfig run_;
     std::size_t last_suite_size_ = 0;
+    std::vector<Word> ran_;  ///< chained: the words earlier calls ran (SuiteConfig::prior)
 };
 
 /// The perfect equivalence oracle for a model device: a shortest separating word between the

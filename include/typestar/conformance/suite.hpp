@@ -75,6 +75,21 @@ struct SuiteConfig {
     /// middles a large k allows. The suite is then no longer prefix-free: for conformance runs
     /// leave it false.
     bool shortest_first = false;
+    /// Algorithm 2 (B >= 1) in chained words: the same checks, and the same guarantee (a device
+    /// with distinguisher bound B that passes is equivalent to the model), with fewer, longer words.
+    /// A word from access(q) goes on, after its first check, through transitions whose own checks
+    /// are completed by other words, making one more check at each step; the order of the checks
+    /// keeps the proof an induction (docs/conformance-chained.md). Fewer resets and fewer inputs on
+    /// the models typestar_learn_bench measures; a word no longer stands for one transition, so
+    /// conformance runs that name a transition per test (the gtest plugin) leave it false. Falls
+    /// back to the plain suite when the model has more than 2^24 checks. Unlike the plain suite,
+    /// a chained one is made whole up front (SuiteGenerator then holds its cases).
+    bool chained = false;
+    /// Chained only: words run before against the same device (an equivalence oracle's earlier
+    /// rounds; the cache answers them, so they cost no reset): they come first in the suite, as
+    /// they are, and the checks they make count, so fewer new words are needed. A prior word the
+    /// model does not predict fails the suite like any other.
+    std::vector<Word> prior;
     /// One access sequence per state, each reaching its state (e.g. L*'s short prefixes, as the
     /// Remark after Algorithm 2 suggests). Empty: shortest ones (core access_sequences).
     std::vector<Word> access;

@@ -70,6 +70,12 @@ struct EquivalenceOptions {
     bool auto_bound = false;
     std::size_t max_bound = 8;
     std::uint64_t budget = 3'000'000;
+    /// Algorithm 2 as the learner's equivalence oracle in chained words (SuiteConfig::chained,
+    /// docs/conformance-chained.md): the same guarantee up to B with fewer resets, and L# then does
+    /// not ask the plain suite's words ahead (LSharpConfig::explore_suggested). Only with L#, and
+    /// only where the flake policy does not re-run the decisive words (a device that declares
+    /// itself deterministic, or flake_check off); elsewhere, and with false, the plain suite.
+    bool chained = true;
     /// The search beyond the bound (conformance/exploration.hpp), on by default: after the bounded
     /// suite finds no counterexample to a hypothesis, random words from each of its states —
     /// access(q) · a random walk of up to 4·max(8, |Q|) inputs, biased towards the states the
@@ -82,7 +88,7 @@ struct EquivalenceOptions {
     std::size_t explore_words_per_transition = kDefaultExploreWordsPerTransition;
     /// The seed of the search (the words are a function of the seed and the hypothesis).
     std::uint64_t explore_seed = 20260101;
-    static constexpr std::size_t kDefaultExploreWordsPerTransition = 2;
+    static constexpr std::size_t kDefaultExploreWordsPerTransition = 3;
 };
 
 /// Options of learn_spec and propose. Plain data with defaults.
