@@ -100,8 +100,7 @@ void recheck_late_callback(OracleStack& stack, double factor, const TestSuite& s
     const auto phase = stack.counter().enter(Phase::Verification);
     const std::vector<Word> again{Word(cex.inputs.begin(), cex.inputs.begin() + static_cast<std::ptrdiff_t>(at) + 1)};
     for (std::size_t r = 0; r < kTimingRetries; ++r) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<long long>(
-            std::min(2000.0, std::max(10.0, *device.tmax_ms * static_cast<double>(1ULL << r))))));
+        std::this_thread::sleep_for(timing_retry_pause(*device.tmax_ms, r));
         (void)stack.cache().rerun(again);  // agreed with the cache's quiet, or threw
     }
     const auto heard = stack.devices().front()->confirm_wait(prefix, timeout);
@@ -156,10 +155,7 @@ void name_untested(const MealyMachine& expected, const Alphabet& inputs, const s
         all += (all.empty() ? "" : "; ") + ("state " + state + ", input " + input);
         report.not_tested.push_back(TransitionRef{state, input});
     }
-    report.assumptions.push_back(std::to_string(untested.size()) +
-                                 " transition(s) the spec says are refused (err) were not tested: the device's "
-                                 "learning purpose does not explore them (it answered unknown:purpose; re-learn "
-                                 "the spec to record them as unknown): " + all);
+    report.assumptions.push_back(std::to_string(untested.size()) + std::string(detail::kRefusedNotTested) + all);
 }
 
 /// `cex` by name, step by step, with the spec's state before each step.

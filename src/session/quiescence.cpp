@@ -102,7 +102,6 @@ std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vect
     const auto wait = machine.inputs().find(kWait);
     const auto quiet = machine.outputs().find(kQuiet);
     if (!wait || !quiet) return 0;
-    const auto err = machine.outputs().find(kErr);
     const auto timeout = std::chrono::milliseconds(static_cast<long long>(*description.tmax_ms * factor));
     // Every way into a quiet state (the one rule, quiescence_words, that the runners also run),
     // restricted to the states in `only` when given.
@@ -150,11 +149,15 @@ std::size_t confirm_quiescence_impl(const MealyMachine& machine, const std::vect
             return confirmed;
         }
         if (got != kQuiet && got != kErr) {
-            throw DeviceError("tmax too small: after '" + to_string(word, machine.inputs()) + "', a wait of tmax=" +
-                              std::to_string(static_cast<long long>(*description.tmax_ms)) +
-                              " ms was answered quiet, but callback '" + got + "' arrived within " +
-                              std::to_string(timeout.count()) + " ms (device " + description.name +
-                              "); raise tmax so that every callback arrives within it");
+            // A timing failure, not a device failure: every front end reports it as timing and
+            // proposes nothing (the callback is one the spec has).
+            throw TimingError("tmax too small: after '" + to_string(word, machine.inputs()) + "', a wait of tmax=" +
+                                  std::to_string(static_cast<long long>(*description.tmax_ms)) +
+                                  " ms was answered quiet, but callback '" + got + "' arrived within " +
+                                  std::to_string(timeout.count()) + " ms (device " + description.name +
+                                  "); raise tmax so that every callback arrives within it",
+                              TimingError::Kind::LateCallback, got, static_cast<double>(timeout.count()),
+                              static_cast<double>(*description.tmax_ms), 0.0);
         }
         ++confirmed;
     }

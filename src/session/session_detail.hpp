@@ -51,6 +51,11 @@ void declare_outputs(std::span<Device* const> devices, const Alphabet& outputs);
                                                       const DeviceTraits& traits, const DeviceDescription& device,
                                                       double quiet_check_factor);
 
+/// The middle of the assumption naming refused transitions a check could not test (after their count).
+inline constexpr std::string_view kRefusedNotTested =
+    " transition(s) the spec says are refused (err) were not tested: the device's learning purpose does not "
+    "explore them (it answered unknown:purpose; re-learn the spec to record them as unknown): ";
+
 /// The assumption of a device that declares every run of a word answers alike (Device::deterministic):
 /// learning then re-runs nothing to rule out a flake; learn and check name it alike.
 inline constexpr std::string_view kDeclaredDeterministic =

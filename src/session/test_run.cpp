@@ -5,6 +5,7 @@
 #include "typestar/session/test_run.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -18,6 +19,8 @@
 #include "typestar/session/register_automata.hpp"
 
 namespace typestar {
+
+using detail::kRefusedNotTested;
 
 const char* test_status_name(TestStatus status) noexcept {
     switch (status) {
@@ -137,6 +140,11 @@ public:
         std::vector<std::string> out = latest_;
         for (const auto& a : assumptions_)
             if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+        if (!untested_.empty()) {  // one line for the run, not one per test that met some of them
+            std::string all;
+            for (const auto& [state, input] : untested_) all += (all.empty() ? "" : "; ") + ("state " + state + ", input " + input);
+            out.push_back(std::to_string(untested_.size()) + std::string(kRefusedNotTested) + all);
+        }
         std::string unknown;  // as check_spec names them (cut_at_unknown)
         std::size_t count = 0;
         for (const auto& t : plan_)
@@ -191,6 +199,7 @@ private:
     std::optional<Conformance> conformance_;
     std::optional<TransitionWords> words_;
     std::vector<std::string> latest_;  // the assumptions of every verdict, as of the latest pass
+    std::set<std::pair<std::string, std::string>> untested_;  // refused transitions the purpose left out
 };
 
 void TypestateTestRun::note_pass(const std::vector<std::string>& assumptions) {
@@ -200,7 +209,8 @@ void TypestateTestRun::note_pass(const std::vector<std::string>& assumptions) {
     if (device_->deterministic()) every.emplace_back(detail::kDeclaredDeterministic);
     std::vector<std::string> own;
     for (const auto& a : assumptions)
-        if (std::find(every.begin(), every.end(), a) == every.end()) own.push_back(a);
+        if (std::find(every.begin(), every.end(), a) == every.end() && a.find(kRefusedNotTested) == std::string::npos)
+            own.push_back(a);  // the refused transitions left out are merged into one line (untested_)
     latest_ = std::move(every);
     note_assumptions(own);
 }
@@ -290,6 +300,7 @@ TestResult TypestateTestRun::run_words(const TransitionTest& t) {
     }
     if (!report.counterexample) {  // bounded evidence under the assumptions it names
         r.assumptions = report.assumptions;
+        for (const auto& nt : report.not_tested) untested_.emplace(nt.state, nt.input);
         note_pass(report.assumptions);
         r.message = pass_message(suite_, t, run.cases.size(), "word", report.assumptions);
         return r;

@@ -34,6 +34,7 @@ struct Outcome {
 Outcome learn_model(const MealyMachine& truth, Eq eq, LearnerConfig config = {}, std::size_t bound = 0) {
     ModelDevice device(truth);
     LearnOptions options;
+    options.learner = LearnerKind::LStar;  // these tests pin L*'s own costs (the default learner is L#)
     options.lstar = std::move(config);
     options.wait_rechecks = 0;  // L*'s own costs (the session's determinism re-check is tested in tests/session)
     if (eq == Eq::Perfect) {
@@ -286,8 +287,9 @@ TEST(LStar, SeededWithTheRightSpecNeedsOneRound) {
             EXPECT_TRUE(out.exact) << file;
             EXPECT_EQ(out.result.rounds, 1u) << file;
             EXPECT_EQ(out.result.stats.equivalence.queries_executed, 0u) << file;
-            if (eq == Eq::Perfect)
+            if (eq == Eq::Perfect) {
                 EXPECT_LE(out.result.stats.learning.queries_executed, truth.num_states() * truth.num_inputs()) << file;
+            }
         }
     }
 }
