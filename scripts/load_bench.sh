@@ -52,7 +52,8 @@ cleanup() {
     wait 2>/dev/null
     rm -rf "$work"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM  # stop the runs too (EXIT then cleans up): no row from a killed run
 
 # Busy loops: each spins for at most three hours (bounded even if this script is killed hard).
 for ((i = 0; i < loops; ++i)); do
