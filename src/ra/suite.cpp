@@ -311,7 +311,7 @@ DataSymbol first_symbolic_input(const SymbolicSpec& sym, const LockstepCheck& ch
     return *first;
 }
 
-/// The symbolic continuations (issue 38): every data word of up to `depth` steps from each of
+/// The symbolic continuations: every data word of up to `depth` steps from each of
 /// `starts`, each step one input per *symbolic* class of the spec where it is (for_each_symbolic_input:
 /// the equality/order pattern of each parameter against the values the spec's guards compare it
 /// with, a fresh value otherwise), run in lockstep with `spec`: the first difference. Prefixes are

@@ -3,7 +3,7 @@
 // parameters relative to all values of the word so far (so every class of the relevant registers
 // is among them), from an access word of every reachable (location, order type of its registers)
 // pair — the equality type when the spec's guards never order data; then every word of up to
-// `bound` further steps, one per *symbolic* class of the spec (issue 38: each parameter against the
+// `bound` further steps, one per *symbolic* class of the spec (each parameter against the
 // values the spec's guards compare it with where the spec is, the values the spec held and dropped,
 // and — for a parameter no guard reads — the previous step's values; else fresh), their prefixes
 // shared (one device run per longest word). docs/register-automata.md, "Symbolic suites", states
