@@ -63,6 +63,8 @@ for ((i = 0; i < loops; ++i)); do
     pids+=("$!")
 done
 
+# What a TimingError says in any front end (core/error.hpp kinds: late, queued, early callbacks).
+timing_text='the timing broke on each of\|tmax too small\|still queued\|tmin violated\|later than tmax\|a timing failure of the device'
 start=$(date +%s)
 printf '%-18s %-6s %8s %7s %6s %6s %8s\n' class phase correct timing wrong other retries
 total_wrong=0
@@ -108,7 +110,7 @@ for c in $classes; do
                     continue
                 fi
             fi
-            if grep -q "the timing broke on each of\|tmax too small\|still queued\|tmin violated" "$out.stderr"; then
+            if grep -q "$timing_text" "$out.stderr"; then
                 timing=$((timing + 1))
             else
                 other=$((other + 1))
@@ -144,7 +146,7 @@ if [[ $real_targets -eq 1 ]]; then
             code=$?
             if [[ $code -eq 0 ]]; then
                 correct=$((correct + 1))
-            elif grep -q "the timing broke on each of\|a timing failure of the device" "$out.stdout" "$out.stderr"; then
+            elif grep -q "$timing_text" "$out.stdout" "$out.stderr"; then
                 timing=$((timing + 1))
             elif [[ $code -eq 1 ]] && ! grep -q "not deterministic\|failed:" "$out.stdout" "$out.stderr"; then
                 wrong=$((wrong + 1))
@@ -152,7 +154,7 @@ if [[ $real_targets -eq 1 ]]; then
                 grep -E "DIFFERS|Failure|typestar:" "$out.stdout" | head -20 >&2
             else
                 other=$((other + 1))
-                echo "load_bench: targets $phase (run $r) ended: $(grep -m1 -E 'typestar:|error' "$out.stdout" "$out.stderr")" >&2
+                echo "load_bench: targets $phase (run $r) ended (exit $code): $(grep -h -m1 -iE 'non-determinism|error|Failure' "$out.stdout" "$out.stderr" | head -1)" >&2
             fi
         done
         total_wrong=$((total_wrong + wrong))

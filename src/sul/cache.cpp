@@ -167,7 +167,13 @@ bool CacheOracle::rerun_past_late_callback(const Query& query, std::size_t at) {
     const Symbol callback = cached == quiet ? fresh : cached;
     if ((traits_.absorbing && callback == *traits_.absorbing) || callback == outside_purpose_) return false;
     const std::span<const Symbol> prefix = word.first(at);
-    const auto heard = late_->listen(prefix);
+    auto heard = late_->listen(prefix);
+    // A listen that heard nothing may itself have been late (a busy machine): listen again after the
+    // retries' pauses before letting the non-determinism stand. Only on a contradiction: 0 on time.
+    for (std::size_t r = 0; r < kTimingRetries && heard && *heard == quiet; ++r) {
+        std::this_thread::sleep_for(timing_retry_pause(late_->tmax_ms, r));
+        heard = late_->listen(prefix);
+    }
     if (!heard || *heard != callback) return false;  // not heard late: the non-determinism stands
     std::string before;
     for (const Symbol s : prefix) before += (before.empty() ? "" : " ") + inputs().name(s);

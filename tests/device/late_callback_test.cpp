@@ -69,10 +69,11 @@ public:
         Word w(prefix.begin(), prefix.end());
         w.push_back(*traits().wait);
         const RunResult r = model_.run(w);
-        return absent_ ? quiet() : r.outputs.back();
+        return absent_ || listens <= deaf_listens ? quiet() : r.outputs.back();
     }
     [[nodiscard]] Symbol quiet() const { return *outputs().find("quiet"); }
     std::size_t late_runs = 0, listens = 0;
+    std::size_t deaf_listens = 0;  ///< the first listens end before the callback too (a busy machine)
 
 private:
     ModelDevice model_;
@@ -118,6 +119,30 @@ TEST(LateCallbacks, AQuietALongerWaitContradictsIsRerunNotNondeterminism) {
     EXPECT_EQ(stack.cache().stats().contradictions, 0u);
     EXPECT_EQ(stack.stats().total().timing_retries, 2u);  // the longer wait and the re-run
     EXPECT_EQ(stack.stats().total().queries_executed, 3u);
+}
+
+TEST(LateCallbacks, ALongerWaitThatIsLateItselfIsListenedAgainNotNondeterminism) {
+    // Found under load (a learn of the bundled mediaplayer at load average 20 ended in "answered
+    // [.. onPrepared] 3 times, [.. quiet] 1 time"): the longer wait that should hear the late
+    // callback was descheduled past it too. Before: the non-determinism stood after one listen. Now
+    // the listen is repeated after the timing retries' pauses; the second one hears it.
+    const spec::Spec truth = asynctask_spec();
+    TrailingLateDevice device(truth, [](const std::string&, std::size_t run) { return run == 1; });
+    device.deaf_listens = 1;
+    OracleStack stack(device);
+    const Word w = word_of({"execute", "wait"}, device.inputs());
+    const Word first = stack.oracle().query(w);
+    std::vector<Word> again;
+    try {
+        again = stack.cache().rerun(std::vector<Word>{w});
+    } catch (const NondeterminismError& e) {
+        FAIL() << "a late callback reported as non-determinism: " << e.what();
+    }
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(again.front(), first);
+    EXPECT_EQ(device.listens, 2u);
+    EXPECT_EQ(stack.cache().stats().contradictions, 0u);
+    EXPECT_EQ(stack.cache().stats().late_callbacks, 1u);
 }
 
 TEST(LateCallbacks, ALateAnswerTheCacheHeldIsReplacedAndLearningStartsAgain) {
@@ -223,7 +248,7 @@ TEST(LateCallbacks, ACallbackALongerWaitDoesNotHearStaysNondeterminism) {
     OracleStack stack(absent);
     (void)stack.oracle().query(w);
     EXPECT_THROW((void)stack.cache().rerun(std::vector<Word>{w}), NondeterminismError);
-    EXPECT_EQ(absent.listens, 1u);
+    EXPECT_EQ(absent.listens, 1u + kTimingRetries);  // the longer wait, listened again after each pause
     EXPECT_EQ(stack.cache().stats().late_callbacks, 0u);
     // With the longer wait off (quiet_check_factor 0), nothing is judged: non-determinism.
     TrailingLateDevice unjudged(truth, [](const std::string&, std::size_t run) { return run == 1; });
