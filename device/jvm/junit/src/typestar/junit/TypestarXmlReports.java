@@ -63,7 +63,12 @@ public final class TypestarXmlReports implements TestExecutionListener {
 
     @Override
     public void testPlanExecutionStarted(TestPlan testPlan) {
-        Optional<String> value = testPlan.getConfigurationParameters().get(DIR_PARAMETER);
+        Optional<String> value;
+        try {
+            value = testPlan.getConfigurationParameters().get(DIR_PARAMETER);
+        } catch (NoSuchMethodError e) {  // a JUnit Platform before 1.8: the system property only
+            value = Optional.ofNullable(System.getProperty(DIR_PARAMETER));
+        }
         dir = value.filter(v -> !v.isBlank()).map(v -> Paths.get(v.strip())).orElse(null);
     }
 
@@ -160,7 +165,7 @@ public final class TypestarXmlReports implements TestExecutionListener {
             }
         }
         int count = tests.size() - notTested.size() + (notTested.isEmpty() ? 0 : 1);
-        Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
+        Path tmp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         try {
             try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(out);
