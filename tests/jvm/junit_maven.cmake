@@ -3,7 +3,8 @@
 # typestar-agent.jar and typestar-junit.jar> -DTYPESTAR=<the typestar CLI> -DMVN=<mvn>.
 # In a copy, with a fresh local repository (so nothing comes from an earlier run): the documented
 # install:install-file of typestar's jars, then `mvn -o test` passes on the committed spec (12 tests)
-# and fails on the simulated upgrade (Surefire: 4 failures), with Debian's /usr/share/maven-repo only.
+# and fails on the simulated upgrade (Surefire: 4 failures; typestar's JUnit-XML report written with
+# -Dtypestar.reports.dir), with Debian's /usr/share/maven-repo only.
 include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
@@ -22,7 +23,14 @@ run(${env} ${CMAKE_COMMAND} -E chdir "${WORK}" ${mvn} test)
 expect("Tests run: 12, Failures: 0, Errors: 0, Skipped: 0")
 expect("BUILD SUCCESS")
 
-run_failing(${env} ${CMAKE_COMMAND} -E chdir "${WORK}" ${mvn} test -Dexample.upgrade=true)
+run_failing(${env} ${CMAKE_COMMAND} -E chdir "${WORK}" ${mvn} test -Dexample.upgrade=true
+            -Dtypestar.reports.dir=target/typestar-reports)
 expect("Tests run: 12, Failures: 4, Errors: 0, Skipped: 0")
 expect("typestar: com_example_Connection.Closed_open: the device does not conform to the spec.")
 expect("BUILD FAILURE")
+# typestar's JUnit-XML report under Surefire: -Dtypestar.reports.dir reaches the forked test JVM.
+set(xml "${WORK}/target/typestar-reports/TEST-typestar-com_example_Connection.xml")
+expect_file("${xml}")
+file(READ "${xml}" output)
+expect("<testsuite name=\"com_example_Connection\" tests=\"12\" skipped=\"0\" failures=\"4\" errors=\"0\"")
+expect("<testcase name=\"Closed_open\" classname=\"com_example_Connection.Closed\"")

@@ -5,11 +5,13 @@ import org.junit.jupiter.api.extension.DynamicTestInvocationContext;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.function.Executable;
+import typestar.agent.LearningPurpose;
+import typestar.agent.LocalDevice;
 
 /**
  * Publishes each {@link TypestarSpec} test's report entries (JUnit's {@code publishReportEntry}):
- * {@code typestar.spec}, {@code typestar.bound}, {@code typestar.state}, {@code typestar.transition}
- * and {@code typestar.test}. Reports show them with the test: the console launcher's XML
+ * {@code typestar.spec}, {@code typestar.bound}, {@code typestar.state}, {@code typestar.transition},
+ * {@code typestar.test}, {@code typestar.tmax} (ms, the run's) and {@code typestar.device}. Reports show them with the test: the console launcher's XML
  * ({@code --reports-dir}) in the test case's {@code <system-out>}, Surefire's as properties of its
  * listeners, IDEs beside the test. Register it on the test class:
  *
@@ -20,7 +22,7 @@ import org.junit.jupiter.api.function.Executable;
  *
  * <p>Dynamic tests cannot be handed JUnit's {@code TestReporter}; this interceptor is how a dynamic
  * test's own entries reach the report (not the factory method's). Tests that are not typestar's run
- * untouched.
+ * untouched. {@link TypestarXmlReports} reads these entries to write its JUnit-XML files.
  */
 public final class TypestarReports implements InvocationInterceptor {
     @Override
@@ -28,6 +30,19 @@ public final class TypestarReports implements InvocationInterceptor {
                                      ExtensionContext extensionContext) throws Throwable {
         if (invocationContext.getExecutable() instanceof Reported r) extensionContext.publishReportEntry(r.entries);
         invocation.proceed();
+    }
+
+    /**
+     * Adds the run's entries to a test's: {@code typestar.tmax} (the tmax the run waits with, in ms:
+     * the purpose's, or the -Dtypestar.tmax / TYPESTAR_TMAX / tmax() override already applied to it)
+     * and {@code typestar.device} ("jvm:NAME (in this JVM)").
+     */
+    static void addRun(Map<String, String> entries, LearningPurpose<?> purpose) {
+        try (LocalDevice d = new LocalDevice(purpose)) {
+            entries.put("typestar.tmax", String.valueOf(d.tmaxMs()));
+            entries.put("typestar.device", d.describe());
+        } catch (IllegalArgumentException e) {  // an invalid purpose: its own test says so
+        }
     }
 
     /** A typestar test's body and its report entries. */

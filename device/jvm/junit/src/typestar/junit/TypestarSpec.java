@@ -350,6 +350,7 @@ public final class TypestarSpec {
             entries.put("typestar.transition", p.transition());
         }
         entries.put("typestar.test", p.name());
+        TypestarReports.addRun(entries, purpose);
         return new TypestarReports.Reported(entries, p.body());
     }
 
