@@ -33,8 +33,9 @@ all_start=$(date +%s)
 run relearn "$BIN/typestar_relearn_bench" --models "$MODELS" --groups upgrades --json "$OUT/relearn.json"
 # item 2: L# on the 26 AALpy models with a perfect oracle, beside AALpy's default and best rule pair
 run lsharp "$BIN/typestar_lsharp_bench" --models "$MODELS" --skip-random --json "$OUT/lsharp.json"
-# item 3: the flake policy's verification on the 16 DroidStar stand-ins (devices that may flake)
-run learn "$BIN/typestar_learn_bench" --models "$MODELS" --groups droidstar_may_flake --skip-random \
+# item 3: the flake policy's verification on the 16 DroidStar stand-ins: as model devices (they declare
+# themselves deterministic) and behind a wrapper that does not declare it (devices that may flake)
+run learn "$BIN/typestar_learn_bench" --models "$MODELS" --groups droidstar,droidstar_may_flake --skip-random \
     --json "$OUT/learn.json"
 # items 4 and 5: the symbolic register-automaton suites; RALib's learning-test targets
 run ra "$BIN/typestar_ra_bench" --models "$MODELS/ralib" --budget 300000 --certify --json "$OUT/ra.json"
@@ -90,12 +91,15 @@ if r:
 
 r = load("learn")
 if r:
-    t = r["totals"]["droidstar_alg2_may_flake"]
-    floor = t.get("alg2_floor_queries_executed", 0)
-    ratio = t["verification_queries_executed"] / floor if floor else float("inf")
-    row(3, f"flake-policy verification, {t['models']} DroidStar stand-ins (may flake) / suite floor",
-        f"{t['verification_queries_executed']} / {floor} = {ratio:.3f}", "≤ 0.15", ratio <= 0.15)
-    row(3, "same, stand-ins learned exactly", f"{t['exact']} of {t['models']}", f"{t['models']}", t["exact"] == t["models"])
+    for key, what in (("droidstar_alg2", "model devices, declared deterministic"),
+                      ("droidstar_alg2_may_flake", "devices that may flake")):
+        t = r["totals"][key]
+        floor = t.get("alg2_floor_queries_executed", 0)
+        ratio = t["verification_queries_executed"] / floor if floor else float("inf")
+        row(3, f"flake-policy verification / Algorithm 2 suite floor, {t['models']} DroidStar stand-ins ({what})",
+            f"{t['verification_queries_executed']} / {floor} = {ratio:.3f}", "≤ 0.15", ratio <= 0.15)
+        row(3, f"same ({what}): stand-ins learned exactly", f"{t['exact']} of {t['models']}", f"{t['models']}",
+            t["exact"] == t["models"])
 
 # item 4: the ra bench's symbolic-suite table (markdown on its stdout)
 try:
