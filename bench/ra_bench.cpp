@@ -264,7 +264,8 @@ void ralib_tests_bench(const std::vector<std::string>& only, std::size_t bound, 
                 "(random walk: 1000 words, stop probability 0.1, fresh probability 0.1, depth 4 / 6; seeded), "
                 "through a device that answers whole words only, as RALib's SUL: resets = distinct words asked "
                 "(learning and equivalence; each step of a run one word), as RALib's CacheDataWordOracle counts; "
-                "device runs: the same runs read as a Mealy machine (a run answers every prefix):\n\n");
+                "device runs: typestar's runs through its query path read as a Mealy machine (a run answers every prefix; "
+                "learning and counterexamples, not the walk's whole-word questions):\n\n");
     std::printf("| target | seeds | learned loc / reg / trans | exact (every seed) | tree queries (mean; min–max) | of "
                 "which covering checks (mean) | resets (mean; min–max) | device runs (mean; of which learning) | rounds (mean) | "
                 "target TQ / resets | RALib SL* TQ / resets | RALib SLλ TQ / resets |\n");
