@@ -170,23 +170,68 @@ std::string compare_with_truth(const RegisterAutomaton& truth, const RegisterAut
            (exact ? "" : " (exploration truncated)");
 }
 
-/// RALib's random walk (ra::random_walk_difference) as the equivalence oracle of an experiment; the
-/// n-th query is seeded with seed * 1000 + n.
+/// RALib's SUL in its learning tests (SimulatorOracle, PriorityQueueOracle): a data-word oracle that
+/// answers only whether a whole word is accepted, behind its CacheDataWordOracle, which counts one
+/// reset per word not asked before (an exact-word cache: a longer word's answer does not answer its
+/// prefixes). As a typestar device: each step's answer (accept/reject, the Mealy reading) is that
+/// oracle's answer to the word so far, asked as its own word. So typestar learns from what RALib's
+/// learner sees, and `resets()` counts as RALib counts: distinct words asked, learning and
+/// equivalence together.
+class AcceptorWordDevice final : public DataSul {
+public:
+    explicit AcceptorWordDevice(const RegisterAutomaton& ra) : sim_(ra) {}
+    void reset() override { word_.clear(); }
+    DataSymbol step(const DataSymbol& input) override {
+        word_.push_back(input);
+        return answer(word_);
+    }
+    /// The oracle's answer to a whole (non-empty) word: accept or reject.
+    DataSymbol answer(const DataWord& word) {
+        const auto [it, added] = answers_.try_emplace(word);
+        if (added) it->second = sim_.run(word).back();  // one word asked of the oracle: one reset
+        return it->second;
+    }
+    [[nodiscard]] std::size_t resets() const noexcept { return answers_.size(); }
+
+private:
+    RaSimulator sim_;
+    DataWord word_;
+    std::map<DataWord, DataSymbol> answers_;
+};
+
+/// RALib's RandomWalk as the equivalence oracle of an experiment, as its test runner uses it: each
+/// word (random_walk_words: RALib's distribution) asked of the whole-word oracle once and only the
+/// final answers compared; a word answered differently is then run through `oracle` (each of its
+/// steps a word of the device) for the counterexample's answers. The n-th query is seeded with
+/// seed * 1000 + n.
 class RalibWalk final : public typestar::BasicEquivalenceOracle<RegisterAutomaton, DataWord, RaCounterexample> {
 public:
-    RalibWalk(DataOracle& oracle, RaRandomWalkConfig config) : oracle_(oracle), config_(config) {}
+    RalibWalk(AcceptorWordDevice& device, DataOracle& oracle, RaRandomWalkConfig config)
+        : device_(device), oracle_(oracle), config_(config) {}
     std::optional<RaCounterexample> find_counterexample(const RegisterAutomaton& hypothesis,
                                                         std::span<const DataWord>) override {
         RaRandomWalkConfig c = config_;
         c.seed = config_.seed * 1000 + queries_++;
-        return random_walk_difference(oracle_, hypothesis, c);
+        RaSimulator sim(hypothesis);
+        for (const DataWord& word : random_walk_words(hypothesis, c)) {
+            if (device_.answer(word) == sim.run(word).back()) continue;
+            const DataWord out = oracle_.query(word);
+            LockstepCheck check(hypothesis);
+            for (std::size_t i = 0; i < word.size(); ++i)
+                if (std::string why = check.step(word[i], out[i]); !why.empty())
+                    return RaCounterexample{DataWord(word.begin(), word.begin() + static_cast<long>(i) + 1),
+                                            DataWord(out.begin(), out.begin() + static_cast<long>(i) + 1), why};
+        }
+        return std::nullopt;
     }
 
 private:
+    AcceptorWordDevice& device_;
     DataOracle& oracle_;
     RaRandomWalkConfig config_;
     std::uint64_t queries_ = 0;
 };
+
 
 /// The targets of RALib's learning tests (LearnLib/ralib, src/test/java/de/learnlib/ralib/learning:
 /// rastar/ and ralambda/ LearnPQTest, LearnLoginTest; `testLearnPQRandom`, `testLearnLoginRandom`),
@@ -194,7 +239,9 @@ private:
 /// counting tree queries (TQ) and the CacheDataWordOracle counting resets (words run on the
 /// simulated system: learning and equivalence), the equivalence being its RandomWalk (1000 runs,
 /// reset probability 0.1, fresh probability 0.1 as its constructor assigns it, maxDepth 4 for PQ and
-/// 6 for login, java.util.Random(seed)), up to 100 rounds.
+/// 6 for login, java.util.Random(seed)), up to 100 rounds. Its SUL answers whole words only
+/// (AcceptorWordDevice); the walk draws RALib's word distribution with mt19937_64, not Java's
+/// generator, so the words (and the figures of one seed) differ from RALib's.
 struct RalibTarget {
     const char* key;
     const char* spec;  ///< in specs/ra
@@ -215,10 +262,12 @@ const RalibTarget kRalibTargets[] = {
 void ralib_tests_bench(const std::vector<std::string>& only, std::size_t bound, std::size_t depth, nlohmann::json& json) {
     std::printf("\nRALib's learning tests (LearnPQTest, LearnLoginTest), equivalence as RALib's test runner does it "
                 "(random walk: 1000 words, stop probability 0.1, fresh probability 0.1, depth 4 / 6; seeded), "
-                "every run of the device one reset (a run answers each prefix: the acceptor is read as a Mealy "
-                "machine answering accept/reject after each step):\n\n");
+                "through a device that answers whole words only, as RALib's SUL: resets = distinct words asked "
+                "(learning and equivalence; each step of a run one word), as RALib's CacheDataWordOracle counts; "
+                "device runs: typestar's runs through its query path read as a Mealy machine (a run answers every prefix; "
+                "learning and counterexamples, not the walk's whole-word questions):\n\n");
     std::printf("| target | seeds | learned loc / reg / trans | exact (every seed) | tree queries (mean; min–max) | of "
-                "which covering checks (mean) | resets (mean; min–max) | of which learning (mean) | rounds (mean) | "
+                "which covering checks (mean) | resets (mean; min–max) | device runs (mean; of which learning) | rounds (mean) | "
                 "target TQ / resets | RALib SL* TQ / resets | RALib SLλ TQ / resets |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const auto& t : kRalibTargets) {
@@ -226,16 +275,16 @@ void ralib_tests_bench(const std::vector<std::string>& only, std::size_t bound, 
         const RegisterAutomaton truth =
             load_register_spec(fs::path(TYPESTAR_SOURCE_DIR) / "specs/ra" / t.spec).automaton;
         std::size_t tq_min = SIZE_MAX, tq_max = 0, r_min = SIZE_MAX, r_max = 0;
-        double tq_sum = 0, cover_sum = 0, r_sum = 0, learn_sum = 0, round_sum = 0;
+        double tq_sum = 0, cover_sum = 0, r_sum = 0, learn_sum = 0, round_sum = 0, runs_sum = 0;
         bool all_exact = true;
         std::string shape, verdicts;
         nlohmann::json seeds = nlohmann::json::array();
         for (const std::uint64_t seed : t.seeds) {
-            SimulatorSul sul(truth);
+            AcceptorWordDevice sul(truth);
             DataOracle oracle(sul, truth);
             RaLearnConfig config;
             SlStarLearner learner(truth, oracle, config);
-            RalibWalk walk(oracle, RaRandomWalkConfig{1000, t.depth, 0.1, 0.1, seed});
+            RalibWalk walk(sul, oracle, RaRandomWalkConfig{1000, t.depth, 0.1, 0.1, seed});
             typestar::BasicExperimentConfig<RaKind> experiment;
             experiment.max_rounds = 100;
             const auto run = typestar::run_experiment(learner, walk, oracle.counter(), experiment);
@@ -244,7 +293,9 @@ void ralib_tests_bench(const std::vector<std::string>& only, std::size_t bound, 
             all_exact = all_exact && exact && run.converged;
             if (!exact) verdicts += "seed " + std::to_string(seed) + ": " + verdict + "; ";
             const std::size_t tq = oracle.tree_queries();
-            const std::size_t resets = run.stats.total().queries_executed;
+            const std::size_t resets = sul.resets();
+            const std::size_t runs = run.stats.total().queries_executed;
+            runs_sum += static_cast<double>(runs);
             tq_min = std::min(tq_min, tq);
             tq_max = std::max(tq_max, tq);
             r_min = std::min(r_min, resets);
@@ -263,16 +314,17 @@ void ralib_tests_bench(const std::vector<std::string>& only, std::size_t bound, 
                              {"tree_queries", tq},
                              {"covering_tree_queries", learner.covering_tree_queries()},
                              {"resets", resets},
-                             {"learning_resets", run.stats.learning.queries_executed},
+                             {"device_runs", runs},
+                             {"device_runs_learning", run.stats.learning.queries_executed},
                              {"rounds", run.stats.equivalence_rounds},
                              {"converged", run.converged},
                              {"exact", exact},
                              {"equivalence", verdict}});
         }
         const double n = static_cast<double>(t.seeds.size());
-        std::printf("| %s (`spec:%s`) | %zu | %s | %s | %.1f; %zu–%zu | %.1f | %.1f; %zu–%zu | %.1f | %.1f | ≤ %.0f / ≤ %.0f | %s | %s |\n",
+        std::printf("| %s (`spec:%s`) | %zu | %s | %s | %.1f; %zu–%zu | %.1f | %.1f; %zu–%zu | %.1f; %.1f | %.1f | ≤ %.0f / ≤ %.0f | %s | %s |\n",
                     t.key, t.spec, t.seeds.size(), shape.c_str(), all_exact ? "yes" : "no", tq_sum / n, tq_min, tq_max,
-                    cover_sum / n, r_sum / n, r_min, r_max, learn_sum / n, round_sum / n, t.target_tq, t.target_resets,
+                    cover_sum / n, r_sum / n, r_min, r_max, runs_sum / n, learn_sum / n, round_sum / n, t.target_tq, t.target_resets,
                     t.sl_star, t.sl_lambda);
         if (!verdicts.empty()) std::printf("  (%s: %s)\n", t.key, verdicts.c_str());
         json.push_back({{"target", t.key},
@@ -407,7 +459,16 @@ int main(int argc, char** argv) {
                    "`typestar diff --depth N`)");
     bool symbolic_only = false;
     app.add_flag("--symbolic-only", symbolic_only, "run only the symbolic-suite table (issue 38, item 4)");
+    bool ralib_tests_only = false;
+    app.add_flag("--ralib-tests-only", ralib_tests_only,
+                 "run only the table of RALib's learning-test targets beside RALib's SL*/SLλ figures");
     CLI11_PARSE(app, argc, argv);
+    if (ralib_tests_only) {
+        nlohmann::json j = nlohmann::json::array();
+        ralib_tests_bench(only, bound_option, depth_option, j);
+        if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
+        return 0;
+    }
     if (diff_depth > 0) return diff_bench(models_dir, only, diff_depth, json_path);
     if (symbolic_only) {
         symbolic_suite_bench(models_dir, budget);

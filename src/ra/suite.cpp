@@ -491,15 +491,13 @@ std::optional<RaCounterexample> random_difference(DataOracle& oracle, const Regi
     return random_words(oracle, spec, {count, length, length, seed, false});
 }
 
-std::optional<RaCounterexample> random_walk_difference(DataOracle& oracle, const RegisterAutomaton& hypothesis,
-                                                       const RaRandomWalkConfig& config) {
-    if (hypothesis.inputs.empty() || config.max_depth == 0) return std::nullopt;
+std::vector<DataWord> random_walk_words(const RegisterAutomaton& hypothesis, const RaRandomWalkConfig& config) {
+    std::vector<DataWord> words;
+    if (hypothesis.inputs.empty() || config.max_depth == 0) return words;
     std::mt19937_64 rng(config.seed);
     auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
     auto chance = [&](double p) { return std::uniform_real_distribution<double>(0.0, 1.0)(rng) < p; };
-    LockstepCheck check(hypothesis);
     for (std::size_t n = 0; n < config.runs; ++n) {
-        // the word is drawn first (it depends on no answer of the device: as RALib's), then asked once
         DataWord word;
         std::vector<Value> ints, ids;  // the word's values by type, in order
         for (std::size_t step = 0; step < config.max_depth; ++step) {
@@ -523,7 +521,7 @@ std::optional<RaCounterexample> random_walk_difference(DataOracle& oracle, const
                     if (!std::binary_search(old.begin(), old.end(), v)) fresh.push_back(v);
                 const bool want_fresh = chance(config.fresh_probability) || old.empty();
                 const std::vector<Value>& from = (want_fresh && !fresh.empty()) || old.empty() ? fresh : old;
-                if (from.empty()) return std::nullopt;  // int64 has no value left in any class
+                if (from.empty()) return words;  // int64 has no value left in any class
                 in.values.push_back(from[pick(from.size())]);
             }
             for (std::size_t k = 0; k < in.values.size(); ++k)
@@ -531,6 +529,16 @@ std::optional<RaCounterexample> random_walk_difference(DataOracle& oracle, const
             word.push_back(std::move(in));
             if (chance(config.stop_probability)) break;
         }
+        words.push_back(std::move(word));
+    }
+    return words;
+}
+
+std::optional<RaCounterexample> random_walk_difference(DataOracle& oracle, const RegisterAutomaton& hypothesis,
+                                                       const RaRandomWalkConfig& config) {
+    // the words are drawn first (they depend on no answer of the device: as RALib's), then each asked once
+    LockstepCheck check(hypothesis);
+    for (const DataWord& word : random_walk_words(hypothesis, config)) {
         const DataWord out = oracle.query(word);
         if (auto found = first_difference(check, word, out)) return found;
     }

@@ -280,6 +280,27 @@ TEST(RaSearch, RandomWalkAsRalibRunsItIsSeededEndsWordsAtRandomAndFindsWrongLogi
     EXPECT_GE(found * 3, wrong * 2) << found << " of " << wrong << " wrong hypotheses found";
 }
 
+TEST(RaSearch, RandomWalkWordsAreTheWordsTheWalkAsksInOrder) {
+    // the walk's words depend on no answer: drawn alone (a search that compares only whole-word answers,
+    // as RALib's walk does, draws the same words), they are exactly the walk's queries, in order
+    const RegisterAutomaton truth = testing::login();
+    const RaRandomWalkConfig config{200, 6, 0.1, 0.1, 5};
+    const std::vector<DataWord> words = random_walk_words(truth, config);
+    ASSERT_EQ(words.size(), 200U);
+    EXPECT_EQ(random_walk_words(truth, config), words);
+    RecordingSul device(truth);
+    DataOracle oracle(device, truth);
+    EXPECT_FALSE(random_walk_difference(oracle, truth, config));
+    std::vector<DataWord> first_asked;  // the device runs each word the cache cannot answer, once
+    for (const auto& word : words) {
+        bool answered = false;
+        for (const auto& seen : first_asked)
+            answered = answered || (seen.size() >= word.size() && std::equal(word.begin(), word.end(), seen.begin()));
+        if (!answered) first_asked.push_back(word);
+    }
+    EXPECT_EQ(device.log_, first_asked);
+}
+
 /// A FIFO of up to three `int` values whose guards never order (RALib's fifo models type their data
 /// `int` and compare nothing): put(p) stores, get answers the oldest.
 std::string int_fifo3() {

@@ -86,6 +86,12 @@ struct RaRandomWalkConfig {
     std::uint64_t seed = 0;
 };
 
+/// The data words RALib's random walk draws with `config` over `hypothesis`'s inputs and constants
+/// (each input uniform, each parameter as RaRandomWalkConfig says, ended after each step with the
+/// stop probability or at the maximal depth), in order: a word depends on no answer of a device.
+/// Fewer than `config.runs` when int64 has no new value left for a parameter.
+[[nodiscard]] std::vector<DataWord> random_walk_words(const RegisterAutomaton& hypothesis, const RaRandomWalkConfig& config);
+
 /// RALib's random walk as an equivalence search: `config.runs` random data words (each input
 /// uniform, each parameter as RaRandomWalkConfig says, ended after each step with the stop
 /// probability or at the maximal depth), each asked once through `oracle` (a word the cache answers
