@@ -1,8 +1,11 @@
 #include "http_transport.hpp"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <mutex>
@@ -51,6 +54,25 @@ void global_init() {
 
 }  // namespace
 
+std::string_view url_host(std::string_view url) {
+    if (url.starts_with("http://")) url.remove_prefix(7);
+    if (url.starts_with('[')) {
+        const auto close = url.find(']');
+        return close == std::string_view::npos ? url.substr(1) : url.substr(1, close - 1);
+    }
+    return url.substr(0, url.find_first_of(":/"));
+}
+
+bool is_loopback_host(std::string_view host) {
+    std::string text(host);
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (text == "localhost" || text == "localhost.") return true;
+    in_addr v4{};  // inet_aton: also the short forms libcurl normalises ("127.1", "0x7f.1")
+    if (inet_aton(text.c_str(), &v4) != 0) return (ntohl(v4.s_addr) >> 24) == 127;
+    in6_addr v6{};
+    return inet_pton(AF_INET6, text.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
+}
+
 struct HttpTransport::Handle {
     CURL* curl = nullptr;
     curl_slist* headers = nullptr;
@@ -85,6 +107,12 @@ HttpTransport::HttpTransport(HttpConfig& config, std::uint64_t& requests, std::u
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &on_data);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    if (is_loopback_host(url_host(config.url))) {
+        // Never through a proxy from the environment (http_proxy, all_proxy): the bearer token stays
+        // on this machine. A remote host keeps libcurl's proxy handling (device/PROTOCOL.md).
+        curl_easy_setopt(h, CURLOPT_PROXY, "");
+        curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
+    }
     // A larger announced Content-Length fails at once; the write callback stops any other answer.
     curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(config.max_answer_bytes));
     handle_ = std::move(handle);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,12 @@ struct AgentRequest {
     /// What the request is for, prefixing every error, e.g. "device URL: status" (made only for a message).
     MessageContext context;
 };
+
+/// The host of an http:// URL ("127.0.0.1", "::1" without its brackets, "localhost").
+std::string_view url_host(std::string_view url);
+/// Whether `host` is this machine: 127.0.0.0/8, ::1 or localhost. Such a device never goes
+/// through a proxy from the environment.
+bool is_loopback_host(std::string_view host);
 
 /// A keep-alive libcurl handle for the agent at HttpConfig::url. Not thread-safe.
 class HttpTransport {

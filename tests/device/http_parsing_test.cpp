@@ -10,6 +10,7 @@
 
 #include "http_answers.hpp"
 #include "http_server.hpp"
+#include "http_transport.hpp"
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/core/typestate.hpp"
@@ -30,6 +31,17 @@ std::string refusal(std::string_view bytes, detail::HttpLimits limits = {}) {
     const ParsedRequest p = parse(bytes, limits);
     if (p.state != State::Error) return "not refused";
     return std::to_string(p.status) + " " + p.message;
+}
+
+TEST(HttpTransportHost, LoopbackHostsAreThisMachineOnly) {
+    EXPECT_EQ(detail::url_host("http://127.0.0.1:8080"), "127.0.0.1");
+    EXPECT_EQ(detail::url_host("http://[::1]:8080"), "::1");
+    EXPECT_EQ(detail::url_host("http://LocalHost/v1"), "LocalHost");
+    for (const char* host : {"127.0.0.1", "127.255.3.4", "127.1", "localhost", "LOCALHOST", "::1", "0:0:0:0:0:0:0:1"})
+        EXPECT_TRUE(detail::is_loopback_host(host)) << host;
+    for (const char* host : {"128.0.0.1", "10.0.0.1", "::2", "localhost.example.com", "mylocalhost", "127.0.0.1.nip.io",
+                             "device.lan", ""})
+        EXPECT_FALSE(detail::is_loopback_host(host)) << host;
 }
 
 TEST(HttpRequestParser, ParsesPipelinedRequests) {

@@ -6,9 +6,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -56,6 +62,75 @@ TEST(HttpDevice, StatusAndBatchRunsMatchTheInProcessDevice) {
         EXPECT_EQ(remote.requests(), before + 1);  // one round trip per query
     }
     EXPECT_EQ(remote.retries(), 0u);
+}
+
+/// Sets (or, with nullptr, unsets) an environment variable for a scope.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        if (value != nullptr)
+            ::setenv(name, value, 1);
+        else
+            ::unsetenv(name);
+    }
+    ~ScopedEnv() {
+        if (old_)
+            ::setenv(name_, old_->c_str(), 1);
+        else
+            ::unsetenv(name_);
+    }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+TEST(HttpDevice, ALoopbackDeviceNeverGoesThroughAProxyFromTheEnvironment) {
+    // The fake proxy: a listening socket of the test, never accepted from while the device runs.
+    const int proxy = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ASSERT_GE(proxy, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof address;
+    ASSERT_EQ(::bind(proxy, reinterpret_cast<sockaddr*>(&address), size), 0);
+    ASSERT_EQ(::listen(proxy, 16), 0);
+    ASSERT_EQ(::getsockname(proxy, reinterpret_cast<sockaddr*>(&address), &size), 0);
+    const std::string proxy_url = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+    auto agent = start_agent("mediaplayer");
+    const std::string port = agent->url().substr(agent->url().rfind(':'));
+    {
+        const ScopedEnv http("http_proxy", proxy_url.c_str()), all("all_proxy", proxy_url.c_str()),
+            all_upper("ALL_PROXY", proxy_url.c_str()), no("no_proxy", nullptr), no_upper("NO_PROXY", nullptr);
+        for (const std::string& url :
+             std::vector<std::string>{agent->url(), "http://localhost" + port, "http://127.0.0.1" + port + "/"}) {
+            SCOPED_TRACE(url);
+            HttpConfig config = http_config(*agent);
+            config.url = url;
+            config.retries = 0;  // through the proxy, the first attempt would time out
+            config.request_timeout = 1000ms;
+            try {
+                HttpDevice remote(config);  // GET /v1/status
+                InProcessDevice local(sim::mediaplayer(fast_options()));
+                const std::vector<std::string> query{"setDataSource", "prepare", "start", "wait"};
+                EXPECT_EQ(answer(remote, query), answer(local, query));  // POST /v1/run
+                remote.reset();                                          // a session: create, steps, delete
+                local.reset();
+                EXPECT_EQ(remote.outputs().name(remote.step(*remote.inputs().find("prepare"))),
+                          local.outputs().name(local.step(*local.inputs().find("prepare"))));
+                remote.finish();
+            } catch (const DeviceError& e) {
+                ADD_FAILURE() << e.what();
+            }
+        }
+    }
+    const int seen = ::accept(proxy, nullptr, nullptr);
+    EXPECT_LT(seen, 0) << "the fake proxy saw a connection";
+    if (seen >= 0) ::close(seen);
+    ::close(proxy);
 }
 
 TEST(HttpDevice, StepwiseSessionsGiveTheSameAnswers) {
