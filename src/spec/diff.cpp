@@ -101,6 +101,7 @@ std::vector<StatePair> pair_states(const Typestate& old_typestate, const Typesta
     return pairs;
 }
 
+// Over 120 lines: the typestate diff (states, transitions, callbacks, declarations) in one pass; not yet split by part.
 SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
     const Typestate& o = old_spec.typestate;
     const Typestate& n = new_spec.typestate;

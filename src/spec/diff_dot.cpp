@@ -56,6 +56,7 @@ std::string old_id(StateId p) { return "o" + std::to_string(p); }
 
 }  // namespace
 
+// Over 120 lines: writes the diff graph (clusters, states, edges, legend) in one pass; not yet split by part.
 std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
     const detail::AlignedTypestates a = detail::align_typestates(old_spec.typestate, new_spec.typestate);
     const Typestate& o = a.old_t;
