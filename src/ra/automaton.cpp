@@ -307,19 +307,19 @@ bool name_of(const std::string& s, bool dash) {
 bool is_symbol_name(const std::string& name) { return name_of(name, true); }
 bool is_data_name(const std::string& name) { return name_of(name, false) && name != "true" && name != "fresh"; }
 
-// Over 120 lines: every check of a register automaton in the order of its diagnostics; not yet split by check.
-std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& limits) {
-    constexpr Value kMaxOffset = 1000;  // keeps explorations small and every sum far from overflow
-    std::vector<std::string> problems;
-    auto where = [&](const Location& l, const Transition& t) {
-        std::string s = "location " + l.name + ", " + (t.input < ra.inputs.size() ? ra.inputs[t.input].name : "?");
-        if (t.line) s += " (line " + std::to_string(t.line) + ")";
-        return s;
-    };
-    if (ra.locations.empty()) {
-        problems.push_back("the register automaton has no locations");
-        return problems;
-    }
+namespace {
+
+constexpr Value kMaxOffset = 1000;  // keeps explorations small and every sum far from overflow
+
+std::string where(const RegisterAutomaton& ra, const Location& l, const Transition& t) {
+    std::string s = "location " + l.name + ", " + (t.input < ra.inputs.size() ? ra.inputs[t.input].name : "?");
+    if (t.line) s += " (line " + std::to_string(t.line) + ")";
+    return s;
+}
+
+/// The checks of the declarations: the initial location, the increments, and every name (written
+/// and read back by the v2 format, declared once). Appends to `problems`.
+void validate_declarations(const RegisterAutomaton& ra, std::vector<std::string>& problems) {
     if (ra.initial >= ra.locations.size())
         problems.push_back("the initial location is out of range");
     else if (!ra.locations[ra.initial].registers.empty())
@@ -366,109 +366,123 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
             check_unique("register of location " + l.name, registers, r.name);
         }
     }
-    bool structural_ok = problems.empty();  // (increments out of range too: never explored)
-    for (const auto& l : ra.locations) {
-        for (const auto& t : l.transitions) {
-            if (t.input >= ra.inputs.size() || t.output >= ra.outputs.size() || t.target >= ra.locations.size()) {
-                problems.push_back(where(l, t) + ": input, output or target out of range");
+}
+
+/// The checks of the terms of transition `t` (in range) of `l`: offsets (the +c theory), the types
+/// of guards, outputs and assignments. Appends to `problems`; false when one is out of range or an
+/// offset too wide to explore.
+bool validate_terms(const RegisterAutomaton& ra, const Location& l, const Transition& t,
+                    std::vector<std::string>& problems) {
+    bool structural_ok = true;
+    const Location& to = ra.locations[t.target];
+    // the +c theory: offsets on int operands only, small enough that no run overflows
+    auto check_offset = [&](const Term& term) {
+        if (term.offset == 0) return;
+        if (term.kind == Term::Kind::Literal) {
+            problems.push_back(where(ra, l, t) + ": the literal " + std::to_string(term.literal) +
+                               " carries an offset (write the sum)");
+            return;
+        }
+        if (term.offset > kMaxOffset || term.offset < -kMaxOffset) {
+            problems.push_back(where(ra, l, t) + ": the offset of " + term_text(ra, l, t, term) +
+                               " is beyond +-" + std::to_string(kMaxOffset) + " (the +c theory's limit)");
+            structural_ok = false;  // never explored: the windows would be that wide
+            return;
+        }
+        if (!term_in_range(ra, l, t, term, true)) return;  // reported below
+        if (auto ty = term_type(ra, l, t, term); ty && *ty == DataType::Id)
+            problems.push_back(where(ra, l, t) + ": " + term_text(ra, l, t, term) +
+                               " adds to an id value (ids have only == and !=; `+ c` needs int)");
+    };
+    for_each_term(t, check_offset);
+    for (const auto& conj : t.guard.disjuncts) {
+        for (const auto& a : conj) {
+            if (!term_in_range(ra, l, t, a.left, false) || !term_in_range(ra, l, t, a.right, false)) {
+                problems.push_back(where(ra, l, t) + ": guard names an operand out of range");
                 structural_ok = false;
                 continue;
             }
-            const Location& to = ra.locations[t.target];
-            // one namespace per transition in files: parameters, the source's registers, constants
-            for (const auto& p : ra.inputs[t.input].params) {
-                for (const auto& r : l.registers)
-                    if (r.name == p.name)
-                        problems.push_back(where(l, t) + ": '" + p.name + "' is both a parameter and a register");
-                for (const auto& c : ra.constants)
-                    if (c.name == p.name)
-                        problems.push_back(where(l, t) + ": '" + p.name + "' is both a parameter and a constant");
-            }
-            if (t.output_args.size() != ra.outputs[t.output].params.size()) {
-                problems.push_back(where(l, t) + ": output " + ra.outputs[t.output].name + " takes " +
-                                   std::to_string(ra.outputs[t.output].params.size()) + " values, the transition gives " +
-                                   std::to_string(t.output_args.size()));
-                structural_ok = false;
-            }
-            if (t.assign.size() != to.registers.size()) {
-                problems.push_back(where(l, t) + ": location " + to.name + " has " + std::to_string(to.registers.size()) +
-                                   " registers, the transition assigns " + std::to_string(t.assign.size()) +
-                                   " (every register of the target must be assigned)");
-                structural_ok = false;
-                continue;
-            }
-            if (t.guard.disjuncts.empty())
-                problems.push_back(where(l, t) + ": the guard is `false` (no disjunct): the transition is never taken");
-            // the +c theory: offsets on int operands only, small enough that no run overflows
-            auto check_offset = [&](const Term& term) {
-                if (term.offset == 0) return;
-                if (term.kind == Term::Kind::Literal) {
-                    problems.push_back(where(l, t) + ": the literal " + std::to_string(term.literal) +
-                                       " carries an offset (write the sum)");
-                    return;
-                }
-                if (term.offset > kMaxOffset || term.offset < -kMaxOffset) {
-                    problems.push_back(where(l, t) + ": the offset of " + term_text(ra, l, t, term) +
-                                       " is beyond +-" + std::to_string(kMaxOffset) + " (the +c theory's limit)");
-                    structural_ok = false;  // never explored: the windows would be that wide
-                    return;
-                }
-                if (!term_in_range(ra, l, t, term, true)) return;  // reported below
-                if (auto ty = term_type(ra, l, t, term); ty && *ty == DataType::Id)
-                    problems.push_back(where(l, t) + ": " + term_text(ra, l, t, term) +
-                                       " adds to an id value (ids have only == and !=; `+ c` needs int)");
-            };
-            for_each_term(t, check_offset);
-            for (const auto& conj : t.guard.disjuncts) {
-                for (const auto& a : conj) {
-                    if (!term_in_range(ra, l, t, a.left, false) || !term_in_range(ra, l, t, a.right, false)) {
-                        problems.push_back(where(l, t) + ": guard names an operand out of range");
-                        structural_ok = false;
-                        continue;
-                    }
-                    auto lt = term_type(ra, l, t, a.left), rt = term_type(ra, l, t, a.right);
-                    if (lt && rt && *lt != *rt)
-                        problems.push_back(where(l, t) + ": guard compares " + term_text(ra, l, t, a.left) + " (" +
-                                           type_name(*lt) + ") with " + term_text(ra, l, t, a.right) + " (" +
-                                           type_name(*rt) + ")");
-                    const bool is_id = (lt && *lt == DataType::Id) || (rt && *rt == DataType::Id);
-                    if (is_id && a.op != Op::Eq && a.op != Op::Ne)
-                        problems.push_back(where(l, t) + ": guard compares id values with " + op_text(a.op) +
-                                           " (ids have only == and !=)");
-                }
-            }
-            for (std::size_t i = 0; i < t.output_args.size() && i < ra.outputs[t.output].params.size(); ++i) {
-                const auto& arg = t.output_args[i];
-                if (arg.fresh) continue;
-                if (!term_in_range(ra, l, t, arg.term, false)) {
-                    problems.push_back(where(l, t) + ": output argument out of range");
-                    structural_ok = false;
-                    continue;
-                }
-                auto ty = term_type(ra, l, t, arg.term);
-                if (ty && *ty != ra.outputs[t.output].params[i].type)
-                    problems.push_back(where(l, t) + ": output argument " + term_text(ra, l, t, arg.term) + " is " +
-                                       type_name(*ty) + ", the output's parameter is " +
-                                       type_name(ra.outputs[t.output].params[i].type));
-            }
-            for (std::size_t r = 0; r < t.assign.size(); ++r) {
-                if (!term_in_range(ra, l, t, t.assign[r], true)) {
-                    problems.push_back(where(l, t) + ": assignment to " + to.registers[r].name + " out of range");
-                    structural_ok = false;
-                    continue;
-                }
-                auto ty = term_type(ra, l, t, t.assign[r]);
-                if (ty && *ty != to.registers[r].type)
-                    problems.push_back(where(l, t) + ": register " + to.registers[r].name + " of " + to.name + " is " +
-                                       type_name(to.registers[r].type) + ", assigned " +
-                                       term_text(ra, l, t, t.assign[r]) + " of type " + type_name(*ty));
-            }
+            auto lt = term_type(ra, l, t, a.left), rt = term_type(ra, l, t, a.right);
+            if (lt && rt && *lt != *rt)
+                problems.push_back(where(ra, l, t) + ": guard compares " + term_text(ra, l, t, a.left) + " (" +
+                                   type_name(*lt) + ") with " + term_text(ra, l, t, a.right) + " (" +
+                                   type_name(*rt) + ")");
+            const bool is_id = (lt && *lt == DataType::Id) || (rt && *rt == DataType::Id);
+            if (is_id && a.op != Op::Eq && a.op != Op::Ne)
+                problems.push_back(where(ra, l, t) + ": guard compares id values with " + op_text(a.op) +
+                                   " (ids have only == and !=)");
         }
     }
-    if (!structural_ok) return problems;
-    // Determinism and completeness on every reachable data class: explore the locations with the
-    // order type of their register values, enumerate the classes of the parameters relative to
-    // registers, constants and literals, and count the guards that hold in each.
+    for (std::size_t i = 0; i < t.output_args.size() && i < ra.outputs[t.output].params.size(); ++i) {
+        const auto& arg = t.output_args[i];
+        if (arg.fresh) continue;
+        if (!term_in_range(ra, l, t, arg.term, false)) {
+            problems.push_back(where(ra, l, t) + ": output argument out of range");
+            structural_ok = false;
+            continue;
+        }
+        auto ty = term_type(ra, l, t, arg.term);
+        if (ty && *ty != ra.outputs[t.output].params[i].type)
+            problems.push_back(where(ra, l, t) + ": output argument " + term_text(ra, l, t, arg.term) + " is " +
+                               type_name(*ty) + ", the output's parameter is " +
+                               type_name(ra.outputs[t.output].params[i].type));
+    }
+    for (std::size_t r = 0; r < t.assign.size(); ++r) {
+        if (!term_in_range(ra, l, t, t.assign[r], true)) {
+            problems.push_back(where(ra, l, t) + ": assignment to " + to.registers[r].name + " out of range");
+            structural_ok = false;
+            continue;
+        }
+        auto ty = term_type(ra, l, t, t.assign[r]);
+        if (ty && *ty != to.registers[r].type)
+            problems.push_back(where(ra, l, t) + ": register " + to.registers[r].name + " of " + to.name + " is " +
+                               type_name(to.registers[r].type) + ", assigned " +
+                               term_text(ra, l, t, t.assign[r]) + " of type " + type_name(*ty));
+    }
+    return structural_ok;
+}
+
+/// The checks of transition `t` of `l`: its symbols and target in range, its namespace, its
+/// output's and target's arity, its guard, then its terms. Appends to `problems`; false when the
+/// automaton cannot be explored because of it.
+bool validate_transition(const RegisterAutomaton& ra, const Location& l, const Transition& t,
+                         std::vector<std::string>& problems) {
+    if (t.input >= ra.inputs.size() || t.output >= ra.outputs.size() || t.target >= ra.locations.size()) {
+        problems.push_back(where(ra, l, t) + ": input, output or target out of range");
+        return false;
+    }
+    bool structural_ok = true;
+    const Location& to = ra.locations[t.target];
+    // one namespace per transition in files: parameters, the source's registers, constants
+    for (const auto& p : ra.inputs[t.input].params) {
+        for (const auto& r : l.registers)
+            if (r.name == p.name)
+                problems.push_back(where(ra, l, t) + ": '" + p.name + "' is both a parameter and a register");
+        for (const auto& c : ra.constants)
+            if (c.name == p.name)
+                problems.push_back(where(ra, l, t) + ": '" + p.name + "' is both a parameter and a constant");
+    }
+    if (t.output_args.size() != ra.outputs[t.output].params.size()) {
+        problems.push_back(where(ra, l, t) + ": output " + ra.outputs[t.output].name + " takes " +
+                           std::to_string(ra.outputs[t.output].params.size()) + " values, the transition gives " +
+                           std::to_string(t.output_args.size()));
+        structural_ok = false;
+    }
+    if (t.assign.size() != to.registers.size()) {
+        problems.push_back(where(ra, l, t) + ": location " + to.name + " has " + std::to_string(to.registers.size()) +
+                           " registers, the transition assigns " + std::to_string(t.assign.size()) +
+                           " (every register of the target must be assigned)");
+        return false;
+    }
+    if (t.guard.disjuncts.empty())
+        problems.push_back(where(ra, l, t) + ": the guard is `false` (no disjunct): the transition is never taken");
+    return validate_terms(ra, l, t, problems) && structural_ok;
+}
+
+/// Determinism and completeness on every reachable data class: explores the locations with the
+/// order type of their register values, enumerates the classes of the parameters relative to
+/// registers, constants and literals, and counts the guards that hold in each. Appends to `problems`.
+void validate_classes(const RegisterAutomaton& ra, const RaLimits& limits, std::vector<std::string>& problems) {
     std::set<std::tuple<std::size_t, std::size_t, std::string>> reported;
     const ClassVisitor report = [&](std::size_t loc, const std::vector<Value>& regs, std::size_t in,
                             const std::vector<Value>& params, const std::vector<std::size_t>& holding) {
@@ -501,6 +515,23 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
     } catch (const Error& e) {
         problems.push_back(e.what());  // a limit passed: refused, never a partial verdict
     }
+}
+
+}  // namespace
+
+std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& limits) {
+    std::vector<std::string> problems;
+    if (ra.locations.empty()) {
+        problems.push_back("the register automaton has no locations");
+        return problems;
+    }
+    validate_declarations(ra, problems);
+    bool structural_ok = problems.empty();  // (increments out of range too: never explored)
+    for (const auto& l : ra.locations)
+        for (const auto& t : l.transitions)
+            if (!validate_transition(ra, l, t, problems)) structural_ok = false;
+    if (!structural_ok) return problems;
+    validate_classes(ra, limits, problems);
     return problems;
 }
 
