@@ -1,8 +1,13 @@
 # The layering test: cmake -DROOT=<source dir> -P CheckLayering.cmake
 cmake_minimum_required(VERSION 3.25)
 # Reads the table between <!-- layering --> and <!-- /layering --> in README.md (module | what |
-# may include) and checks every #include "typestar/<module>/..." of each module's files against its
-# row (src/<module>, include/typestar/<module>, plugin/<module>; bench/ for the bench row). Prints every violation with file:line; exits non-zero when there is one.
+# may include) and checks each module's files (src/<module>, include/typestar/<module>,
+# plugin/<module>; bench/ for the bench row) against its row: every project header a file reaches,
+# directly or through other project headers (public ones, "typestar/<module>/...", and private ones
+# included by a relative path), must belong to a module the row allows. A header that re-exports
+# the modules below it therefore bounds nothing: what a file reaches through it counts. Prints every
+# violation (the file, the header reached and the first include chain to it); exits non-zero when
+# there is one.
 if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<source dir> -P CheckLayering.cmake")
 endif()
@@ -33,6 +38,66 @@ if(count LESS 5)
   message(FATAL_ERROR "the layering table in README.md lists only ${count} modules")
 endif()
 
+# The project header a `#include "<name>"` of `from` (an absolute path) names, or "" (a system or
+# third-party header): relative to the including file first, then the include directories.
+function(resolve_include from name out)
+  get_filename_component(dir "${from}" DIRECTORY)
+  foreach(base IN ITEMS "${dir}" "${ROOT}/include" "${ROOT}/plugin/gtest/include" "${ROOT}/plugin/gmock/include")
+    if(EXISTS "${base}/${name}" AND NOT IS_DIRECTORY "${base}/${name}")
+      get_filename_component(path "${base}/${name}" ABSOLUTE)
+      set(${out} "${path}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} "" PARENT_SCOPE)
+endfunction()
+
+# The module a project file belongs to (include/typestar/<m>, src/<m>, plugin/<m>, bench), or "".
+function(module_of path out)
+  file(RELATIVE_PATH relative "${ROOT}" "${path}")
+  # (One MATCHES per if: CMake evaluates every operand of an OR, and a failed match clears CMAKE_MATCH_n.)
+  if(relative MATCHES "^(include/typestar|src|plugin)/([a-z_]+)/")
+    set(${out} "${CMAKE_MATCH_2}" PARENT_SCOPE)
+  elseif(relative MATCHES "^bench/")
+    set(${out} "bench" PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# The project headers `file` includes directly, memoised in the global property includes:<file>.
+function(direct_includes file out)
+  get_property(known GLOBAL PROPERTY "includes:${file}" SET)
+  if(known)
+    get_property(headers GLOBAL PROPERTY "includes:${file}")
+  else()
+    set(headers "")
+    file(STRINGS "${file}" lines REGEX "^#include \"")
+    foreach(line IN LISTS lines)
+      if(line MATCHES "^#include \"([^\"]+)\"")
+        resolve_include("${file}" "${CMAKE_MATCH_1}" header)
+        if(header)
+          list(APPEND headers "${header}")
+        endif()
+      endif()
+    endforeach()
+    set_property(GLOBAL PROPERTY "includes:${file}" "${headers}")
+  endif()
+  set(${out} "${headers}" PARENT_SCOPE)
+endfunction()
+
+# Known re-exports, each "<module>><target>": a module that reaches <target> only through the
+# session's public headers (session.hpp, document.hpp, register_automata.hpp, test_plan.hpp,
+# refinement.hpp name the types of the modules below them in their declarations). Printed on every
+# run; a reach of the same target by another path (a direct include, another module's header) is
+# still a violation. Remove a line when the session's headers stop re-exporting that module.
+set(reexported
+  cli>sul cli>learn cli>conformance cli>ra cli>device
+  gtest>learn gtest>conformance
+  targets>learn targets>conformance
+)
+set(known "")
+
 set(violations 0)
 set(files_checked 0)
 foreach(module IN LISTS modules)
@@ -50,28 +115,72 @@ foreach(module IN LISTS modules)
     continue()
   endif()
   file(GLOB_RECURSE sources ${globs})
+  list(SORT sources)
   foreach(source IN LISTS sources)
     math(EXPR files_checked "${files_checked} + 1")
-    file(STRINGS "${source}" lines REGEX "^#include \"typestar/")
-    foreach(line IN LISTS lines)
-      if(line MATCHES "^#include \"typestar/([a-z_]+)/([^\"]+)\"")
-        set(target "${CMAKE_MATCH_1}")
-        set(header "${CMAKE_MATCH_2}")
-        list(FIND allowed_${module} "${target}" ok)
-        file(RELATIVE_PATH relative "${ROOT}" "${source}")
-        if(ok EQUAL -1 AND target IN_LIST modules)
-          message("${relative}: module '${module}' includes typestar/${target}/${header}, which its row in README.md does not allow (${allowed_${module}})")
+    file(RELATIVE_PATH relative "${ROOT}" "${source}")
+    # Breadth first through the project headers. A node is a header with "via", the module of the
+    # first header of another module on the way to it ("" while in the module's own files): a
+    # header reached through the session and also by another way is checked on both ways. Each
+    # node keeps the chain that first reached it.
+    set(seen "${source}|")
+    set(queue "${source}|")
+    set("chain_${source}|" "")
+    while(queue)
+      list(POP_FRONT queue node)
+      string(REPLACE "|" ";" parts "${node}")
+      list(GET parts 0 file)
+      string(REGEX REPLACE "^[^|]*[|]" "" via "${node}")
+      direct_includes("${file}" headers)
+      foreach(header IN LISTS headers)
+        module_of("${header}" target)
+        set(next_via "${via}")
+        if(NOT next_via AND NOT target STREQUAL module)
+          set(next_via "${target}")
+        endif()
+        set(next "${header}|${next_via}")
+        if(next IN_LIST seen)
+          continue()
+        endif()
+        list(APPEND seen "${next}")
+        list(APPEND queue "${next}")
+        file(RELATIVE_PATH shown "${ROOT}" "${header}")
+        string(REGEX REPLACE "^(plugin/[a-z_]+/)?include/" "" shown "${shown}")
+        if("${chain_${node}}" STREQUAL "")
+          set("chain_${next}" "${shown}")
+        else()
+          set("chain_${next}" "${chain_${node}} -> ${shown}")
+        endif()
+        if(target AND target IN_LIST modules)
+          list(FIND allowed_${module} "${target}" ok)
+          if(ok EQUAL -1 AND next_via STREQUAL "session" AND "${module}>${target}" IN_LIST reexported)
+            list(APPEND known "${module}>${target}")
+          elseif(ok EQUAL -1)
+            message("${relative}: module '${module}' reaches ${shown} (module '${target}'), which its row in README.md does not allow (${allowed_${module}}): ${chain_${next}}")
+            math(EXPR violations "${violations} + 1")
+          endif()
+        endif()
+        if((module STREQUAL "learn" OR module STREQUAL "conformance") AND shown STREQUAL "typestar/sul/model_device.hpp")
+          message("${relative}: module '${module}' reaches a device implementation (typestar/sul/model_device.hpp): ${chain_${next}}")
           math(EXPR violations "${violations} + 1")
         endif()
-        if((module STREQUAL "learn" OR module STREQUAL "conformance") AND "${target}/${header}" STREQUAL "sul/model_device.hpp")
-          message("${relative}: module '${module}' includes a device implementation (typestar/sul/model_device.hpp)")
-          math(EXPR violations "${violations} + 1")
-        endif()
-      endif()
+      endforeach()
+    endwhile()
+    foreach(node IN LISTS seen)
+      unset("chain_${node}")
     endforeach()
   endforeach()
 endforeach()
+list(REMOVE_DUPLICATES known)
+foreach(pair IN LISTS reexported)
+  if(NOT pair IN_LIST known)
+    message("layering: '${pair}' in the list of known re-exports is no longer reached: remove it")
+    math(EXPR violations "${violations} + 1")
+  endif()
+endforeach()
 if(violations GREATER 0)
-  message(FATAL_ERROR "layering: ${violations} include(s) break the layering")
+  message(FATAL_ERROR "layering: ${violations} header(s) reached against the layering")
 endif()
-message("layering: ${files_checked} files of ${count} modules follow the table in README.md")
+string(REPLACE ";" " " known "${known}")
+message("layering: ${files_checked} files of ${count} modules reach only the modules their rows in README.md allow "
+  "(includes read transitively), but for the known re-exports through the session's headers: ${known}")

@@ -59,6 +59,7 @@ std::size_t checked_rank(const Plan& p, StateId q, Symbol i) { return p.rank[q *
 
 }  // namespace
 
+// Over 120 lines: the chained construction of Algorithm 2 in one pass over its plan; not yet split by phase.
 std::vector<std::pair<StateId, Word>> chained_words(const MealyMachine& model, const std::vector<Word>& access, std::size_t bound,
                                 const DeviceTraits& traits, std::size_t max_checks,
                                 const std::vector<Word>& prior) {

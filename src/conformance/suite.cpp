@@ -486,6 +486,7 @@ struct SuiteGenerator::Impl {
     }
 };
 
+// Over 120 lines: builds the suite of each method (Algorithm 2, W, Wp) in one place; not yet split by method.
 SuiteGenerator::SuiteGenerator(const MealyMachine& model, const SuiteConfig& config)
     : impl_(std::make_unique<Impl>(model, config.method)) {
     Impl& g = *impl_;

@@ -50,6 +50,7 @@ struct Partition {
 /// block that split in round r, except its largest part. Each state lies in such a part at most
 /// log2 n times, so marking predecessors costs O(n·k·log n) over all rounds; rounds without
 /// splitters cost nothing, so the round count (up to n) is exact and free.
+// Over 120 lines: one partition-refinement algorithm (Hopcroft-style rounds) whose state lives in its locals; not yet split.
 Partition refine_partition(const MealyMachine& m) {
     const std::size_t n = m.num_states();
     const std::size_t k = m.num_inputs();

@@ -215,6 +215,7 @@ Typestate typestate_of(const MealyMachine& m, std::string name, const std::map<S
 
 namespace {
 
+// Over 120 lines: reads a Mealy machine's closure into a typestate in one pass; not yet split.
 Typestate typestate_of_impl(const MealyMachine& m, std::string name, const std::map<Symbol, Unknown>& unknown_outputs,
                             const ClosureReading& reading) {
     auto fail = [](const std::string& why) { throw NotAClosureError("not a synchronous closure: " + why); };

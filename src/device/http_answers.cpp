@@ -193,6 +193,7 @@ JudgedAnswer judge_answer(long status, std::string_view body, std::size_t max_by
     return out;
 }
 
+// Over 120 lines: reads every field of the agent's status answer in order, each with its own error; not yet split by section.
 StatusAnswer read_status_answer(const json& s, const std::string& who) {
     auto malformed = [&](const std::string& what) { return DeviceError(who + ": malformed status: " + what); };
     if (!s.is_object()) throw malformed("not a JSON object");

@@ -156,7 +156,7 @@ Value max_offset(const RegisterAutomaton& ra) {
 
 // ---- evaluation and simulation ----
 
-namespace {
+namespace internal {
 
 Value base_value(const RegisterAutomaton& ra, const Term& t, const std::vector<Value>& params,
                  const std::vector<Value>& registers, const std::vector<Value>& outputs) {
@@ -170,13 +170,15 @@ Value base_value(const RegisterAutomaton& ra, const Term& t, const std::vector<V
     return 0;
 }
 
-/// The term's value: its operand's plus its offset (`+c`), typestar::term_value.
 Value term_value(const RegisterAutomaton& ra, const Term& t, const std::vector<Value>& params,
-                 const std::vector<Value>& registers, const std::vector<Value>& outputs = {}) {
+                 const std::vector<Value>& registers, const std::vector<Value>& outputs) {
     return typestar::term_value(t, base_value(ra, t, params, registers, outputs));
 }
 
-}  // namespace
+}  // namespace internal
+
+using internal::base_value;
+using internal::term_value;
 
 bool evaluate(const RegisterAutomaton& ra, const Guard& guard, const std::vector<Value>& params,
               const std::vector<Value>& registers) {
@@ -289,380 +291,7 @@ bool term_in_range(const RegisterAutomaton& ra, const Location& from, const Tran
     return false;
 }
 
-/// Counts the data classes an exploration visits and refuses, naming the knob, past the limit.
-class ClassBudget {
-public:
-    ClassBudget(const RegisterAutomaton& ra, const RaLimits& limits) : ra_(&ra), limits_(limits) {}
-    /// One data class whose guards have `atoms` atoms in all (its cost: at least 1).
-    void take_class(std::size_t atoms) {
-        work_ += std::max<std::size_t>(atoms, 1);
-        if (work_ > limits_.max_work)
-            throw Error("register automaton '" + spec::detail::printable(ra_->name) +
-                        "': exploring its data classes takes more than " + std::to_string(limits_.max_work) +
-                        " units of work (one per guard atom in each class of input parameters; set "
-                        "TYPESTAR_MAX_RA_WORK to allow more)");
-    }
-    void check_states(std::size_t states) const {
-        if (states > limits_.max_states)
-            throw Error("register automaton '" + spec::detail::printable(ra_->name) + "': exploring it reaches more than " +
-                        std::to_string(limits_.max_states) +
-                        " (location, register pattern) states (set TYPESTAR_MAX_RA_STATES to allow more)");
-    }
-
-private:
-    const RegisterAutomaton* ra_;
-    RaLimits limits_;
-    std::size_t work_ = 0;
-};
-
-/// Marks the parameters of `input` that a transition of `from` on it reads (in a guard, an output
-/// or an assignment): the only ones whose data class can change what happens.
-/// Returns the number of guard atoms of those transitions (what evaluating them in one class costs).
-std::size_t mark_relevant(const Location& from, std::size_t input, std::vector<bool>& relevant) {
-    auto mark = [&](const Term& t) {
-        if (t.kind == Term::Kind::Param && t.index < relevant.size()) relevant[t.index] = true;
-    };
-    std::size_t atoms = 0;
-    for (const auto& t : from.transitions) {
-        if (t.input != input) continue;
-        for (const auto& conj : t.guard.disjuncts)
-            for (const auto& a : conj) {
-                mark(a.left);
-                mark(a.right);
-                ++atoms;
-            }
-        for (const auto& arg : t.output_args)
-            if (!arg.fresh) mark(arg.term);
-        for (const auto& term : t.assign) mark(term);
-    }
-    return atoms;
-}
-
-// Enumerates every data class of the relevant parameters among `types` (values chosen one after
-// another relative to `known` and the earlier relevant ones), calling `visit` with one
-// representative valuation per class; an irrelevant parameter gets one value above every known one.
-// With `+c` terms (window > 0) the classes of an `int` parameter are relative to every known value
-// shifted by each d in [-window, window] (window = twice the largest offset: an atom
-// `p + a op y + b` compares p with y + (b - a)).
-std::vector<Value> shifted(const std::vector<Value>& known, Value window) {
-    if (window == 0) return known;
-    std::vector<Value> out;
-    out.reserve(known.size() * static_cast<std::size_t>(2 * window + 1));
-    for (Value v : known)
-        for (Value d = -window; d <= window; ++d) out.push_back(v + d);
-    return out;
-}
-
-void enumerate_classes(const std::vector<DataType>& types, const std::vector<bool>& relevant,
-                       const std::vector<Value>& known_int, const std::vector<Value>& known_id,
-                       std::vector<Value>& current, ClassBudget& budget, std::size_t atoms, Value window,
-                       const std::function<void(const std::vector<Value>&)>& visit) {
-    if (current.size() == types.size()) {
-        budget.take_class(atoms);
-        visit(current);
-        return;
-    }
-    const std::size_t k = current.size();
-    const DataType type = types[k];
-    const auto& known = type == DataType::Int ? known_int : known_id;
-    const auto candidates = value_classes(type, type == DataType::Int ? shifted(known, window) : known);
-    if (!relevant[k]) {
-        current.push_back(candidates.back());  // sorted: the last one is above every known value
-        enumerate_classes(types, relevant, known_int, known_id, current, budget, atoms, window, visit);
-        current.pop_back();
-        return;
-    }
-    for (Value v : candidates) {
-        current.push_back(v);
-        auto ki = known_int, kd = known_id;
-        (type == DataType::Int ? ki : kd).push_back(v);
-        enumerate_classes(types, relevant, ki, kd, current, budget, atoms, window, visit);
-        current.pop_back();
-    }
-}
-
-std::vector<Value> anchors(const RegisterAutomaton& ra, DataType type) {
-    std::vector<Value> out;
-    for (const auto& c : ra.constants)
-        if (c.type == type) out.push_back(c.value);
-    for (const auto& l : ra.locations)
-        for (const auto& t : l.transitions)
-            for (const auto& conj : t.guard.disjuncts)
-                for (const auto& a : conj)
-                    for (const Term* term : {&a.left, &a.right})
-                        if (term->kind == Term::Kind::Literal) out.push_back(term->literal);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
-// With `+c` terms (window > 0) the key is the order type of the `int` values each shifted by every
-// d in [-window, window]: it keeps their exact differences up to 2 * window.
-std::string order_type_key(const std::vector<DataType>& types, const std::vector<Value>& values,
-                           const std::vector<Value>& anchors_int, const std::vector<Value>& anchors_id,
-                           Value window = 0) {
-    std::string key;
-    for (DataType type : {DataType::Int, DataType::Id}) {
-        std::vector<Value> all = type == DataType::Int ? anchors_int : anchors_id;
-        for (std::size_t i = 0; i < values.size(); ++i)
-            if (types[i] == type) all.push_back(values[i]);
-        if (type == DataType::Int && window > 0) {
-            all = shifted(all, window);
-            std::sort(all.begin(), all.end());
-            all.erase(std::unique(all.begin(), all.end()), all.end());
-            auto pos = [&](Value v) { return std::to_string(std::lower_bound(all.begin(), all.end(), v) - all.begin()); };
-            for (std::size_t i = 0; i < values.size(); ++i)
-                if (types[i] == type)
-                    for (Value d = -window; d <= window; ++d) key += pos(values[i] + d) + ",";
-            key += "|";
-            for (Value a : anchors_int)
-                for (Value d = -window; d <= window; ++d) key += pos(a + d) + ",";
-            key += "/";
-            continue;
-        }
-        std::sort(all.begin(), all.end());
-        all.erase(std::unique(all.begin(), all.end()), all.end());
-        auto pos = [&](Value v) { return std::to_string(std::lower_bound(all.begin(), all.end(), v) - all.begin()); };
-        for (std::size_t i = 0; i < values.size(); ++i)
-            if (types[i] == type) key += pos(values[i]) + ",";
-        key += "|";
-        for (Value a : type == DataType::Int ? anchors_int : anchors_id) key += pos(a) + ",";
-        key += "/";
-    }
-    return key;
-}
-
 }  // namespace
-
-std::string order_type(const RegisterAutomaton& ra, std::size_t location, const std::vector<Value>& registers) {
-    std::vector<DataType> types;
-    for (const auto& r : ra.locations.at(location).registers) types.push_back(r.type);
-    return order_type_key(types, registers, anchors(ra, DataType::Int), anchors(ra, DataType::Id), offset_window(ra));
-}
-
-RaLimits RaLimits::from_environment() {
-    RaLimits limits;
-    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_GUARD_DISJUNCTS")) limits.max_guard_disjuncts = *v;
-    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_STATES")) limits.max_states = *v;
-    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_WORK")) limits.max_work = *v;
-    if (const auto v = spec::detail::limit_from_environment("TYPESTAR_MAX_RA_WORDS")) limits.max_words = *v;
-    return limits;
-}
-
-std::size_t explore_classes(const RegisterAutomaton& ra, const ClassVisitor& visit, const RaLimits& limits) {
-    const auto anchors_int = anchors(ra, DataType::Int), anchors_id = anchors(ra, DataType::Id);
-    const Value window = offset_window(ra);
-    ClassBudget budget(ra, limits);
-    std::set<std::pair<std::size_t, std::string>> seen;
-    std::vector<std::pair<std::size_t, std::vector<Value>>> queue{{ra.initial, {}}};
-    seen.insert({ra.initial, order_type_key({}, {}, anchors_int, anchors_id, window)});
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-        const auto [loc, regs] = queue[head];
-        const Location& l = ra.locations[loc];
-        std::vector<Value> ki = anchors_int, kd = anchors_id;
-        for (std::size_t r = 0; r < regs.size(); ++r) (l.registers[r].type == DataType::Int ? ki : kd).push_back(regs[r]);
-        for (std::size_t in = 0; in < ra.inputs.size(); ++in) {
-            std::vector<DataType> types;
-            for (const auto& p : ra.inputs[in].params) types.push_back(p.type);
-            std::vector<bool> relevant(types.size(), false);
-            const std::size_t atoms = mark_relevant(l, in, relevant);
-            std::vector<Value> current;
-            enumerate_classes(types, relevant, ki, kd, current, budget, atoms, window, [&](const std::vector<Value>& params) {
-                std::vector<std::size_t> holding;
-                for (std::size_t ti = 0; ti < l.transitions.size(); ++ti)
-                    if (l.transitions[ti].input == in && evaluate(ra, l.transitions[ti].guard, params, regs))
-                        holding.push_back(ti);
-                visit(loc, regs, in, params, holding);
-                if (holding.size() != 1) return;
-                const Transition& t = l.transitions[holding[0]];
-                Value fresh = 0;
-                bool any = false;
-                for (const std::vector<Value>* vs : std::initializer_list<const std::vector<Value>*>{&ki, &kd, &params})
-                    for (Value v : *vs) {
-                        fresh = any ? std::max(fresh, v) : v;
-                        any = true;
-                    }
-                std::vector<Value> outs;
-                for (const auto& arg : t.output_args) {
-                    if (arg.fresh) {
-                        fresh = internal::fresh_after(any ? std::optional<Value>(fresh) : std::nullopt);
-                        any = true;
-                        outs.push_back(fresh);
-                    } else {
-                        outs.push_back(term_value(ra, arg.term, params, regs));
-                        fresh = any ? std::max(fresh, outs.back()) : outs.back();
-                        any = true;
-                    }
-                }
-                std::vector<Value> next;
-                std::vector<DataType> next_types;
-                for (std::size_t r = 0; r < t.assign.size(); ++r) {
-                    next.push_back(term_value(ra, t.assign[r], params, regs, outs));
-                    next_types.push_back(ra.locations[t.target].registers[r].type);
-                }
-                if (seen.insert({t.target, order_type_key(next_types, next, anchors_int, anchors_id, window)}).second) {
-                    budget.check_states(seen.size());
-                    queue.emplace_back(t.target, std::move(next));
-                }
-            });
-        }
-    }
-    return queue.size();
-}
-
-namespace {
-
-/// The transition of `l` on `input` whose guard holds (a valid automaton has exactly one).
-const Transition& holding_transition(const RegisterAutomaton& ra, const Location& l, std::size_t input,
-                                     const std::vector<Value>& params, const std::vector<Value>& regs) {
-    for (const auto& t : l.transitions)
-        if (t.input == input && evaluate(ra, t.guard, params, regs)) return t;
-    throw Error("register automaton '" + ra.name + "': no guard of " + ra.inputs.at(input).name +
-                " holds in location " + l.name);
-}
-
-bool has_fresh_output(const RegisterAutomaton& ra) {
-    for (const auto& l : ra.locations)
-        for (const auto& t : l.transitions)
-            for (const auto& arg : t.output_args)
-                if (arg.fresh) return true;
-    return false;
-}
-
-}  // namespace
-
-RegisterAutomaton renumbered_like(const RegisterAutomaton& reference, const RegisterAutomaton& b) {
-    RegisterAutomaton out = b;
-    out.inputs = reference.inputs;
-    out.outputs = reference.outputs;
-    for (auto& l : out.locations)
-        for (auto& t : l.transitions) {
-            const auto in = reference.input_index(b.inputs.at(t.input).name);
-            const auto o = reference.output_index(b.outputs.at(t.output).name);
-            if (!in || !o)
-                throw Error("register automaton '" + spec::detail::printable(b.name) + "': symbol " +
-                            spec::detail::printable(in ? b.outputs[t.output].name : b.inputs[t.input].name) +
-                            " is not declared by '" + spec::detail::printable(reference.name) + "'");
-            t.input = *in;
-            t.output = *o;
-        }
-    return out;
-}
-
-ProductDifference product_difference(const RegisterAutomaton& a, const RegisterAutomaton& b, std::size_t max_depth,
-                                     const std::function<bool(const DataWord&)>& confirm, const RaLimits& limits) {
-    ProductDifference result;
-    std::vector<Value> anchors_int = anchors(a, DataType::Int), anchors_id = anchors(a, DataType::Id);
-    for (Value v : anchors(b, DataType::Int)) anchors_int.push_back(v);
-    for (Value v : anchors(b, DataType::Id)) anchors_id.push_back(v);
-    for (auto* v : {&anchors_int, &anchors_id}) {
-        std::sort(v->begin(), v->end());
-        v->erase(std::unique(v->begin(), v->end()), v->end());
-    }
-    // b's fresh values decide future comparisons only through the largest value seen (RaSimulator)
-    const bool track_max = has_fresh_output(b);
-    const Value window = std::max(offset_window(a), offset_window(b));
-    struct Node {
-        std::size_t la = 0, lb = 0;
-        std::vector<Value> ra, rb;
-        std::optional<Value> max_seen;
-        DataWord word;
-    };
-    auto key_of = [&](const Node& n) {
-        std::vector<DataType> types;
-        std::vector<Value> values;
-        for (std::size_t r = 0; r < n.ra.size(); ++r) {
-            types.push_back(a.locations[n.la].registers[r].type);
-            values.push_back(n.ra[r]);
-        }
-        for (std::size_t r = 0; r < n.rb.size(); ++r) {
-            types.push_back(b.locations[n.lb].registers[r].type);
-            values.push_back(n.rb[r]);
-        }
-        if (track_max && n.max_seen)
-            for (DataType t : {DataType::Int, DataType::Id}) {
-                types.push_back(t);
-                values.push_back(*n.max_seen);
-            }
-        return std::to_string(n.la) + ":" + std::to_string(n.lb) + ":" +
-               order_type_key(types, values, anchors_int, anchors_id, window);
-    };
-    Node start;
-    start.la = a.initial;
-    start.lb = b.initial;
-    for (const auto& c : b.constants) start.max_seen = std::max(start.max_seen.value_or(c.value), c.value);
-    std::set<std::string> seen{key_of(start)};
-    ClassBudget budget(b, limits);
-    std::vector<Node> level{start};
-    for (std::size_t depth = 0; depth < max_depth && !level.empty(); ++depth) {
-        std::vector<Node> next_level;
-        for (const Node& n : level) {
-            const Location& la = a.locations[n.la];
-            const Location& lb = b.locations[n.lb];
-            std::vector<Value> ki = anchors_int, kd = anchors_id;
-            for (std::size_t r = 0; r < n.ra.size(); ++r) (la.registers[r].type == DataType::Int ? ki : kd).push_back(n.ra[r]);
-            for (std::size_t r = 0; r < n.rb.size(); ++r) (lb.registers[r].type == DataType::Int ? ki : kd).push_back(n.rb[r]);
-            for (std::size_t in = 0; in < a.inputs.size(); ++in) {
-                std::vector<DataType> types;
-                for (const auto& p : a.inputs[in].params) types.push_back(p.type);
-                std::vector<bool> relevant(types.size(), false);
-                const std::size_t atoms = mark_relevant(la, in, relevant) + mark_relevant(lb, in, relevant);
-                std::vector<Value> current;
-                enumerate_classes(types, relevant, ki, kd, current, budget, atoms, window, [&](const std::vector<Value>& params) {
-                    if (result.inputs) return;
-                    const Transition& ta = holding_transition(a, la, in, params, n.ra);
-                    const Transition& tb = holding_transition(b, lb, in, params, n.rb);
-                    Node m;
-                    m.la = ta.target;
-                    m.lb = tb.target;
-                    m.max_seen = n.max_seen;
-                    for (Value v : params) m.max_seen = std::max(m.max_seen.value_or(v), v);
-                    m.word = n.word;
-                    m.word.push_back(DataSymbol{in, params});
-                    bool differs = ta.output != tb.output || ta.output_args.size() != tb.output_args.size();
-                    std::vector<Value> outs_a, outs_b;
-                    for (std::size_t i = 0; !differs && i < ta.output_args.size(); ++i) {
-                        const OutputArg &oa = ta.output_args[i], &ob = tb.output_args[i];
-                        if (oa.fresh && ob.fresh) {
-                            const Value v = internal::fresh_after(m.max_seen);
-                            m.max_seen = v;
-                            outs_a.push_back(v);
-                            outs_b.push_back(v);
-                        } else if (oa.fresh || ob.fresh) {
-                            differs = true;
-                        } else {
-                            outs_a.push_back(term_value(a, oa.term, params, n.ra));
-                            outs_b.push_back(term_value(b, ob.term, params, n.rb));
-                            differs = outs_a.back() != outs_b.back();
-                            m.max_seen = std::max(m.max_seen.value_or(outs_b.back()), outs_b.back());
-                        }
-                    }
-                    if (differs) {
-                        if (confirm(m.word)) result.inputs = m.word;
-                        else result.inconclusive = true;
-                        return;
-                    }
-                    for (const auto& term : ta.assign) m.ra.push_back(term_value(a, term, params, n.ra, outs_a));
-                    for (const auto& term : tb.assign) {
-                        m.rb.push_back(term_value(b, term, params, n.rb, outs_b));
-                        m.max_seen = std::max(m.max_seen.value_or(m.rb.back()), m.rb.back());
-                    }
-                    if (seen.insert(key_of(m)).second) {
-                        budget.check_states(seen.size());
-                        next_level.push_back(std::move(m));
-                    }
-                });
-                if (result.inputs) {
-                    result.states = seen.size();
-                    return result;
-                }
-            }
-        }
-        level = std::move(next_level);
-    }
-    result.states = seen.size();
-    return result;
-}
 
 namespace {
 
@@ -678,18 +307,19 @@ bool name_of(const std::string& s, bool dash) {
 bool is_symbol_name(const std::string& name) { return name_of(name, true); }
 bool is_data_name(const std::string& name) { return name_of(name, false) && name != "true" && name != "fresh"; }
 
-std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& limits) {
-    constexpr Value kMaxOffset = 1000;  // keeps explorations small and every sum far from overflow
-    std::vector<std::string> problems;
-    auto where = [&](const Location& l, const Transition& t) {
-        std::string s = "location " + l.name + ", " + (t.input < ra.inputs.size() ? ra.inputs[t.input].name : "?");
-        if (t.line) s += " (line " + std::to_string(t.line) + ")";
-        return s;
-    };
-    if (ra.locations.empty()) {
-        problems.push_back("the register automaton has no locations");
-        return problems;
-    }
+namespace {
+
+constexpr Value kMaxOffset = 1000;  // keeps explorations small and every sum far from overflow
+
+std::string where(const RegisterAutomaton& ra, const Location& l, const Transition& t) {
+    std::string s = "location " + l.name + ", " + (t.input < ra.inputs.size() ? ra.inputs[t.input].name : "?");
+    if (t.line) s += " (line " + std::to_string(t.line) + ")";
+    return s;
+}
+
+/// The checks of the declarations: the initial location, the increments, and every name (written
+/// and read back by the v2 format, declared once). Appends to `problems`.
+void validate_declarations(const RegisterAutomaton& ra, std::vector<std::string>& problems) {
     if (ra.initial >= ra.locations.size())
         problems.push_back("the initial location is out of range");
     else if (!ra.locations[ra.initial].registers.empty())
@@ -736,109 +366,123 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
             check_unique("register of location " + l.name, registers, r.name);
         }
     }
-    bool structural_ok = problems.empty();  // (increments out of range too: never explored)
-    for (const auto& l : ra.locations) {
-        for (const auto& t : l.transitions) {
-            if (t.input >= ra.inputs.size() || t.output >= ra.outputs.size() || t.target >= ra.locations.size()) {
-                problems.push_back(where(l, t) + ": input, output or target out of range");
+}
+
+/// The checks of the terms of transition `t` (in range) of `l`: offsets (the +c theory), the types
+/// of guards, outputs and assignments. Appends to `problems`; false when one is out of range or an
+/// offset too wide to explore.
+bool validate_terms(const RegisterAutomaton& ra, const Location& l, const Transition& t,
+                    std::vector<std::string>& problems) {
+    bool structural_ok = true;
+    const Location& to = ra.locations[t.target];
+    // the +c theory: offsets on int operands only, small enough that no run overflows
+    auto check_offset = [&](const Term& term) {
+        if (term.offset == 0) return;
+        if (term.kind == Term::Kind::Literal) {
+            problems.push_back(where(ra, l, t) + ": the literal " + std::to_string(term.literal) +
+                               " carries an offset (write the sum)");
+            return;
+        }
+        if (term.offset > kMaxOffset || term.offset < -kMaxOffset) {
+            problems.push_back(where(ra, l, t) + ": the offset of " + term_text(ra, l, t, term) +
+                               " is beyond +-" + std::to_string(kMaxOffset) + " (the +c theory's limit)");
+            structural_ok = false;  // never explored: the windows would be that wide
+            return;
+        }
+        if (!term_in_range(ra, l, t, term, true)) return;  // reported below
+        if (auto ty = term_type(ra, l, t, term); ty && *ty == DataType::Id)
+            problems.push_back(where(ra, l, t) + ": " + term_text(ra, l, t, term) +
+                               " adds to an id value (ids have only == and !=; `+ c` needs int)");
+    };
+    for_each_term(t, check_offset);
+    for (const auto& conj : t.guard.disjuncts) {
+        for (const auto& a : conj) {
+            if (!term_in_range(ra, l, t, a.left, false) || !term_in_range(ra, l, t, a.right, false)) {
+                problems.push_back(where(ra, l, t) + ": guard names an operand out of range");
                 structural_ok = false;
                 continue;
             }
-            const Location& to = ra.locations[t.target];
-            // one namespace per transition in files: parameters, the source's registers, constants
-            for (const auto& p : ra.inputs[t.input].params) {
-                for (const auto& r : l.registers)
-                    if (r.name == p.name)
-                        problems.push_back(where(l, t) + ": '" + p.name + "' is both a parameter and a register");
-                for (const auto& c : ra.constants)
-                    if (c.name == p.name)
-                        problems.push_back(where(l, t) + ": '" + p.name + "' is both a parameter and a constant");
-            }
-            if (t.output_args.size() != ra.outputs[t.output].params.size()) {
-                problems.push_back(where(l, t) + ": output " + ra.outputs[t.output].name + " takes " +
-                                   std::to_string(ra.outputs[t.output].params.size()) + " values, the transition gives " +
-                                   std::to_string(t.output_args.size()));
-                structural_ok = false;
-            }
-            if (t.assign.size() != to.registers.size()) {
-                problems.push_back(where(l, t) + ": location " + to.name + " has " + std::to_string(to.registers.size()) +
-                                   " registers, the transition assigns " + std::to_string(t.assign.size()) +
-                                   " (every register of the target must be assigned)");
-                structural_ok = false;
-                continue;
-            }
-            if (t.guard.disjuncts.empty())
-                problems.push_back(where(l, t) + ": the guard is `false` (no disjunct): the transition is never taken");
-            // the +c theory: offsets on int operands only, small enough that no run overflows
-            auto check_offset = [&](const Term& term) {
-                if (term.offset == 0) return;
-                if (term.kind == Term::Kind::Literal) {
-                    problems.push_back(where(l, t) + ": the literal " + std::to_string(term.literal) +
-                                       " carries an offset (write the sum)");
-                    return;
-                }
-                if (term.offset > kMaxOffset || term.offset < -kMaxOffset) {
-                    problems.push_back(where(l, t) + ": the offset of " + term_text(ra, l, t, term) +
-                                       " is beyond +-" + std::to_string(kMaxOffset) + " (the +c theory's limit)");
-                    structural_ok = false;  // never explored: the windows would be that wide
-                    return;
-                }
-                if (!term_in_range(ra, l, t, term, true)) return;  // reported below
-                if (auto ty = term_type(ra, l, t, term); ty && *ty == DataType::Id)
-                    problems.push_back(where(l, t) + ": " + term_text(ra, l, t, term) +
-                                       " adds to an id value (ids have only == and !=; `+ c` needs int)");
-            };
-            for_each_term(t, check_offset);
-            for (const auto& conj : t.guard.disjuncts) {
-                for (const auto& a : conj) {
-                    if (!term_in_range(ra, l, t, a.left, false) || !term_in_range(ra, l, t, a.right, false)) {
-                        problems.push_back(where(l, t) + ": guard names an operand out of range");
-                        structural_ok = false;
-                        continue;
-                    }
-                    auto lt = term_type(ra, l, t, a.left), rt = term_type(ra, l, t, a.right);
-                    if (lt && rt && *lt != *rt)
-                        problems.push_back(where(l, t) + ": guard compares " + term_text(ra, l, t, a.left) + " (" +
-                                           type_name(*lt) + ") with " + term_text(ra, l, t, a.right) + " (" +
-                                           type_name(*rt) + ")");
-                    const bool is_id = (lt && *lt == DataType::Id) || (rt && *rt == DataType::Id);
-                    if (is_id && a.op != Op::Eq && a.op != Op::Ne)
-                        problems.push_back(where(l, t) + ": guard compares id values with " + op_text(a.op) +
-                                           " (ids have only == and !=)");
-                }
-            }
-            for (std::size_t i = 0; i < t.output_args.size() && i < ra.outputs[t.output].params.size(); ++i) {
-                const auto& arg = t.output_args[i];
-                if (arg.fresh) continue;
-                if (!term_in_range(ra, l, t, arg.term, false)) {
-                    problems.push_back(where(l, t) + ": output argument out of range");
-                    structural_ok = false;
-                    continue;
-                }
-                auto ty = term_type(ra, l, t, arg.term);
-                if (ty && *ty != ra.outputs[t.output].params[i].type)
-                    problems.push_back(where(l, t) + ": output argument " + term_text(ra, l, t, arg.term) + " is " +
-                                       type_name(*ty) + ", the output's parameter is " +
-                                       type_name(ra.outputs[t.output].params[i].type));
-            }
-            for (std::size_t r = 0; r < t.assign.size(); ++r) {
-                if (!term_in_range(ra, l, t, t.assign[r], true)) {
-                    problems.push_back(where(l, t) + ": assignment to " + to.registers[r].name + " out of range");
-                    structural_ok = false;
-                    continue;
-                }
-                auto ty = term_type(ra, l, t, t.assign[r]);
-                if (ty && *ty != to.registers[r].type)
-                    problems.push_back(where(l, t) + ": register " + to.registers[r].name + " of " + to.name + " is " +
-                                       type_name(to.registers[r].type) + ", assigned " +
-                                       term_text(ra, l, t, t.assign[r]) + " of type " + type_name(*ty));
-            }
+            auto lt = term_type(ra, l, t, a.left), rt = term_type(ra, l, t, a.right);
+            if (lt && rt && *lt != *rt)
+                problems.push_back(where(ra, l, t) + ": guard compares " + term_text(ra, l, t, a.left) + " (" +
+                                   type_name(*lt) + ") with " + term_text(ra, l, t, a.right) + " (" +
+                                   type_name(*rt) + ")");
+            const bool is_id = (lt && *lt == DataType::Id) || (rt && *rt == DataType::Id);
+            if (is_id && a.op != Op::Eq && a.op != Op::Ne)
+                problems.push_back(where(ra, l, t) + ": guard compares id values with " + op_text(a.op) +
+                                   " (ids have only == and !=)");
         }
     }
-    if (!structural_ok) return problems;
-    // Determinism and completeness on every reachable data class: explore the locations with the
-    // order type of their register values, enumerate the classes of the parameters relative to
-    // registers, constants and literals, and count the guards that hold in each.
+    for (std::size_t i = 0; i < t.output_args.size() && i < ra.outputs[t.output].params.size(); ++i) {
+        const auto& arg = t.output_args[i];
+        if (arg.fresh) continue;
+        if (!term_in_range(ra, l, t, arg.term, false)) {
+            problems.push_back(where(ra, l, t) + ": output argument out of range");
+            structural_ok = false;
+            continue;
+        }
+        auto ty = term_type(ra, l, t, arg.term);
+        if (ty && *ty != ra.outputs[t.output].params[i].type)
+            problems.push_back(where(ra, l, t) + ": output argument " + term_text(ra, l, t, arg.term) + " is " +
+                               type_name(*ty) + ", the output's parameter is " +
+                               type_name(ra.outputs[t.output].params[i].type));
+    }
+    for (std::size_t r = 0; r < t.assign.size(); ++r) {
+        if (!term_in_range(ra, l, t, t.assign[r], true)) {
+            problems.push_back(where(ra, l, t) + ": assignment to " + to.registers[r].name + " out of range");
+            structural_ok = false;
+            continue;
+        }
+        auto ty = term_type(ra, l, t, t.assign[r]);
+        if (ty && *ty != to.registers[r].type)
+            problems.push_back(where(ra, l, t) + ": register " + to.registers[r].name + " of " + to.name + " is " +
+                               type_name(to.registers[r].type) + ", assigned " +
+                               term_text(ra, l, t, t.assign[r]) + " of type " + type_name(*ty));
+    }
+    return structural_ok;
+}
+
+/// The checks of transition `t` of `l`: its symbols and target in range, its namespace, its
+/// output's and target's arity, its guard, then its terms. Appends to `problems`; false when the
+/// automaton cannot be explored because of it.
+bool validate_transition(const RegisterAutomaton& ra, const Location& l, const Transition& t,
+                         std::vector<std::string>& problems) {
+    if (t.input >= ra.inputs.size() || t.output >= ra.outputs.size() || t.target >= ra.locations.size()) {
+        problems.push_back(where(ra, l, t) + ": input, output or target out of range");
+        return false;
+    }
+    bool structural_ok = true;
+    const Location& to = ra.locations[t.target];
+    // one namespace per transition in files: parameters, the source's registers, constants
+    for (const auto& p : ra.inputs[t.input].params) {
+        for (const auto& r : l.registers)
+            if (r.name == p.name)
+                problems.push_back(where(ra, l, t) + ": '" + p.name + "' is both a parameter and a register");
+        for (const auto& c : ra.constants)
+            if (c.name == p.name)
+                problems.push_back(where(ra, l, t) + ": '" + p.name + "' is both a parameter and a constant");
+    }
+    if (t.output_args.size() != ra.outputs[t.output].params.size()) {
+        problems.push_back(where(ra, l, t) + ": output " + ra.outputs[t.output].name + " takes " +
+                           std::to_string(ra.outputs[t.output].params.size()) + " values, the transition gives " +
+                           std::to_string(t.output_args.size()));
+        structural_ok = false;
+    }
+    if (t.assign.size() != to.registers.size()) {
+        problems.push_back(where(ra, l, t) + ": location " + to.name + " has " + std::to_string(to.registers.size()) +
+                           " registers, the transition assigns " + std::to_string(t.assign.size()) +
+                           " (every register of the target must be assigned)");
+        return false;
+    }
+    if (t.guard.disjuncts.empty())
+        problems.push_back(where(ra, l, t) + ": the guard is `false` (no disjunct): the transition is never taken");
+    return validate_terms(ra, l, t, problems) && structural_ok;
+}
+
+/// Determinism and completeness on every reachable data class: explores the locations with the
+/// order type of their register values, enumerates the classes of the parameters relative to
+/// registers, constants and literals, and counts the guards that hold in each. Appends to `problems`.
+void validate_classes(const RegisterAutomaton& ra, const RaLimits& limits, std::vector<std::string>& problems) {
     std::set<std::tuple<std::size_t, std::size_t, std::string>> reported;
     const ClassVisitor report = [&](std::size_t loc, const std::vector<Value>& regs, std::size_t in,
                             const std::vector<Value>& params, const std::vector<std::size_t>& holding) {
@@ -871,6 +515,23 @@ std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& l
     } catch (const Error& e) {
         problems.push_back(e.what());  // a limit passed: refused, never a partial verdict
     }
+}
+
+}  // namespace
+
+std::vector<std::string> validate(const RegisterAutomaton& ra, const RaLimits& limits) {
+    std::vector<std::string> problems;
+    if (ra.locations.empty()) {
+        problems.push_back("the register automaton has no locations");
+        return problems;
+    }
+    validate_declarations(ra, problems);
+    bool structural_ok = problems.empty();  // (increments out of range too: never explored)
+    for (const auto& l : ra.locations)
+        for (const auto& t : l.transitions)
+            if (!validate_transition(ra, l, t, problems)) structural_ok = false;
+    if (!structural_ok) return problems;
+    validate_classes(ra, limits, problems);
     return problems;
 }
 

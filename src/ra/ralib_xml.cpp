@@ -120,6 +120,7 @@ void simplify(const RegisterAutomaton& ra, Guard& g) {
 
 }  // namespace
 
+// Over 120 lines: reads a RALib XML document element by element in one pass; not yet split by element.
 RegisterAutomaton import_ralib_xml(const std::string& text, const std::string& file, const RalibImportOptions& options) {
     std::vector<Diagnostic> diags;
     auto fail = [&](int line, const std::string& message) { diags.push_back(Diagnostic{file, line, 0, message}); };

@@ -7,13 +7,14 @@
 #include <set>
 
 #include "input_classes.hpp"
+#include "values.hpp"
 
 namespace typestar::ra {
 
 std::string RaSuiteResult::summary() const {
     if (counterexample) return "the device differs from the spec: " + counterexample->reason;
     return "no difference found up to the bound on " + std::to_string(words) + " data words from " +
-           std::to_string(states) + " (location, register order type) states" +
+           std::to_string(states) + " (location, register " + (ordered ? "order" : "equality") + " type) states" +
            (truncated ? " (exploration truncated: partial evidence)" : "");
 }
 
@@ -28,12 +29,7 @@ std::string suite_state(const RegisterAutomaton& spec, bool ordered, std::size_t
     if (ordered) return order_type(spec, location, registers);
     std::vector<Value> anchors;
     for (const auto& c : spec.constants) anchors.push_back(c.value);
-    for (const auto& l : spec.locations)
-        for (const auto& t : l.transitions)
-            for (const auto& conjunction : t.guard.disjuncts)
-                for (const auto& atom : conjunction)
-                    for (const Term* term : {&atom.left, &atom.right})
-                        if (term->kind == Term::Kind::Literal) anchors.push_back(term->literal);
+    for (Value literal : internal::guard_literals(spec)) anchors.push_back(literal);
     std::string key;
     for (std::size_t r = 0; r < registers.size(); ++r) {
         const auto a = std::find(anchors.begin(), anchors.end(), registers[r]);
@@ -423,6 +419,7 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle
         },
         [&] { return result.counterexample.has_value(); });
     result.states = seen.size();
+    result.ordered = internal::orders_data(spec);
     if (!result.counterexample) {
         // every transition again, followed by every word of up to B steps, in the spec's symbolic classes
         result.counterexample = symbolic_words(oracle, spec, access, config.bound + 1, budget);
@@ -625,6 +622,7 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
         },
         [&] { return result.counterexample.has_value(); });
     result.states = seen.size();
+    result.ordered = internal::orders_data(spec);
     if (!result.counterexample && !starts.empty())
         result.counterexample = symbolic_words(oracle, spec, starts, config.bound, budget);
     result.words = starts.size();

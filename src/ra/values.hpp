@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "typestar/core/error.hpp"
 #include "typestar/ra/automaton.hpp"
@@ -48,6 +49,27 @@ inline Value fresh_after(const std::optional<Value>& max_seen) {
         throw Error("register automaton: no fresh value above " + std::to_string(kMaxValue) +
                     " (the largest int64) for a fresh output");
     return *max_seen + 1;
+}
+
+/// The value of term `t`'s operand (a parameter, register, constant, literal or output parameter).
+Value base_value(const RegisterAutomaton& ra, const Term& t, const std::vector<Value>& params,
+                 const std::vector<Value>& registers, const std::vector<Value>& outputs);
+
+/// The term's value: its operand's plus its offset (`+c`), typestar::term_value.
+Value term_value(const RegisterAutomaton& ra, const Term& t, const std::vector<Value>& params,
+                 const std::vector<Value>& registers, const std::vector<Value>& outputs = {});
+
+/// The literals of the guards of `ra` (both operands of every atom), in the order of its locations,
+/// transitions, disjuncts and atoms, repeats kept.
+inline std::vector<Value> guard_literals(const RegisterAutomaton& ra) {
+    std::vector<Value> out;
+    for (const auto& l : ra.locations)
+        for (const auto& t : l.transitions)
+            for (const auto& conjunction : t.guard.disjuncts)
+                for (const auto& atom : conjunction)
+                    for (const Term* term : {&atom.left, &atom.right})
+                        if (term->kind == Term::Kind::Literal) out.push_back(term->literal);
+    return out;
 }
 
 }  // namespace typestar::ra::internal

@@ -260,6 +260,7 @@ void declare_environment(spec::Spec& s, const DeviceDescription& device) {
     s.typestate.input_info = spec::input_info_of(s.declarations);
 }
 
+// Over 120 lines: the learning pipeline (learn, certify, read the spec) in one function; not yet split by phase.
 LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     const std::vector<Device*>& devices = stack.devices();
     const EquivalenceOptions& eq = options.equivalence;

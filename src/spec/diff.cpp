@@ -101,47 +101,16 @@ std::vector<StatePair> pair_states(const Typestate& old_typestate, const Typesta
     return pairs;
 }
 
-SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
-    const Typestate& o = old_spec.typestate;
-    const Typestate& n = new_spec.typestate;
-    SpecDiff diff;
-    diff.old_name = o.name;
-    diff.new_name = n.name;
-    diff.callins_added = sorted_minus(n.callins, o.callins);
-    diff.callins_removed = sorted_minus(o.callins, n.callins);
-    diff.callbacks_added = sorted_minus(n.callbacks, o.callbacks);
-    diff.callbacks_removed = sorted_minus(o.callbacks, n.callbacks);
+namespace {
 
-    for (const auto& input : o.callins) {
-        if (std::find(n.callins.begin(), n.callins.end(), input) == n.callins.end()) continue;
-        const auto text = [&](const InputInfo& info) {
-            return info.guard + (info.environment ? "; role: environment" : "");
-        };
-        if (o.info(input) != n.info(input)) diff.guard_changes.push_back({input, text(o.info(input)), text(n.info(input))});
-    }
-    std::sort(diff.guard_changes.begin(), diff.guard_changes.end(),
-              [](const GuardChange& x, const GuardChange& y) { return x.input < y.input; });
-
-    const detail::AlignedTypestates a = detail::align_typestates(o, n);
-    diff.old_state_count = a.old_t.states.size();
-    diff.new_state_count = a.new_t.states.size();
+/// The states of `a` that changed: old states merged into one new state, old states without a
+/// partner, new states without one (with every transition out of them).
+void add_state_changes(const detail::AlignedTypestates& a, SpecDiff& diff) {
     const auto& callins = a.callins;
     const Typestate& old_t = a.old_t;
     const Typestate& new_t = a.new_t;
     const MealyMachine& old_c = a.old_c;
     const MealyMachine& new_c = a.new_c;
-
-    if (const auto word = separating_word(old_c, new_c)) {
-        SeparatingTrace trace;
-        trace.inputs = names(*word, old_c.inputs());
-        trace.old_outputs = names(old_c.outputs_of(*word), old_c.outputs());
-        const Word new_word = word_of(trace.inputs, new_c.inputs());
-        trace.new_outputs = names(new_c.outputs_of(new_word), new_c.outputs());
-        diff.witness = std::move(trace);
-    } else if (!o.has_unknown() && !n.has_unknown()) {
-        return diff;  // same behaviour: any state-level difference is only naming
-    }
-
     const auto& order = a.order;
     const auto old_states = old_t.states.size();
     const auto new_states = new_t.states.size();
@@ -159,7 +128,6 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
         }
     }
     const auto& pair = a.pair;
-    const auto& access = a.access;
     const auto& new_seen = a.new_seen;
     const auto old_access = access_sequences(old_c, order);
     const auto new_access = access_sequences(new_c, order);
@@ -184,7 +152,19 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
         }
         diff.new_only_states.push_back(std::move(state));
     }
+}
 
+/// The transitions of each paired state that changed (added, removed, changed), and the unknown
+/// transitions that changed.
+void add_transition_changes(const detail::AlignedTypestates& a, SpecDiff& diff) {
+    const auto& callins = a.callins;
+    const Typestate& old_t = a.old_t;
+    const Typestate& new_t = a.new_t;
+    const MealyMachine& old_c = a.old_c;
+    const auto& order = a.order;
+    const auto& pair = a.pair;
+    const auto& access = a.access;
+    const auto old_states = old_t.states.size();
     const std::optional<Symbol> wait = old_c.inputs().find(kWait);
     for (StateId p = 0; p < old_states; ++p) {
         if (!pair[p]) continue;
@@ -244,6 +224,50 @@ SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
             }
         }
     }
+}
+
+}  // namespace
+
+SpecDiff diff_specs(const Spec& old_spec, const Spec& new_spec) {
+    const Typestate& o = old_spec.typestate;
+    const Typestate& n = new_spec.typestate;
+    SpecDiff diff;
+    diff.old_name = o.name;
+    diff.new_name = n.name;
+    diff.callins_added = sorted_minus(n.callins, o.callins);
+    diff.callins_removed = sorted_minus(o.callins, n.callins);
+    diff.callbacks_added = sorted_minus(n.callbacks, o.callbacks);
+    diff.callbacks_removed = sorted_minus(o.callbacks, n.callbacks);
+
+    for (const auto& input : o.callins) {
+        if (std::find(n.callins.begin(), n.callins.end(), input) == n.callins.end()) continue;
+        const auto text = [&](const InputInfo& info) {
+            return info.guard + (info.environment ? "; role: environment" : "");
+        };
+        if (o.info(input) != n.info(input)) diff.guard_changes.push_back({input, text(o.info(input)), text(n.info(input))});
+    }
+    std::sort(diff.guard_changes.begin(), diff.guard_changes.end(),
+              [](const GuardChange& x, const GuardChange& y) { return x.input < y.input; });
+
+    const detail::AlignedTypestates a = detail::align_typestates(o, n);
+    diff.old_state_count = a.old_t.states.size();
+    diff.new_state_count = a.new_t.states.size();
+    const MealyMachine& old_c = a.old_c;
+    const MealyMachine& new_c = a.new_c;
+
+    if (const auto word = separating_word(old_c, new_c)) {
+        SeparatingTrace trace;
+        trace.inputs = names(*word, old_c.inputs());
+        trace.old_outputs = names(old_c.outputs_of(*word), old_c.outputs());
+        const Word new_word = word_of(trace.inputs, new_c.inputs());
+        trace.new_outputs = names(new_c.outputs_of(new_word), new_c.outputs());
+        diff.witness = std::move(trace);
+    } else if (!o.has_unknown() && !n.has_unknown()) {
+        return diff;  // same behaviour: any state-level difference is only naming
+    }
+
+    add_state_changes(a, diff);
+    add_transition_changes(a, diff);
     return diff;
 }
 

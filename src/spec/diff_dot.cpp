@@ -1,6 +1,8 @@
 #include "typestar/spec/diff_dot.hpp"
 
+#include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -56,6 +58,97 @@ std::string old_id(StateId p) { return "o" + std::to_string(p); }
 
 }  // namespace
 
+namespace {
+
+/// Transitions with the same ends, line and colour are drawn as one edge listing their labels.
+struct Drawn {
+    std::string source;
+    Edge edge;
+    std::string_view colour;
+    std::string sign;
+    std::vector<std::string> labels;
+};
+
+/// The DOT lines of the drawn edges; sets `coloured` when one is added or removed.
+std::string edges_text(const std::vector<Drawn>& drawn, bool& coloured) {
+    std::string edges;
+    for (const auto& d : drawn) {
+        std::string label;
+        for (const auto& l : d.labels) label += (label.empty() ? "" : "\n") + d.sign + l;
+        edges += "  " + d.source + " -> " + d.edge.target + " [label=" + dot_string(label);
+        if (d.edge.line == Line::Callback) edges += " style=dashed";
+        if (d.edge.line == Line::Quiet) edges += " style=dotted";
+        if (!d.colour.empty()) {
+            edges += " color=" + dot_string(d.colour) + " fontcolor=" + dot_string(d.colour) + " penwidth=2";
+            coloured = true;
+        }
+        edges += "];\n";
+    }
+
+    return edges;
+}
+
+/// The DOT lines of the states: every old state (its new name when it changed, dashed red when it
+/// has no partner), then the new states without one (green); sets `coloured` when one is drawn so.
+std::string nodes_text(const detail::AlignedTypestates& a, const std::vector<std::optional<StateId>>& partner,
+                       const std::function<std::string(StateId)>& new_id, bool& coloured) {
+    const Typestate& o = a.old_t;
+    const Typestate& n = a.new_t;
+    std::string nodes;
+    for (StateId p = 0; p < o.states.size(); ++p) {
+        std::string label = o.states[p].name;
+        if (a.pair[p] && a.paired_name[p] != label) label += "\n(new: " + a.paired_name[p] + ")";
+        nodes += "  " + old_id(p) + " [label=" + dot_string(label);
+        if (!a.pair[p]) {
+            nodes += " color=" + dot_string(kRemovedColour) + " fontcolor=" + dot_string(kRemovedColour) +
+                     " style=dashed penwidth=2";
+            coloured = true;
+        }
+        nodes += "];\n";
+    }
+    for (StateId q = 0; q < n.states.size(); ++q) {
+        if (partner[q]) continue;
+        nodes += "  " + new_id(q) + " [label=" + dot_string(n.states[q].name) + " color=" + dot_string(kAddedColour) +
+                 " fontcolor=" + dot_string(kAddedColour) + " penwidth=2];\n";
+        coloured = true;
+    }
+
+    return nodes;
+}
+
+/// The whole graph: title and legend above the picture, the states, the edges, the arrow to the
+/// old initial state `initial`.
+std::string diff_dot_text(const Spec& old_spec, const Spec& new_spec, bool coloured, const std::string& nodes,
+                          const std::string& edges, StateId initial) {
+    const std::string& old_name = old_spec.typestate.name;
+    const std::string& new_name = new_spec.typestate.name;
+    const std::string title = old_name == new_name ? "<b>" + html(old_name) + "</b>: old vs new"
+                                                   : "<b>" + html(old_name) + "</b> (old) vs <b>" + html(new_name) +
+                                                         "</b> (new)";
+    const std::string added(kAddedColour);
+    const std::string removed(kRemovedColour);
+    std::string out = "digraph typestate_diff {\n";
+    out += "  rankdir=LR;\n";
+    out += "  fontname=\"Helvetica,Arial,sans-serif\";\n";
+    out += "  node [shape=ellipse fontname=\"Helvetica,Arial,sans-serif\"];\n";
+    out += "  edge [fontname=\"Helvetica,Arial,sans-serif\"];\n";
+    // Title and legend above the picture.
+    out += "  labelloc=t;\n";
+    out += "  label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"4\">";
+    out += "<tr><td colspan=\"3\"><font point-size=\"18\">" + title + (coloured ? "" : " (same behaviour)") +
+           "</font></td></tr>";
+    out += "<tr><td>black: unchanged</td><td><font color=\"" + added + "\">green +: added (only new)</font></td>";
+    out += "<td><font color=\"" + removed + "\">red -: removed (only old)</font></td></tr>";
+    out += "<tr><td>solid: callin()</td><td>dashed: callback</td><td>dotted: quiet</td></tr></table>>;\n";
+    out += "  __start0 [label=\"\" shape=none width=0 height=0];\n";
+    out += nodes;
+    out += edges;
+    out += "  __start0 -> " + old_id(initial) + ";\n}\n";
+    return out;
+}
+
+}  // namespace
+
 std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
     const detail::AlignedTypestates a = detail::align_typestates(old_spec.typestate, new_spec.typestate);
     const Typestate& o = a.old_t;
@@ -85,14 +178,6 @@ std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
         return std::nullopt;
     };
 
-    // Transitions with the same ends, line and colour are drawn as one edge listing their labels.
-    struct Drawn {
-        std::string source;
-        Edge edge;
-        std::string_view colour;
-        std::string sign;
-        std::vector<std::string> labels;
-    };
     std::vector<Drawn> drawn;
     const auto draw = [&](const std::string& source, const Edge& e, std::string_view colour, std::string_view sign) {
         for (auto& d : drawn) {
@@ -158,64 +243,9 @@ std::string write_diff_dot(const Spec& old_spec, const Spec& new_spec) {
     }
 
     bool coloured = false;
-    std::string edges;
-    for (const auto& d : drawn) {
-        std::string label;
-        for (const auto& l : d.labels) label += (label.empty() ? "" : "\n") + d.sign + l;
-        edges += "  " + d.source + " -> " + d.edge.target + " [label=" + dot_string(label);
-        if (d.edge.line == Line::Callback) edges += " style=dashed";
-        if (d.edge.line == Line::Quiet) edges += " style=dotted";
-        if (!d.colour.empty()) {
-            edges += " color=" + dot_string(d.colour) + " fontcolor=" + dot_string(d.colour) + " penwidth=2";
-            coloured = true;
-        }
-        edges += "];\n";
-    }
-
-    std::string nodes;
-    for (StateId p = 0; p < o.states.size(); ++p) {
-        std::string label = o.states[p].name;
-        if (a.pair[p] && a.paired_name[p] != label) label += "\n(new: " + a.paired_name[p] + ")";
-        nodes += "  " + old_id(p) + " [label=" + dot_string(label);
-        if (!a.pair[p]) {
-            nodes += " color=" + dot_string(kRemovedColour) + " fontcolor=" + dot_string(kRemovedColour) +
-                     " style=dashed penwidth=2";
-            coloured = true;
-        }
-        nodes += "];\n";
-    }
-    for (StateId q = 0; q < n.states.size(); ++q) {
-        if (partner[q]) continue;
-        nodes += "  " + new_id(q) + " [label=" + dot_string(n.states[q].name) + " color=" + dot_string(kAddedColour) +
-                 " fontcolor=" + dot_string(kAddedColour) + " penwidth=2];\n";
-        coloured = true;
-    }
-
-    const std::string& old_name = old_spec.typestate.name;
-    const std::string& new_name = new_spec.typestate.name;
-    const std::string title = old_name == new_name ? "<b>" + html(old_name) + "</b>: old vs new"
-                                                   : "<b>" + html(old_name) + "</b> (old) vs <b>" + html(new_name) +
-                                                         "</b> (new)";
-    const std::string added(kAddedColour);
-    const std::string removed(kRemovedColour);
-    std::string out = "digraph typestate_diff {\n";
-    out += "  rankdir=LR;\n";
-    out += "  fontname=\"Helvetica,Arial,sans-serif\";\n";
-    out += "  node [shape=ellipse fontname=\"Helvetica,Arial,sans-serif\"];\n";
-    out += "  edge [fontname=\"Helvetica,Arial,sans-serif\"];\n";
-    // Title and legend above the picture.
-    out += "  labelloc=t;\n";
-    out += "  label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"4\">";
-    out += "<tr><td colspan=\"3\"><font point-size=\"18\">" + title + (coloured ? "" : " (same behaviour)") +
-           "</font></td></tr>";
-    out += "<tr><td>black: unchanged</td><td><font color=\"" + added + "\">green +: added (only new)</font></td>";
-    out += "<td><font color=\"" + removed + "\">red -: removed (only old)</font></td></tr>";
-    out += "<tr><td>solid: callin()</td><td>dashed: callback</td><td>dotted: quiet</td></tr></table>>;\n";
-    out += "  __start0 [label=\"\" shape=none width=0 height=0];\n";
-    out += nodes;
-    out += edges;
-    out += "  __start0 -> " + old_id(o.initial) + ";\n}\n";
-    return out;
+    const std::string edges = edges_text(drawn, coloured);
+    const std::string nodes = nodes_text(a, partner, new_id, coloured);
+    return diff_dot_text(old_spec, new_spec, coloured, nodes, edges, o.initial);
 }
 
 }  // namespace typestar::spec

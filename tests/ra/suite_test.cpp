@@ -373,5 +373,22 @@ TEST(RaSymbolicSuite, TheStepsAfterEachTransitionShareTheirPrefixes) {
     EXPECT_EQ(device.runs, r.words);
 }
 
+// The summary names the states the suite explored: order types for a spec whose guards order
+// data, equality types for one that compares data only for equality.
+TEST(RaSuite, SummaryNamesTheTypeOfItsStates) {
+    const RegisterAutomaton ordered = testing::priority_queue2();
+    SimulatorSul ordered_device(ordered);
+    const auto by_order = check_register_automaton(ordered, ordered_device, RaSuiteConfig{2, kMaxSuiteStates});
+    EXPECT_TRUE(by_order.ordered);
+    EXPECT_NE(by_order.summary().find("(location, register order type) states"), std::string::npos) << by_order.summary();
+
+    const RegisterAutomaton equality = testing::key_store();
+    SimulatorSul equality_device(equality);
+    const auto by_equality = check_register_automaton(equality, equality_device, RaSuiteConfig{2, kMaxSuiteStates});
+    EXPECT_FALSE(by_equality.ordered);
+    EXPECT_NE(by_equality.summary().find("(location, register equality type) states"), std::string::npos)
+        << by_equality.summary();
+}
+
 }  // namespace
 }  // namespace typestar::ra

@@ -45,6 +45,7 @@
 
 #include "typestar/device/drained.hpp"
 #include "typestar/device/purpose.hpp"
+#include "typestar/device/quiet_window.hpp"
 
 namespace typestar::asio {
 
@@ -56,10 +57,9 @@ struct SettleOptions {
     /// slower than this completes after the callin, and the device then reports a timing violation
     /// (never a wrong answer) or, at a `wait`, delivers it as usual.
     std::chrono::milliseconds idle{0};
-    /// How long `settle_until` waits for its condition before reporting a harness error. Only a
-    /// broken adapter or class waits this long; generous, so a loaded CI machine is not mistaken
-    /// for one.
-    std::chrono::milliseconds limit{10000};
+    /// How long `settle_until` waits for its condition before reporting a harness error
+    /// (typestar::kSettleLimit).
+    std::chrono::milliseconds limit{kSettleLimit};
 };
 
 /// An io_context run by a thread of its own, for one instance of a class under learning. Not

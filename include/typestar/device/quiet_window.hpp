@@ -58,16 +58,19 @@
 
 namespace typestar {
 
+/// How long a callin may wait to settle (QuietWindowOptions::limit, asio::SettleOptions::limit)
+/// before it is a harness error, by default: only a broken adapter or a library that never stops
+/// calling back waits this long; generous, so a loaded CI machine is not mistaken for one.
+inline constexpr std::chrono::milliseconds kSettleLimit{10000};
+
 /// How a QuietWindow's callins settle.
 struct QuietWindowOptions {
     /// A callin returns once no callback arrived for this long (from the call's return and from
     /// the latest callback). Longer than the library's usual round trip (loopback: well under a
     /// millisecond) and shorter than tmax; each callin costs at least this much.
     std::chrono::milliseconds window{20};
-    /// How long a callin may wait for its quiet window before it is a harness error. Only a broken
-    /// adapter or a library that never stops calling back waits this long; generous, so a loaded CI
-    /// machine is not mistaken for one.
-    std::chrono::milliseconds limit{10000};
+    /// How long a callin may wait for its quiet window before it is a harness error (kSettleLimit).
+    std::chrono::milliseconds limit{kSettleLimit};
 };
 
 /// The callins and callbacks of one instance of a class whose library runs threads of its own.

@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "typestar/ra/learner.hpp"
 #include "typestar/ra/oracle.hpp"
 
 namespace typestar::ra {
@@ -43,6 +42,9 @@ struct RaSuiteResult {
     std::size_t states = 0;   ///< reachable (location, register order type) pairs explored
     std::size_t words = 0;    ///< distinct data words executed (after the cache)
     bool truncated = false;   ///< max_states reached: the evidence covers only part of the spec
+    /// The states are (location, register order type) pairs; false: (location, register equality
+    /// type) pairs, as for a spec whose guards compare data only for equality.
+    bool ordered = true;
     /// "conforms up to bound B on N data words from S states" or the difference.
     [[nodiscard]] std::string summary() const;
 };
