@@ -341,6 +341,7 @@ Symbol InProcessDevice::run_wait(std::chrono::milliseconds timeout) {
     std::unique_lock<std::mutex> lock(e.mutex);
     if (!e.word.empty()) e.word += ' ';
     e.word += kWait;
+    ++e.waits;
     const auto start = Clock::now();
     const bool got = e.arrived.wait_until(lock, start + timeout, [&] {
         if (!e.queue.empty()) return true;

@@ -14,8 +14,6 @@ using detail::ms_between;
 
 namespace {
 
-std::shared_ptr<spdlog::logger> log() { return detail::device_log(); }
-
 /// What a timing message says about the options, so that a user can act on it.
 constexpr const char* kRaiseTmax =
     "if the machine was not just busy, raise tmax (--tmax MS for typestar learn/check/device, TYPESTAR_TMAX or "
@@ -39,6 +37,34 @@ void CallbackSink::fail(std::string_view message) noexcept {
             where = "query #" + std::to_string(e.query) + " '" + e.word + "'";
         }
         e.monitor->record("harness error in " + where + ": " + std::string(message), &TimingReport::harness_errors);
+        e.arrived.notify_all();
+    } catch (...) {
+    }
+}
+
+std::size_t CallbackSink::waits() const noexcept {
+    try {
+        std::lock_guard<std::mutex> lock(epoch_->mutex);
+        return epoch_->waits;
+    } catch (...) {
+        return 0;
+    }
+}
+
+void CallbackSink::timing_assumption_broken(std::string_view message) noexcept {
+    try {
+        detail::Epoch& e = *epoch_;
+        std::string where;
+        {
+            std::lock_guard<std::mutex> lock(e.mutex);
+            where = "query #" + std::to_string(e.query) + " '" + e.word + "'";
+        }
+        // Timing, not an answer: the run is repeated (then a TimingError), never recorded.
+        e.monitor->record("a timing assumption of the class's adapter broke in " + where + ": " +
+                              std::string(message) + " (on a busy machine a late scheduling of the learner; "
+                              "if it repeats on a quiet machine, the adapter's assumption "
+                              "is wrong)",
+                          &TimingReport::tmin_violations, TimingError::Kind::QueuedCallback, {}, 0, e.query);
         e.arrived.notify_all();
     } catch (...) {
     }

@@ -103,6 +103,7 @@ struct Epoch {
     std::optional<Clock::time_point> last_callin;
     std::string last_callin_name;
     std::string word;                       // the query so far, for messages
+    std::size_t waits = 0;                  // `wait` steps run so far (CallbackSink::waits)
 };
 
 }  // namespace typestar::detail

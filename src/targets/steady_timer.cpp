@@ -1,6 +1,8 @@
 // boost::asio::steady_timer as a class under learning.
 #include <chrono>
 #include <memory>
+#include <optional>
+#include <string>
 #include <set>
 
 #include <boost/asio/steady_timer.hpp>
@@ -16,21 +18,32 @@ namespace {
 class TimerTarget {
 public:
     TimerTarget(std::shared_ptr<CallbackSink> sink, CallbackLedger& ledger, std::chrono::milliseconds duration)
-        : loop_(std::move(sink), ledger), timer_(loop_.context()), duration_(duration) {}
+        : sink_(sink), loop_(std::move(sink), ledger), timer_(loop_.context()), duration_(duration) {}
     ~TimerTarget() { teardown(); }
     TimerTarget(const TimerTarget&) = delete;
     TimerTarget& operator=(const TimerTarget&) = delete;
 
     void expires_after() {
-        loop_.callin([this] { owe(timer_.expires_after(duration_)); });
+        loop_.callin([this] {
+            owe(timer_.expires_after(duration_));
+            waits_when_set_ = sink_->waits();
+        });
         settle();
     }
     void async_wait() {
         loop_.callin([this] {
             const int id = next_id_++;
             pending_.insert(id);
-            if (timer_.expiry() <= boost::asio::steady_timer::clock_type::now())
+            if (timer_.expiry() <= boost::asio::steady_timer::clock_type::now()) {
                 owed_.insert(id);  // completes without waiting for time
+                // The model's time passes only at a `wait`: expired with none since expires_after,
+                // the learner was late between two callins (a busy machine), not the class.
+                if (waits_when_set_ && *waits_when_set_ == sink_->waits())
+                    sink_->timing_assumption_broken(
+                        "steady_timer: the timer expires_after set (" + std::to_string(duration_.count()) +
+                        " ms) expired before async_wait with no wait in between: callins must follow each other "
+                        "within the duration");
+            }
             timer_.async_wait([this, id](const boost::system::error_code& ec) { completed(id, ec); });
         });
         settle();
@@ -59,10 +72,12 @@ private:
         loop_.settle_until([this] { return owed_.empty(); }, "steady_timer: a handler owed at once");
     }
 
+    std::shared_ptr<CallbackSink> sink_;
     asio::EventLoop loop_;
     boost::asio::steady_timer timer_;
     std::chrono::milliseconds duration_;
     int next_id_ = 0;
+    std::optional<std::size_t> waits_when_set_;  ///< the query's waits when expires_after last ran
     std::set<int> pending_;
     std::set<int> owed_;
 };

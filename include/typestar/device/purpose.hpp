@@ -42,6 +42,14 @@ public:
     /// ("settle timed out"): recorded as a harness error and thrown by the device as DeviceError
     /// at its next step, so the answer of the step in progress is never used. Never throws.
     void fail(std::string_view message) noexcept;
+    /// Reports that this run broke a timing assumption of the adapter that the untimed model rests
+    /// on, e.g. a timer that expired with no `wait` since it was set because the learner was
+    /// descheduled between two callins: a timing violation of the run (re-run, then a TimingError),
+    /// never an answer. Never throws.
+    void timing_assumption_broken(std::string_view message) noexcept;
+    /// How many `wait` steps the current query has run so far (the model's time passes only at a
+    /// `wait`): an adapter compares it to tell the model's time from the machine's.
+    [[nodiscard]] std::size_t waits() const noexcept;
 
 private:
     std::shared_ptr<detail::Epoch> epoch_;
