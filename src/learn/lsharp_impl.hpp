@@ -177,8 +177,15 @@ private:
     // Seeded: every frontier node the hypothesis takes to a basis state of another seed state than the
     // seed predicts for it (the change, and what it moved) is asked the seed's shortest word telling
     // the two seed states apart, and so is that basis state, once per pair, before the hypothesis is
-    // handed out. Returns whether that asked anything (then the tree may contradict the hypothesis).
+    // handed out. Where the seed state predicted for a frontier node is no basis state's and the node
+    // still agrees with it, the node is first asked a word the tree knows below its chosen basis state
+    // that the seed state answers otherwise (adaptive L#'s match separation: the missing state is
+    // found before the first hypothesis). Returns whether that asked anything (then the tree may
+    // contradict the hypothesis).
     bool check_seed_states();
+    // Seeded: a shortest word the tree knows below `node` whose answer there is unlike the seed's from
+    // `state` (breadth-first), if any.
+    std::optional<Word> seed_witness(NodeId node, StateId state) const;
     // A node's outputs on the shared extension suffix, if the tree knows them all, as a 64-bit key
     // (no allocation). Equal outputs give equal keys; two different outputs may share a key, which
     // only costs an apartness check: every candidate found by key is checked by apart(), and a

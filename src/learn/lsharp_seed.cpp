@@ -147,6 +147,34 @@ std::pair<std::size_t, std::size_t> LSharp::Impl::seed_mismatch(NodeId node, Sta
     return {unlike, alike};
 }
 
+std::optional<Word> LSharp::Impl::seed_witness(NodeId node, StateId state) const {
+    struct Item {
+        NodeId n;
+        StateId q;
+        std::uint32_t parent;
+        Symbol input;
+    };
+    std::vector<Item> queue{{node, state, kNone, 0}};
+    std::set<std::pair<NodeId, StateId>> seen{{node, state}};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const Item item = queue[i];
+        for (Symbol a = 0; a < k_; ++a) {
+            const auto e = edge(item.n, a);
+            if (!e) continue;
+            if (e->output != seed_->output(item.q, a)) {
+                Word w{a};
+                for (auto j = static_cast<std::uint32_t>(i); queue[j].parent != kNone; j = queue[j].parent)
+                    w.push_back(queue[j].input);
+                std::reverse(w.begin(), w.end());
+                return w;
+            }
+            const StateId t = seed_->successor(item.q, a);
+            if (seen.emplace(e->target, t).second) queue.push_back(Item{e->target, t, static_cast<std::uint32_t>(i), a});
+        }
+    }
+    return std::nullopt;
+}
+
 void LSharp::Impl::relabel_basis() {
     if (tree_->num_nodes() == relabelled_at_) return;
     relabelled_at_ = tree_->num_nodes();
@@ -173,6 +201,20 @@ bool LSharp::Impl::check_seed_states() {
         const std::uint32_t b = choice(f);
         const std::optional<StateId> chosen = basis_seed_[b];
         if (!predicted_state || !chosen || *predicted_state == *chosen) continue;
+        if (std::find(basis_seed_.begin(), basis_seed_.end(), predicted_state) == basis_seed_.end() &&
+            agrees_with_seed(fr.node, *predicted_state)) {
+            // Match separation (adaptive L#): the seed's state predicted for f is no basis state's, and f
+            // still behaves as it: a word the tree knows below the chosen basis state with an answer
+            // unlike the seed state's, asked from f (apart from b if f is the missing state). Asked
+            // once: then f answers it unlike b or unlike the seed state.
+            if (auto w = seed_witness(basis_[b], *predicted_state)) {
+                Word word = concat(fr.access, *w);
+                if (!tree_->node_of(word)) {
+                    words.push_back(std::move(word));
+                    continue;
+                }
+            }
+        }
         if (!seed_pairs_checked_.emplace(fr.node, b).second) continue;
         const auto w = separating_word(*seed_, *predicted_state, *chosen);
         if (!w) continue;

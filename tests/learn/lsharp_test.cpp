@@ -545,6 +545,8 @@ TEST(LSharp, SeededWithTheOriginalOfAOneTransitionUpgradeMatchesStatesByWhatTheT
     // Basis states are matched to the seed's states by every answer the tree knows below them (to
     // the depth of the seed's identifying words), again whenever the tree has grown, and to the state
     // they agree with best where none agrees fully: predictions then follow what the device showed.
+    // A frontier node the seed predicts to be a seed state no basis state matches is asked a word the
+    // tree knows below its chosen basis state with an answer unlike that seed state's (match separation).
     std::size_t rounds = 0;
     std::uint64_t learning = 0;
     for (const auto& [n, k, o] : {std::tuple{16u, 4u, 3u}, {20u, 2u, 2u}, {24u, 3u, 2u}, {12u, 5u, 2u}})
@@ -562,10 +564,11 @@ TEST(LSharp, SeededWithTheOriginalOfAOneTransitionUpgradeMatchesStatesByWhatTheT
             rounds += out.result.rounds;
             learning += out.result.stats.learning.queries_executed;
         }
-    // Measured over the 160 upgrades: 168 rounds, 7,879 learning queries (matched once, by the
-    // identifying words alone, every state asked all of them: 182 and 9,953).
-    EXPECT_LE(rounds, 168u);
-    EXPECT_LE(learning, 7879u);
+    // Measured over the 160 upgrades: 167 rounds, 7,880 learning queries (without match separation:
+    // 168 and 7,879; matched once, by the identifying words alone, every state asked all of them: 182
+    // and 9,953).
+    EXPECT_LE(rounds, 167u);
+    EXPECT_LE(learning, 7880u);
 }
 
 TEST(LSharp, SeededWithAMutantNeedsFewerRoundsThanFromScratch) {

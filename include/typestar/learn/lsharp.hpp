@@ -118,9 +118,12 @@ struct LSharpConfig {
     /// agrees with best (adaptive L#'s approximate matching); matched again whenever the tree grew.
     /// Before a hypothesis is handed out, every frontier node it takes to a basis state of another
     /// seed state than the seed predicts is asked the seed's shortest word telling the two apart
-    /// (once per pair). Nothing from the seed enters the tree: only the device's answers do.
-    /// Measured on the 19 one-transition upgrades of the AALpy models with a perfect oracle: 24
-    /// rounds and 2,226 learning queries (every seed state asked all its identifying words and
+    /// (once per pair); where that seed state is no basis state's and the node still agrees with it,
+    /// first a word the tree knows below the chosen basis state that the seed state answers
+    /// otherwise (adaptive L#'s match separation). Nothing from the seed enters the tree: only the
+    /// device's answers do. Measured on the 19 one-transition upgrades of the AALpy models with a
+    /// perfect oracle: 22 rounds and 2,228 learning queries (without match separation: 24 and
+    /// 2,226; every seed state asked all its identifying words and
     /// matched once: 25 and 2,373; the seed handed out unasked as the first hypothesis: 192 and
     /// 2,257). Its inputs must equal the device's by name; its outputs are matched by name.
     std::optional<MealyMachine> seed;
