@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <filesystem>
 #include <iomanip>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -15,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../spec/spec_detail.hpp"
+#include "kind_detail.hpp"
 #include "proposal_flow.hpp"
 #include "session_detail.hpp"
 #include "typestar/core/algorithms.hpp"
@@ -587,6 +591,27 @@ public:
     [[nodiscard]] LearnedDocument learn(Subject& subject, const LearnRequest& request) const override {
         return learn_typestate_document(subject, request);
     }
+
+    [[nodiscard]] std::size_t size(const Document& d) const override {
+        return d.spec ? d.spec->typestate.states.size() : d.machine->num_states();
+    }
+    [[nodiscard]] DeviceKind device_kind() const noexcept override { return DeviceKind::Typestate; }
+    [[nodiscard]] DocumentProposal propose(const DocumentProposalRequest& request) const override {
+        return detail::propose_typestate(request);
+    }
+    [[nodiscard]] bool explains(const Document& proposal, const TestResult& failure, SpecTestRun& run) const override {
+        return detail::typestate_explains(proposal, failure, run);
+    }
+    [[nodiscard]] std::string answer_word(const TestResult& failure, SpecTestRun& run) const override {
+        return detail::typestate_answer_word(failure, run);
+    }
+    [[nodiscard]] std::string changes(const DocumentProposal& proposal, const TransitionTest& test) const override {
+        return detail::typestate_changes(proposal, test);
+    }
+    [[nodiscard]] AcceptedProposal accept(const Document* stored, const Document& proposal,
+                                          const AcceptNames& names) const override {
+        return detail::accept_typestate(stored, proposal, names);
+    }
 };
 
 /// Register automata: their YAML or RALib XML, separating data words, SL*, the generalised suite.
@@ -666,7 +691,33 @@ public:
     [[nodiscard]] LearnedDocument learn(Subject& subject, const LearnRequest& request) const override {
         return learn_register_document(subject, request);
     }
+
+    [[nodiscard]] std::size_t size(const Document& d) const override { return d.automaton->automaton.locations.size(); }
+    [[nodiscard]] DeviceKind device_kind() const noexcept override { return DeviceKind::Data; }
+    [[nodiscard]] DocumentProposal propose(const DocumentProposalRequest& request) const override {
+        return detail::propose_register(request);
+    }
+    [[nodiscard]] bool explains(const Document& proposal, const TestResult& failure, SpecTestRun&) const override {
+        return detail::register_explains(proposal, failure);
+    }
+    [[nodiscard]] std::string answer_word(const TestResult&, SpecTestRun&) const override { return {}; }
+    [[nodiscard]] std::string changes(const DocumentProposal&, const TransitionTest&) const override { return {}; }
+    [[nodiscard]] AcceptedProposal accept(const Document*, const Document& proposal,
+                                          const AcceptNames& names) const override {
+        return detail::accept_register(proposal, names);  // the proposal's names: no pairing of locations
+    }
 };
+
+/// The kinds registered with register_spec_kind, by id.
+struct KindRegistry {
+    std::mutex mutex;
+    std::map<DocumentKind, const SpecKind*> kinds;
+};
+
+KindRegistry& kind_registry() {
+    static KindRegistry r;
+    return r;
+}
 
 }  // namespace
 
@@ -674,7 +725,38 @@ const SpecKind& spec_kind(DocumentKind id) noexcept {
     static const TypestateKind typestate;
     static const RegisterAutomatonKind register_automaton;
     if (id == DocumentKind::RegisterAutomaton) return register_automaton;
-    return typestate;
+    if (id == DocumentKind::Typestate) return typestate;
+    KindRegistry& r = kind_registry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    const auto it = r.kinds.find(id);
+    return it == r.kinds.end() ? static_cast<const SpecKind&>(typestate) : *it->second;
+}
+
+void register_spec_kind(const SpecKind& kind) {
+    KindRegistry& r = kind_registry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    r.kinds[kind.id()] = &kind;
+}
+
+const SpecKind& spec_kind_of(const std::filesystem::path& spec, DeviceKind device) {
+    std::error_code ec;
+    if (std::filesystem::exists(spec, ec)) {
+        const DocumentFormat format = document_format(spec);
+        return spec_kind(format == DocumentFormat::RegisterAutomatonYaml || format == DocumentFormat::RalibXml
+                             ? DocumentKind::RegisterAutomaton
+                             : DocumentKind::Typestate);
+    }
+    return spec_kind(device == DeviceKind::Data ? DocumentKind::RegisterAutomaton : DocumentKind::Typestate);
+}
+
+DocumentProposal propose_document(const DocumentProposalRequest& request) {
+    if (request.stored != nullptr) return kind_of(*request.stored).propose(request);
+    if (request.subject == nullptr) {
+        DocumentProposal none;
+        none.error = "no device to learn from";
+        return none;
+    }
+    return kind_of(*request.subject).propose(request);
 }
 
 const SpecKind& kind_of(const Document& document) noexcept { return spec_kind(document.kind()); }
