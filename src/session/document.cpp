@@ -9,8 +9,6 @@
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
-#include <map>
-#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -708,17 +706,6 @@ public:
     }
 };
 
-/// The kinds registered with register_spec_kind, by id.
-struct KindRegistry {
-    std::mutex mutex;
-    std::map<DocumentKind, const SpecKind*> kinds;
-};
-
-KindRegistry& kind_registry() {
-    static KindRegistry r;
-    return r;
-}
-
 }  // namespace
 
 const SpecKind& spec_kind(DocumentKind id) noexcept {
@@ -726,37 +713,8 @@ const SpecKind& spec_kind(DocumentKind id) noexcept {
     static const RegisterAutomatonKind register_automaton;
     if (id == DocumentKind::RegisterAutomaton) return register_automaton;
     if (id == DocumentKind::Typestate) return typestate;
-    KindRegistry& r = kind_registry();
-    const std::lock_guard<std::mutex> lock(r.mutex);
-    const auto it = r.kinds.find(id);
-    return it == r.kinds.end() ? static_cast<const SpecKind&>(typestate) : *it->second;
-}
-
-void register_spec_kind(const SpecKind& kind) {
-    KindRegistry& r = kind_registry();
-    const std::lock_guard<std::mutex> lock(r.mutex);
-    r.kinds[kind.id()] = &kind;
-}
-
-const SpecKind& spec_kind_of(const std::filesystem::path& spec, DeviceKind device) {
-    std::error_code ec;
-    if (std::filesystem::exists(spec, ec)) {
-        const DocumentFormat format = document_format(spec);
-        return spec_kind(format == DocumentFormat::RegisterAutomatonYaml || format == DocumentFormat::RalibXml
-                             ? DocumentKind::RegisterAutomaton
-                             : DocumentKind::Typestate);
-    }
-    return spec_kind(device == DeviceKind::Data ? DocumentKind::RegisterAutomaton : DocumentKind::Typestate);
-}
-
-DocumentProposal propose_document(const DocumentProposalRequest& request) {
-    if (request.stored != nullptr) return kind_of(*request.stored).propose(request);
-    if (request.subject == nullptr) {
-        DocumentProposal none;
-        none.error = "no device to learn from";
-        return none;
-    }
-    return kind_of(*request.subject).propose(request);
+    const SpecKind* registered = detail::registered_kind(id);
+    return registered != nullptr ? *registered : typestate;
 }
 
 const SpecKind& kind_of(const Document& document) noexcept { return spec_kind(document.kind()); }

@@ -20,6 +20,9 @@ namespace typestar::detail {
 [[nodiscard]] bool register_explains(const Document& proposal, const TestResult& failure);
 [[nodiscard]] AcceptedProposal accept_register(const Document& proposal, const AcceptNames& names);
 
+/// The kind registered with register_spec_kind for `id`, or null.
+[[nodiscard]] const SpecKind* registered_kind(DocumentKind id) noexcept;
+
 /// "typestar accept SPEC" (with --force when `force`), shell-quoted, and a line break.
 [[nodiscard]] std::string accept_line(const std::filesystem::path& spec, bool force);
 

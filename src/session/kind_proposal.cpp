@@ -1,6 +1,10 @@
 // The proposal workflow of each built-in kind behind SpecKind::propose: the kind's request to its
 // workflow (propose_spec, propose_register_spec: key, lock, reuse, learn, write, diff) and what a
-// front end says of the result (report, recap, pointer), so the gtest plugin names no kind.
+// front end says of the result (report, recap, pointer), so the gtest plugin names no kind; and the
+// registry of kinds beyond the two built in (register_spec_kind).
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -269,4 +273,57 @@ bool register_explains(const Document& proposal, const TestResult& failure) {
     return proposal_explains(proposal.automaton->automaton, *failure.data_counterexample);
 }
 
+namespace {
+
+/// The kinds registered with register_spec_kind, by id.
+struct KindRegistry {
+    std::mutex mutex;
+    std::map<DocumentKind, const SpecKind*> kinds;
+};
+
+KindRegistry& kind_registry() {
+    static KindRegistry r;
+    return r;
+}
+
+}  // namespace
+
+const SpecKind* registered_kind(DocumentKind id) noexcept {
+    KindRegistry& r = kind_registry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    const auto it = r.kinds.find(id);
+    return it == r.kinds.end() ? nullptr : it->second;
+}
+
 }  // namespace typestar::detail
+
+namespace typestar {
+
+void register_spec_kind(const SpecKind& kind) {
+    detail::KindRegistry& r = detail::kind_registry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    r.kinds[kind.id()] = &kind;
+}
+
+const SpecKind& spec_kind_of(const std::filesystem::path& spec, DeviceKind device) {
+    std::error_code ec;
+    if (std::filesystem::exists(spec, ec)) {
+        const DocumentFormat format = document_format(spec);
+        return spec_kind(format == DocumentFormat::RegisterAutomatonYaml || format == DocumentFormat::RalibXml
+                             ? DocumentKind::RegisterAutomaton
+                             : DocumentKind::Typestate);
+    }
+    return spec_kind(device == DeviceKind::Data ? DocumentKind::RegisterAutomaton : DocumentKind::Typestate);
+}
+
+DocumentProposal propose_document(const DocumentProposalRequest& request) {
+    if (request.stored != nullptr) return kind_of(*request.stored).propose(request);
+    if (request.subject == nullptr) {
+        DocumentProposal none;
+        none.error = "no device to learn from";
+        return none;
+    }
+    return kind_of(*request.subject).propose(request);
+}
+
+}  // namespace typestar
