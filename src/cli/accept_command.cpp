@@ -1,8 +1,9 @@
 // `typestar accept SPEC [--name NEW=Chosen ...] [--auto]`: replaces a stored spec by its proposal
-// (`<spec>.proposed.yaml`, written by the gtest plugin), keeping the stored spec's state names (the
-// pairing `typestar diff` uses) and asking only for the names of new states. A register automaton's
-// proposal goes through the same checks (another spec, a smaller proposal), the same atomic write
-// and the same removal of the proposal files under the proposal lock.
+// (`<spec>.proposed.yaml`, written by the gtest plugin). One path for every kind: the same checks
+// (another spec, a smaller proposal), the kind's naming of the accepted spec (SpecKind::accept: a
+// typestate keeps the stored state names and asks only for the names of new states; a register
+// automaton keeps the proposal's location names), the same atomic write and the same removal of
+// the proposal files under the proposal lock.
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -28,55 +29,6 @@ namespace typestar::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool good_state_name(const std::string& name) {
-    if (name.empty() || name.rfind("__", 0) == 0 || is_reserved(name)) return false;
-    for (const char c : name) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                        c == '.' || c == '-';
-        if (!ok) return false;
-    }
-    return true;
-}
-
-std::string word_text(const std::vector<std::string>& word) {
-    if (word.empty()) return "(the initial state)";
-    std::string out;
-    for (const auto& s : word) out += (out.empty() ? "" : " ") + s;
-    return out;
-}
-
-/// Per state, its shortest access word (breadth-first, inputs by name as `typestar diff` orders
-/// them: callins and `wait`); empty for unreachable states.
-std::vector<std::vector<std::string>> access_words(const Typestate& t) {
-    std::vector<std::pair<std::string, std::optional<std::size_t>>> inputs;  // name, callin index (none: wait)
-    for (std::size_t c = 0; c < t.callins.size(); ++c) inputs.emplace_back(t.callins[c], c);
-    inputs.emplace_back(std::string(kWait), std::nullopt);
-    std::sort(inputs.begin(), inputs.end());
-    std::vector<std::vector<std::string>> words(t.states.size());
-    std::vector<bool> seen(t.states.size(), false);
-    std::vector<StateId> queue{t.initial};
-    seen[t.initial] = true;
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-        const StateId q = queue[head];
-        const auto& st = t.states[q];
-        for (const auto& [name, callin] : inputs) {
-            std::optional<StateId> next;
-            if (callin)
-                next = st.callins[*callin];
-            else if (st.callback)
-                next = st.callback->target;
-            else if (st.wait == Typestate::Wait::Quiet)
-                next = st.quiet_target.value_or(q);
-            if (!next || seen[*next]) continue;
-            seen[*next] = true;
-            words[*next] = words[q];
-            words[*next].push_back(name);
-            queue.push_back(*next);
-        }
-    }
-    return words;
-}
 
 struct AcceptArgs {
     std::string spec;
@@ -149,120 +101,6 @@ void check_proposal(const AcceptArgs& o, const fs::path& spec_path, const fs::pa
     std::cerr << "typestar: warning: " << (o.force ? "--force: " : "") << loss.text << "\n";
 }
 
-/// The accepted name of every state of `t` (the proposal): the stored name where the pairing of
-/// `typestar diff` pairs it, else the one chosen with --name, else (--auto) the generated one. Exits 2
-/// listing the new states without a name, or naming a bad or clashing choice.
-std::vector<std::string> accepted_names(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path,
-                                        const Typestate& t, const std::optional<spec::Spec>& stored) {
-    // Stored names for paired states (the pairing of `typestar diff`); new states are the rest.
-    std::vector<std::string> final_names(t.states.size());
-    std::map<std::string, StateId> index;
-    for (StateId i = 0; i < t.states.size(); ++i) index[t.states[i].name] = i;
-    if (stored) {
-        for (const auto& pair : spec::pair_states(stored->typestate, t)) {
-            const StateId i = index.at(pair.new_state);
-            if (final_names[i].empty()) final_names[i] = pair.old_state;  // merged states: the first old name
-        }
-    }
-    const std::vector<std::vector<std::string>> access = access_words(t);
-
-    std::map<std::string, std::string> chosen;
-    for (const auto& n : o.names) {
-        const auto eq = n.find('=');
-        if (eq == std::string::npos || eq == 0 || eq + 1 == n.size()) {
-            print_error("--name " + n + ": expected --name NEW=Chosen (a state of the proposal, then its new name)");
-            exit_with(kExitBadInput);
-        }
-        const std::string from = n.substr(0, eq), to = n.substr(eq + 1);
-        const auto it = index.find(from);
-        if (it == index.end()) {
-            print_error("--name " + n + ": the proposal " + proposal_path.string() + " has no state '" + from + "'");
-            exit_with(kExitBadInput);
-        }
-        if (!final_names[it->second].empty()) {
-            print_error("--name " + n + ": '" + from + "' is the stored state '" + final_names[it->second] +
-                        "' (same behaviour); stored names are kept");
-            exit_with(kExitBadInput);
-        }
-        if (!good_state_name(to)) {
-            print_error("--name " + n + ": '" + to + "' is not a state name ([A-Za-z0-9_.-], not starting with __, "
-                        "not wait, quiet, ok or err)");
-            exit_with(kExitBadInput);
-        }
-        chosen[from] = to;
-    }
-    std::vector<std::string> unnamed;
-    for (StateId i = 0; i < t.states.size(); ++i) {
-        if (!final_names[i].empty()) continue;
-        const std::string& generated = t.states[i].name;
-        if (const auto c = chosen.find(generated); c != chosen.end())
-            final_names[i] = c->second;
-        else if (o.keep_generated)
-            final_names[i] = generated;
-        else
-            unnamed.push_back(generated);
-    }
-    if (!unnamed.empty()) {
-        std::string text = "the proposal has " + std::to_string(unnamed.size()) + " new state" +
-                           (unnamed.size() == 1 ? "" : "s") + " without a name; name " +
-                           (unnamed.size() == 1 ? "it" : "them") + " with --name NEW=Chosen, or keep the generated " +
-                           "name" + (unnamed.size() == 1 ? "" : "s") + " with --auto:";
-        std::string example = "typestar accept " + spec_path.string();
-        for (const auto& u : unnamed) {
-            text += "\n  " + u + "  reached by: " + word_text(access[index.at(u)]);
-            example += " --name " + u + "=...";
-        }
-        print_error(text + "\n  e.g. " + example);
-        exit_with(kExitBadInput);
-    }
-    std::map<std::string, std::string> taken;
-    for (StateId i = 0; i < t.states.size(); ++i) {
-        const auto [it, fresh] = taken.emplace(final_names[i], t.states[i].name);
-        if (!fresh) {
-            print_error("two states would be named '" + final_names[i] + "' (proposal states '" + it->second +
-                        "' and '" + t.states[i].name + "'): choose another name with --name");
-            exit_with(kExitBadInput);
-        }
-    }
-    return final_names;
-}
-
-/// A register automaton's proposal (checked by check_proposal): its locations keep the proposal's
-/// names (register automata have no pairing of locations with the stored spec's), except those
-/// chosen with --name.
-void accept_register(const AcceptArgs& o, const fs::path& spec_path, const fs::path& proposal_path,
-                     ra::RaSpec accepted, const std::string& bound_note) {
-    auto& locations = accepted.automaton.locations;
-    std::size_t renamed = 0;
-    for (const auto& n : o.names) {
-        const auto eq = n.find('=');
-        const std::string from = eq == std::string::npos ? n : n.substr(0, eq);
-        const std::string to = eq == std::string::npos ? std::string() : n.substr(eq + 1);
-        const auto it = std::find_if(locations.begin(), locations.end(), [&](const auto& l) { return l.name == from; });
-        if (eq == std::string::npos || from.empty() || to.empty()) {
-            print_error("--name " + n + ": expected --name NEW=Chosen (a location of the proposal, then its new name)");
-            exit_with(kExitBadInput);
-        }
-        if (it == locations.end()) {
-            print_error("--name " + n + ": the proposal " + proposal_path.string() + " has no location '" + from + "'");
-            exit_with(kExitBadInput);
-        }
-        if (!good_state_name(to) ||
-            std::any_of(locations.begin(), locations.end(), [&](const auto& l) { return l.name == to; })) {
-            print_error("--name " + n + ": '" + to + "' is not a free location name ([A-Za-z0-9_.-], not starting "
-                        "with __, not a name the proposal already has)");
-            exit_with(kExitBadInput);
-        }
-        it->name = to;
-        ++renamed;
-    }
-    ra::save_register_spec(accepted, spec_path);  // atomic: the stored spec survives any failure
-    std::string what = std::to_string(locations.size()) + " locations (the proposal's names" +
-                       (renamed > 0 ? ", " + std::to_string(renamed) + " renamed" : std::string()) +
-                       ": register automata have no pairing with the stored names)";
-    report_accepted(spec_path, proposal_path, what, bound_note);
-}
-
 void run_accept(const AcceptArgs& o) {
     const fs::path spec_path = o.spec;
     const fs::path proposal_path = proposed_path(spec_path, "yaml");
@@ -277,31 +115,14 @@ void run_accept(const AcceptArgs& o) {
         exit_with(kExitBadInput);
     }
     if (stored_document) check_proposal(o, spec_path, proposal_path, *stored_document, proposal_document);
+    const SpecKind& kind = kind_of(proposal_document);
     const std::string bound_note =
-        stored_document ? kind_of(proposal_document).bound_change(*stored_document, proposal_document) : std::string();
-    // Naming the accepted states is the kind's own: a register automaton keeps the proposal's.
-    if (proposal_document.automaton)
-        return accept_register(o, spec_path, proposal_path, *proposal_document.automaton, bound_note);
-    const spec::Spec& proposal = *proposal_document.spec;
-    std::optional<spec::Spec> stored;
-    if (stored_document) stored = stored_document->spec;
-    const Typestate& t = proposal.typestate;
-    const std::vector<std::string> final_names = accepted_names(o, spec_path, proposal_path, t, stored);
-
-    spec::Spec accepted = proposal;
-    std::size_t kept = 0, renamed = 0;
-    for (StateId i = 0; i < t.states.size(); ++i) {
-        if (stored && stored->typestate.find_state(final_names[i])) ++kept;
-        if (final_names[i] != t.states[i].name) ++renamed;
-        accepted.typestate.states[i].name = final_names[i];
-    }
-    if (!spec::same_behaviour(accepted, proposal))  // renaming only: a guard, never expected to fire
-        throw typestar::Error("internal error: renaming the proposal's states changed its behaviour; nothing was written");
-    spec::save_spec(accepted, spec_path);  // atomic: the stored spec survives any failure
-    std::string what = std::to_string(accepted.typestate.states.size()) + " states (" + std::to_string(kept) +
-                       " with their stored names, " + std::to_string(accepted.typestate.states.size() - kept) +
-                       " new)" + (renamed > 0 ? ", " + std::to_string(renamed) + " renamed" : std::string());
-    report_accepted(spec_path, proposal_path, what, bound_note);
+        stored_document ? kind.bound_change(*stored_document, proposal_document) : std::string();
+    // Naming the accepted states is the kind's own (a register automaton keeps the proposal's).
+    const AcceptedProposal accepted =
+        kind.accept(stored_document ? &*stored_document : nullptr, proposal_document, {spec_path, o.names, o.keep_generated});
+    spec::write_file_atomically(spec_path, accepted.yaml);  // the stored spec survives any failure
+    report_accepted(spec_path, proposal_path, accepted.what, bound_note);
 }
 
 }  // namespace

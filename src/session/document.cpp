@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../spec/spec_detail.hpp"
+#include "kind_detail.hpp"
 #include "proposal_flow.hpp"
 #include "session_detail.hpp"
 #include "typestar/core/algorithms.hpp"
@@ -587,6 +589,27 @@ public:
     [[nodiscard]] LearnedDocument learn(Subject& subject, const LearnRequest& request) const override {
         return learn_typestate_document(subject, request);
     }
+
+    [[nodiscard]] std::size_t size(const Document& d) const override {
+        return d.spec ? d.spec->typestate.states.size() : d.machine->num_states();
+    }
+    [[nodiscard]] DeviceKind device_kind() const noexcept override { return DeviceKind::Typestate; }
+    [[nodiscard]] DocumentProposal propose(const DocumentProposalRequest& request) const override {
+        return detail::propose_typestate(request);
+    }
+    [[nodiscard]] bool explains(const Document& proposal, const TestResult& failure, SpecTestRun& run) const override {
+        return detail::typestate_explains(proposal, failure, run);
+    }
+    [[nodiscard]] std::string answer_word(const TestResult& failure, SpecTestRun& run) const override {
+        return detail::typestate_answer_word(failure, run);
+    }
+    [[nodiscard]] std::string changes(const DocumentProposal& proposal, const TransitionTest& test) const override {
+        return detail::typestate_changes(proposal, test);
+    }
+    [[nodiscard]] AcceptedProposal accept(const Document* stored, const Document& proposal,
+                                          const AcceptNames& names) const override {
+        return detail::accept_typestate(stored, proposal, names);
+    }
 };
 
 /// Register automata: their YAML or RALib XML, separating data words, SL*, the generalised suite.
@@ -666,6 +689,21 @@ public:
     [[nodiscard]] LearnedDocument learn(Subject& subject, const LearnRequest& request) const override {
         return learn_register_document(subject, request);
     }
+
+    [[nodiscard]] std::size_t size(const Document& d) const override { return d.automaton->automaton.locations.size(); }
+    [[nodiscard]] DeviceKind device_kind() const noexcept override { return DeviceKind::Data; }
+    [[nodiscard]] DocumentProposal propose(const DocumentProposalRequest& request) const override {
+        return detail::propose_register(request);
+    }
+    [[nodiscard]] bool explains(const Document& proposal, const TestResult& failure, SpecTestRun&) const override {
+        return detail::register_explains(proposal, failure);
+    }
+    [[nodiscard]] std::string answer_word(const TestResult&, SpecTestRun&) const override { return {}; }
+    [[nodiscard]] std::string changes(const DocumentProposal&, const TransitionTest&) const override { return {}; }
+    [[nodiscard]] AcceptedProposal accept(const Document*, const Document& proposal,
+                                          const AcceptNames& names) const override {
+        return detail::accept_register(proposal, names);  // the proposal's names: no pairing of locations
+    }
 };
 
 }  // namespace
@@ -674,7 +712,9 @@ const SpecKind& spec_kind(DocumentKind id) noexcept {
     static const TypestateKind typestate;
     static const RegisterAutomatonKind register_automaton;
     if (id == DocumentKind::RegisterAutomaton) return register_automaton;
-    return typestate;
+    if (id == DocumentKind::Typestate) return typestate;
+    const SpecKind* registered = detail::registered_kind(id);
+    return registered != nullptr ? *registered : typestate;
 }
 
 const SpecKind& kind_of(const Document& document) noexcept { return spec_kind(document.kind()); }

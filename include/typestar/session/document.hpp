@@ -60,8 +60,12 @@ struct Document {
     /// What reading the document assumed (RALib XML: a type read as another, e.g. DOUBLE as int);
     /// a check against it lists them.
     std::vector<std::string> assumptions;
+    /// A kind registered with register_spec_kind (typestar/session/kind.hpp) that made this
+    /// document; unset for the two built-in kinds, which the optionals above tell apart.
+    std::optional<DocumentKind> registered_kind;
 
     [[nodiscard]] DocumentKind kind() const noexcept {
+        if (registered_kind) return *registered_kind;
         return automaton ? DocumentKind::RegisterAutomaton : DocumentKind::Typestate;
     }
 };
@@ -129,8 +133,11 @@ struct Subject {
     std::string name;
     /// model:PATH: the document it simulates (the truth, for the perfect oracle).
     std::optional<Document> model;
+    /// A kind registered with register_spec_kind whose device this is (see Document::registered_kind).
+    std::optional<DocumentKind> registered_kind;
 
     [[nodiscard]] DocumentKind kind() const noexcept {
+        if (registered_kind) return *registered_kind;
         return device.data ? DocumentKind::RegisterAutomaton : DocumentKind::Typestate;
     }
 };

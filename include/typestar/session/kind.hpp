@@ -8,19 +8,23 @@
 // reads which kind a document is; the document functions of typestar/session/document.hpp are
 // one-line calls through it, and a third kind is one more implementation, not a branch in each.
 // It also runs a document's tests one at a time (test_run), which the gtest plugin's test bodies
-// and `typestar check --format json` report. Not yet behind it: the proposal workflow's learning
-// step (propose_spec / propose_register_spec share its key, lock, reuse and writing,
-// typestar/session/proposal.hpp).
+// and `typestar check --format json` report, and the proposal workflow after a failing test or for
+// a missing spec (propose: key, cross-process lock, reuse, `<spec>.proposed.yaml`, atomic write,
+// what changed, in the words a front end prints; explains), and `typestar accept`'s naming of the
+// accepted spec (accept). A kind other than the two built in is registered with register_spec_kind.
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "typestar/device/factory.hpp"
 #include "typestar/session/document.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/session/test_plan.hpp"
 #include "typestar/session/test_run.hpp"
 
@@ -31,6 +35,69 @@ struct ProposalLoss {
     std::string text;    ///< the sentence, e.g. "the proposal has 2 states, the stored spec 5: ..."; empty: nothing lost
     bool smaller = false;  ///< fewer states (typestates) or locations (register automata)
     std::string unit;    ///< "states" or "locations", for the refusal's advice
+};
+
+/// One request to propose a spec of a kind (SpecKind::propose): what the proposal workflow needs,
+/// in terms every kind shares. Plain data; pointers borrowed.
+struct DocumentProposalRequest {
+    std::filesystem::path spec;        ///< the spec file (resolved); the proposal files sit next to it
+    const Document* stored = nullptr; ///< the stored spec when it exists and loads
+    std::string stored_bytes;          ///< its file's bytes (the sharing key's spec part)
+    Subject* subject = nullptr;        ///< the device as made (required)
+    /// The run of the stored spec's tests over `subject`, when one ran: the proposal reuses its
+    /// device view and oracle stack.
+    SpecTestRun* run = nullptr;
+    /// The failing test's result (its counterexample of this kind); null when learning a missing spec.
+    const TestResult* failure = nullptr;
+    bool inputs_differ = false;        ///< a test found the device's inputs are not the spec's: from scratch
+    std::string name;                  ///< the spec's name when there is no stored spec (a registration's)
+    std::size_t bound = 2;             ///< the distinguisher bound B to learn at
+    LearnerKind learner = LearnerKind::LSharp;  ///< typestates' learner
+    ProposalMode mode = ProposalMode::Write;
+    bool update_requested = false;     ///< Print mode although update mode was asked (CI): said so
+    std::string device_url;            ///< the URL the device was opened from (empty: a factory); the share key
+    std::string registered_url;        ///< the registration's URL of the device (provenance), when known
+    std::string suite;                 ///< the front end's name of the spec's tests, for pointers
+    std::string requester;             ///< who asks (a gtest `Suite.Name`), recorded for the other processes
+    ProposalPictures pictures;         ///< Write mode: the pictures next to a typestate proposal
+};
+
+/// What SpecKind::propose did, and what a front end says of it. `document` empty: `error` says why.
+struct DocumentProposal {
+    std::optional<Document> document;  ///< the proposed spec
+    std::string error;
+    /// What ran and what the proposal relies on; for a reused proposal what is new ("Note: ...") or nothing.
+    std::string summary;
+    std::string yaml;                  ///< the proposal's text
+    bool wrote_spec = false;           ///< Update mode wrote the spec itself
+    std::size_t size = 0;              ///< its states or locations
+    std::string unit;                  ///< "states" or "locations"
+    /// Reused from another process of this run: "Suite.Name in test process N at WHEN".
+    std::string shared_by;
+    /// Where it went (or that it is printed) and what changed, in full: the first failure says it.
+    std::string report;
+    /// What update mode prints once when the written spec explains a test's answer.
+    std::string announcement;
+    /// What later failures say before `pointer` (typestates: "Re-learned with" and the summary).
+    std::string recap;
+    /// One line: where the proposal and its full report are, for every later failure.
+    std::string pointer;
+    /// Typestates: stored -> proposed (changes() marks a test's own transition in it).
+    std::optional<spec::SpecDiff> diff;
+    [[nodiscard]] bool shared() const noexcept { return !shared_by.empty(); }
+};
+
+/// What SpecKind::accept makes of a proposal: the spec to write and what the accept says of it.
+struct AcceptedProposal {
+    std::string yaml;  ///< the accepted spec's text, written atomically over the stored spec
+    std::string what;  ///< e.g. "5 states (4 with their stored names, 1 new)"
+};
+
+/// The names `typestar accept` is given for a proposal's new states or locations.
+struct AcceptNames {
+    std::filesystem::path spec;      ///< the stored spec's file, for messages
+    std::vector<std::string> names;  ///< NEW=Chosen
+    bool keep_generated = false;     ///< --auto: keep the generated names of new states
 };
 
 /// One kind of spec. Implementations are stateless singletons (kind_of); every member takes
@@ -80,7 +147,40 @@ public:
                                                                 const TestRunOptions& options) const = 0;
     /// Learns `subject`, a device of this kind (learn_document).
     [[nodiscard]] virtual LearnedDocument learn(Subject& subject, const LearnRequest& request) const = 0;
+
+    /// The size of `document`: its states (typestates) or locations (register automata).
+    [[nodiscard]] virtual std::size_t size(const Document& document) const = 0;
+    /// The devices a spec of this kind is tested on (a front end opens a URL as this).
+    [[nodiscard]] virtual DeviceKind device_kind() const noexcept = 0;
+    /// The proposal workflow of this kind (propose_spec, propose_register_spec): key, cross-process
+    /// lock and reuse (with a stored spec and a failure), learn, write by mode, what changed; the
+    /// front end's texts (report, recap, pointer) composed here. Never throws for a device or a file.
+    [[nodiscard]] virtual DocumentProposal propose(const DocumentProposalRequest& request) const = 0;
+    /// True when `proposal` (of this kind) answers the failing word of `failure` as the device did.
+    [[nodiscard]] virtual bool explains(const Document& proposal, const TestResult& failure,
+                                        SpecTestRun& run) const = 0;
+    /// The failing word of `failure` as a front end names it after "the device's answer", e.g. " on
+    /// open close", or empty when the kind has no short name for it.
+    [[nodiscard]] virtual std::string answer_word(const TestResult& failure, SpecTestRun& run) const = 0;
+    /// What changed from the stored spec to `proposal` seen from planned test `test` (its own
+    /// transition marked), or empty when the proposal's report says it all.
+    [[nodiscard]] virtual std::string changes(const DocumentProposal& proposal, const TransitionTest& test) const = 0;
+    /// `proposal` (of this kind, already checked against `stored` with proposal_mismatch and
+    /// proposal_loss) as the spec `typestar accept` writes, its new states or locations named by
+    /// `names`. Throws std::invalid_argument naming the proposal file for a bad or missing name.
+    [[nodiscard]] virtual AcceptedProposal accept(const Document* stored, const Document& proposal,
+                                                  const AcceptNames& names) const = 0;
 };
+
+/// Makes `kind` the kind of documents and subjects whose kind() is kind.id() (an id other than the
+/// two built in; `kind` must outlive every use). Replaces an earlier registration of that id.
+void register_spec_kind(const SpecKind& kind);
+/// The kind of the spec at `spec`: its document's kind when the file exists (document_format),
+/// else the kind whose devices are `device` (Data: register automata; else typestates).
+[[nodiscard]] const SpecKind& spec_kind_of(const std::filesystem::path& spec, DeviceKind device);
+/// The proposal workflow for `request`: kind_of(*request.stored) when there is a stored spec, else
+/// kind_of(*request.subject).propose.
+[[nodiscard]] DocumentProposal propose_document(const DocumentProposalRequest& request);
 
 /// The kind `id` names.
 [[nodiscard]] const SpecKind& spec_kind(DocumentKind id) noexcept;

@@ -57,8 +57,9 @@ void register_spec_tests(const std::filesystem::path& spec, DeviceFactory factor
                          std::source_location where) {
     Registry& r = registry();
     const std::lock_guard<std::mutex> lock(r.mutex);
+    const DeviceKind made = factory ? DeviceKind::Typestate : DeviceKind::Any;  // none: --typestar_device's
     detail::Registration registration{spec, std::move(factory), std::move(options), where.file_name(),
-                                      static_cast<int>(where.line()), {}, false};
+                                      static_cast<int>(where.line()), {}, made};
     if (r.initialized)
         register_now(r, std::move(registration));
     else
@@ -70,7 +71,7 @@ void register_spec_tests(const std::filesystem::path& spec, DataDeviceFactory fa
     Registry& r = registry();
     const std::lock_guard<std::mutex> lock(r.mutex);
     detail::Registration registration{spec, {}, std::move(options), where.file_name(), static_cast<int>(where.line()),
-                                      std::move(factory), true};
+                                      std::move(factory), DeviceKind::Data};
     if (r.initialized)
         register_now(r, std::move(registration));
     else

@@ -69,7 +69,7 @@ int serve_devices(const std::vector<SpecTests*>& specs, const Settings& settings
         config.port = static_cast<std::uint16_t>(served == 1 ? port : 0);
         config.token = token;
         try {
-            auto agent = s->register_automaton()
+            auto agent = s->device_kind() == DeviceKind::Data
                              ? std::make_unique<Agent>(DataDevices{[s] { return s->make_data_device(); }}, config)
                              : std::make_unique<Agent>(AnyDevices{[s] { return s->make_device(); }}, config);
             agent->start();  // makes a first device: a factory that throws stops here

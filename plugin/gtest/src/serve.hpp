@@ -8,7 +8,7 @@
 
 namespace typestar::detail {
 
-/// Serves the devices of `specs` (either kind: a register-automaton spec's data device as a /v1
+/// Serves the devices of `specs` (a spec tested on data devices: its data device as a /v1
 /// data agent) selected by Settings::serve_spec as typestar::Agent
 /// instances on Settings::serve, one per spec, prints their URLs and `typestar: ready` on stdout,
 /// and blocks until SIGTERM, SIGINT or SIGHUP. Returns the exit status: 0 after a signal, 2 when

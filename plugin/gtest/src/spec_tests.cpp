@@ -13,7 +13,6 @@
 #include <spdlog/spdlog.h>
 
 #include "typestar/core/error.hpp"
-#include "typestar/core/typestate.hpp"
 #include "typestar/device/factory.hpp"
 #include "typestar/gtest/report.hpp"
 #include "typestar/session/document.hpp"
@@ -54,47 +53,6 @@ std::string unique_suite(std::string base, std::set<std::string>& used) {
     return name;
 }
 
-std::string indent(const std::string& text, const std::string& prefix) {
-    std::string out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out += line.empty() ? "\n" : prefix + line + "\n";
-    return out;
-}
-
-/// What changed from the stored spec to the proposal, one line per changed transition (the
-/// stored spec's state names), the test's own transition marked; or why the test fails although
-/// its own transition did not change.
-std::string change_summary(const spec::SpecDiff& d, const typestar::TransitionTest& t) {
-    std::ostringstream o;
-    bool mine = false;
-    o << "What changed (stored -> proposed):\n";
-    if (const std::string lost = stored_states_lost(d); !lost.empty())
-        o << "    " << lost << " (review this before accepting the proposal)\n";
-    for (const auto& c : d.changes) {
-        const bool here = c.old_state == t.state && c.symbol == t.input;
-        mine = mine || here;
-        o << "    " << c.old_state << " " << c.symbol << ": " << c.before << "  =>  " << c.after
-          << (here ? "   <- this test's transition" : "") << "\n";
-    }
-    auto list = [&](const char* what, const std::vector<std::string>& names) {
-        if (names.empty()) return;
-        o << "    " << what << ":";
-        for (const auto& n : names) o << ' ' << n;
-        o << "\n";
-    };
-    list("callins added", d.callins_added);
-    list("callins removed", d.callins_removed);
-    list("callbacks added", d.callbacks_added);
-    list("callbacks removed", d.callbacks_removed);
-    for (const auto& st : d.old_only_states) o << "    state " << st.name << " is no longer reached\n";
-    for (const auto& st : d.new_only_states) o << "    new state " << st.name << "\n";
-    if (d.empty()) o << "    nothing up to the bound (the proposal has the stored behaviour)\n";
-    if (!mine && !d.changes.empty())
-        o << "This test's transition (" << t.state << ", " << t.input
-          << ") did not change: its words pass through a transition that did.\n";
-    return o.str();
-}
-
 }  // namespace
 
 std::string SpecTests::current_test() {
@@ -107,11 +65,8 @@ SpecTests::SpecTests(Registration registration, std::string binary)
     path_ = resolve_spec_path(reg_.spec, reg_.file);
     std::error_code ec;
     const bool exists = std::filesystem::exists(path_, ec);
-    // The kind: registered with a data device factory; without a factory (the device comes from
-    // --typestar_device), what the document is (the session's document_format).
-    ra_kind_ = reg_.register_automaton ||
-               (!reg_.factory && exists && (document_format(path_) == DocumentFormat::RegisterAutomatonYaml ||
-                                            document_format(path_) == DocumentFormat::RalibXml));
+    // The kind is the session's: the document's, else (a spec to learn) the registration's device's.
+    kind_ = &spec_kind_of(path_, reg_.device_kind);
     if (!exists) return;  // learned on first run
     file_text_ = read_file(path_);
     try {
@@ -120,16 +75,15 @@ SpecTests::SpecTests(Registration registration, std::string binary)
         if (!document.spec && !document.automaton)
             throw std::invalid_argument("a Mealy machine is not a spec: turn it into one with `typestar import " +
                                         path_.string() + "`");
-        if (ra_kind_ != (document.kind() == DocumentKind::RegisterAutomaton))
-            throw std::invalid_argument(ra_kind_ ? "registered with a data device factory, but not a register automaton"
-                                                 : "a register automaton, registered with a typestate device factory");
-        tests_ = kind_of(document).test_plan(document);
-        spec_ = document.spec;
-        if (document.automaton) ra_spec_ = *document.automaton;
+        kind_ = &kind_of(document);
+        if (reg_.device_kind != DeviceKind::Any && reg_.device_kind != kind_->device_kind())
+            throw std::invalid_argument("a " + std::string(kind_->noun()) + ", registered with a " +
+                                        (reg_.device_kind == DeviceKind::Data ? "data " : "") +
+                                        "device factory");
+        tests_ = kind_->test_plan(document);
         document_ = std::move(document);
     } catch (const std::exception&) {
-        spec_.reset();
-        ra_spec_.reset();
+        document_.reset();
         tests_.clear();
         record_load_error();
     }
@@ -152,9 +106,8 @@ void SpecTests::register_tests(std::set<std::string>& used_suites) {
         testing::RegisterTest(suite_name_.c_str(), test.c_str(), nullptr, nullptr, file.c_str(), line,
                               [body = std::move(body)]() -> testing::Test* { return new BoundTest(body); });
     };
-    if (spec_ || ra_spec_) {
-        suite_name_ = unique_suite(spec_ ? typestar::suite_identifier(*spec_) : typestar::suite_identifier(ra_spec_->automaton),
-                                   used_suites);
+    if (document_) {
+        suite_name_ = unique_suite(typestar::test_identifier(document_->name), used_suites);
         for (std::size_t i = 0; i < tests_.size(); ++i)
             add(tests_[i].name, path_.string(), tests_[i].line, [this, i] { run_transition(i); });
     } else if (!load_error_.empty()) {
@@ -171,8 +124,7 @@ std::string SpecTests::fallback_name() const {
 }
 
 bool SpecTests::answers_to(const std::string& name) const {
-    return name == suite_name_ || name == path_.stem().string() || (spec_ && name == spec_->typestate.name) ||
-           (ra_spec_ && name == ra_spec_->automaton.name);
+    return name == suite_name_ || name == path_.stem().string() || (document_ && name == document_->name);
 }
 
 namespace {
@@ -200,19 +152,15 @@ std::unique_ptr<Device> SpecTests::make_device() const {
 
 std::size_t SpecTests::bound() const {
     if (settings().bound) return *settings().bound;
-    if (spec_) return spec_->bounds.distinguisher;
-    if (ra_spec_) return ra_spec_->distinguisher;
+    if (document_) return document_bound(*document_, SuiteMethod::Algorithm2);
     return spec::Bounds{}.distinguisher;
 }
 
 void SpecTests::record_common() const {
     testing::Test::RecordProperty("typestar_spec", path_.string());
-    if (spec_) {
+    if (document_) {
         testing::Test::RecordProperty("typestar_spec_hash", gtest::content_hash(file_text_));
-        testing::Test::RecordProperty("typestar_states", std::to_string(spec_->typestate.states.size()));
-    } else if (ra_spec_) {
-        testing::Test::RecordProperty("typestar_spec_hash", gtest::content_hash(file_text_));
-        testing::Test::RecordProperty("typestar_states", std::to_string(ra_spec_->automaton.locations.size()));
+        testing::Test::RecordProperty("typestar_states", std::to_string(kind_->size(*document_)));
     }
     testing::Test::RecordProperty("typestar_bound", std::to_string(bound()));
 }
@@ -230,7 +178,7 @@ bool SpecTests::open() {
         device_tried_ = true;
         subject_.url = settings().device.empty() ? reg_.options.device_url : settings().device;
         try {
-            if (ra_kind_) {
+            if (kind_->device_kind() == DeviceKind::Data) {
                 if (!settings().device.empty())
                     subject_.device.data = typestar::make_data_device(settings().device);
                 else if (reg_.data_factory && !(subject_.device.data = reg_.data_factory()))
@@ -243,7 +191,8 @@ bool SpecTests::open() {
                 if (subject_.device.typestate) apply_timing_settings(*subject_.device.typestate);
             }
             if (!subject_.device.typestate && !subject_.device.data && broken_.empty())
-                unavailable_ = std::string("no device: register the spec with a ") + (ra_kind_ ? "data " : "") +
+                unavailable_ = std::string("no device: register the spec with a ") +
+                               (kind_->device_kind() == DeviceKind::Data ? "data " : "") +
                                "device factory, or pass --typestar_device=URL (or set TYPESTAR_DEVICE)";
         } catch (const std::exception&) {
             record_device_error(unavailable_, broken_);
@@ -254,9 +203,15 @@ bool SpecTests::open() {
     return false;
 }
 
-Device* SpecTests::device() { return open() ? subject_.device.typestate.get() : nullptr; }
+std::string SpecTests::opened_device_name() {
+    if (!open()) return {};
+    return subject_.device.typestate ? subject_.device.typestate->name() : subject_.device.data->name();
+}
 
-DataDevice* SpecTests::data_device() { return open() ? subject_.device.data.get() : nullptr; }
+std::unique_ptr<DataDevice> SpecTests::make_data_device() const {
+    if (!settings().device.empty()) return typestar::make_data_device(settings().device);
+    return made_by(reg_.data_factory, "data device");
+}
 
 SpecTestRun* SpecTests::test_run() {
     if (run_) return run_.get();
@@ -269,7 +224,7 @@ SpecTestRun* SpecTests::test_run() {
             options.suite = suite_name_;
             options.device_url = subject_.url;
             options.reproduce = [this](const std::string& test) { return reproduce(test); };
-            run_ = kind_of(*document_).test_run(*document_, subject_, options);
+            run_ = kind_->test_run(*document_, subject_, options);
         } catch (const std::exception&) {  // e.g. a data device of another signature
             record_device_error(unavailable_, broken_);
             if (broken_.empty()) std::swap(broken_, unavailable_);
@@ -310,87 +265,33 @@ void report_no_device(const std::filesystem::path& path, const std::string& brok
                   " (skipped; on CI or with --typestar_require_device this fails)";
 }
 
-std::string SpecTests::accept_command() const {
-    // A proposal over other inputs is for another alphabet: accept refuses it unless told.
-    return "typestar accept " + gtest::shell_quote(path_.string()) + (inputs_differ_ ? " --force" : "") +
-           "\n";
-}
-
-const SpecTests::Proposal& SpecTests::propose(const Counterexample* counterexample) {
+const DocumentProposal& SpecTests::propose(const TestResult* failure) {
     if (proposal_) return *proposal_;
-    // The workflow is the session's (propose_spec: key, lock, reuse, learn, write, diff); the
-    // plugin only says where the result went.
+    // The workflow and its words are the session's (SpecKind::propose: key, lock, reuse, learn,
+    // write, diff); the plugin says where in gtest's output they go.
     const Settings& s = settings();
-    ProposalRequest request;
+    DocumentProposalRequest request;
     request.spec = path_;
-    request.stored = spec_ ? &*spec_ : nullptr;
+    request.stored = document_ ? &*document_ : nullptr;
     request.stored_bytes = file_text_;
-    // The device as the tests ran it (with the spec's partitions) and their oracle stack, whose
-    // answers the proposal reuses; learning a missing spec: the device as made.
-    Device* tested = run_ ? run_->device() : subject_.device.typestate.get();
-    request.device = tested;
-    request.conformance = spec_ && !inputs_differ_ && run_ ? run_->conformance() : nullptr;
-    request.counterexample = counterexample;
+    request.subject = &subject_;
+    request.run = run_.get();
+    request.failure = failure;
+    request.inputs_differ = inputs_differ_;
     request.name = reg_.options.name;
     request.bound = bound();
     request.learner = parse_learner(s.learner).value_or(LearnerKind::LSharp);
     request.mode = s.ci ? ProposalMode::Print : s.update ? ProposalMode::Update : ProposalMode::Write;
-    request.share_key = proposal_device_key(s.device, *tested);
+    request.update_requested = s.update;
+    request.device_url = s.device;
+    request.registered_url = reg_.options.device_url;
+    request.suite = suite_name_;
     request.requester = current_test();
 #if TYPESTAR_HAVE_RENDER
     request.pictures = render::write_proposal_pictures;
 #endif
-    proposal_.emplace();
-    Proposal& p = *proposal_;
-    p.result = propose_spec(request);
-    if (p.result.spec) describe_proposal(p);
-    return p;
-}
-
-void SpecTests::describe_proposal(Proposal& p) const {
-    const Settings& s = settings();
-    const SpecProposal& r = p.result;
-    if (r.shared()) {
-        if (s.ci) {
-            p.pointer = "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, "
-                        "by " + r.shared_by + ") is printed in full in that test's output.\n";
-        } else if (s.update) {
-            p.pointer = "Update mode: " + path_.string() + " was rewritten by " + r.shared_by + ".\n";
-        } else {
-            std::string pictures;
-            for (const auto& f : r.shared_pictures) pictures += (pictures.empty() ? "" : ", ") + f.string();
-            const auto proposed_yaml = proposed_path(path_, "yaml");
-            p.pointer = "Proposed spec: " + proposed_yaml.string() + " (learned once for this spec and change, by " +
-                        r.shared_by + "; its full diff is in that test's output, or run: typestar diff " +
-                        gtest::shell_quote(path_.string()) + " " + gtest::shell_quote(proposed_yaml.string()) + ")\n" +
-                        (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") + "Accept it: " + accept_command();
-        }
-        p.report = p.pointer;
-        return;
-    }
-    std::ostringstream o;
-    if (s.ci) {
-        o << "CI is set, so nothing was written" << (s.update ? " (TYPESTAR_UPDATE is ignored on CI)" : "")
-          << ". The proposed spec:\n"
-          << indent(r.yaml, "    ");
-    } else if (r.written.wrote_spec) {
-        o << "Update mode (TYPESTAR_UPDATE / --typestar_update): wrote " << path_.string() << ".\n";
-    } else {
-        o << "Proposed spec: " << r.written.file.string() << "\n  (pictures: " << r.written.pictures
-          << ")\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, "
-             "or --auto):\n    "
-          << accept_command() << "or rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes "
-          << path_.filename().string() << " itself.\n";
-    }
-    if (r.diff)
-        o << "Stored -> proposed (typestar diff):\n" << indent(spec::format_diff(*r.diff), "    ");
-    else if (spec_)
-        o << "(no diff: " << r.diff_error << ")\n";
-    p.report = o.str();
-    p.pointer = s.ci        ? std::string("The proposed spec and its diff are printed in full above (first failing test).\n")
-                : s.update ? "Update mode: wrote " + path_.string() + ".\n"
-                           : "Proposed spec: " + proposed_path(path_, "yaml").string() +
-                                 " (its diff and pictures are in the first failing test's message above)\n";
+    proposal_ = kind_->propose(request);
+    return *proposal_;
 }
 
 std::string SpecTests::reproduce(const std::string& test) const {
@@ -434,28 +335,27 @@ void SpecTests::run_learn() {
             << ".";
         return;
     }
-    if (ra_kind_) return run_register_learn();
-    Device* d = device();
-    if (d == nullptr) {
+    const std::string device_name = opened_device_name();
+    if (device_name.empty()) {
         if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
         return;
     }
-    const Proposal& p = propose();
-    if (!p.result.spec) {
+    const DocumentProposal& p = propose();
+    if (!p.document) {
         ADD_FAILURE_AT(reg_.file.c_str(), reg_.line) << "typestar: the spec " << path_.string()
-                                                     << " does not exist, and learning it from " << d->name()
-                                                     << " failed: " << p.result.error;
+                                                     << " does not exist, and learning it from " << device_name
+                                                     << " failed: " << p.error;
         return;
     }
-    testing::Test::RecordProperty("typestar_learned_states", std::to_string(p.result.spec->typestate.states.size()));
-    if (p.result.written.wrote_spec) {
-        std::cout << "typestar: learned " << path_.string() << " from " << d->name() << " with " << p.result.summary
+    testing::Test::RecordProperty("typestar_learned_states", std::to_string(p.size));
+    if (p.wrote_spec) {
+        std::cout << "typestar: learned " << path_.string() << " from " << device_name << " with " << p.summary
                   << "Review and commit it.\n";
         return;
     }
     ADD_FAILURE_AT(reg_.file.c_str(), reg_.line)
-        << "typestar: the spec " << path_.string() << " does not exist, so it was learned from " << d->name()
-        << " with " << p.result.summary << p.report;
+        << "typestar: the spec " << path_.string() << " does not exist, so it was learned from " << device_name
+        << " with " << p.summary << p.report;
 }
 
 void SpecTests::run_transition(std::size_t index) {
@@ -485,60 +385,52 @@ void SpecTests::run_transition(std::size_t index) {
         }
         case TestStatus::Failed: break;
     }
-    if (r.failure == TestFailure::Counterexample || r.failure == TestFailure::Inputs) {
-        if (ra_kind_) return report_register_difference(r);
-        return report_difference(r);
-    }
+    if (r.failure == TestFailure::Counterexample || r.failure == TestFailure::Inputs) return report_difference(r);
     ADD_FAILURE_AT(path_.string().c_str(), t.line) << r.message;  // timing, device, non-determinism: no proposal
 }
 
 void SpecTests::report_difference(const TestResult& r) {
     const typestar::TransitionTest& t = r.test;
     const std::string at = path_.string();
-    Device* d = run_->device();
     if (r.failure == TestFailure::Inputs) {
         inputs_differ_ = true;
-        const Proposal& p = propose();
+        const DocumentProposal& p = propose();
         ADD_FAILURE_AT(at.c_str(), t.line)
             << r.message
-            << (p.result.spec ? "Re-learned from the device with " + p.result.summary + p.report
-                              : "Re-learning failed: " + p.result.error + "\n");
+            << (p.document ? "Re-learned from the device with " + p.summary + p.report
+                           : "Re-learning failed: " + p.error + "\n");
         return;
     }
-    const Counterexample& cex = *r.counterexample;
     std::ostringstream m;
     m << r.message;
-    const Proposal& p = propose(&cex);
-    if (!p.result.spec) {
-        m << "Re-learning failed: " << p.result.error << "\n";
+    const DocumentProposal& p = propose(&r);
+    if (!p.document) {
+        m << "Re-learning failed: " << p.error << "\n";
         ADD_FAILURE_AT(at.c_str(), t.line) << m.str();
         return;
     }
-    if (p.result.written.wrote_spec) {
+    if (p.wrote_spec) {
         // Update mode: the test passes when the written spec explains the device's answer.
-        if (proposal_explains(*p.result.spec, cex, *d)) {
+        if (kind_->explains(*p.document, r, *run_)) {
             if (!update_announced_) {
                 update_announced_ = true;
-                std::cout << "typestar: " << p.report;
+                std::cout << "typestar: " << p.announcement;
             }
-            std::cout << "typestar: " << suite_name_ << "." << t.name << ": the device's answer on "
-                      << to_string(cex.inputs, d->inputs()) << " is in the updated spec.\n";
+            std::cout << "typestar: " << suite_name_ << "." << t.name << ": the device's answer"
+                      << kind_->answer_word(r, *run_) << " is in the updated spec.\n";
             return;
         }
         m << "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
     }
-    if (p.result.shared())
-        m << "Re-learned by another test process of this run: " << p.result.spec->typestate.states.size() << " states.\n"
-          << p.result.summary;
-    else
-        m << "Re-learned with " << p.result.summary;
-    if (p.result.diff) m << change_summary(*p.result.diff, t);
-    // The full proposal and diff once per spec: in the process that learned it, in its first failure.
-    if (!p.result.shared() && !report_printed_) {
+    const std::string changes = kind_->changes(p, t);
+    if (p.shared()) {  // learned by another test process of this run; its full report is there
+        m << "Re-learned by another test process of this run: " << p.size << " " << p.unit << ".\n"
+          << p.summary << changes << p.pointer;
+    } else if (!report_printed_) {  // the full proposal once per spec: in its first failure
         report_printed_ = true;
-        m << p.report;
+        m << "Re-learned with " << p.summary << changes << p.report;
     } else {
-        m << p.pointer;
+        m << p.recap << changes << p.pointer;
     }
     ADD_FAILURE_AT(at.c_str(), t.line) << m.str();
 }

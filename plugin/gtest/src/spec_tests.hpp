@@ -1,7 +1,8 @@
 // Internal: the tests of one registered spec, and the state they share in one process. One class
-// for both kinds: the session plans and runs each test (SpecKind::test_run, session/test_run.hpp)
-// and this reports the result as a gtest test; only learning a missing spec and the proposal after
-// a difference are still per kind (spec_tests.cpp: typestates; ra_tests.cpp: register automata).
+// for every kind, which it never names: the session says which kind a spec is (the document, else
+// the registration's device), plans and runs each test (SpecKind::test_run, session/test_run.hpp)
+// and proposes a spec after a difference or for a missing one (SpecKind::propose); this reports
+// the results as gtest tests.
 #pragma once
 
 #include <cstddef>
@@ -19,13 +20,10 @@
 #include <gtest/gtest.h>
 
 #include "typestar/gtest/gtest.hpp"
-#include "typestar/session/test_plan.hpp"
-#include "typestar/spec/diff.hpp"
-#include "typestar/spec/spec.hpp"
-#include "typestar/session/proposal.hpp"
-#include "typestar/session/register_automata.hpp"
-#include "typestar/session/session.hpp"
 #include "typestar/session/document.hpp"
+#include "typestar/session/kind.hpp"
+#include "typestar/session/session.hpp"
+#include "typestar/session/test_plan.hpp"
 #include "typestar/session/test_run.hpp"
 
 namespace typestar::detail {
@@ -55,8 +53,9 @@ struct Registration {
     SpecTestOptions options;
     std::string file;  ///< the registering source file
     int line = 0;
-    DataDeviceFactory data_factory;    ///< a register-automaton spec's device
-    bool register_automaton = false;   ///< registered with a DataDeviceFactory
+    DataDeviceFactory data_factory;    ///< registered with a data device factory
+    /// The devices the registration's factory makes (Any: none; the device comes from --typestar_device).
+    DeviceKind device_kind = DeviceKind::Any;
 };
 
 /// `spec` resolved against the directory of `file` when relative (see register_spec_tests).
@@ -82,20 +81,12 @@ public:
     /// A fresh device as the tests get it (--typestar_device's URL, else the factory). Throws
     /// DeviceError / std::exception like the factory, std::invalid_argument when there is none.
     [[nodiscard]] std::unique_ptr<Device> make_device() const;
-    /// True for a register-automaton spec (registered with a data device factory, or without a
-    /// factory when its file is one).
-    [[nodiscard]] bool register_automaton() const noexcept { return ra_kind_; }
-    /// A fresh data device (register automata), like make_device.
+    /// The devices this spec is tested on (its kind's, SpecKind::device_kind).
+    [[nodiscard]] DeviceKind device_kind() const noexcept { return kind_->device_kind(); }
+    /// A fresh data device (a kind tested on data devices), like make_device.
     [[nodiscard]] std::unique_ptr<DataDevice> make_data_device() const;
 
 private:
-    /// The session's proposal (propose_spec) and how this plugin reports it.
-    struct Proposal {
-        SpecProposal result;
-        std::string report;   ///< where it went (or why nowhere), and the diff
-        std::string pointer;  ///< one line: where the proposal is (for every later failure)
-    };
-
     /// Called inside a catch handler while loading the spec: records its diagnostics (SpecError)
     /// or message as load_error_ (the `load` test fails with it).
     void record_load_error();
@@ -104,17 +95,8 @@ private:
     /// One planned test, either kind: the session runs it (SpecTestRun), this reports the result.
     void run_transition(std::size_t index);
     /// A failed test whose device answered otherwise than the spec (or has other inputs): the
-    /// failure with the proposal of its kind (propose_spec / propose_register_spec).
+    /// failure with the kind's proposal (SpecKind::propose).
     void report_difference(const TestResult& result);
-    void report_register_difference(const TestResult& result);
-    // The register-automaton kind's learning and proposal (ra_tests.cpp).
-    void run_register_learn();
-    /// The register-automaton proposal, once per process (propose_register_spec: shared with the
-    /// other test processes of the run when `counterexample` is given).
-    const RegisterProposal& propose_register(const ra::RaCounterexample* counterexample = nullptr);
-    /// What the register-automaton proposal says in a failure: what ran, the separating trace,
-    /// where it went.
-    [[nodiscard]] std::string register_proposal_report(const RegisterProposal& p) const;
 
     /// Records the properties every test of this spec carries.
     void record_common() const;
@@ -124,20 +106,14 @@ private:
     /// test, or with skip_reason_ set when the test is to skip (the caller skips: GTEST_SKIP
     /// returns from the function it is in).
     bool open();
-    /// The typestate device as made (learning a missing spec), like open(); else nullptr.
-    Device* device();
-    /// The data device as made (learning a missing register automaton), like open(); else nullptr.
-    DataDevice* data_device();
+    /// The device's name once opened (learning a missing spec); empty like open() returning false.
+    std::string opened_device_name();
     /// The session's run of this spec's tests over subject_, made on first use (SpecKind::test_run);
     /// nullptr like open(), or after failing the test when the run cannot be made (another signature).
     SpecTestRun* test_run();
-    /// The proposal, once per process: the session's workflow (propose_spec: shared with the
-    /// other test processes of the run, learned from scratch or seeded with the stored spec).
-    const Proposal& propose(const Counterexample* counterexample = nullptr);
-    /// Fills p.report and p.pointer from p.result (a proposal was made).
-    void describe_proposal(Proposal& p) const;
-    /// "typestar accept SPEC" (with --force for a proposal over other inputs), and a line break.
-    [[nodiscard]] std::string accept_command() const;
+    /// The proposal, once per process: the session's workflow (SpecKind::propose: shared with
+    /// the other test processes of the run when `failure` is given).
+    const DocumentProposal& propose(const TestResult* failure = nullptr);
     [[nodiscard]] std::size_t bound() const;
     [[nodiscard]] std::string reproduce(const std::string& test) const;
     /// What `factory` makes (a `what`: "device", "data device"); std::invalid_argument when there is
@@ -162,26 +138,23 @@ private:
     std::filesystem::path path_;
     std::string suite_name_;
     std::string file_text_;  // the spec file's bytes (for its hash)
-    std::optional<spec::Spec> spec_;
+    const SpecKind* kind_ = nullptr;  // the session's: the document's kind, else the registration device's
     std::string load_error_;  // non-empty: the spec exists but does not load
     int load_line_ = 0;
     std::vector<typestar::TransitionTest> tests_;
-    bool ra_kind_ = false;
-    std::optional<Document> document_;  // the loaded spec, either kind
-    std::optional<ra::RaSpec> ra_spec_;  // the register automaton (ra_kind_), for its proposal
+    std::optional<Document> document_;  // the loaded spec
 
     // Built lazily, in test bodies.
     bool device_tried_ = false;
-    Subject subject_;          // the device made or reached (typestate or data, as ra_kind_ says)
+    Subject subject_;          // the device made or reached (of the kind's device_kind)
     std::string unavailable_;  // DeviceError while making the device: skip or fail
     std::string broken_;       // any other error: fail
     std::string skip_reason_;  // set by open() when the test is to skip
     std::unique_ptr<SpecTestRun> run_;  // the session's run of the tests (declared after subject_)
     bool inputs_differ_ = false;        // a test found the device's inputs are not the spec's
-    std::optional<Proposal> proposal_;
+    std::optional<DocumentProposal> proposal_;
     bool update_announced_ = false;
     bool report_printed_ = false;  // the full proposal report went into one failure message already
-    std::optional<RegisterProposal> ra_proposal_;
 };
 
 /// Called inside a catch handler while making a device: records the exception being handled, a

@@ -1,0 +1,329 @@
+// The proposal workflow of each built-in kind behind SpecKind::propose: the kind's request to its
+// workflow (propose_spec, propose_register_spec: key, lock, reuse, learn, write, diff) and what a
+// front end says of the result (report, recap, pointer), so the gtest plugin names no kind; and the
+// registry of kinds beyond the two built in (register_spec_kind).
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "kind_detail.hpp"
+#include "typestar/core/alphabet.hpp"
+#include "typestar/device/data_device.hpp"
+#include "typestar/ra/format.hpp"
+#include "typestar/session/register_automata.hpp"
+#include "typestar/session/test_run.hpp"
+#include "typestar/spec/diff.hpp"
+
+namespace typestar::detail {
+
+namespace {
+
+std::string indent(const std::string& text, const std::string& prefix) {
+    std::string out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out += line.empty() ? "\n" : prefix + line + "\n";
+    return out;
+}
+
+/// The spec's own update-mode sentence and the advice to rerun in update mode.
+const char* const kUpdateMode = "Update mode (TYPESTAR_UPDATE / --typestar_update): wrote ";
+const char* const kRerun = "or rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes ";
+
+Document proposal_document(const std::filesystem::path& file, DocumentFormat format, std::string name) {
+    Document d;
+    d.path = file.string();
+    d.format = format;
+    d.name = std::move(name);
+    return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typestates
+
+/// Where a typestate proposal went and what changed: p.report and p.pointer.
+void describe_typestate(const DocumentProposalRequest& q, const SpecProposal& r, DocumentProposal& p) {
+    const std::string spec = q.spec.string();
+    const auto proposed_yaml = proposed_path(q.spec, "yaml");
+    if (r.shared()) {
+        if (q.mode == ProposalMode::Print) {
+            p.pointer = "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, "
+                        "by " + r.shared_by + ") is printed in full in that test's output.\n";
+        } else if (q.mode == ProposalMode::Update) {
+            p.pointer = "Update mode: " + spec + " was rewritten by " + r.shared_by + ".\n";
+        } else {
+            std::string pictures;
+            for (const auto& f : r.shared_pictures) pictures += (pictures.empty() ? "" : ", ") + f.string();
+            p.pointer = "Proposed spec: " + proposed_yaml.string() + " (learned once for this spec and change, by " +
+                        r.shared_by + "; its full diff is in that test's output, or run: typestar diff " +
+                        shell_quote(spec) + " " + shell_quote(proposed_yaml.string()) + ")\n" +
+                        (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") + "Accept it: " +
+                        accept_line(q.spec, q.inputs_differ);
+        }
+        p.report = p.pointer;
+        p.announcement = p.report;
+        p.recap = "Re-learned with " + p.summary;
+        return;
+    }
+    std::ostringstream o;
+    if (q.mode == ProposalMode::Print) {
+        o << "CI is set, so nothing was written" << (q.update_requested ? " (TYPESTAR_UPDATE is ignored on CI)" : "")
+          << ". The proposed spec:\n"
+          << indent(r.yaml, "    ");
+    } else if (r.written.wrote_spec) {
+        o << kUpdateMode << spec << ".\n";
+    } else {
+        o << "Proposed spec: " << r.written.file.string() << "\n  (pictures: " << r.written.pictures
+          << ")\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, "
+             "or --auto):\n    "
+          << accept_line(q.spec, q.inputs_differ) << kRerun << q.spec.filename().string() << " itself.\n";
+    }
+    if (r.diff)
+        o << "Stored -> proposed (typestar diff):\n" << indent(spec::format_diff(*r.diff), "    ");
+    else if (q.stored != nullptr)
+        o << "(no diff: " << r.diff_error << ")\n";
+    p.report = o.str();
+    p.announcement = p.report;
+    p.recap = "Re-learned with " + p.summary;
+    p.pointer = q.mode == ProposalMode::Print
+                    ? std::string("The proposed spec and its diff are printed in full above (first failing test).\n")
+                : q.mode == ProposalMode::Update
+                    ? "Update mode: wrote " + spec + ".\n"
+                    : "Proposed spec: " + proposed_yaml.string() +
+                          " (its diff and pictures are in the first failing test's message above)\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Register automata
+
+/// What a register-automaton proposal says in a failure: what ran, the separating trace, where it went.
+std::string register_report(const DocumentProposalRequest& q, const RegisterProposal& p) {
+    std::ostringstream m;
+    const std::string spec = q.spec.string();
+    if (p.shared()) {  // the full report is in the output of the test that learned it
+        if (q.mode == ProposalMode::Print)
+            m << "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, by "
+              << p.shared_by << ") is printed in full in that test's output.\n";
+        else if (p.wrote_spec)
+            m << "Update mode: " << spec << " was rewritten by " << p.shared_by << ".\n";
+        else
+            m << "Proposed spec: " << p.file.string() << " (learned once for this spec and change, by " << p.shared_by
+              << "; its separating data trace is in that test's output)\nAccept it: "
+              << accept_line(q.spec, q.inputs_differ);
+        return m.str();
+    }
+    if (q.stored != nullptr && p.separating.empty()) {
+        m << "The proposal agrees with the stored spec on every data word of up to " << p.separating_depth
+          << " steps: the difference needs a longer word.\n";
+    } else if (q.stored != nullptr) {
+        m << "Shortest separating data trace, stored spec vs proposal (the proposal's answers):\n"
+          << format_trace(p.separating);
+    }
+    if (q.mode == ProposalMode::Print) {
+        m << "CI is set, so nothing was written; the proposed spec:\n" << p.yaml;
+    } else if (p.wrote_spec) {
+        m << kUpdateMode << spec << "; review and commit it.\n";
+    } else {
+        m << "Proposed spec: " << p.file.string() << " (compare: typestar diff " << shell_quote(spec) << " "
+          << shell_quote(p.file.string()) << ")\nReview it, then accept it:\n    "
+          << accept_line(q.spec, q.inputs_differ) << kRerun << q.spec.filename().string() << " itself.\n";
+    }
+    return m.str();
+}
+
+}  // namespace
+
+std::string accept_line(const std::filesystem::path& spec, bool force) {
+    // A proposal over other inputs is for another alphabet: accept refuses it unless told.
+    return "typestar accept " + shell_quote(spec.string()) + (force ? " --force" : "") + "\n";
+}
+
+DocumentProposal propose_typestate(const DocumentProposalRequest& q) {
+    DocumentProposal p;
+    p.unit = "states";
+    ProposalRequest request;
+    request.spec = q.spec;
+    request.stored = q.stored != nullptr && q.stored->spec ? &*q.stored->spec : nullptr;
+    request.stored_bytes = q.stored_bytes;
+    // The device as the tests ran it (with the spec's partitions) and their oracle stack, whose
+    // answers the proposal reuses; learning a missing spec: the device as made.
+    Device* tested = q.run != nullptr && q.run->device() != nullptr ? q.run->device()
+                     : q.subject != nullptr                          ? q.subject->device.typestate.get()
+                                                                     : nullptr;
+    request.device = tested;
+    request.conformance = request.stored && !q.inputs_differ && q.run ? q.run->conformance() : nullptr;
+    request.counterexample = q.failure != nullptr && q.failure->counterexample ? &*q.failure->counterexample : nullptr;
+    request.name = q.name;
+    request.bound = q.bound;
+    request.learner = q.learner;
+    request.mode = q.mode;
+    if (tested != nullptr) request.share_key = typestar::proposal_device_key(q.device_url, *tested);
+    request.requester = q.requester;
+    request.pictures = q.pictures;
+    const SpecProposal r = propose_spec(request);
+    p.error = r.error;
+    p.summary = r.summary;
+    p.yaml = r.yaml;
+    p.wrote_spec = r.written.wrote_spec;
+    p.shared_by = r.shared_by;
+    p.diff = r.diff;
+    if (!r.spec) return p;
+    p.size = r.spec->typestate.states.size();
+    describe_typestate(q, r, p);
+    p.document = proposal_document(r.written.file.empty() ? proposed_path(q.spec, "yaml") : r.written.file,
+                                   DocumentFormat::TypestateYaml, r.spec->typestate.name);
+    p.document->spec = *r.spec;
+    return p;
+}
+
+bool typestate_explains(const Document& proposal, const TestResult& failure, SpecTestRun& run) {
+    if (!proposal.spec || !failure.counterexample || run.device() == nullptr) return false;
+    return proposal_explains(*proposal.spec, *failure.counterexample, *run.device());
+}
+
+std::string typestate_answer_word(const TestResult& failure, SpecTestRun& run) {
+    if (!failure.counterexample || run.device() == nullptr) return {};
+    return " on " + to_string(failure.counterexample->inputs, run.device()->inputs());
+}
+
+std::string typestate_changes(const DocumentProposal& proposal, const TransitionTest& t) {
+    if (!proposal.diff) return {};
+    const spec::SpecDiff& d = *proposal.diff;
+    // One line per changed transition (the stored spec's state names), the test's own marked; or
+    // why the test fails although its own transition did not change.
+    std::ostringstream o;
+    bool mine = false;
+    o << "What changed (stored -> proposed):\n";
+    if (const std::string lost = stored_states_lost(d); !lost.empty())
+        o << "    " << lost << " (review this before accepting the proposal)\n";
+    for (const auto& c : d.changes) {
+        const bool here = c.old_state == t.state && c.symbol == t.input;
+        mine = mine || here;
+        o << "    " << c.old_state << " " << c.symbol << ": " << c.before << "  =>  " << c.after
+          << (here ? "   <- this test's transition" : "") << "\n";
+    }
+    auto list = [&](const char* what, const std::vector<std::string>& names) {
+        if (names.empty()) return;
+        o << "    " << what << ":";
+        for (const auto& n : names) o << ' ' << n;
+        o << "\n";
+    };
+    list("callins added", d.callins_added);
+    list("callins removed", d.callins_removed);
+    list("callbacks added", d.callbacks_added);
+    list("callbacks removed", d.callbacks_removed);
+    for (const auto& st : d.old_only_states) o << "    state " << st.name << " is no longer reached\n";
+    for (const auto& st : d.new_only_states) o << "    new state " << st.name << "\n";
+    if (d.empty()) o << "    nothing up to the bound (the proposal has the stored behaviour)\n";
+    if (!mine && !d.changes.empty())
+        o << "This test's transition (" << t.state << ", " << t.input
+          << ") did not change: its words pass through a transition that did.\n";
+    return o.str();
+}
+
+DocumentProposal propose_register(const DocumentProposalRequest& q) {
+    DocumentProposal p;
+    p.unit = "locations";
+    const ra::RaSpec* stored = q.stored != nullptr && q.stored->automaton ? &*q.stored->automaton : nullptr;
+    DataDevice* made = q.subject != nullptr ? q.subject->device.data.get() : nullptr;
+    if (made == nullptr) {
+        p.error = "no device to learn from";
+        return p;
+    }
+    RegisterProposalRequest request;
+    request.spec = q.spec;
+    request.stored = stored;
+    // The device as the tests ran it (seen through the spec's signature); learning a missing spec:
+    // the device as made.
+    request.device = stored && q.run != nullptr ? q.run->data_device() : made;
+    request.signature = stored ? signature_of(stored->automaton) : made->signature();
+    request.bound = q.bound;
+    request.mode = q.mode;
+    request.device_label = stored ? (q.device_url.empty() ? q.registered_url : q.device_url) : made->name();
+    request.learned_by = stored ? "re-learned by the gtest plugin" : "learned by the gtest plugin";
+    request.stored_bytes = q.stored_bytes;
+    request.counterexample =
+        q.failure != nullptr && q.failure->data_counterexample ? &*q.failure->data_counterexample : nullptr;
+    if (request.device != nullptr) request.share_key = typestar::proposal_device_key(q.device_url, *made);
+    request.requester = q.requester;
+    const RegisterProposal r = propose_register_spec(request);
+    p.error = r.error;
+    p.summary = r.summary;
+    p.yaml = r.yaml;
+    p.wrote_spec = r.wrote_spec;
+    p.shared_by = r.shared_by;
+    if (!r.spec) return p;
+    p.size = r.spec->automaton.locations.size();
+    p.report = register_report(q, r);
+    p.announcement = "Re-learned with " + p.summary + p.report;
+    // The whole proposal once per spec (its separating trace with it); later failures point at it.
+    p.pointer = r.shared() ? p.report
+                           : "The re-learned proposal and its separating data trace are in the first failure of " +
+                                 q.suite + ".\n";
+    p.document = proposal_document(r.file.empty() ? proposed_path(q.spec, "yaml") : r.file,
+                                   DocumentFormat::RegisterAutomatonYaml, r.spec->automaton.name);
+    p.document->automaton = *r.spec;
+    return p;
+}
+
+bool register_explains(const Document& proposal, const TestResult& failure) {
+    if (!proposal.automaton || !failure.data_counterexample) return false;
+    return proposal_explains(proposal.automaton->automaton, *failure.data_counterexample);
+}
+
+namespace {
+
+/// The kinds registered with register_spec_kind, by id.
+struct KindRegistry {
+    std::mutex mutex;
+    std::map<DocumentKind, const SpecKind*> kinds;
+};
+
+KindRegistry& kind_registry() {
+    static KindRegistry r;
+    return r;
+}
+
+}  // namespace
+
+const SpecKind* registered_kind(DocumentKind id) noexcept {
+    KindRegistry& r = kind_registry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    const auto it = r.kinds.find(id);
+    return it == r.kinds.end() ? nullptr : it->second;
+}
+
+}  // namespace typestar::detail
+
+namespace typestar {
+
+void register_spec_kind(const SpecKind& kind) {
+    detail::KindRegistry& r = detail::kind_registry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    r.kinds[kind.id()] = &kind;
+}
+
+const SpecKind& spec_kind_of(const std::filesystem::path& spec, DeviceKind device) {
+    std::error_code ec;
+    if (std::filesystem::exists(spec, ec)) {
+        const DocumentFormat format = document_format(spec);
+        return spec_kind(format == DocumentFormat::RegisterAutomatonYaml || format == DocumentFormat::RalibXml
+                             ? DocumentKind::RegisterAutomaton
+                             : DocumentKind::Typestate);
+    }
+    return spec_kind(device == DeviceKind::Data ? DocumentKind::RegisterAutomaton : DocumentKind::Typestate);
+}
+
+DocumentProposal propose_document(const DocumentProposalRequest& request) {
+    if (request.stored != nullptr) return kind_of(*request.stored).propose(request);
+    if (request.subject == nullptr) {
+        DocumentProposal none;
+        none.error = "no device to learn from";
+        return none;
+    }
+    return kind_of(*request.subject).propose(request);
+}
+
+}  // namespace typestar
