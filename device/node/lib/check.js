@@ -1,4 +1,4 @@
-// The node:test runner through `typestar check SPEC --device URL --format json` (typestar-check/1):
+// The node:test runner through `typestar check SPEC --device URL --format json` (typestar-check/2):
 // the spec's whole suite runs ONCE per spec and process, in the CLI, with the check's shared
 // prefixes, cache, batching and quiescence double-check, against the purpose served by this process
 // over loopback (the same Agent that serves it for learning). Each node:test test then reports its
@@ -9,8 +9,8 @@
 
 const { changeSummary } = require('./cli');
 
-const FORMAT = 'typestar-check/1';
-/// The failures (typestar-check/1 `failure`) that are the class's answer, so a proposal is learned.
+const FORMAT = 'typestar-check/2';
+/// The failures (typestar-check/2 `failure`) that are the class's answer, so a proposal is learned.
 const PROPOSES = new Set(['counterexample', 'partition']);
 
 /// The arguments of the one check of `run`'s spec (the URL is filled in when the agent listens).

@@ -61,40 +61,6 @@ std::string indent(const std::string& text, const std::string& prefix) {
     return out;
 }
 
-/// What changed from the stored spec to the proposal, one line per changed transition (the
-/// stored spec's state names), the test's own transition marked; or why the test fails although
-/// its own transition did not change.
-std::string change_summary(const spec::SpecDiff& d, const typestar::TransitionTest& t) {
-    std::ostringstream o;
-    bool mine = false;
-    o << "What changed (stored -> proposed):\n";
-    if (const std::string lost = stored_states_lost(d); !lost.empty())
-        o << "    " << lost << " (review this before accepting the proposal)\n";
-    for (const auto& c : d.changes) {
-        const bool here = c.old_state == t.state && c.symbol == t.input;
-        mine = mine || here;
-        o << "    " << c.old_state << " " << c.symbol << ": " << c.before << "  =>  " << c.after
-          << (here ? "   <- this test's transition" : "") << "\n";
-    }
-    auto list = [&](const char* what, const std::vector<std::string>& names) {
-        if (names.empty()) return;
-        o << "    " << what << ":";
-        for (const auto& n : names) o << ' ' << n;
-        o << "\n";
-    };
-    list("callins added", d.callins_added);
-    list("callins removed", d.callins_removed);
-    list("callbacks added", d.callbacks_added);
-    list("callbacks removed", d.callbacks_removed);
-    for (const auto& st : d.old_only_states) o << "    state " << st.name << " is no longer reached\n";
-    for (const auto& st : d.new_only_states) o << "    new state " << st.name << "\n";
-    if (d.empty()) o << "    nothing up to the bound (the proposal has the stored behaviour)\n";
-    if (!mine && !d.changes.empty())
-        o << "This test's transition (" << t.state << ", " << t.input
-          << ") did not change: its words pass through a transition that did.\n";
-    return o.str();
-}
-
 }  // namespace
 
 std::string SpecTests::current_test() {
@@ -532,7 +498,7 @@ void SpecTests::report_difference(const TestResult& r) {
           << p.result.summary;
     else
         m << "Re-learned with " << p.result.summary;
-    if (p.result.diff) m << change_summary(*p.result.diff, t);
+    if (p.result.diff) m << change_summary(*p.result.diff, t.state, t.input);
     // The full proposal and diff once per spec: in the process that learned it, in its first failure.
     if (!p.result.shared() && !report_printed_) {
         report_printed_ = true;

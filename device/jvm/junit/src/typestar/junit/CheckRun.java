@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The spec's tests run once, by the session: {@code typestar check SPEC --device URL --bound B
- * --format json} (docs/runners.md, schema {@code typestar-check/1}) against this JVM's purpose served
+ * --format json} (docs/runners.md, schema {@code typestar-check/2}) against this JVM's purpose served
  * for the occasion, with the cache, batching, late-callback judgement and quiescence double-check of
  * {@code typestar check}. The first test to run starts it (the others wait for it: safe under JUnit's
  * parallel mode); each test then reports its own result: passed, failed with the session's message
@@ -53,8 +53,8 @@ final class CheckRun {
         }
         try {
             JsonObject j = JsonParser.parseString(r.out()).getAsJsonObject();
-            if (!j.has("format") || !j.get("format").getAsString().equals("typestar-check/1") || !j.has("tests")) {
-                error[0] = r.describe() + "\nit printed no typestar-check/1 object (an older typestar CLI?)";
+            if (!j.has("format") || !j.get("format").getAsString().equals("typestar-check/2") || !j.has("tests")) {
+                error[0] = r.describe() + "\nit printed no typestar-check/2 object (an older typestar CLI?)";
                 return null;
             }
             return j;
