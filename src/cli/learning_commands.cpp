@@ -183,6 +183,7 @@ struct CheckArgs {
     bool update = false;   // json: update mode (the spec itself, keeping its names)
     bool ci = false;       // json: CI (nothing written; beats --update)
     std::string learner = "lsharp";
+    std::string device_label;  // json: the proposal's provenance device (a runner's loopback agent)
 };
 
 /// `check --format json`: the session runs every planned test and composes the object the
@@ -203,6 +204,7 @@ void run_check_json(const CheckArgs& o) {
     options.bound = o.bound;
     options.proposal = proposal_mode(o.propose, o.update, o.ci);
     options.learner = *learner;
+    options.device_label = o.device_label;
 #if TYPESTAR_HAVE_RENDER
     options.pictures = render::write_proposal_pictures;
 #endif
@@ -347,6 +349,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_flag("--update", o->update, "json: update mode: write the spec itself (keeping its state names); the tests its answers explain pass");
         cmd->add_flag("--ci", o->ci, "json: CI: nothing is learned for a missing spec and nothing is written (the proposal is printed); beats --update");
         cmd->add_option("--learner", o->learner, "json: the proposal's learner: lsharp (default) or lstar");
+        cmd->add_option("--device-label", o->device_label, "json: the proposal's provenance device instead of the URL (a runner serving its device on a loopback port names it, so the same answers give the same bytes)");
         cmd->callback([o] { run_check(*o); });
     }
     {

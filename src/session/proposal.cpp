@@ -117,6 +117,7 @@ void learn(const ProposalRequest& r, SpecProposal& p) {
         options.name = name;
         options.equivalence.bound = b;
         options.learner = r.learner;
+        options.device_label = r.device_label;
         detail::logger("typestar.session")
             ->info("{} {} from {} ({}, bound {})", r.stored ? "re-learning" : "learning",
                    name.empty() ? device.describe().class_name : name, device.name(),

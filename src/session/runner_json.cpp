@@ -295,6 +295,7 @@ SpecProposal propose_for_runner(const std::string& spec_path, const spec::Spec* 
     request.share_key = proposal_device_key(device_url, device);
     request.requester = "typestar check --format json";
     request.pictures = options.pictures;
+    request.device_label = options.device_label;
     return propose_spec(request);
 }
 
@@ -573,13 +574,14 @@ int write_first_run_json(std::ostream& out, const std::string& spec, Subject& su
         RunnerProposal d = describe_for_runner(spec, nullptr, p, mode, false, "");
         if (!p.spec) {
             code = 2;
-            summary = "error: the spec " + spec + " does not exist, and learning it from " + subject.url +
-                      " failed: " + p.error;
+            summary = "error: the spec " + spec + " does not exist, and learning it from " +
+                      (options.device_label.empty() ? subject.url : options.device_label) + " failed: " + p.error;
             j["learned"] = nullptr;
         } else {
             code = p.written.wrote_spec ? 0 : 1;
+            const std::string from = options.device_label.empty() ? subject.url : options.device_label;
             summary = std::string(code == 0 ? "pass: learned " : "fail: the spec does not exist, so it was learned: ") +
-                      spec + " from " + subject.url + " with " + p.summary + d.report;
+                      spec + " from " + from + " with " + p.summary + d.report;
             j["learned"] = {{"states", p.spec->typestate.states.size()},
                             {"bound", p.spec->bounds.distinguisher},
                             {"learner", learner_name(options.learner)},

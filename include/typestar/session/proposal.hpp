@@ -141,6 +141,9 @@ struct ProposalRequest {
     /// lock, reused when it explains the requester's counterexample and its files are in place).
     std::string share_key;
     std::string requester;                ///< who asks (a gtest `Suite.Name`), recorded for the others
+    /// Recorded as the learned spec's provenance `device` (empty: the device's name). A runner
+    /// serving its device on a loopback port names it here, so the same answers give the same bytes.
+    std::string device_label;
     ProposalPictures pictures;            ///< Write mode: the pictures next to the proposal
 };
 

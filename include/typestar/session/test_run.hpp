@@ -165,6 +165,8 @@ struct CheckJsonOptions {
     std::optional<ProposalMode> proposal;
     LearnerKind learner = LearnerKind::LSharp;  ///< the learner of the proposal
     ProposalPictures pictures;              ///< Write mode: the pictures next to the proposal
+    /// The proposal's provenance `device` (empty: the device's name, e.g. a loopback URL).
+    std::string device_label;
 };
 
 /// The gtest plugin's rules for what a failing or first run writes: on CI nothing (Print, which
