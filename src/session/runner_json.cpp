@@ -455,7 +455,8 @@ int write_check_json(std::ostream& out, const Document& document, Subject& subje
                 updated[i] = true;
                 r.status = TestStatus::Passed;
                 r.failure = TestFailure::None;
-                r.message = "typestar: " + r.test.name + ": the device's answer on " +
+                r.message = "typestar: " + typestar::suite_identifier(*document.spec) + "." + r.test.name +
+                            ": the device's answer on " +
                             to_string(r.counterexample->inputs, run->device()->inputs()) +
                             " is in the updated spec (update mode: wrote " + document.path + ").\n";
                 continue;

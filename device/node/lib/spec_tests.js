@@ -572,11 +572,14 @@ async function runLearn(run) {
   const c = await run.checked();
   if (c.error) throw new Error(`typestar: the spec ${run.spec} does not exist, and learning it from ${run.def.name} failed: ${c.error}`);
   const r = c.report;
+  const s = run.settings;
+  const asked = s.bound === null ? '' : `(The bound was asked by ${s.boundFrom}${s.bound === 'auto'
+    ? ": 'auto' is not served by the CLI's first run, which learned at its default bound" : ''}.)\n`;
   if (r.verdict === 'pass') {
-    process.stdout.write(`typestar: ${r.summary}Review and commit it.\n`);
+    process.stdout.write(`typestar: ${r.summary}${asked}Review and commit it.\n`);
     return;
   }
-  throw new Error(`typestar: ${r.summary}`);
+  throw new Error(`typestar: ${r.summary}${asked}`);
 }
 
 async function runTransition(run, suite, tr, t) {
