@@ -404,33 +404,20 @@ void add_test_fields(nlohmann::ordered_json& t, const TestResult& r, const SpecP
                                   : nlohmann::ordered_json(nullptr);
 }
 
-}  // namespace
-
-int write_check_json(std::ostream& out, const Document& document, Subject& subject, std::optional<std::size_t> bound) {
-    CheckJsonOptions options;
-    options.bound = bound;
-    return write_check_json(out, document, subject, options);
-}
-
-int write_check_json(std::ostream& out, const Document& document, Subject& subject, const CheckJsonOptions& options) {
+/// After a run with a difference (`options.proposal` set): the session's proposal, learned once from
+/// the first test failing by a difference, described for the runners; each such test's message gains
+/// what the gtest plugin adds (what was re-learned, what changed, the report or a pointer to it), and
+/// in update mode the tests whose answers the written spec explains pass (`updated`).
+void propose_after_run(const Document& document, Subject& subject, SpecTestRun& run_ref, const CheckJsonOptions& options,
+                       std::vector<TestResult>& results, std::optional<SpecProposal>& proposal,
+                       std::optional<RunnerProposal>& described, std::vector<bool>& updated) {
+    SpecTestRun* run = &run_ref;
     const SpecKind& kind = kind_of(document);
-    TestRunOptions run_options;
-    run_options.bound = options.bound;
-    run_options.device_url = subject.url;
-    const std::unique_ptr<SpecTestRun> run = kind.test_run(document, subject, run_options);
-    std::vector<TestResult> results;
-    for (std::size_t i = 0; i < run->plan().size(); ++i) results.push_back(run->run(i));
-
-    // After a difference, the session's proposal (learned once, from the first failing test's word),
-    // as the gtest plugin does; update mode then passes every test whose answer the written spec explains.
-    std::optional<SpecProposal> proposal;
-    std::optional<RunnerProposal> described;
-    std::vector<bool> updated(results.size(), false);
     const auto first = std::find_if(results.begin(), results.end(), [](const TestResult& r) {
         return r.failure == TestFailure::Counterexample || r.failure == TestFailure::Inputs;
     });
     const bool typestate = kind.id() != DocumentKind::RegisterAutomaton && document.spec.has_value();
-    if (options.proposal && first != results.end()) {
+    if (first != results.end()) {
         const bool inputs_differ = first->failure == TestFailure::Inputs;
         if (!typestate || run->device() == nullptr) {
             SpecProposal none;
@@ -476,6 +463,32 @@ int write_check_json(std::ostream& out, const Document& document, Subject& subje
             r.message = m;
         }
     }
+
+}
+
+}  // namespace
+
+int write_check_json(std::ostream& out, const Document& document, Subject& subject, std::optional<std::size_t> bound) {
+    CheckJsonOptions options;
+    options.bound = bound;
+    return write_check_json(out, document, subject, options);
+}
+
+int write_check_json(std::ostream& out, const Document& document, Subject& subject, const CheckJsonOptions& options) {
+    const SpecKind& kind = kind_of(document);
+    TestRunOptions run_options;
+    run_options.bound = options.bound;
+    run_options.device_url = subject.url;
+    const std::unique_ptr<SpecTestRun> run = kind.test_run(document, subject, run_options);
+    std::vector<TestResult> results;
+    for (std::size_t i = 0; i < run->plan().size(); ++i) results.push_back(run->run(i));
+
+    // After a difference, the session's proposal (learned once, from the first failing test's word),
+    // as the gtest plugin does; update mode then passes every test whose answer the written spec explains.
+    std::optional<SpecProposal> proposal;
+    std::optional<RunnerProposal> described;
+    std::vector<bool> updated(results.size(), false);
+    if (options.proposal) propose_after_run(document, subject, *run, options, results, proposal, described, updated);
 
     const auto [verdict, exit_code] = verdict_of(results);
     std::size_t passed = 0, failed = 0, skipped = 0, words = 0;
