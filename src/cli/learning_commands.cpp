@@ -5,6 +5,7 @@
 // Output is deterministic except timings.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cstdint>
 #include <iostream>
 #include <map>
@@ -24,6 +25,9 @@
 #include "typestar/session/test_run.hpp"
 #include "typestar/session/timing_probe.hpp"
 #include "typestar/spec/spec.hpp"
+#if TYPESTAR_HAVE_RENDER
+#include "typestar/render/pictures.hpp"
+#endif
 
 namespace typestar::cli {
 namespace {
@@ -175,6 +179,11 @@ struct CheckArgs {
     std::string method = "alg2";
     std::string format = "text";
     TimingArgs timing;
+    bool propose = false;  // json: after a difference (or for a missing spec), write a proposal
+    bool update = false;   // json: update mode (the spec itself, keeping its names)
+    bool ci = false;       // json: CI (nothing written; beats --update)
+    std::string learner = "lsharp";
+    std::string device_label;  // json: the proposal's provenance device (a runner's loopback agent)
 };
 
 /// `check --format json`: the session runs every planned test and composes the object the
@@ -186,11 +195,30 @@ void run_check_json(const CheckArgs& o) {
                     " does not apply");
         exit_with(kExitBadInput);
     }
+    const auto learner = parse_learner(o.learner);
+    if (!learner) {
+        print_error("unknown --learner '" + o.learner + "' (lstar or lsharp)");
+        exit_with(kExitBadInput);
+    }
+    CheckJsonOptions options;
+    options.bound = o.bound;
+    options.proposal = proposal_mode(o.propose, o.update, o.ci);
+    options.learner = *learner;
+    options.device_label = o.device_label;
+#if TYPESTAR_HAVE_RENDER
+    options.pictures = render::write_proposal_pictures;
+#endif
     int code = kExitBadInput;
     try {
-        const Document document = load_document(o.spec);
-        Subject subject = open_subject(o.device, device_options(o.timing));
-        code = write_check_json(std::cout, document, subject, o.bound);
+        std::error_code ec;
+        if (options.proposal && !std::filesystem::exists(o.spec, ec)) {  // a runner's first run
+            Subject subject = open_subject(o.device, device_options(o.timing));
+            code = write_first_run_json(std::cout, o.spec, subject, options);
+        } else {
+            const Document document = load_document(o.spec);
+            Subject subject = open_subject(o.device, device_options(o.timing));
+            code = write_check_json(std::cout, document, subject, options);
+        }
     } catch (const SpecError& e) {
         std::string text;
         for (const auto& d : e.diagnostics()) text += (text.empty() ? "" : "\n") + d.str();
@@ -315,8 +343,13 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--device", o->device, "the device: model:PATH, inproc:NAME, http://HOST:PORT or exec:TEST_BINARY#SPEC")->required();
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");
         cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
-        cmd->add_option("--format", o->format, "text (default) or json: every planned test's result (typestar-check/1, the object the JUnit 5 and node:test runners read; docs/runners.md)");
+        cmd->add_option("--format", o->format, "text (default) or json: every planned test's result (typestar-check/2, the object the JUnit 5 and node:test runners read; docs/runners.md)");
         add_timing_options(cmd, o->timing);
+        cmd->add_flag("--propose", o->propose, "json: after a difference, learn the proposal (seeded with the spec) and write <spec>.proposed.yaml; a missing spec is learned (the runners' first run)");
+        cmd->add_flag("--update", o->update, "json: update mode: write the spec itself (keeping its state names); the tests its answers explain pass");
+        cmd->add_flag("--ci", o->ci, "json: CI: nothing is learned for a missing spec and nothing is written (the proposal is printed); beats --update");
+        cmd->add_option("--learner", o->learner, "json: the proposal's learner: lsharp (default) or lstar");
+        cmd->add_option("--device-label", o->device_label, "json: the proposal's provenance device instead of the URL (a runner serving its device on a loopback port names it, so the same answers give the same bytes)");
         cmd->callback([o] { run_check(*o); });
     }
     {

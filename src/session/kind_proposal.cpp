@@ -13,6 +13,7 @@
 #include "typestar/core/alphabet.hpp"
 #include "typestar/device/data_device.hpp"
 #include "typestar/ra/format.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/session/register_automata.hpp"
 #include "typestar/session/test_run.hpp"
 #include "typestar/spec/diff.hpp"
@@ -189,38 +190,9 @@ std::string typestate_answer_word(const TestResult& failure, SpecTestRun& run) {
 }
 
 std::string typestate_changes(const DocumentProposal& proposal, const TransitionTest& t) {
-    if (!proposal.diff) return {};
-    const spec::SpecDiff& d = *proposal.diff;
     // One line per changed transition (the stored spec's state names), the test's own marked; or
     // why the test fails although its own transition did not change.
-    std::ostringstream o;
-    bool mine = false;
-    o << "What changed (stored -> proposed):\n";
-    if (const std::string lost = stored_states_lost(d); !lost.empty())
-        o << "    " << lost << " (review this before accepting the proposal)\n";
-    for (const auto& c : d.changes) {
-        const bool here = c.old_state == t.state && c.symbol == t.input;
-        mine = mine || here;
-        o << "    " << c.old_state << " " << c.symbol << ": " << c.before << "  =>  " << c.after
-          << (here ? "   <- this test's transition" : "") << "\n";
-    }
-    auto list = [&](const char* what, const std::vector<std::string>& names) {
-        if (names.empty()) return;
-        o << "    " << what << ":";
-        for (const auto& n : names) o << ' ' << n;
-        o << "\n";
-    };
-    list("callins added", d.callins_added);
-    list("callins removed", d.callins_removed);
-    list("callbacks added", d.callbacks_added);
-    list("callbacks removed", d.callbacks_removed);
-    for (const auto& st : d.old_only_states) o << "    state " << st.name << " is no longer reached\n";
-    for (const auto& st : d.new_only_states) o << "    new state " << st.name << "\n";
-    if (d.empty()) o << "    nothing up to the bound (the proposal has the stored behaviour)\n";
-    if (!mine && !d.changes.empty())
-        o << "This test's transition (" << t.state << ", " << t.input
-          << ") did not change: its words pass through a transition that did.\n";
-    return o.str();
+    return proposal.diff ? change_summary(*proposal.diff, t.state, t.input) : std::string();
 }
 
 DocumentProposal propose_register(const DocumentProposalRequest& q) {

@@ -117,6 +117,7 @@ void learn(const ProposalRequest& r, SpecProposal& p) {
         options.name = name;
         options.equivalence.bound = b;
         options.learner = r.learner;
+        options.device_label = r.device_label;
         detail::logger("typestar.session")
             ->info("{} {} from {} ({}, bound {})", r.stored ? "re-learning" : "learning",
                    name.empty() ? device.describe().class_name : name, device.name(),
@@ -297,6 +298,40 @@ std::optional<std::size_t> suite_size(const spec::Spec& spec, std::size_t bound)
     } catch (const std::exception&) {
         return std::nullopt;
     }
+}
+
+bool transition_changed(const spec::SpecDiff& diff, std::string_view state, std::string_view input) {
+    return std::any_of(diff.changes.begin(), diff.changes.end(),
+                       [&](const spec::TransitionChange& c) { return c.old_state == state && c.symbol == input; });
+}
+
+std::string change_summary(const spec::SpecDiff& d, std::string_view state, std::string_view input) {
+    std::ostringstream o;
+    o << "What changed (stored -> proposed):\n";
+    if (const std::string lost = stored_states_lost(d); !lost.empty())
+        o << "    " << lost << " (review this before accepting the proposal)\n";
+    for (const auto& c : d.changes) {
+        const bool here = c.old_state == state && c.symbol == input;
+        o << "    " << c.old_state << " " << c.symbol << ": " << c.before << "  =>  " << c.after
+          << (here ? "   <- this test's transition" : "") << "\n";
+    }
+    auto list = [&](const char* what, const std::vector<std::string>& names) {
+        if (names.empty()) return;
+        o << "    " << what << ":";
+        for (const auto& n : names) o << ' ' << n;
+        o << "\n";
+    };
+    list("callins added", d.callins_added);
+    list("callins removed", d.callins_removed);
+    list("callbacks added", d.callbacks_added);
+    list("callbacks removed", d.callbacks_removed);
+    for (const auto& st : d.old_only_states) o << "    state " << st.name << " is no longer reached\n";
+    for (const auto& st : d.new_only_states) o << "    new state " << st.name << "\n";
+    if (d.empty()) o << "    nothing up to the bound (the proposal has the stored behaviour)\n";
+    if (!transition_changed(d, state, input) && !d.changes.empty())
+        o << "This test's transition (" << state << ", " << input
+          << ") did not change: its words pass through a transition that did.\n";
+    return o.str();
 }
 
 std::string stored_states_lost(const spec::SpecDiff& diff) {

@@ -2,6 +2,8 @@
 // suite --format json`, `typestar check --format json` and `typestar diff --format json`, composed here in the session so that the
 // CLI only prints it and every runner reads one shape.
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,12 +21,15 @@
 #include "typestar/core/typestate.hpp"
 #include "typestar/session/document.hpp"
 #include "typestar/session/kind.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/session/test_plan.hpp"
 #include "typestar/session/test_run.hpp"
 #include "typestar/spec/diff.hpp"
 
 namespace typestar {
 namespace {
+
+constexpr const char* kCheckFormat = "typestar-check/2";
 
 /// The additive `test_suite` and `transitions` fields of `suite --format json` for a spec: its tests
 /// as the gtest plugin names them (`<Spec>.<State>_<symbol>`, gtest/plan.hpp) and, per transition,
@@ -243,36 +248,271 @@ std::pair<const char*, int> verdict_of(const std::vector<TestResult>& results) {
 
 }  // namespace
 
-int write_check_json(std::ostream& out, const Document& document, Subject& subject, std::optional<std::size_t> bound) {
+std::optional<ProposalMode> proposal_mode(bool propose, bool update, bool ci) noexcept {
+    if (ci) return (propose || update) ? std::optional(ProposalMode::Print) : std::nullopt;  // CI writes nothing
+    if (update) return ProposalMode::Update;
+    if (propose) return ProposalMode::Write;
+    return std::nullopt;
+}
+
+namespace {
+
+const char* mode_name(ProposalMode m) {
+    return m == ProposalMode::Update ? "update" : m == ProposalMode::Print ? "print" : "write";
+}
+
+std::string read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string indented(const std::string& text, const std::string& prefix) {
+    std::string out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out += line.empty() ? "\n" : prefix + line + "\n";
+    return out;
+}
+
+/// The one call of the session's proposal workflow for `check --format json` (what the gtest
+/// plugin calls for a failing or missing spec: propose_spec), so that a move of that workflow is a
+/// one-line change here. `stored` null: the spec does not exist yet (first run); `failure` null
+/// then. Typestates only.
+SpecProposal propose_for_runner(const std::string& spec_path, const spec::Spec* stored, Device& device,
+                                Conformance* conformance, const Counterexample* failure, std::size_t bound,
+                                const CheckJsonOptions& options, const std::string& device_url) {
+    ProposalRequest request;
+    request.spec = spec_path;
+    request.stored = stored;
+    if (stored) request.stored_bytes = read_bytes(spec_path);
+    request.device = &device;
+    request.conformance = conformance;
+    request.counterexample = failure;
+    request.bound = bound;
+    request.learner = options.learner;
+    request.mode = *options.proposal;
+    request.share_key = proposal_device_key(device_url, device);
+    request.requester = "typestar check --format json";
+    request.pictures = options.pictures;
+    request.device_label = options.device_label;
+    return propose_spec(request);
+}
+
+/// `typestar accept SPEC` with what makes it work on this proposal: `--force` when the proposal is
+/// over other inputs, of another class or alphabet, or loses stored states (accept refuses those
+/// otherwise); `--auto` when it has states the stored spec has not (accept asks for their names:
+/// `--name NEW=Chosen` instead keeps a chosen one).
+std::string accept_command_for(const std::string& spec_path, const spec::Spec* stored, const SpecProposal& p,
+                               bool inputs_differ) {
+    bool force = inputs_differ;
+    bool unnamed = stored == nullptr;  // a first run: every state is new
+    if (stored) {
+        force = force || !proposal_mismatch(*stored, *p.spec).empty() || (p.diff && !stored_states_lost(*p.diff).empty());
+        unnamed = p.diff && !p.diff->new_only_states.empty();
+    }
+    return "typestar accept " + shell_quote(spec_path) + (unnamed ? " --auto" : "") + (force ? " --force" : "");
+}
+
+/// The proposal as the runners read it (typestar-check/2 `proposal`), and the text a failing test
+/// prints once (`report`) or points to (`pointer`).
+struct RunnerProposal {
+    nlohmann::ordered_json json;
+    std::string report;
+    std::string pointer;
+};
+
+RunnerProposal describe_for_runner(const std::string& spec_path, const spec::Spec* stored, const SpecProposal& p,
+                                   ProposalMode mode, bool inputs_differ, const std::string& learned_from) {
+    RunnerProposal out;
+    nlohmann::ordered_json& j = out.json;
+    j["mode"] = mode_name(mode);
+    j["learned_from"] = text_or_null(learned_from);
+    if (!p.spec) {
+        j["status"] = "error";
+        j["error"] = p.error;
+        out.report = out.pointer = "Re-learning failed: " + p.error + "\n";
+        return out;
+    }
+    const bool wrote_spec = p.written.wrote_spec;
+    j["status"] = mode == ProposalMode::Print ? "printed" : wrote_spec ? "updated" : "written";
+    j["error"] = nullptr;
+    const std::string accept = accept_command_for(spec_path, stored, p, inputs_differ);
+    j["path"] = mode == ProposalMode::Print ? nlohmann::ordered_json(nullptr)
+                                            : nlohmann::ordered_json(p.written.file.string());
+    j["accept"] = mode == ProposalMode::Write ? nlohmann::ordered_json(accept) : nlohmann::ordered_json(nullptr);
+    j["states"] = p.spec->typestate.states.size();
+    j["bound"] = p.spec->bounds.distinguisher;
+    j["summary"] = p.summary;
+    j["shared_by"] = text_or_null(p.shared_by);
+    j["pictures"] = text_or_null(p.written.pictures);
+    j["yaml"] = p.yaml;
+    j["diff"] = p.diff ? nlohmann::ordered_json::parse(detail::typestate_diff_json(*p.diff, p.diff->empty()))
+                       : nlohmann::ordered_json(nullptr);
+    j["diff_error"] = text_or_null(p.diff_error);
+    std::ostringstream o;
+    if (mode == ProposalMode::Print) {
+        o << "CI is set, so nothing was written. The proposed spec:\n" << indented(p.yaml, "    ");
+        out.pointer = "The proposed spec and its diff are printed in full above (first failing test).\n";
+    } else if (wrote_spec) {
+        o << "Update mode: wrote " << spec_path << ".\n";
+        out.pointer = "Update mode: wrote " + spec_path + ".\n";
+    } else {
+        o << "Proposed spec: " << p.written.file.string() << "\n  (pictures: " << p.written.pictures
+          << ")\nReview it, then accept it (" << (stored ? "keeps the stored state names; " : "")
+          << "new states get --name NEW=Name, or --auto keeps the generated names):\n    " << accept
+          << "\nor rerun in update mode, which writes " << std::filesystem::path(spec_path).filename().string()
+          << " itself.\n";
+        out.pointer = "Proposed spec: " + p.written.file.string() +
+                      " (its diff and pictures are in the first failing test's message above)\nAccept it: " + accept +
+                      "\n";
+    }
+    if (p.diff)
+        o << "Stored -> proposed (typestar diff):\n" << indented(spec::format_diff(*p.diff), "    ");
+    else if (stored)
+        o << "(no diff: " << p.diff_error << ")\n";
+    out.report = o.str();
+    j["report"] = out.report;
+    return out;
+}
+
+nlohmann::ordered_json trace_json(const std::vector<TraceStep>& trace) {
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (const auto& s : trace)
+        steps.push_back({{"state", s.state}, {"input", s.input}, {"expected", s.expected}, {"actual", s.actual}});
+    return steps;
+}
+
+/// The additive per-test fields of typestar-check/2 (the failing word as data, its trace, whether
+/// the proposal changed this test's own transition, whether update mode took it).
+void add_test_fields(nlohmann::ordered_json& t, const TestResult& r, const SpecProposal* p, Device* device,
+                     bool updated) {
+    t["updated"] = updated;
+    if (r.counterexample && device) {
+        t["counterexample"] = {{"inputs", names_of(r.counterexample->inputs, device->inputs())},
+                               {"expected", names_of(r.counterexample->expected, device->outputs())},
+                               {"actual", names_of(r.counterexample->actual, device->outputs())},
+                               {"first_difference", r.counterexample->first_difference()}};
+    } else {
+        t["counterexample"] = nullptr;
+    }
+    t["trace"] = r.trace.empty() ? nlohmann::ordered_json(nullptr) : trace_json(r.trace);
+    t["trace_text"] = r.trace.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(format_trace(r.trace, 4));
+    const bool difference = r.failure == TestFailure::Counterexample || r.failure == TestFailure::Inputs;
+    t["transition_changed"] = difference && p && p->diff
+                                  ? nlohmann::ordered_json(transition_changed(*p->diff, r.test.state, r.test.input))
+                                  : nlohmann::ordered_json(nullptr);
+}
+
+/// After a run with a difference (`options.proposal` set): the session's proposal, learned once from
+/// the first test failing by a difference, described for the runners; each such test's message gains
+/// what the gtest plugin adds (what was re-learned, what changed, the report or a pointer to it), and
+/// in update mode the tests whose answers the written spec explains pass (`updated`).
+void propose_after_run(const Document& document, Subject& subject, SpecTestRun& run_ref, const CheckJsonOptions& options,
+                       std::vector<TestResult>& results, std::optional<SpecProposal>& proposal,
+                       std::optional<RunnerProposal>& described, std::vector<bool>& updated) {
+    SpecTestRun* run = &run_ref;
     const SpecKind& kind = kind_of(document);
-    TestRunOptions options;
+    const auto first = std::find_if(results.begin(), results.end(), [](const TestResult& r) {
+        return r.failure == TestFailure::Counterexample || r.failure == TestFailure::Inputs;
+    });
+    const bool typestate = kind.id() != DocumentKind::RegisterAutomaton && document.spec.has_value();
+    if (first != results.end()) {
+        const bool inputs_differ = first->failure == TestFailure::Inputs;
+        if (!typestate || run->device() == nullptr) {
+            SpecProposal none;
+            none.error = "proposals of a " + std::string(kind.noun()) +
+                         " are not served by `check --format json` (learn one with `typestar learn --from`)";
+            proposal = std::move(none);
+        } else {
+            proposal = propose_for_runner(document.path, &*document.spec, *run->device(),
+                                          inputs_differ ? nullptr : run->conformance(),
+                                          first->counterexample ? &*first->counterexample : nullptr, run->bound(),
+                                          options, subject.url);
+        }
+        described = describe_for_runner(document.path, &*document.spec, *proposal, *options.proposal, inputs_differ,
+                                        first->test.name);
+        bool printed = false;
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            TestResult& r = results[i];
+            if (r.failure != TestFailure::Counterexample && r.failure != TestFailure::Inputs) continue;
+            const SpecProposal& p = *proposal;
+            if (p.spec && p.written.wrote_spec && r.counterexample &&
+                proposal_explains(*p.spec, *r.counterexample, *run->device())) {
+                updated[i] = true;
+                r.status = TestStatus::Passed;
+                r.failure = TestFailure::None;
+                r.message = "typestar: " + typestar::suite_identifier(*document.spec) + "." + r.test.name +
+                            ": the device's answer on " +
+                            to_string(r.counterexample->inputs, run->device()->inputs()) +
+                            " is in the updated spec (update mode: wrote " + document.path + ").\n";
+                continue;
+            }
+            std::string m = r.message;
+            if (!p.spec) {
+                m += described->report;
+            } else {
+                if (p.written.wrote_spec)
+                    m += "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
+                m += (p.shared() ? "Re-learned by another test process of this run.\n" + p.summary
+                                 : "Re-learned with " + p.summary);
+                if (p.diff) m += change_summary(*p.diff, r.test.state, r.test.input);
+                m += printed ? described->pointer : described->report;
+                printed = true;
+            }
+            r.message = m;
+        }
+    }
+
+}
+
+}  // namespace
+
+int write_check_json(std::ostream& out, const Document& document, Subject& subject, std::optional<std::size_t> bound) {
+    CheckJsonOptions options;
     options.bound = bound;
-    options.device_url = subject.url;
-    const std::unique_ptr<SpecTestRun> run = kind.test_run(document, subject, options);
+    return write_check_json(out, document, subject, options);
+}
+
+int write_check_json(std::ostream& out, const Document& document, Subject& subject, const CheckJsonOptions& options) {
+    const SpecKind& kind = kind_of(document);
+    TestRunOptions run_options;
+    run_options.bound = options.bound;
+    run_options.device_url = subject.url;
+    const std::unique_ptr<SpecTestRun> run = kind.test_run(document, subject, run_options);
     std::vector<TestResult> results;
     for (std::size_t i = 0; i < run->plan().size(); ++i) results.push_back(run->run(i));
+
+    // After a difference, the session's proposal (learned once, from the first failing test's word),
+    // as the gtest plugin does; update mode then passes every test whose answer the written spec explains.
+    std::optional<SpecProposal> proposal;
+    std::optional<RunnerProposal> described;
+    std::vector<bool> updated(results.size(), false);
+    if (options.proposal) propose_after_run(document, subject, *run, options, results, proposal, described, updated);
 
     const auto [verdict, exit_code] = verdict_of(results);
     std::size_t passed = 0, failed = 0, skipped = 0, words = 0;
     std::vector<std::string> untested;  // "state S, input x: unknown (...)" or the RA reason
     nlohmann::ordered_json tests = nlohmann::ordered_json::array();
-    for (const auto& r : results) {
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const TestResult& r = results[i];
         passed += r.status == TestStatus::Passed;
         failed += r.status == TestStatus::Failed;
         skipped += r.status == TestStatus::Skipped;
         words += r.words;
         if (r.status == TestStatus::NotTested) untested.push_back(r.test.state + " " + r.test.input + ": " + r.reason);
-        tests.push_back(nlohmann::ordered_json{{"name", r.test.name},
-                                               {"state", r.test.state},
-                                               {"input", r.test.input},
-                                               {"line", r.test.line},
-                                               {"status", test_status_name(r.status)},
-                                               {"message", r.message},
-                                               {"reason", text_or_null(r.reason)},
-                                               {"words", r.words},
-                                               {"failure", r.failure == TestFailure::None
-                                                               ? nlohmann::ordered_json(nullptr)
-                                                               : nlohmann::ordered_json(failure_name(r.failure))}});
+        nlohmann::ordered_json t{{"name", r.test.name},
+                                 {"state", r.test.state},
+                                 {"input", r.test.input},
+                                 {"line", r.test.line},
+                                 {"status", test_status_name(r.status)},
+                                 {"message", r.message},
+                                 {"reason", text_or_null(r.reason)},
+                                 {"words", r.words},
+                                 {"failure", r.failure == TestFailure::None ? nlohmann::ordered_json(nullptr)
+                                                                            : nlohmann::ordered_json(failure_name(r.failure))}};
+        add_test_fields(t, r, proposal ? &*proposal : nullptr, run->device(), updated[i]);
+        tests.push_back(std::move(t));
     }
     const std::size_t total = results.size();
     std::ostringstream summary;
@@ -288,7 +528,7 @@ int write_check_json(std::ostream& out, const Document& document, Subject& subje
     const TestRunTiming timing = run->timing();
     const PhaseCounts t = run->stats().total();
     nlohmann::ordered_json j;
-    j["format"] = "typestar-check/1";
+    j["format"] = kCheckFormat;
     j["spec"] = document.path;
     j["name"] = document.name;
     j["kind"] = kind.id() == DocumentKind::RegisterAutomaton ? "register-automaton" : "typestate";
@@ -315,13 +555,66 @@ int write_check_json(std::ostream& out, const Document& document, Subject& subje
     std::string reason;
     for (const auto& u : untested) reason += (reason.empty() ? "" : "; ") + u;
     j["not_tested"] = {{"count", untested.size()}, {"reason", text_or_null(reason)}};
+    j["proposal"] = described ? described->json : nlohmann::ordered_json(nullptr);
+    j["learned"] = nullptr;
     out << j.dump(2) << "\n";
     return exit_code;
 }
 
+int write_first_run_json(std::ostream& out, const std::string& spec, Subject& subject, const CheckJsonOptions& options) {
+    if (!options.proposal) throw std::invalid_argument("the spec " + spec + " does not exist");
+    nlohmann::ordered_json j;
+    j["format"] = kCheckFormat;
+    j["spec"] = spec;
+    j["name"] = nullptr;
+    j["kind"] = "typestate";
+    j["device"] = subject.url;
+    const ProposalMode mode = *options.proposal;
+    const auto proposed = proposed_path(spec, "yaml").filename().string();
+    const auto file = std::filesystem::path(spec).filename().string();
+    std::string summary;
+    int code = 1;
+    if (mode == ProposalMode::Print) {
+        summary = "fail: the spec " + spec + " does not exist. CI is set, so typestar neither learns nor writes it "
+                  "here. Learn it locally (run without CI set: it writes " + proposed +
+                  " for review, or the spec itself in update mode), then commit " + file + ".";
+        j["learned"] = nullptr;
+        j["proposal"] = nullptr;
+    } else {
+        if (!subject.device.typestate)
+            throw std::invalid_argument(subject.url + " is not a typestate device: a missing spec is learned from one");
+        const SpecProposal p = propose_for_runner(spec, nullptr, *subject.device.typestate, nullptr, nullptr,
+                                                  options.bound.value_or(2), options, subject.url);
+        RunnerProposal d = describe_for_runner(spec, nullptr, p, mode, false, "");
+        if (!p.spec) {
+            code = 2;
+            summary = "error: the spec " + spec + " does not exist, and learning it from " +
+                      (options.device_label.empty() ? subject.url : options.device_label) + " failed: " + p.error;
+            j["learned"] = nullptr;
+        } else {
+            code = p.written.wrote_spec ? 0 : 1;
+            const std::string from = options.device_label.empty() ? subject.url : options.device_label;
+            summary = std::string(code == 0 ? "pass: learned " : "fail: the spec does not exist, so it was learned: ") +
+                      spec + " from " + from + " with " + p.summary + d.report;
+            j["learned"] = {{"states", p.spec->typestate.states.size()},
+                            {"bound", p.spec->bounds.distinguisher},
+                            {"learner", learner_name(options.learner)},
+                            {"summary", p.summary}};
+        }
+        j["proposal"] = d.json;
+    }
+    j["verdict"] = code == 0 ? "pass" : code == 1 ? "fail" : "error";
+    j["exit_code"] = code;
+    j["summary"] = summary;
+    j["tests"] = nlohmann::ordered_json::array();
+    j["not_tested"] = {{"count", 0}, {"reason", nullptr}};
+    out << j.dump(2) << "\n";
+    return code;
+}
+
 void write_check_error_json(std::ostream& out, const std::string& spec, const std::string& message) {
     nlohmann::ordered_json j;
-    j["format"] = "typestar-check/1";
+    j["format"] = kCheckFormat;
     j["spec"] = spec;
     j["verdict"] = "error";
     j["exit_code"] = 2;

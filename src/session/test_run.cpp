@@ -308,6 +308,7 @@ TestResult TypestateTestRun::run_words(const TransitionTest& t) {
     r.status = TestStatus::Failed;
     r.failure = TestFailure::Counterexample;
     r.counterexample = report.counterexample;
+    r.trace = report.trace;
     r.message = failure_message(t, run, report);
     return r;
 }
@@ -438,6 +439,7 @@ TestResult RegisterTestRun::run(std::size_t index) {
     r.status = TestStatus::Failed;
     r.failure = TestFailure::Counterexample;
     r.data_counterexample = cex;
+    r.trace = report.trace;
     r.message = m.str();
     return r;
 }

@@ -1,8 +1,10 @@
-// `typestar check SPEC --device URL --format json` (typestar-check/1): the object the JUnit 5 and
+// `typestar check SPEC --device URL --format json` (typestar-check/2): the object the JUnit 5 and
 // node:test runners read, one result per planned test, composed by the session (issue 35/36).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,7 +33,7 @@ void expect_schema(const nlohmann::json& j) {
     for (const char* key : {"format", "spec", "name", "kind", "bound", "method", "verdict", "exit_code", "summary",
                             "assumptions", "timing", "reproduce", "stats", "tests", "not_tested"})
         EXPECT_TRUE(j.contains(key)) << key << " in " << j.dump(2);
-    EXPECT_EQ(j.at("format"), "typestar-check/1");
+    EXPECT_EQ(j.at("format"), "typestar-check/2");
     EXPECT_EQ(j.at("method"), "alg2");
     for (const char* key : {"tmax_ms", "spec_tmax_ms", "max_delay_ms", "note"}) EXPECT_TRUE(j.at("timing").contains(key));
     for (const char* key : {"queries_executed", "symbols_executed", "waits_executed"})
@@ -136,6 +138,121 @@ TEST_F(CliCheckJson, TheTimingInForceAndTheSpecsAreBothReported) {
     std::size_t tmax_lines = 0;  // one tmax assumption, not one per test's observed delay
     for (const auto& a : j.at("assumptions")) tmax_lines += a.get<std::string>().find("tmax=") != std::string::npos;
     EXPECT_EQ(tmax_lines, 1u) << j.at("assumptions").dump(2);
+}
+
+/// The mutant copied into the test's directory (a proposal is written next to it).
+std::string copy_mutant(const std::filesystem::path& dir) {
+    const auto to = dir / "m.yaml";
+    std::filesystem::copy_file(kMutant, to, std::filesystem::copy_options::overwrite_existing);
+    return to.string();
+}
+
+TEST_F(CliCheckJson, AFailingRunCarriesTheSessionsProposalAndWhichTestsTransitionChanged) {
+    const std::string spec = copy_mutant(dir_);
+    const Result r = run({"check", spec, "--device", "model:" + kMediaPlayer, "--format", "json", "--propose"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    expect_schema(j);
+    EXPECT_EQ(j.at("format"), "typestar-check/2");
+    const auto& p = j.at("proposal");
+    EXPECT_EQ(p.at("status"), "written") << p.dump(2);
+    EXPECT_EQ(p.at("path"), (dir_ / "m.proposed.yaml").string());
+    EXPECT_TRUE(std::filesystem::exists(dir_ / "m.proposed.yaml"));
+    // The diff as data: the stored spec's `stop` transitions changed, to a state it has not.
+    ASSERT_TRUE(p.at("diff").is_object());
+    std::set<std::string> changed;
+    for (const auto& c : p.at("diff").at("changes")) {
+        EXPECT_EQ(c.at("input"), "stop") << c.dump();
+        changed.insert(c.at("state").get<std::string>());
+    }
+    EXPECT_EQ(changed.count("Started"), 1u) << p.at("diff").dump(2);
+    EXPECT_FALSE(p.at("diff").at("new_only_states").empty());
+    // Per test: whether its own transition changed, the failing word as data and its trace.
+    std::size_t mine = 0, through = 0, reported = 0;
+    for (const auto& t : j.at("tests")) {
+        if (t.at("status") != "failed") {
+            EXPECT_TRUE(t.at("transition_changed").is_null()) << t.dump();
+            continue;
+        }
+        const bool own = t.at("transition_changed").get<bool>();
+        EXPECT_EQ(own, t.at("input") == "stop" && changed.count(t.at("state").get<std::string>()) == 1) << t.dump();
+        own ? ++mine : ++through;
+        const std::string m = t.at("message");
+        EXPECT_NE(m.find(own ? "<- this test's transition" : "did not change: its words pass through"), std::string::npos) << m;
+        reported += m.find("Stored -> proposed (typestar diff)") != std::string::npos;
+        const auto& cex = t.at("counterexample");
+        const auto k = cex.at("first_difference").get<std::size_t>();
+        EXPECT_NE(cex.at("expected").at(k), cex.at("actual").at(k)) << cex.dump();
+        EXPECT_EQ(t.at("trace").size(), cex.at("inputs").size());
+        EXPECT_NE(t.at("trace_text").get<std::string>().find("<- differs"), std::string::npos);
+    }
+    EXPECT_GT(mine, 0u);
+    EXPECT_GT(through, 0u);
+    EXPECT_EQ(reported, 1u);  // the full diff once, the others point to it
+    // The accept command works as printed: the proposal has a state the spec has not (--auto).
+    const std::string accept = p.at("accept");
+    EXPECT_NE(accept.find(" --auto"), std::string::npos) << accept;
+    std::vector<std::string> args;
+    std::istringstream words(accept.substr(std::string("typestar ").size()));
+    for (std::string w; words >> w;) args.push_back(w);
+    const Result a = run(args);
+    EXPECT_EQ(a.status, 0) << accept << "\n" << a.err;
+    EXPECT_EQ(run({"check", spec, "--device", "model:" + kMediaPlayer}).status, 0);
+}
+
+TEST_F(CliCheckJson, UpdateModeKeepsTheStoredNamesWritesTheSpecAndPasses) {
+    const std::string spec = copy_mutant(dir_);
+    const Result r = run({"check", spec, "--device", "model:" + kMediaPlayer, "--format", "json", "--update"});
+    EXPECT_EQ(r.status, 0) << r.err << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j.at("verdict"), "pass");
+    EXPECT_EQ(j.at("proposal").at("status"), "updated");
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "m.proposed.yaml"));
+    std::size_t updated = 0;
+    for (const auto& t : j.at("tests")) {
+        EXPECT_EQ(t.at("status"), "passed") << t.dump();
+        updated += t.at("updated").get<bool>();
+    }
+    EXPECT_GT(updated, 0u);
+    const std::string written = testing_support::read(spec);
+    for (const char* kept : {"  Started:", "  PreparedSync:", "  Paused:"})
+        EXPECT_NE(written.find(kept), std::string::npos) << kept << " in\n" << written;
+    EXPECT_EQ(run({"check", spec, "--device", "model:" + kMediaPlayer}).status, 0);
+    // CI beats update mode: nothing is written, the proposal is printed.
+    const std::string again = copy_mutant(dir_);
+    const Result ci = run({"check", again, "--device", "model:" + kMediaPlayer, "--format", "json", "--update", "--ci"});
+    EXPECT_EQ(ci.status, 1);
+    const auto c = nlohmann::json::parse(ci.out).at("proposal");
+    EXPECT_EQ(c.at("status"), "printed");
+    EXPECT_TRUE(c.at("path").is_null());
+    EXPECT_NE(c.at("yaml").get<std::string>().find("states:"), std::string::npos);
+    EXPECT_EQ(testing_support::read(again), testing_support::read(kMutant));
+}
+
+TEST_F(CliCheckJson, AFirstRunLearnsWithTheSessionAndGivesTheAcceptCommandThatWorks) {
+    const std::string spec = (dir_ / "new.yaml").string();
+    const Result ci = run({"check", spec, "--device", "model:" + kMediaPlayer, "--format", "json", "--propose", "--ci"});
+    EXPECT_EQ(ci.status, 1);
+    EXPECT_NE(nlohmann::json::parse(ci.out).at("summary").get<std::string>().find("CI is set"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "new.proposed.yaml"));
+
+    const Result r = run({"check", spec, "--device", "model:" + kMediaPlayer, "--format", "json", "--propose", "--bound", "3"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j.at("verdict"), "fail");
+    EXPECT_EQ(j.at("learned").at("bound"), 3);
+    EXPECT_EQ(j.at("learned").at("learner"), "lsharp");
+    EXPECT_GT(j.at("learned").at("states").get<int>(), 1);
+    const std::string accept = j.at("proposal").at("accept");
+    EXPECT_EQ(accept, "typestar accept " + spec + " --auto");
+    EXPECT_EQ(run({"accept", spec, "--auto"}).status, 0);
+    EXPECT_EQ(run({"check", spec, "--device", "model:" + kMediaPlayer}).status, 0);
+
+    const std::string updated = (dir_ / "updated.yaml").string();
+    const Result u = run({"check", updated, "--device", "model:" + kMediaPlayer, "--format", "json", "--update"});
+    EXPECT_EQ(u.status, 0) << u.err;
+    EXPECT_EQ(nlohmann::json::parse(u.out).at("verdict"), "pass");
+    EXPECT_TRUE(std::filesystem::exists(updated));
 }
 
 TEST_F(CliCheckJson, ARunThatCannotStartIsAnErrorObject) {

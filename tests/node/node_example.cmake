@@ -165,10 +165,11 @@ run_tests(fail CI=1 JOB_VERSION=2 TYPESTAR_ENGINE=check)
 expect_all("not ok 5 - Job.s3_cancel" "# fail 1" "typestar: Job.s3_cancel: the device does not conform to the spec."
   "    3     s3     cancel  err       ok      <- differs"
   "Reproduce: node --test --test-name-pattern='^Job\\.s3_cancel$'"
-  "Re-learned (seeded with the stored spec): 3 states" "CI is set, so nothing was written. The proposed spec:")
+  "Re-learned with L# (seeded with the stored spec)" "CI is set, so nothing was written. The proposed spec:"
+  "    s3 cancel: err  =>  -> s3   <- this test's transition")
 expect_file_unchanged("${spec}" "the spec was written on CI (engine check)")
 run_tests(pass JOB_VERSION=2 TYPESTAR_UPDATE=1 TYPESTAR_ENGINE=check)
-expect_all("Job.s3_cancel: the device's answers are in the updated spec." "# fail 0")
+expect_all("typestar: Update mode: wrote ${spec}." "Job.s3_cancel: the device's answer on start wait cancel is in the updated spec (update mode: wrote ${spec})." "# fail 0")
 file(READ "${spec}" output)
 expect("framework: job-2.0.0")
 file(READ "${SOURCE}/examples/node_job/specs/job.yaml" committed)
@@ -178,13 +179,13 @@ file(REMOVE "${proposed}" "${WORK}/specs/job.proposed.dot")
 # 5. No spec: on CI a clear failure and nothing written; locally, the committed spec is learned.
 file(REMOVE "${spec}" "${proposed}" "${WORK}/specs/job.proposed.dot")
 run_tests(fail CI=1)
-expect_all("not ok 1 - job.learn" "typestar: the spec ${spec} does not exist."
+expect_all("not ok 1 - job.learn" "typestar: fail: the spec ${spec} does not exist."
   "CI is set, so typestar neither learns nor writes it here.")
 if(EXISTS "${spec}" OR EXISTS "${proposed}")
   message(FATAL_ERROR "a spec was written on CI")
 endif()
 run_tests(fail)
-expect_all("does not exist, so it was learned from Job: 3 states, learned by the typestar CLI at distinguisher bound B=2 (asked: the CLI's default, from the default)." "Proposed spec: ${proposed}")
+expect_all("the spec does not exist, so it was learned: ${spec} from node:test in-process Job with L# (from scratch: no spec yet), DroidStar Algorithm 2 at B=2 as equivalence oracle: 3 states," "Proposed spec: ${proposed}")
 file(READ "${proposed}" learned)
 file(READ "${SOURCE}/examples/node_job/specs/job.yaml" committed)
 # What the search beyond the bound ran is the run's own provenance (how many words its last search
@@ -210,10 +211,9 @@ expect_all("not ok 1 - job.settings" "TYPESTAR_BOUND=three: the bound is a non-n
 # First run at B=1 (TYPESTAR_BOUND, with TYPESTAR_LEARNER): states, bound, search beyond it, the CLI's warning.
 file(REMOVE "${spec}" "${proposed}" "${WORK}/specs/job.proposed.dot")
 run_tests(fail TYPESTAR_BOUND=1 TYPESTAR_LEARNER=lstar)
-expect_all("does not exist, so it was learned from Job: 3 states, learned by the typestar CLI at distinguisher bound B=1 "
-  "(asked: --bound 1, from TYPESTAR_BOUND=1)."
-  "Searched beyond the bound: search of 3 random words per transition"
-  "learned 3 typestate states (Mealy machine: + the err sink) with L*"
+expect_all("the spec does not exist, so it was learned: ${spec} from node:test in-process Job with L* (from scratch: no spec yet), DroidStar Algorithm 2 at B=1 as equivalence oracle: 3 states,"
+  "(The bound was asked by TYPESTAR_BOUND=1.)"
+  "Searched beyond the bound: "
   "warning: the bound is tight"
   "    typestar accept ${spec} --auto\n")
 # The accept command it prints works (all states are new: --auto keeps the generated names).
@@ -226,10 +226,10 @@ const { specTests } = require('typestar-node-device/test');
 specTests(path.join(__dirname, '..', 'specs', 'bound.yaml'), require('../purposes/job'), { bound: 3 });
 ")
 run_file(fail extra/bound-spec.js)
-expect("at distinguisher bound B=3 (asked: --bound 3, from option bound: 3).")
+expect_all("DroidStar Algorithm 2 at B=3 as equivalence oracle" "(The bound was asked by option bound: 3.)")
 file(REMOVE "${WORK}/specs/bound.proposed.yaml" "${WORK}/specs/bound.proposed.dot")
 run_file(fail extra/bound-spec.js TYPESTAR_BOUND=auto)
-expect("(asked: --bound auto, from TYPESTAR_BOUND=auto).")
+expect("(The bound was asked by TYPESTAR_BOUND=auto: 'auto' is not served by the CLI's first run, which learned at its default bound.)")
 file(REMOVE "${WORK}/specs/bound.proposed.yaml" "${WORK}/specs/bound.proposed.dot")
 
 # 7. Update mode keeps the team's state names (as `typestar accept` does) and passes.
@@ -330,4 +330,4 @@ states:
 ")
 run_tests(fail CI=1)
 expect_all("not ok 1 - Job.purpose" "# fail 1" "# pass 0" "callins of the purpose the spec does not have: cancel"
-  "re-learned from the purpose (from scratch: other callins or callbacks)")
+  "re-learned from the purpose: L# (from scratch: the device's inputs are not the spec's)")

@@ -1,22 +1,26 @@
-// The node:test runner through `typestar check SPEC --device URL --format json` (typestar-check/1):
+// The node:test runner through `typestar check SPEC --device URL --format json` (typestar-check/2):
 // the spec's whole suite runs ONCE per spec and process, in the CLI, with the check's shared
 // prefixes, cache, batching and quiescence double-check, against the purpose served by this process
 // over loopback (the same Agent that serves it for learning). Each node:test test then reports its
 // transition's entry of the JSON: passed (diagnostics: spec, bound, transition, the assumptions),
-// failed (the CLI's message; a `fail` verdict proposes as a difference does, a `timing` one proposes
-// nothing), not tested / skipped (a skip with the CLI's reason). The CLI decides; this file maps.
+// failed (the CLI's message, which after a difference carries the session's proposal; a timing
+// failure proposes nothing), passed in update mode (the CLI wrote the spec and it explains the
+// answer), not tested / skipped (a skip with the CLI's reason). The CLI decides; this file prints.
 'use strict';
 
-const { changeSummary } = require('./cli');
-
-const FORMAT = 'typestar-check/1';
-/// The failures (typestar-check/1 `failure`) that are the class's answer, so a proposal is learned.
-const PROPOSES = new Set(['counterexample', 'partition']);
+const FORMAT = 'typestar-check/2';
 
 /// The arguments of the one check of `run`'s spec (the URL is filled in when the agent listens).
+/// What a failing or first run writes is the CLI's (the gtest plugin's rules, docs/runners.md):
+/// `--propose` always, `--update` in update mode, `--ci` on CI (it beats update mode); the proposal's
+/// provenance names this purpose, not the loopback port it is served on.
 function checkArgs(run) {
   const s = run.settings;
-  const args = ['check', run.spec, '--device', '', '--format', 'json'];
+  const args = ['check', run.spec, '--device', '', '--format', 'json', '--propose',
+    '--device-label', `node:test in-process ${run.def.name}`];
+  if (s.update) args.push('--update');
+  if (s.ci) args.push('--ci');
+  if (s.learner) args.push('--learner', s.learner);
   if (s.bound !== null && s.bound !== 'auto') args.push('--bound', String(s.bound));
   if (s.timing.tmaxMs !== undefined) args.push('--tmax', String(s.timing.tmaxMs));
   if (s.timing.tminMs !== undefined) args.push('--tmin', String(s.timing.tminMs));
@@ -44,9 +48,9 @@ function entryOf(report, tr) {
 
 /// This transition's test from the spec's one `typestar check --format json`: the CLI's status for
 /// it, its message when it failed, its reason when it was not tested. A failure the CLI calls a
-/// counterexample (or partition) proposes (re-learned, diffed; accepted in update mode, then checked
-/// again); timing, device, nondeterminism, inputs and plan failures propose nothing. A missing entry
-/// or a report that is not one fails (never a pass).
+/// counterexample (or other inputs) carries the session's proposal in its message; update mode
+/// passes the tests the written spec explains (`updated`); timing, device, nondeterminism, partition
+/// and plan failures propose nothing. A missing entry or a report that is not one fails (never a pass).
 async function runChecked(ctx, t) {
   const { run, suite, tr, name, reproduce } = ctx;
   const c = await run.checked();
@@ -68,6 +72,15 @@ async function runChecked(ctx, t) {
     throw new Error(`typestar: ${name}: passed in the check, but the device recorded a timing violation after the ` +
                     `check's last query, which voids the pass: ${c.unheard[0]}\n${where}${reproduce}`);
   }
+  if (e.status === 'passed' && e.updated) {
+    // Update mode: the CLI wrote the spec (keeping the stored names) and it explains this answer.
+    if (!run.updateAnnounced) {
+      run.updateAnnounced = true;
+      process.stdout.write(`typestar: ${report.proposal.report}`);
+    }
+    process.stdout.write(e.message);
+    return;
+  }
   if (e.status === 'passed') {
     if (typeof t.diagnostic === 'function') {
       t.diagnostic(`spec: ${run.spec}:${tr.line}, bound B=${report.bound}, transition (${tr.state}, ${tr.input})`);
@@ -82,34 +95,16 @@ async function runChecked(ctx, t) {
   }
   // The CLI's message as it printed it (trace, what passing relies on); its device is this process's
   // loopback agent, gone after the run: the node --test line reruns the test.
-  let m = `${(e.message || `typestar: ${name}: failed (${e.failure})`).trimEnd()}\n` +
+  const m = `${(e.message || `typestar: ${name}: failed (${e.failure})`).trimEnd()}\n` +
     `(${report.device} above was ${run.def.name} served by this test process to \`typestar check\` for this run ` +
     'and is gone; to rerun:)\n' +
     `${reproduce}\n`;
-  if (!PROPOSES.has(e.failure)) {
+  if (!report.proposal || !['counterexample', 'inputs'].includes(e.failure)) {
     throw new Error(`${m}${e.failure === 'timing' ? 'A timing failure proposes nothing (the protocol may not have changed): '
       : 'No verdict, so nothing is proposed: '}${report.summary}\n`);
   }
-  const p = await run.propose(run.settings.bound ?? suite.bound);
-  if (p.error) throw new Error(`${m}Re-learning (seeded with the stored spec, by the typestar CLI) failed: ${p.error}\n`);
-  if (p.wroteSpec) {
-    // Update mode: passes when the written spec's check passes this transition.
-    run.checkRun = null;
-    const again = await run.checked();
-    const now = again.report ? entryOf(again.report, tr) : null;
-    if (now && now.status === 'passed') {
-      if (!run.updateAnnounced) {
-        run.updateAnnounced = true;
-        process.stdout.write(`typestar: ${p.report}`);
-      }
-      process.stdout.write(`typestar: ${name}: the device's answers are in the updated spec.\n`);
-      return;
-    }
-    m += 'Re-learned and wrote the spec, but its check still fails this transition (a non-deterministic device?).\n';
-  }
-  m += `Re-learned (seeded with the stored spec): ${p.summary}${changeSummary(p.changed, tr.state, tr.input)}`;
-  m += run.reportPrinted ? p.pointer : p.report;
-  run.reportPrinted = true;
+  // A difference: the message ends with the session's proposal (what was re-learned, what changed,
+  // this test's own transition marked, where it was written and the accept command).
   throw new Error(m);
 }
 

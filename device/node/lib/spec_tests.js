@@ -459,7 +459,7 @@ function specTests(specFile, purpose, options = {}) {
   // TYPESTAR_ENGINE=local / `engine: 'local'` runs it here, word by word.
   run.viaCheck = s.engine !== 'local';
   if (!fs.existsSync(spec)) {
-    test(`${fallbackName(spec, options.name)}.learn`, () => runLearn(run, options));
+    test(`${fallbackName(spec, options.name)}.learn`, () => runLearn(run));
     return;
   }
   let suite;
@@ -551,34 +551,35 @@ async function runMismatch(run, suite, mismatch) {
     m += 'Check that the test names the right spec file and the right purpose.\n';
     throw new Error(m);
   }
-  const bound = run.settings.bound ?? suite.bound;
-  const p = await run.propose(bound, false);
-  m += p.error ? `Re-learning failed: ${p.error}\n`
-    : `If the class really changed, here it is re-learned from the purpose (from scratch: other callins or callbacks): ${p.summary}${p.report}`;
-  if (p.wroteSpec) {
+  // Other callins or callbacks of the same class: the CLI's check fails on them and proposes the
+  // purpose re-learned (from scratch when the inputs differ), with the accept command that takes it.
+  const c = await run.checked();
+  const p = c.report && c.report.proposal;
+  if (!p || p.status === 'error') {
+    m += `Re-learning failed: ${c.error || (p ? p.error : c.report.summary)}\n`;
+    throw new Error(m);
+  }
+  m += `If the class really changed, here it is re-learned from the purpose: ${p.summary}${p.report}`;
+  if (p.status === 'updated') {
     process.stdout.write(`typestar: ${m}`);
     return;
   }
   throw new Error(m);
 }
 
-async function runLearn(run, options) {
+async function runLearn(run) {
   enter(run);
+  const c = await run.checked();
+  if (c.error) throw new Error(`typestar: the spec ${run.spec} does not exist, and learning it from ${run.def.name} failed: ${c.error}`);
+  const r = c.report;
   const s = run.settings;
-  const proposed = proposedPath(run.spec, 'yaml');
-  if (s.ci) {
-    throw new Error(`typestar: the spec ${run.spec} does not exist.\nCI is set, so typestar neither learns nor writes ` +
-                    `it here. Learn it locally (run this test without CI set: it writes ${path.basename(proposed)} for ` +
-                    `review, or the spec itself with TYPESTAR_UPDATE=1), then commit ${path.basename(run.spec)}.`);
-  }
-  const p = await run.propose(s.bound);
-  if (p.error)
-    throw new Error(`typestar: the spec ${run.spec} does not exist, and learning it from ${run.def.name} failed: ${p.error}`);
-  if (p.wroteSpec) {
-    process.stdout.write(`typestar: learned ${run.spec} from ${run.def.name}: ${p.summary}Review and commit it.\n`);
+  const asked = s.bound === null ? '' : `(The bound was asked by ${s.boundFrom}${s.bound === 'auto'
+    ? ": 'auto' is not served by the CLI's first run, which learned at its default bound" : ''}.)\n`;
+  if (r.verdict === 'pass') {
+    process.stdout.write(`typestar: ${r.summary}${asked}Review and commit it.\n`);
     return;
   }
-  throw new Error(`typestar: the spec ${run.spec} does not exist, so it was learned from ${run.def.name}: ${p.summary}${p.report}`);
+  throw new Error(`typestar: ${r.summary}${asked}`);
 }
 
 async function runTransition(run, suite, tr, t) {

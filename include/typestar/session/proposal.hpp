@@ -68,6 +68,16 @@ namespace typestar {
 /// refuses a smaller proposal without --force.
 [[nodiscard]] std::string stored_states_lost(const spec::SpecDiff& diff);
 
+/// True when the diff (stored -> proposal) changes the stored spec's transition (`state`, `input`).
+[[nodiscard]] bool transition_changed(const spec::SpecDiff& diff, std::string_view state, std::string_view input);
+
+/// What changed from the stored spec to the proposal as a failing test of transition (`state`,
+/// `input`) says it: "What changed (stored -> proposed):", one line per changed transition (the
+/// stored spec's names) with this test's own marked "<- this test's transition", the callins,
+/// callbacks and states added or gone, and, when its own did not change, "This test's transition
+/// (S, i) did not change: its words pass through a transition that did." Every front end prints it.
+[[nodiscard]] std::string change_summary(const spec::SpecDiff& diff, std::string_view state, std::string_view input);
+
 /// Pictures of a proposal written next to its YAML (render::write_proposal_pictures where
 /// typestar is built with Graphviz): the files written; throws to say why there are none.
 using ProposalPictures = std::function<std::vector<std::filesystem::path>(
@@ -131,6 +141,9 @@ struct ProposalRequest {
     /// lock, reused when it explains the requester's counterexample and its files are in place).
     std::string share_key;
     std::string requester;                ///< who asks (a gtest `Suite.Name`), recorded for the others
+    /// Recorded as the learned spec's provenance `device` (empty: the device's name). A runner
+    /// serving its device on a loopback port names it here, so the same answers give the same bytes.
+    std::string device_label;
     ProposalPictures pictures;            ///< Write mode: the pictures next to the proposal
 };
 

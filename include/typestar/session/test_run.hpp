@@ -21,6 +21,7 @@
 
 #include "typestar/device/data_device.hpp"
 #include "typestar/ra/oracle.hpp"
+#include "typestar/session/proposal.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/session/test_plan.hpp"
 #include "typestar/sul/stats.hpp"
@@ -72,6 +73,10 @@ struct TestResult {
     std::optional<Counterexample> counterexample;
     /// Failed by a register-automaton difference: the data word.
     std::optional<ra::RaCounterexample> data_counterexample;
+    /// Failed by a difference (either kind): the failing word as named steps (the spec's state
+    /// before each input, the input, the expected and the actual answer), what the message's trace
+    /// table shows (format_trace), as data for the runners (typestar-check/2).
+    std::vector<TraceStep> trace;
 };
 
 /// Options of a test run.
@@ -151,6 +156,38 @@ protected:
 /// std::invalid_argument like SpecKind::test_run (a device of the other kind).
 int write_check_json(std::ostream& out, const Document& document, Subject& subject,
                      std::optional<std::size_t> bound = std::nullopt);
+
+/// Options of `typestar check --format json` (write_check_json, write_first_run_json).
+struct CheckJsonOptions {
+    std::optional<std::size_t> bound;       ///< default: the spec's distinguisher bound
+    /// After a difference (or for a missing spec): propose as the gtest plugin does, by this mode
+    /// (proposal_mode); nullopt: nothing is learned or written (typestar-check/1's behaviour).
+    std::optional<ProposalMode> proposal;
+    LearnerKind learner = LearnerKind::LSharp;  ///< the learner of the proposal
+    ProposalPictures pictures;              ///< Write mode: the pictures next to the proposal
+    /// The proposal's provenance `device` (empty: the device's name, e.g. a loopback URL).
+    std::string device_label;
+};
+
+/// The gtest plugin's rules for what a failing or first run writes: on CI nothing (Print, which
+/// beats update mode), else with `update` the spec itself (keeping the stored names; the tests its
+/// answers explain pass), else with `propose` `<spec>.proposed.yaml` for review; nullopt: neither
+/// asked.
+[[nodiscard]] std::optional<ProposalMode> proposal_mode(bool propose, bool update, bool ci) noexcept;
+
+/// write_check_json with every option: with `options.proposal`, a run with a difference learns the
+/// proposal once (the session's propose_spec, seeded with the stored spec through the run's oracle
+/// stack), writes it by mode and adds it to the object (`proposal`: path, the accept command that
+/// works, the diff as data, the report text; per test: `transition_changed`, `updated`); update
+/// mode passes the tests whose answers the written spec explains. Typestates only propose.
+int write_check_json(std::ostream& out, const Document& document, Subject& subject, const CheckJsonOptions& options);
+
+/// The first run of a runner, when the spec at `spec` does not exist: the same object with no
+/// tests and `learned` (states, bound, learner, summary with the bound change and tight-bound
+/// warnings) and `proposal`. CI (Print): nothing is learned, verdict "fail" saying so. Write: the
+/// proposal is learned and written for review, verdict "fail" (exit 1). Update: the spec is
+/// written, verdict "pass" (exit 0). A learning failure is "error" (exit 2).
+int write_first_run_json(std::ostream& out, const std::string& spec, Subject& subject, const CheckJsonOptions& options);
 
 /// The object of write_check_json for a run that could not start (`message`: the spec does not
 /// load, the device cannot be opened): verdict "error", exit code 2, no tests.

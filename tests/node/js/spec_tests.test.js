@@ -288,7 +288,8 @@ test('a purpose whose inputs are not the spec\'s is one failing test before any 
   const r = await tests.get('Job.purpose')();
   assert.match(r.error, /does not match the learning purpose of Job; no word was run/);
   assert.match(r.error, /callins of the spec the purpose does not have: cancel/);
-  assert.match(r.error, /re-learned from the purpose \(from scratch: other callins or callbacks\): 3 states/);
+  // The session's proposal, learned from scratch (the inputs differ), printed as the CLI gave it.
+  assert.match(r.error, /re-learned from the purpose: L# \(from scratch: the device's inputs are not the spec's\)[^\n]*: 3 states/);
   assert.match(r.error, /CI is set, so nothing was written/);
 });
 
@@ -409,7 +410,7 @@ test('engine check: a difference fails its test with the CLI\'s trace, the propo
     assert.match(m, /typestar: Job\.s3_cancel: the device does not conform to the spec\./);
     assert.match(m, /3 +s3 +cancel +err +ok +<- differs/);
     assert.match(m, /Reproduce: node --test --test-name-pattern='\^Job\\\.s3_cancel\$' /);
-    assert.match(m, /Re-learned \(seeded with the stored spec\): 3 states/);
+    assert.match(m, /Re-learned with L# \(seeded with the stored spec\)[^\n]*: 3 states/);
     assert.match(m, /s3 cancel: err  =>  -> s3   <- this test's transition/);
     assert.match(m, /Stored -> proposed \(typestar diff\):/);
     assert.deepStrictEqual(commands().filter((c) => c === 'check'), ['check']);
@@ -439,27 +440,97 @@ function scratchSpec(edit = (text) => text) {
 
 const quoted = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-test('the accept command it prints has --force exactly when accept needs it (another alphabet)', async () => {
+/// Runs the `typestar accept ...` line printed in `message` (the first one) in `dir`: its result.
+function runAcceptLine(message) {
+  const line = message.split('\n').find((l) => /^ +typestar accept /.test(l));
+  assert.ok(line, message);
+  const args = line.trim().split(/ +/).slice(1);
+  return { line: line.trim(), r: require('child_process').spawnSync(process.env.TYPESTAR_CLI, args, { encoding: 'utf8' }) };
+}
+
+test('the accept command it prints has --force exactly when accept needs it (another alphabet), and works as printed', async () => {
   const { dir, spec } = scratchSpec();
   try {
     // The purpose lacks `cancel`: the proposal has other callins, which accept takes only with --force.
     const r = await collect(spec, job((p) => p, { noCancel: true }), {}, false).get('Job.purpose')();
-    assert.match(r.error, new RegExp(`\\n    typestar accept ${quoted(spec)} --auto --force\\n`));
-    assert.match(r.error, /--force: the proposal has another class name, callins or callbacks than the stored spec/);
+    assert.match(r.error, new RegExp(`\\n    typestar accept ${quoted(spec)}( --auto)? --force\\n`));
     assert.ok(fs.existsSync(path.join(dir, 'job.proposed.yaml')));
+    const { line, r: a } = runAcceptLine(r.error);
+    assert.strictEqual(a.status, 0, `${line}: ${a.stderr}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('the accept command it prints has no --force for a proposal over the same alphabet', async () => {
+test('the accept command it prints has no --force for a proposal over the same alphabet, and works as printed', async () => {
   // The stored spec claims start works again after done: the class refuses it; same class and alphabet.
   const { dir, spec } = scratchSpec((text) => text.replace('  s3: {}', '  s3:\n    callins:\n      start: s3'));
   try {
     const r = await collect(spec, job(), {}, false).get('Job.s3_start')();
     assert.match(r.error, /does not conform to the spec/);
-    assert.match(r.error, new RegExp(`\\n    typestar accept ${quoted(spec)} --auto\\n`));
+    assert.match(r.error, new RegExp(`\\n    typestar accept ${quoted(spec)}( --auto)?\\n`));
     assert.doesNotMatch(r.error, /--force/);
+    const { line, r: a } = runAcceptLine(r.error);
+    assert.strictEqual(a.status, 0, `${line}: ${a.stderr}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every decision after a failure comes from the one `typestar check` (no learn, diff, export or accept of its own)', async () => {
+  const { dir, spec } = scratchSpec((text) => text.replace('  s3: {}', '  s3:\n    callins:\n      start: s3'));
+  try {
+    await withCliLog(async (commands) => {
+      const results = await runAll(collect(spec, job(), {}, false));
+      const failed = Object.entries(results).filter(([, r]) => r.error);
+      assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
+      // Each failure says whether its own transition changed (the session's per-test verdict).
+      for (const [name, r] of failed) {
+        assert.match(r.error, name === 'Job.s3_start' ? /s3 start: -> s3  =>  err   <- this test's transition/
+          : /This test's transition \(s\d, \w+\) did not change: its words pass through a transition that did\./, `${name}: ${r.error}`);
+      }
+      // Only the spec's check and its loading: nothing decided by another CLI call.
+      assert.deepStrictEqual(commands().filter((c) => !['suite', 'export'].includes(c)), ['check'], commands().join(' '));
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('update mode keeps the stored state names, writes the spec and passes, through the CLI', async () => {
+  // The team's names (Idle, Running, Ended) and a wrong claim: start works again after done.
+  const { dir, spec } = scratchSpec((text) => text.replace('  s3: {}', '  s3:\n    callins:\n      start: s3')
+    .replace(/\bs0\b/g, 'Idle').replace(/\bs2\b/g, 'Running').replace(/\bs3\b/g, 'Ended'));
+  try {
+    await withCliLog(async (commands) => {
+      const results = await runAll(collect(spec, job(), { update: true }, false));
+      for (const [name, r] of Object.entries(results)) assert.strictEqual(r.error, undefined, `${name}: ${r.error}`);
+      assert.deepStrictEqual(commands().filter((c) => !['suite', 'export'].includes(c)), ['check'], commands().join(' '));
+    });
+    const written = fs.readFileSync(spec, 'utf8');
+    for (const name of ['Idle:', 'Running:', 'Ended']) assert.ok(written.includes(name), written);
+    assert.doesNotMatch(written, /start: Ended/);
+    assert.deepStrictEqual(fs.readdirSync(dir), ['job.yaml']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a first run is the CLI\'s: learned at the bound asked, with the accept command that works', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'typestar-first-'));
+  const spec = path.join(dir, 'job.yaml');
+  try {
+    await withCliLog(async (commands) => {
+      const tests = collect(spec, job(), { bound: 3 }, false);
+      assert.deepStrictEqual([...tests.keys()], ['job.learn']);
+      const r = await tests.get('job.learn')();
+      assert.match(r.error, /the spec does not exist, so it was learned/);
+      assert.match(r.error, /from node:test in-process Job with L# \(from scratch: no spec yet\)[^\n]*bound 3\./);
+      assert.deepStrictEqual(commands(), ['check'], commands().join(' '));
+    });
+    const { line, r: a } = runAcceptLine((await collect(spec, job(), { bound: 3 }, false).get('job.learn')()).error);
+    assert.strictEqual(a.status, 0, `${line}: ${a.stderr}`);
+    assert.match(fs.readFileSync(spec, 'utf8'), /device: "node:test in-process Job"/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

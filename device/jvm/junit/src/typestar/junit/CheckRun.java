@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The spec's tests run once, by the session: {@code typestar check SPEC --device URL --bound B
- * --format json} (docs/runners.md, schema {@code typestar-check/1}) against this JVM's purpose served
+ * --format json} (docs/runners.md, schema {@code typestar-check/2}) against this JVM's purpose served
  * for the occasion, with the cache, batching, late-callback judgement and quiescence double-check of
- * {@code typestar check}. The first test to run starts it (the others wait for it: safe under JUnit's
+ * {@code typestar check}; after a difference the session proposes (Proposals#decisionOptions). The first test to run starts it (the others wait for it: safe under JUnit's
  * parallel mode); each test then reports its own result: passed, failed with the session's message
  * (a difference also with the proposal and what changed; a timing failure proposes no spec), or
  * aborted with the reason it was not tested.
@@ -29,7 +29,7 @@ final class CheckRun {
     private JsonObject result;         // the check's object, once run
     private String runError;           // why the check gave no object
     private final Map<String, JsonObject> byName = new HashMap<>();
-    private JsonObject recheck;        // update mode: the written spec checked again
+    private boolean updateAnnounced;   // update mode: the CLI's report printed once
     private boolean assumptionsPrinted;
     private final String[] servedUrl = new String[1];  // the loopback URL of the latest check
     private String resultUrl;                          // ... and of the one whose results the tests report
@@ -43,7 +43,8 @@ final class CheckRun {
 
     /** {@code typestar check --format json} on {@code file} through the served purpose; null with {@code error[0]} set when it printed no object. */
     private JsonObject check(Path file, String[] error) {
-        List<String> args = List.of(file.toString(), "--bound", String.valueOf(bound), "--format", "json");
+        List<String> args = new ArrayList<>(List.of(file.toString(), "--bound", String.valueOf(bound), "--format", "json"));
+        args.addAll(proposals.decisionOptions());
         Cli.Result r;
         try {
             r = proposals.serve("check", args, servedUrl);
@@ -53,8 +54,8 @@ final class CheckRun {
         }
         try {
             JsonObject j = JsonParser.parseString(r.out()).getAsJsonObject();
-            if (!j.has("format") || !j.get("format").getAsString().equals("typestar-check/1") || !j.has("tests")) {
-                error[0] = r.describe() + "\nit printed no typestar-check/1 object (an older typestar CLI?)";
+            if (!j.has("format") || !j.get("format").getAsString().equals("typestar-check/2") || !j.has("tests")) {
+                error[0] = r.describe() + "\nit printed no typestar-check/2 object (an older typestar CLI?)";
                 return null;
             }
             return j;
@@ -91,50 +92,49 @@ final class CheckRun {
         String status = t.get("status").getAsString();
         String message = localReproduce(text(t, "message"), r, name);
         switch (status) {
-            case "passed" -> printAssumptions(r);
+            case "passed" -> {
+                if (t.has("updated") && t.get("updated").getAsBoolean()) updated(r, message);
+                else printAssumptions(r);
+            }
             case "skipped", "not_tested" -> Assumptions.abort(message.strip());
-            case "failed" -> failed(name, t, message, state, input);
+            case "failed" -> failed(name, t, message);
             default -> Assertions.fail("typestar: " + name + ": typestar check answered status '" + status + "':\n" + message);
         }
     }
 
-    /** A failed test: the session's message; a difference also gets the proposal (update mode: may pass). */
-    private void failed(String name, JsonObject t, String message, String state, String input) {
-        String failure = text(t, "failure");
+    /**
+     * A failed test: the session's message, which after a difference ends with the session's proposal
+     * (what changed, this test's own transition marked, where it went, the accept command that works).
+     */
+    private void failed(String name, JsonObject t, String message) {
         StringBuilder m = new StringBuilder(message);
         if (!m.toString().endsWith("\n")) m.append('\n');
         if (!message.contains("Reproduce: ")) m.append(Launcher.reproduce(owner, name, bound));
-        if (!failure.equals("counterexample")) {
-            // A timing failure, a device error, non-determinism: no spec is proposed.
-            Assertions.fail(m.toString());
-        }
-        String report = proposals.proposal(true, bound);
-        m.append(report).append(proposals.changeSummary(state, input));
-        if (proposals.wroteSpec) {
-            // Update mode: the test passes when the written spec's own test of it passes on the device.
-            JsonObject again = recheck();
-            JsonObject mine = null;
-            if (again != null)
-                for (JsonElement e : again.getAsJsonArray("tests"))
-                    if (e.getAsJsonObject().get("name").getAsString().equals(t.get("name").getAsString())) mine = e.getAsJsonObject();
-            boolean explained = again != null && (mine == null ? again.get("verdict").getAsString().equals("pass")
-                    : !mine.get("status").getAsString().equals("failed"));
-            if (explained) {
-                if (!report.equals(proposals.pointer())) System.out.print("typestar: " + report);  // once per spec
-                System.out.println("typestar: " + name + ": the device conforms to the updated spec here ("
-                        + again.get("summary").getAsString() + ").");
-                return;
-            }
-            m.append("The proposal was written into the spec, but the device does not conform to it either (a non-deterministic device?)")
-                    .append(again == null ? "" : ": " + again.get("summary").getAsString()).append('\n');
-        }
         Assertions.fail(m.toString());
     }
 
-    /** Update mode: the written spec checked once more through the served purpose. */
-    private synchronized JsonObject recheck() {
-        if (recheck == null) recheck = check(spec, new String[1]);
-        return recheck;
+    /** Update mode: the CLI wrote the spec and it explains this test's answer (said once per spec, then per test). */
+    private void updated(JsonObject r, String message) {
+        synchronized (this) {
+            if (!updateAnnounced) {
+                updateAnnounced = true;
+                System.out.print("typestar: " + text(r.getAsJsonObject("proposal"), "report"));
+            }
+        }
+        System.out.print(message);
+    }
+
+    /** The proposal of the spec's check (typestar-check/2 {@code proposal}), or null when there is none. */
+    JsonObject proposal() {
+        JsonObject r = result();
+        if (r == null || !r.has("proposal") || r.get("proposal").isJsonNull()) return null;
+        return r.getAsJsonObject("proposal");
+    }
+
+    /** Why the check gave no object (null when it did). */
+    String runError() {
+        result();
+        return runError;
     }
 
     /**
