@@ -28,15 +28,21 @@ std::string detail::format_ms(double ms) {
     return out.str();
 }
 
+namespace {
+
+/// "query #N 'word so far'", for messages (takes the epoch's lock).
+std::string where_of(detail::Epoch& e) {
+    std::lock_guard<std::mutex> lock(e.mutex);
+    return "query #" + std::to_string(e.query) + " '" + e.word + "'";
+}
+
+}  // namespace
+
 void CallbackSink::fail(std::string_view message) noexcept {
     try {
         detail::Epoch& e = *epoch_;
-        std::string where;
-        {
-            std::lock_guard<std::mutex> lock(e.mutex);
-            where = "query #" + std::to_string(e.query) + " '" + e.word + "'";
-        }
-        e.monitor->record("harness error in " + where + ": " + std::string(message), &TimingReport::harness_errors);
+        e.monitor->record("harness error in " + where_of(e) + ": " + std::string(message),
+                          &TimingReport::harness_errors);
         e.arrived.notify_all();
     } catch (...) {
     }
@@ -54,16 +60,11 @@ std::size_t CallbackSink::waits() const noexcept {
 void CallbackSink::timing_assumption_broken(std::string_view message) noexcept {
     try {
         detail::Epoch& e = *epoch_;
-        std::string where;
-        {
-            std::lock_guard<std::mutex> lock(e.mutex);
-            where = "query #" + std::to_string(e.query) + " '" + e.word + "'";
-        }
         // Timing, not an answer: the run is repeated (then a TimingError), never recorded.
-        e.monitor->record("a timing assumption of the class's adapter broke in " + where + ": " +
-                              std::string(message) + " (on a busy machine a late scheduling of the learner; "
-                              "if it repeats on a quiet machine, the adapter's assumption "
-                              "is wrong)",
+        e.monitor->record("a timing assumption of the class's adapter broke in " + where_of(e) + ": " +
+                              std::string(message) +
+                              " (on a busy machine a late scheduling of the learner; if it repeats on a quiet "
+                              "machine, the adapter's assumption is wrong)",
                           &TimingReport::tmin_violations, TimingError::Kind::QueuedCallback, {}, 0, e.query);
         e.arrived.notify_all();
     } catch (...) {
