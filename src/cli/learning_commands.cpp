@@ -176,6 +176,7 @@ struct CheckArgs {
     std::string spec;
     std::string device;
     std::optional<std::size_t> bound;
+    std::string bound_text;  // --bound as given: a number, or 'auto' (json)
     std::string method = "alg2";
     std::string format = "text";
     TimingArgs timing;
@@ -202,6 +203,7 @@ void run_check_json(const CheckArgs& o) {
     }
     CheckJsonOptions options;
     options.bound = o.bound;
+    options.auto_bound = o.bound_text == "auto";
     options.proposal = proposal_mode(o.propose, o.update, o.ci);
     options.learner = *learner;
     options.device_label = o.device_label;
@@ -232,9 +234,25 @@ void run_check_json(const CheckArgs& o) {
     if (code != kExitOk) exit_with(code);
 }
 
-void run_check(const CheckArgs& o) {
+void run_check(CheckArgs o) {
     if (o.format != "text" && o.format != "json") {
         print_error("unknown --format '" + o.format + "' (text or json)");
+        exit_with(kExitBadInput);
+    }
+    if (!o.bound_text.empty() && o.bound_text != "auto") {
+        try {
+            std::size_t used = 0;
+            o.bound = std::stoul(o.bound_text, &used);
+            if (used != o.bound_text.size() || o.bound_text.front() == '-') throw std::invalid_argument(o.bound_text);
+        } catch (const std::exception&) {
+            print_error("--bound takes a number" + std::string(o.format == "json" ? " or 'auto'" : "") + ", found '" +
+                        o.bound_text + "'");
+            exit_with(kExitBadInput);
+        }
+    }
+    if (o.bound_text == "auto" && o.format != "json") {
+        print_error("--bound auto applies to --format json (a runner's first run or proposal learns raising B); a "
+                    "check runs at a bound: give a number, or none for the spec's");
         exit_with(kExitBadInput);
     }
     if (o.format == "json") return run_check_json(o);
@@ -341,7 +359,7 @@ void register_learning_commands(CLI::App& app) {
             "check", "Test a device against a spec (exit 0 conforms up to the bound, 1 counterexample, 2 bad input).");
         cmd->add_option("spec", o->spec, "the spec (.yaml) or Mealy machine (.dot)")->required();
         cmd->add_option("--device", o->device, "the device: model:PATH, inproc:NAME, http://HOST:PORT or exec:TEST_BINARY#SPEC")->required();
-        cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");
+        cmd->add_option("--bound", o->bound_text, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0); json: 'auto' checks at the spec's bound and learns a missing spec or a proposal raising B while the learned machine needs all of it");
         cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
         cmd->add_option("--format", o->format, "text (default) or json: every planned test's result (typestar-check/2, the object the JUnit 5 and node:test runners read; docs/runners.md)");
         add_timing_options(cmd, o->timing);

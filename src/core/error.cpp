@@ -61,6 +61,22 @@ TimingError::TimingError(std::string message, Kind kind, std::string callback, d
       earlier_query_(earlier_query),
       runs_(runs) {}
 
+const char* to_string(TimingError::Kind kind) noexcept {
+    switch (kind) {
+        case TimingError::Kind::LateCallback: return "late";
+        case TimingError::Kind::QueuedCallback: return "queued";
+        case TimingError::Kind::EarlyCallback: return "early";
+    }
+    return "late";
+}
+
+std::optional<TimingError::Kind> timing_kind_from_string(std::string_view name) noexcept {
+    for (const auto kind : {TimingError::Kind::LateCallback, TimingError::Kind::QueuedCallback,
+                            TimingError::Kind::EarlyCallback})
+        if (name == to_string(kind)) return kind;
+    return std::nullopt;
+}
+
 TimingError::TimingError(Repeated, const TimingError& one, std::string what, std::size_t runs)
     : DeviceError(what),
       detail_(one.detail_),

@@ -56,6 +56,14 @@ HttpResponse error(int status, const std::string& code, const std::string& messa
     return r;
 }
 
+/// A device's failure as the protocol's error: a broken timing assumption as `timing violation`
+/// with its data (the client re-runs the word or names the callback), anything else `device error`.
+HttpResponse device_failure(const std::exception& e) {
+    if (const auto* timing = dynamic_cast<const TimingError*>(&e))
+        return ok_json(detail::timing_violation_json(*timing), 500);
+    return error(500, "device error", e.what());
+}
+
 /// The credentials of `Authorization: <scheme> <credentials>` when the scheme is Bearer, compared
 /// case-insensitively (RFC 7235 §2.1); nullopt for another scheme.
 std::optional<std::string_view> bearer_credentials(std::string_view value) {
@@ -358,6 +366,9 @@ struct Agent::Impl {
                 use_tmax(*slot, std::nullopt);  // a session's steps wait with the status tmax
                 slot->device->reset();
             }
+        } catch (const TimingError& e) {  // a violation of an earlier session's query, found now
+            release_slot(slot);
+            return ok_json(detail::timing_violation_json(e), 500);
         } catch (const std::exception& e) {
             release_slot(slot);
             return error(500, "session not created", e.what());
@@ -452,7 +463,7 @@ struct Agent::Impl {
                 s.word.push_back(*id);
             }
         } catch (const std::exception& e) {
-            s.last = error(500, "device error", e.what());
+            s.last = device_failure(e);
             ++s.next_seq;
             return *s.last;
         }
@@ -597,7 +608,7 @@ struct Agent::Impl {
             return error(500, "nondeterminism", e.what());
         } catch (const std::exception& e) {
             release_slot(slot);
-            return error(500, "device error", e.what());
+            return device_failure(e);
         }
     }
 };

@@ -146,6 +146,47 @@ std::vector<DeviceDescription::Parameterised> read_parameters(const json& field,
     return out;
 }
 
+/// `value.timing` of a `timing violation` (PROTOCOL.md): kind "late" | "queued" | "early", callback
+/// (a string, may be empty), delay_ms, tmax_ms, tmin_ms (numbers >= 0), earlier_query (bool) and runs
+/// (an integer >= 1; both optional). Ill-formed: nullopt and `what` says so (a DeviceError then).
+std::optional<TimingFault> read_timing_fault(const json& value, std::string& what) {
+    const auto bad = [&](const std::string& why) {
+        what += " (its timing data is ill-formed: " + why + ")";
+        return std::nullopt;
+    };
+    const auto t = value.find("timing");
+    if (t == value.end() || !t->is_object()) return bad("value.timing is not an object");
+    TimingFault f;
+    const auto kind = t->find("kind");
+    if (kind == t->end() || !kind->is_string()) return bad("kind is not a string");
+    const auto known = timing_kind_from_string(kind->get<std::string>());
+    if (!known) return bad("kind " + shown(*kind) + " is not late, queued or early");
+    f.kind = *known;
+    const auto callback = t->find("callback");
+    if (callback != t->end() && !callback->is_null()) {
+        if (!callback->is_string() || has_control(callback->get<std::string>())) return bad("callback is not a name");
+        f.callback = callback->get<std::string>();
+    }
+    const std::pair<const char*, double*> numbers[] = {
+        {"delay_ms", &f.delay_ms}, {"tmax_ms", &f.tmax_ms}, {"tmin_ms", &f.tmin_ms}};
+    for (const auto& [key, into] : numbers) {
+        const auto v = t->find(key);
+        if (v == t->end() || !v->is_number() || !(v->get<double>() >= 0) || v->get<double>() > 3.6e6)
+            return bad(std::string(key) + " is not a number of milliseconds in [0, 3600000]");
+        *into = v->get<double>();
+    }
+    if (const auto e = t->find("earlier_query"); e != t->end()) {
+        if (!e->is_boolean()) return bad("earlier_query is not a boolean");
+        f.earlier_query = e->get<bool>();
+    }
+    if (const auto r = t->find("runs"); r != t->end()) {
+        if (!r->is_number_unsigned() || r->get<std::uint64_t>() < 1 || r->get<std::uint64_t>() > 1000)
+            return bad("runs is not an integer in [1, 1000]");
+        f.runs = r->get<std::size_t>();
+    }
+    return f;
+}
+
 }  // namespace
 
 std::string answer_cap_message(std::size_t max_bytes) {
@@ -184,6 +225,7 @@ JudgedAnswer judge_answer(long status, std::string_view body, std::size_t max_by
             return has_control(s) || quoted.size() != s.size() + 2 ? quoted : s;
         };
         what += " " + plain(code) + ": " + plain(text);
+        if (status == 500 && code == kTimingViolation) out.timing = read_timing_fault(*value, what);
     } else {
         what += " with a body that is not a protocol error";
     }

@@ -17,11 +17,21 @@
 
 #include "protocol.hpp"
 #include "typestar/core/alphabet.hpp"
+#include "typestar/core/error.hpp"
 #include "typestar/ra/automaton.hpp"
 #include "typestar/device/connection.hpp"
 #include "typestar/sul/device.hpp"
 
 namespace typestar::detail {
+
+/// The data of a `timing violation` error (PROTOCOL.md: `value.timing`), thrown as TimingError.
+struct TimingFault {
+    TimingError::Kind kind = TimingError::Kind::LateCallback;
+    std::string callback;  ///< empty: the agent named none (an adapter's own assumption)
+    double delay_ms = 0, tmax_ms = 0, tmin_ms = 0;
+    bool earlier_query = false;  ///< seen after that query had answered: never re-run
+    std::size_t runs = 1;        ///< > 1: the agent re-ran the word already, on each run broken
+};
 
 /// How one HTTP exchange ended.
 struct JudgedAnswer {
@@ -34,6 +44,9 @@ struct JudgedAnswer {
     long status = 0;
     nlohmann::json body;  ///< the parsed body (a JSON object when Accepted; else possibly discarded)
     std::string what;     ///< for Retryable and Final, e.g. "HTTP 404 invalid session id: no session 'x'"
+    /// Final `timing violation` with well-formed `value.timing`: a timing failure, never an answer
+    /// (ill-formed data leaves it empty: the error is then an ordinary DeviceError).
+    std::optional<TimingFault> timing;
 };
 
 /// Judges an answer: HTTP `status` with `body` (already received; at most `max_bytes` are

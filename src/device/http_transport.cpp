@@ -177,6 +177,9 @@ json HttpTransport::request(const AgentRequest& request) {
                 continue;
             case JudgedAnswer::Kind::Final:
                 if (status == 404 && std::strcmp(method, "DELETE") == 0) return json::object();  // already gone
+                if (const auto& t = answer.timing)  // a timing failure, never an answer (PROTOCOL.md)
+                    throw TimingError(request.context.str() + ": " + answer.what, t->kind, t->callback, t->delay_ms,
+                                      t->tmax_ms, t->tmin_ms, t->earlier_query, t->runs);
                 throw DeviceError(request.context.str() + ": " + answer.what);
         }
     }

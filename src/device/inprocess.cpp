@@ -341,13 +341,14 @@ Symbol InProcessDevice::run_wait(std::chrono::milliseconds timeout) {
     std::unique_lock<std::mutex> lock(e.mutex);
     if (!e.word.empty()) e.word += ' ';
     e.word += kWait;
-    ++e.waits;
     const auto start = Clock::now();
+    e.waits.emplace_back(start, std::nullopt);
     const bool got = e.arrived.wait_until(lock, start + timeout, [&] {
         if (!e.queue.empty()) return true;
         std::lock_guard<std::mutex> mlock(monitor_->mutex);
         return !monitor_->pending.empty();  // a harness error: stop waiting
     });
+    e.waits.back().second = Clock::now();
     if (got && !e.queue.empty()) {
         const Symbol s = e.queue.front();
         e.queue.pop_front();

@@ -103,7 +103,8 @@ struct Epoch {
     std::optional<Clock::time_point> last_callin;
     std::string last_callin_name;
     std::string word;                       // the query so far, for messages
-    std::size_t waits = 0;                  // `wait` steps run so far (CallbackSink::waits)
+    /// The `wait` steps of this query as [start, end] (end empty while it runs): CallbackSink::waited_at.
+    std::vector<std::pair<Clock::time_point, std::optional<Clock::time_point>>> waits;
 };
 
 }  // namespace typestar::detail

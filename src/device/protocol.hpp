@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "typestar/core/error.hpp"
+
 namespace typestar::detail {
 
 /// The protocol name and version the agent reports in /v1/status and the client requires.
@@ -100,6 +102,21 @@ inline std::string clipped(std::string_view text, std::size_t max = 128) {
 /// A WebDriver-style error body: {"value": {"error": CODE, "message": MESSAGE, "stacktrace": ""}}.
 inline nlohmann::json error_json(const std::string& code, const std::string& message) {
     return {{"value", {{"error", code}, {"message", message}, {"stacktrace", ""}}}};
+}
+
+/// The error code of a broken timing assumption (PROTOCOL.md, "Errors"): 500 with `value.timing`.
+inline constexpr const char* kTimingViolation = "timing violation";
+
+/// The body of a `timing violation`: error_json with `value.timing` = {kind, callback, delay_ms,
+/// tmax_ms, tmin_ms, earlier_query, runs} from `e`, so a client re-runs the word (runs 1) or ends in
+/// a TimingError naming the callback (runs > 1: the agent re-ran it already), never an answer.
+inline nlohmann::json timing_violation_json(const TimingError& e) {
+    nlohmann::json body = error_json(kTimingViolation, e.what());
+    body["value"]["timing"] = {{"kind", to_string(e.kind())}, {"callback", e.callback()},
+                               {"delay_ms", e.delay_ms()},         {"tmax_ms", e.tmax_ms()},
+                               {"tmin_ms", e.tmin_ms()},           {"earlier_query", e.earlier_query()},
+                               {"runs", e.runs()}};
+    return body;
 }
 
 }  // namespace typestar::detail

@@ -57,6 +57,7 @@ detail::ShareRequest share_request(const ProposalRequest& r) {
     s.stored_bytes = r.stored_bytes;
     s.device_key = r.share_key;
     s.bound = r.bound;
+    s.auto_bound = r.auto_bound;
     s.learner = learner_name(r.learner);
     s.mode = r.mode;
     s.requester = r.requester;
@@ -116,6 +117,7 @@ void learn(const ProposalRequest& r, SpecProposal& p) {
         LearnOptions options;
         options.name = name;
         options.equivalence.bound = b;
+        options.equivalence.auto_bound = r.auto_bound;
         options.learner = r.learner;
         options.device_label = r.device_label;
         detail::logger("typestar.session")
@@ -387,6 +389,7 @@ std::string learning_summary(const LearnedSpec& learned, std::string_view how, c
                std::to_string(learned.spec->bounds.distinguisher);
     }
     out += ".\n";
+    if (!learned.bound_note.empty()) out += "The bound was raised automatically: " + learned.bound_note + ".\n";
     if (stored != nullptr && learned.spec) {
         if (const std::string b = bound_change(*stored, *learned.spec); !b.empty()) out += "Note: " + b + ".\n";
     }
@@ -406,7 +409,7 @@ ProposalSharing::ProposalSharing(ShareRequest request) : request_(std::move(requ
     const ShareRequest& r = request_;
     key_ = shared_proposal_key(r.stored_bytes, r.device_key, executable_hash(), std::max<std::size_t>(1, r.bound),
                                r.learner, tool_version()) +
-           "mode " + (r.mode == ProposalMode::Print ? "ci" : r.mode == ProposalMode::Update ? "update" : "proposal") +
+           (r.auto_bound ? "bound auto\n" : "") + "mode " + (r.mode == ProposalMode::Print ? "ci" : r.mode == ProposalMode::Update ? "update" : "proposal") +
            "\n";
     lock_.emplace(shared_lock_path(share_name(r.spec)));  // waits while another process learns
 }

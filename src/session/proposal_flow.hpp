@@ -27,6 +27,7 @@ struct ShareRequest {
     std::string stored_bytes;     ///< the stored spec file's bytes
     std::string device_key;       ///< proposal_device_key (empty: not pinned, nothing is shared)
     std::size_t bound = 2;
+    bool auto_bound = false;  ///< B raised while the learned machine needs it (a distinct key)
     std::string learner;          ///< the learner's name
     ProposalMode mode = ProposalMode::Write;
     std::string requester;        ///< who asks (a gtest `Suite.Name`)

@@ -290,6 +290,7 @@ SpecProposal propose_for_runner(const std::string& spec_path, const spec::Spec* 
     request.conformance = conformance;
     request.counterexample = failure;
     request.bound = bound;
+    request.auto_bound = options.auto_bound;
     request.learner = options.learner;
     request.mode = *options.proposal;
     request.share_key = proposal_device_key(device_url, device);
@@ -402,6 +403,14 @@ void add_test_fields(nlohmann::ordered_json& t, const TestResult& r, const SpecP
     t["transition_changed"] = difference && p && p->diff
                                   ? nlohmann::ordered_json(transition_changed(*p->diff, r.test.state, r.test.input))
                                   : nlohmann::ordered_json(nullptr);
+    if (r.timing) {
+        t["timing_failure"] = {{"kind", r.timing->kind},           {"callback", text_or_null(r.timing->callback)},
+                               {"delay_ms", r.timing->delay_ms},   {"tmax_ms", r.timing->tmax_ms},
+                               {"tmin_ms", r.timing->tmin_ms},     {"runs", r.timing->runs},
+                               {"earlier_query", r.timing->earlier_query}};
+    } else {
+        t["timing_failure"] = nullptr;
+    }
 }
 
 /// After a run with a difference (`options.proposal` set): the session's proposal, learned once from

@@ -89,6 +89,10 @@ std::string pass_message(const std::string& suite, const TransitionTest& t, std:
            " passed: bounded evidence, relying on:\n" + assumptions_block(assumptions, "    ");
 }
 
+TimingFailure timing_failure_of(const TimingError& e) {
+    return {to_string(e.kind()), e.callback(), e.delay_ms(), e.tmax_ms(), e.tmin_ms(), e.runs(), e.earlier_query()};
+}
+
 TestResult failed(const TransitionTest& t, TestFailure why, std::string message) {
     TestResult r;
     r.test = t;
@@ -277,8 +281,11 @@ TestResult TypestateTestRun::run_words(const TransitionTest& t) {
                                                         " answered one word in two ways (not deterministic):\n  word:   " +
                                                         word + "\n  first:  " + first + "\n  second: " + second);
     } catch (const TimingError& e) {  // the timing broke on every run: not a protocol difference
-        return failure(TestFailure::Timing, "typestar: " + name + ": a timing failure of the device " + d +
-                                                ", not a protocol difference (no spec is proposed):\n  " + e.what());
+        TestResult r = failure(TestFailure::Timing, "typestar: " + name + ": a timing failure of the device " + d +
+                                                        ", not a protocol difference (no spec is proposed):\n  " +
+                                                        e.what());
+        r.timing = timing_failure_of(e);
+        return r;
     } catch (const std::exception& e) {
         return failure(TestFailure::Device, "typestar: device " + d + " failed: " + e.what());
     }
@@ -400,7 +407,9 @@ TestResult RegisterTestRun::run(std::size_t index) {
                                                              " answered one data word in two ways (not deterministic): " +
                                                              e.what());
     } catch (const TimingError& e) {
-        return fail(TestFailure::Timing, "typestar: device " + adapted_->name() + " failed: " + e.what());
+        TestResult r = fail(TestFailure::Timing, "typestar: device " + adapted_->name() + " failed: " + e.what());
+        r.timing = timing_failure_of(e);
+        return r;
     } catch (const std::exception& e) {
         return fail(TestFailure::Device, "typestar: device " + adapted_->name() + " failed: " + e.what());
     }

@@ -73,7 +73,8 @@ RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs
         } catch (const TimingError& e) {
             std::string word;
             for (const Symbol s : inputs) word += (word.empty() ? "" : " ") + device.inputs().name(s);
-            if (e.earlier_query()) throw;
+            // Of an answered query, or already re-run on each of runs() runs (an agent's own retries).
+            if (e.earlier_query() || e.runs() > 1) throw;
             if (attempt == retries) throw e.repeated(attempt + 1, word);
             const auto pause = timing_retry_pause(e.tmax_ms(), attempt);
             detail::logger("typestar.sul")

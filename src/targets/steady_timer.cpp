@@ -26,7 +26,7 @@ public:
     void expires_after() {
         loop_.callin([this] {
             owe(timer_.expires_after(duration_));
-            waits_when_set_ = sink_->waits();
+            set_ = true;
         });
         settle();
     }
@@ -55,13 +55,15 @@ private:
     /// complete without waiting for time (a wait whose handler was already queued completes too).
     void owe(std::size_t /*cancelled*/) { owed_.insert(pending_.begin(), pending_.end()); }
     void completed(int id, const boost::system::error_code& ec) {
-        // The model's time passes only at a `wait`: a timer that fires with none since expires_after
-        // (during async_wait, or between two callins) means the learner was slower than the timer's
-        // duration (a busy machine), not that the class behaves so.
-        if (!ec && waits_when_set_ && *waits_when_set_ == sink_->waits())
-            sink_->timing_assumption_broken("steady_timer: the timer expires_after set (" +
+        // The model's time passes only inside a `wait`: a timer whose deadline passed while no wait
+        // ran (during a callin, between two steps, or after a wait that a callback ended early) means
+        // the learner was slower than the timer's duration (a busy machine), not that the class
+        // behaves so. (A `wait` answered by another callback ends early: the busy machine found this
+        // too, `expires_after async_wait cancel wait async_wait cancel`.)
+        if (!ec && set_ && !sink_->waited_at(timer_.expiry()))
+            sink_->timing_assumption_broken("steady_timer: the deadline of the timer expires_after set (" +
                                             std::to_string(duration_.count()) +
-                                            " ms) fired with no wait since: callins must follow each other within "
+                                            " ms) passed while no wait ran: callins must follow each other within "
                                             "the duration");
         loop_.emit(ec == boost::asio::error::operation_aborted ? "aborted" : ec ? "error" : "fired");
         pending_.erase(id);
@@ -77,7 +79,7 @@ private:
     boost::asio::steady_timer timer_;
     std::chrono::milliseconds duration_;
     int next_id_ = 0;
-    std::optional<std::size_t> waits_when_set_;  ///< the query's waits when expires_after last ran
+    bool set_ = false;  ///< expires_after ran in this query (a fresh timer's deadline is the clock's epoch)
     std::set<int> pending_;
     std::set<int> owed_;
 };

@@ -140,6 +140,37 @@ TEST_F(CliCheckJson, TheTimingInForceAndTheSpecsAreBothReported) {
     EXPECT_EQ(tmax_lines, 1u) << j.at("assumptions").dump(2);
 }
 
+TEST_F(CliCheckJson, ATimingFailureCarriesWhatBrokeAsDataAndProposesNothing) {
+    // The simulated AsyncTask's callbacks come 4-8 ms after their callin; a tmax of 2 ms breaks the
+    // timing on every run. Before, the runners had only the message's text (issue 36: "timing
+    // violations as data").
+    const Result r = run({"check", kAsyncTask, "--device", "inproc:asynctask", "--tmax", "2", "--tmin", "0",
+                          "--format", "json", "--propose"});
+    EXPECT_EQ(r.status, 2) << r.err << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    expect_schema(j);
+    EXPECT_EQ(j.at("verdict"), "timing");
+    EXPECT_TRUE(j.at("proposal").is_null()) << j.at("proposal").dump(2);  // a timing failure proposes nothing
+    std::size_t timing = 0;
+    for (const auto& t : j.at("tests")) {
+        if (t.at("failure") != "timing") {
+            EXPECT_TRUE(t.at("timing_failure").is_null()) << t.dump(2);
+            continue;
+        }
+        ++timing;
+        const auto& f = t.at("timing_failure");
+        EXPECT_EQ(f.at("kind"), "late") << f.dump();
+        EXPECT_TRUE(f.at("callback") == "onPostExecute" || f.at("callback") == "onCancelled") << f.dump();
+        EXPECT_GT(f.at("delay_ms").get<double>(), 2.0) << f.dump();
+        EXPECT_EQ(f.at("tmax_ms"), 2.0);
+        EXPECT_EQ(f.at("tmin_ms"), 0.0);
+        // the word and its four re-runs; one found after its query had answered stops at once
+        EXPECT_EQ(f.at("runs"), f.at("earlier_query").get<bool>() ? 1 : 5) << f.dump();
+        EXPECT_NE(t.at("message").get<std::string>().find("no spec is proposed"), std::string::npos) << t.dump(2);
+    }
+    EXPECT_GT(timing, 0u) << j.dump(2);
+}
+
 /// The mutant copied into the test's directory (a proposal is written next to it).
 std::string copy_mutant(const std::filesystem::path& dir) {
     const auto to = dir / "m.yaml";
@@ -253,6 +284,28 @@ TEST_F(CliCheckJson, AFirstRunLearnsWithTheSessionAndGivesTheAcceptCommandThatWo
     EXPECT_EQ(u.status, 0) << u.err;
     EXPECT_EQ(nlohmann::json::parse(u.out).at("verdict"), "pass");
     EXPECT_TRUE(std::filesystem::exists(updated));
+}
+
+TEST_F(CliCheckJson, BoundAutoLearnsAFirstRunRaisingTheBoundAndIsRefusedWhereNothingIsLearned) {
+    // Issue 36: a runner's `bound: 'auto'` reached the CLI as nothing (a first run learned at B=2
+    // and said so). Now the first run learns as `learn --bound auto` does and says where it stopped.
+    const std::string spec = (dir_ / "auto.yaml").string();
+    const Result r = run({"check", spec, "--device", "model:" + kMediaPlayer, "--format", "json", "--propose",
+                          "--bound", "auto"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_GE(j.at("learned").at("bound").get<int>(), 2) << j.dump(2);
+    const std::string summary = j.at("learned").at("summary");
+    EXPECT_TRUE(summary.find("B+1 finds nothing") != std::string::npos ||
+                summary.find("was not checked") != std::string::npos)
+        << summary;
+    // Text mode checks at a bound: 'auto' is refused with the reason, and so is a bound that is not a number.
+    const Result text = run({"check", kMediaPlayer, "--device", "model:" + kMediaPlayer, "--bound", "auto"});
+    EXPECT_EQ(text.status, 2);
+    EXPECT_NE(text.err.find("--bound auto applies to --format json"), std::string::npos) << text.err;
+    const Result bad = run({"check", kMediaPlayer, "--device", "model:" + kMediaPlayer, "--bound", "two"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--bound takes a number, found 'two'"), std::string::npos) << bad.err;
 }
 
 TEST_F(CliCheckJson, ARunThatCannotStartIsAnErrorObject) {

@@ -4,7 +4,9 @@
 // agent_limits_test.cpp.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <limits>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -255,6 +257,50 @@ TEST(AgentAnswers, ErrorAnswersAreJudgedWithoutThrowing) {
     const auto big = detail::judge_answer(200, std::string(101, ' '), 100);
     EXPECT_EQ(big.kind, Kind::Final);
     EXPECT_EQ(big.what, "HTTP 200: answer over the 100-byte cap (HttpConfig::max_answer_bytes)");
+}
+
+TEST(AgentAnswers, ATimingViolationCarriesItsDataAndIllFormedDataIsAnOrdinaryDeviceError) {
+    // Before, an agent's late callback was a `device error` (text only): the client could neither
+    // re-run the word nor tell a callback the spec does not have from a late one.
+    const TimingError e("tmax too small: callback 'done' arrived 45.0 ms after ...", TimingError::Kind::LateCallback,
+                        "done", 45.0, 20.0, 1.0, false, 1);
+    const json body = detail::timing_violation_json(e);
+    const auto judged = detail::judge_answer(500, body.dump(), 10000);
+    EXPECT_EQ(judged.kind, detail::JudgedAnswer::Kind::Final);
+    ASSERT_TRUE(judged.timing) << judged.what;
+    EXPECT_EQ(judged.timing->kind, TimingError::Kind::LateCallback);
+    EXPECT_EQ(judged.timing->callback, "done");
+    EXPECT_EQ(judged.timing->delay_ms, 45.0);
+    EXPECT_EQ(judged.timing->tmax_ms, 20.0);
+    EXPECT_EQ(judged.timing->tmin_ms, 1.0);
+    EXPECT_FALSE(judged.timing->earlier_query);
+    EXPECT_EQ(judged.timing->runs, 1u);
+    EXPECT_EQ(judged.what.rfind("HTTP 500 timing violation: tmax too small: callback 'done'", 0), 0u) << judged.what;
+    // Every kind round-trips; an agent's own retries (runs > 1) and an earlier query travel too.
+    const TimingError queued("q", TimingError::Kind::QueuedCallback, "x", 0, 20, 0, true, 5);
+    const auto q = detail::judge_answer(500, detail::timing_violation_json(queued).dump(), 10000);
+    ASSERT_TRUE(q.timing);
+    EXPECT_EQ(q.timing->kind, TimingError::Kind::QueuedCallback);
+    EXPECT_TRUE(q.timing->earlier_query);
+    EXPECT_EQ(q.timing->runs, 5u);
+    // Ill-formed data: an ordinary DeviceError whose message says what is wrong, never a guess.
+    auto with = [&](const std::function<void(json&)>& change) {
+        json b = body;
+        change(b["value"]["timing"]);
+        return detail::judge_answer(500, b.dump(), 10000);
+    };
+    for (const auto& change : std::vector<std::function<void(json&)>>{
+             [](json& t) { t["kind"] = "slow"; }, [](json& t) { t["delay_ms"] = -1; },
+             [](json& t) { t["tmax_ms"] = "20"; }, [](json& t) { t["runs"] = 0; },
+             [](json& t) { t["callback"] = "a\nb"; }, [](json& t) { t = json::array(); }}) {
+        const auto bad = with(change);
+        EXPECT_FALSE(bad.timing);
+        EXPECT_NE(bad.what.find("its timing data is ill-formed"), std::string::npos) << bad.what;
+    }
+    // Another error code with a `timing` object is not a timing violation.
+    json other = body;
+    other["value"]["error"] = "device error";
+    EXPECT_FALSE(detail::judge_answer(500, other.dump(), 10000).timing);
 }
 
 TEST(AgentAnswers, SessionIdsAreUrlSafe) {

@@ -168,16 +168,23 @@ TEST(HttpDevice, AnOverriddenTmaxTravelsWithTheRunAndIsHonoured) {
     const auto before = remote.requests();
     EXPECT_EQ(answer(remote, {"execute", "wait"}), (std::vector<std::string>{"ok", "quiet"}));  // waited 30 ms
     EXPECT_EQ(remote.requests(), before + 1);  // one round trip, not a session of steps
-    // The callback beyond the override is a timing error of that query on the next run, never an answer.
+    // The callback beyond the override is a timing error of that query on the next run, never an
+    // answer: the agent's `timing violation` with its data, thrown as a TimingError of an earlier
+    // query (that answer was given: never re-run as this one's).
     std::this_thread::sleep_for(300ms);
     try {
         (void)answer(remote, {"cancel"});
-        FAIL() << "expected DeviceError";
-    } catch (const DeviceError& e) {
-        EXPECT_NE(std::string(e.what()).find("HTTP 500 device error: \"AsyncTask (in-process): tmax too small: callback 'onPostExecute'"),
+        FAIL() << "expected TimingError";
+    } catch (const TimingError& e) {
+        EXPECT_NE(std::string(e.what()).find("HTTP 500 timing violation: \"AsyncTask (in-process): tmax too small: callback 'onPostExecute'"),
                   std::string::npos)
             << e.what();
         EXPECT_NE(std::string(e.what()).find("(tmax 30 ms)"), std::string::npos) << e.what();
+        EXPECT_EQ(e.kind(), TimingError::Kind::LateCallback);
+        EXPECT_EQ(e.callback(), "onPostExecute");
+        EXPECT_TRUE(e.earlier_query());
+        EXPECT_EQ(e.tmax_ms(), 30.0);
+        EXPECT_GE(e.delay_ms(), 30.0);
     }
     // The agent's own tmax again for a run without timeout_ms, and for the steps of a session.
     HttpDevice plain(http_config(*agent));

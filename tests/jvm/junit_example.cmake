@@ -194,6 +194,12 @@ expect("DroidStar Algorithm 2 at B=1 as equivalence oracle")
 expect("(The bound was asked by bound(1).)")
 expect("warning: the bound is tight")
 file(REMOVE "${proposed}" "${WORK}/src/test/java/com/example/BoundSpecTest.java")
+# TYPESTAR_BOUND=auto on a first run: learned as `typestar learn --bound auto` (before, the CLI's
+# default B=2 with the request dropped), the message saying where the bound stopped.
+run_failing(${env} TYPESTAR_BOUND=auto sh "${WORK}/run.sh")
+expect("(The bound was asked by TYPESTAR_BOUND=auto.)")
+expect("B+1 finds nothing")
+file(REMOVE "${proposed}")
 
 # 5c. A spec that does not match the purpose: one failure before any word runs.
 string(REPLACE "name: com.example.Connection" "name: com.example.Socket" other "${committed}")

@@ -1,7 +1,7 @@
 // The JVM agent (typestar-agent.jar) speaks /v1 like typestar-device: status, batch and step-wise
 // answers through HttpDevice, sequence numbers and retries, WebDriver-style errors, the bearer
 // token, Origin and size limits, sessions (request ids, the instance limit, idle reaping), timing
-// violations and harness failures answered as `device error`, and fault injection. One agent serves
+// violations answered as `timing violation` (with their data), harness failures as `device error`, and fault injection. One agent serves
 // the probe class (typestar.testing.ProbePurpose) for the whole suite; a few tests start their own.
 #include <gtest/gtest.h>
 
@@ -217,12 +217,20 @@ TEST_F(JvmAgent, BrowserOriginsAndOversizedRequestsAreRefused) {
     EXPECT_EQ(authorized("GET", url() + "/v1/status").status, 200);
 }
 
-TEST_F(JvmAgent, TimingViolationsAreDeviceErrorsNeverAnswers) {
-    // A callback inside the callin: sooner than tmin (5 ms).
+TEST_F(JvmAgent, TimingViolationsAreTimingErrorsWithTheirDataNeverAnswers) {
+    // A callback inside the callin: sooner than tmin (5 ms). Answered as a `timing violation` with its
+    // data (before: a `device error` with text only, PROTOCOL.md).
     auto r = authorized("POST", url() + "/v1/run", R"({"inputs":["now","wait"]})");
     EXPECT_EQ(r.status, 500);
-    EXPECT_EQ(json::parse(r.body)["value"]["error"], "device error");
+    EXPECT_EQ(json::parse(r.body)["value"]["error"], "timing violation");
     EXPECT_NE(r.body.find("jvm:Probe: tmin violated: callback 'done' arrived"), std::string::npos) << r.body;
+    const json early = json::parse(r.body)["value"]["timing"];
+    EXPECT_EQ(early["kind"], "early") << r.body;
+    EXPECT_EQ(early["callback"], "done") << r.body;
+    EXPECT_LT(early["delay_ms"].get<double>(), 5.0) << r.body;
+    EXPECT_EQ(early["tmin_ms"], 5) << r.body;
+    EXPECT_EQ(early["earlier_query"], false) << r.body;
+    EXPECT_EQ(early["runs"], 1) << r.body;
     // A callback queued before the next callin could run.
     std::string id = session();
     EXPECT_EQ(callin(id, 0, "start").status, 200);
@@ -231,6 +239,7 @@ TEST_F(JvmAgent, TimingViolationsAreDeviceErrorsNeverAnswers) {
     EXPECT_EQ(r.status, 500);
     EXPECT_NE(r.body.find("tmin violated: callback 'done' arrived before callin 'once' could run, in query"),
               std::string::npos) << r.body;
+    EXPECT_EQ(json::parse(r.body)["value"]["timing"]["kind"], "queued") << r.body;
     EXPECT_EQ(callin(id, 1, "once").body, r.body);  // the error is the stored answer of step 1
     authorized("DELETE", url() + "/v1/sessions/" + id);
     // A callback after a wait answered quiet (tmax too small): reported at the next step.
@@ -241,6 +250,10 @@ TEST_F(JvmAgent, TimingViolationsAreDeviceErrorsNeverAnswers) {
     r = callin(id, 2, "once");
     EXPECT_EQ(r.status, 500);
     EXPECT_NE(r.body.find("tmax too small: callback 'done' arrived"), std::string::npos) << r.body;
+    const json late = json::parse(r.body)["value"]["timing"];
+    EXPECT_EQ(late["kind"], "late") << r.body;
+    EXPECT_GE(late["delay_ms"].get<double>(), 80.0) << r.body;  // tmax 80 ms
+    EXPECT_EQ(late["earlier_query"], false) << r.body;  // this session's query: re-runnable
     authorized("DELETE", url() + "/v1/sessions/" + id);
     // ... also when it arrives after the query ended: reported on the next query of that instance.
     EXPECT_EQ(authorized("POST", url() + "/v1/run", R"({"inputs":["late","wait"]})").body,
@@ -249,6 +262,7 @@ TEST_F(JvmAgent, TimingViolationsAreDeviceErrorsNeverAnswers) {
     r = authorized("POST", url() + "/v1/run", R"({"inputs":["start"]})");
     EXPECT_EQ(r.status, 500);
     EXPECT_NE(r.body.find("tmax too small"), std::string::npos) << r.body;
+    EXPECT_EQ(json::parse(r.body)["value"]["timing"]["earlier_query"], true) << r.body;  // never re-run
     EXPECT_EQ(authorized("POST", url() + "/v1/run", R"({"inputs":["start"]})").status, 200);  // reported once
 }
 
@@ -273,10 +287,12 @@ TEST_F(JvmAgent, AnOverriddenTmaxTravelsWithTheRunAndALateCallbackIsStillAnError
     std::this_thread::sleep_for(300ms);
     try {
         (void)answer(shorter, {"start"});
-        FAIL() << "expected DeviceError";
-    } catch (const DeviceError& e) {
-        EXPECT_NE(std::string(e.what()).find("HTTP 500 device error: jvm:Probe: tmax too small"), std::string::npos)
+        FAIL() << "expected TimingError";
+    } catch (const TimingError& e) {
+        EXPECT_NE(std::string(e.what()).find("HTTP 500 timing violation: jvm:Probe: tmax too small"), std::string::npos)
             << e.what();
+        EXPECT_EQ(e.callback(), "done");
+        EXPECT_TRUE(e.earlier_query());
     }
 }
 

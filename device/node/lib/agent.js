@@ -35,6 +35,17 @@ function error(status, code, message) {
   return reply(status, errorBody(code, message), headers);
 }
 
+/// A device's failure as the protocol's error: a timing violation with its data (PROTOCOL.md: the
+/// client re-runs the word, or names the callback when it repeats), anything else `device error`.
+function deviceFailure(e, name) {
+  if (e instanceof DeviceError && e.timing) {
+    const body = errorBody('timing violation', e.message);
+    body.value.timing = e.timing;
+    return reply(500, body);
+  }
+  return error(500, 'device error', e instanceof DeviceError ? e.message : `${name}: ${e && e.message ? e.message : e}`);
+}
+
 /// Compares in time independent of where the strings differ.
 function equalConstantTime(a, b) {
   const x = Buffer.from(a);
@@ -471,6 +482,7 @@ class Agent {
       await slot.device.reset();
     } catch (e) {
       await this.releaseSlot(slot);
+      if (e instanceof DeviceError && e.timing) return deviceFailure(e, slot.device.name);  // an earlier query's
       return error(500, 'session not created', e.message);
     }
     const s = {
@@ -520,7 +532,7 @@ class Agent {
       // PROTOCOL.md: a callin the purpose denies is err, marked outside_purpose.
       s.last = reply(200, output === OUTSIDE_PURPOSE ? { seq, output: 'err', outside_purpose: true } : { seq, output });
     } catch (e) {
-      s.last = error(500, 'device error', e.message);
+      s.last = deviceFailure(e, d.name);
     }
     ++s.nextSeq;
     return s.last;
@@ -553,8 +565,7 @@ class Agent {
     } catch (e) {
       await this.releaseSlot(slot);
       if (e instanceof NondeterminismError) return error(500, 'nondeterminism', e.message);
-      if (e instanceof DeviceError) return error(500, 'device error', e.message);
-      return error(500, 'device error', `${d.name}: ${e && e.message ? e.message : e}`);
+      return deviceFailure(e, d.name);
     }
   }
 }

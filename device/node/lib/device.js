@@ -32,16 +32,21 @@ class Monitor {
     this.timing = timing;
     this.report = { callbacks: 0, late: 0, tmaxViolations: 0, tminViolations: 0, harnessErrors: 0, messages: [] };
     this.pending = [];       // violations not yet thrown
+    this.pendingDetails = [];  // each one's detail (null: a harness error), in the same order
     this.details = [];       // what a violation was, as data (a `detail` of record), not yet thrown
     this.seen = [];          // every such detail of this device (the first 64), thrown or not
   }
   /// `detail` (optional): the violation as data for a caller that must tell a timing fault from a
   /// protocol change, e.g. {kind: 'tmax', symbol, afterMs, steps: [{input, output}]} for a callback
   /// after a quiet `wait` (steps: the query's word so far, that wait last).
+  /// A timing violation's detail also says `kind` 'tmin' or 'queued', `delayMs` and the `query`
+  /// it broke: the agent answers it as a `timing violation` with that data (PROTOCOL.md); a record
+  /// without a detail (a harness error) stays a `device error`.
   record(message, counter, detail = null) {
     ++this.report[counter];
     if (this.report.messages.length < 16) this.report.messages.push(message);
     this.pending.push(message);
+    this.pendingDetails.push(detail);
     if (detail) {
       this.details.push(detail);
       if (this.seen.length < 64) this.seen.push(detail);
@@ -99,7 +104,8 @@ class CallbackSink {
     if (e.quietDeclared) {
       m.record(`tmax too small: callback '${symbol}' arrived ${formatMs(now - e.quietWaitStart)} after the start ` +
                `of a \`wait\` that answered quiet (tmax ${m.timing.tmaxMs} ms) in ${e.where()}`, 'tmaxViolations',
-               { kind: 'tmax', symbol, afterMs: now - e.quietWaitStart, steps: e.history.slice() });
+               { kind: 'tmax', symbol, afterMs: now - e.quietWaitStart, delayMs: now - e.quietWaitStart,
+                 steps: e.history.slice(), query: e.query });
       return;
     }
     if (!e.open) {
@@ -110,7 +116,8 @@ class CallbackSink {
       const delay = now - e.lastCallin;
       if (delay < m.timing.tminMs) {
         m.record(`tmin violated: callback '${symbol}' arrived ${formatMs(delay)} after callin '${e.lastCallinName}' ` +
-                 `started (tmin ${m.timing.tminMs} ms) in ${e.where()}`, 'tminViolations');
+                 `started (tmin ${m.timing.tminMs} ms) in ${e.where()}`, 'tminViolations',
+                 { kind: 'tmin', symbol, delayMs: delay, query: e.query });
       }
     }
     ++m.report.callbacks;
@@ -191,23 +198,36 @@ class NodeDevice {
     return this.inputInfo.filter((i) => !i.wait && i.callin.environment).map((i) => i.name);
   }
 
-  /// Throws DeviceError for a violation recorded since the last check.
-  checkTiming() {
+  /// Throws DeviceError for a violation recorded since the last check. Its `timing` (when every
+  /// record has a detail: no harness error) is the first violation as the protocol's `value.timing`
+  /// (PROTOCOL.md): kind late | queued | early, callback, delay_ms, tmax_ms, tmin_ms, earlier_query
+  /// (`earlier`: found at a reset, or recorded in another query than the one running: that answer
+  /// was given, so a client never re-runs it as this query's).
+  checkTiming(earlier = false) {
     if (this.monitor.pending.length === 0) return;
     const pending = this.monitor.pending;
+    const details = this.monitor.pendingDetails;
     this.monitor.pending = [];
+    this.monitor.pendingDetails = [];
     let message = `${this.name}: ${pending[0]}`;
     if (pending.length > 1) message += ` (and ${pending.length - 1} more)`;
     const error = new DeviceError(message);
     error.violations = this.monitor.details;  // the violations as data (Monitor#record's detail)
     this.monitor.details = [];
+    if (details.every((d) => d !== null)) {
+      const d = details[0];
+      const before = earlier || details.some((x) => x.query !== this.queryNumber);
+      error.timing = { kind: { tmax: 'late', queued: 'queued', tmin: 'early' }[d.kind], callback: d.symbol,
+                       delay_ms: Math.max(0, d.delayMs), tmax_ms: this.timing.tmaxMs, tmin_ms: this.timing.tminMs,
+                       earlier_query: before, runs: 1 };
+    }
     throw error;
   }
 
   /// A fresh instance. Throws DeviceError for a pending violation or a failing reset snippet.
   async reset() {
     await this.finish();
-    this.checkTiming();
+    this.checkTiming(true);  // a violation of an earlier query, found now
     ++this.queryNumber;
     this.history = [];
     this.errored = false;
@@ -283,7 +303,8 @@ class NodeDevice {
       // A callback came between the previous step and this callin: the callin would run in a state
       // the synchronous closure does not describe (DroidStar §5.2, tmin).
       this.monitor.record(`tmin violated: callback '${epoch.queue[0].symbol}' arrived before callin '${callin.name}' ` +
-                          `could run, in ${epoch.where()}`, 'tminViolations');
+                          `could run, in ${epoch.where()}`, 'tminViolations',
+                          { kind: 'queued', symbol: epoch.queue[0].symbol, delayMs: 0, query: epoch.query });
     }
     epoch.quietDeclared = false;
     epoch.lastCallin = performance.now();

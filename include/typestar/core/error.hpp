@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <cstdint>
 #include <cstddef>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -105,6 +107,11 @@ private:
     bool earlier_query_;
     std::size_t runs_;
 };
+
+/// "late", "queued" or "early": a TimingError kind's name in data (the device protocol's
+/// `timing violation`, the runners' JSON); nullopt for any other text.
+[[nodiscard]] const char* to_string(TimingError::Kind kind) noexcept;
+[[nodiscard]] std::optional<TimingError::Kind> timing_kind_from_string(std::string_view name) noexcept;
 
 /// A hard cap on executed queries (`--budget N`) was reached before a result: nothing is
 /// reported from the partial run. `budget()` is the cap, counted from the run's first query.

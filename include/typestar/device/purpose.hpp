@@ -45,11 +45,13 @@ public:
     /// Reports that this run broke a timing assumption of the adapter that the untimed model rests
     /// on, e.g. a timer that expired with no `wait` since it was set because the learner was
     /// descheduled between two callins: a timing violation of the run (re-run, then a TimingError),
-    /// never an answer. Never throws.
+    /// never an answer. Ignored once the query has ended (during its teardown or later): its
+    /// answer was given before the assumption broke. Never throws.
     void timing_assumption_broken(std::string_view message) noexcept;
-    /// How many `wait` steps the current query has run so far (the model's time passes only at a
-    /// `wait`): an adapter compares it to tell the model's time from the machine's.
-    [[nodiscard]] std::size_t waits() const noexcept;
+    /// Whether a `wait` step of the current query was running at `t` (the model's time passes only
+    /// inside a `wait`): an adapter with a timer of its own asks it for the timer's deadline to tell
+    /// the model's time from a busy machine's.
+    [[nodiscard]] bool waited_at(std::chrono::steady_clock::time_point t) const noexcept;
 
 private:
     std::shared_ptr<detail::Epoch> epoch_;

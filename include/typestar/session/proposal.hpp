@@ -133,6 +133,9 @@ struct ProposalRequest {
     /// class name, else the file's stem. Sanitised (spec::sanitize_name).
     std::string name;
     std::size_t bound = 2;                ///< the distinguisher bound B to learn at (at least 1 is used)
+    /// Raise B from `bound` while the learned machine needs all of it (EquivalenceOptions::auto_bound,
+    /// `learn --bound auto`): a runner's `bound: 'auto'`.
+    bool auto_bound = false;
     LearnerKind learner = LearnerKind::LSharp;
     ProposalMode mode = ProposalMode::Write;
     /// What pins the device's behaviour besides the spec, the bound, the learner and the tool

@@ -53,6 +53,18 @@ enum class TestFailure {
     Device,          ///< the device failed (DeviceError or another error)
 };
 
+/// A test that failed by a timing failure that repeats, as data (typestar-check/2 `timing_failure`):
+/// what broke, on how many runs, and the tmax in force, so a runner can show the delay beside tmax
+/// without parsing the message.
+struct TimingFailure {
+    std::string kind;      ///< "late", "queued" or "early" (to_string(TimingError::Kind))
+    std::string callback;  ///< the callback (empty: an adapter's own timing assumption)
+    double delay_ms = 0;   ///< the delay seen on the last run
+    double tmax_ms = 0, tmin_ms = 0;
+    std::size_t runs = 1;        ///< runs of the word that broke it
+    bool earlier_query = false;  ///< found after that query had answered (the run stopped there)
+};
+
 /// The result of one planned test.
 struct TestResult {
     TransitionTest test;
@@ -77,6 +89,8 @@ struct TestResult {
     /// before each input, the input, the expected and the actual answer), what the message's trace
     /// table shows (format_trace), as data for the runners (typestar-check/2).
     std::vector<TraceStep> trace;
+    /// Failed by a timing failure (TestFailure::Timing) of a device that said what broke.
+    std::optional<TimingFailure> timing;
 };
 
 /// Options of a test run.
@@ -160,6 +174,9 @@ int write_check_json(std::ostream& out, const Document& document, Subject& subje
 /// Options of `typestar check --format json` (write_check_json, write_first_run_json).
 struct CheckJsonOptions {
     std::optional<std::size_t> bound;       ///< default: the spec's distinguisher bound
+    /// `--bound auto`: check at the spec's bound, and learn a missing spec or a proposal raising B
+    /// from it (from 2 for a first run) while the learned machine needs all of it (learn --bound auto).
+    bool auto_bound = false;
     /// After a difference (or for a missing spec): propose as the gtest plugin does, by this mode
     /// (proposal_mode); nullopt: nothing is learned or written (typestar-check/1's behaviour).
     std::optional<ProposalMode> proposal;

@@ -164,7 +164,8 @@ inline constexpr std::size_t kTimingRetries = 4;
 /// each time (tmax, 2 tmax, ...: a burst of load can pass); every run keeps the tmax in force, so an
 /// answer returned was seen with the timing the spec records. Only a violation on every run throws,
 /// as TimingError (runs() = retries + 1); one that belongs to an earlier query (earlier_query()) is
-/// thrown at once (that answer was given). Other errors pass through. On time, one run: no extra
+/// thrown at once (that answer was given), and so is one already seen on several runs (runs() > 1:
+/// a remote agent that re-ran the word itself). Other errors pass through. On time, one run: no extra
 /// query. RunResult::timing_retries says how many runs were repeated.
 [[nodiscard]] RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs,
                                                 std::size_t retries = kTimingRetries);

@@ -199,3 +199,31 @@ test('a connection that stalls mid-request or sends nothing is closed after the 
     assert.strictEqual(agent.connections.size, 0, 'the agent still holds the closed connections');
   });
 });
+
+test('a late callback is answered as a timing violation with its data, never as an answer', async () => {
+  // Before, a `device error` with text only: a client could neither re-run the word nor tell a
+  // callback the spec does not have from a late one. `onPostExecute` comes 60 ms after execute;
+  // with tmax 20 the session's wait answers quiet, and the next step finds the violation.
+  const agent = new Agent(() => new NodeDevice(asynctask({ delayMs: 60, tmaxMs: 20, tminMs: 0 })), { token: TOKEN });
+  await agent.start();
+  const body = (a) => JSON.parse(a.data.slice(a.data.indexOf('\r\n\r\n') + 4));
+  try {
+    const created = await exchange(agent.port, post('/v1/sessions', '{}'));
+    assert.strictEqual(status(created), 201, created.data);
+    const id = body(created).session;
+    const callin = await exchange(agent.port, post(`/v1/sessions/${id}/callin`, '{"seq": 0, "callin": "execute"}'));
+    assert.strictEqual(body(callin).output, 'ok', callin.data);
+    const wait = await exchange(agent.port, post(`/v1/sessions/${id}/wait`, '{"seq": 1}'));
+    assert.strictEqual(body(wait).output, 'quiet', wait.data);
+    await new Promise((r) => setTimeout(r, 150));
+    const a = await exchange(agent.port, post(`/v1/sessions/${id}/wait`, '{"seq": 2}'));
+    assert.strictEqual(status(a), 500, a.data);
+    const value = body(a).value;
+    assert.strictEqual(value.error, 'timing violation');
+    assert.match(value.message, /tmax too small: callback 'onPostExecute' arrived/);
+    assert.deepStrictEqual({ ...value.timing, delay_ms: value.timing.delay_ms >= 20 },
+      { kind: 'late', callback: 'onPostExecute', delay_ms: true, tmax_ms: 20, tmin_ms: 0, earlier_query: false, runs: 1 });
+  } finally {
+    await agent.stop();
+  }
+});

@@ -512,6 +512,16 @@ public final class Agent {
         }
     }
 
+    /**
+     * A device's failure as the protocol's error: a timing violation with its data (PROTOCOL.md: the
+     * client re-runs the word, or names the callback when it repeats), anything else {@code device error}.
+     */
+    private static Response failure(DeviceException e) {
+        JsonObject body = Json.error(e.timing() != null ? "timing violation" : "device error", e.getMessage());
+        if (e.timing() != null) body.getAsJsonObject("value").add("timing", e.timing());
+        return Response.json(500, body);
+    }
+
     private Response busy() {
         return Response.json(503, Json.error("session not created", "all " + config.maxSessions + " instances are in use"));
     }
@@ -532,6 +542,7 @@ public final class Agent {
             slot.reset();
         } catch (DeviceException e) {
             releaseSlot(slot);
+            if (e.timing() != null) return failure(e);  // a violation of an earlier query, found now
             return Response.json(500, Json.error("session not created", e.getMessage()));
         }
         Session s = new Session(newId(), slot);
@@ -599,7 +610,7 @@ public final class Agent {
                     answer = d.step(name, false, 0);
                 }
             } catch (DeviceException e) {
-                s.last = Response.json(500, Json.error("device error", e.getMessage()));
+                s.last = failure(e);
                 ++s.nextSeq;
                 return s.last;
             } catch (RuntimeException | Error e) {  // a bug in the agent: still a stored, final answer
@@ -769,7 +780,7 @@ public final class Agent {
             return Response.json(200, o);
         } catch (DeviceException e) {
             releaseSlot(slot);
-            return Response.json(500, Json.error("device error", e.getMessage()));
+            return failure(e);
         } catch (RuntimeException | Error e) {  // a bug in the agent: never leak the slot
             releaseSlot(slot);
             return Response.json(500, Json.error("device error", "the agent failed: " + Runner.describe(e)));

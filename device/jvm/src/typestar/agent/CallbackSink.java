@@ -35,6 +35,8 @@ public final class CallbackSink {
         final long tmaxMs;
         final long tminMs;
         final java.util.List<String> pending = new java.util.ArrayList<>();
+        /** Each pending record's timing data (null: a harness error), in the same order. */
+        final java.util.List<com.google.gson.JsonObject> pendingTiming = new java.util.ArrayList<>();
         long callbacks;
         long late;
         long tmaxViolations;
@@ -48,25 +50,58 @@ public final class CallbackSink {
         }
 
         synchronized void record(String message, String counter) {
+            record(message, counter, null, null, 0, 0);
+        }
+
+        /**
+         * A record; a timing violation ({@code kind} late, queued or early, else null: a harness error)
+         * carries its callback, delay and query, answered as PROTOCOL.md's {@code timing violation}.
+         */
+        synchronized void record(String message, String counter, String kind, String callback, double delayMs, long query) {
             switch (counter) {
                 case "tmax" -> ++tmaxViolations;
                 case "tmin" -> ++tminViolations;
                 default -> ++harnessErrors;
             }
             pending.add(message);
+            com.google.gson.JsonObject t = null;
+            if (kind != null) {
+                t = new com.google.gson.JsonObject();
+                t.addProperty("kind", kind);
+                t.addProperty("callback", callback);
+                t.addProperty("delay_ms", Math.max(0.0, delayMs));
+                t.addProperty("tmax_ms", tmaxMs);
+                t.addProperty("tmin_ms", tminMs);
+                t.addProperty("query", query);
+            }
+            pendingTiming.add(t);
         }
 
         synchronized boolean hasPending() {
             return !pending.isEmpty();
         }
 
-        /** Throws DeviceException for violations recorded and not yet reported. */
-        synchronized void check(String who) throws DeviceException {
+        /**
+         * Throws DeviceException for violations recorded and not yet reported: with the first one's
+         * timing data when every record is a timing violation, {@code earlier_query} when found at a
+         * reset ({@code earlier}) or recorded in another query than {@code query} (that answer was given).
+         */
+        synchronized void check(String who, long query, boolean earlier) throws DeviceException {
             if (pending.isEmpty()) return;
             String message = who + ": " + pending.get(0);
             if (pending.size() > 1) message += " (and " + (pending.size() - 1) + " more)";
+            com.google.gson.JsonObject timing = null;
+            if (pendingTiming.stream().allMatch(java.util.Objects::nonNull)) {
+                boolean before = earlier;
+                for (com.google.gson.JsonObject t : pendingTiming) before |= t.get("query").getAsLong() != query;
+                timing = pendingTiming.get(0).deepCopy();
+                timing.remove("query");
+                timing.addProperty("earlier_query", before);
+                timing.addProperty("runs", 1);
+            }
             pending.clear();
-            throw new DeviceException(message);
+            pendingTiming.clear();
+            throw new DeviceException(message, timing);
         }
     }
 
@@ -92,6 +127,7 @@ public final class CallbackSink {
             String symbol = monitor.sources.get(name);
             String message = null;
             String counter = null;
+            double delay = 0;  // of a timing violation: from the quiet wait's or the callin's start, in ms
             synchronized (this) {
                 String where = "query #" + query + " '" + word + "'";
                 if (symbol == null) {
@@ -107,6 +143,7 @@ public final class CallbackSink {
                             + " after the start of a `wait` that answered quiet (tmax " + monitor.tmaxMs
                             + " ms) in " + where;
                     counter = "tmax";
+                    delay = (now - quietWaitStart) / 1e6;
                 } else if (!open) {
                     synchronized (monitor) {
                         ++monitor.late;
@@ -118,6 +155,7 @@ public final class CallbackSink {
                                 + " after callin '" + lastCallinName + "' started (tmin " + monitor.tminMs
                                 + " ms) in " + where;
                         counter = "tmin";
+                        delay = (now - lastCallin) / 1e6;
                     } else {
                         synchronized (monitor) {
                             ++monitor.callbacks;
@@ -126,7 +164,10 @@ public final class CallbackSink {
                     queue.addLast(symbol);
                 }
             }
-            if (message != null) monitor.record(message, counter);
+            if (message != null) {
+                String kind = counter.equals("tmax") ? "late" : counter.equals("tmin") ? "early" : null;
+                monitor.record(message, counter, kind, symbol, delay, query);
+            }
             synchronized (this) {
                 notifyAll();
             }

@@ -54,7 +54,7 @@ final class Runner {
     /** Ends the previous instance, reports pending violations, makes a fresh instance. */
     void reset() throws DeviceException {
         finish();
-        monitor.check(who);
+        monitor.check(who, queries, true);  // a violation of an earlier query, found now
         ++queries;
         history.clear();
         errored = false;
@@ -100,7 +100,7 @@ final class Runner {
 
     /** Throws for a violation recorded and not yet reported (e.g. a late callback after the last session). */
     void checkTiming() throws DeviceException {
-        monitor.check(who);
+        monitor.check(who, queries, false);
     }
 
     /** Whether the device has the {@code wait} input (false for a Mealy device declaring noWait()). */
@@ -129,7 +129,7 @@ final class Runner {
         }
         if ((answer.output().equals("err") && purpose.errAbsorbing) || answer.output().equals(OUTSIDE_PURPOSE)) errored = true;
         history.add(new StepRecord(input, answer.output()));
-        monitor.check(who);
+        monitor.check(who, queries, false);
         return answer;
     }
 
@@ -192,10 +192,12 @@ final class Runner {
         Callin<Object> callin = purpose.inputs.get(name);
         CallbackSink.Epoch e = epoch;
         String message = null;
+        String queuedSymbol = null;
         synchronized (e) {
             if (!e.queue.isEmpty()) {
                 // A callback came between the previous step and this callin: the callin would run in
                 // a state the synchronous closure does not describe (DroidStar §5.2, tmin).
+                queuedSymbol = e.queue.peekFirst();
                 message = "tmin violated: callback '" + e.queue.peekFirst() + "' arrived before callin '" + name
                         + "' could run, in query #" + e.query + " '" + e.word + "'";
             }
@@ -205,7 +207,7 @@ final class Runner {
             if (e.word.length() > 0) e.word.append(' ');
             e.word.append(name);
         }
-        if (message != null) monitor.record(message, "tmin");
+        if (message != null) monitor.record(message, "tmin", "queued", queuedSymbol, 0, queries);
         AnsweringCallin<Object> answering = purpose.answering.get(name);
         String returned = null;
         try {

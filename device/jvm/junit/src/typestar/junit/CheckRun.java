@@ -43,7 +43,9 @@ final class CheckRun {
 
     /** {@code typestar check --format json} on {@code file} through the served purpose; null with {@code error[0]} set when it printed no object. */
     private JsonObject check(Path file, String[] error) {
-        List<String> args = new ArrayList<>(List.of(file.toString(), "--bound", String.valueOf(bound), "--format", "json"));
+        // auto: the tests run at the spec's bound (`bound`), a proposal is learned raising B.
+        String asked = "auto".equals(owner.bound) ? "auto" : String.valueOf(bound);
+        List<String> args = new ArrayList<>(List.of(file.toString(), "--bound", asked, "--format", "json"));
         args.addAll(proposals.decisionOptions());
         Cli.Result r;
         try {

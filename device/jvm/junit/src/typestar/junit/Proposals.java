@@ -83,7 +83,7 @@ final class Proposals {
     void learnMissing() throws IOException {
         List<String> args = new ArrayList<>(List.of(spec.toString(), "--format", "json"));
         args.addAll(decisionOptions());
-        if (owner.bound != null && !owner.bound.equals("auto")) args.addAll(List.of("--bound", owner.bound));
+        if (owner.bound != null) args.addAll(List.of("--bound", owner.bound));  // auto: learned raising B
         if (owner.tmax != null) args.addAll(List.of("--tmax", String.valueOf(owner.tmax)));  // recorded in the learned spec
         if (owner.tmin != null) args.addAll(List.of("--tmin", String.valueOf(owner.tmin)));
         Cli.Result r = serve("check", args, new String[1]);
