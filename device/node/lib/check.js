@@ -88,6 +88,7 @@ async function runChecked(ctx, t) {
       t.diagnostic(`spec: ${run.spec}:${tr.line}, bound B=${report.bound}, transition (${tr.state}, ${tr.input})`);
       for (const line of relies.trimEnd().split('\n')) t.diagnostic(line);
       if (report.timing && report.timing.note) t.diagnostic(`timing: ${report.timing.note}`);
+      if (run.settings.timingFrom) t.diagnostic(`(--tmax / --tmin from ${run.settings.timingFrom})`);
     }
     return;
   }

@@ -21,8 +21,9 @@
 //   until the learned machine does not need it all; a stored spec's suite then runs at its own bound);
 //   learner: TYPESTAR_LEARNER, else the option `learner` (lstar or lsharp); update mode:
 //   TYPESTAR_UPDATE, `--update`, or the option `update: true`; tmax / tmin over the purpose's own:
-//   TYPESTAR_TMAX / TYPESTAR_TMIN, else the options `tmax` / `tmin` (ms), used by the served device
-//   and passed to `typestar check` (recorded in a learned spec, named in the CLI's assumptions).
+//   TYPESTAR_TMAX / TYPESTAR_TMIN, else the options `tmax` / `tmin` (ms), passed to `typestar check`
+//   (recorded in a learned spec, named in the CLI's assumptions); the served device keeps the
+//   purpose's own tmax (the CLI sets each wait's timeout) and checks the tmin asked.
 //   A bad value is one failing test.
 // - A spec of another class, or whose callins or callbacks are not the purpose's, is one failing test
 //   `<Spec>.purpose` before any word runs.
@@ -89,7 +90,7 @@ function settings(options = {}) {
     engine = null;
   }
   // tmax / tmin over the purpose's own (TYPESTAR_TMAX / TYPESTAR_TMIN, else the options tmax /
-  // tmin): the served device waits with them, and `typestar check` gets them (a learned spec records them).
+  // tmin): `typestar check` gets them (a learned spec records them); the served device checks the tmin.
   const timing = {};
   const timingFrom = [];
   for (const [key, name, option] of [['tmaxMs', 'TYPESTAR_TMAX', 'tmax'], ['tminMs', 'TYPESTAR_TMIN', 'tmin']]) {
@@ -206,8 +207,12 @@ class SpecRun {
     this.testFile = process.argv[1] || '';
   }
 
+  /// The purpose's device, as served to the check: with its own tmax (the CLI's `--tmax` sets each
+  /// wait's timeout over the protocol, so the session names the purpose's own tmax beside it) and
+  /// the tmin asked (the agent checks tmin against its own).
   makeDevice() {
-    const timing = Object.keys(this.settings.timing).length > 0 ? this.settings.timing : undefined;
+    const { tminMs } = this.settings.timing;
+    const timing = tminMs === undefined ? undefined : { tminMs };
     return new NodeDevice(this.def, { variants: this.options.variants ?? 'compare', timing });
   }
 

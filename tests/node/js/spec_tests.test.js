@@ -525,16 +525,20 @@ test('tmax over the purpose\'s own (option or TYPESTAR_TMAX) is used, named, and
   const plain = (await runAll(collect(jobSpec, job())))['Job.s0_start'];
   assert.ok(line(plain).includes('tmax=20 ms (quiescence; every way'), line(plain));
   assert.ok(!plain.diagnostics.some((d) => d.startsWith('timing: ')), plain.diagnostics.join('\n'));
-  // The CLI's check waits with it and tells it apart from the spec's.
+  // The CLI's check waits with it, names the purpose's own and the spec's; the runner names the setting.
   const option = (await runAll(collect(jobSpec, job(), { tmax: 60 })))['Job.s0_start'];
   assert.strictEqual(option.error, undefined);
-  assert.ok(line(option).includes('tmax=60 ms (quiescence; tmax 60 ms set by --tmax 60 '), line(option));
+  assert.ok(line(option).includes('tmax=60 ms (quiescence; tmax 60 ms set by --tmax 60 (the device\'s own: tmax 20 ms, ' +
+    'tmin 0 ms); every way'), line(option));
   assert.ok(option.diagnostics.some((d) => /^timing: .*the tests ran with tmax 60 ms, the spec declares 20 ms/.test(d)),
     option.diagnostics.join('\n'));
+  assert.ok(option.diagnostics.includes('(--tmax / --tmin from option tmax: 60)'), option.diagnostics.join('\n'));
   process.env.TYPESTAR_TMAX = '45';
   try {
     const env = (await runAll(collect(jobSpec, job(), { tmax: 60 })))['Job.s0_start'];  // the environment wins
-    assert.ok(line(env).includes('tmax=45 ms (quiescence; tmax 45 ms set by --tmax 45 '), line(env));
+    assert.ok(line(env).includes('tmax=45 ms (quiescence; tmax 45 ms set by --tmax 45 (the device\'s own: tmax 20 ms, '),
+      line(env));
+    assert.ok(env.diagnostics.includes('(--tmax / --tmin from TYPESTAR_TMAX=45)'), env.diagnostics.join('\n'));
   } finally {
     delete process.env.TYPESTAR_TMAX;
   }
