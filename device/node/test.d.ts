@@ -11,7 +11,11 @@ export interface SpecTestsOptions {
   learner?: 'lstar' | 'lsharp';
   /** Update mode (also TYPESTAR_UPDATE=1 or --update). */
   update?: boolean;
-  /** 'check' (default): one `typestar check --format json` per spec; 'local': words run here (TYPESTAR_ENGINE wins). */
+  /**
+   * 'check' (the only engine): one `typestar check --format json` per spec (TYPESTAR_ENGINE wins).
+   * @deprecated The option itself: 'local' (words run here) is removed; it is still accepted for one
+   * release, warns once on stderr and runs the check engine.
+   */
   engine?: 'local' | 'check';
   /** tmax / tmin in ms over the purpose's own (TYPESTAR_TMAX / TYPESTAR_TMIN win). */
   tmax?: number;
@@ -29,11 +33,17 @@ export interface SpecTestsOptions {
 export declare function specTests(specFile: string, purpose: PurposeExport | ClassDefinition | LearningPurpose,
                                   options?: SpecTestsOptions): void;
 export interface TraceStep { state: string; input: string; expected: string; actual: string; }
-/** The aligned trace, as typestar::format_trace. */
+/**
+ * The aligned trace, as typestar::format_trace.
+ * @deprecated The runner no longer formats traces: `typestar check --format json` gives each failing test's `trace_text`.
+ */
 export declare function formatTrace(steps: TraceStep[], indentBy?: number): string;
 /** `<spec without .yaml>.proposed.<ext>`. */
 export declare function proposedPath(spec: string, ext: string): string;
 /** An environment variable's truth (set, non-empty, not 0/false/no/off). */
 export declare function envTrue(value: string | undefined): boolean;
-/** The outputs a suite (typestar suite --format json) predicts for `inputs`. */
+/**
+ * The outputs a suite (typestar suite --format json) predicts for `inputs`.
+ * @deprecated The runner no longer predicts outputs: the session's check does (`typestar check --format json`).
+ */
 export declare function predict(suite: object, inputs: string[]): string[];

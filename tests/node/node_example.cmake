@@ -1,13 +1,15 @@
 # The Node example project (examples/node_job) as a team runs it (cmake -P): `node --test` in a copy
 # of the project, typestar-node-device in its node_modules (a link to the package directory PACKAGE,
-# as `npm install` of the package would give), the typestar CLI as TYPESTAR_CLI:
+# as `npm install` of the package would give), the typestar CLI as TYPESTAR_CLI; each run is one
+# `typestar check --format json` per spec against the purpose served by the test process:
 #  1. on CI, the committed spec passes: one test per transition but the two the learning purpose did
 #     not explore (unknown, source purpose), which are reported once, as one skipped test naming them;
 #     a pass prints the assumptions it relied on (diagnostics);
 #  2. the simulated upgrade (JOB_VERSION=2: a late cancel() is ignored, no longer an error) fails
-#     exactly the changed transition's test, with the aligned trace, what passing relies on, the
-#     proposal (specs/job.proposed.yaml, written) and the diff; the committed spec is untouched; the
-#     reproduce line runs as printed (it fails the one test; without the upgrade it passes, exit 0);
+#     exactly the changed transition's test, with the CLI's aligned trace, what passing relies on,
+#     the session's proposal (specs/job.proposed.yaml, written), what changed and the diff; the
+#     committed spec is untouched; the reproduce line runs as printed (it fails the one test;
+#     without the upgrade it passes, exit 0);
 #  3. the same on CI: it fails with the proposal printed, nothing is written;
 #  4. update mode accepts the change (the tests pass, the spec is rewritten), then a plain run passes;
 #  5. no spec on CI fails clearly, writing nothing; no spec locally learns the committed spec.
@@ -15,9 +17,10 @@
 #     message states the states, the bound B, the search beyond it and the CLI's tight-bound warning;
 #     its accept command works; a bad value is one failure;
 #  7. update mode keeps the stored state names (as `typestar accept`) and passes;
-#  8. a crash of the class (an uncaught ERR_INTERNAL_ASSERTION) is a device error, never an answer;
-#  9. a spec of another class, or with other callins, is one failure before any word runs.
-# (4c: the same with TYPESTAR_ENGINE=check: one `typestar check --format json` per spec.)
+#  8. a crash of the class (an uncaught ERR_INTERNAL_ASSERTION) is a device error, never an answer:
+#     it voids the check (every test of the spec fails);
+#  9. a spec of another class, or with other callins, is one failure before any word runs;
+# 10. TYPESTAR_ENGINE=local (deprecated) warns once and runs the check.
 # NODE; CLI; SOURCE: the source tree; PACKAGE: the typestar-node-device directory; WORK: scratch.
 file(REMOVE_RECURSE "${WORK}")
 file(COPY "${SOURCE}/examples/node_job/" DESTINATION "${WORK}")
@@ -28,16 +31,14 @@ set(proposed "${WORK}/specs/job.proposed.yaml")
 
 include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
-# `node --test` in the project, with a clean environment and ARGN (VAR=value) added (the local
-# engine unless ARGN sets TYPESTAR_ENGINE: these steps check its word-by-word messages; 4c the
-# default engine, check, and the reproduce lines run with the default); its output
+# `node --test` in the project, with a clean environment and ARGN (VAR=value) added; its output
 # becomes ${output}. run_tests(pass|fail ...) stops the script unless it passes or fails.
 # run_file(pass|fail FILE ...) runs only the test file FILE (relative to the project).
 set(test_file "")
 macro(run_tests outcome)
   set(command "${CMAKE_COMMAND}" -E chdir "${WORK}" "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE
-      --unset=TYPESTAR_BOUND --unset=TYPESTAR_LEARNER --unset=JOB_VERSION --unset=NODE_OPTIONS --unset=NODE_PATH
-      "TYPESTAR_CLI=${CLI}" TYPESTAR_ENGINE=local ${ARGN} "${NODE}" --test ${test_file})
+      --unset=TYPESTAR_BOUND --unset=TYPESTAR_LEARNER --unset=TYPESTAR_ENGINE --unset=JOB_VERSION --unset=NODE_OPTIONS
+      --unset=NODE_PATH "TYPESTAR_CLI=${CLI}" ${ARGN} "${NODE}" --test ${test_file})
   if("${outcome}" STREQUAL "pass")
     run(${command})
   else()
@@ -73,7 +74,7 @@ expect_all("ok 1 - Job.s0_cancel" "ok 7 - Job.s3_wait" "# pass 7" "# fail 0" "# 
   # a pass prints what it relied on
   "# spec: ${spec}:15, bound B=2, transition (s0, start)"
   "# Passing is bounded evidence, not a proof. It relies on:"
-  "#   - every callback arrives within tmax=20 ms (quiescence; every way into a quiet state double-checked with a wait of 3 x tmax)")
+  "#   - every callback arrives within tmax=20 ms (quiescence; every way into a quiet state double-checked with a wait of 3.0 x tmax)")
 string(FIND "${output}" "Job.s2_cancel" listed)
 if(NOT listed EQUAL -1)
   message(FATAL_ERROR "an unknown transition has a test of its own:\n${output}")
@@ -83,9 +84,9 @@ endif()
 run_tests(fail JOB_VERSION=2)
 expect_all(
   "not ok 5 - Job.s3_cancel"
-  "not ok 7 - Job.s3_wait"
-  "# pass 5"
-  "# fail 2"
+  "\nok 7 - Job.s3_wait"
+  "# pass 6"
+  "# fail 1"
   "# skipped 1"
   "typestar: Job.s3_cancel: the device does not conform to the spec."
   "  spec:   ${spec}:22 (state s3, input cancel)"
@@ -93,14 +94,13 @@ expect_all(
   "    3     s3     cancel  err       ok      <- differs"
   "Passing is bounded evidence, not a proof. It relies on:"
   "  - the device's states are told apart by words of length <= 2 (distinguisher bound B=2)"
-  "Re-learned (seeded with the stored spec): 3 states, learned by the typestar CLI at distinguisher bound B=2"
-  "    typestar accept ${spec} --auto\n"
+  "Re-learned with L# (seeded with the stored spec)"
+  "    typestar accept ${spec}\n"
   "Proposed spec: ${proposed}"
   "Stored -> proposed (typestar diff):"
   "| s3    | start wait | cancel | added  | err | -> s3 |"
-  # which test's own transition changed: from `typestar diff --format json`, not the Markdown table
-  "    s3 cancel: err  =>  -> s3   <- this test's transition"
-  "This test's transition (s3, wait) did not change: its words pass through a transition that did.")
+  # which test's own transition changed: the session's per-test verdict
+  "    s3 cancel: err  =>  -> s3   <- this test's transition")
 expect_file_unchanged("${spec}" "the committed spec was overwritten without update mode")
 # The reproduce line runs as printed: it fails the one test on the upgrade and passes (exit 0) without it.
 if(NOT output MATCHES "Reproduce: (node --test --test-name-pattern='\\^Job\\\\.s3_cancel\\$' [^\n]*job\\.test\\.js)\n")
@@ -130,8 +130,9 @@ expect_file_unchanged("${spec}" "the spec was written on CI")
 
 # 4. Update mode accepts the change; then the plain run passes.
 run_tests(pass JOB_VERSION=2 TYPESTAR_UPDATE=1)
-expect_all("Update mode (TYPESTAR_UPDATE / --update): wrote ${spec} (typestar accept ${spec} --auto: accepted"
-  "Job.s3_cancel: the device's answer on start wait cancel is in the updated spec.")
+expect_all("typestar: Update mode: wrote ${spec}."
+  "Job.s3_cancel: the device's answer on start wait cancel is in the updated spec (update mode: wrote ${spec})."
+  "# fail 0")
 file(READ "${spec}" output)
 expect("framework: job-2.0.0")
 run_tests(pass JOB_VERSION=2)
@@ -152,29 +153,6 @@ file(WRITE "${spec}" "${committed}")
 run_file(fail extra/nested-spec.js CI=1 JOB_VERSION=2)
 expect_all("    not ok 1 - s3_cancel\n" "not ok 3 - Job.s3\n"
   "Reproduce: node --test --test-name-pattern='^s3_cancel$' ${WORK}/extra/nested-spec.js")
-
-# 4c. The check engine (the default; TYPESTAR_ENGINE=check): one `typestar check --format json` for the spec
-# against the purpose served over loopback, each result mapped to its test; the upgrade fails the
-# changed transition with the CLI's trace and the proposal; update mode accepts it and checks again.
-run_tests(pass CI=1 TYPESTAR_ENGINE=)  # the default
-expect_all("ok 1 - Job.s0_cancel" "# pass 7" "# fail 0" "# skipped 1"
-  "# spec: ${spec}:15, bound B=2, transition (s0, start)"
-  # the CLI's assumptions, as the check printed them
-  "#   - every callback arrives within tmax=20 ms (quiescence; every way into a quiet state double-checked with a wait of 3.0 x tmax)")
-run_tests(fail CI=1 JOB_VERSION=2 TYPESTAR_ENGINE=check)
-expect_all("not ok 5 - Job.s3_cancel" "# fail 1" "typestar: Job.s3_cancel: the device does not conform to the spec."
-  "    3     s3     cancel  err       ok      <- differs"
-  "Reproduce: node --test --test-name-pattern='^Job\\.s3_cancel$'"
-  "Re-learned with L# (seeded with the stored spec)" "CI is set, so nothing was written. The proposed spec:"
-  "    s3 cancel: err  =>  -> s3   <- this test's transition")
-expect_file_unchanged("${spec}" "the spec was written on CI (engine check)")
-run_tests(pass JOB_VERSION=2 TYPESTAR_UPDATE=1 TYPESTAR_ENGINE=check)
-expect_all("typestar: Update mode: wrote ${spec}." "Job.s3_cancel: the device's answer on start wait cancel is in the updated spec (update mode: wrote ${spec})." "# fail 0")
-file(READ "${spec}" output)
-expect("framework: job-2.0.0")
-file(READ "${SOURCE}/examples/node_job/specs/job.yaml" committed)
-file(WRITE "${spec}" "${committed}")
-file(REMOVE "${proposed}" "${WORK}/specs/job.proposed.dot")
 
 # 5. No spec: on CI a clear failure and nothing written; locally, the committed spec is learned.
 file(REMOVE "${spec}" "${proposed}" "${WORK}/specs/job.proposed.dot")
@@ -238,7 +216,7 @@ string(REPLACE "s2" "Running" named "${named}")
 string(REPLACE "s3" "Ended" named "${named}")
 file(WRITE "${spec}" "${named}")
 run_tests(pass JOB_VERSION=2 TYPESTAR_UPDATE=1)
-expect_all("# fail 0" "Job.Ended_cancel: the device's answer on start wait cancel is in the updated spec.")
+expect_all("# fail 0" "Job.Ended_cancel: the device's answer on start wait cancel is in the updated spec (update mode")
 file(READ "${spec}" output)
 expect_all("framework: job-2.0.0" "  Idle:\n" "  Running:\n" "  Ended:\n")
 string(FIND "${output}" "  s0:" generated)
@@ -275,12 +253,12 @@ run_file(fail extra/crash-spec.js)
 # (node:test reports the exception against the running test; the runner says what it means.)
 expect_all("not ok 1 - gz.learn" "ERR_INTERNAL_ASSERTION"
   "the class Gz crashed (uncaught exception in the class under learning: ERR_INTERNAL_ASSERTION"
-  "a device error, not an answer; the learning stops and nothing is written.")
+  "a device error, not an answer; every test of this spec fails on it.")
 if(EXISTS "${WORK}/specs/gz.proposed.yaml")
   file(READ "${WORK}/specs/gz.proposed.yaml" output)
   message(FATAL_ERROR "a proposal was written from a crashing class:\n${output}")
 endif()
-# With a spec: the test whose word crashes fails as a device error; the tests after it do not run.
+# With a spec: the crash voids the spec's one check: every test fails as a device error, none passes.
 file(WRITE "${WORK}/specs/gz.yaml" "typestar: 1
 name: Gz
 callins: [close, params]
@@ -299,10 +277,10 @@ states:
       params: Closed
 ")
 run_file(fail extra/crash-spec.js)
-expect_all("not ok 5 - Gz.Closed_params" "a device error, not an answer; no further word of this spec is run."
+expect_all("not ok 1 - Gz.Open_close" "a device error, not an answer; every test of this spec fails on it."
   "not ok 6 - Gz.Closed_wait"
-  "typestar: Gz.Closed_wait: not run: the class crashed in an earlier test (a device error, not an answer): uncaught exception in the class under learning: ERR_INTERNAL_ASSERTION"
-  "# pass 4" "# fail 2")
+  "typestar: Gz.Closed_wait: no verdict: the class crashed during the check (a device error, not an answer): uncaught exception in the class under learning: ERR_INTERNAL_ASSERTION"
+  "# pass 0" "# fail 6")
 
 # 9. A spec that does not match the purpose: one failure before any word runs.
 string(REPLACE "name: Job" "name: OtherJob" other "${committed}")
@@ -331,3 +309,15 @@ states:
 run_tests(fail CI=1)
 expect_all("not ok 1 - Job.purpose" "# fail 1" "# pass 0" "callins of the purpose the spec does not have: cancel"
   "re-learned from the purpose: L# (from scratch: the device's inputs are not the spec's)")
+
+# 10. TYPESTAR_ENGINE=local is deprecated and removed: one warning, then the check runs and passes.
+file(WRITE "${spec}" "${committed}")
+run_tests(pass CI=1 TYPESTAR_ENGINE=local)
+expect_all("typestar: engine 'local' is deprecated and removed; the check engine runs (one `typestar check --format json` per spec)"
+  "# pass 7" "# fail 0" "# skipped 1"
+  "#   - every callback arrives within tmax=20 ms (quiescence; every way into a quiet state double-checked with a wait of 3.0 x tmax)")
+string(REGEX MATCHALL "engine 'local' is deprecated" warnings "${output}")
+list(LENGTH warnings count)
+if(NOT count EQUAL 1)
+  message(FATAL_ERROR "expected the deprecation warning once, got ${count}:\n${output}")
+endif()

@@ -52,10 +52,14 @@ function entryOf(report, tr) {
 /// passes the tests the written spec explains (`updated`); timing, device, nondeterminism, partition
 /// and plan failures propose nothing. A missing entry or a report that is not one fails (never a pass).
 async function runChecked(ctx, t) {
-  const { run, suite, tr, name, reproduce } = ctx;
+  const { run, tr, name, reproduce } = ctx;
   const c = await run.checked();
   const where = `  spec:   ${run.spec}:${tr.line} (state ${tr.state}, input ${tr.input})\n`;
   if (c.error) throw new Error(`typestar: ${name}: no verdict: ${c.error}\n${reproduce}`);
+  if (run.crash) {  // after the check: its answers came from a class that crashes
+    throw new Error(`typestar: ${name}: no verdict: the class crashed after the check (a device error, not an answer): ` +
+                    `${run.crash}\n${reproduce}`);
+  }
   const report = c.report;
   const e = entryOf(report, tr);
   if (!e) {
@@ -63,12 +67,10 @@ async function runChecked(ctx, t) {
       : `the check's report has no test of (${tr.state}, ${tr.input})`}\n${where}${reproduce}`);
   }
   const relies = `Passing is bounded evidence, not a proof. It relies on:\n${(report.assumptions || []).map((a) => `  - ${a}\n`).join('')}`;
-  // A late callback the spec has nowhere, recorded by the served device: the check's "tmax too
-  // small" device error is a protocol change (lib/quiescence.js), reported with trace and diff.
-  const change = ctx.newCallback(c.violations || []);
-  if (change && e.status === 'failed' && (e.failure === 'device' || e.failure === 'timing')) return ctx.protocolChange(change);
+  // A late callback the check heard is the session's to judge (a timing failure, or a difference
+  // when the spec does not have the callback). One a served device recorded after the check's last
+  // query the check never heard: it voids a pass.
   if (e.status === 'passed' && (c.unheard || []).length > 0) {
-    if (change) return ctx.protocolChange(change);
     throw new Error(`typestar: ${name}: passed in the check, but the device recorded a timing violation after the ` +
                     `check's last query, which voids the pass: ${c.unheard[0]}\n${where}${reproduce}`);
   }
@@ -86,6 +88,7 @@ async function runChecked(ctx, t) {
       t.diagnostic(`spec: ${run.spec}:${tr.line}, bound B=${report.bound}, transition (${tr.state}, ${tr.input})`);
       for (const line of relies.trimEnd().split('\n')) t.diagnostic(line);
       if (report.timing && report.timing.note) t.diagnostic(`timing: ${report.timing.note}`);
+      if (run.settings.timingFrom) t.diagnostic(`(--tmax / --tmin from ${run.settings.timingFrom})`);
     }
     return;
   }

@@ -51,10 +51,6 @@ function collect(spec, purpose, options = {}, ci = true) {
   return tests;
 }
 
-/// The local engine (words run here, one at a time): for what these tests check of the runner's own
-/// word-by-word path; the default engine, `check`, has its tests below ("engine check: ...").
-const LOCAL = { engine: 'local' };
-
 /// Job (examples/node_job) as a purpose, with `change` applied to the builder.
 function job(change = (p) => p, options = {}) {
   const { EventEmitter } = require('events');
@@ -137,27 +133,32 @@ test('the trace is aligned as typestar::format_trace aligns it', () => {
   '    3     s3     cancel  err       ok      <- differs\n');
 });
 
-test('the example purpose passes its committed spec: one test per transition, named as in gtest', async () => {
-  const tests = collect(jobSpec, job(), LOCAL);
-  // In s2 (`done` undelivered) callbacksDrained holds callins back: outside the purpose, unknown in
-  // the spec; reported once for the spec as not tested (one skipped test), not one skip each.
-  assert.deepStrictEqual([...tests.keys()], ['Job.s0_cancel', 'Job.s0_start', 'Job.s0_wait',
-    'Job.s2_wait', 'Job.s3_cancel', 'Job.s3_start', 'Job.s3_wait', 'Job.unknown']);
-  const results = await runAll(tests);
-  const unknown = results['Job.unknown'];
-  assert.strictEqual(unknown.skip, 'typestar: 2 unknown transition(s) of job.yaml not tested (three-valued spec): ' +
-    's2 cancel, s2 start');
-  assert.ok(unknown.diagnostics.includes(`not tested: ${jobSpec}:20: state s2, input cancel ` +
-    '(purpose: not explored by the learning purpose of Job)'), unknown.diagnostics.join('\n'));
-  delete results['Job.unknown'];
-  for (const [name, r] of Object.entries(results)) {
-    assert.strictEqual(r.error, undefined, name);
-    assert.strictEqual(r.skip, undefined, name);
-    // A pass says what it relied on, as `typestar check` prints its assumptions block.
-    assert.ok(r.diagnostics.includes('Passing is bounded evidence, not a proof. It relies on:'), name);
-    assert.ok(r.diagnostics.some((d) => d.includes('every way into a quiet state double-checked with a wait of 3 x tmax')), name);
-    assert.ok(r.diagnostics.some((d) => /^spec: .*job\.yaml:\d+, bound B=2, transition \(s\d, \w+\)$/.test(d)), name);
-  }
+test('the example purpose passes its committed spec: one `typestar check` for the spec, one test per transition, named as in gtest', async () => {
+  await withCliLog(async (commands) => {
+    const tests = collect(jobSpec, job());
+    // In s2 (`done` undelivered) callbacksDrained holds callins back: outside the purpose, unknown in
+    // the spec; reported once for the spec as not tested (one skipped test), not one skip each.
+    assert.deepStrictEqual([...tests.keys()], ['Job.s0_cancel', 'Job.s0_start', 'Job.s0_wait',
+      'Job.s2_wait', 'Job.s3_cancel', 'Job.s3_start', 'Job.s3_wait', 'Job.unknown']);
+    const results = await runAll(tests);
+    assert.deepStrictEqual(commands().filter((c) => c === 'check'), ['check'], commands().join(' '));
+    assert.ok(!commands().includes('learn'), commands().join(' '));
+    const unknown = results['Job.unknown'];
+    assert.strictEqual(unknown.skip, 'typestar: 2 unknown transition(s) of job.yaml not tested (three-valued spec): ' +
+      's2 cancel, s2 start');
+    assert.ok(unknown.diagnostics.includes(`not tested: ${jobSpec}:20: state s2, input cancel ` +
+      '(purpose: not explored by the learning purpose of Job)'), unknown.diagnostics.join('\n'));
+    delete results['Job.unknown'];
+    assert.strictEqual(Object.keys(results).length, 7);
+    for (const [name, r] of Object.entries(results)) {
+      assert.strictEqual(r.error, undefined, `${name}: ${r.error}`);
+      assert.strictEqual(r.skip, undefined, name);
+      // A pass says what the CLI's check relied on (typestar-check/2 `assumptions`), as diagnostics.
+      assert.ok(r.diagnostics.includes('Passing is bounded evidence, not a proof. It relies on:'), name);
+      assert.ok(r.diagnostics.some((d) => /every way into a quiet state double-checked with a wait of 3\.0 x tmax/.test(d)), name);
+      assert.ok(r.diagnostics.some((d) => /^spec: .*job\.yaml:\d+, bound B=2, transition \(s\d, \w+\)$/.test(d)), name);
+    }
+  });
 });
 
 test('nested: one describe per state, holding its transitions\' tests by their names', async () => {
@@ -239,20 +240,25 @@ states:
       "on": {source: purpose, reason: "not explored"}
 `;
 
-test('a callback 2.5 x tmax late after a way into a quiet state other than its access word fails', async () => {
+test('a callback 2.5 x tmax late after a way into a quiet state other than its access word fails as timing', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'typestar-lamp-'));
   const spec = path.join(dir, 'lamp.yaml');
   fs.writeFileSync(spec, lampSpec);
   try {
     // The prompt lamp passes (the spec is its own): the double-check is not a false alarm.
-    const prompt = await runAll(collect(spec, lamp(0), LOCAL));
+    const prompt = await runAll(collect(spec, lamp(0)));
     for (const [name, r] of Object.entries(prompt)) assert.strictEqual(r.error, undefined, name);
-    // The late one: `typestar check` says "tmax too small" (every way into s0 is double-checked:
-    // `on off` then a wait of 3 x tmax); so must the runner, in the test that relied on s0's quiet wait.
-    const late = await runAll(collect(spec, lamp(50), LOCAL));
+    // The late one: the check's double-check of s0 (`on off`, then a wait of 3 x tmax) hears the
+    // spec's own `flicker`: "tmax too small", a timing failure in the test that relied on s0's quiet
+    // wait, which proposes nothing.
+    const late = await runAll(collect(spec, lamp(50)));
     const failed = Object.entries(late).filter(([, r]) => r.error);
     assert.strictEqual(failed.length, 1, JSON.stringify(late, null, 1));
-    assert.match(failed[0][1].error, /failed the quiescence double-check: tmax too small: after 'on off' \(a way into quiet state s0\), a wait of tmax=20 ms was answered quiet, but callback 'flicker' arrived within 60 ms/);
+    const m = failed[0][1].error;
+    assert.match(m, /a timing failure of the device [^\n]*, not a protocol difference \(no spec is proposed\)/, m);
+    assert.match(m, /tmax too small[^]*'flicker'/, m);
+    assert.match(m, /A timing failure proposes nothing/, m);
+    assert.doesNotMatch(m, /does not conform|Re-learned/, m);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -295,32 +301,42 @@ test('a purpose whose inputs are not the spec\'s is one failing test before any 
 
 test('a device that answers one word in two ways fails with both answers, never a verdict', async () => {
   const purpose = job((p) => p, { silentVariant: true });
-  const r = await collect(jobSpec, purpose, LOCAL).get('Job.s2_wait')();
-  assert.match(r.error, /answered one word in two ways \(not deterministic\)/);
-  assert.match(r.error, /variants of callin 'start' behave differently/);
+  const results = await runAll(collect(jobSpec, purpose));
+  const r = results['Job.s2_wait'];
+  assert.ok(r.error, 'the test passed');
+  assert.match(r.error, /variants of callin 'start' behave differently/, r.error);
+  assert.match(r.error, /No verdict, so nothing is proposed/, r.error);
+  assert.doesNotMatch(r.error, /does not conform|Re-learned/, r.error);
 });
 
-test('a callback later than tmax fails as a device error, never as an answer', async () => {
+test('a callback later than tmax on every run fails as timing, never as an answer, and proposes nothing', async () => {
   // `done` comes 60 ms after start: a wait of tmax = 20 ms answers quiet, then the callback arrives.
-  const r = await collect(jobSpec, job((p) => p, { lateMs: 60 }), LOCAL).get('Job.s2_wait')();
-  assert.ok(r.error, 'the test passed');
-  assert.doesNotMatch(r.error, /does not conform/);
-  assert.match(r.error, /^typestar: device Job failed: Job: tmax too small: callback 'done' arrived/);
+  await withCliLog(async (commands) => {
+    const results = await runAll(collect(jobSpec, job((p) => p, { lateMs: 60 })));
+    assert.ok(results['Job.s2_wait'].error, 'the test passed');
+    const failed = Object.values(results).filter((r) => r.error);
+    for (const r of failed) {
+      assert.match(r.error, /tmax too small/, r.error);
+      assert.match(r.error, /A timing failure proposes nothing/, r.error);
+      assert.doesNotMatch(r.error, /does not conform|Re-learned/, r.error);
+    }
+    assert.ok(!commands().includes('learn'), commands().join(' '));
+  });
 });
 
 test('an upgrade that adds a callback fails as a protocol change with trace and diff, not as timing', async () => {
   // The stored spec has `close` among its callbacks (the purpose listens to it) but no transition
-  // answering it. The upgrade emits it after `done`; the first time it comes after a quiet wait.
+  // answering it. The upgrade emits it after `done`: 3 x tmax late the first 14 times, then at once.
   const { dir, spec } = scratchSpec((text) => text.replace('callbacks: [cancelled, done]', 'callbacks: [cancelled, close, done]'));
   try {
-    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: true }), LOCAL));
+    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: true })));
     const failed = Object.entries(results).filter(([, r]) => r.error);
     assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
     const [name, first] = failed[0];
-    assert.doesNotMatch(first.error, /raise tmax|tmax too small/, `${name}:\n${first.error}`);
-    assert.match(first.error, /callback 'close', which the spec has nowhere: a protocol change, not a timing one/, first.error);
+    assert.doesNotMatch(first.error, /raise tmax|tmax too small|timing failure/, `${name}:\n${first.error}`);
+    assert.match(first.error, /the device does not conform to the spec/, first.error);
     assert.match(first.error, /wait +quiet +close +<- differs/, first.error);
-    assert.match(first.error, /Re-learned \(seeded with the stored spec\): 4 states/, first.error);
+    assert.match(first.error, /Re-learned with L# \(seeded with the stored spec\)[^\n]*: 4 states/, first.error);
     assert.match(first.error, /s3 wait: quiet  =>  close -> s4   <- this test's transition/, first.error);
     assert.match(first.error, /Stored -> proposed \(typestar diff\):[^]*close/, first.error);
   } finally {
@@ -328,20 +344,19 @@ test('an upgrade that adds a callback fails as a protocol change with trace and 
   }
 });
 
-test('engine check: an upgrade that adds a callback is a protocol change there too, with trace and diff', async () => {
+test('a callback the spec does not have, late on every run, is a difference the double-check hears, never timing', async () => {
   const { dir, spec } = scratchSpec((text) => text.replace('callbacks: [cancelled, done]', 'callbacks: [cancelled, close, done]'));
   try {
-    // `close` is 2 x tmax late until the CLI starts learning (the check's queries all hear it late),
-    // then prompt: a cold start again, told apart by the commands the CLI wrapper logged.
-    const results = await withCliLog(async (commands) => runAll(collect(spec, job((p) => p, {
-      closeAfterDone: () => !commands().includes('learn'), closeDelayMs: 2 * 20 }), { engine: 'check' })));
+    // `close` is 2 x tmax late on every run: the session's re-runs all break the timing, and its
+    // double-check's wait of 3 x tmax hears a callback the spec does not have: a protocol difference.
+    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: () => true, closeDelayMs: 2 * 20 })));
     const failed = Object.entries(results).filter(([, r]) => r.error);
     assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
     const [name, first] = failed[0];
-    assert.doesNotMatch(first.error, /raise tmax|tmax too small/, `${name}:\n${first.error}`);
-    assert.match(first.error, /callback 'close', which the spec has nowhere: a protocol change, not a timing one/, first.error);
+    assert.doesNotMatch(first.error, /raise tmax|tmax too small|timing failure/, `${name}:\n${first.error}`);
+    assert.match(first.error, /the device does not conform to the spec/, first.error);
+    assert.match(first.error, /callback 'close', which the spec does not have, heard by a wait of 3\.0 x tmax/, first.error);
     assert.match(first.error, /wait +quiet +close +<- differs/, first.error);
-    assert.match(first.error, /Stored -> proposed \(typestar diff\):[^]*close/, first.error);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -382,28 +397,9 @@ async function withCliLog(body) {
   }
 }
 
-test('engine check (the default): one `typestar check --format json` per spec, each test reporting its transition\'s result', async () => {
+test('a difference fails its test with the CLI\'s trace, the proposal and its diff', async () => {
   await withCliLog(async (commands) => {
-    const results = await runAll(collect(jobSpec, job()));  // no engine given: check
-    assert.deepStrictEqual(commands().filter((c) => c === 'check'), ['check'], commands().join(' '));
-    assert.ok(!commands().includes('learn'), commands().join(' '));
-    assert.match(results['Job.unknown'].skip, /2 unknown transition\(s\) of job\.yaml not tested/);
-    delete results['Job.unknown'];
-    assert.strictEqual(Object.keys(results).length, 7);
-    for (const [name, r] of Object.entries(results)) {
-      assert.strictEqual(r.error, undefined, `${name}: ${r.error}`);
-      assert.strictEqual(r.skip, undefined, name);
-      // What the CLI's check relied on (typestar-check/1 `assumptions`), as diagnostics.
-      assert.ok(r.diagnostics.includes('Passing is bounded evidence, not a proof. It relies on:'), name);
-      assert.ok(r.diagnostics.some((d) => /every way into a quiet state double-checked with a wait of 3\.0 x tmax/.test(d)), name);
-      assert.ok(r.diagnostics.some((d) => /^spec: .*job\.yaml:\d+, bound B=2, transition \(s\d, \w+\)$/.test(d)), name);
-    }
-  });
-});
-
-test('engine check: a difference fails its test with the CLI\'s trace, the proposal and its diff; timing proposes nothing', async () => {
-  await withCliLog(async (commands) => {
-    const results = await runAll(collect(jobSpec, job((p) => p, { lateCancelOk: true }), { engine: 'check' }));
+    const results = await runAll(collect(jobSpec, job((p) => p, { lateCancelOk: true })));
     const failed = Object.entries(results).filter(([, r]) => r.error).map(([name]) => name);
     assert.deepStrictEqual(failed, ['Job.s3_cancel']);
     const m = results['Job.s3_cancel'].error;
@@ -414,19 +410,6 @@ test('engine check: a difference fails its test with the CLI\'s trace, the propo
     assert.match(m, /s3 cancel: err  =>  -> s3   <- this test's transition/);
     assert.match(m, /Stored -> proposed \(typestar diff\):/);
     assert.deepStrictEqual(commands().filter((c) => c === 'check'), ['check']);
-  });
-  // `done` 60 ms late: the CLI's check fails it as timing / a device error, never as the class's
-  // answer, and nothing is learned or proposed.
-  await withCliLog(async (commands) => {
-    const results = await runAll(collect(jobSpec, job((p) => p, { lateMs: 60 }), { engine: 'check' }));
-    const failed = Object.values(results).filter((r) => r.error);
-    assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
-    for (const r of failed) {
-      assert.match(r.error, /tmax too small/);
-      assert.match(r.error, /nothing is proposed|proposes nothing/);
-      assert.doesNotMatch(r.error, /Re-learned/);
-    }
-    assert.ok(!commands().includes('learn'), commands().join(' '));
   });
 });
 
@@ -539,23 +522,62 @@ test('a first run is the CLI\'s: learned at the bound asked, with the accept com
 test('tmax over the purpose\'s own (option or TYPESTAR_TMAX) is used, named, and told apart from the spec\'s', async () => {
   // job.yaml records tmax 20 ms, as the purpose says: nothing to tell apart.
   const line = (r) => r.diagnostics.find((d) => d.includes('every callback arrives within tmax='));
-  const plain = await runAll(collect(jobSpec, job(), LOCAL));
-  assert.ok(line(plain['Job.s0_start']).includes('tmax=20 ms (quiescence; every way'), line(plain['Job.s0_start']));
-  const option = await runAll(collect(jobSpec, job(), { ...LOCAL, tmax: 60 }));
-  assert.strictEqual(option['Job.s0_start'].error, undefined);
-  assert.ok(line(option['Job.s0_start']).includes('tmax=60 ms (quiescence; tmax 60 ms set by option tmax: 60 ' +
-    '(the purpose\'s own: tmax 20 ms, tmin 0 ms); the spec records tmax=20 ms, this run waits 60 ms; every way'),
-    line(option['Job.s0_start']));
+  const plain = (await runAll(collect(jobSpec, job())))['Job.s0_start'];
+  assert.ok(line(plain).includes('tmax=20 ms (quiescence; every way'), line(plain));
+  assert.ok(!plain.diagnostics.some((d) => d.startsWith('timing: ')), plain.diagnostics.join('\n'));
+  // The CLI's check waits with it, names the purpose's own and the spec's; the runner names the setting.
+  const option = (await runAll(collect(jobSpec, job(), { tmax: 60 })))['Job.s0_start'];
+  assert.strictEqual(option.error, undefined);
+  assert.ok(line(option).includes('tmax=60 ms (quiescence; tmax 60 ms set by --tmax 60 (the device\'s own: tmax 20 ms, ' +
+    'tmin 0 ms); every way'), line(option));
+  assert.ok(option.diagnostics.some((d) => /^timing: .*the tests ran with tmax 60 ms, the spec declares 20 ms/.test(d)),
+    option.diagnostics.join('\n'));
+  assert.ok(option.diagnostics.includes('(--tmax / --tmin from option tmax: 60)'), option.diagnostics.join('\n'));
   process.env.TYPESTAR_TMAX = '45';
   try {
-    const env = await runAll(collect(jobSpec, job(), { ...LOCAL, tmax: 60 }));  // the environment wins
-    assert.ok(line(env['Job.s0_start']).includes('tmax=45 ms (quiescence; tmax 45 ms set by TYPESTAR_TMAX=45 ' +
-      '(the purpose\'s own: tmax 20 ms, tmin 0 ms); the spec records tmax=20 ms, this run waits 45 ms; '),
-      line(env['Job.s0_start']));
+    const env = (await runAll(collect(jobSpec, job(), { tmax: 60 })))['Job.s0_start'];  // the environment wins
+    assert.ok(line(env).includes('tmax=45 ms (quiescence; tmax 45 ms set by --tmax 45 (the device\'s own: tmax 20 ms, '),
+      line(env));
+    assert.ok(env.diagnostics.includes('(--tmax / --tmin from TYPESTAR_TMAX=45)'), env.diagnostics.join('\n'));
   } finally {
     delete process.env.TYPESTAR_TMAX;
   }
   const bad = await runAll(collect(jobSpec, job(), { tmin: 'soon' }));
   assert.ok(Object.values(bad).some((r) => r.error && r.error.includes('option tmin: soon: milliseconds from 0 to 3600000')),
     JSON.stringify(bad));
+});
+
+test('engine \'local\' (option or TYPESTAR_ENGINE) is deprecated: one warning per process, then the check engine runs', async () => {
+  // No other test of this file asks for 'local': the warning is still due in this process.
+  const warnings = [];
+  const write = process.stderr.write;
+  process.stderr.write = (chunk, ...rest) => {
+    if (String(chunk).includes("engine 'local'")) warnings.push(String(chunk));
+    return write.call(process.stderr, chunk, ...rest);
+  };
+  try {
+    await withCliLog(async (commands) => {
+      const results = await runAll(collect(jobSpec, job(), { engine: 'local' }));
+      process.env.TYPESTAR_ENGINE = 'local';
+      try {
+        collect(jobSpec, job());  // registered again, the environment's 'local': no second warning
+      } finally {
+        delete process.env.TYPESTAR_ENGINE;
+      }
+      // The check engine ran: the spec's one `typestar check`, every test passing with its diagnostics.
+      assert.deepStrictEqual(commands().filter((c) => !['suite', 'export'].includes(c)), ['check'], commands().join(' '));
+      for (const [name, r] of Object.entries(results)) {
+        assert.strictEqual(r.error, undefined, `${name}: ${r.error}`);
+        if (name !== 'Job.unknown')
+          assert.ok(r.diagnostics.some((d) => /double-checked with a wait of 3\.0 x tmax/.test(d)), name);
+      }
+    });
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.deepStrictEqual(warnings, ["typestar: engine 'local' is deprecated and removed; the check engine runs (one " +
+    '`typestar check --format json` per spec)\n']);
+  // Any other engine stays a bad setting.
+  const bad = await runAll(collect(jobSpec, job(), { engine: 'remote' }));
+  assert.match(bad['job.settings'].error, /option engine=remote: not check or local/);
 });
