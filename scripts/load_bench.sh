@@ -70,7 +70,7 @@ done
 # What a TimingError says in any front end (core/error.hpp kinds: late, queued, early callbacks).
 # One line per finished run on stderr, so a bench stopped early still shows what it measured.
 ran() { echo "load_bench: run $1 $2 $3: $4 ($(date +%T))" >&2; }
-timing_text='the timing broke on each of\|tmax too small\|still queued\|tmin violated\|later than tmax\|a timing failure of the device'
+timing_text='a timing assumption of the class\|the timing broke on each of\|tmax too small\|still queued\|tmin violated\|later than tmax\|a timing failure of the device'
 start=$(date +%s)
 printf '%-18s %-6s %8s %7s %6s %6s %8s\n' class phase correct timing wrong other retries
 total_wrong=0

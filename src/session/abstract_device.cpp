@@ -164,7 +164,7 @@ std::optional<Symbol> AbstractDevice::confirm_wait(std::span<const Symbol> prefi
     // Every instantiation of the prefix: the quiet wait must hold for each declared value.
     std::optional<Symbol> first;
     for (std::size_t j = 0; j < instantiations_; ++j) {
-        const auto got = refiner_.concrete().confirm_wait(instantiate(p, j), timeout);
+        const auto got = confirm_wait_with_timing_retries(refiner_.concrete(), instantiate(p, j), timeout);
         if (!got) return std::nullopt;
         const Symbol s = abstract_output(*got);
         if (!first) first = s;

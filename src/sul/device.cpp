@@ -63,13 +63,14 @@ std::chrono::milliseconds timing_retry_pause(double tmax_ms, std::size_t attempt
     return std::chrono::milliseconds(static_cast<long long>(std::min(2000.0, std::max(10.0, scaled))));
 }
 
-RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs, std::size_t retries) {
+namespace {
+
+/// The retry rule of run_with_timing_retries around `once(attempt)`, a run of `inputs` (for messages).
+template <class Once>
+auto with_timing_retries(Device& device, std::span<const Symbol> inputs, std::size_t retries, Once&& once) {
     for (std::size_t attempt = 0;; ++attempt) {
         try {
-            RunResult result = device.run(inputs);
-            device.check_timing();  // a violation recorded up to the tear-down voids this answer
-            result.timing_retries = attempt;
-            return result;
+            return once(attempt);
         } catch (const TimingError& e) {
             std::string word;
             for (const Symbol s : inputs) word += (word.empty() ? "" : " ") + device.inputs().name(s);
@@ -83,6 +84,26 @@ RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs
             std::this_thread::sleep_for(pause);
         }
     }
+}
+
+}  // namespace
+
+RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs, std::size_t retries) {
+    return with_timing_retries(device, inputs, retries, [&](std::size_t attempt) {
+        RunResult result = device.run(inputs);
+        device.check_timing();  // a violation recorded up to the tear-down voids this answer
+        result.timing_retries = attempt;
+        return result;
+    });
+}
+
+std::optional<Symbol> confirm_wait_with_timing_retries(Device& device, std::span<const Symbol> prefix,
+                                                       std::chrono::milliseconds timeout, std::size_t retries) {
+    return with_timing_retries(device, prefix, retries, [&](std::size_t) {
+        const std::optional<Symbol> answer = device.confirm_wait(prefix, timeout);
+        device.check_timing();  // as a run: a violation up to the tear-down voids the answer
+        return answer;
+    });
 }
 
 DeviceDescription Device::describe() const {

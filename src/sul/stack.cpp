@@ -35,7 +35,7 @@ void OracleStack::listen_for_late_callbacks(double factor) {
     const auto timeout = std::chrono::milliseconds(static_cast<long long>(l.timeout_ms));
     l.listen = [this, &device, timeout](std::span<const Symbol> prefix) {
         counter_.count_timing_retry();
-        return device.confirm_wait(prefix, timeout);
+        return confirm_wait_with_timing_retries(device, prefix, timeout);
     };
     l.retried = [this] { counter_.count_timing_retry(); };
     cache_->set_late_callback_listener(std::move(l));

@@ -368,6 +368,20 @@ TEST(InProcessTiming, AnAdaptersTimingAssumptionBrokenAfterTheQueryEndedIsNoViol
     }
 }
 
+TEST(InProcessTiming, ALongerWaitWhosePrefixBreaksTheTimingIsListenedAgainNotEndingTheRun) {
+    // Found under load (the steady_timer target at nice 19): the deadline passed during the prefix
+    // of the quiescence double-check's longer wait, and that one violation ended learning; the
+    // longer wait now follows the runs' rule (re-run, then a TimingError on every run).
+    std::atomic<int> in_step{1};
+    InProcessDevice d = armed_device(in_step);
+    const Word prefix = word_of({"arm", "poke"}, d.inputs());
+    const auto heard = confirm_wait_with_timing_retries(d, prefix, 30ms);
+    ASSERT_TRUE(heard);
+    EXPECT_EQ(d.outputs().name(*heard), "quiet");
+    in_step = 100;
+    EXPECT_THROW((void)confirm_wait_with_timing_retries(d, prefix, 30ms), TimingError);
+}
+
 TEST(InProcessTiming, OnTimeCallbacksRunEachWordOnce) {
     Background bg;
     std::atomic<int> starts{0};

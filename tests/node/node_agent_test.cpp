@@ -221,7 +221,7 @@ TEST_F(NodeAgentTest, ARetriedCreateReturnsTheSameSessionAndSessionsAreBounded) 
               R"({"value":{"error":"session not created","message":"all 2 instances are in use","stacktrace":""}})");
 }
 
-TEST_F(NodeAgentTest, ALateCallbackAfterAQuietWaitIsADeviceErrorNeverAnAnswer) {
+TEST_F(NodeAgentTest, ALateCallbackAfterAQuietWaitIsATimingViolationNeverAnAnswer) {
     // The task finishes after 150 ms; tmax is 30 ms: the wait answers quiet, then the callback comes.
     start({"--purpose", "asynctask", "--port", "0", "--delay-ms", "150", "--tmax", "30", "--tmin", "0"});
     const std::string id = create_session();
@@ -231,7 +231,9 @@ TEST_F(NodeAgentTest, ALateCallbackAfterAQuietWaitIsADeviceErrorNeverAnAnswer) {
     std::this_thread::sleep_for(300ms);
     const auto late = authorized("POST", base + "/wait", R"({"seq":2})");
     EXPECT_EQ(late.status, 500);
-    EXPECT_EQ(json::parse(late.body)["value"]["error"], "device error");
+    EXPECT_EQ(json::parse(late.body)["value"]["error"], "timing violation");  // with its data (PROTOCOL.md)
+    EXPECT_EQ(json::parse(late.body)["value"]["timing"]["callback"], "onPostExecute") << late.body;
+    EXPECT_EQ(json::parse(late.body)["value"]["timing"]["earlier_query"], false) << late.body;
     const std::string message = json::parse(late.body)["value"]["message"];
     EXPECT_EQ(message.rfind("AsyncTask: tmax too small: callback 'onPostExecute' arrived ", 0), 0u) << message;
     EXPECT_NE(message.find("after the start of a `wait` that answered quiet (tmax 30 ms) in query #"), std::string::npos)
@@ -242,10 +244,13 @@ TEST_F(NodeAgentTest, ALateCallbackAfterAQuietWaitIsADeviceErrorNeverAnAnswer) {
     std::this_thread::sleep_for(300ms);
     try {
         (void)answer(remote, {"cancel"});
-        FAIL() << "expected DeviceError";
-    } catch (const DeviceError& e) {
-        EXPECT_NE(std::string(e.what()).find("HTTP 500 device error: AsyncTask: tmax too small"), std::string::npos)
+        FAIL() << "expected TimingError";
+    } catch (const TimingError& e) {  // of the answered query: never re-run as this one's
+        EXPECT_NE(std::string(e.what()).find("HTTP 500 timing violation: AsyncTask: tmax too small"),
+                  std::string::npos)
             << e.what();
+        EXPECT_TRUE(e.earlier_query());
+        EXPECT_EQ(e.callback(), "onPostExecute");
     }
 }
 
@@ -264,10 +269,13 @@ TEST_F(NodeAgentTest, AnOverriddenTmaxTravelsWithTheRunAndALateCallbackIsStillAn
     std::this_thread::sleep_for(300ms);
     try {
         (void)answer(remote, {"cancel"});
-        FAIL() << "expected DeviceError";
-    } catch (const DeviceError& e) {
-        EXPECT_NE(std::string(e.what()).find("HTTP 500 device error: AsyncTask: tmax too small"), std::string::npos)
+        FAIL() << "expected TimingError";
+    } catch (const TimingError& e) {  // of the answered query: never re-run as this one's
+        EXPECT_NE(std::string(e.what()).find("HTTP 500 timing violation: AsyncTask: tmax too small"),
+                  std::string::npos)
             << e.what();
+        EXPECT_TRUE(e.earlier_query());
+        EXPECT_EQ(e.callback(), "onPostExecute");
     }
 }
 

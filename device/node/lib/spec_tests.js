@@ -428,8 +428,7 @@ async function runLearn(run) {
   if (c.error) throw new Error(`typestar: the spec ${run.spec} does not exist, and learning it from ${run.def.name} failed: ${c.error}`);
   const r = c.report;
   const s = run.settings;
-  const asked = s.bound === null ? '' : `(The bound was asked by ${s.boundFrom}${s.bound === 'auto'
-    ? ": 'auto' is not served by the CLI's first run, which learned at its default bound" : ''}.)\n`;
+  const asked = s.bound === null ? '' : `(The bound was asked by ${s.boundFrom}.)\n`;
   if (r.verdict === 'pass') {
     process.stdout.write(`typestar: ${r.summary}${asked}Review and commit it.\n`);
     return;

@@ -170,6 +170,15 @@ inline constexpr std::size_t kTimingRetries = 4;
 [[nodiscard]] RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs,
                                                 std::size_t retries = kTimingRetries);
 
+/// `device.confirm_wait(prefix, timeout)` (the longer wait of the quiescence double-check and of a
+/// late answer's judgement) under run_with_timing_retries' rule: a listen whose run breaks a timing
+/// assumption of its own query is run again after the same pauses; only a violation on every run
+/// throws. (Found under load: the Asio steady_timer's deadline passed during a listen's prefix, and
+/// the one violation ended learning, not re-run.)
+[[nodiscard]] std::optional<Symbol> confirm_wait_with_timing_retries(Device& device, std::span<const Symbol> prefix,
+                                                                     std::chrono::milliseconds timeout,
+                                                                     std::size_t retries = kTimingRetries);
+
 /// The pause before re-run `attempt` + 1 of a word whose run broke the timing: tmax · 2^attempt, at
 /// least 10 ms (10 ms when tmax is unknown, i.e. <= 0), at most 2 s — a burst of load can pass.
 [[nodiscard]] std::chrono::milliseconds timing_retry_pause(double tmax_ms, std::size_t attempt);
