@@ -20,7 +20,6 @@
 #include "typestar/log/logging.hpp"
 #include "typestar/session/session.hpp"
 #include "typestar/session/test_plan.hpp"
-#include "typestar/sul/cache.hpp"
 
 namespace typestar {
 
@@ -44,28 +43,9 @@ void recheck_waits(const MealyMachine& machine, const std::vector<Word>& access,
         for (std::size_t r = 0; r < n; ++r) words.push_back(word);
     }
     const std::vector<Word> runs = stack.cache().rerun(words);
-    const auto quiet = machine.outputs().find(kQuiet);
     for (const auto& [first, n] : runs_of) {
         const Word& word = words[first];
         const Word expected = machine.outputs_of(word);
-        // The machine says `quiet` at the word's last wait and a run (checked against the cache, which
-        // did not hold that quiet as an answer or judged it) heard a callback there: the machine rests
-        // on a late run's quiet (a callback after its answer, reported nowhere it could be tied to
-        // it), not on the device answering two ways. The fresh answer is in the cache now: learning
-        // starts again over it (learn_spec, at most kTimingRetries times), never a spec on the quiet.
-        for (std::size_t r = 0; r < n && quiet; ++r) {
-            const Word& got = runs[first + r];
-            const std::string& callback = stack.oracle().outputs().name(got.back());
-            if (expected.back() == *quiet && callback != kQuiet && callback != kErr &&
-                std::equal(expected.begin(), expected.end() - 1, got.begin(), got.end() - 1,
-                           [&](Symbol a, Symbol b) { return machine.outputs().name(a) == stack.oracle().outputs().name(b); }))
-                throw LateAnswerRemoved("the learned machine answers quiet after '" +
-                                            to_string(Word(word.begin(), word.end() - 1), machine.inputs()) +
-                                            "', where a re-run heard '" + callback +
-                                            "': it rests on a late run's answer; learning starts again over the "
-                                            "re-run's (if it repeats, raise tmax: --tmax MS, TYPESTAR_TMAX)",
-                                        TimingError::Kind::LateCallback, callback, 0, 0, 0, true);
-        }
         std::vector<NondeterminismError::Answer> answers{{names_of(expected, machine.outputs()), 1}};
         bool differs = false;
         for (std::size_t r = 0; r < n; ++r) {
