@@ -33,24 +33,15 @@ class Monitor {
     this.report = { callbacks: 0, late: 0, tmaxViolations: 0, tminViolations: 0, harnessErrors: 0, messages: [] };
     this.pending = [];       // violations not yet thrown
     this.pendingDetails = [];  // each one's detail (null: a harness error), in the same order
-    this.details = [];       // what a violation was, as data (a `detail` of record), not yet thrown
-    this.seen = [];          // every such detail of this device (the first 64), thrown or not
   }
-  /// `detail` (optional): the violation as data for a caller that must tell a timing fault from a
-  /// protocol change, e.g. {kind: 'tmax', symbol, afterMs, steps: [{input, output}]} for a callback
-  /// after a quiet `wait` (steps: the query's word so far, that wait last).
-  /// A timing violation's detail also says `kind` 'tmin' or 'queued', `delayMs` and the `query`
-  /// it broke: the agent answers it as a `timing violation` with that data (PROTOCOL.md); a record
-  /// without a detail (a harness error) stays a `device error`.
+  /// `detail`: a timing violation as data, {kind: 'tmax' | 'tmin' | 'queued', symbol, delayMs, query}
+  /// (the query it broke): the agent answers it as a `timing violation` with that data (PROTOCOL.md);
+  /// a record without one (a harness error) stays a `device error`.
   record(message, counter, detail = null) {
     ++this.report[counter];
     if (this.report.messages.length < 16) this.report.messages.push(message);
     this.pending.push(message);
     this.pendingDetails.push(detail);
-    if (detail) {
-      this.details.push(detail);
-      if (this.seen.length < 64) this.seen.push(detail);
-    }
   }
 }
 
@@ -104,8 +95,7 @@ class CallbackSink {
     if (e.quietDeclared) {
       m.record(`tmax too small: callback '${symbol}' arrived ${formatMs(now - e.quietWaitStart)} after the start ` +
                `of a \`wait\` that answered quiet (tmax ${m.timing.tmaxMs} ms) in ${e.where()}`, 'tmaxViolations',
-               { kind: 'tmax', symbol, afterMs: now - e.quietWaitStart, delayMs: now - e.quietWaitStart,
-                 steps: e.history.slice(), query: e.query });
+               { kind: 'tmax', symbol, delayMs: now - e.quietWaitStart, query: e.query });
       return;
     }
     if (!e.open) {
@@ -212,8 +202,6 @@ class NodeDevice {
     let message = `${this.name}: ${pending[0]}`;
     if (pending.length > 1) message += ` (and ${pending.length - 1} more)`;
     const error = new DeviceError(message);
-    error.violations = this.monitor.details;  // the violations as data (Monitor#record's detail)
-    this.monitor.details = [];
     if (details.every((d) => d !== null)) {
       const d = details[0];
       const before = earlier || details.some((x) => x.query !== this.queryNumber);
