@@ -49,10 +49,6 @@ public final class CallbackSink {
             this.tminMs = tminMs;
         }
 
-        synchronized void record(String message, String counter) {
-            record(message, counter, null, null, 0, 0);
-        }
-
         /**
          * A record; a timing violation ({@code kind} late, queued or early, else null: a harness error)
          * carries its callback, delay and query, answered as PROTOCOL.md's {@code timing violation}.
