@@ -567,22 +567,24 @@ void adopt_stored(LearnedSpec& learned, const spec::Spec* stored) {
 
 }  // namespace
 
-LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& options) {
-    if (options.seed) declare_outputs(devices, options.seed->outputs());  // a seed's outputs, ids by name
-    OracleStack stack(device_list(devices), options.cache);
-    // A late answer found in the cache was removed there (LateAnswerRemoved): what the learner built
-    // on it is dropped, and learning starts again over the repaired cache, which answers the rest.
+namespace {
+
+/// learn_on, started again over the repaired cache when a late answer is found in it
+/// (LateAnswerRemoved: what the learner built on it is dropped; the cache answers the rest), at most
+/// kTimingRetries times; one query budget for all attempts.
+LearnedSpec learn_over_repairs(OracleStack& stack, const LearnOptions& options) {
     LearnOptions attempt = options;
+    const std::uint64_t before = stack.stats().total().queries_executed;  // a reused stack's earlier runs
     for (std::size_t restart = 0;; ++restart) {
         try {
             LearnedSpec learned = learn_on(stack, attempt);
-            learned.stats = stack.stats();  // every attempt's queries
+            if (restart > 0) learned.stats = stack.stats();  // every attempt's queries
             return learned;
         } catch (const LateAnswerRemoved& e) {
             if (restart == kTimingRetries) throw;
             attempt.probe.reset();  // the devices keep the timing the first attempt's probe set
-            if (options.max_queries) {  // one budget for all attempts
-                const std::uint64_t spent = stack.stats().total().queries_executed;
+            if (options.max_queries) {
+                const std::uint64_t spent = stack.stats().total().queries_executed - before;
                 attempt.max_queries = spent >= *options.max_queries ? 0 : *options.max_queries - spent;
             }
             detail::logger("typestar.session")
@@ -591,6 +593,52 @@ LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& opt
                        e.what(), stack.cache().stats().nodes);
         }
     }
+}
+
+/// Whether the device gives `cex`'s answer at the tmax in force (its last answer may have been heard
+/// only by the quiescence double-check's longer wait: a callback the spec does not have). Asked of
+/// the cache (no run for a word the check ran); on another answer the word runs again past the
+/// cache, which judges a late answer it held (LateAnswerRemoved: the cache then
+/// holds the on-time one). Throws Error naming the callback when the device answers otherwise at
+/// tmax: a spec learned at this tmax would not have it, and learning would find one word answered two
+/// ways.
+void check_counterexample_at_tmax(OracleStack& stack, const Counterexample& cex) {
+    std::optional<Word> fresh;
+    std::string why;
+    try {
+        fresh = stack.oracle().query(cex.inputs);  // from the cache (a check's counterexample is there), or run
+        if (*fresh == cex.actual) return;
+        fresh = stack.cache().rerun(std::vector<Word>{cex.inputs}).front();
+    } catch (const LateAnswerRemoved&) {
+        fresh = Word(cex.inputs.size());
+        if (!stack.cache().lookup(cex.inputs, *fresh)) fresh.reset();
+    } catch (const TimingError& e) {
+        why = std::string(" (") + e.what() + ")";
+    }
+    if (fresh && *fresh == cex.actual) return;
+    const Alphabet& outputs = stack.oracle().outputs();
+    const std::size_t at = cex.first_difference();
+    const std::string heard = at < cex.actual.size() ? outputs.name(cex.actual[at]) : std::string("?");
+    const DeviceDescription device = stack.devices().front()->describe();
+    const std::string tmax = device.tmax_ms ? std::to_string(static_cast<long long>(*device.tmax_ms)) + " ms" : "tmax";
+    std::string answered;
+    if (fresh) answered = " answered '" + to_string(*fresh, outputs) + "'";
+    throw Error("the counterexample '" + to_string(cex.inputs, stack.oracle().inputs()) + "' answers '" +
+                to_string(cex.actual, outputs) + "' only with a longer wait" +
+                (cex.purpose.empty() ? std::string() : " (" + cex.purpose + ")") + ": at the tmax in force (" + tmax +
+                ") the device" + (fresh ? answered : " broke the timing on every run" + why) + ", so a spec learned at this " +
+                "tmax would not have '" + heard + "'. Raise tmax (--tmax MS, TYPESTAR_TMAX) to learn the proposal, " +
+                "or run again if the callback was late only while the device warmed up");
+}
+
+}  // namespace
+
+LearnedSpec learn_spec(std::span<Device* const> devices, const LearnOptions& options) {
+    if (options.seed) declare_outputs(devices, options.seed->outputs());  // a seed's outputs, ids by name
+    OracleStack stack(device_list(devices), options.cache);
+    LearnedSpec learned = learn_over_repairs(stack, options);
+    learned.stats = stack.stats();  // every attempt's queries
+    return learned;
 }
 
 LearnedSpec propose(const spec::Spec* stored, std::span<Device* const> devices, const LearnOptions& options) {
@@ -603,8 +651,11 @@ LearnedSpec propose(const spec::Spec* stored, std::span<Device* const> devices, 
 LearnedSpec propose(const spec::Spec* stored, Conformance& conformance, const Counterexample* counterexample,
                     const LearnOptions& options) {
     LearnOptions o = proposal_options(stored, *conformance.stack().devices().front(), options);
-    if (counterexample != nullptr && o.seed) o.counterexample = *counterexample;
-    LearnedSpec learned = learn_on(conformance.stack(), o);
+    if (counterexample != nullptr && o.seed) {
+        check_counterexample_at_tmax(conformance.stack(), *counterexample);
+        o.counterexample = *counterexample;
+    }
+    LearnedSpec learned = learn_over_repairs(conformance.stack(), o);
     adopt_stored(learned, stored);
     return learned;
 }

@@ -266,6 +266,32 @@ TEST_F(JvmAgent, TimingViolationsAreTimingErrorsWithTheirDataNeverAnswers) {
     EXPECT_EQ(authorized("POST", url() + "/v1/run", R"({"inputs":["start"]})").status, 200);  // reported once
 }
 
+TEST_F(JvmAgent, ACallbackInTheQuietGraceAfterARunIsThisRunsViolationAndIsRerun) {
+    // `late` calls back after 250 ms. With the waits at 220 ms the run's last wait answers quiet,
+    // and the agent listens a grace of min(220, tmax 80) ms more before answering the run (as the
+    // C++ agent does): the callback is a violation of THIS run (earlier_query false), so the client
+    // re-runs the word and, late on every run, names it; the answer `ok quiet` is never given.
+    HttpDevice remote(config());
+    TimingOverride o;
+    o.tmax = 220ms;
+    ASSERT_TRUE(remote.override_timing(o));
+    try {
+        (void)remote.run(word_of({"late", "wait"}, remote.inputs()));
+        FAIL() << "expected TimingError";
+    } catch (const TimingError& e) {
+        EXPECT_FALSE(e.earlier_query()) << e.what();
+        EXPECT_EQ(e.callback(), "done");
+        EXPECT_EQ(e.kind(), TimingError::Kind::LateCallback);
+    }
+    try {
+        (void)run_with_timing_retries(remote, word_of({"late", "wait"}, remote.inputs()));
+        FAIL() << "expected TimingError";
+    } catch (const TimingError& e) {
+        EXPECT_EQ(e.runs(), kTimingRetries + 1) << e.what();
+        EXPECT_EQ(e.callback(), "done");
+    }
+}
+
 TEST_F(JvmAgent, AnOverriddenTmaxTravelsWithTheRunAndALateCallbackIsStillAnError) {
     // `late` calls back after 250 ms; the agent's tmax is 80 ms. An override of 400 ms hears it, in
     // one round trip carrying timeout_ms.

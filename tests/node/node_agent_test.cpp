@@ -254,6 +254,33 @@ TEST_F(NodeAgentTest, ALateCallbackAfterAQuietWaitIsATimingViolationNeverAnAnswe
     }
 }
 
+TEST_F(NodeAgentTest, ACallbackInTheQuietGraceAfterARunIsThisRunsViolationAndIsRerun) {
+    // The task finishes after 60 ms; tmax is 40 ms: the run's last wait answers quiet at 40 ms, and
+    // the agent listens a grace of tmax more before answering the run (as the C++ agent does): the
+    // callback at 60 ms is a violation of THIS run (earlier_query false), so the client re-runs the
+    // word and, late on every run, names the callback; the answer `ok quiet` is never given. (The
+    // callback's timer is due before the grace's on one event loop: no race.)
+    start({"--purpose", "asynctask", "--port", "0", "--delay-ms", "60", "--tmax", "40", "--tmin", "0"});
+    HttpDevice remote(config());
+    try {
+        (void)remote.run(word_of({"execute", "wait"}, remote.inputs()));
+        FAIL() << "expected TimingError";
+    } catch (const TimingError& e) {
+        EXPECT_FALSE(e.earlier_query()) << e.what();
+        EXPECT_EQ(e.callback(), "onPostExecute");
+        EXPECT_EQ(e.kind(), TimingError::Kind::LateCallback);
+    }
+    try {
+        (void)run_with_timing_retries(remote, word_of({"execute", "wait"}, remote.inputs()));
+        FAIL() << "expected TimingError";
+    } catch (const TimingError& e) {
+        EXPECT_EQ(e.runs(), kTimingRetries + 1) << e.what();
+        EXPECT_EQ(e.callback(), "onPostExecute");
+    }
+    // A run that ends on a callin has no grace: answered at once.
+    EXPECT_EQ(answer(remote, {"execute"}), (std::vector<std::string>{"ok"}));
+}
+
 TEST_F(NodeAgentTest, AnOverriddenTmaxTravelsWithTheRunAndALateCallbackIsStillAnError) {
     // The task finishes after 150 ms; the agent's tmax is 400 ms, the client's override 30 ms.
     start({"--purpose", "asynctask", "--port", "0", "--delay-ms", "150", "--tmax", "400", "--tmin", "0"});

@@ -96,6 +96,7 @@ class CallbackSink {
       m.record(`tmax too small: callback '${symbol}' arrived ${formatMs(now - e.quietWaitStart)} after the start ` +
                `of a \`wait\` that answered quiet (tmax ${m.timing.tmaxMs} ms) in ${e.where()}`, 'tmaxViolations',
                { kind: 'tmax', symbol, delayMs: now - e.quietWaitStart, query: e.query });
+      e.wake();  // ends the quiet grace of a run (NodeDevice#runOnce)
       return;
     }
     if (!e.open) {
@@ -376,6 +377,23 @@ class NodeDevice {
     return first;
   }
 
+  /// After a run that ended in a \`wait\` answered quiet, listens \`ms\` longer while the instance lives
+  /// (as the C++ InProcessDevice's quiet grace): a callback then breaks tmax in THIS run, so the
+  /// client re-runs the word (the protocol's \`timing violation\`, earlier_query false) instead of the
+  /// answer being given and the violation found only at the next reset, as an earlier query's.
+  /// Ends at the first violation; throws it (DeviceError with timing data).
+  async quietGrace(ms) {
+    const epoch = this.epoch;
+    if (!epoch || ms <= 0) return;
+    if (this.monitor.pending.length === 0) {
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => { epoch.waiter = null; resolve(); }, ms);
+        epoch.waiter = () => { clearTimeout(timer); resolve(); };
+      });
+    }
+    this.checkTiming();
+  }
+
   async runOnce(inputs, timeoutMs) {
     const result = { outputs: [], steps: 0, waits: 0 };
     await this.reset();
@@ -391,12 +409,13 @@ class NodeDevice {
         ++result.steps;
         if (isWait) ++result.waits;
         result.outputs.push(output);
+        quiescent = isWait && output === 'quiet';
         if ((output === 'err' && this.errAbsorbing) || output === OUTSIDE_PURPOSE) {
           while (result.outputs.length < inputs.length) result.outputs.push('err');
           break;
         }
-        quiescent = isWait && output === 'quiet';
       }
+      if (quiescent) await this.quietGrace(Math.min(timeoutMs ?? this.timing.tmaxMs, this.timing.tmaxMs));
     } finally {
       await this.finish();
     }

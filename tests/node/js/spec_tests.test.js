@@ -92,11 +92,8 @@ function job(change = (p) => p, options = {}) {
   }
   if (options.closeAfterDone) {
     // The upgrade adds a callback: `close` follows `done` (as zlib streams auto-destroy after `end`),
-    // 3 x tmax late the first 14 times (a cold start: with the example's suite the last of them ends
-    // a word on a quiet wait, so today's runner saw "tmax too small" first), then on the next tick.
-    // `closeAfterDone` may be a function saying whether this close is late instead.
-    let cold = 14;
-    const lateNow = typeof options.closeAfterDone === 'function' ? options.closeAfterDone : () => cold-- > 0;
+    // on the next tick, or `closeDelayMs` (3 x tmax) late when `closeAfterDone()` says so.
+    const lateNow = options.closeAfterDone;
     p = p.reset((sink) => {
       const j = new EventEmitter();
       j.state = 'idle';
@@ -324,43 +321,61 @@ test('a callback later than tmax on every run fails as timing, never as an answe
   });
 });
 
-test('an upgrade that adds a callback fails as a protocol change with trace and diff, not as timing', async () => {
+/// The failing test of an upgrade that adds `close` after `done`, `close` being 3 x tmax late while
+/// `cold()` says so (`delayMs` late: 3 x tmax by default): [name, the message up to the proposal,
+/// the proposal's part].
+async function upgradeAddingClose(cold, delayMs = undefined) {
   // The stored spec has `close` among its callbacks (the purpose listens to it) but no transition
-  // answering it. The upgrade emits it after `done`: 3 x tmax late the first 14 times, then at once.
+  // answering it.
   const { dir, spec } = scratchSpec((text) => text.replace('callbacks: [cancelled, done]', 'callbacks: [cancelled, close, done]'));
   try {
-    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: true })));
+    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: cold, closeDelayMs: delayMs })));
     const failed = Object.entries(results).filter(([, r]) => r.error);
     assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
     const [name, first] = failed[0];
-    assert.doesNotMatch(first.error, /raise tmax|tmax too small|timing failure/, `${name}:\n${first.error}`);
-    assert.match(first.error, /the device does not conform to the spec/, first.error);
-    assert.match(first.error, /wait +quiet +close +<- differs/, first.error);
-    // Not asserted: the proposal. Re-learned in the same check, over the run's cache, the cold start's
-    // late runs (`quiet` at tmax) and the later prompt ones (`close`) are one word answered two ways,
-    // and re-learning fails saying so (the old local engine re-learned after the cold start, in a
-    // second process). Known gap, named in the closing note of issue 37.
+    const at = first.error.search(/Re-learn/);
+    assert.ok(at > 0, `${name}: no proposal part:\n${first.error}`);
+    const check = first.error.slice(0, at);
+    assert.doesNotMatch(check, /raise tmax|tmax too small|timing failure/, `${name}:\n${first.error}`);
+    assert.match(check, /the device does not conform to the spec/, first.error);
+    assert.match(check, /wait +quiet +close +<- differs/, first.error);
+    return [name, check, first.error.slice(at)];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test('an upgrade that adds a callback, late on the first two runs, fails as a protocol change with trace and diff', async () => {
+  let cold = 2;
+  const [name, , proposal] = await upgradeAddingClose(() => cold-- > 0);
+  assert.match(proposal, /^Re-learned with L#/, `${name}:\n${proposal}`);
+  assert.match(proposal, /Stored -> proposed \(typestar diff\)/, proposal);
+  assert.match(proposal, /close/, proposal);
+});
+
+test('an upgrade whose new callback is late through a long cold start fails as a protocol change and says why no proposal', async () => {
+  // 3 x tmax late the first 14 times (with the example's suite the last of them ends a word on a
+  // quiet wait, so the old runner saw "tmax too small" first): the check reports the difference;
+  // at the proposal the device still answers the word quiet at tmax (or breaks the timing on each
+  // run: a violation the agent hears in its quiet grace), so a spec learned at this tmax would not
+  // have `close`: the proposal says so and what to do, never a spec without `close`.
+  let cold = 14;
+  const [name, , proposal] = await upgradeAddingClose(() => cold-- > 0);
+  assert.match(proposal, /^Re-learning failed: the counterexample 'start wait wait' answers 'ok done close' only with a longer wait/,
+               `${name}:\n${proposal}`);
+  assert.match(proposal, /at the tmax in force \(20 ms\) the device (answered 'ok done quiet'|broke the timing on every run)/, proposal);
+  assert.match(proposal, /Raise tmax \(--tmax MS, TYPESTAR_TMAX\) to learn the proposal/, proposal);
 });
 
 test('a callback the spec does not have, late on every run, is a difference the double-check hears, never timing', async () => {
-  const { dir, spec } = scratchSpec((text) => text.replace('callbacks: [cancelled, done]', 'callbacks: [cancelled, close, done]'));
-  try {
-    // `close` is 2 x tmax late on every run: the session's re-runs all break the timing, and its
-    // double-check's wait of 3 x tmax hears a callback the spec does not have: a protocol difference.
-    const results = await runAll(collect(spec, job((p) => p, { closeAfterDone: () => true, closeDelayMs: 2 * 20 })));
-    const failed = Object.entries(results).filter(([, r]) => r.error);
-    assert.ok(failed.length > 0, JSON.stringify(results, null, 1));
-    const [name, first] = failed[0];
-    assert.doesNotMatch(first.error, /raise tmax|tmax too small|timing failure/, `${name}:\n${first.error}`);
-    assert.match(first.error, /the device does not conform to the spec/, first.error);
-    assert.match(first.error, /callback 'close', which the spec does not have, heard by a wait of 3\.0 x tmax/, first.error);
-    assert.match(first.error, /wait +quiet +close +<- differs/, first.error);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  // `close` is 2 x tmax late on every run: the session's re-runs all break the timing, and its
+  // double-check's wait of 3 x tmax hears a callback the spec does not have: a protocol difference.
+  // No proposal: at tmax the device answers the word quiet, so a spec learned there would lack `close`.
+  const [name, check, proposal] = await upgradeAddingClose(() => true, 2 * 20);
+  assert.match(check, /callback 'close', which the spec does not have, heard by a wait of 3\.0 x tmax/, `${name}:\n${check}`);
+  assert.match(proposal, /^Re-learning failed: the counterexample 'start wait wait' answers 'ok done close' only with a longer wait/,
+               `${name}:\n${proposal}`);
+  assert.match(proposal, /Raise tmax \(--tmax MS, TYPESTAR_TMAX\) to learn the proposal/, proposal);
 });
 
 test('a spec of another class is refused before any re-learning, also in update mode, never with accept --force', async () => {

@@ -150,6 +150,7 @@ final class Runner {
         reset();
         try {
             boolean quiescent = false;
+            boolean endedQuiet = false;  // the last step run was a `wait` answered quiet
             for (int i = 0; i < inputs.size(); ++i) {
                 String input = inputs.get(i);
                 boolean isWait = input.equals("wait");
@@ -161,16 +162,44 @@ final class Runner {
                 ++steps;
                 if (isWait) ++waits;
                 outputs.add(out);
+                endedQuiet = isWait && out.equals("quiet");
                 if ((out.equals("err") && purpose.errAbsorbing) || out.equals(OUTSIDE_PURPOSE)) {
                     while (outputs.size() < inputs.size()) outputs.add("err");
                     break;
                 }
-                quiescent = isWait && purpose.quietIsStable && out.equals("quiet");
+                quiescent = endedQuiet && purpose.quietIsStable;
             }
+            if (endedQuiet) quietGrace(Math.min(timeoutMs, purpose.tmaxMs));
         } finally {
             finish();
         }
         return new Run(outputs, steps, waits);
+    }
+
+    /**
+     * After a run that ended in a {@code wait} answered quiet, listens {@code ms} longer while the
+     * instance lives (as the C++ InProcessDevice's quiet grace): a callback then breaks tmax in THIS
+     * run, so the client re-runs the word (the protocol's {@code timing violation}, earlier_query
+     * false) instead of the answer being given and the violation found only at the next reset, as an
+     * earlier query's. Ends at the first violation and throws it.
+     */
+    private void quietGrace(long ms) throws DeviceException {
+        CallbackSink.Epoch e = epoch;
+        if (e == null || ms <= 0) return;
+        synchronized (e) {
+            long deadline = System.nanoTime() + ms * 1_000_000L;
+            while (!monitor.hasPending()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) break;
+                try {
+                    e.wait(left / 1_000_000L, (int) (left % 1_000_000L));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new DeviceException(who + ": interrupted while waiting (the agent is stopping)");
+                }
+            }
+        }
+        monitor.check(who, queries, false);
     }
 
     private boolean allowed(String input) throws DeviceException {
