@@ -214,7 +214,7 @@ DocumentProposal propose_register(const DocumentProposalRequest& q) {
     request.bound = q.bound;
     request.mode = q.mode;
     request.device_label = stored ? (q.device_url.empty() ? q.registered_url : q.device_url) : made->name();
-    request.learned_by = stored ? "re-learned by the gtest plugin" : "learned by the gtest plugin";
+    request.learned_by = stored ? "re-learned after a failing test" : "";  // any front end: plugin, CLI, runner
     request.stored_bytes = q.stored_bytes;
     request.counterexample =
         q.failure != nullptr && q.failure->data_counterexample ? &*q.failure->data_counterexample : nullptr;

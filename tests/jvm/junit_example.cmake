@@ -364,13 +364,22 @@ expect("tmax too small: after 'on off', a wait of tmax=20 ms was answered quiet,
 if(output MATCHES "Re-learn|Proposed spec")
   message(FATAL_ERROR "a timing failure proposed a spec:\n${output}")
 endif()
-expect("[         1 tests failed          ]")
+# One failing test or two: `on blink wait off wait` ends on the same late `flicker` (40 ms after
+# `off`, as the agent's quiet grace of tmax ends), heard in the grace on every run or not: a timing
+# failure too when heard, never a pass or a protocol difference.
+if(NOT output MATCHES "\\[ +[12] tests failed +\\]")
+  message(FATAL_ERROR "expected one or two timing failures:\n${output}")
+endif()
 # The runner and `typestar check` agree: its reproduce line (the CLI through the exec: launcher) says the same.
 if(NOT output MATCHES "Reproduce: typestar check (specs/lamp.yaml --device 'exec:[^'#]+#Lamp' --bound 2)\n")
   message(FATAL_ERROR "no reproduce line for the late lamp:\n${output}")
 endif()
 run_failing(${CMAKE_COMMAND} -E chdir "${WORK}" sh -c "'${TYPESTAR}' check ${CMAKE_MATCH_1}")
-expect("tmax too small: after 'on off', a wait of tmax=20 ms was answered quiet, but callback 'flicker' arrived within 60 ms")
+# Its first failure: the double-check's (after `on off`), or the late `flicker` heard in the grace
+# of `on blink wait off wait` on every run; a timing failure either way.
+if(NOT output MATCHES "tmax too small: after 'on off', a wait of tmax=20 ms was answered quiet, but callback 'flicker' arrived within 60 ms|tmax too small: callback 'flicker' arrived [0-9.]+ ms after the start of a `wait` that answered quiet \\(tmax 20 ms\\) in query #[0-9]+ 'on blink wait off wait'")
+  message(FATAL_ERROR "the CLI did not fail the late lamp on timing:\n${output}")
+endif()
 
 # 7. An upgrade that adds a callback, late: `dim` 40 ms after `off` (tmax 20 ms), which the spec has
 # in its alphabet but on no transition. The double-check's longer wait hears it: a protocol change,
@@ -448,14 +457,15 @@ expect("[         0 tests failed          ]")
 run_failing(${env} EXAMPLE_TEST_CLASS=com.example.DimmerSpecTest EXAMPLE_JVM_OPTS=-Ddimmer.dimMs=40 sh "${WORK}/run.sh")
 expect("typestar: Dimmer.Off_wait: the device does not conform to the spec.\n  spec:   specs/dimmer.yaml:11 (state Off, input wait)\n")
 expect("  word 1 of 3: on off wait  (callback 'dim', which the spec does not have, heard by a wait of 3.0 x tmax)\n\n    step  state  input  expected  actual\n    1     Off    on     ok        ok\n    2     On     off    ok        ok\n    3     Off    wait   quiet     dim     <- differs\n")
-expect("[         1 tests failed          ]")
-# ... and the proposal follows in that same test (re-learned; here the CLI's learner judges the late
-# callback against tmax, so the re-learning itself says what to raise).
-# The session's proposal, seeded with the stored spec through the check's own oracle stack: learned,
-# or why not (here the late callback makes the seeded learning see two answers to one word).
-if(NOT output MATCHES "Re-learned with L# \\(seeded with the stored spec\\)|Re-learning failed: ")
-  message(FATAL_ERROR "no proposal (nor why none) in the failing test:\n${output}")
+# Off_wait, and On_off too when a run of its words ends as `dim` comes (40 ms after `off`, as the
+# agent's quiet grace of tmax ends): a difference in both, never timing.
+if(NOT output MATCHES "\\[ +[12] tests failed +\\]")
+  message(FATAL_ERROR "expected one or two failures:\n${output}")
 endif()
+# ... and in that same test why there is no proposal: at tmax the device answers the word quiet
+# (`dim` is later than tmax on every run), so a spec re-learned at this tmax would not have `dim`.
+expect("Re-learning failed: the counterexample 'on off wait' answers 'ok ok dim' only with a longer wait")
+expect("Raise tmax (--tmax MS, TYPESTAR_TMAX) to learn the proposal")
 if(output MATCHES "a timing failure of the device")
   message(FATAL_ERROR "the new callback was reported as timing:\n${output}")
 endif()

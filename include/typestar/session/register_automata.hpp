@@ -92,7 +92,7 @@ struct RegisterProposalRequest {
     std::size_t bound = 2;                   ///< B: learned so that `check --bound B` finds nothing more
     ProposalMode mode = ProposalMode::Write;
     std::string device_label;                ///< recorded as the provenance's `device` (empty: none)
-    std::string learned_by;                  ///< appended to the provenance's learner, e.g. "learned by the gtest plugin"
+    std::string learned_by;                  ///< appended to the provenance's learner, e.g. "re-learned after a failing test"
     /// The sharing of ProposalRequest, for this kind: with a stored spec, its file's bytes, a failing
     /// data word and a non-empty `share_key` (proposal_device_key), the proposal is learned once per
     /// test run under the cross-process lock and reused when it explains the requester's word.
