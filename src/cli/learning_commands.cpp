@@ -7,6 +7,8 @@
 #include <chrono>
 #include <filesystem>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -277,6 +279,7 @@ struct SuiteArgs {
     std::optional<std::size_t> bound;
     std::string method = "alg2";
     std::string format = "text";
+    std::string device_status;  ///< a /v1/status body's file ("-": stdin): also compare the spec with it
 };
 
 void run_suite_command(const SuiteArgs& o) {
@@ -291,9 +294,31 @@ void run_suite_command(const SuiteArgs& o) {
     }
     const Document model = load_document(o.spec);
     const std::size_t bound = o.bound.value_or(document_bound(model, *method));
+    std::optional<DeviceMismatch> mismatch;
+    if (!o.device_status.empty()) {
+        if (o.format != "json") {
+            print_error("--device-status needs --format json");
+            exit_with(kExitBadInput);
+        }
+        const std::string who = o.device_status == "-" ? "--device-status (stdin)" : o.device_status;
+        std::ifstream file;
+        if (o.device_status != "-") file.open(o.device_status, std::ios::binary);
+        std::istream& in = o.device_status == "-" ? std::cin : file;
+        if (!in) {
+            print_error(who + ": cannot be read");
+            exit_with(kExitBadInput);
+        }
+        const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        try {
+            mismatch = compare_with_device(model, o.spec, text, who);
+        } catch (const DeviceError& e) {
+            print_error(e.what());
+            exit_with(kExitBadInput);
+        }
+    }
     // The session composes either format (document.hpp); the JSON is the runners' machine interface.
     if (o.format == "json")
-        write_suite_json(std::cout, model, *method, bound);
+        write_suite_json(std::cout, model, *method, bound, mismatch ? &*mismatch : nullptr);
     else
         write_suite_text(std::cout, model, *method, bound);
 }
@@ -388,6 +413,9 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_option("--bound", o->bound, "distinguisher bound B for alg2 (default: the spec's), extra states for wp (default 0)");
         cmd->add_option("--method", o->method, "suite: alg2 (default) or wp");
         cmd->add_option("--format", o->format, "text (default) or json");
+        cmd->add_option("--device-status", o->device_status,
+                        "with --format json: compare the spec with this device (a /v1/status body in FILE, - for "
+                        "stdin) and add device_mismatch (what the runners report before running a word)");
         cmd->callback([o] { run_suite_command(*o); });
     }
 }

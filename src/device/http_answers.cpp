@@ -551,3 +551,17 @@ StatusAnswer fetch_status(HttpTransport& transport, const HttpConfig& config) {
 }
 
 }  // namespace typestar::detail
+
+namespace typestar {
+
+AgentStatus read_agent_status(const std::string& text, const std::string& who) {
+    nlohmann::json body;
+    try {
+        body = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw DeviceError(who + ": malformed status: not JSON (" + e.what() + ")");
+    }
+    return detail::read_status_answer(body, who).status;
+}
+
+}  // namespace typestar

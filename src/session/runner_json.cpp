@@ -19,6 +19,7 @@
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/translate.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/device/connection.hpp"
 #include "typestar/session/document.hpp"
 #include "typestar/session/kind.hpp"
 #include "typestar/session/proposal.hpp"
@@ -133,7 +134,41 @@ void write_suite_text(std::ostream& out, const Document& document, SuiteMethod m
             << "  # " << c->purpose << '\n';
 }
 
-void write_suite_json(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound) {
+DeviceMismatch compare_with_device(const Document& document, const std::string& spec_path,
+                                   const std::string& device_status, const std::string& who) {
+    const AgentStatus device = read_agent_status(device_status, who);
+    DeviceMismatch m;
+    if (document.name != device.name)
+        m.differences.push_back("the spec is of class '" + document.name + "', the purpose drives '" + device.name + "'");
+    m.another_class = !m.differences.empty();
+    if (document.spec) {
+        const auto compare = [&](const std::string& what, std::vector<std::string> in_spec,
+                                 const std::vector<std::string>& in_device) {
+            std::sort(in_spec.begin(), in_spec.end());
+            const auto has = [](const std::vector<std::string>& v, const std::string& x) {
+                return std::find(v.begin(), v.end(), x) != v.end();
+            };
+            std::string lacks, adds;
+            for (const auto& x : in_spec)
+                if (!has(in_device, x)) lacks += (lacks.empty() ? "" : ", ") + x;
+            for (const auto& x : in_device)
+                if (!has(in_spec, x)) adds += (adds.empty() ? "" : ", ") + x;
+            if (!lacks.empty()) m.differences.push_back(what + " of the spec the purpose does not have: " + lacks);
+            if (!adds.empty()) m.differences.push_back(what + " of the purpose the spec does not have: " + adds);
+        };
+        const Typestate& t = document.spec->typestate;
+        if (device.parameters.empty()) compare("callins", t.callins, device.callins);
+        compare("callbacks", t.callbacks, device.callbacks);
+    }
+    if (m.differences.empty()) return m;
+    m.message = spec_path + " does not match the learning purpose of " + device.name + "; no word was run:\n";
+    for (const auto& d : m.differences) m.message += "  - " + d + "\n";
+    if (m.another_class) m.message += "Check that the test names the right spec file and the right purpose.\n";
+    return m;
+}
+
+void write_suite_json(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound,
+                      const DeviceMismatch* mismatch) {
     const Document& model = document;
     const SuiteStream stream(document, method, bound);
     const MealyMachine& machine = stream.machine;
@@ -169,6 +204,12 @@ void write_suite_json(std::ostream& out, const Document& document, SuiteMethod m
     }
     out << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols << ",\n  \"waits\": " << waits;
     if (model.spec) write_suite_transitions(out, *model.spec, machine, kept);
+    if (mismatch != nullptr)
+        out << ",\n  \"device_mismatch\": "
+            << nlohmann::ordered_json{{"differences", mismatch->differences},
+                                      {"another_class", mismatch->another_class},
+                                      {"message", mismatch->message}}
+                   .dump();
     out << "\n}\n";
 }
 

@@ -454,7 +454,15 @@ public:
     const Alphabet& outputs() const override { return model_.outputs(); }
     DeviceTraits traits() const override { return model_.traits(); }
     std::string name() const override { return "Probe (in-process)"; }
-    DeviceDescription describe() const override { return {name(), "Probe", "fw-1", 40.0, 1.0, {}, {}, {}}; }
+    DeviceDescription describe() const override {
+        DeviceDescription d;
+        d.name = name();
+        d.class_name = "Probe";
+        d.framework = "fw-1";
+        d.tmax_ms = 40.0;
+        d.tmin_ms = 1.0;
+        return d;
+    }
     void reset() override { model_.reset(); }
     Symbol step(Symbol input) override { return model_.step(input); }
     std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds) override {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "typestar/core/error.hpp"
 #include "typestar/session/document.hpp"
 #include "typestar/session/kind.hpp"
 #include "typestar/session/proposal.hpp"
@@ -163,6 +164,38 @@ TEST(SessionDocument, AKindMismatchIsBadInputNamingBoth) {
     EXPECT_THROW((void)diff_documents(load_document(kQueue), load_document(kQueue), 4, true), std::invalid_argument);
     EXPECT_TRUE(diff_documents(load_document(kQueue), load_document(kQueue)).same);
     EXPECT_FALSE(diff_documents(load_document(kQueue), load_document(kRaFixtures + "/pq_poll_mutant.yaml")).same);
+}
+
+TEST(SessionDocument, ASpecIsComparedWithADevicesStatusAsEveryRunnerReportsIt) {
+    const Document spec = load_document(kTypestate);
+    const auto status = [](const std::string& name, const std::string& callins, const std::string& callbacks,
+                           const std::string& more = "") {
+        return R"({"protocol":"typestar-device/1","name":")" + name + R"(","framework":"f","callins":)" + callins +
+               R"(,"callbacks":)" + callbacks + R"(,"timing":{"tmax_ms":100,"tmin_ms":0},"quiet_is_stable":true)" +
+               more + "}";
+    };
+    const std::string callbacks = R"(["onCancelled","onPostExecute"])";
+    const DeviceMismatch same = compare_with_device(spec, "a.yaml", status("AsyncTask", R"(["execute","cancel"])", callbacks), "s");
+    EXPECT_TRUE(same.differences.empty()) << same.message;
+    EXPECT_EQ(same.message, "");
+    const DeviceMismatch other =
+        compare_with_device(spec, "a.yaml", status("AsyncTask", R"(["execute","run"])", R"(["onPostExecute"])"), "s");
+    EXPECT_FALSE(other.another_class);
+    EXPECT_EQ(other.differences, (std::vector<std::string>{"callins of the spec the purpose does not have: cancel",
+                                                           "callins of the purpose the spec does not have: run",
+                                                           "callbacks of the spec the purpose does not have: onCancelled"}));
+    EXPECT_EQ(other.message.rfind("a.yaml does not match the learning purpose of AsyncTask; no word was run:\n  - callins", 0), 0u)
+        << other.message;
+    const DeviceMismatch wrong = compare_with_device(spec, "a.yaml", status("Timer", R"(["execute","cancel"])", callbacks), "s");
+    EXPECT_TRUE(wrong.another_class);
+    EXPECT_TRUE(contains(wrong.message, "the spec is of class 'AsyncTask', the purpose drives 'Timer'")) << wrong.message;
+    EXPECT_TRUE(contains(wrong.message, "Check that the test names the right spec file and the right purpose.")) << wrong.message;
+    try {
+        (void)compare_with_device(spec, "a.yaml", "{", "the runner's status");
+        ADD_FAILURE() << "a status that is not JSON was read";
+    } catch (const DeviceError& e) {
+        EXPECT_TRUE(contains(e.what(), "the runner's status: malformed status: not JSON")) << e.what();
+    }
 }
 
 TEST(SessionDocument, LearnRecordsTheBoundAsUsedAndSaysWhatRan) {

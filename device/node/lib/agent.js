@@ -148,6 +148,35 @@ function parseFault(text) {
   };
 }
 
+/// The /v1/status body of `device` (a NodeDevice): what the agent serves, and what the node:test
+/// runner hands `typestar suite --device-status` to have the spec compared with its purpose.
+function statusOf(device, maxSessions) {
+  const body = {
+    protocol: PROTOCOL,
+    agent: 'typestar-node-device',
+    name: device.name,
+    framework: device.def.framework,
+    callins: device.inputs.filter((n) => n !== 'wait'),
+    callbacks: device.def.callbacks.map((c) => c.name),
+    timing: { tmax_ms: device.timing.tmaxMs, tmin_ms: device.timing.tminMs },
+    quiet_is_stable: device.quietIsStable,
+    max_sessions: maxSessions,
+  };
+  // Additive field (device/PROTOCOL.md): absent when no callin has the environment role.
+  if (device.environment.length > 0) body.environment = device.environment;
+  // Additive field: the learning purpose may deny callins (answered err, marked outside_purpose).
+  if (device.outputs.includes(OUTSIDE_PURPOSE)) body.outside_purpose = true;
+  // Additive fields (device/PROTOCOL.md, "Mealy devices"): named callin outputs, no wait, err not absorbing.
+  if (device.mealy) {
+    body.outputs = [...device.namedOutputs];
+    if (!device.mealy.wait) body.wait = false;
+    if (!device.mealy.errAbsorbing) body.absorbing = [];
+  }
+  // Additive field: /v1/run takes `timeout_ms` (every wait of the run waits that long).
+  if (!device.mealy || device.mealy.wait) body.run_timeout = true;
+  return body;
+}
+
 class Agent {
   /// `makeDevice()` returns a fresh NodeDevice; config: {token (required), host ('127.0.0.1'),
   /// port (0: any), maxSessions (64), idleTimeoutMs (60000), maxBodyBytes (1 MiB), maxHeaderBytes
@@ -177,29 +206,7 @@ class Agent {
   async start() {
     const first = this.makeDevice();
     this.slots.push({ device: first, busy: false });
-    this.statusBody = {
-      protocol: PROTOCOL,
-      agent: 'typestar-node-device',
-      name: first.name,
-      framework: first.def.framework,
-      callins: first.inputs.filter((n) => n !== 'wait'),
-      callbacks: first.def.callbacks.map((c) => c.name),
-      timing: { tmax_ms: first.timing.tmaxMs, tmin_ms: first.timing.tminMs },
-      quiet_is_stable: first.quietIsStable,
-      max_sessions: this.config.maxSessions,
-    };
-    // Additive field (device/PROTOCOL.md): absent when no callin has the environment role.
-    if (first.environment.length > 0) this.statusBody.environment = first.environment;
-    // Additive field: the learning purpose may deny callins (answered err, marked outside_purpose).
-    if (first.outputs.includes(OUTSIDE_PURPOSE)) this.statusBody.outside_purpose = true;
-    // Additive fields (device/PROTOCOL.md, "Mealy devices"): named callin outputs, no wait, err not absorbing.
-    if (first.mealy) {
-      this.statusBody.outputs = [...first.namedOutputs];
-      if (!first.mealy.wait) this.statusBody.wait = false;
-      if (!first.mealy.errAbsorbing) this.statusBody.absorbing = [];
-    }
-    // Additive field: /v1/run takes `timeout_ms` (every wait of the run waits that long).
-    if (!first.mealy || first.mealy.wait) this.statusBody.run_timeout = true;
+    this.statusBody = statusOf(first, this.config.maxSessions);
     // Bounded resources (device/PROTOCOL.md, limits): a request must be complete within the
     // connection timeout (headers and body), an idle keep-alive connection is closed after it, and
     // at most maxConnections are open (one more is answered 503 and closed, nothing else is done).
@@ -570,4 +577,4 @@ class Agent {
   }
 }
 
-module.exports = { Agent, parseFault, canonical, jsonDeeperThan, bearerToken, PROTOCOL, MAX_JSON_DEPTH };
+module.exports = { Agent, statusOf, parseFault, canonical, jsonDeeperThan, bearerToken, PROTOCOL, MAX_JSON_DEPTH };

@@ -39,9 +39,9 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
-const { Agent } = require('./agent');
+const { Agent, statusOf } = require('./agent');
 const { proposedPath, shellQuote, formatTrace, runCli, cliMissing } = require('./cli');
-const { NodeDevice, OUTSIDE_PURPOSE, watchCrashes } = require('./device');
+const { NodeDevice, watchCrashes } = require('./device');
 const { definitionOf } = require('./purpose');
 const { checkArgs, readReport, runChecked } = require('./check');
 
@@ -152,17 +152,21 @@ function predict(suite, inputs) {
   });
 }
 
-/// The suite of `spec` from `typestar suite --format json`. Throws an Error with the CLI's
-/// diagnostics (they name the file, line and symbol) when the spec does not load.
-function loadSuite(cli, spec, bound) {
-  const args = ['suite', spec, '--format', 'json'];
+/// The suite of `spec` from `typestar suite --format json`, with the spec compared with `device`
+/// (its \`device_mismatch\`: the session's verdict on the class, callins and callbacks; the device's
+/// status goes to the CLI on stdin). Throws an Error with the CLI's diagnostics (they name the file,
+/// line and symbol) when the spec does not load.
+function loadSuite(cli, spec, bound, device) {
+  const args = ['suite', spec, '--format', 'json', '--device-status', '-'];
   if (bound !== null && bound !== 'auto') args.push('--bound', String(bound));  // auto: the spec's own
-  const r = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const input = JSON.stringify(statusOf(device, 1));
+  const r = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 30, input });
   if (r.error) throw new Error(cliMissing(cli, r.error));
   if (r.status !== 0) throw new Error(`the spec ${spec} does not load; no conformance test ran:\n${r.stderr.trim()}`);
   const suite = JSON.parse(r.stdout);
-  if (!Array.isArray(suite.transitions) || suite.transitions.some((t) => t.output === undefined))
-    throw new Error(`the typestar CLI '${cli}' is too old: \`typestar suite --format json\` lists no transitions`);
+  if (!Array.isArray(suite.transitions) || suite.transitions.some((t) => t.output === undefined) || !suite.device_mismatch)
+    throw new Error(`the typestar CLI '${cli}' is too old: \`typestar suite --format json --device-status\` lists no transitions ` +
+                    'or no device_mismatch');
   return suite;
 }
 
@@ -323,16 +327,17 @@ function specTests(specFile, purpose, options = {}) {
   }
   let suite;
   try {
-    suite = loadSuite(s.cli, spec, s.bound);
+    suite = loadSuite(s.cli, spec, s.bound, run.makeDevice());
   } catch (e) {
     setUpFailure(test, options, `${fallbackName(spec, options.name)}.load`, `typestar: ${e.message}`);
     return;
   }
-  // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
-  const mismatch = purposeMismatch(s.cli, spec, run.makeDevice());
-  if (mismatch.length > 0) {
-    setUpFailure(test, options, `${suite.test_suite}.purpose`, mismatchMessage(run, mismatch),
-      () => runMismatch(run, suite, mismatch));
+  // The spec must be of the purpose's class, callins and callbacks (the session compares them):
+  // else one failure, no word run.
+  const mismatch = suite.device_mismatch;
+  if (mismatch.differences.length > 0) {
+    setUpFailure(test, options, `${suite.test_suite}.purpose`, `typestar: ${mismatch.message}`,
+      () => runMismatch(run, mismatch));
     return;
   }
   if (options.nested) {
@@ -365,49 +370,14 @@ function specTests(specFile, purpose, options = {}) {
   }
 }
 
-/// How the spec (`typestar export --format json`) and the purpose's device disagree: the class
-/// name, callins or callbacks (empty: they agree); the spec not exporting is a difference too.
-function purposeMismatch(cli, spec, device) {
-  const r = spawnSync(cli, ['export', spec, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  let stored;
-  try {
-    stored = JSON.parse(r.stdout);
-  } catch (e) {
-    return [`the spec does not export (${r.stderr.trim()})`];
-  }
-  const out = [];
-  const minus = (a, b) => a.filter((x) => !b.includes(x));
-  const compare = (what, fromSpec, fromPurpose) => {
-    const lacks = minus(fromSpec, fromPurpose);
-    const adds = minus(fromPurpose, fromSpec);
-    if (lacks.length > 0) out.push(`${what} of the spec the purpose does not have: ${lacks.join(', ')}`);
-    if (adds.length > 0) out.push(`${what} of the purpose the spec does not have: ${adds.join(', ')}`);
-  };
-  if (stored.name !== device.name)
-    out.push(`the spec is of class '${stored.name}', the purpose drives '${device.name}'`);
-  compare('callins', stored.callins || [], device.inputs.filter((i) => i !== 'wait'));
-  compare('callbacks', stored.callbacks || [],
-    device.outputs.filter((o) => !['ok', 'quiet', 'err', OUTSIDE_PURPOSE].includes(o)));
-  return out;
-}
-
-/// The one failure of a spec that does not match its purpose. Another class: no re-learning (wrong
-/// spec or wrong purpose); other callins or callbacks of the same class: the purpose re-learned from
-/// scratch, for review (accepting it needs --force).
-function mismatchMessage(run, mismatch) {
-  return `typestar: ${run.spec} does not match the learning purpose of ${run.def.name}; no word was run:\n` +
-         mismatch.map((x) => `  - ${x}\n`).join('');
-}
-
-async function runMismatch(run, suite, mismatch) {
+/// The one failure of a spec that does not match its purpose (the session's \`device_mismatch\`).
+/// Another class: no re-learning (wrong spec or wrong purpose); other callins or callbacks of the
+/// same class: the CLI's check fails on them and proposes the purpose re-learned (from scratch when
+/// the inputs differ), with the accept command that takes it.
+async function runMismatch(run, mismatch) {
   enter(run);
-  let m = mismatchMessage(run, mismatch);
-  if (mismatch.some((x) => x.startsWith('the spec is of class') || x.startsWith('the spec does not export'))) {
-    m += 'Check that the test names the right spec file and the right purpose.\n';
-    throw new Error(m);
-  }
-  // Other callins or callbacks of the same class: the CLI's check fails on them and proposes the
-  // purpose re-learned (from scratch when the inputs differ), with the accept command that takes it.
+  let m = `typestar: ${mismatch.message}`;
+  if (mismatch.another_class) throw new Error(m);
   const c = await run.checked();
   const p = c.report && c.report.proposal;
   if (!p || p.status === 'error') {
@@ -416,7 +386,7 @@ async function runMismatch(run, suite, mismatch) {
   }
   m += `If the class really changed, here it is re-learned from the purpose: ${p.summary}${p.report}`;
   if (p.status === 'updated') {
-    process.stdout.write(`typestar: ${m}`);
+    process.stdout.write(m);
     return;
   }
   throw new Error(m);

@@ -80,6 +80,11 @@ struct AgentStatus {
     bool run_timeout = false;
 };
 
+/// Reads an agent's /v1/status body given as text (a runner's own purpose described as its agent
+/// would serve it), as every client reads it. Throws DeviceError "<who>: ..." for text that is not
+/// JSON or a status of another shape. For a data device only protocol, name and framework are read.
+[[nodiscard]] AgentStatus read_agent_status(const std::string& text, const std::string& who);
+
 /// Reads a bearer token from `path` (surrounding whitespace trimmed). Throws typestar::Error when
 /// the file cannot be read, is empty, or is readable or writable by group or others (mode must be
 /// 0600 or stricter).

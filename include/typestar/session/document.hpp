@@ -110,12 +110,36 @@ struct DocumentDiff {
 [[nodiscard]] DocumentDiff diff_documents(const Document& old_document, const Document& new_document,
                                           std::size_t depth = 4, bool picture = false);
 
+/// How a spec and the device a front end will run it on disagree, before any word runs: the class,
+/// the callins (not for a device with parameterised callins, whose spec names abstract inputs) and
+/// the callbacks. Every front end reports it the same way (the runners read it from
+/// `typestar suite --format json --device-status FILE`).
+struct DeviceMismatch {
+    std::vector<std::string> differences;  ///< empty: they agree
+    /// The spec is of another class: nothing is re-learned (the wrong spec or the wrong device);
+    /// other callins or callbacks of the same class: the check runs and proposes from scratch.
+    bool another_class = false;
+    /// "SPEC does not match the learning purpose of NAME; no word was run:" and the differences,
+    /// one per line; for another class also what to check. Empty when they agree.
+    std::string message;
+};
+
+/// Compares `document` (the spec at `spec_path`) with the device whose /v1/status body is
+/// `device_status` (a runner's purpose as its agent serves it), read as every client reads it
+/// (read_agent_status; `who` names where it came from in errors). A register automaton is compared
+/// by class. Throws DeviceError for a body that is not a status.
+[[nodiscard]] DeviceMismatch compare_with_device(const Document& document, const std::string& spec_path,
+                                                 const std::string& device_status, const std::string& who);
+
 /// Writes `typestar suite --format json` of `document` at `method` and `bound` to `out`, streamed
 /// (one test per line, the counts after them): the words, their expected answers and purposes, and
 /// for a typestate spec the spec's state before each input, the tests per transition as the gtest
 /// plugin names them, and the quiescence double-check's words. The machine interface the JUnit and
-/// node:test runners read. Throws std::invalid_argument for a register automaton (suite_model).
-void write_suite_json(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound);
+/// node:test runners read. With `mismatch` (the spec against the device the runner will serve), also
+/// `device_mismatch` (differences, another_class, message). Throws std::invalid_argument for a
+/// register automaton (suite_model).
+void write_suite_json(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound,
+                      const DeviceMismatch* mismatch = nullptr);
 
 /// Writes `typestar suite` (text) of `document` at `method` and `bound` to `out`, streamed: a header
 /// with the totals ("# DroidStar Algorithm 2 suite of X (distinguisher bound B=2): N tests, M

@@ -253,6 +253,19 @@ public final class Agent {
     }
 
     private JsonObject typestateStatus() {
+        return typestateStatus(purpose, config.maxSessions);
+    }
+
+    /**
+     * The {@code /v1/status} body an agent serves for {@code purpose}, as JSON text: what a runner
+     * hands {@code typestar suite --device-status} to have the spec compared with its purpose (the
+     * session's {@code device_mismatch}).
+     */
+    public static String statusOf(LearningPurpose<?> purpose) {
+        return Json.dump(typestateStatus(purpose, 1));
+    }
+
+    private static JsonObject typestateStatus(LearningPurpose<?> purpose, int maxSessions) {
         JsonObject statusBody = new JsonObject();
         statusBody.addProperty("protocol", PROTOCOL);
         statusBody.addProperty("agent", "typestar-jvm");
@@ -269,7 +282,7 @@ public final class Agent {
         timing.addProperty("tmin_ms", purpose.tminMs);
         statusBody.add("timing", timing);
         statusBody.addProperty("quiet_is_stable", purpose.quietIsStable);
-        statusBody.addProperty("max_sessions", config.maxSessions);
+        statusBody.addProperty("max_sessions", maxSessions);
         if (!purpose.expanded.isEmpty()) statusBody.add("parameters", parameters(purpose));
         // Additive field: the learning purpose may deny callins (answered err, marked outside_purpose).
         if (purpose.filter != null || purpose.callbacksDrained) statusBody.addProperty("outside_purpose", true);

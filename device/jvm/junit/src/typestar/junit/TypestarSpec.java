@@ -369,20 +369,40 @@ public final class TypestarSpec {
             return List.of(Planned.top(stemName + ".settings", () -> Assertions.fail(message)));
         }
         if (!Files.exists(spec)) return List.of(Planned.top(stemName + ".learn", proposals::learnMissing));
-        List<String> suiteCommand = new ArrayList<>(List.of(cli, "suite", spec.toString(), "--format", "json"));
-        if (bound != null && !bound.equals("auto")) suiteCommand.addAll(List.of("--bound", bound));  // auto: the spec's own
-        Cli.Result suite = Cli.run(suiteCommand, Map.of());
+        // The suite, and the spec compared with this purpose by the session (device_mismatch): the
+        // purpose's /v1/status goes to the CLI in a file.
         JsonObject json = null;
-        String why = suite.describe();
-        if (suite.exit() == 0) {
-            try {
-                json = JsonParser.parseString(suite.out()).getAsJsonObject();
-                if (!json.has("transitions")) {
-                    why = cli + " suite printed no transitions (an older typestar CLI, or not a typestate spec)";
-                    json = null;
+        String why;
+        Path status = null;
+        try {
+            status = Files.createTempFile("typestar-status-", ".json");
+            Files.writeString(status, Agent.statusOf(purpose));
+            List<String> suiteCommand = new ArrayList<>(List.of(cli, "suite", spec.toString(), "--format", "json",
+                    "--device-status", status.toString()));
+            if (bound != null && !bound.equals("auto")) suiteCommand.addAll(List.of("--bound", bound));  // auto: the spec's own
+            Cli.Result suite = Cli.run(suiteCommand, Map.of());
+            why = suite.describe();
+            if (suite.exit() == 0) {
+                try {
+                    json = JsonParser.parseString(suite.out()).getAsJsonObject();
+                    if (!json.has("transitions") || !json.has("device_mismatch")) {
+                        why = cli + " suite printed no transitions or no device_mismatch (an older typestar CLI, or not a "
+                                + "typestate spec)";
+                        json = null;
+                    }
+                } catch (RuntimeException e) {
+                    why = cli + " suite printed what is not JSON: " + e.getMessage();
                 }
-            } catch (RuntimeException e) {
-                why = cli + " suite printed what is not JSON: " + e.getMessage();
+            }
+        } catch (java.io.IOException e) {
+            why = "cannot write the purpose's status for " + cli + " suite: " + e.getMessage();
+        } finally {
+            if (status != null) {
+                try {
+                    Files.deleteIfExists(status);
+                } catch (java.io.IOException ignored) {
+                    // a temporary file left behind harms nothing
+                }
             }
         }
         if (json == null) {
@@ -393,9 +413,11 @@ public final class TypestarSpec {
         JsonObject parsed = json;
         plannedBound = json.get("bound").getAsLong();
         String suiteName = json.get("test_suite").getAsString();
-        // The spec must be of the purpose's class, callins and callbacks: else one failure, no word run.
-        List<String> mismatch = mismatch();
-        if (!mismatch.isEmpty())
+        readSpecTmax();
+        // The spec must be of the purpose's class, callins and callbacks (the session compared them):
+        // else one failure, no word run.
+        JsonObject mismatch = json.getAsJsonObject("device_mismatch");
+        if (!mismatch.getAsJsonArray("differences").isEmpty())
             return List.of(Planned.top(suiteName + ".purpose", () -> failMismatch(mismatch, parsed)));
         // The tests run once, in the session (typestar check --format json), on the first test's turn.
         CheckRun check = new CheckRun(this, proposals, plannedBound);
@@ -447,49 +469,21 @@ public final class TypestarSpec {
         }
     }
 
-    /** How the spec and the purpose disagree: the class name, callins or callbacks (empty: they agree). */
-    private List<String> mismatch() {
-        List<String> out = new ArrayList<>();
+    /** Reads the stored spec's tmax (when it records one) for the timing note. */
+    private void readSpecTmax() {
         JsonObject stored = exported(spec);
         if (stored != null && stored.has("timing") && stored.getAsJsonObject("timing").has("tmax_ms"))
             specTmax = stored.getAsJsonObject("timing").get("tmax_ms").getAsDouble();
-        if (stored == null) {
-            out.add("the spec does not export (typestar export " + spec + " --format json failed)");
-            return out;
-        }
-        try (LocalDevice d = new LocalDevice(purpose)) {
-            String name = stored.get("name").getAsString();
-            if (!name.equals(d.className()))
-                out.add("the spec is of class '" + name + "', the purpose drives '" + d.className() + "'");
-            if (!d.parameterised())  // a parameterised purpose's spec names abstract inputs
-                compare(out, "callins", strings(stored.get("callins")), d.callins());
-            compare(out, "callbacks", strings(stored.get("callbacks")), d.callbacks());
-        }
-        return out;
-    }
-
-    private static void compare(List<String> out, String what, List<String> fromSpec, List<String> fromPurpose) {
-        List<String> lacks = new ArrayList<>(fromSpec);
-        lacks.removeAll(fromPurpose);
-        List<String> adds = new ArrayList<>(fromPurpose);
-        adds.removeAll(fromSpec);
-        if (!lacks.isEmpty()) out.add(what + " of the spec the purpose does not have: " + String.join(", ", lacks));
-        if (!adds.isEmpty()) out.add(what + " of the purpose the spec does not have: " + String.join(", ", adds));
     }
 
     /**
-     * The one failure of a spec that does not match its purpose. Another class: no re-learning (wrong
-     * spec or wrong purpose); other callins or callbacks of the same class: the purpose re-learned from
-     * scratch, for review (accepting it needs --force).
+     * The one failure of a spec that does not match its purpose (the session's device_mismatch).
+     * Another class: no re-learning (wrong spec or wrong purpose); other callins or callbacks of the
+     * same class: the purpose re-learned from scratch, for review (accepting it needs --force).
      */
-    private void failMismatch(List<String> mismatch, JsonObject suite) {
-        StringBuilder m = new StringBuilder("typestar: " + spec + " does not match the learning purpose of " + purpose.name()
-                + "; no word was run:\n");
-        for (String x : mismatch) m.append("  - ").append(x).append('\n');
-        if (mismatch.stream().anyMatch(x -> x.startsWith("the spec is of class") || x.startsWith("the spec does not export"))) {
-            m.append("Check that the test names the right spec file and the right purpose.\n");
-            Assertions.fail(m.toString());
-        }
+    private void failMismatch(JsonObject mismatch, JsonObject suite) {
+        StringBuilder m = new StringBuilder("typestar: " + mismatch.get("message").getAsString());
+        if (mismatch.get("another_class").getAsBoolean()) Assertions.fail(m.toString());
         // Other callins or callbacks of the same class: the CLI's check fails on them and the session
         // proposes the purpose re-learned, with the accept command that takes it.
         CheckRun check = new CheckRun(this, proposals, suite.get("bound").getAsLong());
@@ -507,13 +501,6 @@ public final class TypestarSpec {
             return;
         }
         Assertions.fail(m.toString());
-    }
-
-    private static List<String> strings(JsonElement array) {
-        List<String> out = new ArrayList<>();
-        if (array != null)
-            for (JsonElement e : array.getAsJsonArray()) out.add(e.getAsString());
-        return out;
     }
 
 }
