@@ -187,6 +187,7 @@ struct CheckArgs {
     bool ci = false;       // json: CI (nothing written; beats --update)
     std::string learner = "lsharp";
     std::string device_label;  // json: the proposal's provenance device (a runner's loopback agent)
+    std::string bound_from;    // json: who asked for the bound (a first run's summary says so)
 };
 
 /// `check --format json`: the session runs every planned test and composes the object the
@@ -209,6 +210,7 @@ void run_check_json(const CheckArgs& o) {
     options.proposal = proposal_mode(o.propose, o.update, o.ci);
     options.learner = *learner;
     options.device_label = o.device_label;
+    options.bound_from = o.bound_from;
 #if TYPESTAR_HAVE_RENDER
     options.pictures = render::write_proposal_pictures;
 #endif
@@ -392,6 +394,7 @@ void register_learning_commands(CLI::App& app) {
         cmd->add_flag("--update", o->update, "json: update mode: write the spec itself (keeping its state names); the tests its answers explain pass");
         cmd->add_flag("--ci", o->ci, "json: CI: nothing is learned for a missing spec and nothing is written (the proposal is printed); beats --update");
         cmd->add_option("--learner", o->learner, "json: the proposal's learner: lsharp (default) or lstar");
+        cmd->add_option("--bound-from", o->bound_from, "json: who asked for the bound (e.g. -Dtypestar.bound=3); a first run's summary says so");
         cmd->add_option("--device-label", o->device_label, "json: the proposal's provenance device instead of the URL (a runner serving its device on a loopback port names it, so the same answers give the same bytes)");
         cmd->callback([o] { run_check(*o); });
     }

@@ -646,6 +646,7 @@ int write_first_run_json(std::ostream& out, const std::string& spec, Subject& su
             const std::string from = options.device_label.empty() ? subject.url : options.device_label;
             summary = std::string(code == 0 ? "pass: learned " : "fail: the spec does not exist, so it was learned: ") +
                       spec + " from " + from + " with " + p.summary + d.report;
+
             j["learned"] = {{"states", p.spec->typestate.states.size()},
                             {"bound", p.spec->bounds.distinguisher},
                             {"learner", learner_name(options.learner)},
@@ -653,6 +654,12 @@ int write_first_run_json(std::ostream& out, const std::string& spec, Subject& su
         }
         j["proposal"] = d.json;
     }
+    // What a runner prints after the summary: who asked for the bound, and what to do with a spec learned.
+    std::string after;
+    if (!options.bound_from.empty()) after += "(The bound was asked by " + options.bound_from + ".)\n";
+    if (code == 0) after += "Review and commit it.\n";
+    if (!after.empty() && !summary.empty() && summary.back() != '\n') summary += "\n";
+    summary += after;
     j["verdict"] = code == 0 ? "pass" : code == 1 ? "fail" : "error";
     j["exit_code"] = code;
     j["summary"] = summary;

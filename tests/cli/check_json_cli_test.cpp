@@ -267,10 +267,15 @@ TEST_F(CliCheckJson, AFirstRunLearnsWithTheSessionAndGivesTheAcceptCommandThatWo
     EXPECT_NE(nlohmann::json::parse(ci.out).at("summary").get<std::string>().find("CI is set"), std::string::npos);
     EXPECT_FALSE(std::filesystem::exists(dir_ / "new.proposed.yaml"));
 
-    const Result r = run({"check", spec, "--device", "model:" + kMediaPlayer, "--format", "json", "--propose", "--bound", "3"});
+    const Result r = run({"check", spec, "--device", "model:" + kMediaPlayer, "--format", "json", "--propose", "--bound", "3",
+                          "--bound-from", "-Dtypestar.bound=3"});
     EXPECT_EQ(r.status, 1) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j.at("verdict"), "fail");
+    // The runners print the summary as given: who asked for the bound is the session's sentence.
+    const std::string said = j.at("summary");
+    EXPECT_NE(said.find("\n(The bound was asked by -Dtypestar.bound=3.)\n"), std::string::npos) << said;
+    EXPECT_EQ(said.find("Review and commit it."), std::string::npos) << said;  // only a spec written is committed
     EXPECT_EQ(j.at("learned").at("bound"), 3);
     EXPECT_EQ(j.at("learned").at("learner"), "lsharp");
     EXPECT_GT(j.at("learned").at("states").get<int>(), 1);
@@ -283,6 +288,8 @@ TEST_F(CliCheckJson, AFirstRunLearnsWithTheSessionAndGivesTheAcceptCommandThatWo
     const Result u = run({"check", updated, "--device", "model:" + kMediaPlayer, "--format", "json", "--update"});
     EXPECT_EQ(u.status, 0) << u.err;
     EXPECT_EQ(nlohmann::json::parse(u.out).at("verdict"), "pass");
+    const std::string written = nlohmann::json::parse(u.out).at("summary");
+    EXPECT_EQ(written.substr(written.size() - std::string("Review and commit it.\n").size()), "Review and commit it.\n") << written;
     EXPECT_TRUE(std::filesystem::exists(updated));
 }
 

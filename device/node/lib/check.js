@@ -22,7 +22,7 @@ function checkArgs(run) {
   if (s.ci) args.push('--ci');
   if (s.learner) args.push('--learner', s.learner);
   // auto: the tests at the spec's bound; a first run or a proposal learned raising B (the CLI's --bound auto)
-  if (s.bound !== null) args.push('--bound', String(s.bound));
+  if (s.bound !== null) args.push('--bound', String(s.bound), '--bound-from', s.boundFrom);
   if (s.timing.tmaxMs !== undefined) args.push('--tmax', String(s.timing.tmaxMs));
   if (s.timing.tminMs !== undefined) args.push('--tmin', String(s.timing.tminMs));
   return args;

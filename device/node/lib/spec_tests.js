@@ -397,13 +397,12 @@ async function runLearn(run) {
   const c = await run.checked();
   if (c.error) throw new Error(`typestar: the spec ${run.spec} does not exist, and learning it from ${run.def.name} failed: ${c.error}`);
   const r = c.report;
-  const s = run.settings;
-  const asked = s.bound === null ? '' : `(The bound was asked by ${s.boundFrom}.)\n`;
+  // The summary is the session's (with who asked for the bound, --bound-from, and what to do).
   if (r.verdict === 'pass') {
-    process.stdout.write(`typestar: ${r.summary}${asked}Review and commit it.\n`);
+    process.stdout.write(`typestar: ${r.summary}`);
     return;
   }
-  throw new Error(`typestar: ${r.summary}${asked}`);
+  throw new Error(`typestar: ${r.summary}`);
 }
 
 /// One transition's test: its result in the spec's one check (lib/check.js).

@@ -184,6 +184,9 @@ struct CheckJsonOptions {
     ProposalPictures pictures;              ///< Write mode: the pictures next to the proposal
     /// The proposal's provenance `device` (empty: the device's name, e.g. a loopback URL).
     std::string device_label;
+    /// Who asked for the bound (a runner's "-Dtypestar.bound=3", "TYPESTAR_BOUND=auto"): a first
+    /// run's summary says so ("(The bound was asked by ...)"). Empty: not said.
+    std::string bound_from;
 };
 
 /// The gtest plugin's rules for what a failing or first run writes: on CI nothing (Print, which

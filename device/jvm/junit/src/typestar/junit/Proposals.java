@@ -83,7 +83,7 @@ final class Proposals {
     void learnMissing() throws IOException {
         List<String> args = new ArrayList<>(List.of(spec.toString(), "--format", "json"));
         args.addAll(decisionOptions());
-        if (owner.bound != null) args.addAll(List.of("--bound", owner.bound));  // auto: learned raising B
+        if (owner.bound != null) args.addAll(List.of("--bound", owner.bound, "--bound-from", owner.boundFrom));  // auto: learned raising B
         if (owner.tmax != null) args.addAll(List.of("--tmax", String.valueOf(owner.tmax)));  // recorded in the learned spec
         if (owner.tmin != null) args.addAll(List.of("--tmin", String.valueOf(owner.tmin)));
         Cli.Result r = serve("check", args, new String[1]);
@@ -95,12 +95,12 @@ final class Proposals {
                     + " failed: " + r.describe());
             return;
         }
+        // The summary is the session's (with who asked for the bound, --bound-from, and what to do).
         String summary = j.get("summary").getAsString();
-        String asked = owner.bound != null ? " (bound asked by " + owner.boundFrom + ")" : "";
         if (j.get("verdict").getAsString().equals("pass")) {
-            System.out.println("typestar: " + summary + "Review and commit it" + asked + ".");
+            System.out.print("typestar: " + summary);
             return;
         }
-        Assertions.fail("typestar: " + summary + (owner.bound != null ? "(The bound was asked by " + owner.boundFrom + ".)\n" : ""));
+        Assertions.fail("typestar: " + summary);
     }
 }
