@@ -235,35 +235,29 @@ JudgedAnswer judge_answer(long status, std::string_view body, std::size_t max_by
     return out;
 }
 
-// Over 120 lines: reads every field of the agent's status answer in order, each with its own error; not yet split by section.
-StatusAnswer read_status_answer(const json& s, const std::string& who) {
-    auto malformed = [&](const std::string& what) { return DeviceError(who + ": malformed status: " + what); };
-    if (!s.is_object()) throw malformed("not a JSON object");
-    auto field = [&](const char* key) -> const json* {
+namespace {
+
+/// One status body's fields, read with the errors every section of it shares.
+struct StatusReader {
+    const json& s;
+    const std::string& who;
+
+    [[nodiscard]] DeviceError malformed(const std::string& what) const {
+        return DeviceError(who + ": malformed status: " + what);
+    }
+    [[nodiscard]] const json* field(const char* key) const {
         const auto it = s.find(key);
         return it == s.end() ? nullptr : &*it;
-    };
-    auto text = [&](const char* key, bool required) {
+    }
+    [[nodiscard]] std::string text(const char* key, bool required) const {
         const json* v = field(key);
         if (v == nullptr && !required) return std::string();
         if (v == nullptr || !v->is_string()) throw malformed(std::string(key) + " must be a string");
         std::string value = v->get<std::string>();
         if (has_control(value)) throw malformed(std::string(key) + " " + shown(*v) + " has control characters");
         return value;
-    };
-    StatusAnswer out;
-    AgentStatus& st = out.status;
-    st.protocol = text("protocol", true);
-    if (st.protocol != kProtocol)
-        throw DeviceError(who + ": speaks " + shown(json(st.protocol)) + ", this client speaks '" + kProtocol + "'");
-    st.name = text("name", true);
-    st.framework = text("framework", false);
-    // A data device (register automaton): its typed signature is what the client uses.
-    if (const json* d = field("data"); d != nullptr) {
-        out.data = read_data_signature(*d, st.name, who);
-        return out;
     }
-    auto names = [&](const char* key) {
+    [[nodiscard]] std::vector<std::string> names(const char* key) const {
         const json* v = field(key);
         if (v == nullptr || !v->is_array()) throw malformed(std::string(key) + " must be an array of names");
         std::vector<std::string> list;
@@ -274,41 +268,116 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
             list.push_back(n.get<std::string>());
         }
         return list;
-    };
-    st.callins = names("callins");
-    st.callbacks = names("callbacks");
-    const json* timing = field("timing");
-    if (timing == nullptr || !timing->is_object()) throw malformed("timing must be an object");
+    }
+    /// An optional boolean field; nullopt when absent.
+    [[nodiscard]] std::optional<bool> flag(const char* key) const {
+        const json* v = field(key);
+        if (v == nullptr) return std::nullopt;
+        if (!v->is_boolean()) throw malformed(std::string(key) + " must be true or false");
+        return v->get<bool>();
+    }
+};
+
+/// `timing`: tmax_ms and tmin_ms, integers in [0, an hour], tmin <= tmax.
+QuiescenceTiming read_status_timing(const StatusReader& r) {
+    const json* timing = r.field("timing");
+    if (timing == nullptr || !timing->is_object()) throw r.malformed("timing must be an object");
     auto milliseconds = [&](const char* key) {
         const auto it = timing->find(key);
         if (it == timing->end() || !it->is_number_integer())
-            throw malformed(std::string("timing.") + key + " must be an integer number of milliseconds");
+            throw r.malformed(std::string("timing.") + key + " must be an integer number of milliseconds");
         const bool in_range = it->is_number_unsigned()
                                   ? it->get<std::uint64_t>() <= static_cast<std::uint64_t>(kMaxTimingMs)
                                   : it->get<std::int64_t>() >= 0 && it->get<std::int64_t>() <= kMaxTimingMs;
         if (!in_range)
-            throw DeviceError(who + ": timing." + key + " = " + shown(*it) + " ms is outside [0, " +
+            throw DeviceError(r.who + ": timing." + key + " = " + shown(*it) + " ms is outside [0, " +
                               std::to_string(kMaxTimingMs) + "] (at most an hour)");
         return std::chrono::milliseconds(it->get<std::int64_t>());
     };
-    st.timing.tmax = milliseconds("tmax_ms");
-    st.timing.tmin = milliseconds("tmin_ms");
-    if (st.timing.tmin > st.timing.tmax)
-        throw DeviceError(who + ": timing.tmin_ms = " + std::to_string(st.timing.tmin.count()) +
-                          " is larger than timing.tmax_ms = " + std::to_string(st.timing.tmax.count()));
+    QuiescenceTiming t;
+    t.tmax = milliseconds("tmax_ms");
+    t.tmin = milliseconds("tmin_ms");
+    if (t.tmin > t.tmax)
+        throw DeviceError(r.who + ": timing.tmin_ms = " + std::to_string(t.tmin.count()) +
+                          " is larger than timing.tmax_ms = " + std::to_string(t.tmax.count()));
+    return t;
+}
+
+/// Optional, additive `environment`: the callins the peer performs, each a callin named once (in
+/// the order of `callins`).
+std::vector<std::string> read_status_environment(const StatusReader& r, const std::vector<std::string>& callins) {
+    std::vector<std::string> environment;
+    const json* e = r.field("environment");
+    if (e == nullptr) return environment;
+    if (!e->is_array()) throw r.malformed("environment must be an array of callin names");
+    std::set<std::string, std::less<>> declared;
+    for (const auto& n : *e) {
+        if (!n.is_string() ||
+            std::find(callins.begin(), callins.end(), n.get_ref<const std::string&>()) == callins.end())
+            throw r.malformed("environment holds " + shown(n) + ", which is not one of its callins");
+        if (!declared.insert(n.get<std::string>()).second) throw r.malformed("environment names " + shown(n) + " twice");
+    }
+    for (const auto& c : callins)
+        if (declared.contains(c)) environment.push_back(c);
+    return environment;
+}
+
+/// Optional, additive fields of Mealy devices: `wait` (false: no wait input), `absorbing` ([] : err
+/// is an output like any other) and `outputs` (named callin outputs, added to the outputs).
+void read_status_mealy(const StatusReader& r, StatusAnswer& out) {
+    AgentStatus& st = out.status;
+    if (const auto w = r.flag("wait")) {
+        st.has_wait = *w;
+        if (!st.has_wait && !st.callbacks.empty())
+            throw r.malformed("wait is false but callbacks are declared (callbacks arrive on wait)");
+    }
+    if (const json* a = r.field("absorbing"); a != nullptr) {
+        if (!a->is_array() || a->size() > 1 || (a->size() == 1 && *a != json::array({"err"})))
+            throw r.malformed("absorbing must be [\"err\"] (the default) or [] (err is an output like any other)");
+        st.err_absorbing = !a->empty();
+    }
+    if (r.field("outputs") != nullptr) {
+        st.outputs = r.names("outputs");
+        out.first_named = static_cast<Symbol>(out.outputs.size());
+        for (const auto& o : *st.outputs) {
+            if (o == kErr && !st.err_absorbing) continue;  // err is an output already
+            if (is_reserved(o) || o.rfind("unknown:", 0) == 0 || out.outputs.contains(o))
+                throw r.malformed("outputs holds " + shown(json(o)) + ", which is reserved or named twice");
+            out.outputs.intern(o);
+        }
+    }
+    if (!st.has_wait) {
+        Alphabet callins_only;
+        for (const auto& c : st.callins) callins_only.intern(c);
+        out.inputs = std::move(callins_only);
+    }
+}
+
+}  // namespace
+
+StatusAnswer read_status_answer(const json& s, const std::string& who) {
+    const StatusReader r{s, who};
+    if (!s.is_object()) throw r.malformed("not a JSON object");
+    StatusAnswer out;
+    AgentStatus& st = out.status;
+    st.protocol = r.text("protocol", true);
+    if (st.protocol != kProtocol)
+        throw DeviceError(who + ": speaks " + shown(json(st.protocol)) + ", this client speaks '" + kProtocol + "'");
+    st.name = r.text("name", true);
+    st.framework = r.text("framework", false);
+    // A data device (register automaton): its typed signature is what the client uses.
+    if (const json* d = r.field("data"); d != nullptr) {
+        out.data = read_data_signature(*d, st.name, who);
+        return out;
+    }
+    st.callins = r.names("callins");
+    st.callbacks = r.names("callbacks");
+    st.timing = read_status_timing(r);
     // Absent means false: a quiet wait may change the state unless the agent says otherwise.
-    if (const json* q = field("quiet_is_stable"); q != nullptr) {
-        if (!q->is_boolean()) throw malformed("quiet_is_stable must be true or false");
-        st.quiet_is_stable = q->get<bool>();
-    } else {
-        st.quiet_is_stable = false;
-    }
+    st.quiet_is_stable = r.flag("quiet_is_stable").value_or(false);
     // Optional, additive: /v1/run takes `timeout_ms` (absent: it waits with the agent's tmax).
-    if (const json* r = field("run_timeout"); r != nullptr) {
-        if (!r->is_boolean()) throw malformed("run_timeout must be true or false");
-        st.run_timeout = r->get<bool>();
-    }
-    if (const json* p = field("parameters"); p != nullptr) st.parameters = read_parameters(*p, st.callins, who);
+    if (const auto t = r.flag("run_timeout")) st.run_timeout = *t;
+    if (const json* p = r.field("parameters"); p != nullptr) st.parameters = read_parameters(*p, st.callins, who);
     for (const auto& c : st.callins) out.inputs.intern(c);
     out.inputs.intern(kWait);
     out.outputs.intern(kOk);
@@ -318,55 +387,15 @@ StatusAnswer read_status_answer(const json& s, const std::string& who) {
     if (out.inputs.size() != st.callins.size() + 1 || out.outputs.size() != st.callbacks.size() + 3)
         throw DeviceError(who + ": duplicate or reserved symbol names in its status");
     // Optional, additive: a learning purpose may leave inputs unexplored (answers with outside_purpose).
-    if (const json* p = field("outside_purpose"); p != nullptr) {
-        if (!p->is_boolean()) throw malformed("outside_purpose must be true or false");
-        st.outside_purpose = p->get<bool>();
+    if (const auto p = r.flag("outside_purpose")) {
+        st.outside_purpose = *p;
         if (st.outside_purpose && out.outputs.contains(kOutsidePurpose))
             throw DeviceError(who + ": callback '" + std::string(kOutsidePurpose) +
                               "' is reserved for answers outside the learning purpose");
         if (st.outside_purpose) out.outputs.intern(kOutsidePurpose);
     }
-    // Optional, additive: the callins the peer performs. Each must be a callin, named once.
-    if (const json* e = field("environment"); e != nullptr) {
-        if (!e->is_array()) throw malformed("environment must be an array of callin names");
-        std::set<std::string, std::less<>> declared;
-        for (const auto& n : *e) {
-            if (!n.is_string() || std::find(st.callins.begin(), st.callins.end(), n.get_ref<const std::string&>()) ==
-                                      st.callins.end())
-                throw malformed("environment holds " + shown(n) + ", which is not one of its callins");
-            if (!declared.insert(n.get<std::string>()).second)
-                throw malformed("environment names " + shown(n) + " twice");
-        }
-        for (const auto& c : st.callins)
-            if (declared.contains(c)) st.environment.push_back(c);
-    }
-    // Optional, additive (Mealy devices): named callin outputs, err absorption, no wait.
-    if (const json* w = field("wait"); w != nullptr) {
-        if (!w->is_boolean()) throw malformed("wait must be true or false");
-        st.has_wait = w->get<bool>();
-        if (!st.has_wait && !st.callbacks.empty())
-            throw malformed("wait is false but callbacks are declared (callbacks arrive on wait)");
-    }
-    if (const json* a = field("absorbing"); a != nullptr) {
-        if (!a->is_array() || a->size() > 1 || (a->size() == 1 && *a != json::array({"err"})))
-            throw malformed("absorbing must be [\"err\"] (the default) or [] (err is an output like any other)");
-        st.err_absorbing = !a->empty();
-    }
-    if (field("outputs") != nullptr) {
-        st.outputs = names("outputs");
-        out.first_named = static_cast<Symbol>(out.outputs.size());
-        for (const auto& o : *st.outputs) {
-            if (o == kErr && !st.err_absorbing) continue;  // err is an output already
-            if (is_reserved(o) || o.rfind("unknown:", 0) == 0 || out.outputs.contains(o))
-                throw malformed("outputs holds " + shown(json(o)) + ", which is reserved or named twice");
-            out.outputs.intern(o);
-        }
-    }
-    if (!st.has_wait) {
-        Alphabet callins_only;
-        for (const auto& c : st.callins) callins_only.intern(c);
-        out.inputs = std::move(callins_only);
-    }
+    st.environment = read_status_environment(r, st.callins);
+    read_status_mealy(r, out);
     out.traits = closure_traits(out.inputs, out.outputs, st.quiet_is_stable);
     out.traits.absorbing = st.err_absorbing ? out.outputs.find(kErr) : std::nullopt;
     return out;
