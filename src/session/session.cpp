@@ -574,17 +574,17 @@ namespace {
 /// kTimingRetries times; one query budget for all attempts.
 LearnedSpec learn_over_repairs(OracleStack& stack, const LearnOptions& options) {
     LearnOptions attempt = options;
-    const std::uint64_t before = stack.stats().total().queries_executed;  // a reused stack's earlier runs
+    const QueryStats before = stack.stats();  // a reused stack's earlier runs (propose) are not this one's
     for (std::size_t restart = 0;; ++restart) {
         try {
             LearnedSpec learned = learn_on(stack, attempt);
-            if (restart > 0) learned.stats = stack.stats();  // every attempt's queries
+            if (restart > 0) learned.stats = stack.stats().since(before);  // every attempt's queries
             return learned;
         } catch (const LateAnswerRemoved& e) {
             if (restart == kTimingRetries) throw;
             attempt.probe.reset();  // the devices keep the timing the first attempt's probe set
             if (options.max_queries) {
-                const std::uint64_t spent = stack.stats().total().queries_executed - before;
+                const std::uint64_t spent = stack.stats().since(before).total().queries_executed;
                 attempt.max_queries = spent >= *options.max_queries ? 0 : *options.max_queries - spent;
             }
             detail::logger("typestar.session")

@@ -377,9 +377,9 @@ class NodeDevice {
     return first;
   }
 
-  /// After a run that ended in a \`wait\` answered quiet, listens \`ms\` longer while the instance lives
+  /// After a run that ended in a `wait` answered quiet, listens `ms` longer while the instance lives
   /// (as the C++ InProcessDevice's quiet grace): a callback then breaks tmax in THIS run, so the
-  /// client re-runs the word (the protocol's \`timing violation\`, earlier_query false) instead of the
+  /// client re-runs the word (the protocol's `timing violation`, earlier_query false) instead of the
   /// answer being given and the violation found only at the next reset, as an earlier query's.
   /// Ends at the first violation; throws it (DeviceError with timing data).
   async quietGrace(ms) {

@@ -153,7 +153,7 @@ function predict(suite, inputs) {
 }
 
 /// The suite of `spec` from `typestar suite --format json`, with the spec compared with `device`
-/// (its \`device_mismatch\`: the session's verdict on the class, callins and callbacks; the device's
+/// (its `device_mismatch`: the session's verdict on the class, callins and callbacks; the device's
 /// status goes to the CLI on stdin). Throws an Error with the CLI's diagnostics (they name the file,
 /// line and symbol) when the spec does not load.
 function loadSuite(cli, spec, bound, device) {
@@ -370,7 +370,7 @@ function specTests(specFile, purpose, options = {}) {
   }
 }
 
-/// The one failure of a spec that does not match its purpose (the session's \`device_mismatch\`).
+/// The one failure of a spec that does not match its purpose (the session's `device_mismatch`).
 /// Another class: no re-learning (wrong spec or wrong purpose); other callins or callbacks of the
 /// same class: the CLI's check fails on them and proposes the purpose re-learned (from scratch when
 /// the inputs differ), with the accept command that takes it.
