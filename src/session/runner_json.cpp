@@ -204,6 +204,12 @@ void write_suite_json(std::ostream& out, const Document& document, SuiteMethod m
     }
     out << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols << ",\n  \"waits\": " << waits;
     if (model.spec) write_suite_transitions(out, *model.spec, machine, kept);
+    if (model.spec && (model.spec->timing.tmax_ms || model.spec->timing.tmin_ms)) {  // what the spec records
+        nlohmann::ordered_json timing = nlohmann::ordered_json::object();
+        if (model.spec->timing.tmax_ms) timing["tmax_ms"] = *model.spec->timing.tmax_ms;
+        if (model.spec->timing.tmin_ms) timing["tmin_ms"] = *model.spec->timing.tmin_ms;
+        out << ",\n  \"timing\": " << timing.dump();
+    }
     if (mismatch != nullptr)
         out << ",\n  \"device_mismatch\": "
             << nlohmann::ordered_json{{"differences", mismatch->differences},

@@ -413,7 +413,9 @@ public final class TypestarSpec {
         JsonObject parsed = json;
         plannedBound = json.get("bound").getAsLong();
         String suiteName = json.get("test_suite").getAsString();
-        readSpecTmax();
+        // The stored spec's tmax (when it records one), for the timing note.
+        if (json.has("timing") && json.getAsJsonObject("timing").has("tmax_ms"))
+            specTmax = json.getAsJsonObject("timing").get("tmax_ms").getAsDouble();
         // The spec must be of the purpose's class, callins and callbacks (the session compared them):
         // else one failure, no word run.
         JsonObject mismatch = json.getAsJsonObject("device_mismatch");
@@ -456,24 +458,6 @@ public final class TypestarSpec {
             }));
         }
         return out;
-    }
-
-    /** {@code typestar export SPEC --format json}, or null when it does not export. */
-    JsonObject exported(Path file) {
-        Cli.Result r = Cli.run(List.of(cli, "export", file.toString(), "--format", "json"), Map.of());
-        if (r.exit() != 0) return null;
-        try {
-            return JsonParser.parseString(r.out()).getAsJsonObject();
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
-    /** Reads the stored spec's tmax (when it records one) for the timing note. */
-    private void readSpecTmax() {
-        JsonObject stored = exported(spec);
-        if (stored != null && stored.has("timing") && stored.getAsJsonObject("timing").has("tmax_ms"))
-            specTmax = stored.getAsJsonObject("timing").get("tmax_ms").getAsDouble();
     }
 
     /**
