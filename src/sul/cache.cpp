@@ -158,14 +158,28 @@ bool CacheOracle::rerun_past_late_callback(const Query& query, std::size_t at) {
     const auto quiet_output = outputs().find(kQuiet);
     if (!late_ || !traits_.wait || !quiet_output) return false;
     const std::span<const Symbol> word = query.suffix;
-    if (at >= word.size() || word[at] != *traits_.wait) return false;
+    if (at >= word.size()) return false;
     Word known(word.size());
     walk(word, known);
     const Symbol quiet = *quiet_output;
     const Symbol cached = known[at], fresh = query.answer[at];
-    if ((cached == quiet) == (fresh == quiet)) return false;  // two callbacks: not a question of time
-    const Symbol callback = cached == quiet ? fresh : cached;
-    if ((traits_.absorbing && callback == *traits_.absorbing) || callback == outside_purpose_) return false;
+    // Which of the two answers a late callback explains, by the kind of step (class comment):
+    //  - at a `wait`: `quiet` against a callback; the listen must hear that callback;
+    //  - at a callin: the purpose's denial (`unknown:purpose`) against an answer, the drained
+    //    rule's race; the listen must hear a callback still on its way after the prefix, so the
+    //    callin that ran did so before the callback was counted.
+    const bool at_wait = word[at] == *traits_.wait;
+    Symbol late_answer = quiet;
+    std::optional<Symbol> expected;  // at a wait: the callback the listen must hear
+    if (at_wait) {
+        if ((cached == quiet) == (fresh == quiet)) return false;  // two callbacks: not a question of time
+        const Symbol callback = cached == quiet ? fresh : cached;
+        if ((traits_.absorbing && callback == *traits_.absorbing) || callback == outside_purpose_) return false;
+        expected = callback;
+    } else {
+        if (!outside_purpose_ || (cached == *outside_purpose_) == (fresh == *outside_purpose_)) return false;
+        late_answer = cached == *outside_purpose_ ? fresh : cached;
+    }
     const std::span<const Symbol> prefix = word.first(at);
     auto heard = late_->listen(prefix);
     // A listen that heard nothing may itself have been late (a busy machine): listen again after the
@@ -174,14 +188,21 @@ bool CacheOracle::rerun_past_late_callback(const Query& query, std::size_t at) {
         std::this_thread::sleep_for(timing_retry_pause(late_->tmax_ms, r));
         heard = late_->listen(prefix);
     }
-    if (!heard || *heard != callback) return false;  // not heard late: the non-determinism stands
+    if (!heard || *heard == quiet) return false;  // not heard late: the non-determinism stands
+    if (expected ? *heard != *expected : !is_callback(*heard)) return false;
+    const Symbol callback = *heard;
     std::string before;
     for (const Symbol s : prefix) before += (before.empty() ? "" : " ") + inputs().name(s);
     if (before.empty()) before = "ε";
     const std::string name = outputs().name(callback);
+    const std::string callin = inputs().name(word[at]);
     const auto ms = [](double v) { return std::to_string(static_cast<long long>(v)) + " ms"; };
-    const std::string raise = "if the machine was not just busy, raise tmax (--tmax MS, TYPESTAR_TMAX)";
-    if (cached == quiet) {
+    const std::string raise = at_wait ? "if the machine was not just busy, raise tmax (--tmax MS, TYPESTAR_TMAX)"
+                                      : "if the machine was not just busy, let the adapter's callins settle longer "
+                                        "(QuietWindowOptions::window, asio::SettleOptions)";
+    const TimingError::Kind kind = at_wait ? TimingError::Kind::LateCallback : TimingError::Kind::QueuedCallback;
+    const double delay = at_wait ? late_->tmax_ms : 0.0;
+    if (cached == late_answer) {
         // Forget the late answer and everything recorded after it on this path; keep the on-time one.
         const auto node = node_of(prefix);
         if (node && nodes_[*node].children != kNone) children_[nodes_[*node].children + word[at]] = kNone;
@@ -189,33 +210,56 @@ bool CacheOracle::rerun_past_late_callback(const Query& query, std::size_t at) {
         if (late_->retried) late_->retried();
         const std::size_t again = try_insert(word, query.answer);
         if (again != npos) return false;  // the fresh answer disagrees elsewhere too: non-determinism
-        throw LateAnswerRemoved(late_->device + ": a late callback reached the cache: an earlier run of '" + before +
-                                    " wait' answered quiet, and a later run and a wait of " + ms(late_->timeout_ms) +
-                                    " heard '" + name + "' (tmax " + ms(late_->tmax_ms) +
-                                    "): answers given since may rest on it, so nothing is concluded from them; " + raise,
-                                TimingError::Kind::LateCallback, name, late_->tmax_ms, late_->tmax_ms, 0, true);
+        const std::string what =
+            at_wait ? "an earlier run of '" + before + " wait' answered quiet, and a later run and a wait of " +
+                          ms(late_->timeout_ms) + " heard '" + name + "' (tmax " + ms(late_->tmax_ms) + ")"
+                    : "an earlier run ran '" + callin + "' after '" + before +
+                          "' before the callback '" + name + "' was counted, where a later run's learning purpose " +
+                          "denied it and a wait of " + ms(late_->timeout_ms) + " after '" + before + "' heard '" +
+                          name + "' (the callback came after its callin had settled)";
+        throw LateAnswerRemoved(late_->device + ": a late callback reached the cache: " + what +
+                                    ": answers given since may rest on it, so nothing is concluded from them; " + raise,
+                                kind, name, delay, late_->tmax_ms, 0, true);
     }
-    // This run's `quiet` was the late one: it never enters the tree; an on-time run agrees with it.
+    // This run's answer was the late one: it never enters the tree; an on-time run agrees with it.
     for (std::size_t r = 0; r < kTimingRetries; ++r) {
         ++stats_.late_callbacks;
         if (late_->retried) late_->retried();
-        detail::logger("typestar.sul")
-            ->info("{}: a wait after '{}' answered quiet where a wait of {} heard '{}' (tmax {}): a late "
-                   "callback; running the word again",
-                   late_->device, before, ms(late_->timeout_ms), name, ms(late_->tmax_ms));
+        if (at_wait)
+            detail::logger("typestar.sul")
+                ->info("{}: a wait after '{}' answered quiet where a wait of {} heard '{}' (tmax {}): a late "
+                       "callback; running the word again",
+                       late_->device, before, ms(late_->timeout_ms), name, ms(late_->tmax_ms));
+        else
+            detail::logger("typestar.sul")
+                ->info("{}: '{}' ran after '{}' before '{}' was counted, where a wait of {} heard it: a callback "
+                       "later than its callin's settling; running the word again",
+                       late_->device, callin, before, name, ms(late_->timeout_ms));
         std::this_thread::sleep_for(timing_retry_pause(late_->tmax_ms, r));  // a burst of load can pass
         inner_.query_all(std::span<const Query>(&query, 1));
         ++stats_.executed;
         const std::size_t again = try_insert(word, query.answer);
         if (again == npos) return true;
-        if (again != at || query.answer[at] != quiet) return false;  // another difference: non-determinism
+        if (again != at || query.answer[at] != late_answer) return false;  // another difference: non-determinism
     }
-    throw TimingError(late_->device + ": after '" + before + "', a wait answered quiet on each of " +
-                          std::to_string(kTimingRetries + 1) + " runs where an earlier run and a wait of " +
-                          ms(late_->timeout_ms) + " heard '" + name + "': the callback keeps arriving later than tmax " +
-                          ms(late_->tmax_ms) + "; " + raise,
-                      TimingError::Kind::LateCallback, name, late_->tmax_ms, late_->tmax_ms, 0, false,
-                      kTimingRetries + 1);
+    const std::string runs = std::to_string(kTimingRetries + 1);
+    throw TimingError(
+        at_wait ? late_->device + ": after '" + before + "', a wait answered quiet on each of " + runs +
+                      " runs where an earlier run and a wait of " + ms(late_->timeout_ms) + " heard '" + name +
+                      "': the callback keeps arriving later than tmax " + ms(late_->tmax_ms) + "; " + raise
+                : late_->device + ": after '" + before + "', '" + callin + "' ran on each of " + runs +
+                      " runs before the callback '" + name + "' was counted, where an earlier run's learning " +
+                      "purpose denied it and a wait of " + ms(late_->timeout_ms) + " heard '" + name +
+                      "': the callback keeps arriving after its callin has settled; " + raise,
+        kind, name, delay, late_->tmax_ms, 0, false, kTimingRetries + 1);
+}
+
+bool CacheOracle::is_callback(Symbol output) const {
+    if (traits_.absorbing && ends_run(output)) return false;
+    if (output == outside_purpose_) return false;
+    for (const std::string_view other : {kQuiet, kErr, kOk})
+        if (const auto s = outputs().find(other); s && *s == output) return false;
+    return true;
 }
 
 void CacheOracle::contradiction(const Query& query, std::size_t at) {

@@ -12,8 +12,10 @@
 //
 // What a window buys and what it does not (docs/gtest-plugin.md, "Timing"): a callback slower than
 // the window arrives after the callin returned; the device then sees it either at the next `wait`
-// (delivered as usual) or while the next callin runs ("a callin ran while a callback was still
-// queued"), a timing violation that is re-run before anything is concluded — never a wrong answer.
+// (delivered as usual), while the next callin is due ("a callin ran while a callback was still
+// queued"), a timing violation that is re-run before anything is concluded, or during the next
+// callin, which the drained rule then let run: the cache hears the callback with a longer wait and
+// re-runs that run (CacheOracle) — never a wrong answer.
 // A library that never goes quiet for `window` within `limit` (a busy loop of callbacks, a broken
 // adapter) is a harness error naming the callin: the device throws DeviceError instead of answering.
 //

@@ -28,9 +28,10 @@ struct CacheConfig {
     bool use_quiet = true;
 };
 
-/// How a contradiction between `quiet` and a callback at one `wait` of a device with real time is
-/// told apart from non-determinism: a callback that arrives after tmax leaves its `wait` quiet, and
-/// at the end of a word nothing is left to notice it (OracleStack::listen_for_late_callbacks
+/// How a contradiction between `quiet` and a callback at one `wait` of a device with real time (or
+/// between a purpose's denial and an answer at a callin, CacheOracle) is told apart from
+/// non-determinism: a callback that arrives after tmax leaves its `wait` quiet, and at the end of a
+/// word nothing is left to notice it (OracleStack::listen_for_late_callbacks
 /// installs it; see CacheOracle).
 struct LateCallbackListener {
     /// Runs `prefix` on a fresh instance, then one `wait` that listens `timeout_ms` instead of
@@ -60,7 +61,7 @@ struct CacheStats {
     std::uint64_t misses = 0;        ///< queries that needed a run (possibly shared with others)
     std::uint64_t executed = 0;      ///< words sent to the inner oracle
     std::uint64_t contradictions = 0;///< answers that contradicted the tree (then re-run)
-    std::uint64_t late_callbacks = 0;///< runs that answered quiet where a longer wait heard the tree's callback (re-run)
+    std::uint64_t late_callbacks = 0;///< runs a late callback explained (quiet at a wait, a callin the purpose denies elsewhere), re-run or removed
     std::size_t nodes = 0;           ///< nodes in the tree
 };
 
@@ -84,6 +85,14 @@ struct CacheStats {
 /// LateAnswerRemoved (a TimingError) is thrown: answers given since may rest on the old one, so
 /// the reader must start again (never a spec on it). Not heard, or heard something else: the
 /// non-determinism stands, as above.
+///
+/// The same judgement covers the race of the drained rule (typestar/device/drained.hpp): a callin
+/// the learning purpose denied (`unknown:purpose`, a callback of the callin before it still
+/// queued) in one run and ran in another, because there the callback came only after its callin
+/// had settled (a busy machine outlasting an adapter's quiet window). The listen after the prefix
+/// must hear a callback still on its way; then the run that ran the callin is the late one,
+/// handled as above (re-run, or the tree's answer removed and LateAnswerRemoved), and a run that
+/// keeps running it ends in a TimingError of kind QueuedCallback naming the callback.
 class CacheOracle final : public MembershipOracle {
 public:
     explicit CacheOracle(MembershipOracle& inner, CacheConfig config = {});
@@ -188,6 +197,8 @@ private:
     void contradiction(const Query& query, std::size_t at);
     // The late-callback judgement of a contradiction (class comment): true when a re-run agreed.
     bool rerun_past_late_callback(const Query& query, std::size_t at);
+    // A callback among the outputs: not quiet, ok, err, the absorbing output nor kOutsidePurpose.
+    [[nodiscard]] bool is_callback(Symbol output) const;
     // Runs `word` on the inner oracle and inserts it, with the re-run guard.
     void execute(std::span<const Symbol> word);
     [[noreturn]] void throw_nondeterminism(std::span<const Symbol> word, std::span<const Symbol> outputs,
