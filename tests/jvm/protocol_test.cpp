@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -270,26 +271,40 @@ TEST_F(JvmAgent, ACallbackInTheQuietGraceAfterARunIsThisRunsViolationAndIsRerun)
     // `late` calls back after 250 ms. With the waits at 220 ms the run's last wait answers quiet,
     // and the agent listens a grace of min(220, tmax 80) ms more before answering the run (as the
     // C++ agent does): the callback is a violation of THIS run (earlier_query false), so the client
-    // re-runs the word and, late on every run, names it; the answer `ok quiet` is never given.
-    HttpDevice remote(config());
-    TimingOverride o;
-    o.tmax = 220ms;
-    ASSERT_TRUE(remote.override_timing(o));
-    try {
-        (void)remote.run(word_of({"late", "wait"}, remote.inputs()));
-        FAIL() << "expected TimingError";
-    } catch (const TimingError& e) {
-        EXPECT_FALSE(e.earlier_query()) << e.what();
-        EXPECT_EQ(e.callback(), "done");
-        EXPECT_EQ(e.kind(), TimingError::Kind::LateCallback);
+    // re-runs the word and, late on every run, names it. The callback's timer and the agent's wait
+    // run on different JVM threads, 30 and 50 ms apart: on a loaded machine a run may hear it in the
+    // wait (`ok done`, on time) or past the grace. So the scenario is tried up to 5 times and must
+    // show the grace's violation on one try; the old agent (no grace) answered `ok quiet` each time.
+    std::string tries;
+    bool shown = false;
+    for (int attempt = 0; attempt < 5 && !shown; ++attempt) {
+        HttpDevice remote(config());
+        TimingOverride o;
+        o.tmax = 220ms;
+        ASSERT_TRUE(remote.override_timing(o));
+        std::string first, retried;
+        try {
+            const RunResult r = remote.run(word_of({"late", "wait"}, remote.inputs()));
+            first = "answered " + to_string(r.outputs, remote.outputs());
+        } catch (const TimingError& e) {
+            if (!e.earlier_query() && e.callback() == "done" && e.kind() == TimingError::Kind::LateCallback)
+                first = "ok";
+            else
+                first = e.what();
+        }
+        std::this_thread::sleep_for(300ms);  // a callback past the grace is not the next try's
+        try {
+            const RunResult r = run_with_timing_retries(remote, word_of({"late", "wait"}, remote.inputs()));
+            retried = "answered " + to_string(r.outputs, remote.outputs());
+        } catch (const TimingError& e) {
+            if (e.runs() == kTimingRetries + 1 && e.callback() == "done") retried = "ok";
+            else retried = e.what();
+        }
+        std::this_thread::sleep_for(300ms);
+        shown = first == "ok" && retried == "ok";
+        tries += "\n  try " + std::to_string(attempt + 1) + ": " + first + " / " + retried;
     }
-    try {
-        (void)run_with_timing_retries(remote, word_of({"late", "wait"}, remote.inputs()));
-        FAIL() << "expected TimingError";
-    } catch (const TimingError& e) {
-        EXPECT_EQ(e.runs(), kTimingRetries + 1) << e.what();
-        EXPECT_EQ(e.callback(), "done");
-    }
+    EXPECT_TRUE(shown) << "no try showed this run's violation, re-run " << kTimingRetries + 1 << " times:" << tries;
 }
 
 TEST_F(JvmAgent, AnOverriddenTmaxTravelsWithTheRunAndALateCallbackIsStillAnError) {

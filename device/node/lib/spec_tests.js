@@ -125,7 +125,7 @@ function settings(options = {}) {
   };
 }
 
-/// `engine: 'local'` / TYPESTAR_ENGINE=local: deprecated and removed (issue 36: the runner decides
+/// `engine: 'local'` / TYPESTAR_ENGINE=local: deprecated and removed (the runner decides
 /// nothing the session decides); said once per process on stderr, then the check engine runs.
 let warnedLocal = false;
 function warnLocalEngine() {

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The learning purpose of a <em>data device</em> (issue 18; device/PROTOCOL.md, "Data devices"):
+ * The learning purpose of a <em>data device</em> (device/PROTOCOL.md, "Data devices"):
  * a class whose callins take integer values and whose outputs carry integer values, learned as a
  * register automaton. The Java counterpart of the C++ {@code typestar::DataPurpose}: a reset
  * snippet making a fresh instance, callins with {@code int} parameters returning a {@link Answer},
