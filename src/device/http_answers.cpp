@@ -12,6 +12,7 @@
 #include "typestar/core/error.hpp"
 #include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
+#include "typestar/device/data_device.hpp"
 
 namespace typestar::detail {
 
@@ -583,14 +584,26 @@ StatusAnswer fetch_status(HttpTransport& transport, const HttpConfig& config) {
 
 namespace typestar {
 
-AgentStatus read_agent_status(const std::string& text, const std::string& who) {
+namespace {
+
+detail::StatusAnswer read_status_text(const std::string& text, const std::string& who) {
     nlohmann::json body;
     try {
         body = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
         throw DeviceError(who + ": malformed status: not JSON (" + e.what() + ")");
     }
-    return detail::read_status_answer(body, who).status;
+    return detail::read_status_answer(body, who);
+}
+
+}  // namespace
+
+AgentStatus read_agent_status(const std::string& text, const std::string& who) {
+    return read_status_text(text, who).status;
+}
+
+std::optional<ra::RegisterAutomaton> read_agent_data_signature(const std::string& text, const std::string& who) {
+    return read_status_text(text, who).data;
 }
 
 }  // namespace typestar

@@ -127,8 +127,10 @@ std::string register_report(const DocumentProposalRequest& q, const RegisterProp
     } else if (p.wrote_spec) {
         m << kUpdateMode << spec << "; review and commit it.\n";
     } else {
-        m << "Proposed spec: " << p.file.string() << " (compare: typestar diff " << shell_quote(spec) << " "
-          << shell_quote(p.file.string()) << ")\nReview it, then accept it:\n    "
+        m << "Proposed spec: " << p.file.string();
+        if (q.stored != nullptr)
+            m << " (compare: typestar diff " << shell_quote(spec) << " " << shell_quote(p.file.string()) << ")";
+        m << "\nReview it, then accept it:\n    "
           << accept_line(q.spec, q.inputs_differ) << kRerun << q.spec.filename().string() << " itself.\n";
     }
     return m.str();
@@ -163,6 +165,7 @@ DocumentProposal propose_typestate(const DocumentProposalRequest& q) {
     if (tested != nullptr) request.share_key = typestar::proposal_device_key(q.device_url, *tested);
     request.requester = q.requester;
     request.pictures = q.pictures;
+    request.device_label = q.device_label;
     const SpecProposal r = propose_spec(request);
     p.error = r.error;
     p.summary = r.summary;
@@ -213,7 +216,9 @@ DocumentProposal propose_register(const DocumentProposalRequest& q) {
     request.signature = stored ? signature_of(stored->automaton) : made->signature();
     request.bound = q.bound;
     request.mode = q.mode;
-    request.device_label = stored ? (q.device_url.empty() ? q.registered_url : q.device_url) : made->name();
+    request.device_label = !q.device_label.empty() ? q.device_label
+                           : stored                ? (q.device_url.empty() ? q.registered_url : q.device_url)
+                                                   : made->name();
     request.learned_by = stored ? "re-learned after a failing test" : "";  // any front end: plugin, CLI, runner
     request.stored_bytes = q.stored_bytes;
     request.counterexample =

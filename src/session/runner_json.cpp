@@ -1,10 +1,10 @@
-// The machine interface the runners read (JUnit 5, node:test, any program): the JSON of `typestar
-// suite --format json`, `typestar check --format json` and `typestar diff --format json`, composed here in the session so that the
-// CLI only prints it and every runner reads one shape.
+// The machine interface the runners read (JUnit 5, node:test, any program) as they run a spec: the
+// JSON of `typestar check --format json` (each test's result, the proposal after a difference, a
+// first run), composed here in the session so that the CLI only prints it and every runner reads
+// one shape. The plan before the run is suite_json.cpp's.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -15,11 +15,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kind_detail.hpp"
 #include "session_detail.hpp"
 #include "typestar/core/algorithms.hpp"
 #include "typestar/core/translate.hpp"
 #include "typestar/core/typestate.hpp"
-#include "typestar/device/connection.hpp"
 #include "typestar/session/document.hpp"
 #include "typestar/session/kind.hpp"
 #include "typestar/session/proposal.hpp"
@@ -31,225 +31,6 @@ namespace typestar {
 namespace {
 
 constexpr const char* kCheckFormat = "typestar-check/2";
-
-/// The additive `test_suite` and `transitions` fields of `suite --format json` for a spec: its tests
-/// as the gtest plugin names them (`<Spec>.<State>_<symbol>`, gtest/plan.hpp) and, per transition,
-/// the indices of the words in `tests` that check it (the plugin's assign_cases); a transition with
-/// none runs `word` (its access word and input) alone. For runners in other languages.
-void write_suite_transitions(std::ostream& out, const spec::Spec& spec, const MealyMachine& machine, const TestSuite& suite) {
-    std::vector<Word> access;
-    for (const auto& w : access_sequences(machine)) access.push_back(w.value_or(Word{}));  // unreachable: unused
-    const auto groups = typestar::assign_cases(machine, access, suite);
-    out << ",\n  \"test_suite\": " << nlohmann::json(typestar::suite_identifier(spec)).dump() << ",\n  \"transitions\": [";
-    bool first = true;
-    std::map<std::string, StateId> state_of;
-    for (StateId q = 0; q < machine.num_states(); ++q) state_of.emplace(machine.state_name(q), q);
-    for (const auto& t : typestar::plan_transition_tests(spec)) {
-        const auto found = state_of.find(t.state);
-        const auto i = machine.inputs().find(t.input);
-        if (found == state_of.end() || !i) continue;
-        const StateId q = found->second;
-        const auto& group = groups[q * machine.num_inputs() + *i];
-        nlohmann::json j{{"name", t.name}, {"state", t.state}, {"input", t.input}, {"line", t.line}, {"tests", group}};
-        if (group.empty()) {
-            Word w = access[q];
-            w.push_back(*i);
-            j["word"] = {{"inputs", names_of(w, machine.inputs())}, {"expected", names_of(machine.outputs_of(w), machine.outputs())}};
-            std::vector<std::string> states;  // additive: the spec's state before each input
-            for (StateId s = machine.initial(); const Symbol a : w) {
-                states.push_back(machine.state_name(s));
-                s = machine.successor(s, a);
-            }
-            j["word"]["states"] = states;
-        }
-        // Additive (the node:test runner): the transition's output and target (a runner walks the
-        // spec with them), the access word of its state, and why it is unknown (three-valued specs).
-        j["output"] = machine.outputs().name(machine.output(q, *i));
-        j["target"] = machine.state_name(machine.successor(q, *i));
-        j["access"] = names_of(access[q], machine.inputs());
-        if (!t.unknown.empty()) j["unknown"] = t.unknown;  // the plan says it (plan_transition_tests)
-        out << (first ? "\n    " : ",\n    ") << j.dump();
-        first = false;
-    }
-    out << (first ? "]" : "\n  ]");
-    // Additive (the JUnit 5 and node:test runners): the quiescence double-check of `typestar check`
-    // and the gtest plugin (confirm_quiescence): every way into a quiet state, each to be followed
-    // by a `wait` of factor x tmax that must stay quiet.
-    nlohmann::json checks = nlohmann::json::array();
-    for (const auto& w : typestar::quiescence_words(machine, access)) {
-        std::vector<std::string> states;
-        for (StateId s = machine.initial(); const Symbol a : w.word) {
-            states.push_back(machine.state_name(s));
-            s = machine.successor(s, a);
-        }
-        checks.push_back({{"inputs", names_of(w.word, machine.inputs())}, {"states", states},
-                          {"state", machine.state_name(w.state)}});
-    }
-    out << ",\n  \"quiet_checks\": {\"factor\": " << nlohmann::json(CheckOptions{}.quiet_check_factor).dump()
-              << ", \"words\": " << checks.dump() << "}";
-}
-
-}  // namespace
-
-namespace {
-
-/// The suite of `document` at `method` and `bound`, one case at a time (never all in memory), and
-/// how its words are counted: what `suite` prints in either format.
-struct SuiteStream {
-    const MealyMachine& machine;
-    SuiteConfig config;
-    std::optional<Symbol> wait;
-
-    SuiteStream(const Document& document, SuiteMethod method, std::size_t bound)
-        : machine(suite_model(document)),  // a register automaton's suite is built on the device
-          config(detail::suite_config(method, bound, bound)),
-          wait(machine.inputs().find(kWait)) {}
-    [[nodiscard]] SuiteGenerator generator() const { return SuiteGenerator(machine, config); }
-    [[nodiscard]] std::size_t waits_of(const Word& w) const {
-        return wait ? static_cast<std::size_t>(std::count(w.begin(), w.end(), *wait)) : std::size_t{0};
-    }
-};
-
-}  // namespace
-
-void write_suite_text(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound) {
-    const SuiteStream stream(document, method, bound);
-    const Alphabet& inputs = stream.machine.inputs();
-    std::size_t tests = 0, symbols = 0, waits = 0;
-    {  // First pass: the header's totals.
-        SuiteGenerator counting = stream.generator();
-        while (auto c = counting.next()) {
-            ++tests;
-            symbols += c->inputs.size();
-            waits += stream.waits_of(c->inputs);
-        }
-    }
-    out << "# " << suite_method_title(method) << " suite of " << document.name << " ("
-        << suite_bound_text(method, bound) << "): " << tests << " tests, " << symbols << " inputs, " << waits
-        << " waits\n";
-    SuiteGenerator generator = stream.generator();
-    std::size_t i = 0;
-    while (auto c = generator.next())
-        out << ++i << ": " << to_string(c->inputs, inputs) << " -> " << to_string(c->expected, stream.machine.outputs())
-            << "  # " << c->purpose << '\n';
-}
-
-DeviceMismatch compare_with_device(const Document& document, const std::string& spec_path,
-                                   const std::string& device_status, const std::string& who) {
-    const AgentStatus device = read_agent_status(device_status, who);
-    DeviceMismatch m;
-    if (document.name != device.name)
-        m.differences.push_back("the spec is of class '" + document.name + "', the purpose drives '" + device.name + "'");
-    m.another_class = !m.differences.empty();
-    if (document.spec) {
-        const auto compare = [&](const std::string& what, std::vector<std::string> in_spec,
-                                 const std::vector<std::string>& in_device) {
-            std::sort(in_spec.begin(), in_spec.end());
-            const auto has = [](const std::vector<std::string>& v, const std::string& x) {
-                return std::find(v.begin(), v.end(), x) != v.end();
-            };
-            std::string lacks, adds;
-            for (const auto& x : in_spec)
-                if (!has(in_device, x)) lacks += (lacks.empty() ? "" : ", ") + x;
-            for (const auto& x : in_device)
-                if (!has(in_spec, x)) adds += (adds.empty() ? "" : ", ") + x;
-            if (!lacks.empty()) m.differences.push_back(what + " of the spec the purpose does not have: " + lacks);
-            if (!adds.empty()) m.differences.push_back(what + " of the purpose the spec does not have: " + adds);
-        };
-        const Typestate& t = document.spec->typestate;
-        if (device.parameters.empty()) compare("callins", t.callins, device.callins);
-        compare("callbacks", t.callbacks, device.callbacks);
-    }
-    if (m.differences.empty()) return m;
-    m.message = spec_path + " does not match the learning purpose of " + device.name + "; no word was run:\n";
-    for (const auto& d : m.differences) m.message += "  - " + d + "\n";
-    if (m.another_class) m.message += "Check that the test names the right spec file and the right purpose.\n";
-    return m;
-}
-
-void write_suite_json(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound,
-                      const DeviceMismatch* mismatch) {
-    const Document& model = document;
-    const SuiteStream stream(document, method, bound);
-    const MealyMachine& machine = stream.machine;
-    const Alphabet& inputs = machine.inputs();
-    const Alphabet& outputs = machine.outputs();
-    std::size_t tests = 0;
-    std::size_t symbols = 0;
-    std::size_t waits = 0;
-    // Keys in a fixed order, counts after the tests (known only at the end); each test on one line.
-    out << "{\n  \"spec\": " << nlohmann::json(model.name).dump() << ",\n  \"method\": "
-              << nlohmann::json(method_name(method)).dump() << ",\n  \"bound\": " << bound
-              << ",\n  \"inputs\": " << nlohmann::json(inputs.names()).dump() << ",\n  \"tests\": [";
-    SuiteGenerator generator = stream.generator();
-    TestSuite kept;  // a spec's words, for grouping them by transition below
-    while (auto c = generator.next()) {
-        nlohmann::json t{{"inputs", names_of(c->inputs, inputs)},
-                         {"expected", names_of(c->expected, outputs)},
-                         {"purpose", c->purpose}};
-        if (model.spec) {  // additive: the spec's state before each input (for aligned traces)
-            std::vector<std::string> states;
-            StateId q = machine.initial();
-            for (const Symbol i : c->inputs) {
-                states.push_back(machine.state_name(q));
-                q = machine.successor(q, i);
-            }
-            t["states"] = states;
-        }
-        out << (tests == 0 ? "\n    " : ",\n    ") << t.dump();
-        ++tests;
-        symbols += c->inputs.size();
-        waits += stream.waits_of(c->inputs);
-        if (model.spec) kept.cases.push_back(std::move(*c));
-    }
-    out << (tests == 0 ? "]" : "\n  ]") << ",\n  \"symbols\": " << symbols << ",\n  \"waits\": " << waits;
-    if (model.spec) write_suite_transitions(out, *model.spec, machine, kept);
-    if (model.spec && (model.spec->timing.tmax_ms || model.spec->timing.tmin_ms)) {  // what the spec records
-        nlohmann::ordered_json timing = nlohmann::ordered_json::object();
-        if (model.spec->timing.tmax_ms) timing["tmax_ms"] = *model.spec->timing.tmax_ms;
-        if (model.spec->timing.tmin_ms) timing["tmin_ms"] = *model.spec->timing.tmin_ms;
-        out << ",\n  \"timing\": " << timing.dump();
-    }
-    if (mismatch != nullptr)
-        out << ",\n  \"device_mismatch\": "
-            << nlohmann::ordered_json{{"differences", mismatch->differences},
-                                      {"another_class", mismatch->another_class},
-                                      {"message", mismatch->message}}
-                   .dump();
-    out << "\n}\n";
-}
-
-std::string detail::typestate_diff_json(const spec::SpecDiff& d, bool same) {
-    const auto kind = [](spec::TransitionChange::Kind k) {
-        return k == spec::TransitionChange::Kind::Added ? "added" : k == spec::TransitionChange::Kind::Removed ? "removed" : "changed";
-    };
-    const auto changes = [&](const std::vector<spec::TransitionChange>& list) {
-        nlohmann::ordered_json out = nlohmann::ordered_json::array();
-        for (const auto& c : list)
-            out.push_back(nlohmann::ordered_json{{"state", c.old_state}, {"new_state", c.new_state}, {"input", c.symbol},
-                                                 {"kind", kind(c.kind)}, {"before", c.before}, {"after", c.after},
-                                                 {"access", c.access}});
-        return out;
-    };
-    const auto states = [](const std::vector<spec::UnpairedState>& list) {
-        nlohmann::ordered_json out = nlohmann::ordered_json::array();
-        for (const auto& s : list) out.push_back(nlohmann::ordered_json{{"name", s.name}, {"access", s.access}});
-        return out;
-    };
-    nlohmann::ordered_json j;
-    j["same"] = same;
-    j["callins_added"] = d.callins_added;
-    j["callins_removed"] = d.callins_removed;
-    j["callbacks_added"] = d.callbacks_added;
-    j["callbacks_removed"] = d.callbacks_removed;
-    j["changes"] = changes(d.changes);
-    j["unknown_changes"] = changes(d.unknown_changes);
-    j["old_only_states"] = states(d.old_only_states);
-    j["new_only_states"] = states(d.new_only_states);
-    return j.dump(2) + "\n";
-}
-
-namespace {
 
 nlohmann::ordered_json optional_ms(const std::optional<double>& ms) {
     return ms ? nlohmann::ordered_json(*ms) : nlohmann::ordered_json(nullptr);
@@ -460,6 +241,107 @@ void add_test_fields(nlohmann::ordered_json& t, const TestResult& r, const SpecP
     }
 }
 
+/// `kind` in typestar-check/2's `kind`: "typestate" or "register-automaton".
+const char* kind_json_name(const SpecKind& kind) {
+    return kind.id() == DocumentKind::RegisterAutomaton ? "register-automaton" : "typestate";
+}
+
+/// The name of `document`'s tests' suite in messages (the gtest plugin's).
+std::string suite_name_of(const Document& document) {
+    if (document.spec) return typestar::suite_identifier(*document.spec);
+    if (document.automaton) return typestar::suite_identifier(document.automaton->automaton);
+    return test_identifier(document.name);
+}
+
+/// A proposal of a kind's own workflow (SpecKind::propose) as the runners read it
+/// (typestar-check/2 `proposal`): the fields only a typestate has (diff as data, pictures) null, its
+/// size in `states` or `locations`; the report and pointer are the kind's, as the gtest plugin prints them.
+RunnerProposal describe_kind_proposal(const std::string& spec_path, const DocumentProposal& p, ProposalMode mode,
+                                      bool inputs_differ, const std::string& learned_from) {
+    RunnerProposal out;
+    nlohmann::ordered_json& j = out.json;
+    j["mode"] = mode_name(mode);
+    j["learned_from"] = text_or_null(learned_from);
+    if (!p.document) {
+        j["status"] = "error";
+        j["error"] = p.error;
+        out.report = out.pointer = "Re-learning failed: " + p.error + "\n";
+        return out;
+    }
+    j["status"] = mode == ProposalMode::Print ? "printed" : p.wrote_spec ? "updated" : "written";
+    j["error"] = nullptr;
+    j["path"] = mode == ProposalMode::Print ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.document->path);
+    std::string accept = detail::accept_line(spec_path, inputs_differ);
+    accept.pop_back();  // its newline
+    j["accept"] = mode == ProposalMode::Write && !p.wrote_spec ? nlohmann::ordered_json(accept) : nlohmann::ordered_json(nullptr);
+    j[p.unit.empty() ? "size" : p.unit] = p.size;
+    j["bound"] = kind_of(*p.document).default_bound(*p.document, SuiteMethod::Algorithm2);
+    j["summary"] = p.summary;
+    j["shared_by"] = text_or_null(p.shared_by);
+    j["pictures"] = nullptr;
+    j["yaml"] = p.yaml;
+    j["diff"] = nullptr;
+    j["diff_error"] = nullptr;
+    out.report = p.report;
+    out.pointer = p.pointer;
+    j["report"] = out.report;
+    return out;
+}
+
+/// The proposal after a difference of a spec that is not a typestate, through its kind's proposal
+/// workflow (SpecKind::propose: the gtest plugin's key, lock, reuse, file naming and texts): the
+/// runner JSON's `proposal`, and each differing test's message as the plugin composes it; in update
+/// mode the tests whose answers the written spec explains pass (`updated`).
+RunnerProposal propose_through_kind(const Document& document, Subject& subject, SpecTestRun& run,
+                                    const CheckJsonOptions& options, const TestResult& first,
+                                    std::vector<TestResult>& results, std::vector<bool>& updated) {
+    const SpecKind& kind = kind_of(document);
+    const std::string suite = suite_name_of(document);
+    DocumentProposalRequest q;
+    q.spec = document.path;
+    q.stored = &document;
+    q.stored_bytes = read_bytes(document.path);
+    q.subject = &subject;
+    q.run = &run;
+    q.failure = &first;
+    q.inputs_differ = first.failure == TestFailure::Inputs;
+    q.bound = run.bound();
+    q.learner = options.learner;
+    q.mode = *options.proposal;
+    q.device_url = subject.url;
+    q.device_label = options.device_label;
+    q.suite = suite;
+    q.requester = "typestar check --format json";
+    const DocumentProposal p = kind.propose(q);
+    RunnerProposal out = describe_kind_proposal(document.path, p, q.mode, q.inputs_differ, first.test.name);
+    bool printed = false;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        TestResult& r = results[i];
+        if (r.failure != TestFailure::Counterexample && r.failure != TestFailure::Inputs) continue;
+        if (p.document && p.wrote_spec && kind.explains(*p.document, r, run)) {
+            updated[i] = true;
+            r.status = TestStatus::Passed;
+            r.failure = TestFailure::None;
+            r.message = "typestar: " + suite + "." + r.test.name + ": the device's answer" + kind.answer_word(r, run) +
+                        " is in the updated spec (update mode: wrote " + document.path + ").\n";
+            continue;
+        }
+        std::string m = r.message;
+        if (!p.document) {
+            m += out.report;
+        } else {
+            if (p.wrote_spec)
+                m += "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
+            m += p.shared() ? "Re-learned by another test process of this run.\n" + p.summary : "Re-learned with " + p.summary;
+            m += kind.changes(p, r.test);
+            m += printed ? out.pointer : out.report;
+            printed = true;
+        }
+        r.message = m;
+    }
+    return out;
+}
+
 /// After a run with a difference (`options.proposal` set): the session's proposal, learned once from
 /// the first test failing by a difference, described for the runners; each such test's message gains
 /// what the gtest plugin adds (what was re-learned, what changed, the report or a pointer to it), and
@@ -475,10 +357,13 @@ void propose_after_run(const Document& document, Subject& subject, SpecTestRun& 
     const bool typestate = kind.id() != DocumentKind::RegisterAutomaton && document.spec.has_value();
     if (first != results.end()) {
         const bool inputs_differ = first->failure == TestFailure::Inputs;
-        if (!typestate || run->device() == nullptr) {
+        if (!typestate) {  // another kind: its own proposal workflow
+            described = propose_through_kind(document, subject, *run, options, *first, results, updated);
+            return;
+        }
+        if (run->device() == nullptr) {
             SpecProposal none;
-            none.error = "proposals of a " + std::string(kind.noun()) +
-                         " are not served by `check --format json` (learn one with `typestar learn --from`)";
+            none.error = "the run has no device to re-learn";
             proposal = std::move(none);
         } else {
             proposal = propose_for_runner(document.path, &*document.spec, *run->device(),
@@ -498,7 +383,7 @@ void propose_after_run(const Document& document, Subject& subject, SpecTestRun& 
                 updated[i] = true;
                 r.status = TestStatus::Passed;
                 r.failure = TestFailure::None;
-                r.message = "typestar: " + typestar::suite_identifier(*document.spec) + "." + r.test.name +
+                r.message = "typestar: " + suite_name_of(document) + "." + r.test.name +
                             ": the device's answer on " +
                             to_string(r.counterexample->inputs, run->device()->inputs()) +
                             " is in the updated spec (update mode: wrote " + document.path + ").\n";
@@ -587,7 +472,7 @@ int write_check_json(std::ostream& out, const Document& document, Subject& subje
     j["format"] = kCheckFormat;
     j["spec"] = document.path;
     j["name"] = document.name;
-    j["kind"] = kind.id() == DocumentKind::RegisterAutomaton ? "register-automaton" : "typestate";
+    j["kind"] = kind_json_name(kind);
     j["device"] = subject.url;
     j["bound"] = run->bound();
     j["method"] = "alg2";
@@ -636,9 +521,36 @@ int write_first_run_json(std::ostream& out, const std::string& spec, Subject& su
                   " for review, or the spec itself in update mode), then commit " + file + ".";
         j["learned"] = nullptr;
         j["proposal"] = nullptr;
+    } else if (!subject.device.typestate) {  // another kind (a data device): its own proposal workflow
+        DocumentProposalRequest q;
+        q.spec = spec;
+        q.subject = &subject;
+        q.bound = options.bound.value_or(2);
+        q.learner = options.learner;
+        q.mode = mode;
+        q.device_url = subject.url;
+        q.device_label = options.device_label;
+        q.requester = "typestar check --format json";
+        const DocumentProposal p = propose_document(q);
+        const RunnerProposal d = describe_kind_proposal(spec, p, mode, false, "");
+        const std::string from = options.device_label.empty() ? subject.url : options.device_label;
+        if (!p.document) {
+            code = 2;
+            summary = "error: the spec " + spec + " does not exist, and learning it from " + from + " failed: " + p.error;
+            j["learned"] = nullptr;
+        } else {
+            code = p.wrote_spec ? 0 : 1;
+            summary = std::string(code == 0 ? "pass: learned " : "fail: the spec does not exist, so it was learned: ") +
+                      spec + " from " + from + " with " + p.summary + d.report;
+            j["kind"] = kind_json_name(kind_of(subject));
+            j["learned"] = {{p.unit.empty() ? "size" : p.unit, p.size},
+                            {"bound", d.json["bound"]},
+                            {"learner", kind_of(subject).id() == DocumentKind::RegisterAutomaton ? "slstar"
+                                                                                                : learner_name(options.learner)},
+                            {"summary", p.summary}};
+        }
+        j["proposal"] = d.json;
     } else {
-        if (!subject.device.typestate)
-            throw std::invalid_argument(subject.url + " is not a typestate device: a missing spec is learned from one");
         const SpecProposal p = propose_for_runner(spec, nullptr, *subject.device.typestate, nullptr, nullptr,
                                                   options.bound.value_or(2), options, subject.url);
         RunnerProposal d = describe_for_runner(spec, nullptr, p, mode, false, "");

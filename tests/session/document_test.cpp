@@ -16,6 +16,7 @@
 #include "typestar/session/proposal.hpp"
 #include "typestar/session/register_automata.hpp"
 #include "typestar/session/test_plan.hpp"
+#include "typestar/session/test_run.hpp"
 #include "typestar/spec/spec.hpp"
 
 namespace typestar {
@@ -292,6 +293,85 @@ TEST(SpecKind, WhatAProposalLosesAndHowItsBoundChangesForEitherKind) {
     EXPECT_EQ(kind_of(queue).bound_change(queue, b3), "the distinguisher bound changes from B=2 to B=3");
 }
 
+TEST(SessionDocument, ARegisterAutomatonIsComparedWithADataDevicesStatusByClassAndSignature) {
+    const Document queue = load_document(kQueue);
+    const auto status = [](const std::string& name, const std::string& outputs) {
+        return R"({"protocol":"typestar-device/1","name":")" + name +
+               R"(","framework":"f","callins":["offer","poll"],"callbacks":[],"timing":{"tmax_ms":0,"tmin_ms":0},)"
+               R"("data":{"inputs":[{"name":"offer","parameters":[["p","int"]]},{"name":"poll","parameters":[]}],)"
+               R"("outputs":)" + outputs + R"(,"constants":[]}})";
+    };
+    const std::string outputs =
+        R"([{"name":"ok","parameters":[]},{"name":"nok","parameters":[]},{"name":"out","parameters":[["v","int"]]}])";
+    const DeviceMismatch same = compare_with_device(queue, "q.yaml", status("std_priority_queue", outputs), "s");
+    EXPECT_TRUE(same.differences.empty()) << same.message;
+    const DeviceMismatch signature = compare_with_device(
+        queue, "q.yaml",
+        status("std_priority_queue", R"([{"name":"ok","parameters":[]},{"name":"out","parameters":[["v","int"]]}])"),
+        "s");
+    EXPECT_FALSE(signature.another_class);
+    ASSERT_EQ(signature.differences.size(), 1u) << signature.message;
+    EXPECT_TRUE(contains(signature.differences[0], "the spec's signature is not the purpose's: the purpose lacks output nok()"))
+        << signature.differences[0];
+    const DeviceMismatch other = compare_with_device(queue, "q.yaml", status("java.util.PriorityQueue", outputs), "s");
+    EXPECT_TRUE(other.another_class);
+    // A typestate device's status for a register automaton: not the same kind of device.
+    const DeviceMismatch typestate = compare_with_device(
+        queue, "q.yaml",
+        R"({"protocol":"typestar-device/1","name":"std_priority_queue","callins":["offer","poll"],"callbacks":[],)"
+        R"("timing":{"tmax_ms":10,"tmin_ms":0}})",
+        "s");
+    ASSERT_EQ(typestate.differences.size(), 1u) << typestate.message;
+    EXPECT_TRUE(contains(typestate.differences[0], "the purpose drives a typestate device")) << typestate.message;
+}
+
+TEST(RunnerJson, ARegisterAutomatonsFailureAndFirstRunAreProposedByItsKind) {
+    const fs::path dir = fs::temp_directory_path() / ("typestar_ra_runner_json_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path spec = dir / "queue.yaml";
+    fs::copy_file(kQueue, spec);
+    const Document queue = load_document(spec.string());
+    // The mutant answers a poll differently: a failure, and the proposal through SpecKind::propose.
+    Subject mutant = open_subject("model:" + kRaFixtures + "/pq_poll_mutant.yaml");
+    CheckJsonOptions options;
+    options.proposal = ProposalMode::Write;
+    options.device_label = "junit in-process std_priority_queue";
+    std::ostringstream out;
+    EXPECT_EQ(write_check_json(out, queue, mutant, options), 1);
+    const std::string text = out.str();
+    EXPECT_TRUE(contains(text, "\"kind\": \"register-automaton\"")) << text.substr(0, 300);
+    EXPECT_TRUE(contains(text, "\"status\": \"written\"")) << text;
+    EXPECT_TRUE(contains(text, "\"locations\": ")) << text;
+    EXPECT_TRUE(contains(text, "\"accept\": \"typestar accept ")) << text;
+    EXPECT_TRUE(contains(text, "Shortest separating data trace, stored spec vs proposal")) << text;
+    EXPECT_TRUE(contains(text, "Re-learned with SL*")) << text;
+    EXPECT_TRUE(contains(text, "The re-learned proposal and its separating data trace are in the first failure of "
+                               "std_priority_queue.")) << text;
+    const fs::path proposed = dir / "queue.proposed.yaml";
+    ASSERT_TRUE(fs::exists(proposed)) << text;
+    const Document proposal = load_document(proposed.string());
+    ASSERT_TRUE(proposal.automaton.has_value());
+    EXPECT_EQ(proposal.automaton->provenance.at("device"), "junit in-process std_priority_queue");
+    // The proposal conforms to the device it was learned from.
+    Subject again = open_subject("model:" + kRaFixtures + "/pq_poll_mutant.yaml");
+    std::ostringstream check;
+    EXPECT_EQ(write_check_json(check, proposal, again, CheckJsonOptions{}), 0) << check.str();
+
+    // A first run on a data device: learned with SL*, written for review.
+    const fs::path missing = dir / "fresh.yaml";
+    Subject device = open_subject("model:" + kQueue);
+    std::ostringstream first;
+    EXPECT_EQ(write_first_run_json(first, missing.string(), device, options), 1);
+    const std::string learned = first.str();
+    EXPECT_TRUE(contains(learned, "\"kind\": \"register-automaton\"")) << learned;
+    EXPECT_TRUE(contains(learned, "\"learner\": \"slstar\"")) << learned;
+    EXPECT_TRUE(contains(learned, "the spec does not exist, so it was learned: " + missing.string())) << learned;
+    EXPECT_FALSE(contains(learned, "compare: typestar diff")) << learned;  // nothing stored to compare with
+    EXPECT_TRUE(fs::exists(dir / "fresh.proposed.yaml")) << learned;
+    fs::remove_all(dir);
+}
+
 TEST(RunnerJson, TheSuiteAndDiffJsonTheRunnersReadComeFromTheSession) {
     const Document typestate = load_document(kTypestate);
     std::ostringstream suite;
@@ -302,9 +382,20 @@ TEST(RunnerJson, TheSuiteAndDiffJsonTheRunnersReadComeFromTheSession) {
     EXPECT_TRUE(contains(text, "\n  \"transitions\": ["));
     EXPECT_TRUE(contains(text, "\n  \"quiet_checks\": {\"factor\": "));
     EXPECT_EQ(text.substr(text.size() - 4), "}\n}\n");  // quiet_checks, then the object
+    // A register automaton: its plan, one test per transition as the plugin names them, no words
+    // (the generalised Algorithm 2 builds them on the device); the Wp method does not apply.
     const Document queue = load_document(kQueue);
+    std::ostringstream plan;
+    write_suite_json(plan, queue, SuiteMethod::Algorithm2, 2);
+    const std::string ra = plan.str();
+    EXPECT_EQ(ra.rfind("{\n  \"spec\": \"std_priority_queue\",\n  \"kind\": \"register-automaton\",", 0), 0u) << ra;
+    EXPECT_TRUE(contains(ra, "\n  \"test_suite\": \"std_priority_queue\",")) << ra;
+    EXPECT_TRUE(contains(ra, R"({"input":"poll","line":)")) << ra;
+    EXPECT_FALSE(contains(ra, "\"tests\"")) << ra;
+    const auto planned = kind_of(queue).test_plan(queue);
+    for (const auto& t : planned) EXPECT_TRUE(contains(ra, "\"name\":\"" + t.name + "\"")) << t.name;
     std::ostringstream none;
-    EXPECT_THROW(write_suite_json(none, queue, SuiteMethod::Algorithm2, 2), std::invalid_argument);
+    EXPECT_THROW(write_suite_json(none, queue, SuiteMethod::Wp, 2), std::invalid_argument);
     // diff: the JSON beside the report, for two typestate specs only.
     const Document mutant = load_document(kSource + "/tests/cli/fixtures/mediaplayer_stop_refused.yaml");
     const Document player = load_document(kSource + "/specs/mediaplayer.yaml");

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,13 @@ private:
 /// mismatch (a spec symbol the device lacks, different parameter types, a device output the spec
 /// does not declare).
 [[nodiscard]] std::unique_ptr<DataDevice> adapt_to_signature(const ra::RegisterAutomaton& spec, DataDevice& device);
+
+/// The typed signature (inputs and outputs with their parameters' types, status field `data`) of
+/// the data device whose /v1/status body is `text` (a runner's data purpose as its agent would
+/// serve it), read as every client reads it; nullopt for a typestate device's status. Throws
+/// DeviceError "<who>: ..." for text that is not a status (read_agent_status).
+[[nodiscard]] std::optional<ra::RegisterAutomaton> read_agent_data_signature(const std::string& text,
+                                                                            const std::string& who);
 
 /// True when `path` is a register-automaton file: a `.xml` file (RALib's format), or YAML whose
 /// top-level `kind:` line says `register-automaton`. Reads at most the first 64 KiB; false when it

@@ -127,7 +127,7 @@ struct DeviceMismatch {
 /// Compares `document` (the spec at `spec_path`) with the device whose /v1/status body is
 /// `device_status` (a runner's purpose as its agent serves it), read as every client reads it
 /// (read_agent_status; `who` names where it came from in errors). A register automaton is compared
-/// by class. Throws DeviceError for a body that is not a status.
+/// by class and typed signature (the status's `data`). Throws DeviceError for a body that is not a status.
 [[nodiscard]] DeviceMismatch compare_with_device(const Document& document, const std::string& spec_path,
                                                  const std::string& device_status, const std::string& who);
 
@@ -136,8 +136,10 @@ struct DeviceMismatch {
 /// for a typestate spec the spec's state before each input, the tests per transition as the gtest
 /// plugin names them, and the quiescence double-check's words. The machine interface the JUnit and
 /// node:test runners read. With `mismatch` (the spec against the device the runner will serve), also
-/// `device_mismatch` (differences, another_class, message). Throws std::invalid_argument for a
-/// register automaton (suite_model).
+/// `device_mismatch` (differences, another_class, message). For a register automaton (method
+/// alg2 only, else std::invalid_argument): `kind` "register-automaton", its tests per transition
+/// (`test_suite`, `transitions` with name, state, input, line) and no words: the generalised
+/// Algorithm 2 builds them on the device (`typestar check --format json` runs them).
 void write_suite_json(std::ostream& out, const Document& document, SuiteMethod method, std::size_t bound,
                       const DeviceMismatch* mismatch = nullptr);
 

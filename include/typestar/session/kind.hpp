@@ -57,6 +57,9 @@ struct DocumentProposalRequest {
     bool update_requested = false;     ///< Print mode although update mode was asked (CI): said so
     std::string device_url;            ///< the URL the device was opened from (empty: a factory); the share key
     std::string registered_url;        ///< the registration's URL of the device (provenance), when known
+    /// The proposal's provenance `device` when the front end names it (a runner's "junit in-process
+    /// NAME": stable across runs, unlike the loopback URL it was served on); empty: the kind's rule.
+    std::string device_label;
     std::string suite;                 ///< the front end's name of the spec's tests, for pointers
     std::string requester;             ///< who asks (a gtest `Suite.Name`), recorded for the other processes
     ProposalPictures pictures;         ///< Write mode: the pictures next to a typestate proposal

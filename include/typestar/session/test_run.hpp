@@ -199,14 +199,16 @@ struct CheckJsonOptions {
 /// proposal once (the session's propose_spec, seeded with the stored spec through the run's oracle
 /// stack), writes it by mode and adds it to the object (`proposal`: path, the accept command that
 /// works, the diff as data, the report text; per test: `transition_changed`, `updated`); update
-/// mode passes the tests whose answers the written spec explains. Typestates only propose.
+/// mode passes the tests whose answers the written spec explains. Another kind (a register
+/// automaton) proposes through its SpecKind::propose, the gtest plugin's workflow and texts.
 int write_check_json(std::ostream& out, const Document& document, Subject& subject, const CheckJsonOptions& options);
 
 /// The first run of a runner, when the spec at `spec` does not exist: the same object with no
 /// tests and `learned` (states, bound, learner, summary with the bound change and tight-bound
 /// warnings) and `proposal`. CI (Print): nothing is learned, verdict "fail" saying so. Write: the
 /// proposal is learned and written for review, verdict "fail" (exit 1). Update: the spec is
-/// written, verdict "pass" (exit 0). A learning failure is "error" (exit 2).
+/// written, verdict "pass" (exit 0). A learning failure is "error" (exit 2). A data device is
+/// learned as a register automaton through its kind's propose.
 int write_first_run_json(std::ostream& out, const std::string& spec, Subject& subject, const CheckJsonOptions& options);
 
 /// The object of write_check_json for a run that could not start (`message`: the spec does not

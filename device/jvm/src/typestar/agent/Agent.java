@@ -233,6 +233,19 @@ public final class Agent {
     }
 
     private JsonObject dataStatus() {
+        return dataStatus(dataPurpose, config.maxSessions);
+    }
+
+    /**
+     * The {@code /v1/status} body an agent serves for the data device {@code purpose}, as JSON text:
+     * what a runner hands {@code typestar suite --device-status} to have a register-automaton spec
+     * compared with its purpose (class and typed signature).
+     */
+    public static String statusOf(DataPurpose<?> purpose) {
+        return Json.dump(dataStatus(purpose, 1));
+    }
+
+    private static JsonObject dataStatus(DataPurpose<?> dataPurpose, int maxSessions) {
         JsonObject b = new JsonObject();
         b.addProperty("protocol", PROTOCOL);
         b.addProperty("agent", "typestar-jvm");
@@ -247,7 +260,7 @@ public final class Agent {
         timing.addProperty("tmin_ms", 0);
         b.add("timing", timing);
         b.addProperty("quiet_is_stable", true);
-        b.addProperty("max_sessions", config.maxSessions);
+        b.addProperty("max_sessions", maxSessions);
         b.add("data", dataSignature(dataPurpose));
         return b;
     }

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assertions;
 import typestar.agent.Agent;
-import typestar.agent.LearningPurpose;
 
 /**
  * How a {@link TypestarSpec} reaches the session (docs/runners.md): its purpose served to the typestar
@@ -24,7 +23,7 @@ import typestar.agent.LearningPurpose;
 final class Proposals {
     private final TypestarSpec owner;
     private final Path spec;
-    private final LearningPurpose<?> purpose;
+    private final Served purpose;
     private final String cli;
 
     Proposals(TypestarSpec owner) {
@@ -63,7 +62,7 @@ final class Proposals {
         byte[] t = new byte[16];
         new SecureRandom().nextBytes(t);
         config.token = HexFormat.of().formatHex(t);
-        Agent agent = new Agent(purpose, config);
+        Agent agent = purpose.agent(config);
         agent.start();
         try {
             url[0] = agent.url();

@@ -73,7 +73,7 @@ public final class Serve {
             config.host = serve.substring(0, colon);
             config.port = Integer.parseInt(serve.substring(colon + 1));
             config.token = Main.readTokenFile(Path.of(tokenFile));
-            Agent agent = new Agent(chosen.purpose(), config);
+            Agent agent = chosen.purpose().agent(config);
             agent.start();
             Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));
             System.out.println("typestar: serving " + chosen.purpose().name() + " at " + agent.url() + " (" + testClass + "."

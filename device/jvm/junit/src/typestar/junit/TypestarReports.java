@@ -5,8 +5,6 @@ import org.junit.jupiter.api.extension.DynamicTestInvocationContext;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.function.Executable;
-import typestar.agent.LearningPurpose;
-import typestar.agent.LocalDevice;
 
 /**
  * Publishes each {@link TypestarSpec} test's report entries (JUnit's {@code publishReportEntry}):
@@ -30,19 +28,6 @@ public final class TypestarReports implements InvocationInterceptor {
                                      ExtensionContext extensionContext) throws Throwable {
         if (invocationContext.getExecutable() instanceof Reported r) extensionContext.publishReportEntry(r.entries);
         invocation.proceed();
-    }
-
-    /**
-     * Adds the run's entries to a test's: {@code typestar.tmax} (the tmax the run waits with, in ms:
-     * the purpose's, or the -Dtypestar.tmax / TYPESTAR_TMAX / tmax() override already applied to it)
-     * and {@code typestar.device} ("jvm:NAME (in this JVM)").
-     */
-    static void addRun(Map<String, String> entries, LearningPurpose<?> purpose) {
-        try (LocalDevice d = new LocalDevice(purpose)) {
-            entries.put("typestar.tmax", String.valueOf(d.tmaxMs()));
-            entries.put("typestar.device", d.describe());
-        } catch (IllegalArgumentException e) {  // an invalid purpose: its own test says so
-        }
     }
 
     /** A typestar test's body and its report entries. */

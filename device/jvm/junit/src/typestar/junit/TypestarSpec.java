@@ -18,8 +18,8 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.function.Executable;
 import typestar.agent.Agent;
+import typestar.agent.DataPurpose;
 import typestar.agent.LearningPurpose;
-import typestar.agent.LocalDevice;
 
 /**
  * A spec as JUnit 5 tests (docs/jvm-agent.md, "JUnit 5"): one dynamic test per transition of the
@@ -66,10 +66,16 @@ import typestar.agent.LocalDevice;
  * differs from the one the run waits with. A bad
  * value is one failing test. A spec of another class, or with other callins or callbacks than the
  * purpose, is one failing test {@code <Spec>.purpose} before any word runs.
+ *
+ * <p>A register-automaton spec ({@code kind: register-automaton}) is checked the same way against a
+ * {@link DataPurpose} ({@link #of(String, DataPurpose)}): one test per transition of the automaton
+ * ({@code <location>_<input>}), its generalised Algorithm 2 data words built and run by
+ * {@code typestar check}, a failure with its data trace and the proposal, a missing spec learned
+ * with SL*. A data device never waits: tmax and tmin settings do not apply to it and are not read.
  */
 public final class TypestarSpec {
     private final Path spec;
-    private final LearningPurpose<?> purpose;
+    private final Served purpose;
     String cli;
     String bound;       // a number, "auto", or null: the CLI's default (learning), the spec's (suite)
     String boundFrom = "the default";
@@ -89,7 +95,7 @@ public final class TypestarSpec {
     /** Set by {@link Serve}: tests() adds the spec here and returns no test (the purpose is served instead). */
     static final ThreadLocal<List<TypestarSpec>> CAPTURE = new ThreadLocal<>();
 
-    private TypestarSpec(Path spec, LearningPurpose<?> purpose, StackWalker.StackFrame origin) {
+    private TypestarSpec(Path spec, Served purpose, StackWalker.StackFrame origin) {
         this.spec = spec;
         this.purpose = purpose;
         this.originClass = origin == null ? null : origin.getClassName();
@@ -106,10 +112,24 @@ public final class TypestarSpec {
 
     public static TypestarSpec of(Path path, LearningPurpose<?> purpose) {
         if (purpose == null) throw new IllegalArgumentException("TypestarSpec.of: no learning purpose for " + path);
-        StackWalker.StackFrame origin = StackWalker.getInstance()
+        return new TypestarSpec(path, Served.of(purpose), caller());
+    }
+
+    /** The register-automaton spec at {@code path} (relative: to the working directory) checked against the data device {@code purpose}. */
+    public static TypestarSpec of(String path, DataPurpose<?> purpose) {
+        return of(Path.of(path), purpose);
+    }
+
+    public static TypestarSpec of(Path path, DataPurpose<?> purpose) {
+        if (purpose == null) throw new IllegalArgumentException("TypestarSpec.of: no data purpose for " + path);
+        return new TypestarSpec(path, Served.of(purpose), caller());
+    }
+
+    /** The test class and factory method that called of() (Serve re-runs it for the reproduce line). */
+    private static StackWalker.StackFrame caller() {
+        return StackWalker.getInstance()
                 .walk(frames -> frames.filter(f -> !f.getClassName().equals(TypestarSpec.class.getName())).findFirst())
                 .orElse(null);
-        return new TypestarSpec(path, purpose, origin);
     }
 
     /** The purpose's class name as a test-suite name (the spec's, when they match). */
@@ -126,7 +146,7 @@ public final class TypestarSpec {
         return spec;
     }
 
-    LearningPurpose<?> purpose() {
+    Served purpose() {
         return purpose;
     }
 
@@ -197,12 +217,17 @@ public final class TypestarSpec {
             errors.add(from[0] + ": not lstar or lsharp");
             learner = null;
         }
-        if (ownTmax < 0) {
-            try (LocalDevice d = new LocalDevice(purpose)) {
-                ownTmax = d.tmaxMs();
-                ownTmin = d.tminMs();
-            }
+        long[] own = ownTmax < 0 ? purpose.ownTiming() : new long[] {ownTmax, ownTmin};
+        if (own == null) {  // a data device never waits: no tmax or tmin to read
+            if (tmax != null || tmin != null)
+                errors.add("tmax() / tmin(): " + purpose.name() + " is a data device (a register automaton), which never waits");
+            tmax = null;
+            tmin = null;
+            timingFrom = "";
+            return;
         }
+        ownTmax = own[0];
+        ownTmin = own[1];
         List<String> sources = new ArrayList<>();
         Long[] values = new Long[2];
         String[][] keys = {{"typestar.tmax", "TYPESTAR_TMAX", "tmax"}, {"typestar.tmin", "TYPESTAR_TMIN", "tmin"}};
@@ -291,9 +316,7 @@ public final class TypestarSpec {
     }
 
     String device() {
-        try (LocalDevice d = new LocalDevice(purpose)) {
-            return d.describe();
-        }
+        return purpose.describe();
     }
 
     // ---- the tests ----
@@ -350,7 +373,10 @@ public final class TypestarSpec {
             entries.put("typestar.transition", p.transition());
         }
         entries.put("typestar.test", p.name());
-        TypestarReports.addRun(entries, purpose);
+        try {
+            purpose.addRun(entries);
+        } catch (IllegalArgumentException e) {  // an invalid purpose: its own test says so
+        }
         return new TypestarReports.Reported(entries, p.body());
     }
 
@@ -376,7 +402,7 @@ public final class TypestarSpec {
         Path status = null;
         try {
             status = Files.createTempFile("typestar-status-", ".json");
-            Files.writeString(status, Agent.statusOf(purpose));
+            Files.writeString(status, purpose.status());
             List<String> suiteCommand = new ArrayList<>(List.of(cli, "suite", spec.toString(), "--format", "json",
                     "--device-status", status.toString()));
             if (bound != null && !bound.equals("auto")) suiteCommand.addAll(List.of("--bound", bound));  // auto: the spec's own
@@ -386,8 +412,7 @@ public final class TypestarSpec {
                 try {
                     json = JsonParser.parseString(suite.out()).getAsJsonObject();
                     if (!json.has("transitions") || !json.has("device_mismatch")) {
-                        why = cli + " suite printed no transitions or no device_mismatch (an older typestar CLI, or not a "
-                                + "typestate spec)";
+                        why = cli + " suite printed no transitions or no device_mismatch (an older typestar CLI)";
                         json = null;
                     }
                 } catch (RuntimeException e) {
