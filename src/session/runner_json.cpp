@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -151,21 +152,30 @@ struct RunnerProposal {
     std::string pointer;
 };
 
+/// The fields every kind's proposal has: mode, learned_from, status and error. False when there is
+/// none (`error` says why; the report and pointer say so too).
+bool describe_status(RunnerProposal& out, ProposalMode mode, const std::string& learned_from, bool learned,
+                     bool wrote_spec, const std::string& error) {
+    nlohmann::ordered_json& j = out.json;
+    j["mode"] = mode_name(mode);
+    j["learned_from"] = text_or_null(learned_from);
+    if (!learned) {
+        j["status"] = "error";
+        j["error"] = error;
+        out.report = out.pointer = "Re-learning failed: " + error + "\n";
+        return false;
+    }
+    j["status"] = mode == ProposalMode::Print ? "printed" : wrote_spec ? "updated" : "written";
+    j["error"] = nullptr;
+    return true;
+}
+
 RunnerProposal describe_for_runner(const std::string& spec_path, const spec::Spec* stored, const SpecProposal& p,
                                    ProposalMode mode, bool inputs_differ, const std::string& learned_from) {
     RunnerProposal out;
     nlohmann::ordered_json& j = out.json;
-    j["mode"] = mode_name(mode);
-    j["learned_from"] = text_or_null(learned_from);
-    if (!p.spec) {
-        j["status"] = "error";
-        j["error"] = p.error;
-        out.report = out.pointer = "Re-learning failed: " + p.error + "\n";
-        return out;
-    }
     const bool wrote_spec = p.written.wrote_spec;
-    j["status"] = mode == ProposalMode::Print ? "printed" : wrote_spec ? "updated" : "written";
-    j["error"] = nullptr;
+    if (!describe_status(out, mode, learned_from, p.spec.has_value(), wrote_spec, p.error)) return out;
     const std::string accept = accept_command_for(spec_path, stored, p, inputs_differ);
     j["path"] = mode == ProposalMode::Print ? nlohmann::ordered_json(nullptr)
                                             : nlohmann::ordered_json(p.written.file.string());
@@ -260,16 +270,7 @@ RunnerProposal describe_kind_proposal(const std::string& spec_path, const Docume
                                       bool inputs_differ, const std::string& learned_from) {
     RunnerProposal out;
     nlohmann::ordered_json& j = out.json;
-    j["mode"] = mode_name(mode);
-    j["learned_from"] = text_or_null(learned_from);
-    if (!p.document) {
-        j["status"] = "error";
-        j["error"] = p.error;
-        out.report = out.pointer = "Re-learning failed: " + p.error + "\n";
-        return out;
-    }
-    j["status"] = mode == ProposalMode::Print ? "printed" : p.wrote_spec ? "updated" : "written";
-    j["error"] = nullptr;
+    if (!describe_status(out, mode, learned_from, p.document.has_value(), p.wrote_spec, p.error)) return out;
     j["path"] = mode == ProposalMode::Print ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.document->path);
     std::string accept = detail::accept_line(spec_path, inputs_differ);
     accept.pop_back();  // its newline
@@ -286,6 +287,51 @@ RunnerProposal describe_kind_proposal(const std::string& spec_path, const Docume
     out.pointer = p.pointer;
     j["report"] = out.report;
     return out;
+}
+
+/// What a proposal says to each test that failed by a difference, whatever its kind: in update
+/// mode a test whose answer the written spec explains passes (`updated`); the others' messages gain
+/// what the gtest plugin adds: what was re-learned, what changed for this test, the report (first)
+/// or the pointer (the others).
+struct DifferenceNotes {
+    std::string suite;     ///< the spec's tests' suite, for the messages
+    std::string path;      ///< the spec file
+    bool learned = false;  ///< there is a proposal
+    bool wrote_spec = false;
+    bool shared = false;
+    std::string summary;
+    std::function<bool(const TestResult&)> explains;          ///< the written spec answers the test's word
+    std::function<std::string(const TestResult&)> answer_word;  ///< " on open close", or empty
+    std::function<std::string(const TestResult&)> changes;      ///< what changed seen from the test
+};
+
+void note_differences(const DifferenceNotes& n, const RunnerProposal& described, std::vector<TestResult>& results,
+                      std::vector<bool>& updated) {
+    bool printed = false;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        TestResult& r = results[i];
+        if (r.failure != TestFailure::Counterexample && r.failure != TestFailure::Inputs) continue;
+        if (n.learned && n.wrote_spec && n.explains(r)) {
+            updated[i] = true;
+            r.status = TestStatus::Passed;
+            r.failure = TestFailure::None;
+            r.message = "typestar: " + n.suite + "." + r.test.name + ": the device's answer" + n.answer_word(r) +
+                        " is in the updated spec (update mode: wrote " + n.path + ").\n";
+            continue;
+        }
+        std::string m = r.message;
+        if (!n.learned) {
+            m += described.report;
+        } else {
+            if (n.wrote_spec)
+                m += "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
+            m += n.shared ? "Re-learned by another test process of this run.\n" + n.summary : "Re-learned with " + n.summary;
+            m += n.changes(r);
+            m += printed ? described.pointer : described.report;
+            printed = true;
+        }
+        r.message = m;
+    }
 }
 
 /// The proposal after a difference of a spec that is not a typestate, through its kind's proposal
@@ -314,31 +360,11 @@ RunnerProposal propose_through_kind(const Document& document, Subject& subject, 
     q.requester = "typestar check --format json";
     const DocumentProposal p = kind.propose(q);
     RunnerProposal out = describe_kind_proposal(document.path, p, q.mode, q.inputs_differ, first.test.name);
-    bool printed = false;
-    for (std::size_t i = 0; i < results.size(); ++i) {
-        TestResult& r = results[i];
-        if (r.failure != TestFailure::Counterexample && r.failure != TestFailure::Inputs) continue;
-        if (p.document && p.wrote_spec && kind.explains(*p.document, r, run)) {
-            updated[i] = true;
-            r.status = TestStatus::Passed;
-            r.failure = TestFailure::None;
-            r.message = "typestar: " + suite + "." + r.test.name + ": the device's answer" + kind.answer_word(r, run) +
-                        " is in the updated spec (update mode: wrote " + document.path + ").\n";
-            continue;
-        }
-        std::string m = r.message;
-        if (!p.document) {
-            m += out.report;
-        } else {
-            if (p.wrote_spec)
-                m += "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
-            m += p.shared() ? "Re-learned by another test process of this run.\n" + p.summary : "Re-learned with " + p.summary;
-            m += kind.changes(p, r.test);
-            m += printed ? out.pointer : out.report;
-            printed = true;
-        }
-        r.message = m;
-    }
+    DifferenceNotes n{suite, document.path, p.document.has_value(), p.wrote_spec, p.shared(), p.summary, {}, {}, {}};
+    n.explains = [&](const TestResult& r) { return kind.explains(*p.document, r, run); };
+    n.answer_word = [&](const TestResult& r) { return kind.answer_word(r, run); };
+    n.changes = [&](const TestResult& r) { return kind.changes(p, r.test); };
+    note_differences(n, out, results, updated);
     return out;
 }
 
@@ -373,36 +399,19 @@ void propose_after_run(const Document& document, Subject& subject, SpecTestRun& 
         }
         described = describe_for_runner(document.path, &*document.spec, *proposal, *options.proposal, inputs_differ,
                                         first->test.name);
-        bool printed = false;
-        for (std::size_t i = 0; i < results.size(); ++i) {
-            TestResult& r = results[i];
-            if (r.failure != TestFailure::Counterexample && r.failure != TestFailure::Inputs) continue;
-            const SpecProposal& p = *proposal;
-            if (p.spec && p.written.wrote_spec && r.counterexample &&
-                proposal_explains(*p.spec, *r.counterexample, *run->device())) {
-                updated[i] = true;
-                r.status = TestStatus::Passed;
-                r.failure = TestFailure::None;
-                r.message = "typestar: " + suite_name_of(document) + "." + r.test.name +
-                            ": the device's answer on " +
-                            to_string(r.counterexample->inputs, run->device()->inputs()) +
-                            " is in the updated spec (update mode: wrote " + document.path + ").\n";
-                continue;
-            }
-            std::string m = r.message;
-            if (!p.spec) {
-                m += described->report;
-            } else {
-                if (p.written.wrote_spec)
-                    m += "Re-learned and wrote the spec, but it does not explain this answer (a non-deterministic device?).\n";
-                m += (p.shared() ? "Re-learned by another test process of this run.\n" + p.summary
-                                 : "Re-learned with " + p.summary);
-                if (p.diff) m += change_summary(*p.diff, r.test.state, r.test.input);
-                m += printed ? described->pointer : described->report;
-                printed = true;
-            }
-            r.message = m;
-        }
+        const SpecProposal& p = *proposal;
+        DifferenceNotes n{suite_name_of(document), document.path, p.spec.has_value(), p.written.wrote_spec, p.shared(),
+                          p.summary, {}, {}, {}};
+        n.explains = [&](const TestResult& r) {
+            return r.counterexample && proposal_explains(*p.spec, *r.counterexample, *run->device());
+        };
+        n.answer_word = [&](const TestResult& r) {
+            return " on " + to_string(r.counterexample->inputs, run->device()->inputs());
+        };
+        n.changes = [&](const TestResult& r) {
+            return p.diff ? change_summary(*p.diff, r.test.state, r.test.input) : std::string();
+        };
+        note_differences(n, *described, results, updated);
     }
 
 }
