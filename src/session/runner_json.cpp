@@ -263,6 +263,18 @@ std::string suite_name_of(const Document& document) {
     return test_identifier(document.name);
 }
 
+/// What `options` asked that a register automaton's learning does not take (SL* learns at the
+/// bound given; `typestar learn` refuses both): said in the proposal's text rather than dropped.
+std::string options_not_applied(const CheckJsonOptions& options, std::size_t bound) {
+    std::string out;
+    if (options.auto_bound)
+        out += "--bound auto raises B for typestates only: this register automaton was learned at B=" +
+               std::to_string(bound) + ".\n";
+    if (options.learner != LearnerKind::LSharp)
+        out += "--learner applies to typestates only: a register automaton is learned with SL*.\n";
+    return out;
+}
+
 /// A proposal of a kind's own workflow (SpecKind::propose) as the runners read it
 /// (typestar-check/2 `proposal`): the fields only a typestate has (diff as data, pictures) null, its
 /// size in `states` or `locations`; the report and pointer are the kind's, as the gtest plugin prints them.
@@ -360,6 +372,10 @@ RunnerProposal propose_through_kind(const Document& document, Subject& subject, 
     q.requester = "typestar check --format json";
     const DocumentProposal p = kind.propose(q);
     RunnerProposal out = describe_kind_proposal(document.path, p, q.mode, q.inputs_differ, first.test.name);
+    if (p.document) {
+        out.report = options_not_applied(options, q.bound) + out.report;
+        out.json["report"] = out.report;
+    }
     DifferenceNotes n{suite, document.path, p.document.has_value(), p.wrote_spec, p.shared(), p.summary, {}, {}, {}};
     n.explains = [&](const TestResult& r) { return kind.explains(*p.document, r, run); };
     n.answer_word = [&](const TestResult& r) { return kind.answer_word(r, run); };
@@ -550,7 +566,7 @@ int write_first_run_json(std::ostream& out, const std::string& spec, Subject& su
         } else {
             code = p.wrote_spec ? 0 : 1;
             summary = std::string(code == 0 ? "pass: learned " : "fail: the spec does not exist, so it was learned: ") +
-                      spec + " from " + from + " with " + p.summary + d.report;
+                      spec + " from " + from + " with " + p.summary + options_not_applied(options, q.bound) + d.report;
             j["kind"] = kind_json_name(kind_of(subject));
             j["learned"] = {{p.unit.empty() ? "size" : p.unit, p.size},
                             {"bound", d.json["bound"]},

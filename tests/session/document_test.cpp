@@ -358,12 +358,18 @@ TEST(RunnerJson, ARegisterAutomatonsFailureAndFirstRunAreProposedByItsKind) {
     std::ostringstream check;
     EXPECT_EQ(write_check_json(check, proposal, again, CheckJsonOptions{}), 0) << check.str();
 
-    // A first run on a data device: learned with SL*, written for review.
+    // A first run on a data device: learned with SL*, written for review; what a typestate's
+    // options asked (bound auto, the learner) is said not to apply, not dropped.
     const fs::path missing = dir / "fresh.yaml";
     Subject device = open_subject("model:" + kQueue);
     std::ostringstream first;
+    options.auto_bound = true;
+    options.learner = LearnerKind::LStar;
     EXPECT_EQ(write_first_run_json(first, missing.string(), device, options), 1);
     const std::string learned = first.str();
+    EXPECT_TRUE(contains(learned, "--bound auto raises B for typestates only: this register automaton was learned at B=2."))
+        << learned;
+    EXPECT_TRUE(contains(learned, "--learner applies to typestates only")) << learned;
     EXPECT_TRUE(contains(learned, "\"kind\": \"register-automaton\"")) << learned;
     EXPECT_TRUE(contains(learned, "\"learner\": \"slstar\"")) << learned;
     EXPECT_TRUE(contains(learned, "the spec does not exist, so it was learned: " + missing.string())) << learned;
