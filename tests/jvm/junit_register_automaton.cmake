@@ -7,7 +7,8 @@
 # byte for byte the same; the spec passes, one test per automaton transition nested per location; the
 # upgrade (pop takes the oldest) fails with the data trace, the proposal and its separating trace,
 # and a reproduce line that runs; under CI nothing is written; update mode rewrites the spec and
-# passes; a spec of another class is one failure before any word runs. Every decision is the
+# passes; a spec of another class is one failure before any word runs; tmax() on a data device is a
+# settings error. Every decision is the
 # session's (typestar suite / check --format json); the runner only serves the purpose and prints.
 include("${CMAKE_CURRENT_LIST_DIR}/../support/script_steps.cmake")
 
@@ -165,4 +166,24 @@ expect("does not match the learning purpose of com.example.BoundedStack; no word
 expect("the spec is of class 'com.example.Queue', the purpose drives 'com.example.BoundedStack'")
 expect("[         1 tests failed          ]")
 expect("[         0 tests successful      ]")
+# 8. A data device never waits: tmax() on it is a settings error, one failing test, no word run.
+file(WRITE "${WORK}/src/test/java/com/example/StackTmaxSpecTest.java" [=[
+package com.example;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import typestar.junit.TypestarSpec;
+
+class StackTmaxSpecTest {
+    @TestFactory
+    Stream<DynamicTest> stack() {
+        return TypestarSpec.of("specs/stack.yaml", StackSpecTest.purpose()).tmax(40).tests();
+    }
+}
+]=])
+run_failing(${env} EXAMPLE_TEST_CLASS=com.example.StackTmaxSpecTest sh "${WORK}/run.sh")
+expect("stack.settings")
+expect("tmax() / tmin(): com.example.BoundedStack is a data device (a register automaton), which never waits")
+expect("[         1 tests failed          ]")
 message(STATUS "the register-automaton spec under JUnit 5: learned, passed, failed with its proposal, updated, refused for another class")

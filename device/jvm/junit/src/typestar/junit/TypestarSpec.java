@@ -221,8 +221,6 @@ public final class TypestarSpec {
         if (own == null) {  // a data device never waits: no tmax or tmin to read
             if (tmax != null || tmin != null)
                 errors.add("tmax() / tmin(): " + purpose.name() + " is a data device (a register automaton), which never waits");
-            tmax = null;
-            tmin = null;
             timingFrom = "";
             return;
         }
