@@ -61,6 +61,7 @@ HttpResponse error(int status, const std::string& code, const std::string& messa
 HttpResponse device_failure(const std::exception& e) {
     if (const auto* timing = dynamic_cast<const TimingError*>(&e))
         return ok_json(detail::timing_violation_json(*timing), 500);
+    if (const auto* nd = dynamic_cast<const NondeterminismError*>(&e)) return ok_json(detail::nondeterminism_json(*nd), 500);
     return error(500, "device error", e.what());
 }
 
@@ -603,9 +604,6 @@ struct Agent::Impl {
                     answer["outside_purpose"] = k;
                 }
             return ok_json(answer);
-        } catch (const NondeterminismError& e) {
-            release_slot(slot);
-            return error(500, "nondeterminism", e.what());
         } catch (const std::exception& e) {
             release_slot(slot);
             return device_failure(e);

@@ -188,6 +188,46 @@ std::optional<TimingFault> read_timing_fault(const json& value, std::string& wha
     return f;
 }
 
+/// `value.nondeterminism` of a `nondeterminism` error (PROTOCOL.md): inputs (names) and answers (at
+/// least two distinct ones, each {outputs: names, count: integer >= 1}). Ill-formed: nullopt and
+/// `what` says so (a DeviceError then).
+std::optional<NondeterminismFault> read_nondeterminism_fault(const json& value, std::string& what) {
+    const auto bad = [&](const std::string& why) {
+        what += " (its nondeterminism data is ill-formed: " + why + ")";
+        return std::nullopt;
+    };
+    const auto names = [](const json& v, std::vector<std::string>& into) {
+        if (!v.is_array()) return false;
+        for (const auto& n : v) {
+            if (!n.is_string() || has_control(n.get<std::string>())) return false;
+            into.push_back(n.get<std::string>());
+        }
+        return true;
+    };
+    const auto n = value.find("nondeterminism");
+    if (n == value.end() || !n->is_object()) return bad("value.nondeterminism is not an object");
+    NondeterminismFault f;
+    const auto inputs = n->find("inputs");
+    if (inputs == n->end() || !names(*inputs, f.inputs)) return bad("inputs is not a list of names");
+    const auto answers = n->find("answers");
+    if (answers == n->end() || !answers->is_array() || answers->size() < 2 || answers->size() > 1000)
+        return bad("answers is not a list of 2 to 1000 answers");
+    for (const auto& a : *answers) {
+        NondeterminismError::Answer answer;
+        const auto outputs = a.is_object() ? a.find("outputs") : a.end();
+        if (!a.is_object() || outputs == a.end() || !names(*outputs, answer.outputs))
+            return bad("an answer's outputs is not a list of names");
+        const auto count = a.find("count");
+        if (count == a.end() || !count->is_number_unsigned() || count->get<std::uint64_t>() < 1)
+            return bad("an answer's count is not an integer >= 1");
+        answer.count = count->get<std::size_t>();
+        for (const auto& seen : f.answers)
+            if (seen.outputs == answer.outputs) return bad("an answer is listed twice");
+        f.answers.push_back(std::move(answer));
+    }
+    return f;
+}
+
 }  // namespace
 
 std::string answer_cap_message(std::size_t max_bytes) {
@@ -227,6 +267,7 @@ JudgedAnswer judge_answer(long status, std::string_view body, std::size_t max_by
         };
         what += " " + plain(code) + ": " + plain(text);
         if (status == 500 && code == kTimingViolation) out.timing = read_timing_fault(*value, what);
+        if (status == 500 && code == kNondeterminism) out.nondeterminism = read_nondeterminism_fault(*value, what);
     } else {
         what += " with a body that is not a protocol error";
     }

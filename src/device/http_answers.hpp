@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,26 @@ struct TimingFault {
     std::size_t runs = 1;        ///< > 1: the agent re-ran the word already, on each run broken
 };
 
+/// The data of a `nondeterminism` error (PROTOCOL.md: `value.nondeterminism`), thrown as
+/// NondeterminismError.
+struct NondeterminismFault {
+    std::vector<std::string> inputs;
+    std::vector<NondeterminismError::Answer> answers;  ///< at least two, each seen `count` >= 1 times
+};
+
+/// A `nondeterminism` error of an agent as the client throws it: the data for every reader of a
+/// NondeterminismError, and the agent's own words (e.g. which variants of a callin differ and what
+/// to do) with the request they answered as its message.
+class AgentNondeterminismError final : public NondeterminismError {
+public:
+    AgentNondeterminismError(NondeterminismFault fault, std::string message)
+        : NondeterminismError(std::move(fault.inputs), std::move(fault.answers)), message_(std::move(message)) {}
+    [[nodiscard]] const char* what() const noexcept override { return message_.c_str(); }
+
+private:
+    std::string message_;
+};
+
 /// How one HTTP exchange ended.
 struct JudgedAnswer {
     enum class Kind {
@@ -47,6 +68,9 @@ struct JudgedAnswer {
     /// Final `timing violation` with well-formed `value.timing`: a timing failure, never an answer
     /// (ill-formed data leaves it empty: the error is then an ordinary DeviceError).
     std::optional<TimingFault> timing;
+    /// Final `nondeterminism` with well-formed `value.nondeterminism`: the device is not deterministic
+    /// (ill-formed data leaves it empty: the error is then an ordinary DeviceError).
+    std::optional<NondeterminismFault> nondeterminism;
 };
 
 /// Judges an answer: HTTP `status` with `body` (already received; at most `max_bytes` are

@@ -180,6 +180,8 @@ json HttpTransport::request(const AgentRequest& request) {
                 if (const auto& t = answer.timing)  // a timing failure, never an answer (PROTOCOL.md)
                     throw TimingError(request.context.str() + ": " + answer.what, t->kind, t->callback, t->delay_ms,
                                       t->tmax_ms, t->tmin_ms, t->earlier_query, t->runs);
+                if (auto& n = answer.nondeterminism)  // the device's, never a harness failure (PROTOCOL.md)
+                    throw AgentNondeterminismError(std::move(*n), request.context.str() + ": " + answer.what);
                 throw DeviceError(request.context.str() + ": " + answer.what);
         }
     }

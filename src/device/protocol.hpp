@@ -119,4 +119,19 @@ inline nlohmann::json timing_violation_json(const TimingError& e) {
     return body;
 }
 
+/// The error code of a device whose answers to one word differ (PROTOCOL.md, "Errors"): 500 with
+/// `value.nondeterminism`.
+inline constexpr const char* kNondeterminism = "nondeterminism";
+
+/// The body of a `nondeterminism` error: error_json with `value.nondeterminism` = {inputs, answers:
+/// [{outputs, count}, ...]} from `e`, so that a client reports the device as not deterministic
+/// (NondeterminismError), not as a harness failure.
+inline nlohmann::json nondeterminism_json(const NondeterminismError& e) {
+    nlohmann::json body = error_json(kNondeterminism, e.what());
+    nlohmann::json answers = nlohmann::json::array();
+    for (const auto& a : e.answers()) answers.push_back({{"outputs", a.outputs}, {"count", a.count}});
+    body["value"]["nondeterminism"] = {{"inputs", e.inputs()}, {"answers", std::move(answers)}};
+    return body;
+}
+
 }  // namespace typestar::detail

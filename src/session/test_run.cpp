@@ -277,9 +277,12 @@ TestResult TypestateTestRun::run_words(const TransitionTest& t) {
         for (const auto& o : e.first_outputs()) first += o + " ";
         for (const auto& o : e.second_outputs()) second += o + " ";
         for (const auto& i : e.inputs()) word += i + " ";
+        // A device's own account of it (variants of a callin that differ, and what to do) beside the answers.
+        const std::string said = e.what();
+        const std::string own = said.rfind("non-determinism: ", 0) == 0 ? "" : "\n  the device says: " + said;
         return failure(TestFailure::Nondeterminism, "typestar: the device " + d +
                                                         " answered one word in two ways (not deterministic):\n  word:   " +
-                                                        word + "\n  first:  " + first + "\n  second: " + second);
+                                                        word + "\n  first:  " + first + "\n  second: " + second + own);
     } catch (const TimingError& e) {  // the timing broke on every run: not a protocol difference
         TestResult r = failure(TestFailure::Timing, "typestar: " + name + ": a timing failure of the device " + d +
                                                         ", not a protocol difference (no spec is proposed):\n  " +

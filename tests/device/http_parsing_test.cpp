@@ -259,6 +259,38 @@ TEST(AgentAnswers, ErrorAnswersAreJudgedWithoutThrowing) {
     EXPECT_EQ(big.what, "HTTP 200: answer over the 100-byte cap (HttpConfig::max_answer_bytes)");
 }
 
+TEST(AgentAnswers, ANondeterminismCarriesItsAnswersAndIllFormedDataIsAnOrdinaryDeviceError) {
+    // Before, an agent's `nondeterminism` was a device error (text only): the session reported a
+    // harness failure where the device answered one word two ways.
+    const NondeterminismError e({"ctor", "getReadableDatabase", "wait"},
+                                {{{"ok", "ok", "onCreate"}, 2}, {{"ok", "ok", "onOpen"}, 1}});
+    const json body = detail::nondeterminism_json(e);
+    const auto judged = detail::judge_answer(500, body.dump(), 10000);
+    EXPECT_EQ(judged.kind, detail::JudgedAnswer::Kind::Final);
+    ASSERT_TRUE(judged.nondeterminism) << judged.what;
+    EXPECT_EQ(judged.nondeterminism->inputs, e.inputs());
+    EXPECT_EQ(judged.nondeterminism->answers, e.answers());
+    EXPECT_EQ(judged.what.rfind("HTTP 500 nondeterminism: non-determinism: input [ctor getReadableDatabase wait]", 0), 0u)
+        << judged.what;
+    auto with = [&](const std::function<void(json&)>& change) {
+        json b = body;
+        change(b["value"]["nondeterminism"]);
+        return detail::judge_answer(500, b.dump(), 10000);
+    };
+    for (const auto& change : std::vector<std::function<void(json&)>>{
+             [](json& n) { n["inputs"] = "ctor"; }, [](json& n) { n["answers"].erase(1); },
+             [](json& n) { n["answers"][0]["count"] = 0; }, [](json& n) { n["answers"][1] = n["answers"][0]; },
+             [](json& n) { n["answers"][0]["outputs"] = json::array({"a\nb"}); }, [](json& n) { n = json::array(); }}) {
+        const auto bad = with(change);
+        EXPECT_FALSE(bad.nondeterminism);
+        EXPECT_NE(bad.what.find("its nondeterminism data is ill-formed"), std::string::npos) << bad.what;
+    }
+    // The same data under another error code is not a nondeterminism.
+    json other = body;
+    other["value"]["error"] = "device error";
+    EXPECT_FALSE(detail::judge_answer(500, other.dump(), 10000).nondeterminism);
+}
+
 TEST(AgentAnswers, ATimingViolationCarriesItsDataAndIllFormedDataIsAnOrdinaryDeviceError) {
     // Before, an agent's late callback was a `device error` (text only): the client could neither
     // re-run the word nor tell a callback the spec does not have from a late one.

@@ -195,6 +195,36 @@ TEST(HttpDevice, AnOverriddenTmaxTravelsWithTheRunAndIsHonoured) {
     EXPECT_EQ(answer(steps, {"execute", "wait"}), (std::vector<std::string>{"ok", "onPostExecute"}));
 }
 
+TEST(HttpDevice, VariantsThatAnswerDifferentlyAreTheDevicesNondeterminismWithTheAgentsWords) {
+    // Before, the agent's `nondeterminism` reached the client as a DeviceError (its text only).
+    const auto entry = sim::find_simulated("sqliteopenhelper");
+    ASSERT_TRUE(entry);
+    AgentConfig config;
+    config.token = kToken;
+    Agent agent(
+        [entry] {
+            InProcessConfig c;
+            c.variants = VariantMode::Compare;  // fileExists and noFileExists must answer alike
+            return std::make_unique<InProcessDevice>(entry->make(fast_options()), c);
+        },
+        config);
+    agent.start();
+    HttpDevice remote(http_config(agent));  // one /v1/run: the agent runs the word once per variant
+    try {
+        (void)answer(remote, {"ctor", "getReadableDatabase", "wait"});
+        FAIL() << "expected NondeterminismError";
+    } catch (const NondeterminismError& e) {
+        EXPECT_NE(std::string(e.what()).find("HTTP 500 nondeterminism: \"variants of callin 'ctor' behave differently on "
+                                             "'ctor getReadableDatabase"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("split the symbol"), std::string::npos) << e.what();
+        ASSERT_EQ(e.answers().size(), 2u);
+        EXPECT_NE(e.answers()[0].outputs, e.answers()[1].outputs);
+        EXPECT_EQ(e.inputs().front(), "ctor");
+    }
+}
+
 TEST(HttpDevice, AnAgentWithoutRunTimeoutKeepsTheStepPathUnderAnOverride) {
     auto agent = slow_asynctask();
     // The status of an agent from before `run_timeout` (the field is additive: absent reads false).

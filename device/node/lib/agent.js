@@ -36,11 +36,17 @@ function error(status, code, message) {
 }
 
 /// A device's failure as the protocol's error: a timing violation with its data (PROTOCOL.md: the
-/// client re-runs the word, or names the callback when it repeats), anything else `device error`.
+/// client re-runs the word, or names the callback when it repeats), answers that differ as
+/// `nondeterminism` with its data, anything else `device error`.
 function deviceFailure(e, name) {
   if (e instanceof DeviceError && e.timing) {
     const body = errorBody('timing violation', e.message);
     body.value.timing = e.timing;
+    return reply(500, body);
+  }
+  if (e instanceof NondeterminismError) {  // with its data when it has them: the client's NondeterminismError
+    const body = errorBody('nondeterminism', e.message);
+    if (e.data) body.value.nondeterminism = e.data;
     return reply(500, body);
   }
   return error(500, 'device error', e instanceof DeviceError ? e.message : `${name}: ${e && e.message ? e.message : e}`);
@@ -571,7 +577,6 @@ class Agent {
       return reply(200, answer);
     } catch (e) {
       await this.releaseSlot(slot);
-      if (e instanceof NondeterminismError) return error(500, 'nondeterminism', e.message);
       return deviceFailure(e, d.name);
     }
   }

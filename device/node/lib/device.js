@@ -18,7 +18,15 @@ const OUTSIDE_PURPOSE = 'unknown:purpose';
 const RESERVED_OUTPUTS = new Set(['ok', 'err', 'quiet', 'wait']);
 
 class DeviceError extends Error {}
-class NondeterminismError extends Error {}
+/// Answers to one word that differ. `data` ({inputs, answers: [{outputs, count}, ...]}) is what the
+/// agent sends as `value.nondeterminism` (device/PROTOCOL.md), so a client reports the device as not
+/// deterministic, not as a harness failure.
+class NondeterminismError extends Error {
+  constructor(message, data) {
+    super(message);
+    this.data = data;
+  }
+}
 
 function formatMs(ms) {
   return `${ms.toFixed(1)} ms`;
@@ -371,7 +379,10 @@ class NodeDevice {
       const label = (k) => callin.variants[k % callin.variants.length].label;
       throw new NondeterminismError(`variants of callin '${callin.name}' behave differently on ` +
         `'${inputs.slice(0, at + 1).join(' ')}': with '${label(0)}' it answers '${a}', with '${label(v)}' '${b}'; ` +
-        'split the symbol (--variants split) or drop a variant');
+        'split the symbol (--variants split) or drop a variant', {
+        inputs: inputs.slice(0, at + 1),
+        answers: [{ outputs: first.outputs.slice(0, at + 1), count: 1 }, { outputs: other.outputs.slice(0, at + 1), count: 1 }],
+      });
     }
     this.variantRound = 0;
     return first;

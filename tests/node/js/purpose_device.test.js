@@ -223,7 +223,9 @@ test('variants: compare finds a difference, split makes one input per variant, f
     .build();
   await assert.rejects(new NodeDevice(build()).run(['go']), (e) => e instanceof NondeterminismError &&
     e.message === "variants of callin 'go' behave differently on 'go': with 'good' it answers 'ok', with 'bad' 'err'; " +
-                  'split the symbol (--variants split) or drop a variant');
+                  'split the symbol (--variants split) or drop a variant' &&
+    // The data the agent sends as value.nondeterminism (device/PROTOCOL.md).
+    JSON.stringify(e.data) === JSON.stringify({ inputs: ['go'], answers: [{ outputs: ['ok'], count: 1 }, { outputs: ['err'], count: 1 }] }));
   const split = new NodeDevice(build(), { variants: 'split' });
   assert.deepStrictEqual(split.inputs, ['go/good', 'go/bad', 'wait']);
   assert.deepStrictEqual(await answers(split, ['go/bad']), ['err']);
