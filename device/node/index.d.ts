@@ -74,7 +74,12 @@ export declare const RESERVED: Set<string>;
 /** A broken harness (transport, timing assumption violated, crash): never an answer. */
 export declare class DeviceError extends Error {}
 /** One word answered in two ways. */
-export declare class NondeterminismError extends Error {}
+export declare class NondeterminismError extends Error {
+  constructor(message: string, data?: NondeterminismData);
+  /** The word and its distinct answers, as the agent sends them (`value.nondeterminism`). */
+  data?: NondeterminismData;
+}
+export interface NondeterminismData { inputs: string[]; answers: { outputs: string[]; count: number }[]; }
 
 export interface DeviceConfig { variants?: 'compare' | 'split' | 'first'; timing?: Partial<Timing>; }
 export interface RunResult { outputs: string[]; steps: number; waits: number; }
