@@ -29,9 +29,13 @@ std::string indent(const std::string& text, const std::string& prefix) {
     return out;
 }
 
-/// The spec's own update-mode sentence and the advice to rerun in update mode.
-const char* const kUpdateMode = "Update mode (TYPESTAR_UPDATE / --typestar_update): wrote ";
-const char* const kRerun = "or rerun with TYPESTAR_UPDATE=1 (or --typestar_update), which writes ";
+/// The spec's own update-mode sentence.
+const char* const kUpdateMode = "Update mode: wrote ";
+
+/// The advice to rerun in update mode, as the front end of `q` asks for it.
+std::string rerun_line(const DocumentProposalRequest& q) {
+    return "or rerun " + q.rerun_in_update_mode + ", which writes " + q.spec.filename().string() + " itself.\n";
+}
 
 Document proposal_document(const std::filesystem::path& file, DocumentFormat format, std::string name) {
     Document d;
@@ -79,7 +83,7 @@ void describe_typestate(const DocumentProposalRequest& q, const SpecProposal& r,
         o << "Proposed spec: " << r.written.file.string() << "\n  (pictures: " << r.written.pictures
           << ")\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, "
              "or --auto):\n    "
-          << accept_line(q.spec, q.inputs_differ) << kRerun << q.spec.filename().string() << " itself.\n";
+          << accept_line(q.spec, q.inputs_differ) << rerun_line(q);
     }
     if (r.diff)
         o << "Stored -> proposed (typestar diff):\n" << indent(spec::format_diff(*r.diff), "    ");
@@ -131,7 +135,7 @@ std::string register_report(const DocumentProposalRequest& q, const RegisterProp
         if (q.stored != nullptr)
             m << " (compare: typestar diff " << shell_quote(spec) << " " << shell_quote(p.file.string()) << ")";
         m << "\nReview it, then accept it:\n    "
-          << accept_line(q.spec, q.inputs_differ) << kRerun << q.spec.filename().string() << " itself.\n";
+          << accept_line(q.spec, q.inputs_differ) << rerun_line(q);
     }
     return m.str();
 }

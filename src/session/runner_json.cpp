@@ -368,6 +368,7 @@ RunnerProposal propose_through_kind(const Document& document, Subject& subject, 
     q.mode = *options.proposal;
     q.device_url = subject.url;
     q.device_label = options.device_label;
+    q.rerun_in_update_mode = "in update mode";  // each runner says how (TYPESTAR_UPDATE, its own flag)
     q.suite = suite;
     q.requester = "typestar check --format json";
     const DocumentProposal p = kind.propose(q);
@@ -555,6 +556,7 @@ int write_first_run_json(std::ostream& out, const std::string& spec, Subject& su
         q.mode = mode;
         q.device_url = subject.url;
         q.device_label = options.device_label;
+        q.rerun_in_update_mode = "in update mode";  // each runner says how (TYPESTAR_UPDATE, its own flag)
         q.requester = "typestar check --format json";
         const DocumentProposal p = propose_document(q);
         const RunnerProposal d = describe_kind_proposal(spec, p, mode, false, "");

@@ -60,6 +60,8 @@ struct DocumentProposalRequest {
     /// The proposal's provenance `device` when the front end names it (a runner's "junit in-process
     /// NAME": stable across runs, unlike the loopback URL it was served on); empty: the kind's rule.
     std::string device_label;
+    /// How this front end's user reruns in update mode, after "or rerun " (a runner: "in update mode").
+    std::string rerun_in_update_mode = "with TYPESTAR_UPDATE=1 (or --typestar_update)";
     std::string suite;                 ///< the front end's name of the spec's tests, for pointers
     std::string requester;             ///< who asks (a gtest `Suite.Name`), recorded for the other processes
     ProposalPictures pictures;         ///< Write mode: the pictures next to a typestate proposal
