@@ -16,12 +16,14 @@ const path = require('path');
 const { parseArgs } = require('util');
 
 const { Agent, parseFault } = require('./lib/agent');
-const { NodeDevice, watchCrashes } = require('./lib/device');
+const { watchCrashes } = require('./lib/device');
+const { deviceFor } = require('./lib/data');
 const { purposes, loadPurposeModule } = require('./purposes');
 
 const USAGE = `usage: typestar-node-device --purpose NAME|FILE [options]
   --purpose NAME       a bundled class to serve (see --list), or a path (./x.js, /abs/x.js) of a
-                       module exporting a built definition, a LearningPurpose, or make(options)
+                       module exporting a built definition, a LearningPurpose or DataPurpose (a
+                       data device, learned as a register automaton), or make(options)
   --list               list the purposes and exit
   --host ADDR          address to bind (default 127.0.0.1; anything else exposes the device)
   --port N             port (default 8765; 0: any free port, printed)
@@ -155,7 +157,9 @@ async function main() {
   if (!['127.0.0.1', '::1', 'localhost'].includes(host))
     process.stderr.write(`typestar-node-device: warning: listening on ${host} exposes the device beyond this machine; ` +
                          'the token is sent in clear text\n');
-  const agent = new Agent(() => new NodeDevice(definition, { variants, timing }), {
+  if (definition.kind === 'data' && (v.tmax !== undefined || v.tmin !== undefined))
+    fail(`purpose '${v.purpose}' is a data device (a register automaton), which never waits: --tmax and --tmin do not apply`);
+  const agent = new Agent(() => deviceFor(definition, { variants, timing }), {
     token, host, port, fault,
     maxSessions: number(v, 'max-sessions', 64, 1),
     idleTimeoutMs: number(v, 'idle-timeout', 60, 1) * 1000,

@@ -49,14 +49,63 @@ export declare class LearningPurpose<T = any> {
   build(): ClassDefinition;
 }
 
+/** An output with its values, as a data callin answers it (a bare name: an output without values). */
+export interface DataAnswer { output: string; values: number[]; }
+/** A data callin: the instance and one integer per declared parameter; returns (or resolves to) its output. */
+export type DataBody<T> = (instance: T, values: number[]) => string | DataAnswer | Promise<string | DataAnswer>;
+
+/** The validated description a DataDevice runs (a data device: learned as a register automaton). */
+export declare class DataDefinition {
+  readonly kind: 'data';
+  name: string;
+  framework: string;
+  validate(): void;
+  /** The status field `data` (device/PROTOCOL.md, "Data devices"). */
+  signature(): object;
+}
+
+/** Builder of a DataDefinition: a class whose callins take integers and whose outputs carry them. */
+export declare class DataPurpose<T = any> {
+  constructor(name: string);
+  framework(version: string): this;
+  /** Makes a fresh instance (may be async). */
+  reset(snippet: () => T | Promise<T>): this;
+  teardown(snippet: (instance: T) => void | Promise<void>): this;
+  /** A callin with integer parameters named `parameters`. */
+  callin(name: string, parameters: string[], body: DataBody<T>): this;
+  /** An output (a callin's answer) with integer parameters. */
+  output(name: string, ...parameters: string[]): this;
+  /** A constant the class compares data with (guards and outputs may name it). */
+  constant(name: string, value: number): this;
+  /** The output answering a callin that throws one of `errors`: an Error class, or an error's code or name. */
+  refusedAs(output: string, ...errors: (Function | string)[]): this;
+  build(): DataDefinition;
+}
+/** An output with values, as a data callin's body returns it. */
+export declare function answer(output: string, ...values: number[]): DataAnswer;
+export interface DataRunResult { outputs: DataAnswer[]; steps: number; waits: 0; }
+
+/** Runs a DataDefinition in this process; the Agent serves it with the data fields of /v1. */
+export declare class DataDevice {
+  constructor(definition: DataDefinition);
+  readonly name: string;
+  readonly inputs: string[];
+  reset(): Promise<void>;
+  step(callin: string, values: number[]): Promise<DataAnswer>;
+  finish(): Promise<void>;
+  /** One query: reset, every input, finish. */
+  run(inputs: { callin: string; values: number[] }[]): Promise<DataRunResult>;
+}
+
 /** What a purpose module may export: a definition, a builder, or make(options) returning either. */
 export type PurposeOptions = { tmaxMs?: number; tminMs?: number; delayMs?: number };
-export type PurposeExport = ClassDefinition | LearningPurpose | ((options: PurposeOptions) => ClassDefinition | LearningPurpose)
-  | { make(options: PurposeOptions): ClassDefinition | LearningPurpose };
+export type PurposeExport = ClassDefinition | LearningPurpose | DataDefinition | DataPurpose
+  | ((options: PurposeOptions) => ClassDefinition | LearningPurpose | DataDefinition | DataPurpose)
+  | { make(options: PurposeOptions): ClassDefinition | LearningPurpose | DataDefinition | DataPurpose };
 
-export declare function definitionOf(exported: PurposeExport, options?: PurposeOptions, where?: string): ClassDefinition;
+export declare function definitionOf(exported: PurposeExport, options?: PurposeOptions, where?: string): ClassDefinition | DataDefinition;
 /** The definition a CommonJS purpose module (an absolute path) exports; throws naming the file. */
-export declare function loadPurposeModule(file: string, options?: PurposeOptions): ClassDefinition;
+export declare function loadPurposeModule(file: string, options?: PurposeOptions): ClassDefinition | DataDefinition;
 /** At most `limit` requests pending (DroidStar §5.3). */
 export declare function atMostPending(requests: string[], responses: string[], limit?: number): PurposeFilter;
 export declare function both(first: PurposeFilter | null | undefined, second: PurposeFilter | null | undefined): PurposeFilter;
@@ -109,7 +158,7 @@ export interface AgentConfig {
 
 /** Serves a device over the HTTP device protocol /v1 (device/PROTOCOL.md). */
 export declare class Agent {
-  constructor(makeDevice: () => NodeDevice, config: AgentConfig);
+  constructor(makeDevice: () => NodeDevice | DataDevice, config: AgentConfig);
   /** Binds and listens; resolves with the port. */
   start(): Promise<number>;
   stop(): Promise<void>;

@@ -5,6 +5,7 @@ import pkg from './index.js';
 
 export const {
   LearningPurpose, ClassDefinition, definitionOf, loadPurposeModule, atMostPending, both, callbacksDrained,
-  settle, RESERVED, NodeDevice, CallbackSink, DeviceError, NondeterminismError, Agent, PROTOCOL, specTests,
+  settle, RESERVED, NodeDevice, CallbackSink, DeviceError, NondeterminismError, DataPurpose, DataDefinition, DataDevice,
+  answer, Agent, PROTOCOL, specTests,
 } = pkg;
 export default pkg;

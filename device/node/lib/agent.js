@@ -1,14 +1,16 @@
-// The device agent: serves NodeDevices over the HTTP device protocol /v1 (device/PROTOCOL.md), on
-// Node's own `http` module, answering exactly as typestar-device (src/device/agent.cpp) does: bearer
-// token on every request, no Origin header (not even an empty one), bounded header and body sizes,
-// sessions with request_id idempotence and `seq` retries, /v1/run, WebDriver-style errors, idle
-// sessions reaped, and the same fault injection for testing clients.
+// The device agent: serves NodeDevices (and DataDevices, lib/data.js) over the HTTP device protocol
+// /v1 (device/PROTOCOL.md), on Node's own `http` module, answering exactly as typestar-device
+// (src/device/agent.cpp) does: bearer token on every request, no Origin header (not even an empty
+// one), bounded header and body sizes, sessions with request_id idempotence and `seq` retries,
+// /v1/run, WebDriver-style errors, idle sessions reaped, and the same fault injection for testing
+// clients.
 'use strict';
 
 const crypto = require('crypto');
 const http = require('http');
 
 const { DeviceError, NondeterminismError, OUTSIDE_PURPOSE } = require('./device');
+const { isValue } = require('./data');
 
 const PROTOCOL = 'typestar-device/1';
 
@@ -154,9 +156,18 @@ function parseFault(text) {
   };
 }
 
-/// The /v1/status body of `device` (a NodeDevice): what the agent serves, and what the node:test
+/// The /v1/status body of `device` (a NodeDevice or a DataDevice): what the agent serves, and what the node:test
 /// runner hands `typestar suite --device-status` to have the spec compared with its purpose.
 function statusOf(device, maxSessions) {
+  if (device.data) {
+    // A data device (device/PROTOCOL.md, "Data devices"): the typed signature in `data`, no callbacks,
+    // no wait, timing 0/0.
+    return {
+      protocol: PROTOCOL, agent: 'typestar-node-device', name: device.name, framework: device.def.framework,
+      callins: device.inputs, callbacks: [], timing: { tmax_ms: 0, tmin_ms: 0 }, quiet_is_stable: true,
+      max_sessions: maxSessions, data: device.def.signature(),
+    };
+  }
   const body = {
     protocol: PROTOCOL,
     agent: 'typestar-node-device',
@@ -525,6 +536,7 @@ class Agent {
     if (s.last && seq + 1 === s.nextSeq) return s.last;  // a retry: answer it again, do not run it
     if (seq !== s.nextSeq) return error(409, 'sequence mismatch', `expected seq ${s.nextSeq}, got ${seq}`);
     const d = s.slot.device;
+    if (d.data) return this.dataStep(s, seq, isWait, body);
     let input;
     let timeout;
     if (isWait) {
@@ -551,11 +563,75 @@ class Agent {
     return s.last;
   }
 
+  /// A data input's values (`values` of a callin, absent: none): exactly as many integers as
+  /// `callin` takes. Returns them, or {error} with the 400 answer.
+  static dataValues(d, callin, values) {
+    const arity = d.arity(callin);
+    const given = values === undefined ? [] : values;
+    if (!Array.isArray(given)) return { error: error(400, 'invalid argument', `values of '${echo(callin)}' must be an array of integers`) };
+    if (given.length !== arity) {
+      return { error: error(400, 'invalid argument', `callin '${echo(callin)}' takes ${arity} value${arity === 1 ? '' : 's'}, ` +
+                                                     `got ${given.length}`) };
+    }
+    if (!given.every(isValue)) {
+      return { error: error(400, 'invalid argument', `a value of '${echo(callin)}' is not an integer within ±(2^53 - 1) ` +
+                                                     '(the integers a JavaScript number holds exactly)') };
+    }
+    return { values: given };
+  }
+
+  /// A data device's step (device/PROTOCOL.md, "Data devices"): {seq, output, values}.
+  async dataStep(s, seq, isWait, body) {
+    const d = s.slot.device;
+    if (isWait) return error(400, 'invalid argument', 'a data device has no wait (every callin answers its output)');
+    if (typeof body.callin !== 'string') return error(400, 'invalid argument', 'callin (a string) is required');
+    if (d.arity(body.callin) < 0) return error(400, 'invalid argument', `unknown callin '${echo(body.callin)}'`);
+    const v = Agent.dataValues(d, body.callin, body.values);
+    if (v.error) return v.error;
+    try {
+      const a = await d.step(body.callin, v.values);
+      s.last = reply(200, { seq, output: a.output, values: a.values });
+    } catch (e) {
+      s.last = deviceFailure(e, d.name);
+    }
+    ++s.nextSeq;
+    return s.last;
+  }
+
+  /// A data device's /v1/run: every input (a callin name, or {callin, values}) from a fresh instance.
+  async dataRun(slot, inputs) {
+    const d = slot.device;
+    const word = [];
+    for (const i of inputs) {
+      const callin = typeof i === 'string' ? i : i !== null && typeof i === 'object' && !Array.isArray(i) ? i.callin : undefined;
+      if (typeof callin !== 'string' || d.arity(callin) < 0) {
+        await this.releaseSlot(slot);
+        return error(400, 'invalid argument', typeof callin === 'string' ? `unknown callin '${echo(callin)}'`
+          : `an input is a ${kindOf(i)}, not a callin name or {callin, values}`);
+      }
+      const v = Agent.dataValues(d, callin, typeof i === 'string' ? undefined : i.values);
+      if (v.error) {
+        await this.releaseSlot(slot);
+        return v.error;
+      }
+      word.push({ callin, values: v.values });
+    }
+    try {
+      const r = await d.run(word);
+      await this.releaseSlot(slot);
+      return reply(200, r);
+    } catch (e) {
+      await this.releaseSlot(slot);
+      return deviceFailure(e, d.name);
+    }
+  }
+
   async run(body) {
     if (!Array.isArray(body.inputs)) return error(400, 'invalid argument', 'inputs (an array of input names) is required');
     const slot = this.takeSlot();
     if (!slot) return error(503, 'session not created', `all ${this.config.maxSessions} instances are in use`);
     const d = slot.device;
+    if (d.data) return this.dataRun(slot, body.inputs);
     const timeout = body.timeout_ms;
     if (timeout !== undefined && (!isUnsignedInteger(timeout) || timeout > 3600000 || timeout < d.timing.tminMs)) {
       await this.releaseSlot(slot);

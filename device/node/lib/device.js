@@ -461,4 +461,4 @@ function watchCrashes(record) {
   };
 }
 
-module.exports = { NodeDevice, CallbackSink, DeviceError, NondeterminismError, OUTSIDE_PURPOSE, isCrash, watchCrashes };
+module.exports = { NodeDevice, CallbackSink, DeviceError, NondeterminismError, Monitor, OUTSIDE_PURPOSE, isCrash, watchCrashes };

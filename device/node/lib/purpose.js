@@ -259,16 +259,18 @@ class LearningPurpose {
   }
 }
 
-/// The ClassDefinition a purpose module exports: a built definition, a LearningPurpose (built here),
-/// a function make(options) returning either, or {make(options)}. `where` names the module in
-/// errors. Throws an Error naming what was found instead.
+/// The definition a purpose module exports: a ClassDefinition (a typestate device's) or a
+/// DataDefinition (a data device's, lib/data.js), given built, as its builder (LearningPurpose or
+/// DataPurpose, built here), as a function make(options) returning either, or as {make(options)}.
+/// `where` names the module in errors. Throws an Error naming what was found instead.
 function definitionOf(exported, options = {}, where = 'the purpose module') {
+  const { DataPurpose, DataDefinition } = require('./data');  // here: data.js loads after this file
+  const builder = (v) => v instanceof LearningPurpose || v instanceof DataPurpose;
   let value = exported;
-  if (value && typeof value === 'object' && typeof value.make === 'function' && !(value instanceof LearningPurpose))
-    value = value.make(options);
-  else if (typeof value === 'function' && !(value.prototype instanceof LearningPurpose)) value = value(options);
-  if (value instanceof LearningPurpose) value = value.build();
-  if (value instanceof ClassDefinition) {
+  if (value && typeof value === 'object' && typeof value.make === 'function' && !builder(value)) value = value.make(options);
+  else if (typeof value === 'function' && !builder(value.prototype)) value = value(options);
+  if (builder(value)) value = value.build();
+  if (value instanceof ClassDefinition || value instanceof DataDefinition) {
     value.validate();
     return value;
   }
@@ -280,7 +282,8 @@ function definitionOf(exported, options = {}, where = 'the purpose module') {
   }
   if (value && typeof value === 'object' && typeof value.build === 'function') return definitionOf(value.build(), options, where);
   throw new Error(`${where} exports ${value === null ? 'null' : typeof value}, not a learning purpose ` +
-                  '(export new LearningPurpose(...)...build(), the LearningPurpose, or make(options) returning one)');
+                  '(export new LearningPurpose(...)...build() or new DataPurpose(...)...build(), the builder, or ' +
+                  'make(options) returning one)');
 }
 
 /// Where in `file` loading it failed, as `:LINE:COLUMN` (1-based), or '' when Node does not say:
