@@ -1,6 +1,6 @@
 // TypeScript declarations of typestar-node-device/test (test.js / test.mjs): the node:test runner of
 // specs (lib/spec_tests.js). Checked against the real exports by tests/node/js/package.test.js.
-import type { ClassDefinition, LearningPurpose, PurposeExport, PurposeOptions } from './index';
+import type { ClassDefinition, DataPurpose, LearningPurpose, PurposeExport, PurposeOptions } from './index';
 
 export interface SpecTestsOptions {
   /** The spec's name when it is learned (default: the file's stem). */
@@ -17,7 +17,7 @@ export interface SpecTestsOptions {
    * release, warns once on stderr and runs the check engine.
    */
   engine?: 'local' | 'check';
-  /** tmax / tmin in ms over the purpose's own (TYPESTAR_TMAX / TYPESTAR_TMIN win). */
+  /** tmax / tmin in ms over the purpose's own (TYPESTAR_TMAX / TYPESTAR_TMIN win); a settings error for a data purpose. */
   tmax?: number;
   tmin?: number;
   purposeOptions?: PurposeOptions;
@@ -29,8 +29,11 @@ export interface SpecTestsOptions {
   describe?: (name: string, body: () => unknown) => unknown;
 }
 
-/** Registers one node:test test per transition of the spec `specFile` (a path), run against `purpose`. */
-export declare function specTests(specFile: string, purpose: PurposeExport | ClassDefinition | LearningPurpose,
+/**
+ * Registers one node:test test per transition of the spec `specFile` (a path), run against `purpose`:
+ * a typestate spec against a learning purpose, a register-automaton spec against a DataPurpose.
+ */
+export declare function specTests(specFile: string, purpose: PurposeExport | ClassDefinition | LearningPurpose | DataPurpose,
                                   options?: SpecTestsOptions): void;
 export interface TraceStep { state: string; input: string; expected: string; actual: string; }
 /**

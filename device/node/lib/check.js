@@ -42,9 +42,11 @@ function readReport(r) {
   return { report };
 }
 
-/// This transition's entry of the report (by state and input), or null when the CLI has none.
+/// This transition's entry of the report (by its name, as the plan and the check both name it: a
+/// register automaton may have several transitions of one location and input), or null when the CLI
+/// has none.
 function entryOf(report, tr) {
-  return report.tests.find((x) => x.state === tr.state && x.input === tr.input) ?? null;
+  return report.tests.find((x) => x.name === tr.name) ?? null;
 }
 
 /// This transition's test from the spec's one `typestar check --format json`: the CLI's status for

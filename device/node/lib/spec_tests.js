@@ -27,6 +27,11 @@
 //   A bad value is one failing test.
 // - A spec of another class, or whose callins or callbacks are not the purpose's, is one failing test
 //   `<Spec>.purpose` before any word runs.
+// - A register-automaton spec (`kind: register-automaton`) is checked the same way against a data
+//   purpose (DataPurpose, lib/data.js): one test per transition of the automaton (`<location>_<input>`),
+//   its generalised Algorithm 2 data words built and run by `typestar check`, a failure with its data
+//   trace and the proposal, a missing spec learned with SL*. A data device never waits: the options
+//   tmax / tmin are settings errors, TYPESTAR_TMAX / TYPESTAR_TMIN are not read.
 // - A crash of the class (an exception thrown outside any callin, a rejected promise, Node's
 //   ERR_INTERNAL_ASSERTION) is a device error, as in the agent (device.js watchCrashes): the test
 //   fails, and so does every test of the spec; never an answer.
@@ -41,7 +46,8 @@ const path = require('path');
 
 const { Agent, statusOf } = require('./agent');
 const { proposedPath, shellQuote, formatTrace, runCli, cliMissing } = require('./cli');
-const { NodeDevice, watchCrashes } = require('./device');
+const { watchCrashes } = require('./device');
+const { deviceFor } = require('./data');
 const { definitionOf } = require('./purpose');
 const { checkArgs, readReport, runChecked } = require('./check');
 
@@ -54,8 +60,9 @@ function envTrue(value) {
 
 /// The run's settings: the environment, else the options of specTests. `errors`: bad values, each
 /// naming where it came from. `bound`: a number, 'auto' or null (the CLI's default, or the spec's
-/// own bound); `boundFrom`: where it came from, for messages.
-function settings(options = {}) {
+/// own bound); `boundFrom`: where it came from, for messages. `data`: the purpose is a data device,
+/// which never waits: TYPESTAR_TMAX / TYPESTAR_TMIN are not read, the options tmax / tmin are errors.
+function settings(options = {}, data = false) {
   const env = process.env;
   const errors = [];
   const given = (v) => v !== undefined && v !== null && v !== '';
@@ -96,6 +103,11 @@ function settings(options = {}) {
   for (const [key, name, option] of [['tmaxMs', 'TYPESTAR_TMAX', 'tmax'], ['tminMs', 'TYPESTAR_TMIN', 'tmin']]) {
     let value = null;
     let from = null;
+    if (data) {
+      if (given(options[option]))
+        errors.push(`option ${option}: ${options.purposeName} is a data device (a register automaton), which never waits`);
+      continue;
+    }
     if (given(env[name])) {
       value = String(env[name]);
       from = `${name}=${value}`;
@@ -164,7 +176,9 @@ function loadSuite(cli, spec, bound, device) {
   if (r.error) throw new Error(cliMissing(cli, r.error));
   if (r.status !== 0) throw new Error(`the spec ${spec} does not load; no conformance test ran:\n${r.stderr.trim()}`);
   const suite = JSON.parse(r.stdout);
-  if (!Array.isArray(suite.transitions) || suite.transitions.some((t) => t.output === undefined) || !suite.device_mismatch)
+  const typestate = suite.kind === undefined;  // a register automaton's transitions have no single output
+  if (!Array.isArray(suite.transitions) || (typestate && suite.transitions.some((t) => t.output === undefined)) ||
+      !suite.device_mismatch)
     throw new Error(`the typestar CLI '${cli}' is too old: \`typestar suite --format json --device-status\` lists no transitions ` +
                     'or no device_mismatch');
   return suite;
@@ -204,7 +218,7 @@ class SpecRun {
     this.spec = spec;
     this.def = definition;
     this.options = options;
-    this.settings = settings(options);
+    this.settings = settings({ ...options, purposeName: definition.name }, definition.kind === 'data');
     this.agent = null;         // the agent serving the purpose to the CLI's check
     this.crash = null;         // the first crash of the class: every test fails on it
     this.checkRun = null;      // a Promise of the check's {report, unheard} or {error}
@@ -217,7 +231,7 @@ class SpecRun {
   makeDevice() {
     const { tminMs } = this.settings.timing;
     const timing = tminMs === undefined ? undefined : { tminMs };
-    return new NodeDevice(this.def, { variants: this.options.variants ?? 'compare', timing });
+    return deviceFor(this.def, { variants: this.options.variants ?? 'compare', timing });
   }
 
   /// Serves the purpose over loopback for the time of `body(url, token)` (the CLI checks through it).
@@ -305,19 +319,23 @@ function specTests(specFile, purpose, options = {}) {
   const test = options.test ?? require('node:test');
   const spec = path.resolve(specFile);
   watchSpec(spec);
-  const s = settings(options);
+  let definition = null;
+  let unusable = null;
+  try {
+    definition = definitionOf(purpose, options.purposeOptions ?? {}, 'the purpose');
+  } catch (e) {
+    unusable = e;
+  }
+  const s = settings({ ...options, purposeName: definition?.name }, definition?.kind === 'data');
   if (s.engine === 'local') warnLocalEngine();
   if (s.errors.length > 0) {
     setUpFailure(test, options, `${fallbackName(spec, options.name)}.settings`,
       `typestar: bad settings for ${spec}; no conformance test ran:\n${s.errors.map((e) => `  ${e}\n`).join('')}`);
     return;
   }
-  let definition;
-  try {
-    definition = definitionOf(purpose, options.purposeOptions ?? {}, 'the purpose');
-  } catch (e) {
+  if (unusable) {
     setUpFailure(test, options, `${fallbackName(spec, options.name)}.purpose`,
-      `typestar: the purpose for ${spec} is not usable: ${e.message}`);
+      `typestar: the purpose for ${spec} is not usable: ${unusable.message}`);
     return;
   }
   const run = new SpecRun(spec, definition, options);
