@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -428,6 +429,57 @@ TEST_F(NodeAgentTest, TheCliLearnsNodesStringDecoderAsAMealyDevice) {
     const auto checked = run_command({TYPESTAR_CLI_BIN, "check", out.string(), "--device", url()}, token);
     EXPECT_EQ(checked.code, 0) << checked.out << checked.err;
     std::filesystem::remove(out);
+}
+
+/// The spec text without its provenance block (it names the tool and the device).
+std::string without_provenance(const std::string& yaml) {
+    std::string out;
+    std::istringstream in(yaml);
+    bool skipping = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line == "provenance:") {
+            skipping = true;
+            continue;
+        }
+        if (skipping && line.rfind("  ", 0) == 0) continue;
+        skipping = false;
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_F(NodeAgentTest, TheCliLearnsNodesEventEmitterAsTheCommittedRegisterAutomaton) {
+    // A data device of the Node agent on a real class: Node core's events.EventEmitter, whose
+    // listener limit setMaxListeners(n) refuses n < 0 and getMaxListeners() answers (10 until set).
+    start({"--purpose", "event-emitter", "--port", "0"});
+    const auto status = json::parse(authorized("GET", url() + "/v1/status").body);
+    EXPECT_EQ(status["data"]["constants"],
+              json::parse(R"([{"name":"zero","type":"int","value":0},{"name":"ten","type":"int","value":10}])"));
+    const std::string committed = std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/node_event_emitter.yaml";
+    const auto dir = std::filesystem::temp_directory_path() / ("typestar-node-event-emitter-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::vector<std::string> token{std::string("TYPESTAR_DEVICE_TOKEN=") + kToken};
+    const auto learned = run_command({TYPESTAR_CLI_BIN, "learn", "--device", url(), "--out", (dir / "learned.yaml").string()}, token);
+    ASSERT_EQ(learned.code, 0) << learned.out << learned.err;
+    EXPECT_NE(learned.err.find("learned a register automaton with 4 locations"), std::string::npos) << learned.err;
+    EXPECT_EQ(without_provenance(read_file(dir / "learned.yaml")), without_provenance(read_file(committed)));
+    const auto checked = run_command({TYPESTAR_CLI_BIN, "check", committed, "--device", url()}, token);
+    EXPECT_EQ(checked.code, 0) << checked.out << checked.err;
+    // The spec with a wrong default (getMaxListeners answering 0 before any set) fails on the class.
+    std::string wrong = read_file(committed);
+    const std::string right = "{input: getMaxListeners, output: \"max(ten)\", to: l0}";
+    ASSERT_NE(wrong.find(right), std::string::npos);
+    wrong.replace(wrong.find(right), right.size(), "{input: getMaxListeners, output: \"max(zero)\", to: l0}");
+    std::ofstream(dir / "wrong.yaml") << wrong;
+    const auto failed = run_command({TYPESTAR_CLI_BIN, "check", (dir / "wrong.yaml").string(), "--device", url()}, token);
+    EXPECT_EQ(failed.code, 1) << failed.out << failed.err;
+    EXPECT_NE((failed.out + failed.err).find("expected max(0), got max(10)"), std::string::npos) << failed.out << failed.err;
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

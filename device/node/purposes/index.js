@@ -1,5 +1,5 @@
 // The learning purposes the Node agent serves (`--purpose NAME`, `--list`). Each entry makes a
-// ClassDefinition from the agent's options; the npm packages are loaded only by the purpose chosen.
+// ClassDefinition (or a data device's DataDefinition) from the agent's options; the npm packages are loaded only by the purpose chosen.
 'use strict';
 
 const purposes = {
@@ -34,6 +34,10 @@ const purposes = {
   'string-decoder': {
     describe: "Node core's string_decoder.StringDecoder('utf8') as a Mealy device (named outputs, no wait)",
     make: (o) => require('./string_decoder').stringDecoder(o),
+  },
+  'event-emitter': {
+    describe: "Node core's events.EventEmitter listener limit as a data device (a register automaton: setMaxListeners(n), getMaxListeners())",
+    make: () => require('./event_emitter').maxListeners(),
   },
   'net-socket': {
     describe: "Node core's net.Socket (this Node) against a loopback echo peer",
