@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "independence.hpp"
 #include "input_classes.hpp"
 #include "values.hpp"
 
@@ -407,6 +408,7 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle
         result.counterexample = first_difference(check, word, out);
         return !result.counterexample;
     };
+    internal::IndependenceCheck independence(spec);
     explore_classes(
         spec, oracle, queue,
         [&](const DataWord& word) {
@@ -415,6 +417,8 @@ RaSuiteResult check_register_automaton(const RegisterAutomaton& spec, DataOracle
         },
         [&](const DataWord& next) {
             if (!run(next)) return;
+            independence.check(oracle, next, oracle.query(next));  // the assumption the classes rely on
+            budget.charge();
             queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
         },
         [&] { return result.counterexample.has_value(); });
@@ -601,8 +605,10 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
         }
         return word.size();
     };
+    internal::IndependenceCheck independence(spec);
     explore_classes(
-        spec, oracle, queue, [](const DataWord&) { return true; },
+        spec, oracle, queue,
+        [](const DataWord&) { return true; },
         [&](const DataWord& next) {
             const std::size_t access_length = next.size() - 1;  // the dequeued word's
             const DataWord next_out = oracle.query(next);
@@ -617,6 +623,8 @@ RaSuiteResult check_register_transition(const RegisterAutomaton& spec, DataOracl
                     result.counterexample = RaCounterexample{next, next_out, why};
                 return;
             }
+            independence.check(oracle, next, next_out);  // the assumption the classes rely on
+            budget.charge();
             if (from == location && taken == transition) starts.push_back(next);
             queue_if_new(spec, check, next, config.max_states, seen, queue, result.truncated);
         },

@@ -69,7 +69,9 @@ std::vector<std::string> register_automaton_assumptions(std::size_t bound) {
     return {"the device's (location, register order type) states are told apart by data words of length <= " +
                 std::to_string(bound) + " after each transition (distinguisher bound B=" + std::to_string(bound) + ")",
             "one data value per class stands for the class: the device compares data only for equality (id) and "
-            "order (int), as the spec's guards do",
+            "order (int), as the spec's guards do, with no constant the signature does not declare (checked on "
+            "every explored word run again with its values moved up and down, keeping their order against the "
+            "constants)",
             "the steps after each transition are symbolic: each parameter equal to, or (where the spec's guards "
             "order) ordered against, each value the spec's guards compare it with where the spec is, else one fresh "
             "value, and equal to each value the spec held in a register and dropped (a parameter no guard reads "

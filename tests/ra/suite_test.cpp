@@ -390,5 +390,44 @@ TEST(RaSuite, SummaryNamesTheTypeOfItsStates) {
         << by_equality.summary();
 }
 
+/// A class that compares its data with a value its signature does not declare (Node's EventEmitter
+/// refuses setMaxListeners(n) below 0): a spec whose signature lacks the constant cannot say so, and
+/// one value per data class would pass it. The suite moves its words' values (keeping their order)
+/// and fails loudly, naming both words, instead of a verdict; with the constant declared it passes,
+/// and a class that only compares its data with each other passes moved words.
+TEST(RaSuite, ADeviceComparingWithAnUndeclaredConstantIsNoVerdict) {
+    const std::string head = "typestar: 2\nkind: register-automaton\nname: Limit\ncallins: [\"set(n: int)\"]\n"
+                             "callbacks: []\nreturns: [ok, range]\n";
+    const RaSpec truth = parse_register_spec(head + "constants: {zero: 0}\ninitial: l0\nlocations:\n  l0:\n"
+                                                    "    registers: []\n    transitions:\n"
+                                                    "      - {input: \"set(n)\", guard: \"n < zero\", output: range, to: l0}\n"
+                                                    "      - {input: \"set(n)\", guard: \"n >= zero\", output: ok, to: l0}\n",
+                                             "truth.yaml");
+    const RaSpec unaware = parse_register_spec(head + "constants: {}\ninitial: l0\nlocations:\n  l0:\n    registers: []\n"
+                                                      "    transitions:\n      - {input: \"set(n)\", output: ok, to: l0}\n",
+                                               "unaware.yaml");
+    SimulatorSul device(truth.automaton);
+    try {
+        (void)check_register_automaton(unaware.automaton, device);
+        FAIL() << "a verdict on a device that compares with an undeclared constant";
+    } catch (const Error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("does not compare its data only as the signature says"), std::string::npos) << m;
+        EXPECT_NE(m.find("set(0)/ok"), std::string::npos) << m;
+        EXPECT_NE(m.find("set(-16777216)/range"), std::string::npos) << m;
+        EXPECT_NE(m.find("declare that value as a constant"), std::string::npos) << m;
+    }
+    // One transition's test relies on the same assumption: no verdict either.
+    SimulatorSul device2(truth.automaton);
+    DataOracle oracle(device2, unaware.automaton);
+    EXPECT_THROW((void)check_register_transition(unaware.automaton, oracle, 0, 0, {}), Error);
+    // The signature with the constant: the moved words keep their order against it, and it passes.
+    SimulatorSul device3(truth.automaton);
+    EXPECT_FALSE(check_register_automaton(truth.automaton, device3).counterexample);
+    // A class comparing its data only with each other passes moved words (the priority queue).
+    SimulatorSul queue(testing::priority_queue2());
+    EXPECT_FALSE(check_register_automaton(testing::priority_queue2(), queue).counterexample);
+}
+
 }  // namespace
 }  // namespace typestar::ra
