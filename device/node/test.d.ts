@@ -41,7 +41,10 @@ export interface TraceStep { state: string; input: string; expected: string; act
  * @deprecated The runner no longer formats traces: `typestar check --format json` gives each failing test's `trace_text`.
  */
 export declare function formatTrace(steps: TraceStep[], indentBy?: number): string;
-/** `<spec without .yaml>.proposed.<ext>`. */
+/**
+ * `<spec without .yaml>.proposed.<ext>`.
+ * @deprecated The runner no longer names proposals: `typestar check --format json` writes them and says where (`proposal.file`).
+ */
 export declare function proposedPath(spec: string, ext: string): string;
 /** An environment variable's truth (set, non-empty, not 0/false/no/off). */
 export declare function envTrue(value: string | undefined): boolean;

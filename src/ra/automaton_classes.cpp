@@ -315,6 +315,7 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
     start.lb = b.initial;
     for (const auto& c : b.constants) start.max_seen = std::max(start.max_seen.value_or(c.value), c.value);
     std::set<std::string> seen{key_of(start)};
+    result.pairs.emplace_back(start.la, start.lb);
     ClassBudget budget(b, limits);
     std::vector<Node> level{start};
     for (std::size_t depth = 0; depth < max_depth && !level.empty(); ++depth) {
@@ -372,6 +373,7 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
                     }
                     if (seen.insert(key_of(m)).second) {
                         budget.check_states(seen.size());
+                        result.pairs.emplace_back(m.la, m.lb);
                         next_level.push_back(std::move(m));
                     }
                 });
@@ -385,6 +387,20 @@ ProductDifference product_difference(const RegisterAutomaton& a, const RegisterA
     }
     result.states = seen.size();
     return result;
+}
+
+std::vector<std::optional<std::size_t>> pair_locations(const RegisterAutomaton& stored,
+                                                       const RegisterAutomaton& proposal, const RaLimits& limits) {
+    std::vector<std::optional<std::size_t>> out(proposal.locations.size());
+    if (stored.inputs != proposal.inputs || stored.outputs != proposal.outputs) return out;  // no common words
+    // The search ends when no new product state is found (finitely many: locations and order types,
+    // bounded by `limits`); the depth only bounds the words' length.
+    const std::size_t depth = 4096;
+    const ProductDifference product =
+        product_difference(stored, proposal, depth, [](const DataWord&) { return false; }, limits);
+    for (const auto& [s, p] : product.pairs)
+        if (!out.at(p)) out[p] = s;
+    return out;
 }
 
 }  // namespace typestar::ra

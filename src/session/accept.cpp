@@ -1,10 +1,12 @@
 // `typestar accept`'s naming of an accepted proposal, per kind (SpecKind::accept): a typestate keeps
 // the stored spec's state names (the pairing `typestar diff` uses) and asks only for the names of
-// new states; a register automaton keeps the proposal's location names (register automata have no
-// pairing of locations with the stored spec's) except those chosen with --name.
+// new states; a register automaton keeps the stored spec's location names where the product of both
+// automata pairs the locations (ra::pair_locations), the proposal's elsewhere, and those chosen with
+// --name.
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -167,29 +169,74 @@ AcceptedProposal accept_typestate(const Document* stored_document, const Documen
     return {spec::write_spec(accepted), std::move(what)};
 }
 
-AcceptedProposal accept_register(const Document& proposal, const AcceptNames& o) {
+std::vector<bool> name_locations_like(const ra::RaSpec& stored, ra::RaSpec& proposal) {
+    auto& locations = proposal.automaton.locations;
+    std::vector<bool> kept(locations.size(), false);
+    std::vector<std::optional<std::size_t>> pairs;
+    try {
+        pairs = ra::pair_locations(stored.automaton, proposal.automaton);
+    } catch (const typestar::Error&) {
+        return kept;  // a product past the RA limits: the proposal's names
+    }
+    // The stored name of each paired location, each stored location named once (the first in the
+    // pairing's breadth-first order: a stored location the proposal split keeps its name on one).
+    std::vector<std::string> names(locations.size());
+    std::vector<bool> used(stored.automaton.locations.size(), false);
+    for (std::size_t p = 0; p < locations.size(); ++p)
+        if (pairs[p] && !used[*pairs[p]]) {
+            used[*pairs[p]] = true;
+            names[p] = stored.automaton.locations[*pairs[p]].name;
+            kept[p] = true;
+        }
+    std::set<std::string> taken;
+    for (std::size_t p = 0; p < locations.size(); ++p)
+        if (kept[p]) taken.insert(names[p]);
+    for (std::size_t p = 0; p < locations.size(); ++p) {
+        if (kept[p]) continue;
+        names[p] = locations[p].name;
+        for (std::size_t n = locations.size(); taken.count(names[p]) > 0; ++n) names[p] = "l" + std::to_string(n);
+        taken.insert(names[p]);
+    }
+    for (std::size_t p = 0; p < locations.size(); ++p) locations[p].name = names[p];
+    return kept;
+}
+
+AcceptedProposal accept_register(const Document* stored_document, const Document& proposal, const AcceptNames& o) {
     ra::RaSpec accepted = *proposal.automaton;
     auto& locations = accepted.automaton.locations;
+    std::vector<std::string> given;  // the proposal file's names, which --name refers to
+    for (const auto& l : locations) given.push_back(l.name);
+    const ra::RaSpec* stored =
+        stored_document != nullptr && stored_document->automaton ? &*stored_document->automaton : nullptr;
+    const std::vector<bool> kept = stored ? name_locations_like(*stored, accepted) : std::vector<bool>(locations.size());
     std::size_t renamed = 0;
     for (const auto& n : o.names) {
         const auto eq = n.find('=');
         const std::string from = eq == std::string::npos ? n : n.substr(0, eq);
         const std::string to = eq == std::string::npos ? std::string() : n.substr(eq + 1);
-        const auto it = std::find_if(locations.begin(), locations.end(), [&](const auto& l) { return l.name == from; });
         if (eq == std::string::npos || from.empty() || to.empty())
             refuse("--name " + n + ": expected --name NEW=Chosen (a location of the proposal, then its new name)");
-        if (it == locations.end())
+        const auto it = std::find(given.begin(), given.end(), from);
+        if (it == given.end())
             refuse("--name " + n + ": the proposal " + proposal.path + " has no location '" + from + "'");
+        const std::size_t i = static_cast<std::size_t>(it - given.begin());
+        if (kept[i])
+            refuse("--name " + n + ": '" + from + "' is the stored location '" + locations[i].name +
+                   "' (same behaviour); stored names are kept");
         if (!good_state_name(to) ||
             std::any_of(locations.begin(), locations.end(), [&](const auto& l) { return l.name == to; }))
             refuse("--name " + n + ": '" + to + "' is not a free location name ([A-Za-z0-9_.-], not starting "
                    "with __, not a name the proposal already has)");
-        it->name = to;
+        locations[i].name = to;
         ++renamed;
     }
-    std::string what = std::to_string(locations.size()) + " locations (the proposal's names" +
-                       (renamed > 0 ? ", " + std::to_string(renamed) + " renamed" : std::string()) +
-                       ": register automata have no pairing with the stored names)";
+    std::size_t with_stored = 0;
+    for (const bool k : kept) with_stored += k ? 1 : 0;
+    std::string what = std::to_string(locations.size()) + " locations (";
+    what += stored ? std::to_string(with_stored) + " with their stored names, " +
+                         std::to_string(locations.size() - with_stored) + " new"
+                   : std::string("the proposal's names");
+    what += (renamed > 0 ? ", " + std::to_string(renamed) + " renamed" : std::string()) + ")";
     return {ra::write_register_spec(accepted), std::move(what)};
 }
 

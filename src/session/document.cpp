@@ -700,9 +700,9 @@ public:
     }
     [[nodiscard]] std::string answer_word(const TestResult&, SpecTestRun&) const override { return {}; }
     [[nodiscard]] std::string changes(const DocumentProposal&, const TransitionTest&) const override { return {}; }
-    [[nodiscard]] AcceptedProposal accept(const Document*, const Document& proposal,
+    [[nodiscard]] AcceptedProposal accept(const Document* stored, const Document& proposal,
                                           const AcceptNames& names) const override {
-        return detail::accept_register(proposal, names);  // the proposal's names: no pairing of locations
+        return detail::accept_register(stored, proposal, names);
     }
 };
 

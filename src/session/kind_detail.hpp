@@ -4,7 +4,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "typestar/ra/format.hpp"
 #include "typestar/session/kind.hpp"
 
 namespace typestar::detail {
@@ -18,7 +20,13 @@ namespace typestar::detail {
 
 [[nodiscard]] DocumentProposal propose_register(const DocumentProposalRequest& request);
 [[nodiscard]] bool register_explains(const Document& proposal, const TestResult& failure);
-[[nodiscard]] AcceptedProposal accept_register(const Document& proposal, const AcceptNames& names);
+[[nodiscard]] AcceptedProposal accept_register(const Document* stored, const Document& proposal,
+                                               const AcceptNames& names);
+/// Gives the locations of `proposal` that ra::pair_locations pairs with a location of `stored` that
+/// location's name (each stored name once, in the pairing's order); the others keep their names, or
+/// (a name now taken) get the first free `l<N>`. Returns, per location, whether it has a stored name.
+/// A product too large to pair (past the RA limits) leaves every name as it is.
+std::vector<bool> name_locations_like(const ra::RaSpec& stored, ra::RaSpec& proposal);
 
 /// The kind registered with register_spec_kind for `id`, or null.
 [[nodiscard]] const SpecKind* registered_kind(DocumentKind id) noexcept;

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "grouped.hpp"
+#include "kind_detail.hpp"
 #include "proposal_flow.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/ra/suite.hpp"
@@ -259,6 +260,7 @@ RegisterProposal propose_register_spec(const RegisterProposalRequest& r) {
         if (auto reused = reuse_shared(r, sharing)) return std::move(*reused);
         learn(r, p);
         if (!p.spec) return p;
+        if (r.stored) (void)detail::name_locations_like(*r.stored, *p.spec);  // the stored names, as accept gives them
         p.yaml = ra::write_register_spec(*p.spec);
         if (r.mode != ProposalMode::Print) {
             const WrittenProposal w = detail::write_proposal_text(r.spec, p.yaml, r.mode == ProposalMode::Update);

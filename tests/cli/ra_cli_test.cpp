@@ -218,23 +218,27 @@ TEST_F(RaCli, AcceptTakesARegisterAutomatonProposalThroughTheSameChecks) {
               std::string::npos)
         << mixed.err;
     EXPECT_EQ(read(dir_ / "mixed.yaml"), read(kSpec));
-    // The poll mutant's proposal: written atomically, one location renamed, the proposal files gone.
+    // The poll mutant's proposal: the stored names where paired (--name only for a new location), written
+    // atomically, the proposal files gone.
     std::ofstream(dir_ / "pq.proposed.dot") << "digraph {}\n";
     const Result bad_name = run({"accept", "pq.yaml", "--name", "nowhere=Empty"});
     EXPECT_EQ(bad_name.status, 2);
     EXPECT_NE(bad_name.err.find("has no location 'nowhere'"), std::string::npos) << bad_name.err;
-    const Result accepted = run({"accept", "pq.yaml", "--name", "l0=Empty"});
+    const Result stored_name = run({"accept", "pq.yaml", "--name", "l0=Empty"});  // paired: the stored name stays
+    EXPECT_EQ(stored_name.status, 2);
+    EXPECT_NE(stored_name.err.find("'l0' is the stored location 'l0' (same behaviour); stored names are kept"),
+              std::string::npos)
+        << stored_name.err;
+    const Result accepted = run({"accept", "pq.yaml"});
     ASSERT_EQ(accepted.status, 0) << accepted.out << accepted.err;
-    EXPECT_NE(accepted.out.find("accepted pq.proposed.yaml as pq.yaml: 8 locations (the proposal's names, 1 renamed"),
+    EXPECT_NE(accepted.out.find("accepted pq.proposed.yaml as pq.yaml: 8 locations (8 with their stored names, 0 new)"),
               std::string::npos)
         << accepted.out;
     EXPECT_NE(accepted.out.find("removed pq.proposed.yaml pq.proposed.dot"), std::string::npos) << accepted.out;
     EXPECT_FALSE(fs::exists(dir_ / "pq.proposed.yaml"));
     EXPECT_FALSE(fs::exists(dir_ / "pq.proposed.dot"));
     const ra::RaSpec written = ra::load_register_spec(dir_ / "pq.yaml");
-    ra::RaSpec mutant = ra::load_register_spec(kFixtures + "/pq_poll_mutant.yaml");
-    mutant.automaton.locations[mutant.automaton.initial].name = "Empty";
-    EXPECT_EQ(written, mutant);
+    EXPECT_EQ(written, ra::load_register_spec(kFixtures + "/pq_poll_mutant.yaml"));  // paired names: the same
     EXPECT_EQ(run({"diff", "pq.yaml", kFixtures + "/pq_poll_mutant.yaml"}).status, 0);  // the proposal's behaviour
 }
 

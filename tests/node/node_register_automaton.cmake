@@ -145,11 +145,21 @@ if(EXISTS "${proposed}")
   message(FATAL_ERROR "a proposal was written under CI: ${proposed}")
 endif()
 
-# 6. Update mode: the spec rewritten, every test whose answer it explains passes; then the upgrade passes.
+# 6. Update mode: the spec rewritten, keeping the team's location name (the initial location renamed
+# Empty by hand: the re-learned automaton's is paired with it), every test whose answer it explains
+# passes; then the upgrade passes.
+string(REPLACE "initial: l0\n" "initial: Empty\n" named "${updated}")
+string(REPLACE "  l0:\n" "  Empty:\n" named "${named}")
+string(REPLACE "to: l0}" "to: Empty}" named "${named}")
+file(WRITE "${spec}" "${named}")
 node_test(pass test/stack.test.js TYPESTAR_UPDATE=1 STACK_UPGRADE=1)
 expect("Update mode: wrote ${spec}; review and commit it.")
-expect("typestar: BoundedStack.l0_push: the device's answer is in the updated spec (update mode: wrote ${spec}).")
+expect("typestar: BoundedStack.Empty_push: the device's answer is in the updated spec (update mode: wrote ${spec}).")
 expect("# fail 0\n")
+file(READ "${spec}" rewritten)
+if(NOT rewritten MATCHES "initial: Empty\n" OR NOT rewritten MATCHES "\n  Empty:\n")
+  message(FATAL_ERROR "update mode did not keep the stored location name Empty:\n${rewritten}")
+endif()
 node_test(pass test/stack.test.js STACK_UPGRADE=1)
 expect("# pass 9\n")
 file(WRITE "${spec}" "${updated}")

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -212,25 +213,61 @@ TEST_F(ThirdKind, ItsProposalIsNamedWrittenAndSharedByTheOneWorkflow) {
     for (const auto& f : remove_proposal_files(spec)) EXPECT_EQ(f, "door.proposed.yaml");
 }
 
-TEST(KindAccept, ARegisterAutomatonKeepsTheProposalsLocationsExceptThoseNamed) {
+/// A register-automaton proposal takes the stored spec's location names where the product of both
+/// automata pairs the locations (the words both answer alike reach them), its own elsewhere, and
+/// --name for a new location only; as a typestate's accept keeps the stored state names.
+TEST(KindAccept, ARegisterAutomatonKeepsTheStoredLocationNamesWherePaired) {
     const std::string path = std::string(TYPESTAR_SOURCE_DIR) + "/specs/ra/std_priority_queue.yaml";
-    const Document proposal = load_document(path);
-    ASSERT_TRUE(proposal.automaton.has_value());
-    const std::string from = proposal.automaton->automaton.locations.at(0).name;
-    const SpecKind& kind = kind_of(proposal);
-    const AcceptedProposal same = kind.accept(&proposal, proposal, {path, {}, false});
-    EXPECT_EQ(same.yaml, ra::write_register_spec(*proposal.automaton));
-    EXPECT_NE(same.what.find("the proposal's names"), std::string::npos) << same.what;
-    const AcceptedProposal renamed = kind.accept(&proposal, proposal, {path, {from + "=Empty"}, false});
-    const ra::RaSpec written = ra::parse_register_spec(renamed.yaml, "accepted.yaml");
-    EXPECT_EQ(written.automaton.locations.at(0).name, "Empty");
-    EXPECT_NE(renamed.what.find("1 renamed"), std::string::npos) << renamed.what;
-    try {
-        (void)kind.accept(&proposal, proposal, {path, {"nowhere=X"}, false});
-        ADD_FAILURE() << "a name of no location was taken";
-    } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("has no location 'nowhere'"), std::string::npos) << e.what();
+    const std::string text = slurp(path);
+    const fs::path dir = fs::temp_directory_path() / ("typestar_kind_accept_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    // The stored spec: the same automaton, its initial location named by the team.
+    std::string named = text;
+    for (const std::string& from : {std::string("to: l0}"), std::string("initial: l0\n"), std::string("  l0:\n")}) {
+        std::string to = from;
+        to.replace(to.find("l0"), 2, "Empty");
+        for (std::size_t at; (at = named.find(from)) != std::string::npos;) named.replace(at, from.size(), to);
     }
+    std::ofstream(dir / "stored.yaml") << named;
+    // The proposal: the generated names, and a copy of the initial location (`again`) that a poll of
+    // the empty queue now reaches: the stored spec has no location of its own for it.
+    std::string grown = text;
+    const std::string poll = "{input: poll, output: nok, to: l0}";
+    ASSERT_NE(grown.find(poll), std::string::npos);
+    grown.replace(grown.find(poll), poll.size(), "{input: poll, output: nok, to: again}");
+    const std::string l1 = "  l1:\n";
+    grown.insert(grown.find(l1), "  again:\n    registers: []\n    transitions:\n"
+                                 "      - {input: \"offer(p)\", output: ok, assign: {r1: p}, to: l1}\n"
+                                 "      - {input: poll, output: nok, to: again}\n");
+    std::ofstream(dir / "stored.proposed.yaml") << grown;
+    const Document stored = load_document(dir / "stored.yaml");
+    const Document proposal = load_document(dir / "stored.proposed.yaml");
+    ASSERT_TRUE(proposal.automaton.has_value() && stored.automaton.has_value());
+    const SpecKind& kind = kind_of(proposal);
+    const AcceptedProposal accepted = kind.accept(&stored, proposal, {dir / "stored.yaml", {}, false});
+    const ra::RaSpec written = ra::parse_register_spec(accepted.yaml, "accepted.yaml");
+    EXPECT_EQ(written.automaton.locations.at(written.automaton.initial).name, "Empty");
+    EXPECT_NE(accepted.yaml.find("  again:\n"), std::string::npos) << accepted.yaml;  // new: its own name
+    EXPECT_NE(accepted.what.find("9 locations (8 with their stored names, 1 new)"), std::string::npos) << accepted.what;
+    // --name names a new location; a stored one keeps its name.
+    const AcceptedProposal renamed = kind.accept(&stored, proposal, {dir / "stored.yaml", {"again=Drained"}, false});
+    EXPECT_NE(renamed.yaml.find("  Drained:\n"), std::string::npos) << renamed.yaml;
+    EXPECT_NE(renamed.what.find("1 renamed"), std::string::npos) << renamed.what;
+    for (const std::string& refused : {std::string("l0=Start"), std::string("nowhere=X")}) {
+        try {
+            (void)kind.accept(&stored, proposal, {dir / "stored.yaml", {refused}, false});
+            ADD_FAILURE() << "--name " << refused << " was taken";
+        } catch (const std::invalid_argument& e) {
+            const std::string why = refused == "l0=Start" ? "is the stored location 'Empty' (same behaviour)"
+                                                          : "has no location 'nowhere'";
+            EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+        }
+    }
+    // Without a stored spec: the proposal's names.
+    const AcceptedProposal first = kind.accept(nullptr, proposal, {dir / "stored.yaml", {}, false});
+    EXPECT_EQ(first.yaml, ra::write_register_spec(*proposal.automaton));
+    EXPECT_NE(first.what.find("the proposal's names"), std::string::npos) << first.what;
+    fs::remove_all(dir);
 }
 
 TEST(KindAccept, ATypestateKeepsTheStoredStateNames) {

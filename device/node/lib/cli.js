@@ -1,13 +1,15 @@
 // The typestar CLI as the node:test runner talks to it (runCli: never a verdict from a crash of the
-// CLI), and the small text helpers of the runner's own messages (the proposal's file name, shell
-// quoting; formatTrace, deprecated: the CLI's JSON carries each failure's trace as text). Policy stays
+// CLI), and the small text helpers of the runner's own messages (shell quoting; proposedPath and
+// formatTrace, deprecated: the CLI names proposals and its JSON carries each failure's trace as text). Policy stays
 // in the CLI: nothing here decides a verdict or a proposal.
 'use strict';
 
 const { spawn } = require('child_process');
 const path = require('path');
 
-/// `<spec without .yaml>.proposed.<ext>`, as the gtest plugin names proposals.
+/// `<spec without .yaml>.proposed.<ext>`, as the gtest plugin names proposals. Deprecated (kept for
+/// one release; the runner no longer uses it): the CLI names and writes proposals, and its JSON says
+/// where (`proposal.file`).
 function proposedPath(spec, ext) {
   const e = path.extname(spec);
   const base = e === '.yaml' || e === '.yml' ? spec.slice(0, -e.length) : spec;

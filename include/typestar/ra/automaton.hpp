@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -247,6 +248,9 @@ struct ProductDifference {
     /// A candidate word `confirm` rejected was skipped (the symbolic comparison and the concrete one
     /// disagree on a corner of the fresh-value semantics): the search is then not conclusive.
     bool inconclusive = false;
+    /// (location of a, location of b) of each product state explored, breadth-first, the start first:
+    /// each is reached by a word on which both answer alike.
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
 };
 /// Compares `a` and `b` (same inputs and outputs, by index) breadth-first over their product: states
 /// are (location of a, location of b, order type of both register valuations, the constants, the
@@ -260,6 +264,14 @@ struct ProductDifference {
                                                    std::size_t max_depth,
                                                    const std::function<bool(const DataWord&)>& confirm,
                                                    const RaLimits& limits = RaLimits::from_environment());
+
+/// For each location of `proposal`, the location of `stored` that the shortest data word on which
+/// both answer alike leads to (the product search of product_difference; the first such word, breadth
+/// first), or nullopt when no such word reaches it. How a re-learned automaton keeps the stored
+/// spec's location names. Throws typestar::Error naming a knob past `limits`.
+[[nodiscard]] std::vector<std::optional<std::size_t>> pair_locations(
+    const RegisterAutomaton& stored, const RegisterAutomaton& proposal,
+    const RaLimits& limits = RaLimits::from_environment());
 
 /// The order type of `registers` (values of location `location`'s registers) relative to each other
 /// and to the automaton's constants and guard literals: two valuations with the same order type
