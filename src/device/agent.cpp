@@ -766,6 +766,22 @@ std::size_t Agent::sessions() const { return impl_->sessions_alive(); }
 
 std::size_t Agent::faults_injected() const { return impl_->injected; }
 
+std::unique_ptr<Agent> make_agent(DeviceKind kind, std::function<OpenedDevice()> make, AgentConfig config) {
+    if (kind == DeviceKind::Data)
+        return std::make_unique<Agent>(DataDevices{[make] {
+                                           OpenedDevice d = make();
+                                           if (!d.data) throw DeviceError("no data device to serve");
+                                           return std::move(d.data);
+                                       }},
+                                       std::move(config));
+    return std::make_unique<Agent>(AnyDevices{[make] {
+                                       OpenedDevice d = make();
+                                       if (!d.typestate) throw DeviceError("no device to serve");
+                                       return std::move(d.typestate);
+                                   }},
+                                   std::move(config));
+}
+
 }  // namespace typestar
 
 namespace typestar::detail {

@@ -97,6 +97,34 @@ OpenedDevice open_device(const std::string& url, const DeviceOptions& options, D
     return opened;
 }
 
+DeviceDescription OpenedDevice::describe() const { return typestate ? typestate->describe() : data->describe(); }
+
+std::string OpenedDevice::name() const { return typestate ? typestate->name() : data->name(); }
+
+DeviceKind DeviceFactories::kind() const noexcept {
+    return data ? DeviceKind::Data : typestate ? DeviceKind::Typestate : DeviceKind::Any;
+}
+
+const char* device_noun(DeviceKind kind) noexcept { return kind == DeviceKind::Data ? "data device" : "device"; }
+
+OpenedDevice open_or_make_device(const std::string& url, DeviceKind kind, const DeviceFactories& factories,
+                                 const DeviceOptions& options) {
+    if (!url.empty()) return open_device(url, options, kind);
+    OpenedDevice made;
+    if (kind == DeviceKind::Data) {
+        if (!factories.data) return made;
+        if (!(made.data = factories.data())) throw std::invalid_argument("the data device factory returned no device");
+        return made;
+    }
+    if (!factories.typestate) return made;
+    if (!(made.typestate = factories.typestate()))
+        throw std::invalid_argument("the device factory returned no device");
+    if (!options.timing.empty() && !made.typestate->override_timing(options.timing))
+        throw std::invalid_argument(made.typestate->name() + ": " + options.timing.origin +
+                                    ": the device has no timing to set");
+    return made;
+}
+
 std::unique_ptr<Device> make_device(const std::string& url, const DeviceOptions& options) {
     return std::move(open_device(url, options, DeviceKind::Typestate).typestate);
 }

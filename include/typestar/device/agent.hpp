@@ -19,6 +19,7 @@
 
 #include "typestar/device/connection.hpp"
 #include "typestar/device/data_device.hpp"
+#include "typestar/device/factory.hpp"
 #include "typestar/device/inprocess.hpp"
 
 namespace typestar {
@@ -78,6 +79,13 @@ struct DataDevices {
     /// Makes one data device per concurrent session (called under the agent's lock, one at a time).
     std::function<std::unique_ptr<DataDevice>()> make;
 };
+
+class Agent;
+
+/// An agent serving the devices `make` opens (one per concurrent session), each of `kind`: Data
+/// serves them as data devices (DataDevices), any other kind as AnyDevices. Throws like Agent's
+/// constructors; `make` throws or returns no device of that kind: that session is not created.
+[[nodiscard]] std::unique_ptr<Agent> make_agent(DeviceKind kind, std::function<OpenedDevice()> make, AgentConfig config);
 
 /// Serves devices made by `factory` (one per concurrent session) over HTTP /v1.
 class Agent {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,11 +48,29 @@ enum class DeviceKind {
     Data,       ///< a DataDevice (register automaton)
 };
 
-/// What open_device made: exactly one of the two is set.
+/// What open_device made: exactly one of the two is set (open_or_make_device: none when there is
+/// no device to make).
 struct OpenedDevice {
     std::unique_ptr<Device> typestate;
     std::unique_ptr<DataDevice> data;
+    /// Whether a device is open.
+    explicit operator bool() const noexcept { return typestate || data; }
+    /// The open device's description (name, class, framework). Precondition: a device is open.
+    [[nodiscard]] DeviceDescription describe() const;
+    /// The open device's name. Precondition: a device is open.
+    [[nodiscard]] std::string name() const;
 };
+
+/// The device factories a front end registered a spec with (a gtest registration): at most one set.
+struct DeviceFactories {
+    std::function<std::unique_ptr<Device>()> typestate;
+    std::function<std::unique_ptr<DataDevice>()> data;
+    /// The kind of device they make: Typestate or Data, or Any when neither is set.
+    [[nodiscard]] DeviceKind kind() const noexcept;
+};
+
+/// How messages name a device of `kind` (and its factory): "data device", else "device".
+[[nodiscard]] const char* device_noun(DeviceKind kind) noexcept;
 
 /// The one opening of a device URL (see the header comment): a typestate device or a data device,
 /// as the URL (a model file's kind, an agent's status) says; `kind` refuses the other one. Throws
@@ -60,6 +79,13 @@ struct OpenedDevice {
 /// refused kind.
 [[nodiscard]] OpenedDevice open_device(const std::string& url, const DeviceOptions& options = {},
                                        DeviceKind kind = DeviceKind::Any);
+
+/// A front end's device of `kind`: `url`'s when it is not empty (open_device), else one made by the
+/// factory of `kind` in `factories` (a typestate device gets `options.timing` as open_device gives
+/// it). Empty when there is no URL and no such factory. Throws like open_device, and
+/// std::invalid_argument when the factory returns no device.
+[[nodiscard]] OpenedDevice open_or_make_device(const std::string& url, DeviceKind kind,
+                                               const DeviceFactories& factories, const DeviceOptions& options = {});
 
 /// The typestate device named by `url`: open_device(url, options, DeviceKind::Typestate). Throws std::invalid_argument for an unknown
 /// scheme or class name (listing the known ones), SpecError for a bad spec file, DeviceError for an

@@ -57,9 +57,8 @@ void register_spec_tests(const std::filesystem::path& spec, DeviceFactory factor
                          std::source_location where) {
     Registry& r = registry();
     const std::lock_guard<std::mutex> lock(r.mutex);
-    const DeviceKind made = factory ? DeviceKind::Typestate : DeviceKind::Any;  // none: --typestar_device's
-    detail::Registration registration{spec, std::move(factory), std::move(options), where.file_name(),
-                                      static_cast<int>(where.line()), {}, made};
+    detail::Registration registration{spec, {std::move(factory), {}}, std::move(options), where.file_name(),
+                                      static_cast<int>(where.line())};
     if (r.initialized)
         register_now(r, std::move(registration));
     else
@@ -70,8 +69,8 @@ void register_spec_tests(const std::filesystem::path& spec, DataDeviceFactory fa
                          std::source_location where) {
     Registry& r = registry();
     const std::lock_guard<std::mutex> lock(r.mutex);
-    detail::Registration registration{spec, {}, std::move(options), where.file_name(), static_cast<int>(where.line()),
-                                      std::move(factory), DeviceKind::Data};
+    detail::Registration registration{spec, {{}, std::move(factory)}, std::move(options), where.file_name(),
+                                      static_cast<int>(where.line())};
     if (r.initialized)
         register_now(r, std::move(registration));
     else

@@ -69,9 +69,7 @@ int serve_devices(const std::vector<SpecTests*>& specs, const Settings& settings
         config.port = static_cast<std::uint16_t>(served == 1 ? port : 0);
         config.token = token;
         try {
-            auto agent = s->device_kind() == DeviceKind::Data
-                             ? std::make_unique<Agent>(DataDevices{[s] { return s->make_data_device(); }}, config)
-                             : std::make_unique<Agent>(AnyDevices{[s] { return s->make_device(); }}, config);
+            auto agent = make_agent(s->device_kind(), [s] { return s->make_device(); }, config);
             agent->start();  // makes a first device: a factory that throws stops here
             std::printf("typestar: serving %s at %s (spec %s)\n", s->suite_name().c_str(), agent->url().c_str(),
                         s->path().string().c_str());

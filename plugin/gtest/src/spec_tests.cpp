@@ -28,8 +28,6 @@
 
 namespace typestar::detail {
 
-std::unique_ptr<Device> device_from_url(const std::string& url) { return make_device(url); }
-
 std::filesystem::path resolve_spec_path(const std::filesystem::path& spec, const std::string& file) {
     if (spec.is_absolute()) return spec.lexically_normal();
     const std::filesystem::path source(file);
@@ -66,20 +64,20 @@ SpecTests::SpecTests(Registration registration, std::string binary)
     std::error_code ec;
     const bool exists = std::filesystem::exists(path_, ec);
     // The kind is the session's: the document's, else (a spec to learn) the registration's device's.
-    kind_ = &spec_kind_of(path_, reg_.device_kind);
+    kind_ = &spec_kind_of(path_, reg_.factories.kind());
     if (!exists) return;  // learned on first run
     file_text_ = read_file(path_);
     try {
         // The session reads the document and its kind; the plan is the kind's.
         Document document = load_document(path_);
-        if (!document.spec && !document.automaton)
+        if (document.format == DocumentFormat::MealyDot)
             throw std::invalid_argument("a Mealy machine is not a spec: turn it into one with `typestar import " +
                                         path_.string() + "`");
         kind_ = &kind_of(document);
-        if (reg_.device_kind != DeviceKind::Any && reg_.device_kind != kind_->device_kind())
+        const DeviceKind registered = reg_.factories.kind();
+        if (registered != DeviceKind::Any && registered != kind_->device_kind())
             throw std::invalid_argument("a " + std::string(kind_->noun()) + ", registered with a " +
-                                        (reg_.device_kind == DeviceKind::Data ? "data " : "") +
-                                        "device factory");
+                                        device_noun(registered) + " factory");
         tests_ = kind_->test_plan(document);
         document_ = std::move(document);
     } catch (const std::exception&) {
@@ -128,22 +126,23 @@ bool SpecTests::answers_to(const std::string& name) const {
 }
 
 namespace {
-/// --typestar_tmax / TYPESTAR_TMAX (and tmin) over the device's own, whichever made it.
-void apply_timing_settings(Device& d) {
+/// The device options of the settings: --typestar_tmax / TYPESTAR_TMAX (and tmin) over the device's
+/// own, whichever made it.
+DeviceOptions device_options() {
     const Settings& s = settings();
-    TimingOverride timing;
-    if (s.tmax_ms) timing.tmax = std::chrono::milliseconds(static_cast<long long>(*s.tmax_ms));
-    if (s.tmin_ms) timing.tmin = std::chrono::milliseconds(static_cast<long long>(*s.tmin_ms));
-    timing.origin = s.timing_origin;
-    if (!timing.empty() && !d.override_timing(timing))
-        throw std::invalid_argument(d.name() + ": " + timing.origin + ": the device has no timing to set");
+    DeviceOptions options;
+    if (s.tmax_ms) options.timing.tmax = std::chrono::milliseconds(static_cast<long long>(*s.tmax_ms));
+    if (s.tmin_ms) options.timing.tmin = std::chrono::milliseconds(static_cast<long long>(*s.tmin_ms));
+    options.timing.origin = s.timing_origin;
+    return options;
 }
 }  // namespace
 
-std::unique_ptr<Device> SpecTests::make_device() const {
-    std::unique_ptr<Device> d = !settings().device.empty() ? device_from_url(settings().device)
-                                                           : made_by(reg_.factory, "device");
-    apply_timing_settings(*d);
+OpenedDevice SpecTests::make_device() const {
+    OpenedDevice d = open_or_make_device(settings().device, kind_->device_kind(), reg_.factories, device_options());
+    if (!d)
+        throw std::invalid_argument("no device: " + path_.string() + " is registered without a " +
+                                    device_noun(kind_->device_kind()) + " factory (and no --typestar_device)");
     return d;
 }
 
@@ -178,39 +177,24 @@ bool SpecTests::open() {
         device_tried_ = true;
         subject_.url = settings().device.empty() ? reg_.options.device_url : settings().device;
         try {
-            if (kind_->device_kind() == DeviceKind::Data) {
-                if (!settings().device.empty())
-                    subject_.device.data = typestar::make_data_device(settings().device);
-                else if (reg_.data_factory && !(subject_.device.data = reg_.data_factory()))
-                    broken_ = "the device factory returned no device";
-            } else {
-                if (!settings().device.empty())
-                    subject_.device.typestate = device_from_url(settings().device);
-                else if (reg_.factory && !(subject_.device.typestate = reg_.factory()))
-                    broken_ = "the device factory returned no device";
-                if (subject_.device.typestate) apply_timing_settings(*subject_.device.typestate);
-            }
-            if (!subject_.device.typestate && !subject_.device.data && broken_.empty())
+            subject_.device =
+                open_or_make_device(settings().device, kind_->device_kind(), reg_.factories, device_options());
+            if (!subject_.device)
                 unavailable_ = std::string("no device: register the spec with a ") +
-                               (kind_->device_kind() == DeviceKind::Data ? "data " : "") +
-                               "device factory, or pass --typestar_device=URL (or set TYPESTAR_DEVICE)";
+                               device_noun(kind_->device_kind()) +
+                               " factory, or pass --typestar_device=URL (or set TYPESTAR_DEVICE)";
         } catch (const std::exception&) {
             record_device_error(unavailable_, broken_);
         }
     }
-    if (subject_.device.typestate || subject_.device.data) return true;
+    if (subject_.device) return true;
     report_no_device(path_, broken_, unavailable_, skip_reason_);
     return false;
 }
 
 std::string SpecTests::opened_device_name() {
     if (!open()) return {};
-    return subject_.device.typestate ? subject_.device.typestate->name() : subject_.device.data->name();
-}
-
-std::unique_ptr<DataDevice> SpecTests::make_data_device() const {
-    if (!settings().device.empty()) return typestar::make_data_device(settings().device);
-    return made_by(reg_.data_factory, "data device");
+    return subject_.device.name();
 }
 
 SpecTestRun* SpecTests::test_run() {
@@ -301,9 +285,8 @@ std::string SpecTests::reproduce(const std::string& test) const {
     // A factory device that another process can reach is named by its URL (an agent's http://
     // URL, an exec: binary: DeviceDescription::name); any other one this binary serves
     // (--typestar_serve).
-    if (url.empty() && (subject_.device.typestate || subject_.device.data)) {
-        const std::string name = subject_.device.typestate ? subject_.device.typestate->describe().name
-                                                           : subject_.device.data->describe().name;
+    if (url.empty() && subject_.device) {
+        const std::string name = subject_.device.describe().name;
         if (name.rfind("http://", 0) == 0 || name.rfind("exec:", 0) == 0) url = name;
     }
     if (url.empty()) url = "exec:" + binary_ + "#" + suite_name_;

@@ -39,23 +39,17 @@ private:
     std::function<void()> body_;
 };
 
-/// The device named by `url`. The one place the plugin turns a URL into a device (today
-/// typestar::make_device of device/factory.hpp). Throws like make_device.
-[[nodiscard]] std::unique_ptr<Device> device_from_url(const std::string& url);
-
 /// argv[0] of the test binary (after initialize; "test-binary" before).
 [[nodiscard]] const std::string& test_binary();
 
 /// One register_spec_tests call.
 struct Registration {
     std::filesystem::path spec;  ///< as given
-    DeviceFactory factory;
+    /// The factory it was registered with (none: the device comes from --typestar_device).
+    DeviceFactories factories;
     SpecTestOptions options;
     std::string file;  ///< the registering source file
     int line = 0;
-    DataDeviceFactory data_factory;    ///< registered with a data device factory
-    /// The devices the registration's factory makes (Any: none; the device comes from --typestar_device).
-    DeviceKind device_kind = DeviceKind::Any;
 };
 
 /// `spec` resolved against the directory of `file` when relative (see register_spec_tests).
@@ -78,13 +72,12 @@ public:
     [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
     /// True when `name` is the suite name, the loaded spec's name or the spec file's stem.
     [[nodiscard]] bool answers_to(const std::string& name) const;
-    /// A fresh device as the tests get it (--typestar_device's URL, else the factory). Throws
-    /// DeviceError / std::exception like the factory, std::invalid_argument when there is none.
-    [[nodiscard]] std::unique_ptr<Device> make_device() const;
+    /// A fresh device of the spec's kind as the tests get it (--typestar_device's URL, else the
+    /// factory). Throws DeviceError / std::exception like the factory, std::invalid_argument when
+    /// there is none.
+    [[nodiscard]] OpenedDevice make_device() const;
     /// The devices this spec is tested on (its kind's, SpecKind::device_kind).
     [[nodiscard]] DeviceKind device_kind() const noexcept { return kind_->device_kind(); }
-    /// A fresh data device (a kind tested on data devices), like make_device.
-    [[nodiscard]] std::unique_ptr<DataDevice> make_data_device() const;
 
 private:
     /// Called inside a catch handler while loading the spec: records its diagnostics (SpecError)
@@ -116,18 +109,6 @@ private:
     const DocumentProposal& propose(const TestResult* failure = nullptr);
     [[nodiscard]] std::size_t bound() const;
     [[nodiscard]] std::string reproduce(const std::string& test) const;
-    /// What `factory` makes (a `what`: "device", "data device"); std::invalid_argument when there is
-    /// no factory or it returns none.
-    template <class D>
-    [[nodiscard]] std::unique_ptr<D> made_by(const std::function<std::unique_ptr<D>()>& factory,
-                                             const std::string& what) const {
-        if (!factory)
-            throw std::invalid_argument("no device: " + path_.string() + " is registered without a " + what +
-                                        " factory (and no --typestar_device)");
-        auto d = factory();
-        if (!d) throw std::invalid_argument("the " + what + " factory of " + path_.string() + " returned no device");
-        return d;
-    }
     /// `Suite.Name` of the running gtest test, or empty.
     [[nodiscard]] static std::string current_test();
     /// The name of the spec a missing file gets (the registration's, else the file's stem).
