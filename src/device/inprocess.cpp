@@ -218,7 +218,21 @@ void InProcessDevice::finish() noexcept {
     epoch_.reset();
 }
 
-Symbol InProcessDevice::step(Symbol input) { return step_impl(input, timing_.tmax); }
+Symbol InProcessDevice::step(Symbol input) {
+    // VariantMode::Compare runs every variant of a word's callins on whole runs (run()); a step of a
+    // session can run only one instance, so a callin with several variants would silently answer with
+    // its first alone: refused, never a comparison skipped.
+    if (!settling_ && config_.variants == VariantMode::Compare && input < input_info_.size() && !input_info_[input].wait) {
+        const auto& c = definition_.callins[input_info_[input].callin];
+        if (c.variants.size() > 1 && !c.with_value)
+            throw DeviceError(name() + ": callin '" + c.name + "' has " + std::to_string(c.variants.size()) +
+                              " variants, which VariantMode::Compare compares on whole runs only (Device::run, an "
+                              "agent's /v1/run); stepped one at a time it would run '" + c.variants[0].label +
+                              "' alone. Run words whole (a client that batches), or split the symbol "
+                              "(VariantMode::Split) or keep one variant (VariantMode::First)");
+    }
+    return step_impl(input, timing_.tmax);
+}
 
 std::optional<Symbol> InProcessDevice::confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds timeout) {
     DeviceSession session(*this);

@@ -70,6 +70,30 @@ TEST(SQLiteOpenHelperSim, UnsplitConstructorIsReportedAsVariantNondeterminism) {
     }
 }
 
+// Compare mode compares a callin's variants on whole runs; stepping one alone would answer with its
+// first variant, silently (a client that steps: an agent's session, HttpDevice without batching).
+TEST(SQLiteOpenHelperSim, ACompareModeVariantStepIsRefusedNeverItsFirstVariantAlone) {
+    DeviceOptions o = testing_support::fast_device_options();
+    o.variants = VariantMode::Compare;
+    auto d = make_device("inproc:sqliteopenhelper", o);
+    d->reset();
+    try {
+        (void)d->step(*d->inputs().find("ctor"));
+        FAIL() << "a step ran the first variant of ctor alone";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("callin 'ctor' has 2 variants, which VariantMode::Compare compares on "
+                                             "whole runs only"),
+                  std::string::npos)
+            << e.what();
+    }
+    d->finish();
+    // A callin without variants steps as before; whole runs still compare every variant.
+    d->reset();
+    EXPECT_EQ(d->outputs().name(d->step(*d->inputs().find("close"))), "err");
+    d->finish();
+    EXPECT_THROW((void)d->run(word(*d, {"ctor", "getReadableDatabase", "wait"})), VariantError);
+}
+
 TEST(SQLiteOpenHelperSim, SplitConstructorIsDeterministic) {
     auto d = make_device("inproc:sqliteopenhelper", testing_support::fast_device_options());
     EXPECT_EQ(answer(*d, {"ctor/noFileExists", "getReadableDatabase", "wait", "wait", "close", "getReadableDatabase", "wait"}),

@@ -165,6 +165,7 @@ class NodeDevice {
     this.history = [];
     this.errored = false;
     this.variantRound = 0;
+    this.inRun = false;  // inside run(): its rounds step every variant
   }
 
   get name() {
@@ -277,6 +278,14 @@ class NodeDevice {
     if (!epoch || this.instance === null) throw new DeviceError(`${this.name}: step without reset`);
     const info = this.inputInfo.find((i) => i.name === input);
     if (!info) throw new Error(`unknown input '${input}'`);
+    // 'compare' runs every variant of a word's callins on whole runs (run()); a session's step runs
+    // one instance, so a callin with several variants would answer with its first alone: refused.
+    if (!this.inRun && this.variantMode === 'compare' && !info.wait && info.variant === null && info.callin.variants.length > 1) {
+      throw new DeviceError(`${this.name}: callin '${info.callin.name}' has ${info.callin.variants.length} variants, which ` +
+                            "--variants compare compares on whole runs only (/v1/run); stepped one at a time it would run " +
+                            `'${info.callin.variants[0].label}' alone. Run words whole (a client that batches), or split the ` +
+                            'symbol (--variants split) or keep one variant (--variants first)');
+    }
     this.checkTiming();  // a violation since the last step: do not run anything more
     let output;
     if (this.errored) {
@@ -360,6 +369,17 @@ class NodeDevice {
       }
     }
     this.variantRound = 0;
+    this.inRun = true;
+    try {
+      return await this.compareRounds(inputs, timeoutMs, rounds);
+    } finally {
+      this.inRun = false;
+      this.variantRound = 0;
+    }
+  }
+
+  /// The rounds of run(): the word once per variant index, a difference a NondeterminismError.
+  async compareRounds(inputs, timeoutMs, rounds) {
     const first = await this.runOnce(inputs, timeoutMs);
     for (let v = 1; v < rounds; ++v) {
       this.variantRound = v;

@@ -147,6 +147,9 @@ public:
     void reset() override;
     /// One callin or `wait`. Throws DeviceError when a timing violation or harness error was
     /// recorded (the answer would not be trustworthy).
+    /// One step. In VariantMode::Compare a callin with several variants is compared on whole runs
+    /// only (run()): stepping one outside a run throws DeviceError saying so (never its first variant
+    /// alone, silently).
     Symbol step(Symbol input) override;
     /// Runs `prefix`, then a `wait` listening for `timeout`, in one fresh instance.
     [[nodiscard]] std::optional<Symbol> confirm_wait(std::span<const Symbol> prefix,

@@ -230,6 +230,12 @@ test('variants: compare finds a difference, split makes one input per variant, f
   assert.deepStrictEqual(split.inputs, ['go/good', 'go/bad', 'wait']);
   assert.deepStrictEqual(await answers(split, ['go/bad']), ['err']);
   assert.deepStrictEqual(await answers(new NodeDevice(build(), { variants: 'first' }), ['go']), ['ok']);
+  // A session's step (no whole run) cannot compare the variants: refused, never the first alone.
+  const stepped = new NodeDevice(build());
+  await stepped.reset();
+  await assert.rejects(stepped.step('go'), (e) => e instanceof DeviceError &&
+    e.message.includes("callin 'go' has 2 variants, which --variants compare compares on whole runs only"));
+  await stepped.finish();
 });
 
 test('a failing reset snippet is a DeviceError', async () => {
