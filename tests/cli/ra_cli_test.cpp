@@ -18,6 +18,7 @@
 #include "cli_support.hpp"
 #include "support/child_process.hpp"
 #include "support/data_purposes.hpp"
+#include "support/spec_text.hpp"
 #include "typestar/device/agent.hpp"
 #include "typestar/ra/format.hpp"
 
@@ -58,22 +59,7 @@ std::unique_ptr<Agent> serve_priority_queue() {
     return agent;
 }
 
-/// The spec text without its provenance block (which names the tool and the device).
-std::string without_provenance(const std::string& yaml) {
-    std::string out;
-    std::istringstream in(yaml);
-    bool skipping = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line == "provenance:") {
-            skipping = true;
-            continue;
-        }
-        if (skipping && line.rfind("  ", 0) == 0) continue;
-        skipping = false;
-        out += line + "\n";
-    }
-    return out;
-}
+using testing_support::without_provenance;
 
 TEST_F(RaCli, LearnsARegisterAutomatonFromAModelDevice) {
     const Result r = run({"learn", "--device", "model:" + kSpec, "--out", "learned.yaml", "--stats", "stats.json"});

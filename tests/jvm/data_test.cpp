@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jvm_support.hpp"
+#include "../support/spec_text.hpp"
 #include "typestar/device/http_data_device.hpp"
 
 namespace typestar {
@@ -48,22 +49,7 @@ std::string shell_quote(const std::string& s) {
     return out + "'";
 }
 
-/// The spec text without its provenance block (which names the tool and the device URL).
-std::string without_provenance(const std::string& yaml) {
-    std::string out;
-    std::istringstream in(yaml);
-    bool skipping = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line == "provenance:") {
-            skipping = true;
-            continue;
-        }
-        if (skipping && line.rfind("  ", 0) == 0) continue;
-        skipping = false;
-        out += line + "\n";
-    }
-    return out;
-}
+using testing_support::without_provenance;
 
 struct Result {
     int status = -1;

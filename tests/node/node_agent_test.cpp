@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "node_support.hpp"
+#include "../support/spec_text.hpp"
 #include "typestar/core/alphabet.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/device/http_device.hpp"
@@ -431,22 +432,7 @@ TEST_F(NodeAgentTest, TheCliLearnsNodesStringDecoderAsAMealyDevice) {
     std::filesystem::remove(out);
 }
 
-/// The spec text without its provenance block (it names the tool and the device).
-std::string without_provenance(const std::string& yaml) {
-    std::string out;
-    std::istringstream in(yaml);
-    bool skipping = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line == "provenance:") {
-            skipping = true;
-            continue;
-        }
-        if (skipping && line.rfind("  ", 0) == 0) continue;
-        skipping = false;
-        out += line + "\n";
-    }
-    return out;
-}
+using testing_support::without_provenance;
 
 std::string read_file(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
