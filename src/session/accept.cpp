@@ -178,8 +178,8 @@ std::vector<bool> name_locations_like(const ra::RaSpec& stored, ra::RaSpec& prop
     } catch (const typestar::Error&) {
         return kept;  // a product past the RA limits: the proposal's names
     }
-    // The stored name of each paired location, each stored location named once (the first in the
-    // pairing's breadth-first order: a stored location the proposal split keeps its name on one).
+    // The stored name of each paired location, each stored name given once (to the proposal's first
+    // location paired with it: a stored location the proposal split keeps its name on one of them).
     std::vector<std::string> names(locations.size());
     std::vector<bool> used(stored.automaton.locations.size(), false);
     for (std::size_t p = 0; p < locations.size(); ++p)

@@ -146,9 +146,8 @@ public:
     /// or when the reset snippet throws.
     void reset() override;
     /// One callin or `wait`. Throws DeviceError when a timing violation or harness error was
-    /// recorded (the answer would not be trustworthy).
-    /// One step. In VariantMode::Compare a callin with several variants is compared on whole runs
-    /// only (run()): stepping one outside a run throws DeviceError saying so (never its first variant
+    /// recorded (the answer would not be trustworthy), and in VariantMode::Compare for a callin with
+    /// several variants outside run() (they are compared on whole runs only; never its first variant
     /// alone, silently).
     Symbol step(Symbol input) override;
     /// Runs `prefix`, then a `wait` listening for `timeout`, in one fresh instance.
