@@ -150,6 +150,9 @@ TEST(JvmDataProbe, RefusalsAnswerHarnessFailuresAreDeviceErrors) {
     ASSERT_FALSE(agent.url().empty()) << agent.first_line();
     const std::string& url = agent.url();
     auto run = [&](const std::string& inputs) { return authorized("POST", url + "/v1/run", R"({"inputs": )" + inputs + "}"); };
+    // A declared constant is in the status's signature (DataPurpose.constant).
+    EXPECT_EQ(json::parse(authorized("GET", url + "/v1/status").body)["data"]["constants"],
+              json::parse(R"([{"name":"zero","type":"int","value":0}])"));
     const auto echo = run(R"([{"callin": "echo", "values": [-5, 9]}, "refuse"])");
     ASSERT_EQ(echo.status, 200) << echo.body;
     EXPECT_EQ(json::parse(echo.body)["outputs"],

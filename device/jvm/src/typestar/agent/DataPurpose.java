@@ -60,6 +60,7 @@ public final class DataPurpose<T> {
     String framework = "";
     final Map<String, CallinDef<T>> callins = new LinkedHashMap<>();
     final Map<String, Symbol> outputs = new LinkedHashMap<>();
+    final Map<String, Long> constants = new LinkedHashMap<>();
     String refused = "";
     final List<Class<? extends Throwable>> refusedBy = new ArrayList<>();
 
@@ -90,6 +91,18 @@ public final class DataPurpose<T> {
     public DataPurpose<T> output(String output, String... parameters) {
         if (outputs.containsKey(output)) throw new IllegalArgumentException("data purpose: output '" + output + "' declared twice");
         outputs.put(output, new Symbol(output, List.of(parameters)));
+        return this;
+    }
+
+    /**
+     * A constant the class compares data with ({@code Thread.setPriority} refuses a priority below
+     * {@code Thread.MIN_PRIORITY}): guards and outputs of the learned automaton may name it. Without
+     * it such a comparison is outside what a register automaton over the signature can say, and
+     * typestar's suites refuse a verdict on the class. Throws IllegalArgumentException when declared twice.
+     */
+    public DataPurpose<T> constant(String name, long value) {
+        if (constants.containsKey(name)) throw new IllegalArgumentException("data purpose: constant '" + name + "' declared twice");
+        constants.put(name, value);
         return this;
     }
 
@@ -133,6 +146,8 @@ public final class DataPurpose<T> {
         }
         for (CallinDef<T> c : callins.values())
             if (c.body() == null) throw new IllegalArgumentException(who + ": callin '" + c.symbol().name() + "' has no body");
+        for (String c : constants.keySet())
+            if (c == null || c.isEmpty()) throw new IllegalArgumentException(who + ": a constant with an empty name");
         if (!refused.isEmpty()) {
             Symbol r = outputs.get(refused);
             if (r == null) throw new IllegalArgumentException(who + ": refusedAs names undeclared output '" + refused + "'");

@@ -71,7 +71,7 @@ final class Status {
         return statusBody;
     }
 
-    /** The status field {@code data}: the typed signature of a data device (all parameters {@code int}, no callbacks, no constants). */
+    /** The status field {@code data}: the typed signature of a data device (all parameters and constants {@code int}, no callbacks). */
     static JsonObject dataSignature(DataPurpose<?> purpose) {
         JsonObject data = new JsonObject();
         JsonArray inputs = new JsonArray();
@@ -80,7 +80,15 @@ final class Status {
         for (var o : purpose.outputs.values()) outputs.add(symbol(o, true));
         data.add("inputs", inputs);
         data.add("outputs", outputs);
-        data.add("constants", new JsonArray());
+        JsonArray constants = new JsonArray();
+        purpose.constants.forEach((name, value) -> {
+            JsonObject c = new JsonObject();
+            c.addProperty("name", name);
+            c.addProperty("type", "int");
+            c.addProperty("value", value);
+            constants.add(c);
+        });
+        data.add("constants", constants);
         return data;
     }
 

@@ -10,7 +10,7 @@ import typestar.agent.DataPurposeProvider;
  * A probe data device for tests/jvm/data_test.cpp: {@code echo(x, y)} answers {@code out(y, x)};
  * {@code refuse} throws a declared refusal ({@code no}); {@code boom} an undeclared exception,
  * {@code stray} an undeclared output, {@code short} an output with too few values (each a
- * {@code device error}).
+ * {@code device error}); one constant, {@code zero}, declared in the status's signature.
  */
 public final class DataProbePurpose implements DataPurposeProvider {
     @Override
@@ -28,6 +28,7 @@ public final class DataProbePurpose implements DataPurposeProvider {
                 .callin("short", List.of(), (b, v) -> Answer.of("out", 1))
                 .output("out", "a", "b")
                 .output("no")
+                .constant("zero", 0)
                 .refusedAs("no", NoSuchElementException.class);
     }
 
