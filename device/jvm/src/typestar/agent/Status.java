@@ -10,46 +10,42 @@ import com.google.gson.JsonObject;
 final class Status {
     private Status() {}
 
-    /** The {@code /v1/status} body of the data device {@code dataPurpose}, serving {@code maxSessions} at once. */
-    static JsonObject dataStatus(DataPurpose<?> dataPurpose, int maxSessions) {
+    /** The fields of every status body, in the protocol's order (device/PROTOCOL.md). */
+    private static JsonObject common(String name, String framework, Iterable<String> callins, Iterable<String> callbacks,
+            long tmaxMs, long tminMs, boolean quietIsStable, int maxSessions) {
         JsonObject b = new JsonObject();
         b.addProperty("protocol", Agent.PROTOCOL);
         b.addProperty("agent", "typestar-jvm");
-        b.addProperty("name", dataPurpose.name);
-        b.addProperty("framework", dataPurpose.framework);
-        JsonArray callins = new JsonArray();
-        dataPurpose.callins.keySet().forEach(callins::add);
-        b.add("callins", callins);
-        b.add("callbacks", new JsonArray());
+        b.addProperty("name", name);
+        b.addProperty("framework", framework);
+        JsonArray in = new JsonArray();
+        callins.forEach(in::add);
+        JsonArray out = new JsonArray();
+        callbacks.forEach(out::add);
+        b.add("callins", in);
+        b.add("callbacks", out);
         JsonObject timing = new JsonObject();
-        timing.addProperty("tmax_ms", 0);
-        timing.addProperty("tmin_ms", 0);
+        timing.addProperty("tmax_ms", tmaxMs);
+        timing.addProperty("tmin_ms", tminMs);
         b.add("timing", timing);
-        b.addProperty("quiet_is_stable", true);
+        b.addProperty("quiet_is_stable", quietIsStable);
         b.addProperty("max_sessions", maxSessions);
+        return b;
+    }
+
+    /** The {@code /v1/status} body of the data device {@code dataPurpose}, serving {@code maxSessions} at once. */
+    static JsonObject dataStatus(DataPurpose<?> dataPurpose, int maxSessions) {
+        // a data device never waits: no callbacks, timing 0/0
+        JsonObject b = common(dataPurpose.name, dataPurpose.framework, dataPurpose.callins.keySet(), java.util.List.of(),
+                0, 0, true, maxSessions);
         b.add("data", dataSignature(dataPurpose));
         return b;
     }
 
     /** The {@code /v1/status} body of the typestate device {@code purpose}, serving {@code maxSessions} at once. */
     static JsonObject typestateStatus(LearningPurpose<?> purpose, int maxSessions) {
-        JsonObject statusBody = new JsonObject();
-        statusBody.addProperty("protocol", Agent.PROTOCOL);
-        statusBody.addProperty("agent", "typestar-jvm");
-        statusBody.addProperty("name", purpose.name);
-        statusBody.addProperty("framework", purpose.framework);
-        JsonArray callins = new JsonArray();
-        purpose.callinNames().forEach(callins::add);
-        JsonArray callbacks = new JsonArray();
-        purpose.callbackNames().forEach(callbacks::add);
-        statusBody.add("callins", callins);
-        statusBody.add("callbacks", callbacks);
-        JsonObject timing = new JsonObject();
-        timing.addProperty("tmax_ms", purpose.tmaxMs);
-        timing.addProperty("tmin_ms", purpose.tminMs);
-        statusBody.add("timing", timing);
-        statusBody.addProperty("quiet_is_stable", purpose.quietIsStable);
-        statusBody.addProperty("max_sessions", maxSessions);
+        JsonObject statusBody = common(purpose.name, purpose.framework, purpose.callinNames(), purpose.callbackNames(),
+                purpose.tmaxMs, purpose.tminMs, purpose.quietIsStable, maxSessions);
         if (!purpose.expanded.isEmpty()) statusBody.add("parameters", parameters(purpose));
         // Additive field: the learning purpose may deny callins (answered err, marked outside_purpose).
         if (purpose.filter != null || purpose.callbacksDrained) statusBody.addProperty("outside_purpose", true);
