@@ -31,7 +31,11 @@ std::vector<bool> name_locations_like(const ra::RaSpec& stored, ra::RaSpec& prop
 /// The kind registered with register_spec_kind for `id`, or null.
 [[nodiscard]] const SpecKind* registered_kind(DocumentKind id) noexcept;
 
-/// "typestar accept SPEC" (with --force when `force`), shell-quoted, and a line break.
-[[nodiscard]] std::string accept_line(const std::filesystem::path& spec, bool force);
+/// The `typestar accept SPEC` command (shell-quoted, no line break) that takes `proposal` as it is:
+/// with --force when accept refuses it otherwise (inputs that differ, another class or alphabet,
+/// fewer states or locations: the kind's proposal_mismatch and proposal_loss), with --auto when the
+/// kind's naming (SpecKind::accept) needs names for new states. `stored` null: a first run.
+[[nodiscard]] std::string accept_command(const std::filesystem::path& spec, const Document* stored,
+                                         const Document& proposal, bool inputs_differ);
 
 }  // namespace typestar::detail

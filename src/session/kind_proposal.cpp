@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -48,7 +49,7 @@ Document proposal_document(const std::filesystem::path& file, DocumentFormat for
 // ---------------------------------------------------------------------------------------------
 // Typestates
 
-/// Where a typestate proposal went and what changed: p.report and p.pointer.
+/// Where a typestate proposal went and what changed: p.report and p.pointer (p.accept set).
 void describe_typestate(const DocumentProposalRequest& q, const SpecProposal& r, DocumentProposal& p) {
     const std::string spec = q.spec.string();
     const auto proposed_yaml = proposed_path(q.spec, "yaml");
@@ -64,8 +65,7 @@ void describe_typestate(const DocumentProposalRequest& q, const SpecProposal& r,
             p.pointer = "Proposed spec: " + proposed_yaml.string() + " (learned once for this spec and change, by " +
                         r.shared_by + "; its full diff is in that test's output, or run: typestar diff " +
                         shell_quote(spec) + " " + shell_quote(proposed_yaml.string()) + ")\n" +
-                        (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") + "Accept it: " +
-                        accept_line(q.spec, q.inputs_differ);
+                        (pictures.empty() ? "" : "  (pictures: " + pictures + ")\n") + "Accept it: " + p.accept + "\n";
         }
         p.report = p.pointer;
         p.announcement = p.report;
@@ -81,9 +81,9 @@ void describe_typestate(const DocumentProposalRequest& q, const SpecProposal& r,
         o << kUpdateMode << spec << ".\n";
     } else {
         o << "Proposed spec: " << r.written.file.string() << "\n  (pictures: " << r.written.pictures
-          << ")\nReview it, then accept it (keeps the stored state names; new states get --name NEW=Name, "
-             "or --auto):\n    "
-          << accept_line(q.spec, q.inputs_differ) << rerun_line(q);
+          << ")\nReview it, then accept it (" << (q.stored != nullptr ? "keeps the stored state names; " : "")
+          << "new states get --name NEW=Name, or --auto keeps the generated names):\n    " << p.accept << "\n"
+          << rerun_line(q);
     }
     if (r.diff)
         o << "Stored -> proposed (typestar diff):\n" << indent(spec::format_diff(*r.diff), "    ");
@@ -97,54 +97,80 @@ void describe_typestate(const DocumentProposalRequest& q, const SpecProposal& r,
                 : q.mode == ProposalMode::Update
                     ? "Update mode: wrote " + spec + ".\n"
                     : "Proposed spec: " + proposed_yaml.string() +
-                          " (its diff and pictures are in the first failing test's message above)\n";
+                          " (its diff and pictures are in the first failing test's message above)\nAccept it: " +
+                          p.accept + "\n";
 }
 
 // ---------------------------------------------------------------------------------------------
 // Register automata
 
+/// What `q` asked that a register automaton's learning does not take (SL* learns at the bound
+/// given; `typestar learn` refuses both): said in the proposal's report rather than dropped.
+std::string options_not_applied(const DocumentProposalRequest& q) {
+    std::string out;
+    if (q.auto_bound)
+        out += "--bound auto raises B for typestates only: this register automaton was learned at B=" +
+               std::to_string(q.bound) + ".\n";
+    if (q.learner != LearnerKind::LSharp)
+        out += "--learner applies to typestates only: a register automaton is learned with SL*.\n";
+    return out;
+}
+
 /// What a register-automaton proposal says in a failure: what ran, the separating trace, where it went.
-std::string register_report(const DocumentProposalRequest& q, const RegisterProposal& p) {
+std::string register_report(const DocumentProposalRequest& q, const RegisterProposal& r, const DocumentProposal& p) {
     std::ostringstream m;
     const std::string spec = q.spec.string();
-    if (p.shared()) {  // the full report is in the output of the test that learned it
+    if (r.shared()) {  // the full report is in the output of the test that learned it
         if (q.mode == ProposalMode::Print)
             m << "CI is set, so nothing was written; the proposed spec (learned once for this spec and change, by "
-              << p.shared_by << ") is printed in full in that test's output.\n";
-        else if (p.wrote_spec)
-            m << "Update mode: " << spec << " was rewritten by " << p.shared_by << ".\n";
+              << r.shared_by << ") is printed in full in that test's output.\n";
+        else if (r.wrote_spec)
+            m << "Update mode: " << spec << " was rewritten by " << r.shared_by << ".\n";
         else
-            m << "Proposed spec: " << p.file.string() << " (learned once for this spec and change, by " << p.shared_by
-              << "; its separating data trace is in that test's output)\nAccept it: "
-              << accept_line(q.spec, q.inputs_differ);
+            m << "Proposed spec: " << r.file.string() << " (learned once for this spec and change, by " << r.shared_by
+              << "; its separating data trace is in that test's output)\nAccept it: " << p.accept << "\n";
         return m.str();
     }
-    if (q.stored != nullptr && p.separating.empty()) {
-        m << "The proposal agrees with the stored spec on every data word of up to " << p.separating_depth
+    m << options_not_applied(q);
+    if (q.stored != nullptr && r.separating.empty()) {
+        m << "The proposal agrees with the stored spec on every data word of up to " << r.separating_depth
           << " steps: the difference needs a longer word.\n";
     } else if (q.stored != nullptr) {
         m << "Shortest separating data trace, stored spec vs proposal (the proposal's answers):\n"
-          << format_trace(p.separating);
+          << format_trace(r.separating);
     }
     if (q.mode == ProposalMode::Print) {
-        m << "CI is set, so nothing was written; the proposed spec:\n" << p.yaml;
-    } else if (p.wrote_spec) {
+        m << "CI is set, so nothing was written; the proposed spec:\n" << r.yaml;
+    } else if (r.wrote_spec) {
         m << kUpdateMode << spec << "; review and commit it.\n";
     } else {
-        m << "Proposed spec: " << p.file.string();
+        m << "Proposed spec: " << r.file.string();
         if (q.stored != nullptr)
-            m << " (compare: typestar diff " << shell_quote(spec) << " " << shell_quote(p.file.string()) << ")";
-        m << "\nReview it, then accept it:\n    "
-          << accept_line(q.spec, q.inputs_differ) << rerun_line(q);
+            m << " (compare: typestar diff " << shell_quote(spec) << " " << shell_quote(r.file.string()) << ")";
+        m << "\nReview it, then accept it:\n    " << p.accept << "\n" << rerun_line(q);
     }
     return m.str();
 }
 
 }  // namespace
 
-std::string accept_line(const std::filesystem::path& spec, bool force) {
-    // A proposal over other inputs is for another alphabet: accept refuses it unless told.
-    return "typestar accept " + shell_quote(spec.string()) + (force ? " --force" : "") + "\n";
+std::string accept_command(const std::filesystem::path& spec, const Document* stored, const Document& proposal,
+                           bool inputs_differ) {
+    // The checks and the naming of `typestar accept` itself, asked of the proposal's kind: the
+    // command printed is one that works.
+    const SpecKind& kind = kind_of(proposal);
+    bool force = inputs_differ;  // a proposal over other inputs is for another alphabet
+    if (stored != nullptr && kind_of(*stored).id() == kind.id()) {
+        const bool mismatch = !kind.proposal_mismatch(*stored, proposal).empty();
+        force = force || mismatch || kind.proposal_loss(*stored, proposal).smaller;
+    }
+    bool needs_names = false;
+    try {
+        (void)kind.accept(stored, proposal, AcceptNames{spec, {}, false});
+    } catch (const std::invalid_argument&) {  // new states without a name
+        needs_names = true;
+    }
+    return "typestar accept " + shell_quote(spec.string()) + (needs_names ? " --auto" : "") + (force ? " --force" : "");
 }
 
 DocumentProposal propose_typestate(const DocumentProposalRequest& q) {
@@ -159,14 +185,19 @@ DocumentProposal propose_typestate(const DocumentProposalRequest& q) {
     Device* tested = q.run != nullptr && q.run->device() != nullptr ? q.run->device()
                      : q.subject != nullptr                          ? q.subject->device.typestate.get()
                                                                      : nullptr;
+    if (tested == nullptr) {
+        p.error = "no device to learn from";
+        return p;
+    }
     request.device = tested;
     request.conformance = request.stored && !q.inputs_differ && q.run ? q.run->conformance() : nullptr;
     request.counterexample = q.failure != nullptr && q.failure->counterexample ? &*q.failure->counterexample : nullptr;
     request.name = q.name;
     request.bound = q.bound;
+    request.auto_bound = q.auto_bound;
     request.learner = q.learner;
     request.mode = q.mode;
-    if (tested != nullptr) request.share_key = typestar::proposal_device_key(q.device_url, *tested);
+    request.share_key = typestar::proposal_device_key(q.device_url, *tested);
     request.requester = q.requester;
     request.pictures = q.pictures;
     request.device_label = q.device_label;
@@ -177,12 +208,17 @@ DocumentProposal propose_typestate(const DocumentProposalRequest& q) {
     p.wrote_spec = r.written.wrote_spec;
     p.shared_by = r.shared_by;
     p.diff = r.diff;
+    p.diff_error = r.diff_error;
     if (!r.spec) return p;
     p.size = r.spec->typestate.states.size();
-    describe_typestate(q, r, p);
     p.document = proposal_document(r.written.file.empty() ? proposed_path(q.spec, "yaml") : r.written.file,
                                    DocumentFormat::TypestateYaml, r.spec->typestate.name);
     p.document->spec = *r.spec;
+    if (q.mode == ProposalMode::Write && !r.written.wrote_spec) {
+        p.pictures = r.written.pictures;
+        p.accept = accept_command(q.spec, q.stored, *p.document, q.inputs_differ);
+    }
+    describe_typestate(q, r, p);
     return p;
 }
 
@@ -237,15 +273,17 @@ DocumentProposal propose_register(const DocumentProposalRequest& q) {
     p.shared_by = r.shared_by;
     if (!r.spec) return p;
     p.size = r.spec->automaton.locations.size();
-    p.report = register_report(q, r);
+    p.document = proposal_document(r.file.empty() ? proposed_path(q.spec, "yaml") : r.file,
+                                   DocumentFormat::RegisterAutomatonYaml, r.spec->automaton.name);
+    p.document->automaton = *r.spec;
+    if (q.mode == ProposalMode::Write && !r.wrote_spec)
+        p.accept = accept_command(q.spec, q.stored, *p.document, q.inputs_differ);
+    p.report = register_report(q, r, p);
     p.announcement = "Re-learned with " + p.summary + p.report;
     // The whole proposal once per spec (its separating trace with it); later failures point at it.
     p.pointer = r.shared() ? p.report
                            : "The re-learned proposal and its separating data trace are in the first failure of " +
-                                 q.suite + ".\n";
-    p.document = proposal_document(r.file.empty() ? proposed_path(q.spec, "yaml") : r.file,
-                                   DocumentFormat::RegisterAutomatonYaml, r.spec->automaton.name);
-    p.document->automaton = *r.spec;
+                                 q.suite + ".\n" + (p.accept.empty() ? "" : "Accept it: " + p.accept + "\n");
     return p;
 }
 

@@ -97,53 +97,6 @@ std::string read_bytes(const std::string& path) {
     return s.str();
 }
 
-std::string indented(const std::string& text, const std::string& prefix) {
-    std::string out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out += line.empty() ? "\n" : prefix + line + "\n";
-    return out;
-}
-
-/// The one call of the session's proposal workflow for `check --format json` (what the gtest
-/// plugin calls for a failing or missing spec: propose_spec), so that a move of that workflow is a
-/// one-line change here. `stored` null: the spec does not exist yet (first run); `failure` null
-/// then. Typestates only.
-SpecProposal propose_for_runner(const std::string& spec_path, const spec::Spec* stored, Device& device,
-                                Conformance* conformance, const Counterexample* failure, std::size_t bound,
-                                const CheckJsonOptions& options, const std::string& device_url) {
-    ProposalRequest request;
-    request.spec = spec_path;
-    request.stored = stored;
-    if (stored) request.stored_bytes = read_bytes(spec_path);
-    request.device = &device;
-    request.conformance = conformance;
-    request.counterexample = failure;
-    request.bound = bound;
-    request.auto_bound = options.auto_bound;
-    request.learner = options.learner;
-    request.mode = *options.proposal;
-    request.share_key = proposal_device_key(device_url, device);
-    request.requester = "typestar check --format json";
-    request.pictures = options.pictures;
-    request.device_label = options.device_label;
-    return propose_spec(request);
-}
-
-/// `typestar accept SPEC` with what makes it work on this proposal: `--force` when the proposal is
-/// over other inputs, of another class or alphabet, or loses stored states (accept refuses those
-/// otherwise); `--auto` when it has states the stored spec has not (accept asks for their names:
-/// `--name NEW=Chosen` instead keeps a chosen one).
-std::string accept_command_for(const std::string& spec_path, const spec::Spec* stored, const SpecProposal& p,
-                               bool inputs_differ) {
-    bool force = inputs_differ;
-    bool unnamed = stored == nullptr;  // a first run: every state is new
-    if (stored) {
-        force = force || !proposal_mismatch(*stored, *p.spec).empty() || (p.diff && !stored_states_lost(*p.diff).empty());
-        unnamed = p.diff && !p.diff->new_only_states.empty();
-    }
-    return "typestar accept " + shell_quote(spec_path) + (unnamed ? " --auto" : "") + (force ? " --force" : "");
-}
-
 /// The proposal as the runners read it (typestar-check/2 `proposal`), and the text a failing test
 /// prints once (`report`) or points to (`pointer`).
 struct RunnerProposal {
@@ -170,51 +123,6 @@ bool describe_status(RunnerProposal& out, ProposalMode mode, const std::string& 
     return true;
 }
 
-RunnerProposal describe_for_runner(const std::string& spec_path, const spec::Spec* stored, const SpecProposal& p,
-                                   ProposalMode mode, bool inputs_differ, const std::string& learned_from) {
-    RunnerProposal out;
-    nlohmann::ordered_json& j = out.json;
-    const bool wrote_spec = p.written.wrote_spec;
-    if (!describe_status(out, mode, learned_from, p.spec.has_value(), wrote_spec, p.error)) return out;
-    const std::string accept = accept_command_for(spec_path, stored, p, inputs_differ);
-    j["path"] = mode == ProposalMode::Print ? nlohmann::ordered_json(nullptr)
-                                            : nlohmann::ordered_json(p.written.file.string());
-    j["accept"] = mode == ProposalMode::Write ? nlohmann::ordered_json(accept) : nlohmann::ordered_json(nullptr);
-    j["states"] = p.spec->typestate.states.size();
-    j["bound"] = p.spec->bounds.distinguisher;
-    j["summary"] = p.summary;
-    j["shared_by"] = text_or_null(p.shared_by);
-    j["pictures"] = text_or_null(p.written.pictures);
-    j["yaml"] = p.yaml;
-    j["diff"] = p.diff ? nlohmann::ordered_json::parse(detail::typestate_diff_json(*p.diff, p.diff->empty()))
-                       : nlohmann::ordered_json(nullptr);
-    j["diff_error"] = text_or_null(p.diff_error);
-    std::ostringstream o;
-    if (mode == ProposalMode::Print) {
-        o << "CI is set, so nothing was written. The proposed spec:\n" << indented(p.yaml, "    ");
-        out.pointer = "The proposed spec and its diff are printed in full above (first failing test).\n";
-    } else if (wrote_spec) {
-        o << "Update mode: wrote " << spec_path << ".\n";
-        out.pointer = "Update mode: wrote " + spec_path + ".\n";
-    } else {
-        o << "Proposed spec: " << p.written.file.string() << "\n  (pictures: " << p.written.pictures
-          << ")\nReview it, then accept it (" << (stored ? "keeps the stored state names; " : "")
-          << "new states get --name NEW=Name, or --auto keeps the generated names):\n    " << accept
-          << "\nor rerun in update mode, which writes " << std::filesystem::path(spec_path).filename().string()
-          << " itself.\n";
-        out.pointer = "Proposed spec: " + p.written.file.string() +
-                      " (its diff and pictures are in the first failing test's message above)\nAccept it: " + accept +
-                      "\n";
-    }
-    if (p.diff)
-        o << "Stored -> proposed (typestar diff):\n" << indented(spec::format_diff(*p.diff), "    ");
-    else if (stored)
-        o << "(no diff: " << p.diff_error << ")\n";
-    out.report = o.str();
-    j["report"] = out.report;
-    return out;
-}
-
 nlohmann::ordered_json trace_json(const std::vector<TraceStep>& trace) {
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
     for (const auto& s : trace)
@@ -224,7 +132,7 @@ nlohmann::ordered_json trace_json(const std::vector<TraceStep>& trace) {
 
 /// The additive per-test fields of typestar-check/2 (the failing word as data, its trace, whether
 /// the proposal changed this test's own transition, whether update mode took it).
-void add_test_fields(nlohmann::ordered_json& t, const TestResult& r, const SpecProposal* p, Device* device,
+void add_test_fields(nlohmann::ordered_json& t, const TestResult& r, const DocumentProposal* p, Device* device,
                      bool updated) {
     t["updated"] = updated;
     if (r.counterexample && device) {
@@ -263,38 +171,25 @@ std::string suite_name_of(const Document& document) {
     return test_identifier(document.name);
 }
 
-/// What `options` asked that a register automaton's learning does not take (SL* learns at the
-/// bound given; `typestar learn` refuses both): said in the proposal's text rather than dropped.
-std::string options_not_applied(const CheckJsonOptions& options, std::size_t bound) {
-    std::string out;
-    if (options.auto_bound)
-        out += "--bound auto raises B for typestates only: this register automaton was learned at B=" +
-               std::to_string(bound) + ".\n";
-    if (options.learner != LearnerKind::LSharp)
-        out += "--learner applies to typestates only: a register automaton is learned with SL*.\n";
-    return out;
-}
-
-/// A proposal of a kind's own workflow (SpecKind::propose) as the runners read it
-/// (typestar-check/2 `proposal`): the fields only a typestate has (diff as data, pictures) null, its
-/// size in `states` or `locations`; the report and pointer are the kind's, as the gtest plugin prints them.
-RunnerProposal describe_kind_proposal(const std::string& spec_path, const DocumentProposal& p, ProposalMode mode,
-                                      bool inputs_differ, const std::string& learned_from) {
+/// A proposal of its kind's workflow (SpecKind::propose) as the runners read it (typestar-check/2
+/// `proposal`): its size in `states` or `locations`, the fields only a typestate has (diff as data,
+/// pictures) null for the other kinds; the report and pointer are the kind's, as the gtest plugin
+/// prints them.
+RunnerProposal describe_proposal(const DocumentProposal& p, ProposalMode mode, const std::string& learned_from) {
     RunnerProposal out;
     nlohmann::ordered_json& j = out.json;
     if (!describe_status(out, mode, learned_from, p.document.has_value(), p.wrote_spec, p.error)) return out;
     j["path"] = mode == ProposalMode::Print ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.document->path);
-    std::string accept = detail::accept_line(spec_path, inputs_differ);
-    accept.pop_back();  // its newline
-    j["accept"] = mode == ProposalMode::Write && !p.wrote_spec ? nlohmann::ordered_json(accept) : nlohmann::ordered_json(nullptr);
+    j["accept"] = text_or_null(p.accept);
     j[p.unit.empty() ? "size" : p.unit] = p.size;
     j["bound"] = kind_of(*p.document).default_bound(*p.document, SuiteMethod::Algorithm2);
     j["summary"] = p.summary;
     j["shared_by"] = text_or_null(p.shared_by);
-    j["pictures"] = nullptr;
+    j["pictures"] = text_or_null(p.pictures);
     j["yaml"] = p.yaml;
-    j["diff"] = nullptr;
-    j["diff_error"] = nullptr;
+    j["diff"] = p.diff ? nlohmann::ordered_json::parse(detail::typestate_diff_json(*p.diff, p.diff->empty()))
+                       : nlohmann::ordered_json(nullptr);
+    j["diff_error"] = text_or_null(p.diff_error);
     out.report = p.report;
     out.pointer = p.pointer;
     j["report"] = out.report;
@@ -346,91 +241,54 @@ void note_differences(const DifferenceNotes& n, const RunnerProposal& described,
     }
 }
 
-/// The proposal after a difference of a spec that is not a typestate, through its kind's proposal
-/// workflow (SpecKind::propose: the gtest plugin's key, lock, reuse, file naming and texts): the
-/// runner JSON's `proposal`, and each differing test's message as the plugin composes it; in update
-/// mode the tests whose answers the written spec explains pass (`updated`).
-RunnerProposal propose_through_kind(const Document& document, Subject& subject, SpecTestRun& run,
-                                    const CheckJsonOptions& options, const TestResult& first,
-                                    std::vector<TestResult>& results, std::vector<bool>& updated) {
-    const SpecKind& kind = kind_of(document);
-    const std::string suite = suite_name_of(document);
+/// The request of the session's proposal workflow (SpecKind::propose: the gtest plugin's key, lock,
+/// reuse, file naming and texts) for `check --format json`, a run's or a first run's.
+DocumentProposalRequest runner_request(const std::string& spec, Subject& subject, const CheckJsonOptions& options,
+                                       std::size_t bound) {
     DocumentProposalRequest q;
-    q.spec = document.path;
-    q.stored = &document;
-    q.stored_bytes = read_bytes(document.path);
+    q.spec = spec;
     q.subject = &subject;
-    q.run = &run;
-    q.failure = &first;
-    q.inputs_differ = first.failure == TestFailure::Inputs;
-    q.bound = run.bound();
+    q.bound = bound;
+    q.auto_bound = options.auto_bound;
     q.learner = options.learner;
     q.mode = *options.proposal;
     q.device_url = subject.url;
     q.device_label = options.device_label;
     q.rerun_in_update_mode = "in update mode";  // each runner says how (TYPESTAR_UPDATE, its own flag)
-    q.suite = suite;
     q.requester = "typestar check --format json";
-    const DocumentProposal p = kind.propose(q);
-    RunnerProposal out = describe_kind_proposal(document.path, p, q.mode, q.inputs_differ, first.test.name);
-    if (p.document) {
-        out.report = options_not_applied(options, q.bound) + out.report;
-        out.json["report"] = out.report;
-    }
+    q.pictures = options.pictures;
+    return q;
+}
+
+/// After a run with a difference (`options.proposal` set): the session's proposal, learned once from
+/// the first test failing by a difference through its kind's workflow, described for the runners;
+/// each such test's message gains what the gtest plugin adds (what was re-learned, what changed, the
+/// report or a pointer to it), and in update mode the tests whose answers the written spec explains
+/// pass (`updated`).
+void propose_after_run(const Document& document, Subject& subject, SpecTestRun& run, const CheckJsonOptions& options,
+                       std::vector<TestResult>& results, std::optional<DocumentProposal>& proposal,
+                       std::optional<RunnerProposal>& described, std::vector<bool>& updated) {
+    const auto first = std::find_if(results.begin(), results.end(), [](const TestResult& r) {
+        return r.failure == TestFailure::Counterexample || r.failure == TestFailure::Inputs;
+    });
+    if (first == results.end()) return;
+    const SpecKind& kind = kind_of(document);
+    const std::string suite = suite_name_of(document);
+    DocumentProposalRequest q = runner_request(document.path, subject, options, run.bound());
+    q.stored = &document;
+    q.stored_bytes = read_bytes(document.path);
+    q.run = &run;
+    q.failure = &*first;
+    q.inputs_differ = first->failure == TestFailure::Inputs;
+    q.suite = suite;
+    proposal = kind.propose(q);
+    const DocumentProposal& p = *proposal;
+    described = describe_proposal(p, q.mode, first->test.name);
     DifferenceNotes n{suite, document.path, p.document.has_value(), p.wrote_spec, p.shared(), p.summary, {}, {}, {}};
     n.explains = [&](const TestResult& r) { return kind.explains(*p.document, r, run); };
     n.answer_word = [&](const TestResult& r) { return kind.answer_word(r, run); };
     n.changes = [&](const TestResult& r) { return kind.changes(p, r.test); };
-    note_differences(n, out, results, updated);
-    return out;
-}
-
-/// After a run with a difference (`options.proposal` set): the session's proposal, learned once from
-/// the first test failing by a difference, described for the runners; each such test's message gains
-/// what the gtest plugin adds (what was re-learned, what changed, the report or a pointer to it), and
-/// in update mode the tests whose answers the written spec explains pass (`updated`).
-void propose_after_run(const Document& document, Subject& subject, SpecTestRun& run_ref, const CheckJsonOptions& options,
-                       std::vector<TestResult>& results, std::optional<SpecProposal>& proposal,
-                       std::optional<RunnerProposal>& described, std::vector<bool>& updated) {
-    SpecTestRun* run = &run_ref;
-    const SpecKind& kind = kind_of(document);
-    const auto first = std::find_if(results.begin(), results.end(), [](const TestResult& r) {
-        return r.failure == TestFailure::Counterexample || r.failure == TestFailure::Inputs;
-    });
-    const bool typestate = kind.id() != DocumentKind::RegisterAutomaton && document.spec.has_value();
-    if (first != results.end()) {
-        const bool inputs_differ = first->failure == TestFailure::Inputs;
-        if (!typestate) {  // another kind: its own proposal workflow
-            described = propose_through_kind(document, subject, *run, options, *first, results, updated);
-            return;
-        }
-        if (run->device() == nullptr) {
-            SpecProposal none;
-            none.error = "the run has no device to re-learn";
-            proposal = std::move(none);
-        } else {
-            proposal = propose_for_runner(document.path, &*document.spec, *run->device(),
-                                          inputs_differ ? nullptr : run->conformance(),
-                                          first->counterexample ? &*first->counterexample : nullptr, run->bound(),
-                                          options, subject.url);
-        }
-        described = describe_for_runner(document.path, &*document.spec, *proposal, *options.proposal, inputs_differ,
-                                        first->test.name);
-        const SpecProposal& p = *proposal;
-        DifferenceNotes n{suite_name_of(document), document.path, p.spec.has_value(), p.written.wrote_spec, p.shared(),
-                          p.summary, {}, {}, {}};
-        n.explains = [&](const TestResult& r) {
-            return r.counterexample && proposal_explains(*p.spec, *r.counterexample, *run->device());
-        };
-        n.answer_word = [&](const TestResult& r) {
-            return " on " + to_string(r.counterexample->inputs, run->device()->inputs());
-        };
-        n.changes = [&](const TestResult& r) {
-            return p.diff ? change_summary(*p.diff, r.test.state, r.test.input) : std::string();
-        };
-        note_differences(n, *described, results, updated);
-    }
-
+    note_differences(n, *described, results, updated);
 }
 
 }  // namespace
@@ -452,7 +310,7 @@ int write_check_json(std::ostream& out, const Document& document, Subject& subje
 
     // After a difference, the session's proposal (learned once, from the first failing test's word),
     // as the gtest plugin does; update mode then passes every test whose answer the written spec explains.
-    std::optional<SpecProposal> proposal;
+    std::optional<DocumentProposal> proposal;
     std::optional<RunnerProposal> described;
     std::vector<bool> updated(results.size(), false);
     if (options.proposal) propose_after_run(document, subject, *run, options, results, proposal, described, updated);
@@ -547,54 +405,25 @@ int write_first_run_json(std::ostream& out, const std::string& spec, Subject& su
                   " for review, or the spec itself in update mode), then commit " + file + ".";
         j["learned"] = nullptr;
         j["proposal"] = nullptr;
-    } else if (!subject.device.typestate) {  // another kind (a data device): its own proposal workflow
-        DocumentProposalRequest q;
-        q.spec = spec;
-        q.subject = &subject;
-        q.bound = options.bound.value_or(2);
-        q.learner = options.learner;
-        q.mode = mode;
-        q.device_url = subject.url;
-        q.device_label = options.device_label;
-        q.rerun_in_update_mode = "in update mode";  // each runner says how (TYPESTAR_UPDATE, its own flag)
-        q.requester = "typestar check --format json";
+    } else {  // the proposal workflow of the kind the device is learned as
+        const DocumentProposalRequest q = runner_request(spec, subject, options, options.bound.value_or(2));
         const DocumentProposal p = propose_document(q);
-        const RunnerProposal d = describe_kind_proposal(spec, p, mode, false, "");
+        const RunnerProposal d = describe_proposal(p, mode, "");
         const std::string from = options.device_label.empty() ? subject.url : options.device_label;
         if (!p.document) {
             code = 2;
             summary = "error: the spec " + spec + " does not exist, and learning it from " + from + " failed: " + p.error;
             j["learned"] = nullptr;
         } else {
+            const SpecKind& kind = kind_of(*p.document);
             code = p.wrote_spec ? 0 : 1;
             summary = std::string(code == 0 ? "pass: learned " : "fail: the spec does not exist, so it was learned: ") +
-                      spec + " from " + from + " with " + p.summary + options_not_applied(options, q.bound) + d.report;
-            j["kind"] = kind_json_name(kind_of(subject));
+                      spec + " from " + from + " with " + p.summary + d.report;
+            j["kind"] = kind_json_name(kind);
             j["learned"] = {{p.unit.empty() ? "size" : p.unit, p.size},
                             {"bound", d.json["bound"]},
-                            {"learner", kind_of(subject).id() == DocumentKind::RegisterAutomaton ? "slstar"
-                                                                                                : learner_name(options.learner)},
-                            {"summary", p.summary}};
-        }
-        j["proposal"] = d.json;
-    } else {
-        const SpecProposal p = propose_for_runner(spec, nullptr, *subject.device.typestate, nullptr, nullptr,
-                                                  options.bound.value_or(2), options, subject.url);
-        RunnerProposal d = describe_for_runner(spec, nullptr, p, mode, false, "");
-        if (!p.spec) {
-            code = 2;
-            summary = "error: the spec " + spec + " does not exist, and learning it from " +
-                      (options.device_label.empty() ? subject.url : options.device_label) + " failed: " + p.error;
-            j["learned"] = nullptr;
-        } else {
-            code = p.written.wrote_spec ? 0 : 1;
-            const std::string from = options.device_label.empty() ? subject.url : options.device_label;
-            summary = std::string(code == 0 ? "pass: learned " : "fail: the spec does not exist, so it was learned: ") +
-                      spec + " from " + from + " with " + p.summary + d.report;
-
-            j["learned"] = {{"states", p.spec->typestate.states.size()},
-                            {"bound", p.spec->bounds.distinguisher},
-                            {"learner", learner_name(options.learner)},
+                            {"learner", kind.id() == DocumentKind::RegisterAutomaton ? "slstar"
+                                                                                     : learner_name(options.learner)},
                             {"summary", p.summary}};
         }
         j["proposal"] = d.json;

@@ -413,6 +413,9 @@ TEST_F(PluginE2E, MissingSpecIsLearnedLocally) {
     EXPECT_NE(r.out.find("does not exist, so it was learned from model:"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("3 states, 2 callins, 2 callbacks"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("TYPESTAR_UPDATE=1"), std::string::npos);
+    // The accept command that works (every state is new: accept asks for names, --auto keeps them),
+    // the one the runners print too (DocumentProposal::accept).
+    EXPECT_NE(r.out.find("\n    typestar accept " + spec.string() + " --auto\n"), std::string::npos) << r.out;
     EXPECT_FALSE(fs::exists(spec));
     const auto proposed = typestar::spec::load_spec(dir_ / "timer.proposed.yaml");
     EXPECT_TRUE(typestar::spec::same_behaviour(proposed, typestar::spec::load_spec(fixture("timer.yaml"))));
@@ -811,6 +814,8 @@ TEST_F(PluginE2E, AFailingTestSaysWhichStoredStatesTheProposalLoses) {
         << r.out;
     EXPECT_NE(r.out.find("**3 of 5 old states are gone: C, D merged into B; E not reached**"), std::string::npos)
         << r.out;
+    // accept refuses a smaller proposal unless told: the command printed is the one that works.
+    EXPECT_NE(r.out.find("\n    typestar accept " + spec.string() + " --force\n"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -52,7 +52,10 @@ struct DocumentProposalRequest {
     bool inputs_differ = false;        ///< a test found the device's inputs are not the spec's: from scratch
     std::string name;                  ///< the spec's name when there is no stored spec (a registration's)
     std::size_t bound = 2;             ///< the distinguisher bound B to learn at
-    LearnerKind learner = LearnerKind::LSharp;  ///< typestates' learner
+    /// Raise B from `bound` while the learned machine needs all of it (typestates; a register
+    /// automaton is learned at `bound`, and its proposal says so).
+    bool auto_bound = false;
+    LearnerKind learner = LearnerKind::LSharp;  ///< typestates' learner (register automata: SL*, said so)
     ProposalMode mode = ProposalMode::Write;
     bool update_requested = false;     ///< Print mode although update mode was asked (CI): said so
     std::string device_url;            ///< the URL the device was opened from (empty: a factory); the share key
@@ -89,6 +92,12 @@ struct DocumentProposal {
     std::string pointer;
     /// Typestates: stored -> proposed (changes() marks a test's own transition in it).
     std::optional<spec::SpecDiff> diff;
+    std::string diff_error;            ///< typestates: why there is no diff although a spec is stored
+    std::string pictures;              ///< typestates, Write mode: the pictures written beside it
+    /// Write mode: the `typestar accept SPEC` command that takes this proposal as it is (with
+    /// --auto when it has states the stored spec has not, --force when accept would refuse it
+    /// otherwise: accept_command); empty in the other modes.
+    std::string accept;
     [[nodiscard]] bool shared() const noexcept { return !shared_by.empty(); }
 };
 
