@@ -10,6 +10,10 @@
 
 namespace typestar {
 
+std::string abstract_input(std::string_view callin, std::string_view partition) {
+    return std::string(callin) + "[" + std::string(partition) + "]";
+}
+
 bool is_reserved(std::string_view name) {
     return name == kWait || name == kQuiet || name == kOk || name == kErr;
 }

@@ -1,9 +1,12 @@
 // learn_with_refinement: black-box alphabet refinement (PSYCO Algorithm 3) over any Device: the
-// learning loop, the guards of a split, and the partitions a check runs. The abstract device it
-// learns through is in abstract_device.cpp.
+// learning loop (learn_spec on the abstract alphabet, again after each split), the refined spec it
+// writes, what the format says of a device's partitions (callins_of, the guards of a split) and the
+// partitions a check runs. The abstraction it learns through — the Refiner and the abstract device
+// — is the learners' (typestar/learn/abstraction.hpp).
 #include "typestar/session/refinement.hpp"
 
-#include "abstraction.hpp"
+#include "refinement_detail.hpp"
+#include "typestar/learn/abstraction.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -31,16 +34,6 @@
 
 namespace typestar {
 namespace detail {
-
-/// Output names are symbol names; partition names allow [A-Za-z0-9_.=<>!-] only.
-std::string partition_word(const std::string& output) {
-    std::string out;
-    for (char c : output)
-        out += (std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_.=<>!-").find(c) != std::string_view::npos)
-                   ? c
-                   : '_';
-    return out.empty() ? std::string("x") : out;
-}
 
 /// The guards of a split, in the guard language (docs/spec-format-v2.md, "Guards"), when they are
 /// cheap to say and sound on the values: a callin with one `int` parameter whose values are
@@ -153,6 +146,84 @@ std::optional<std::vector<std::string>> split_guards(const std::string& parent,
     return out;
 }
 
+/// The callins of `device` in input order: a parameterised callin (describe().parameterised) stands
+/// where its first value input is; every other input but `wait` is a plain callin.
+std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescription& d) {
+    const Alphabet& in = device.inputs();
+    std::map<std::string, std::size_t> param_of_input;  // device input -> index into d.parameterised
+    for (std::size_t p = 0; p < d.parameterised.size(); ++p)
+        for (const auto& part : d.parameterised[p].partitions)
+            for (const auto& v : part.values) {
+                if (!in.contains(v.input))
+                    throw std::invalid_argument(device.name() + ": value input '" + v.input + "' of callin '" +
+                                                d.parameterised[p].callin + "' is not one of the device's inputs");
+                const auto [at, fresh] = param_of_input.emplace(v.input, p);
+                if (!fresh && at->second != p)
+                    throw std::invalid_argument(device.name() + ": input '" + v.input + "' is a value of two callins");
+            }
+    std::vector<CallinEntry> out;
+    std::vector<bool> placed(d.parameterised.size(), false);
+    for (Symbol s = 0; s < in.size(); ++s) {
+        const std::string& name = in.name(s);
+        if (name == kWait) continue;
+        const auto it = param_of_input.find(name);
+        if (it == param_of_input.end()) {
+            CallinEntry c;
+            c.name = name;
+            c.plain = s;
+            out.push_back(std::move(c));
+            continue;
+        }
+        if (placed[it->second]) continue;
+        placed[it->second] = true;
+        const auto& p = d.parameterised[it->second];
+        CallinEntry c;
+        c.name = p.callin;
+        c.parameters = p.parameters;
+        for (const auto& part : p.partitions) {
+            AbstractPartition a{part.name, part.guard, {}, {}, {}};
+            for (const auto& v : part.values) {
+                const auto at = std::find(c.pool_values.begin(), c.pool_values.end(), v.value);
+                std::size_t index = 0;
+                if (at == c.pool_values.end()) {
+                    index = c.pool_values.size();
+                    c.pool_values.push_back(v.value);
+                    c.pool_inputs.push_back(in.at(v.input));
+                } else {
+                    index = static_cast<std::size_t>(at - c.pool_values.begin());
+                    if (c.pool_inputs[index] != in.at(v.input))
+                        throw std::invalid_argument(device.name() + ": value '" + v.value + "' of callin '" + p.callin +
+                                                    "' is two inputs");
+                }
+                if (v.from_code) c.from_code.insert(index);
+                if (std::find(a.values.begin(), a.values.end(), index) != a.values.end()) continue;
+                for (const auto& other : c.partitions)
+                    if (std::find(other.values.begin(), other.values.end(), index) != other.values.end())
+                        throw std::invalid_argument(device.name() + ": value '" + v.value + "' of callin '" +
+                                                    p.callin + "' is in two partitions");
+                a.values.push_back(index);
+            }
+            if (a.values.empty())
+                throw std::invalid_argument(device.name() + ": partition '" + part.name + "' of callin '" + p.callin +
+                                            "' has no value");
+            c.partitions.push_back(std::move(a));
+        }
+        // The declared guards that are expressions hold on their values, and only there (the check
+        // the spec reader applies): refused now, not when the learned spec is written.
+        spec::CallinDeclaration declared{c.name, std::vector<spec::Parameter>{}, {}};
+        for (const auto& [pname, ptype] : c.parameters) declared.parameters->push_back({pname, ptype});
+        for (const auto& part : c.partitions) {
+            spec::Partition sp{part.name, part.guard, {}, {}, {}};
+            for (std::size_t v : part.values) sp.values.push_back(c.pool_values[v]);
+            declared.partitions.push_back(std::move(sp));
+        }
+        const auto problems = spec::partition_guard_problems(declared, spec::ReadLimits::from_environment().max_transitions);
+        if (!problems.empty()) throw std::invalid_argument(device.name() + ": " + problems.front().message);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
 }  // namespace detail
 
 namespace {
@@ -188,17 +259,12 @@ std::vector<std::optional<std::vector<std::string>>> access_words(const Typestat
 
 }  // namespace
 
-PartitionError::PartitionError(std::vector<std::string> inputs, std::vector<std::string> first,
-                               std::vector<std::string> second, std::string detail)
-    : NondeterminismError(std::move(inputs), std::move(first), std::move(second)), detail_(std::move(detail)) {
-    message_ = std::string(NondeterminismError::what()) + ": " + detail_;
-}
 
 bool is_parameterised(const Device& device) { return !device.describe().parameterised.empty(); }
 
 RefinedSpec learn_with_refinement(Device& device, const LearnOptions& learn_options, const RefinementOptions& options) {
     const DeviceDescription description = device.describe();
-    Refiner refiner(device, callins_of(device, description), options, false);
+    Refiner refiner(device, callins_of(device, description), options, false, std::nullopt, detail::split_guards);
     double seconds = 0;
     for (;; refiner.apply_verdict()) {
         AbstractDevice abstract(refiner);

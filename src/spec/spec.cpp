@@ -37,10 +37,6 @@ Typestate behaviour_of(const Typestate& typestate) {
 
 }  // namespace
 
-std::string abstract_input(std::string_view callin, std::string_view partition) {
-    return std::string(callin) + "[" + std::string(partition) + "]";
-}
-
 std::vector<std::string> CallinDeclaration::inputs() const {
     if (partitions.empty()) return {name};
     std::vector<std::string> out;

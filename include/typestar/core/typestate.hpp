@@ -41,6 +41,10 @@ struct Unknown {
 /// The source named `name`; nullopt otherwise.
 [[nodiscard]] std::optional<Unknown::Source> parse_unknown_source(std::string_view name) noexcept;
 
+/// The abstract input `callin[partition]`: one partition of a parameterised callin's arguments as
+/// one input (PSYCO; spec format v2).
+[[nodiscard]] std::string abstract_input(std::string_view callin, std::string_view partition);
+
 /// Metadata of one input that does not change behaviour (spec format v2): the guard of an abstract
 /// input `callin[partition]` in words, and whether the peer performs it (environment role).
 struct InputInfo {

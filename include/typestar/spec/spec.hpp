@@ -114,8 +114,8 @@ struct GuardProblem {
 /// `values` and `not_run` sorted and unique (a Spec built in memory equals its written-and-read copy).
 [[nodiscard]] std::vector<CallinDeclaration> normalised_declarations(std::vector<CallinDeclaration> declarations);
 
-/// The abstract input `callin[partition]`.
-[[nodiscard]] std::string abstract_input(std::string_view callin, std::string_view partition);
+/// The abstract input `callin[partition]` (typestar/core/typestate.hpp).
+using typestar::abstract_input;
 /// Typestate::input_info derived from `declarations` (guards, environment role).
 [[nodiscard]] std::map<std::string, InputInfo, std::less<>> input_info_of(
     const std::vector<CallinDeclaration>& declarations);

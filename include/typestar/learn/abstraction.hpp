@@ -1,11 +1,14 @@
-// The alphabet abstraction of learn_with_refinement (PSYCO) shared by the learning loop
-// (refinement.cpp) and the device adapters (abstract_device.cpp): callins and their partitions,
-// the refinement verdicts, the Refiner (what survives refinements) and the AbstractDevice.
-// Private to src/session.
+// The alphabet abstraction of alphabet refinement (PSYCO): callins and their partitions, the
+// refinement verdicts, the Refiner (what survives refinements) and the AbstractDevice a learner runs
+// on (src/learn/abstract_device.cpp). Internal (namespace detail), installed because the session
+// builds on it: its learn_with_refinement drives the Refiner with learn_spec, its PartitionedDevice
+// runs a stored spec's fixed partitions through it. The guard language of the spec format is handed
+// in (SplitGuards), so the learners read no format.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,7 +21,7 @@
 #include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
-#include "typestar/session/refinement.hpp"
+#include "typestar/learn/refinement.hpp"
 #include "typestar/sul/stack.hpp"
 
 #include <spdlog/spdlog.h>
@@ -75,24 +78,15 @@ using RefinementVerdict = std::variant<Split, LateUnknown>;
 /// Output names are symbol names; partition names allow [A-Za-z0-9_.=<>!-] only.
 std::string partition_word(const std::string& output);
 
-/// The guards of a split, in the guard language (docs/spec-format-v2.md, "Guards"), when they are
-/// cheap to say and sound on the values: a callin with one `int` parameter whose values are
-/// integers, split from a partition whose guard is empty or an expression. One group {c} whose
-/// neighbours c-1 and c+1 answered with the other group (a value from the code and its neighbours)
-/// is `v == c` / `v != c`; groups that are runs of the sorted values are cut at ordered boundaries
-/// (`v < b`, `v >= b && v < b'`, `v >= b'`), b the least value of the run above; else equalities
-/// (the largest group: `v != x && ...`). Each is conjoined with the parent's guard and checked on
-/// every value of the split (its own group only) and on `others`, the values of the callin's other
-/// partitions (none); nullopt, so the guard stays in words, otherwise.
-std::optional<std::vector<std::string>> split_guards(const std::string& parent,
-                                                     const std::vector<std::pair<std::string, std::string>>& parameters,
-                                                     const std::vector<std::string>& pool_values,
-                                                     const std::vector<std::vector<std::size_t>>& groups,
-                                                     const std::vector<std::size_t>& others);
-
-/// The callins of `device` in input order: a parameterised callin (describe().parameterised) stands
-/// where its first value input is; every other input but `wait` is a plain callin.
-std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescription& d);
+/// The guards of a split in the spec format's guard language, given the parent partition's guard,
+/// the callin's parameters (name, type), its pool of printed values, the groups of pool indices the
+/// split makes and the pool indices of the callin's other partitions: one guard per group, or
+/// nullopt when the guards stay in words. The session's split_guards (the format's guard language);
+/// empty in fixed mode, where nothing is split.
+using SplitGuards = std::function<std::optional<std::vector<std::string>>(
+    const std::string& parent, const std::vector<std::pair<std::string, std::string>>& parameters,
+    const std::vector<std::string>& pool_values, const std::vector<std::vector<std::size_t>>& groups,
+    const std::vector<std::size_t>& others)>;
 
 /// What survives refinements: the callins and their partitions, and the one oracle stack over the
 /// concrete device (its cache keeps every concrete answer across refinements, PSYCO's shared
@@ -101,9 +95,9 @@ std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescriptio
 class Refiner {
 public:
     Refiner(Device& device, std::vector<CallinEntry> callins, RefinementOptions options, bool fixed,
-            std::optional<Typestate> stored = std::nullopt)
+            std::optional<Typestate> stored = std::nullopt, SplitGuards split_guards = {})
         : device_(device), stack_(device), callins_(std::move(callins)), options_(std::move(options)),
-          fixed_(fixed), stored_(std::move(stored)) {
+          fixed_(fixed), stored_(std::move(stored)), split_guards_(std::move(split_guards)) {
         for (const auto& c : callins_)
             if (c.parameterised() && c.partitions.empty())
                 throw std::invalid_argument(device_.name() + ": parameterised callin '" + c.name + "' has no partition");
@@ -120,6 +114,14 @@ public:
     [[nodiscard]] const RefinementReport& report() const { return report_; }
     [[nodiscard]] std::size_t round() const { return round_; }
     [[nodiscard]] OracleStack& stack() { return stack_; }
+    /// The guards of a split (SplitGuards), nullopt when none was handed in.
+    [[nodiscard]] std::optional<std::vector<std::string>> split_guards(
+        const std::string& parent, const std::vector<std::pair<std::string, std::string>>& parameters,
+        const std::vector<std::string>& pool_values, const std::vector<std::vector<std::size_t>>& groups,
+        const std::vector<std::size_t>& others) const {
+        if (!split_guards_) return std::nullopt;
+        return split_guards_(parent, parameters, pool_values, groups, others);
+    }
 
     /// A refinement verdict of the current iteration, if one was given (the first one wins).
     [[nodiscard]] bool refining() const { return verdict_.has_value(); }
@@ -163,7 +165,7 @@ public:
                 continue;
             }
             for (std::size_t p = 0; p < callin.partitions.size(); ++p)
-                out.push_back({spec::abstract_input(callin.name, callin.partitions[p].name), c, p, false});
+                out.push_back({abstract_input(callin.name, callin.partitions[p].name), c, p, false});
         }
         out.push_back({std::string(kWait), 0, std::nullopt, true});
         return out;
@@ -232,7 +234,7 @@ public:
     }
 
 private:
-    [[nodiscard]] static std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.session"); }
+    [[nodiscard]] static std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.learn"); }
 
     Device& device_;
     OracleStack stack_;
@@ -240,6 +242,7 @@ private:
     RefinementOptions options_;
     bool fixed_ = false;
     std::optional<Typestate> stored_;
+    SplitGuards split_guards_;
     std::map<std::vector<std::string>, Unknown> late_unknowns_;
     std::size_t round_ = 0;
     std::size_t round_start_nodes_ = 0;  // cache nodes when this iteration started
@@ -288,7 +291,7 @@ public:
     }
 
 private:
-    [[nodiscard]] static std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.session"); }
+    [[nodiscard]] static std::shared_ptr<spdlog::logger> log() { return detail::logger("typestar.learn"); }
 
     [[nodiscard]] Symbol abstract_output(Symbol concrete) {
         const std::string& n = refiner_.concrete().outputs().name(concrete);

@@ -1,9 +1,7 @@
-// The device adapters of alphabet refinement: the abstract device of one learn-refine iteration
-// (abstract inputs run as concrete values, unknown answers, the split of a partition whose values
-// answer differently) and PartitionedDevice (the same over fixed partitions, for checking).
-#include "typestar/session/refinement.hpp"
-
-#include "abstraction.hpp"
+// The abstract device of one learn-refine iteration of alphabet refinement (PSYCO): abstract
+// inputs run as concrete values, unknown answers, the split of a partition whose values answer
+// differently (its guards in the format's language handed in: SplitGuards).
+#include "typestar/learn/abstraction.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -20,95 +18,33 @@
 #include <variant>
 #include <vector>
 
-#include "typestar/core/guard.hpp"
 #include "typestar/core/outside_purpose.hpp"
 #include "typestar/core/typestate.hpp"
 #include "typestar/log/logging.hpp"
-#include "typestar/spec/spec.hpp"
 #include "typestar/sul/stack.hpp"
 
 #include <spdlog/spdlog.h>
 
 namespace typestar {
+
+PartitionError::PartitionError(std::vector<std::string> inputs, std::vector<std::string> first,
+                               std::vector<std::string> second, std::string detail)
+    : NondeterminismError(std::move(inputs), std::move(first), std::move(second)), detail_(std::move(detail)) {
+    message_ = std::string(NondeterminismError::what()) + ": " + detail_;
+}
+
 namespace detail {
 
-/// The callins of `device` in input order: a parameterised callin (describe().parameterised) stands
-/// where its first value input is; every other input but `wait` is a plain callin.
-std::vector<CallinEntry> callins_of(const Device& device, const DeviceDescription& d) {
-    const Alphabet& in = device.inputs();
-    std::map<std::string, std::size_t> param_of_input;  // device input -> index into d.parameterised
-    for (std::size_t p = 0; p < d.parameterised.size(); ++p)
-        for (const auto& part : d.parameterised[p].partitions)
-            for (const auto& v : part.values) {
-                if (!in.contains(v.input))
-                    throw std::invalid_argument(device.name() + ": value input '" + v.input + "' of callin '" +
-                                                d.parameterised[p].callin + "' is not one of the device's inputs");
-                const auto [at, fresh] = param_of_input.emplace(v.input, p);
-                if (!fresh && at->second != p)
-                    throw std::invalid_argument(device.name() + ": input '" + v.input + "' is a value of two callins");
-            }
-    std::vector<CallinEntry> out;
-    std::vector<bool> placed(d.parameterised.size(), false);
-    for (Symbol s = 0; s < in.size(); ++s) {
-        const std::string& name = in.name(s);
-        if (name == kWait) continue;
-        const auto it = param_of_input.find(name);
-        if (it == param_of_input.end()) {
-            CallinEntry c;
-            c.name = name;
-            c.plain = s;
-            out.push_back(std::move(c));
-            continue;
-        }
-        if (placed[it->second]) continue;
-        placed[it->second] = true;
-        const auto& p = d.parameterised[it->second];
-        CallinEntry c;
-        c.name = p.callin;
-        c.parameters = p.parameters;
-        for (const auto& part : p.partitions) {
-            AbstractPartition a{part.name, part.guard, {}, {}, {}};
-            for (const auto& v : part.values) {
-                const auto at = std::find(c.pool_values.begin(), c.pool_values.end(), v.value);
-                std::size_t index = 0;
-                if (at == c.pool_values.end()) {
-                    index = c.pool_values.size();
-                    c.pool_values.push_back(v.value);
-                    c.pool_inputs.push_back(in.at(v.input));
-                } else {
-                    index = static_cast<std::size_t>(at - c.pool_values.begin());
-                    if (c.pool_inputs[index] != in.at(v.input))
-                        throw std::invalid_argument(device.name() + ": value '" + v.value + "' of callin '" + p.callin +
-                                                    "' is two inputs");
-                }
-                if (v.from_code) c.from_code.insert(index);
-                if (std::find(a.values.begin(), a.values.end(), index) != a.values.end()) continue;
-                for (const auto& other : c.partitions)
-                    if (std::find(other.values.begin(), other.values.end(), index) != other.values.end())
-                        throw std::invalid_argument(device.name() + ": value '" + v.value + "' of callin '" +
-                                                    p.callin + "' is in two partitions");
-                a.values.push_back(index);
-            }
-            if (a.values.empty())
-                throw std::invalid_argument(device.name() + ": partition '" + part.name + "' of callin '" + p.callin +
-                                            "' has no value");
-            c.partitions.push_back(std::move(a));
-        }
-        // The declared guards that are expressions hold on their values, and only there (the check
-        // the spec reader applies): refused now, not when the learned spec is written.
-        spec::CallinDeclaration declared{c.name, std::vector<spec::Parameter>{}, {}};
-        for (const auto& [pname, ptype] : c.parameters) declared.parameters->push_back({pname, ptype});
-        for (const auto& part : c.partitions) {
-            spec::Partition sp{part.name, part.guard, {}, {}, {}};
-            for (std::size_t v : part.values) sp.values.push_back(c.pool_values[v]);
-            declared.partitions.push_back(std::move(sp));
-        }
-        const auto problems = spec::partition_guard_problems(declared, spec::ReadLimits::from_environment().max_transitions);
-        if (!problems.empty()) throw std::invalid_argument(device.name() + ": " + problems.front().message);
-        out.push_back(std::move(c));
-    }
-    return out;
+/// Output names are symbol names; partition names allow [A-Za-z0-9_.=<>!-] only.
+std::string partition_word(const std::string& output) {
+    std::string out;
+    for (char c : output)
+        out += (std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_.=<>!-").find(c) != std::string_view::npos)
+                   ? c
+                   : '_';
+    return out.empty() ? std::string("x") : out;
 }
+
 
 AbstractDevice::AbstractDevice(Refiner& refiner) : refiner_(refiner), alphabet_(refiner.alphabet()) {
     std::vector<std::string> in;
@@ -348,7 +284,7 @@ std::optional<std::pair<Unknown, std::optional<std::size_t>>> AbstractDevice::re
         for (std::size_t o = 0; o < callin.partitions.size(); ++o)
             if (o != *a.partition)
                 others.insert(others.end(), callin.partitions[o].values.begin(), callin.partitions[o].values.end());
-        const auto expressions = split_guards(part.guard, callin.parameters, callin.pool_values, groups, others);
+        const auto expressions = refiner_.split_guards(part.guard, callin.parameters, callin.pool_values, groups, others);
         for (std::size_t g = 0; g < groups.size(); ++g) {
             const std::string answer = out_names.name(keys[g][d]);
             // Named after the answer that tells the groups apart: its own (`any.ok`), or a later
@@ -376,94 +312,5 @@ std::optional<std::pair<Unknown, std::optional<std::size_t>>> AbstractDevice::re
 }
 
 }  // namespace detail
-
-using detail::AbstractDevice;
-using detail::AbstractPartition;
-using detail::CallinEntry;
-using detail::Refiner;
-using detail::callins_of;
-
-// ---- PartitionedDevice ----
-
-struct PartitionedDevice::Impl {
-    Impl(Device& concrete, std::vector<CallinEntry> callins, const Typestate* stored,
-         std::vector<spec::CallinDeclaration> declared)
-        : refiner(concrete, std::move(callins), RefinementOptions{}, true,
-                  stored && stored->has_unknown() ? std::optional<Typestate>(*stored) : std::nullopt),
-          abstract(refiner),
-          declarations(std::move(declared)) {}
-    Refiner refiner;
-    AbstractDevice abstract;
-    std::vector<spec::CallinDeclaration> declarations;
-};
-
-namespace {
-
-/// The device's callins with the partitions of `declarations` (values matched by printed value).
-std::vector<CallinEntry> fixed_callins(const Device& device, const std::vector<spec::CallinDeclaration>& declarations) {
-    std::vector<CallinEntry> callins = callins_of(device, device.describe());
-    for (const auto& d : declarations) {
-        if (d.partitions.empty()) continue;
-        const auto it = std::find_if(callins.begin(), callins.end(), [&](const CallinEntry& c) { return c.name == d.name; });
-        if (it == callins.end() || !it->parameterised())
-            throw std::invalid_argument(device.name() + " declares no parameterised callin '" + d.name +
-                                        "' (the spec's partitions need its values)");
-        std::vector<AbstractPartition> parts;
-        for (const auto& p : d.partitions) {
-            AbstractPartition a{p.name, p.guard, {}, p.split_from, p.split_by};
-            for (const auto& v : p.values) {
-                const auto at = std::find(it->pool_values.begin(), it->pool_values.end(), v);
-                if (at == it->pool_values.end())
-                    throw std::invalid_argument(device.name() + " offers no value '" + v + "' for callin '" + d.name +
-                                                "' (partition '" + p.name + "' of the spec)");
-                a.values.push_back(static_cast<std::size_t>(at - it->pool_values.begin()));
-            }
-            if (a.values.empty())
-                throw std::invalid_argument("partition '" + p.name + "' of callin '" + d.name + "' lists no value to run");
-            parts.push_back(std::move(a));
-        }
-        it->partitions = std::move(parts);
-    }
-    return callins;
-}
-
-}  // namespace
-
-PartitionedDevice::PartitionedDevice(Device& concrete, const std::vector<spec::CallinDeclaration>& declarations,
-                                     const Typestate* stored)
-    : impl_(std::make_unique<Impl>(concrete, fixed_callins(concrete, declarations), stored, declarations)) {}
-PartitionedDevice::~PartitionedDevice() = default;
-const Alphabet& PartitionedDevice::inputs() const { return impl_->abstract.inputs(); }
-const Alphabet& PartitionedDevice::outputs() const { return impl_->abstract.outputs(); }
-DeviceTraits PartitionedDevice::traits() const { return impl_->abstract.traits(); }
-std::string PartitionedDevice::name() const { return impl_->abstract.name(); }
-DeviceDescription PartitionedDevice::describe() const { return impl_->abstract.describe(); }
-void PartitionedDevice::check_timing() { impl_->abstract.check_timing(); }
-bool PartitionedDevice::override_timing(const TimingOverride& timing) { return impl_->abstract.override_timing(timing); }
-void PartitionedDevice::reset() { impl_->abstract.reset(); }
-Symbol PartitionedDevice::step(Symbol input) { return impl_->abstract.step(input); }
-std::optional<Symbol> PartitionedDevice::confirm_wait(std::span<const Symbol> prefix, std::chrono::milliseconds timeout) {
-    return impl_->abstract.confirm_wait(prefix, timeout);
-}
-RunResult PartitionedDevice::run(std::span<const Symbol> inputs) { return impl_->abstract.run(inputs); }
-std::uint64_t PartitionedDevice::concrete_runs() const noexcept { return impl_->refiner.executed(); }
-
-std::vector<spec::CallinDeclaration> PartitionedDevice::declarations_run() const {
-    std::vector<spec::CallinDeclaration> out = impl_->declarations;
-    auto& callins = impl_->refiner.callins();
-    for (auto& d : out) {
-        if (d.partitions.empty()) continue;
-        const auto it = std::find_if(callins.begin(), callins.end(), [&](const CallinEntry& c) { return c.name == d.name; });
-        if (it == callins.end()) continue;
-        const std::set<std::size_t> ran = impl_->refiner.values_run(static_cast<std::size_t>(it - callins.begin()));
-        for (std::size_t p = 0; p < d.partitions.size() && p < it->partitions.size(); ++p) {
-            spec::Partition& part = d.partitions[p];
-            part.values.clear();  // the declared values, narrowed to those that ran; the others join not_run
-            for (std::size_t v : it->partitions[p].values)
-                (ran.count(v) != 0 ? part.values : part.not_run).push_back(it->pool_values[v]);
-        }
-    }
-    return spec::normalised_declarations(std::move(out));
-}
 
 }  // namespace typestar
