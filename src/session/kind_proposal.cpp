@@ -2,6 +2,7 @@
 // workflow (propose_spec, propose_register_spec: key, lock, reuse, learn, write, diff) and what a
 // front end says of the result (report, recap, pointer), so the gtest plugin names no kind; and the
 // registry of kinds beyond the two built in (register_spec_kind).
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -169,6 +170,7 @@ std::string accept_command(const std::filesystem::path& spec, const Document* st
         (void)kind.accept(stored, proposal, AcceptNames{spec, {}, false});
     } catch (const std::invalid_argument&) {  // new states without a name
         needs_names = true;
+    } catch (const std::exception&) {  // anything else: accept itself says what is wrong
     }
     return "typestar accept " + shell_quote(spec.string()) + (needs_names ? " --auto" : "") + (force ? " --force" : "");
 }
