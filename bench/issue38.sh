@@ -82,6 +82,11 @@ if r:
         f"{t['default_proposal_ratio']:.3f}", "≤ 0.5", t["default_proposal_ratio"] <= 0.5)
     row(1, "upgrades, Algorithm 2 as the oracle (--from): queries / scratch",
         f"{t['default_from_ratio']:.3f}", "≤ 0.5", t["default_from_ratio"] <= 0.5)
+    if "default_unchanged_ratio" in t:  # not a target: the floor the ratio above cannot go below
+        u = t["default_unchanged"]["queries_executed"]
+        rows.append((1, "  (--from's floor: seeded with the upgrade itself, nothing changed) / scratch",
+                     f"{t['default_unchanged_ratio']:.3f}",
+                     f"--from = {t['default_seeded']['queries_executed'] / u:.3f} × the floor" if u else "", "info"))
 
 r = load("lsharp")
 if r:
@@ -172,7 +177,8 @@ for r_ in rows:
     print("| " + " | ".join(str(c) for c in r_) + " |")
 for b in broken:
     print(f"NOT READ: {b}")
-missed = sum(1 for r_ in rows if r_[4] != "yes")
-print(f"\n{len(rows) - missed} of {len(rows)} figures met.")
+figures = [r_ for r_ in rows if r_[4] != "info"]  # "info" rows explain a figure; they are no target
+missed = sum(1 for r_ in figures if r_[4] != "yes")
+print(f"\n{len(figures) - missed} of {len(figures)} figures met.")
 sys.exit(2 if broken else (1 if missed else 0))
 EOF
