@@ -648,9 +648,54 @@ LearnedSpec propose(const spec::Spec* stored, std::span<Device* const> devices, 
     return learned;
 }
 
+namespace {
+
+/// Whether a proposal through a failing check's stack certifies in the plain Algorithm 2 suite
+/// rather than in chained words (EquivalenceOptions::chained; both prove the same up to B). A check
+/// runs the plain suite, one word per transition test, so its cache answers the plain suite of the
+/// stored spec — and, the device having changed little, most of the proposal's — while chained words
+/// are others and run anew. Decided by counting, before learning: the seed's plain suite words the
+/// cache does not answer against its chained words it does not answer (both need no query). A stack
+/// that ran little (one transition's test in its own process) keeps the chained words.
+bool plain_suite_is_cheaper(OracleStack& stack, const MealyMachine& seed, const LearnOptions& o) {
+    const EquivalenceOptions& eq = o.equivalence;
+    const auto& devices = stack.devices();
+    const bool deterministic = std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
+    if (!eq.chained || eq.perfect || eq.method != SuiteMethod::Algorithm2 || o.learner != LearnerKind::LSharp ||
+        (o.flake_check && !deterministic) || !seed_fits(seed, stack.oracle()))
+        return false;  // chained words would not run anyway (learn_on), or not this way
+    MealyMachine model = seed;
+    try {
+        model = over_alphabets(minimize(seed), stack.oracle().inputs(), stack.oracle().outputs());
+    } catch (const std::invalid_argument&) {
+        return false;  // not the device's alphabet: the learner refuses the seed with its own error
+    }
+    SuiteConfig config = suite_config(SuiteMethod::Algorithm2, eq.bound, eq.extra_states);
+    config.traits = stack.oracle().traits();
+    auto uncached = [&](const SuiteConfig& c) {
+        std::size_t n = 0;
+        Word out;
+        SuiteGenerator words(model, c);
+        while (const auto t = words.next()) {
+            out.resize(t->inputs.size());
+            if (!stack.cache().lookup(t->inputs, out)) ++n;
+        }
+        return n;
+    };
+    const std::size_t plain = uncached(config);
+    config.chained = true;
+    const std::size_t chained = uncached(config);
+    detail::logger("typestar.session")
+        ->debug("proposal: the check's cache leaves {} plain suite words and {} chained words to run", plain, chained);
+    return plain < chained;
+}
+
+}  // namespace
+
 LearnedSpec propose(const spec::Spec* stored, Conformance& conformance, const Counterexample* counterexample,
                     const LearnOptions& options) {
     LearnOptions o = proposal_options(stored, *conformance.stack().devices().front(), options);
+    if (o.seed && plain_suite_is_cheaper(conformance.stack(), *o.seed, o)) o.equivalence.chained = false;
     if (counterexample != nullptr && o.seed) {
         check_counterexample_at_tmax(conformance.stack(), *counterexample);
         o.counterexample = *counterexample;

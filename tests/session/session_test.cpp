@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "support/first_mutant.hpp"
 #include "support/random_mealy.hpp"
 #include "support/reference_machines.hpp"
 #include "typestar/core/algorithms.hpp"
@@ -503,6 +504,43 @@ TEST(LearnBudget, IsAHardCapCountedFromTheFirstQuery) {
     ASSERT_GT(ran, 100u);
     options.max_queries = 1'000'000;
     EXPECT_NO_THROW((void)propose(&mp, conformance, nullptr, options));
+}
+
+/// The proposal after a red run: the failing check ran the stored spec's plain suite (every
+/// transition's words), so its cache answers most of the proposal's plain suite, and the proposal
+/// certifies in those words instead of chained ones (the same guarantee up to B): the same spec for
+/// fewer queries. A stack that ran no check keeps the chained words, which cost less there.
+TEST(Propose, AfterAFailingCheckCertifiesInTheWordsTheCheckRan) {
+    const spec::Spec mp = bundled("mediaplayer.yaml");
+    const MealyMachine stored = synchronous_closure(mp.typestate);
+    const MealyMachine upgraded = testing_support::first_mutant(stored);
+    // Executed queries of the proposal (after the check, if any), with `chained` if given.
+    auto proposal_cost = [&](bool check_first, std::optional<bool> chained) {
+        ModelDevice device(upgraded, "model:upgraded");
+        Conformance conformance(stored, {&device});
+        std::optional<Counterexample> cex;
+        if (check_first) {  // every case to its end, as the plugin's transition tests run
+            const TestSuite suite = conformance.suite(CheckOptions{});
+            TestSuite one{suite.inputs, suite.outputs, suite.method, suite.bound, {}};
+            for (const TestCase& c : suite.cases) {
+                one.cases = {c};
+                CheckReport report = conformance.run(one);
+                if (report.verdict == Verdict::Fail && !cex) cex = report.counterexample;
+            }
+            EXPECT_TRUE(cex.has_value()) << "the mutant passes the stored suite";
+        }
+        const std::uint64_t before = conformance.stack().stats().total().queries_executed;
+        LearnOptions options;
+        if (chained) options.equivalence.chained = *chained;
+        const LearnedSpec proposal = propose(&mp, conformance, cex ? &*cex : nullptr, options);
+        EXPECT_FALSE(separating_word(proposal.machine, upgraded).has_value());
+        return conformance.stack().stats().total().queries_executed - before;
+    };
+    const std::uint64_t after_check = proposal_cost(true, std::nullopt);
+    EXPECT_EQ(after_check, proposal_cost(true, false));  // the plain suite, chosen
+    const std::uint64_t cold = proposal_cost(false, std::nullopt);
+    EXPECT_LT(cold, proposal_cost(false, false));  // no check ran: the chained words, cheaper there
+    EXPECT_LT(after_check, cold);
 }
 
 /// --bound auto stops at the smallest B (from the start bound up) after which Algorithm 2 at B+1

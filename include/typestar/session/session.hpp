@@ -74,7 +74,9 @@ struct EquivalenceOptions {
     /// docs/conformance-chained.md): the same guarantee up to B with fewer resets, and L# then does
     /// not ask the plain suite's words ahead (LSharpConfig::explore_suggested). Only with L#, and
     /// only where the flake policy does not re-run the decisive words (a device that declares
-    /// itself deterministic, or flake_check off); elsewhere, and with false, the plain suite.
+    /// itself deterministic, or flake_check off); elsewhere, and with false, the plain suite. A
+    /// proposal through a failing check's stack (propose with a Conformance) takes the plain suite
+    /// where that check's cache leaves fewer of its words to run than of the chained words.
     bool chained = true;
     /// The search beyond the bound (conformance/exploration.hpp), on by default: after the bounded
     /// suite finds no counterexample to a hypothesis, random words from each of its states —
