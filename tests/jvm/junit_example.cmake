@@ -458,10 +458,19 @@ run_failing(${env} EXAMPLE_TEST_CLASS=com.example.DimmerSpecTest EXAMPLE_JVM_OPT
 expect("typestar: Dimmer.Off_wait: the device does not conform to the spec.\n  spec:   specs/dimmer.yaml:11 (state Off, input wait)\n")
 expect("  word 1 of 3: on off wait  (callback 'dim', which the spec does not have, heard by a wait of 3.0 x tmax)\n\n    step  state  input  expected  actual\n    1     Off    on     ok        ok\n    2     On     off    ok        ok\n    3     Off    wait   quiet     dim     <- differs\n")
 # Off_wait, and On_off too when a run of its words ends as `dim` comes (40 ms after `off`, as the
-# agent's quiet grace of tmax ends): a difference in both, never timing.
-if(NOT output MATCHES "\\[ +[12] tests failed +\\]")
-  message(FATAL_ERROR "expected one or two failures:\n${output}")
+# agent's quiet grace of tmax ends): a difference in both, never timing. On a loaded machine other
+# tests meet `dim` too (it came late during their words: the check finds where the callback comes
+# and fails that test with the same counterexample; seen: On_on, On_wait). How many tests meet it
+# depends on the scheduling; that every failure is this one difference does not.
+if(NOT output MATCHES "\\[ +[1-6] tests failed +\\]")
+  message(FATAL_ERROR "expected one to six failures:\n${output}")
 endif()
+string(REGEX MATCHALL "word [0-9]+ of [0-9]+: [a-z ]+ \\(" failing_words "${output}")
+foreach(w IN LISTS failing_words)
+  if(NOT w MATCHES ": on off wait +\\($")
+    message(FATAL_ERROR "a failure names another word than 'on off wait' (${w}):\n${output}")
+  endif()
+endforeach()
 # ... and in that same test why there is no proposal: at tmax the device answers the word quiet
 # (`dim` is later than tmax on every run), so a spec re-learned at this tmax would not have `dim`.
 expect("Re-learning failed: the counterexample 'on off wait' answers 'ok ok dim' only with a longer wait")
