@@ -664,27 +664,27 @@ bool plain_suite_is_cheaper(OracleStack& stack, const MealyMachine& seed, const 
     if (!eq.chained || eq.perfect || eq.method != SuiteMethod::Algorithm2 || o.learner != LearnerKind::LSharp ||
         (o.flake_check && !deterministic) || !seed_fits(seed, stack.oracle()))
         return false;  // chained words would not run anyway (learn_on), or not this way
-    MealyMachine model = seed;
+    std::size_t plain = 0, chained = 0;
     try {
-        model = over_alphabets(minimize(seed), stack.oracle().inputs(), stack.oracle().outputs());
+        const MealyMachine model = over_alphabets(minimize(seed), stack.oracle().inputs(), stack.oracle().outputs());
+        SuiteConfig config = suite_config(SuiteMethod::Algorithm2, eq.bound, eq.extra_states);
+        config.traits = stack.oracle().traits();
+        auto uncached = [&](const SuiteConfig& c) {
+            std::size_t n = 0;
+            Word out;
+            SuiteGenerator words(model, c);
+            while (const auto t = words.next()) {
+                out.resize(t->inputs.size());
+                if (!stack.cache().lookup(t->inputs, out)) ++n;
+            }
+            return n;
+        };
+        plain = uncached(config);
+        config.chained = true;
+        chained = uncached(config);
     } catch (const std::invalid_argument&) {
-        return false;  // not the device's alphabet: the learner refuses the seed with its own error
+        return false;  // a seed no suite is made of: the learner reports it with its own error
     }
-    SuiteConfig config = suite_config(SuiteMethod::Algorithm2, eq.bound, eq.extra_states);
-    config.traits = stack.oracle().traits();
-    auto uncached = [&](const SuiteConfig& c) {
-        std::size_t n = 0;
-        Word out;
-        SuiteGenerator words(model, c);
-        while (const auto t = words.next()) {
-            out.resize(t->inputs.size());
-            if (!stack.cache().lookup(t->inputs, out)) ++n;
-        }
-        return n;
-    };
-    const std::size_t plain = uncached(config);
-    config.chained = true;
-    const std::size_t chained = uncached(config);
     detail::logger("typestar.session")
         ->debug("proposal: the check's cache leaves {} plain suite words and {} chained words to run", plain, chained);
     return plain < chained;
