@@ -243,6 +243,19 @@ bool seed_fits(const MealyMachine& seed, const MembershipOracle& oracle) {
     return a == b;
 }
 
+/// Whether every device declares itself deterministic (Device::deterministic): none can flake.
+bool all_deterministic(std::span<Device* const> devices) {
+    return std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
+}
+
+/// Whether learn_on certifies in chained Algorithm 2 words (EquivalenceOptions::chained): with L#,
+/// and where the flake policy does not re-run the decisive words (those are the plain suite's).
+bool certifies_chained(const LearnOptions& options, std::span<Device* const> devices) {
+    const EquivalenceOptions& eq = options.equivalence;
+    return eq.chained && !eq.perfect && eq.method == SuiteMethod::Algorithm2 &&
+           options.learner == LearnerKind::LSharp && !(options.flake_check && !all_deterministic(devices));
+}
+
 /// Records the device's environment inputs as `role: environment` declarations (format v2); a spec
 /// without any stays version 1. Throws DeviceError for an environment input the spec does not have.
 void declare_environment(spec::Spec& s, const DeviceDescription& device) {
@@ -285,12 +298,9 @@ LearnedSpec learn_on(OracleStack& stack, const LearnOptions& options) {
     std::optional<ExploringEquivalenceOracle> exploring;  // kept across an auto bound's experiments
     std::optional<VerifiedEquivalenceOracle> verified;  // likewise
     // A device that cannot flake needs no second run of anything (Device::deterministic).
-    const bool deterministic = std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
+    const bool deterministic = all_deterministic(devices);
     SuiteConfig decisive = suite_config(SuiteMethod::Wp, 0, 0);  // with a perfect oracle
-    // Algorithm 2 in chained words (EquivalenceOptions::chained): with L#, and where the flake
-    // policy does not re-run the decisive words (those are the plain suite's).
-    const bool chained = eq.chained && alg2 && options.learner == LearnerKind::LSharp &&
-                         !(options.flake_check && !deterministic);
+    const bool chained = certifies_chained(options, devices);
     std::optional<SeedStatesOracle> seed_states;         // a seed's states survive where the device tells them apart
     std::string tried;          // --bound auto: every B learned at, and what B+1 found
     bool next_checked = false;  // --bound auto: Algorithm 2 at B+1 found nothing
@@ -659,11 +669,8 @@ namespace {
 /// that ran little (one transition's test in its own process) keeps the chained words.
 bool plain_suite_is_cheaper(OracleStack& stack, const MealyMachine& seed, const LearnOptions& o) {
     const EquivalenceOptions& eq = o.equivalence;
-    const auto& devices = stack.devices();
-    const bool deterministic = std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
-    if (!eq.chained || eq.perfect || eq.method != SuiteMethod::Algorithm2 || o.learner != LearnerKind::LSharp ||
-        (o.flake_check && !deterministic) || !seed_fits(seed, stack.oracle()))
-        return false;  // chained words would not run anyway (learn_on), or not this way
+    if (!certifies_chained(o, stack.devices()) || !seed_fits(seed, stack.oracle()))
+        return false;  // learn_on would not certify in chained words anyway
     std::size_t plain = 0, chained = 0;
     try {
         const MealyMachine model = over_alphabets(minimize(seed), stack.oracle().inputs(), stack.oracle().outputs());
