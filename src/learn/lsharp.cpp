@@ -165,6 +165,15 @@ void LSharp::Impl::add_basis(NodeId node, Word access) {
         }
         Word w = access_[b];
         w.push_back(a);
+        if (const std::optional<AdsStart> start = adaptive_extension(b, a)) {
+            // Each input of the ADS chosen from the device's last answer (LSharpConfig::adaptive_queries).
+            Word outputs;
+            const Word chosen = ask_->query_adaptive(
+                w, [&](std::span<const Symbol> answered) { return ads_next(*start, answered); }, outputs);
+            grow_roles();
+            touch(concat(w, chosen));
+            continue;
+        }
         if (!per_input && !have_ads) {
             ads = extension_suffix(b, a);
             have_ads = true;

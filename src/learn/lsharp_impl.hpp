@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -150,6 +151,28 @@ private:
     // the largest branch. Where no single input splits the candidates left, a shortest witness of two.
     Word ads_path(const std::vector<std::uint32_t>& candidates, std::optional<NodeId> tracked,
                   std::optional<StateId> seed_state);
+    // The input of an ADS (as ads_path) that takes the most candidates among `current` off the
+    // expected branch (the tracked node's answer, else the predictor's from `predicted_state`),
+    // then splits the most pairs; nullopt when no input splits any pair.
+    std::optional<Symbol> best_split(std::span<const NodeId> current, std::optional<NodeId> tracked,
+                                     const MealyMachine* predictor, StateId predicted_state);
+    // An adaptive ADS (LSharpConfig::adaptive_queries): what identify() asks from a frontier node.
+    struct AdsStart {
+        std::vector<std::uint32_t> candidates;  // basis indices, at least two
+        std::optional<NodeId> tracked;          // the frontier node
+        std::optional<StateId> predicted;       // as ads_path's seed_state
+        bool witness_if_empty = true;           // identify(): an ADS that asks nothing is a basis witness
+    };
+    // Extension (LSharpExtension::Ads, adaptive): the ADS over the whole basis from basis state b's
+    // transition on a, as extension_suffix's, if one applies (else the fixed suffix is asked).
+    std::optional<AdsStart> adaptive_extension(std::uint32_t b, Symbol a);
+    // The next input after the device answered `outputs` (NextInput: a pure function of them): the
+    // ADS over the candidates left that answered so, then (as identify's fixed word) a witness where
+    // no input splits, the continuation and the pad; nullopt at the end. `in_tail`: whether the
+    // input is past the ADS and its witness.
+    std::optional<Symbol> ads_next(const AdsStart& start, std::span<const Symbol> outputs, bool* in_tail = nullptr);
+    // Whether the tree answers the ADS part of ads_next from `node` (then the query brings nothing new).
+    bool ads_known(const AdsStart& start, NodeId node);
     // LSharpConfig::continue_with_ads: appends an ADS over the basis (but the sink) without `wait`,
     // along its largest branch, while the basis has at most ads_limit states.
     void continue_word(Word& suffix) {

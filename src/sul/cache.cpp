@@ -335,6 +335,47 @@ bool CacheOracle::lookup(std::span<const Symbol> word, std::span<Symbol> out) {
     return walk(word, out) == word.size();
 }
 
+Word CacheOracle::query_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& outputs) {
+    Word chosen;
+    outputs.assign(prefix.size(), 0);
+    Cursor at;
+    std::optional<Symbol> pending;  // the first chosen input the tree cannot answer
+    if (walk(at, prefix, outputs) == prefix.size()) {
+        while (true) {
+            pending = next(std::span<const Symbol>(outputs).subspan(prefix.size()));
+            if (!pending) {
+                ++stats_.hits;
+                return chosen;
+            }
+            Symbol output = 0;
+            if (walk(at, std::span<const Symbol>(&*pending, 1), std::span<Symbol>(&output, 1)) != 1) break;
+            chosen.push_back(*pending);
+            outputs.push_back(output);
+        }
+    }
+    ++stats_.misses;
+    // The rest from a fresh instance: the word so far as the inner prefix, then the same choices.
+    Word word(prefix.begin(), prefix.end());
+    word.insert(word.end(), chosen.begin(), chosen.end());
+    const Word known_after(outputs.begin() + static_cast<std::ptrdiff_t>(prefix.size()), outputs.end());
+    Word scratch;
+    const NextInput inner_next = [&](std::span<const Symbol> more) {
+        scratch.assign(known_after.begin(), known_after.end());
+        scratch.insert(scratch.end(), more.begin(), more.end());
+        return next(scratch);
+    };
+    Word answer;
+    const Word rest = inner_.query_adaptive(word, inner_next, answer);
+    ++stats_.executed;
+    word.insert(word.end(), rest.begin(), rest.end());
+    chosen.insert(chosen.end(), rest.begin(), rest.end());
+    const Query q{{}, word, answer};
+    const std::size_t contradicted = try_insert(word, answer);
+    if (contradicted != npos) contradiction(q, contradicted);  // throws, or the answer is a re-run's
+    outputs = std::move(answer);
+    return chosen;
+}
+
 // The queries of one query_all call that the tree could not answer, with the scratch of its passes.
 struct CacheOracle::Misses {
     Word words;                                          // missing words (prefix·suffix), concatenated

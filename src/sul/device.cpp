@@ -14,36 +14,58 @@
 namespace typestar {
 
 
-RunResult Device::run(std::span<const Symbol> inputs) {
-    const DeviceTraits t = traits();
+namespace {
+
+// The one reset + steps loop of run() and run_adaptive(): `input(i, outputs)` is the i-th input
+// (nullopt: the run is over), given the outputs so far.
+template <class Input>
+RunResult run_steps(Device& device, Input&& input) {
+    const DeviceTraits t = device.traits();
     RunResult result;
-    result.outputs.reserve(inputs.size());
-    DeviceSession session(*this);
+    DeviceSession session(device);
     // A callin outside the learning purpose ends the run too (typestar/core/outside_purpose.hpp).
-    const auto outside = t.absorbing ? outputs().find(kOutsidePurpose) : std::nullopt;
+    const auto outside = t.absorbing ? device.outputs().find(kOutsidePurpose) : std::nullopt;
     bool quiescent = false;  // the last step was `wait` answered by the quiet output
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const Symbol input = inputs[i];
-        const bool is_wait = t.wait && input == *t.wait;
+    std::optional<Symbol> absorbed;  // past an absorbing output: every answer is it, nothing runs
+    for (std::size_t i = 0;; ++i) {
+        const std::optional<Symbol> next = input(i, std::span<const Symbol>(result.outputs));
+        if (!next) break;
+        if (absorbed) {
+            result.outputs.push_back(*absorbed);
+            continue;
+        }
+        const bool is_wait = t.wait && *next == *t.wait;
         if (is_wait && quiescent) {
             result.outputs.push_back(*t.quiet);
             continue;
         }
-        const Symbol output = session.step(input);
+        const Symbol output = session.step(*next);
         ++result.steps;
         if (is_wait) ++result.waits;
         result.outputs.push_back(output);
-        if (t.absorbing && output == *t.absorbing) {
-            result.outputs.resize(inputs.size(), output);
-            break;
-        }
-        if (outside && output == *outside) {
-            result.outputs.resize(inputs.size(), *t.absorbing);
-            break;
-        }
+        if (t.absorbing && output == *t.absorbing) absorbed = output;
+        if (outside && output == *outside) absorbed = *t.absorbing;
         quiescent = is_wait && t.quiet && output == *t.quiet;
     }
     return result;
+}
+
+}  // namespace
+
+RunResult Device::run(std::span<const Symbol> inputs) {
+    return run_steps(*this, [&](std::size_t i, std::span<const Symbol>) -> std::optional<Symbol> {
+        if (i < inputs.size()) return inputs[i];
+        return std::nullopt;
+    });
+}
+
+RunResult Device::run_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& chosen) {
+    return run_steps(*this, [&](std::size_t i, std::span<const Symbol> outputs) -> std::optional<Symbol> {
+        if (i < prefix.size()) return prefix[i];
+        const std::optional<Symbol> input = next(outputs.subspan(prefix.size()));
+        if (input) chosen.push_back(*input);
+        return input;
+    });
 }
 
 std::string TimingOverride::note(std::optional<double> own_tmax_ms, std::optional<double> own_tmin_ms) const {
@@ -92,6 +114,17 @@ RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs
     return with_timing_retries(device, inputs, retries, [&](std::size_t attempt) {
         RunResult result = device.run(inputs);
         device.check_timing();  // a violation recorded up to the tear-down voids this answer
+        result.timing_retries = attempt;
+        return result;
+    });
+}
+
+RunResult run_adaptive_with_timing_retries(Device& device, std::span<const Symbol> prefix, const NextInput& next,
+                                           Word& chosen, std::size_t retries) {
+    return with_timing_retries(device, prefix, retries, [&](std::size_t attempt) {
+        chosen.clear();
+        RunResult result = device.run_adaptive(prefix, next, chosen);
+        device.check_timing();  // as a run: a violation up to the tear-down voids this answer
         result.timing_retries = attempt;
         return result;
     });

@@ -113,4 +113,9 @@ void ParallelOracle::query_all(std::span<const Query> batch) {
         for (const RunResult& r : runs_) counter_->count_executed(r.steps, r.waits, r.timing_retries);
 }
 
+Word ParallelOracle::query_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& outputs) {
+    if (!adaptive()) return MembershipOracle::query_adaptive(prefix, next, outputs);
+    return detail::adaptive_query_on(*devices_.front(), counter_, prefix, next, outputs);
+}
+
 }  // namespace typestar

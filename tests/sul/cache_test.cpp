@@ -143,8 +143,10 @@ TEST(CacheOracle, LookupNeverRuns) {
 /// run (0-based) answers `flipped` instead — for `times` resets (0: for ever).
 class FlippingDevice final : public Device {
 public:
-    FlippingDevice(int from, std::size_t position, Symbol flipped, int times)
-        : model_(toy_closure()), from_(from), position_(position), flipped_(flipped), times_(times) {}
+    FlippingDevice(int from, std::size_t position, Symbol flipped, int times, bool adaptive = false)
+        : model_(toy_closure()), from_(from), position_(position), flipped_(flipped), times_(times),
+          adaptive_(adaptive) {}
+    bool runs_adaptively() const override { return adaptive_; }
     const Alphabet& inputs() const override { return model_.inputs(); }
     const Alphabet& outputs() const override { return model_.outputs(); }
     DeviceTraits traits() const override { return model_.traits(); }
@@ -168,6 +170,7 @@ private:
     std::size_t position_;
     Symbol flipped_;
     int times_;
+    bool adaptive_;
     int resets_ = 0;
     std::size_t steps_ = 0;
 };
@@ -218,6 +221,63 @@ TEST(CacheOracle, ZeroRerunsThrowsAtOnce) {
     (void)cache.query(Word{kStart, kWaitIn});
     EXPECT_THROW((void)cache.query(Word{kStart, kWaitIn, kStop}), NondeterminismError);
     EXPECT_EQ(stats.learning.queries_executed, 2u);
+}
+
+/// An adaptive chooser over the toy: `start`; then `wait` if it was accepted, else `stop`; then stop.
+std::optional<Symbol> start_then_wait(std::span<const Symbol> outputs) {
+    if (outputs.empty()) return kStart;
+    if (outputs.size() == 1) return outputs[0] == kOkOut ? kWaitIn : kStop;
+    return std::nullopt;
+}
+
+TEST(CacheOracle, AnAdaptiveQueryRunsOnceAndIsAnsweredFromTheTreeAfter) {
+    Fixture f;
+    ASSERT_TRUE(f.oracle.adaptive()) << "a model device steps as cheaply as it runs";
+    Word outputs;
+    EXPECT_EQ(f.oracle.query_adaptive(Word{kWaitIn}, start_then_wait, outputs), (Word{kStart, kWaitIn}));
+    EXPECT_EQ(outputs, (Word{kQuietOut, kOkOut, kDoneOut}));  // the prefix's answer too
+    EXPECT_EQ(f.executed(), 1u);
+    EXPECT_EQ(f.stack.stats().total().queries_asked, 1u);
+    // The answer is in the tree: the same query, and the fixed word it ran, run nothing.
+    EXPECT_EQ(f.oracle.query_adaptive(Word{kWaitIn}, start_then_wait, outputs), (Word{kStart, kWaitIn}));
+    EXPECT_EQ(ask(f.oracle, {kWaitIn, kStart, kWaitIn}), (Word{kQuietOut, kOkOut, kDoneOut}));
+    EXPECT_EQ(f.executed(), 1u);
+    // A new word past a known err: the tree answers every choice (err is absorbing), nothing runs
+    // but the query that found the err.
+    (void)ask(f.oracle, {kStop});
+    EXPECT_EQ(f.oracle.query_adaptive(Word{kStop}, start_then_wait, outputs), (Word{kStart, kStop}));
+    EXPECT_EQ(outputs, (Word{kErrOut, kErrOut, kErrOut}));
+    EXPECT_EQ(f.executed(), 2u);
+    // Known up to `start`, not past it: the device runs the word once from a fresh instance, and
+    // the choices follow its answers (`start` refused in Running: err, then `stop`).
+    EXPECT_EQ(f.oracle.query_adaptive(Word{kStart}, start_then_wait, outputs), (Word{kStart, kStop}));
+    EXPECT_EQ(outputs, (Word{kOkOut, kErrOut, kErrOut}));
+    EXPECT_EQ(f.executed(), 3u);
+}
+
+TEST(CacheOracle, AnAdaptiveQueryOverAnOracleThatCannotStepIsOneQueryPerInput) {
+    // Not adaptive below (a device that runs words only): the default asks the word so far once per
+    // chosen input; the answers and choices are the same.
+    FlippingDevice device(1000, 0, kOkOut, 1);  // never flips in this test
+    OracleStack stack(device);
+    ASSERT_FALSE(stack.oracle().adaptive());
+    Word outputs;
+    EXPECT_EQ(stack.oracle().query_adaptive(Word{}, start_then_wait, outputs), (Word{kStart, kWaitIn}));
+    EXPECT_EQ(outputs, (Word{kOkOut, kDoneOut}));
+    EXPECT_EQ(stack.stats().total().queries_executed, 2u);
+}
+
+TEST(CacheOracle, AnAdaptiveAnswerThatContradictsTheTreeIsNondeterminism) {
+    // From the second run on, the second output (done) comes back as quiet: the adaptive run's
+    // answer is checked against the tree like any other, and re-run to report every answer.
+    FlippingDevice device(2, 1, kQuietOut, 0, true);
+    OracleStack stack(device);
+    ASSERT_TRUE(stack.oracle().adaptive());
+    EXPECT_EQ(stack.oracle().query(Word{kStart, kWaitIn}), (Word{kOkOut, kDoneOut}));
+    Word outputs;
+    EXPECT_THROW((void)stack.oracle().query_adaptive(Word{kStart, kWaitIn, kStart}, start_then_wait, outputs),
+                 NondeterminismError);
+    EXPECT_EQ(stack.cache().stats().contradictions, 1u);
 }
 
 TEST(CacheOracle, InsertChecksAgainstTheTree) {

@@ -129,6 +129,36 @@ TEST(Device, DefaultRunMatchesTheModelDeviceContract) {
     EXPECT_EQ(scripted.finishes, 4);
 }
 
+/// An adaptive chooser over the toy: `start`; then `wait` if it was accepted, else `stop`; then the
+/// same input once more after an err (a chooser may go on past an absorbing output), and stop.
+std::optional<Symbol> start_then_wait(std::span<const Symbol> outputs) {
+    if (outputs.empty()) return kStart;
+    if (outputs.size() == 1) return outputs[0] == kOkOut ? kWaitIn : kStop;
+    if (outputs.size() == 2 && outputs[1] == kErrOut) return kStop;
+    return std::nullopt;
+}
+
+TEST(Device, AnAdaptiveRunChoosesEachInputFromTheLastOutputInOneSession) {
+    ScriptedDevice scripted(false);
+    Word chosen;
+    RunResult r = scripted.run_adaptive(Word{}, start_then_wait, chosen);
+    EXPECT_EQ(chosen, (Word{kStart, kWaitIn}));
+    EXPECT_EQ(r.outputs, (Word{kOkOut, kDoneOut}));
+    EXPECT_EQ(r.steps, 2u);
+    EXPECT_EQ(r.waits, 1u);
+    // After the prefix `start` the chooser's `start` is refused: err is absorbing, so its `stop`s are
+    // answered err without running (the contract of run()).
+    chosen.clear();
+    r = scripted.run_adaptive(Word{kStart}, start_then_wait, chosen);
+    EXPECT_EQ(chosen, (Word{kStart, kStop, kStop}));
+    EXPECT_EQ(r.outputs, (Word{kOkOut, kErrOut, kErrOut, kErrOut}));
+    EXPECT_EQ(r.steps, 2u);
+    EXPECT_EQ(scripted.resets, 2);
+    EXPECT_EQ(scripted.finishes, 2);
+    EXPECT_FALSE(scripted.runs_adaptively()) << "a device says so itself";
+    EXPECT_TRUE(ModelDevice(toy_closure()).runs_adaptively());
+}
+
 TEST(DeviceSession, FinishesWhenAStepThrows) {
     ScriptedDevice scripted(true);
     EXPECT_THROW((void)scripted.run(Word{kStart, kStop}), DeviceError);

@@ -110,6 +110,12 @@ public:
     [[nodiscard]] std::size_t parallelism() const override { return inner_.parallelism(); }
     void query_all(std::span<const Query> batch) override;
     bool lookup(std::span<const Symbol> word, std::span<Symbol> out) override;
+    /// Forwarded.
+    [[nodiscard]] bool adaptive() const override { return inner_.adaptive(); }
+    /// Answers from the tree while it knows the chosen inputs' outputs; at the first it does not,
+    /// the inner oracle runs the rest as one adaptive query from a fresh instance (the whole word:
+    /// known quiet waits are not left out), and its answer is checked and added like any answer.
+    Word query_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& outputs) override;
 
     /// Runs every word of `words` again on the inner oracle, past the tree, as one batch (a pool
     /// runs it in parallel), and checks each answer against the tree like any device answer: one

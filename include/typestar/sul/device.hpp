@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -93,6 +94,12 @@ struct TimingOverride {
     bool operator==(const TimingOverride&) const = default;
 };
 
+/// The next input of an adaptive run (Device::run_adaptive, MembershipOracle::query_adaptive),
+/// chosen from the outputs of the inputs chosen so far; nullopt ends the run. A pure function of
+/// those outputs: a run repeated (after a timing violation, or past a cache) asks it again from
+/// the first output and must get the same inputs.
+using NextInput = std::function<std::optional<Symbol>(std::span<const Symbol> outputs)>;
+
 /// A system under learning or test. Not thread-safe: one query at a time per device.
 /// Decorators (devices wrapping devices) must forward every virtual member, in particular
 /// describe(), deterministic() and check_timing().
@@ -151,6 +158,19 @@ public:
     /// the quiet output without running it. A remote device may override this with one round trip,
     /// keeping the same contract. Throws DeviceError.
     [[nodiscard]] virtual RunResult run(std::span<const Symbol> inputs);
+
+    /// Whether run_adaptive may be used: a step costs here what it costs inside run() (a table
+    /// look-up, a method call), so a learner may choose each input from the last output and tell
+    /// states apart in one reset where a fixed word guessed at the outputs and needed another.
+    /// Default false: a remote device pays a round trip per step (its run() is one), and a device
+    /// whose run() is more than reset + steps must keep to it. Decorators forward it.
+    [[nodiscard]] virtual bool runs_adaptively() const { return false; }
+    /// reset, `prefix`, then the inputs `next` chooses from the outputs after the prefix, until it
+    /// answers nullopt, in one DeviceSession with run()'s contract (past an absorbing output nothing
+    /// runs and every answer is that output; a `wait` right after a quiet `wait` is answered quiet).
+    /// The chosen inputs are appended to `chosen`; the result's outputs cover prefix and chosen
+    /// inputs. Always reset + step (run() is not called). Throws DeviceError.
+    [[nodiscard]] RunResult run_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& chosen);
 };
 
 /// How often run_with_timing_retries re-runs a word whose run broke a timing assumption (after pauses
@@ -169,6 +189,12 @@ inline constexpr std::size_t kTimingRetries = 4;
 /// query. RunResult::timing_retries says how many runs were repeated.
 [[nodiscard]] RunResult run_with_timing_retries(Device& device, std::span<const Symbol> inputs,
                                                 std::size_t retries = kTimingRetries);
+
+/// run_adaptive under run_with_timing_retries' rule (a repeated run clears `chosen` and asks `next`
+/// again from the start).
+[[nodiscard]] RunResult run_adaptive_with_timing_retries(Device& device, std::span<const Symbol> prefix,
+                                                         const NextInput& next, Word& chosen,
+                                                         std::size_t retries = kTimingRetries);
 
 /// `device.confirm_wait(prefix, timeout)` (the longer wait of the quiescence double-check and of a
 /// late answer's judgement) under run_with_timing_retries' rule: a listen whose run breaks a timing

@@ -31,6 +31,8 @@ public:
     void reset() override { state_ = machine_.initial(); }
     Symbol step(Symbol input) override;
     [[nodiscard]] RunResult run(std::span<const Symbol> inputs) override;
+    /// True: a step is a table look-up, as inside run().
+    [[nodiscard]] bool runs_adaptively() const override { return true; }
     /// name(), and the timing set by override_timing, if any.
     [[nodiscard]] DeviceDescription describe() const override;
     /// Records the tmax / tmin given for describe(): a simulation has no real time, so nothing runs

@@ -68,7 +68,24 @@ public:
 
     /// The outputs of `word`, one per input: a batch of one.
     [[nodiscard]] Word query(std::span<const Symbol> word);
+
+    /// Whether query_adaptive runs as one query from a fresh instance (the device below runs
+    /// adaptively, Device::runs_adaptively, and every oracle between forwards it). Default false.
+    [[nodiscard]] virtual bool adaptive() const { return false; }
+    /// One adaptive membership query: `prefix`, then the inputs `next` chooses from the outputs
+    /// after the prefix (NextInput), until it answers nullopt. Returns the chosen inputs and writes
+    /// the outputs of prefix and chosen inputs to `outputs` (resized). When adaptive(), one query
+    /// (one reset); otherwise (this default) one query per chosen input, each the whole word so far:
+    /// the same answers, at a reset each. Throws as query_all.
+    virtual Word query_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& outputs);
 };
+
+namespace detail {
+/// One adaptive query on `device` (run_adaptive_with_timing_retries), counted as executed into
+/// `counter` if given: what DeviceOracle and ParallelOracle run for query_adaptive.
+Word adaptive_query_on(Device& device, QueryCounter* counter, std::span<const Symbol> prefix, const NextInput& next,
+                       Word& outputs);
+}  // namespace detail
 
 /// The oracle at the bottom over one device: every query is one DeviceSession (Device::run).
 /// Counts queries, symbols and waits executed into `counter` (if given) under its current phase.
@@ -81,6 +98,10 @@ public:
     [[nodiscard]] DeviceTraits traits() const override { return device_.traits(); }
     /// Runs the queries one after the other. Throws DeviceError from the device.
     void query_all(std::span<const Query> batch) override;
+    /// The device's Device::runs_adaptively().
+    [[nodiscard]] bool adaptive() const override { return device_.runs_adaptively(); }
+    /// One DeviceSession (run_adaptive_with_timing_retries) when adaptive(), else the default.
+    Word query_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& outputs) override;
 
     [[nodiscard]] Device& device() noexcept { return device_; }
 
@@ -100,6 +121,10 @@ public:
     [[nodiscard]] DeviceTraits traits() const override { return inner_.traits(); }
     [[nodiscard]] std::size_t parallelism() const override { return inner_.parallelism(); }
     void query_all(std::span<const Query> batch) override;
+    /// Forwarded.
+    [[nodiscard]] bool adaptive() const override { return inner_.adaptive(); }
+    /// Counted as one query asked, and forwarded.
+    Word query_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& outputs) override;
     /// Forwarded; not counted.
     bool lookup(std::span<const Symbol> word, std::span<Symbol> out) override {
         return inner_.lookup(word, out);

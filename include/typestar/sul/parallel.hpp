@@ -42,6 +42,11 @@ public:
     /// Answers the batch on all devices at once (a batch of one runs on the first device, in the
     /// calling thread). Throws DeviceError (or what a device throws).
     void query_all(std::span<const Query> batch) override;
+    /// The devices' Device::runs_adaptively() (they are of one class).
+    [[nodiscard]] bool adaptive() const override { return devices_.front()->runs_adaptively(); }
+    /// When adaptive(), on the first device in the calling thread (as a batch of one); else the
+    /// default. The same words and counts as one device.
+    Word query_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& outputs) override;
 
 private:
     /// After a batch: devices whose outputs grew (Mealy devices) get each other's new names; throws
