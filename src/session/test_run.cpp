@@ -326,13 +326,19 @@ TestResult TypestateTestRun::run_words(const TransitionTest& t) {
 std::string TypestateTestRun::failure_message(const TransitionTest& t, const TestSuite& run,
                                               const CheckReport& report) const {
     const Counterexample& cex = *report.counterexample;
-    const std::size_t number = cex.test_case.value_or(0) + 1;
     std::ostringstream m;
     m << "typestar: " << suite_ << "." << t.name << ": the device does not conform to the spec.\n"
       << "  spec:   " << path_ << ":" << t.line << " (state " << t.state << ", input " << t.input << ")\n"
-      << "  device: " << device_->name() << "\n"
-      << "  word " << number << " of " << run.cases.size() << ": " << to_string(cex.inputs, device_->inputs())
-      << "  (" << cex.purpose << ")\n\n"
+      << "  device: " << device_->name() << "\n";
+    if (cex.test_case) {
+        m << "  word " << *cex.test_case + 1 << " of " << run.cases.size() << ": ";
+    } else {
+        // Found by the quiescence double-check (a callback the spec does not have, heard while this
+        // test's words ran or past them): not one of its words, so never numbered as one.
+        m << "  beyond this test's " << run.cases.size() << " word" << (run.cases.size() == 1 ? "" : "s")
+          << ", found by the quiescence double-check: ";
+    }
+    m << to_string(cex.inputs, device_->inputs()) << "  (" << cex.purpose << ")\n\n"
       << format_trace(report.trace, 4) << "\n";
     if (const std::string note = unpredicted_answer_note(report); !note.empty()) m << "  " << note << "\n\n";
     m << "Passing is " << evidence_note(report).substr(std::string("This is ").size()) << reproduce_line_(t.name)

@@ -1,10 +1,12 @@
 // The session layer: learn_spec, propose, check_spec and the one trace renderer.
 #include "typestar/session/session.hpp"
+#include "typestar/session/document.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <map>
+#include <memory>
 
 #include "support/first_mutant.hpp"
 #include "support/random_mealy.hpp"
@@ -117,6 +119,29 @@ TEST(CheckSpec, TheQuiescenceDoubleCheckListensInTheQuietStatesTheSuiteWaitsIn) 
     CheckOptions no_double_check;
     no_double_check.quiet_check_factor = 0;
     EXPECT_EQ(check_spec(stored, devices, no_double_check).verdict, Verdict::Pass);
+}
+
+TEST(CheckDocument, ACounterexampleOfTheDoubleCheckIsNotNumberedAsATestOfTheSuite) {
+    // The double-check's word is none of the suite's tests (its counterexample has no test index):
+    // the message says where it was found, never "test N of M" (it read an empty index before).
+    Document document;
+    document.path = "task.yaml";
+    document.name = task_spec().typestate.name;
+    document.spec = task_spec();
+    document.machine = synchronous_closure(task_spec().typestate);
+    Subject subject;
+    subject.url = "timed:task";
+    subject.device.typestate = std::make_unique<TimedModel>(*document.machine, std::map<std::string, std::string>{{"Done", "late"}});
+    const DocumentCheck checked = check_document(document, subject);
+    ASSERT_EQ(checked.report.verdict, Verdict::Fail);
+    ASSERT_TRUE(checked.report.counterexample);
+    EXPECT_FALSE(checked.report.counterexample->test_case);
+    const std::string tests = std::to_string(checked.report.tests);
+    EXPECT_NE(checked.text.find("does not conform to " + document.name + " (beyond the " + tests +
+                                " tests, found by the quiescence double-check: callback 'late', which the spec does not have"),
+              std::string::npos)
+        << checked.text;
+    EXPECT_EQ(checked.text.find("(test "), std::string::npos) << checked.text;
 }
 
 // Issue 39 (round 4's timing rule): where the device answered quiet and the spec has a callback, a
