@@ -24,6 +24,7 @@
 
 namespace typestar {
 
+using detail::all_deterministic;
 using detail::assumptions_of;
 using detail::confirm_quiescence_impl;
 using detail::declare_outputs;
@@ -249,9 +250,7 @@ CheckReport Conformance::run_once(const TestSuite& suite, std::size_t batch_size
     report.verdict = report.counterexample ? Verdict::Fail : Verdict::Pass;
     report.assumptions = assumptions_of(suite.method, suite.bound, stack_.oracle().traits(),
                                         stack_.devices().front()->describe(), quiet_check_factor_);
-    const auto& devices = stack_.devices();
-    if (std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); }))
-        report.assumptions.push_back(std::string(kDeclaredDeterministic));
+    if (all_deterministic(stack_.devices())) report.assumptions.push_back(std::string(kDeclaredDeterministic));
     name_untested(expected_, stack_.oracle().inputs(), outside_purpose, report);
     report.stats = stack_.stats().since(before);
     if (report.counterexample) report.trace = named_trace(expected_, stack_, suite, *report.counterexample);

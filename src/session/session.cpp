@@ -229,6 +229,7 @@ std::string exploration_note(const ExplorationRecord& r, std::size_t per_transit
            " inputs and found none (evidence beyond the bound, not a proof)";
 }
 
+using detail::all_deterministic;
 using detail::deterministic_note;
 using detail::flake_note;
 using detail::SeedStatesOracle;
@@ -241,11 +242,6 @@ bool seed_fits(const MealyMachine& seed, const MembershipOracle& oracle) {
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
     return a == b;
-}
-
-/// Whether every device declares itself deterministic (Device::deterministic): none can flake.
-bool all_deterministic(std::span<Device* const> devices) {
-    return std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
 }
 
 /// Whether learn_on certifies in chained Algorithm 2 words (EquivalenceOptions::chained): with L#,

@@ -3,6 +3,7 @@
 // a verdict, and the quiescence double-check's report of a callback the spec does not have.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -61,6 +62,12 @@ inline constexpr std::string_view kRefusedNotTested =
 inline constexpr std::string_view kDeclaredDeterministic =
     "every run of a word answers alike (declared by the device: a model or a simulation), so no answer was re-run "
     "to rule out a flake";
+
+/// Whether every device declares itself deterministic (Device::deterministic): none can flake.
+/// Learning then runs no flake-policy verification, and learn and check name kDeclaredDeterministic.
+[[nodiscard]] inline bool all_deterministic(std::span<Device* const> devices) {
+    return std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
+}
 
 /// A callback the machine has on no transition, heard by a quiescence double-check after `word`.
 struct NewCallback {
