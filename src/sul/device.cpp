@@ -17,11 +17,12 @@ namespace typestar {
 namespace {
 
 // The one reset + steps loop of run() and run_adaptive(): `input(i, outputs)` is the i-th input
-// (nullopt: the run is over), given the outputs so far.
+// (nullopt: the run is over), given the outputs so far (room reserved for `expected_length`).
 template <class Input>
-RunResult run_steps(Device& device, Input&& input) {
+RunResult run_steps(Device& device, std::size_t expected_length, Input&& input) {
     const DeviceTraits t = device.traits();
     RunResult result;
+    result.outputs.reserve(expected_length);
     DeviceSession session(device);
     // A callin outside the learning purpose ends the run too (typestar/core/outside_purpose.hpp).
     const auto outside = t.absorbing ? device.outputs().find(kOutsidePurpose) : std::nullopt;
@@ -53,14 +54,14 @@ RunResult run_steps(Device& device, Input&& input) {
 }  // namespace
 
 RunResult Device::run(std::span<const Symbol> inputs) {
-    return run_steps(*this, [&](std::size_t i, std::span<const Symbol>) -> std::optional<Symbol> {
+    return run_steps(*this, inputs.size(), [&](std::size_t i, std::span<const Symbol>) -> std::optional<Symbol> {
         if (i < inputs.size()) return inputs[i];
         return std::nullopt;
     });
 }
 
 RunResult Device::run_adaptive(std::span<const Symbol> prefix, const NextInput& next, Word& chosen) {
-    return run_steps(*this, [&](std::size_t i, std::span<const Symbol> outputs) -> std::optional<Symbol> {
+    return run_steps(*this, prefix.size(), [&](std::size_t i, std::span<const Symbol> outputs) -> std::optional<Symbol> {
         if (i < prefix.size()) return prefix[i];
         const std::optional<Symbol> input = next(outputs.subspan(prefix.size()));
         if (input) chosen.push_back(*input);
