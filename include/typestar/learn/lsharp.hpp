@@ -133,7 +133,8 @@ struct LSharpConfig {
     /// first a word the tree knows below the chosen basis state that the seed state answers
     /// otherwise (adaptive L#'s match separation). Nothing from the seed enters the tree: only the
     /// device's answers do. Measured on the 19 one-transition upgrades of the AALpy models with a
-    /// perfect oracle: 22 rounds and 2,228 learning queries (without match separation: 24 and
+    /// perfect oracle, fixed ADS words: 22 rounds and 2,228 learning queries (2,230 with
+    /// adaptive_queries on a model device; without match separation: 24 and
     /// 2,226; every seed state asked all its identifying words and
     /// matched once: 25 and 2,373; the seed handed out unasked as the first hypothesis: 192 and
     /// 2,257). Its inputs must equal the device's by name; its outputs are matched by name.
