@@ -211,15 +211,9 @@ DocumentCheck check_typestate_document(const Document& document, Subject& subjec
              << evidence_note(report);
     } else {
         const Counterexample& cex = *report.counterexample;
-        text << "counterexample: " << subject.url << " does not conform to " << document.name << " (";
-        if (cex.test_case) {
-            text << "test " << *cex.test_case + 1 << " of " << report.tests << ": ";
-        } else {
-            // Found by the quiescence double-check (a callback the spec does not have): no test of
-            // the suite holds this word, so it is never numbered as one.
-            text << "beyond the " << report.tests << " tests, found by the quiescence double-check: ";
-        }
-        text << cex.purpose << ")\n" << format_trace(report.trace);
+        text << "counterexample: " << subject.url << " does not conform to " << document.name << " ("
+             << detail::where_found(cex, report.tests, "test", "the") << cex.purpose << ")\n"
+             << format_trace(report.trace);
         if (const std::string note = unpredicted_answer_note(report); !note.empty()) text << note << "\n";
     }
     out.text = text.str();

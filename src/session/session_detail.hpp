@@ -16,6 +16,7 @@
 #include "typestar/core/mealy.hpp"
 #include "typestar/spec/diff.hpp"
 #include "typestar/sul/device.hpp"
+#include "typestar/sul/equivalence.hpp"
 
 namespace typestar {
 struct Document;
@@ -67,6 +68,18 @@ inline constexpr std::string_view kDeclaredDeterministic =
 /// Learning then runs no flake-policy verification, and learn and check name kDeclaredDeterministic.
 [[nodiscard]] inline bool all_deterministic(std::span<Device* const> devices) {
     return std::all_of(devices.begin(), devices.end(), [](const Device* d) { return d->deterministic(); });
+}
+
+/// Where a failing check's counterexample was found, for its message: "<unit> K of N: " for the
+/// K-th word of the `total` run, else "beyond <whose> N <unit>s, found by the quiescence
+/// double-check: " — a counterexample without a test index is the double-check's (a callback the
+/// spec does not have), whose word is none of those run, so it is never numbered as one of them.
+[[nodiscard]] inline std::string where_found(const Counterexample& cex, std::size_t total, std::string_view unit,
+                                             std::string_view whose) {
+    if (cex.test_case)
+        return std::string(unit) + " " + std::to_string(*cex.test_case + 1) + " of " + std::to_string(total) + ": ";
+    return "beyond " + std::string(whose) + " " + std::to_string(total) + " " + std::string(unit) +
+           (total == 1 ? "" : "s") + ", found by the quiescence double-check: ";
 }
 
 /// A callback the machine has on no transition, heard by a quiescence double-check after `word`.

@@ -329,16 +329,9 @@ std::string TypestateTestRun::failure_message(const TransitionTest& t, const Tes
     std::ostringstream m;
     m << "typestar: " << suite_ << "." << t.name << ": the device does not conform to the spec.\n"
       << "  spec:   " << path_ << ":" << t.line << " (state " << t.state << ", input " << t.input << ")\n"
-      << "  device: " << device_->name() << "\n";
-    if (cex.test_case) {
-        m << "  word " << *cex.test_case + 1 << " of " << run.cases.size() << ": ";
-    } else {
-        // Found by the quiescence double-check (a callback the spec does not have, heard while this
-        // test's words ran or past them): not one of its words, so never numbered as one.
-        m << "  beyond this test's " << run.cases.size() << " word" << (run.cases.size() == 1 ? "" : "s")
-          << ", found by the quiescence double-check: ";
-    }
-    m << to_string(cex.inputs, device_->inputs()) << "  (" << cex.purpose << ")\n\n"
+      << "  device: " << device_->name() << "\n"
+      << "  " << detail::where_found(cex, run.cases.size(), "word", "this test's")
+      << to_string(cex.inputs, device_->inputs()) << "  (" << cex.purpose << ")\n\n"
       << format_trace(report.trace, 4) << "\n";
     if (const std::string note = unpredicted_answer_note(report); !note.empty()) m << "  " << note << "\n\n";
     m << "Passing is " << evidence_note(report).substr(std::string("This is ").size()) << reproduce_line_(t.name)
