@@ -42,6 +42,10 @@ using namespace typestar;
 
 namespace {
 
+/// HttpConfig::direct_loopback of every client of the bench (--libcurl: false, the transport a
+/// loopback agent had before the direct one, measured beside it in one run by bench/issue38.sh).
+bool g_direct_loopback = true;
+
 /// Counts the waits answered `quiet` (each costs a full tmax) of the device it wraps.
 class QuietCounter final : public Device {
 public:
@@ -246,6 +250,7 @@ ClientCpuRow client_cpu_once(const std::string& path, const NoopAgent& agent, co
     config.url = agent.url;
     config.token = token;
     config.batch = path != "step";
+    config.direct_loopback = g_direct_loopback;
     HttpDevice device(config);
     if (path == "override") {  // the agent's waits cost nothing: any tmax answers alike
         TimingOverride o;
@@ -307,6 +312,7 @@ ClientCpuRow learn_cpu_once(const std::string& path, const NoopAgent& agent, con
     config.url = agent.url;
     config.token = token;
     config.batch = path.ends_with("-run");
+    config.direct_loopback = g_direct_loopback;
     std::vector<std::unique_ptr<Device>> owned;
     owned.push_back(std::make_unique<HttpDevice>(config));
     auto& device = static_cast<HttpDevice&>(*owned.front());
@@ -366,7 +372,8 @@ nlohmann::json client_cpu(const NoopAgent& agent, const NoopAgent& model_agent, 
         }
     }
 
-    std::cout << "\nclient CPU over HTTP against a no-op agent (child process; one HttpDevice): run, step: "
+    std::cout << "\nclient CPU over HTTP against a no-op agent (child process; one HttpDevice, "
+              << (g_direct_loopback ? "the direct socket" : "libcurl") << "): run, step: "
               << queries << " seeded queries of 1-16 symbols over 6 callins and wait; learn-run, learn-step: "
               << "learning " << expected.typestate.name << " (L#, bound 2) from an agent serving its closure "
               << "without delays; broker-run, broker-step: learning " << broker_name << " likewise (the whole "
@@ -409,6 +416,7 @@ nlohmann::json client_cpu(const NoopAgent& agent, const NoopAgent& model_agent, 
                      {"anchor_us_per_query", anchor.us_per_query},
                      {"anchor_us_per_symbol", anchor.us_per_symbol},
                      {"anchor_commit", kClientCpuAnchorCommit},
+                     {"transport", g_direct_loopback ? "direct" : "libcurl"},
                      {"target_us_per_query", anchor.us_per_query / 2},
                      {"met", met}});
     }
@@ -433,6 +441,8 @@ int main(int argc, char** argv) {
     bool client_cpu_only = false;
     std::size_t cpu_queries = 20000;
     app.add_flag("--client-cpu-only", client_cpu_only, "only the client's CPU per query against a no-op agent");
+    bool libcurl = false;
+    app.add_flag("--libcurl", libcurl, "reach the agents with libcurl (HttpConfig::direct_loopback = false)");
     app.add_option("--queries", cpu_queries, "queries of the client CPU measurement (default 20000)")
         ->check(CLI::PositiveNumber);
     std::string broker_path =
@@ -440,6 +450,7 @@ int main(int argc, char** argv) {
     app.add_option("--broker", broker_path, "Mealy DOT model of a broker for the client CPU rows broker-run, broker-step "
                                             "(default AALpy's ActiveMQ two-client model; skipped when absent)");
     CLI11_PARSE(app, argc, argv);
+    g_direct_loopback = !libcurl;
 
 
     const auto entry = sim::find_simulated(key);

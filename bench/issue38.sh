@@ -5,6 +5,8 @@
 #
 #   bench/issue38.sh [BUILD_DIR]      (from the repository root; BUILD_DIR default: build)
 #
+# Item 6 runs the device bench twice: the client as built (a loopback agent over the direct socket)
+# and with --libcurl (the transport loopback agents had before), both printed.
 # Environment: MODELS (default ../shared/bench/models), OUT (default BUILD_DIR/issue38), ANCHOR_BENCH
 # (the device bench built at the anchor commit by bench/build_anchor.sh: item 6's anchor is then
 # measured in this run, beside today's client, instead of read from the figures recorded on another
@@ -44,6 +46,9 @@ run learn "$BIN/typestar_learn_bench" --models "$MODELS" --groups droidstar,droi
 run ra "$BIN/typestar_ra_bench" --models "$MODELS/ralib" --budget 300000 --certify --json "$OUT/ra.json"
 # item 6: the client's CPU per query and per symbol against a no-op agent
 run device "$BIN/typestar_device_bench" --client-cpu-only --json "$OUT/device.json"
+# the same client with libcurl for loopback agents too (HttpConfig::direct_loopback = false): the
+# anchor of the rows the anchor commit's bench does not have (broker-run, broker-step)
+run device_libcurl "$BIN/typestar_device_bench" --client-cpu-only --libcurl --json "$OUT/device_libcurl.json"
 if [ -n "${ANCHOR_BENCH:-}" ]; then
     run device_anchor "$ANCHOR_BENCH" --client-cpu-only --json "$OUT/device_anchor.json"
 else
@@ -154,20 +159,28 @@ try:
         measured_anchor = {c["path"]: c for c in json.load(f)["client_cpu"]}
 except FileNotFoundError:
     pass
+libcurl = {c["path"]: c for c in (load("device_libcurl") or {}).get("client_cpu", [])}
 if r:
     for c in r["client_cpu"]:
         # `override` went step by step at the anchor; the broker paths did not exist there.
         a = measured_anchor.get("step" if c["path"] == "override" else c["path"])
+        l = libcurl.get(c["path"])
         if a:
             target = a["client_us_per_query"] / 2
             anchor = (f"≤ {target:.1f} per query (half of {a['client_us_per_query']:.1f} / "
                       f"{a['client_us_per_symbol']:.1f} measured in this run at {c['anchor_commit']})")
+        elif l:
+            target = l["client_us_per_query"] / 2
+            anchor = (f"≤ {target:.1f} per query (half of {l['client_us_per_query']:.1f} / "
+                      f"{l['client_us_per_symbol']:.1f} measured in this run with libcurl, as before the direct socket)")
         else:
             target = c["target_us_per_query"]
             anchor = (f"≤ {target:.1f} per query (half of {c['anchor_us_per_query']:.1f} / "
                       f"{c['anchor_us_per_symbol']:.1f} recorded at {c['anchor_commit']} on another machine)")
         row(6, f"client CPU over HTTP, no-op agent, path {c['path']} (µs per query / per symbol)",
-            f"{c['client_us_per_query']:.1f} / {c['client_us_per_symbol']:.1f}", anchor,
+            f"{c['client_us_per_query']:.1f} / {c['client_us_per_symbol']:.1f}" +
+            (f" (libcurl in this run: {l['client_us_per_query']:.1f} / {l['client_us_per_symbol']:.1f})" if l else ""),
+            anchor,
             c["client_us_per_query"] <= target)
 
 print(f"\nIssue 38 summary ({wall} s wall for the five programs; outputs in {out}/)\n")

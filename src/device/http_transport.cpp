@@ -17,6 +17,9 @@
 #include <spdlog/spdlog.h>
 
 #include "http_answers.hpp"
+#if TYPESTAR_DIRECT_HTTP
+#include "http_direct.hpp"
+#endif
 #include "protocol.hpp"
 #include "typestar/core/error.hpp"
 #include "typestar/log/logging.hpp"
@@ -74,6 +77,9 @@ bool is_loopback_host(std::string_view host) {
 }
 
 struct HttpTransport::Handle {
+#if TYPESTAR_DIRECT_HTTP
+    std::unique_ptr<DirectConnection> direct;  ///< a loopback agent (HttpConfig::direct_loopback): no libcurl
+#endif
     CURL* curl = nullptr;
     curl_slist* headers = nullptr;
     Sink sink;        // reused: its buffer keeps its capacity from one answer to the next
@@ -90,8 +96,16 @@ HttpTransport::HttpTransport(HttpConfig& config, std::uint64_t& requests, std::u
         throw std::invalid_argument("device URL '" + config.url + "' is not http://HOST:PORT");
     while (!config.url.empty() && config.url.back() == '/') config.url.pop_back();
     config_ = config;
-    global_init();
     auto handle = std::make_unique<Handle>();
+#if TYPESTAR_DIRECT_HTTP
+    if (config.direct_loopback && is_loopback_host(url_host(config.url))) {
+        handle->direct = std::make_unique<DirectConnection>(config.url, "Bearer " + config.token, config.connect_timeout,
+                                                            config.max_answer_bytes);
+        handle_ = std::move(handle);
+        return;
+    }
+#endif
+    global_init();
     handle->curl = curl_easy_init();
     if (handle->curl == nullptr) throw DeviceError("device " + config.url + ": cannot initialise libcurl");
     handle->headers = curl_slist_append(handle->headers, "Content-Type: application/json");
@@ -142,31 +156,51 @@ json HttpTransport::request(const AgentRequest& request) {
             std::this_thread::sleep_for(backoff);
             backoff *= 2;
         }
-        sink.received.clear();
-        sink.over = false;
-        curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
-        if (get) {
-            curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
-        } else {
-            curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.c_str());
-            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(request.body.size()));
-        }
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
-        ++requests_;
-        log_->trace("{} {} {}", method, url, request.body);
-        const CURLcode code = curl_easy_perform(h);
-        if (sink.over || code == CURLE_FILESIZE_EXCEEDED)  // retrying would fetch the same answer
-            throw DeviceError(request.context.str() + ": " + answer_cap_message(config_.max_answer_bytes));
-        if (code != CURLE_OK) {
-            last = {code != CURLE_UNSUPPORTED_PROTOCOL && code != CURLE_URL_MALFORMAT,
-                    "curl error " + std::to_string(static_cast<int>(code)) + ": " + curl_easy_strerror(code)};
-            if (!last.retryable) break;
-            continue;
-        }
         long status = 0;
-        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+#if TYPESTAR_DIRECT_HTTP
+        if (handle_->direct) {
+            ++requests_;
+            log_->trace("{} {}{} {}", method, config_.url, request.path, request.body);
+            std::size_t resent = 0;
+            DirectOutcome got = handle_->direct->exchange(method, request.path, request.body, request.timeout, resent);
+            requests_ += resent;
+            if (resent > 0) log_->debug("{}: the agent closed the idle connection; {} {} sent again", config_.url, method, request.path);
+            if (got.kind == DirectOutcome::Kind::OverCap)  // retrying would fetch the same answer
+                throw DeviceError(request.context.str() + ": " + answer_cap_message(config_.max_answer_bytes));
+            if (got.kind == DirectOutcome::Kind::Failed) {
+                last = {true, std::move(got.what)};
+                continue;
+            }
+            status = got.status;
+            sink.received = std::move(got.body);
+        } else
+#endif
+        {
+            sink.received.clear();
+            sink.over = false;
+            curl_easy_setopt(h, CURLOPT_URL, url.c_str());
+            curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+            if (get) {
+                curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+            } else {
+                curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.c_str());
+                curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(request.body.size()));
+            }
+            curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+            curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+            ++requests_;
+            log_->trace("{} {} {}", method, url, request.body);
+            const CURLcode code = curl_easy_perform(h);
+            if (sink.over || code == CURLE_FILESIZE_EXCEEDED)  // retrying would fetch the same answer
+                throw DeviceError(request.context.str() + ": " + answer_cap_message(config_.max_answer_bytes));
+            if (code != CURLE_OK) {
+                last = {code != CURLE_UNSUPPORTED_PROTOCOL && code != CURLE_URL_MALFORMAT,
+                        "curl error " + std::to_string(static_cast<int>(code)) + ": " + curl_easy_strerror(code)};
+                if (!last.retryable) break;
+                continue;
+            }
+            curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        }
         log_->trace("-> {} {}", status, sink.received);
         JudgedAnswer answer = judge_answer(status, sink.received, config_.max_answer_bytes);
         switch (answer.kind) {

@@ -1,7 +1,7 @@
-// The libcurl transport shared by HttpDevice and HttpDataDevice (device/PROTOCOL.md /v1): one
-// keep-alive easy handle, JSON requests with bounded retries and exponential backoff for
-// transport errors, garbage and 502/503/504, answers capped and judged by detail::judge_answer.
-// Private to src/device.
+// The transport shared by HttpDevice and HttpDataDevice (device/PROTOCOL.md /v1): one keep-alive
+// connection (libcurl's easy handle, or for a loopback agent the direct socket of http_direct.hpp),
+// JSON requests with bounded retries and exponential backoff for transport errors, garbage and
+// 502/503/504, answers capped and judged by detail::judge_answer. Private to src/device.
 #pragma once
 
 #include <chrono>
@@ -40,7 +40,7 @@ std::string_view url_host(std::string_view url);
 /// through a proxy from the environment.
 bool is_loopback_host(std::string_view host);
 
-/// A keep-alive libcurl handle for the agent at HttpConfig::url. Not thread-safe.
+/// A keep-alive connection to the agent at HttpConfig::url. Not thread-safe.
 class HttpTransport {
 public:
     /// Checks `config.url` and drops its trailing slashes (in place: the caller's copy is the one

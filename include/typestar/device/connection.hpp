@@ -44,6 +44,11 @@ struct HttpConfig {
     /// The largest answer body read, bytes; a larger answer is a DeviceError naming this cap (not
     /// retried).
     std::size_t max_answer_bytes = 16 * 1024 * 1024;
+    /// An agent on a loopback host (127.0.0.0/8, ::1, localhost) is reached over one plain socket,
+    /// its answers parsed with Boost.Beast (two system calls per request), when typestar was built
+    /// with Boost's headers; false, or without Boost: libcurl for every host (five). Answers,
+    /// timeouts, retries and the answer cap are the same either way; only the failure texts differ.
+    bool direct_loopback = true;
 };
 
 /// What an agent reports in /v1/status.
