@@ -8,7 +8,7 @@
 # -Dexample.upgrade=true, the simulated upgrade; -Dtypestar.bound=3) go in EXAMPLE_JVM_OPTS; the test
 # class to run in EXAMPLE_TEST_CLASS (default com.example.ConnectionSpecTest). Exit status: JUnit's.
 # Reports: JUnit's own XML in $OUT/test-reports (dynamic tests named by index), and typestar's
-# (typestar.reports.dir: TEST-typestar-<Spec>.xml, test cases named by transition) in
+# (typestar.reports.dir: TEST-typestar-<Spec>-<TestClass>.xml, test cases named by transition) in
 # EXAMPLE_TYPESTAR_REPORTS (default $OUT/typestar-reports; set it empty for none).
 set -eu
 cd "$(dirname "$0")"

@@ -29,7 +29,7 @@ expect("Tests run: 12, Failures: 4, Errors: 0, Skipped: 0")
 expect("typestar: com_example_Connection.Closed_open: the device does not conform to the spec.")
 expect("BUILD FAILURE")
 # typestar's JUnit-XML report under Surefire: -Dtypestar.reports.dir reaches the forked test JVM.
-set(xml "${WORK}/target/typestar-reports/TEST-typestar-com_example_Connection.xml")
+set(xml "${WORK}/target/typestar-reports/TEST-typestar-com_example_Connection-com.example.ConnectionSpecTest.xml")
 expect_file("${xml}")
 file(READ "${xml}" output)
 expect("<testsuite name=\"com_example_Connection\" tests=\"12\" skipped=\"0\" failures=\"4\" errors=\"0\"")

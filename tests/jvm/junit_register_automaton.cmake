@@ -117,7 +117,7 @@ expect("[         0 tests failed          ]")
 expect("passing is bounded evidence, not a proof. It relies on:")
 expect("typestar.transition = `l1_pop`")
 # typestar's JUnit XML (TypestarXmlReports): test cases named by transition, classed by location.
-file(READ "${WORK}/build/typestar-reports/TEST-typestar-com_example_BoundedStack.xml" output)
+file(READ "${WORK}/build/typestar-reports/TEST-typestar-com_example_BoundedStack-com.example.StackSpecTest.xml" output)
 expect("<testcase name=\"l1_pop\" classname=\"com_example_BoundedStack.l1\"")
 
 # 4. The upgrade (pop takes the oldest): the data trace, the proposal with its separating trace once,

@@ -2,7 +2,8 @@
 # example (cmake -P script): -DEXAMPLE=<examples/java_junit> -DWORK=<scratch dir> -DJARS=<dir of
 # typestar-agent.jar and typestar-junit.jar> -DJAVA_LIBS=<dir of gson and JUnit's jars>
 # -DTYPESTAR=<the typestar CLI> -DJAVA=<java> -DSUMMARY=<tests/jvm/JunitXmlSummary.java>.
-# One TEST-typestar-<Spec>.xml per spec, well-formed, its test cases named by transition with
+# One TEST-typestar-<Spec>-<TestClass>.xml per spec and test class (two classes of one spec in two
+# JVMs keep both reports), well-formed, its test cases named by transition with
 # classname <Spec>.<State>, its properties the spec, bound, tmax and device; a failure carries the
 # test's message; the tests not tested (unknown transitions, inputs outside the learning purpose)
 # are ONE skipped test case; the same results give the same bytes but for the times; nothing is
@@ -13,7 +14,7 @@ file(REMOVE_RECURSE "${WORK}")
 file(COPY "${EXAMPLE}/" DESTINATION "${WORK}")
 file(REMOVE_RECURSE "${WORK}/build")
 set(spec "${WORK}/specs/connection.yaml")
-set(xml "${WORK}/build/typestar-reports/TEST-typestar-com_example_Connection.xml")
+set(xml "${WORK}/build/typestar-reports/TEST-typestar-com_example_Connection-com.example.ConnectionSpecTest.xml")
 set(env "${CMAKE_COMMAND}" -E env --unset=CI --unset=TYPESTAR_UPDATE "TYPESTAR_CLI=${TYPESTAR}"
     "TYPESTAR_JAVA_DIR=${JARS}" "JAVA_LIBS=${JAVA_LIBS}")
 
@@ -96,10 +97,11 @@ class RestrictedSpecTest {
 }
 ]=])
 set(restricted ${env} EXAMPLE_TEST_CLASS=com.example.RestrictedSpecTest)
+set(restricted_xml "${WORK}/build/typestar-reports/TEST-typestar-com_example_Connection-com.example.RestrictedSpecTest.xml")
 run(${restricted} sh "${WORK}/run.sh")
 expect("[         2 tests aborted         ]")
 expect("[         9 tests successful      ]")
-summary("${xml}")
+summary("${restricted_xml}")
 expect("testsuite com_example_Connection tests=10 skipped=1 failures=0 errors=0\n")
 expect("testcase com_example_Connection.Closed Closed_wait passed\ntestcase com_example_Connection not_tested skipped: not tested: New_send; typestar: 2 unknown transition(s) of connection.yaml not tested (three-valued spec): New close, Closed send\n")
 string(REGEX MATCHALL "skipped:" skipped "${output}")
@@ -107,13 +109,13 @@ list(LENGTH skipped n)
 if(NOT n EQUAL 1)
   message(FATAL_ERROR "expected one skipped test case, got ${n}:\n${output}")
 endif()
-file(READ "${xml}" output)
+file(READ "${restricted_xml}" output)
 expect("New_send: typestar: specs/connection.yaml:10: state New, input send: the spec says err, but the device's learning purpose does not explore it")
 
 # 3. Deterministic: the same results give the same bytes, but for the times.
 string(REGEX REPLACE "time=\"[0-9.]+\"" "time=\"T\"" first "${output}")
 run(${restricted} sh "${WORK}/run.sh")
-file(READ "${xml}" output)
+file(READ "${restricted_xml}" output)
 string(REGEX REPLACE "time=\"[0-9.]+\"" "time=\"T\"" second "${output}")
 if(NOT first STREQUAL second)
   message(FATAL_ERROR "two runs with the same results wrote different reports:\n${first}\n---\n${second}")
@@ -126,5 +128,26 @@ if(EXISTS "${WORK}/build/typestar-reports")
 endif()
 run(${restricted} EXAMPLE_TYPESTAR_REPORTS=
     "EXAMPLE_JVM_OPTS=-Dtypestar.reports.dir=${WORK}/build/by-property" sh "${WORK}/run.sh")
-summary("${WORK}/build/by-property/TEST-typestar-com_example_Connection.xml")
+summary("${WORK}/build/by-property/TEST-typestar-com_example_Connection-com.example.RestrictedSpecTest.xml")
+expect("testsuite com_example_Connection tests=10 skipped=1 failures=0 errors=0\n")
+
+# 5. Two test classes of one spec in two JVMs (as Surefire's forks run them) with one reports
+# directory: a red run, then a green one of another class. Each class keeps its own report; the red
+# one is not overwritten by the green one.
+file(READ "${WORK}/src/test/java/com/example/RestrictedSpecTest.java" source)
+string(REPLACE "class RestrictedSpecTest" "class RestrictedAgainSpecTest" source "${source}")
+file(WRITE "${WORK}/src/test/java/com/example/RestrictedAgainSpecTest.java" "${source}")
+set(shared "${WORK}/shared-reports")
+run_failing(${restricted} "EXAMPLE_TYPESTAR_REPORTS=${shared}" EXAMPLE_JVM_OPTS=-Dexample.upgrade=true sh "${WORK}/run.sh")
+run(${env} "EXAMPLE_TYPESTAR_REPORTS=${shared}" EXAMPLE_TEST_CLASS=com.example.RestrictedAgainSpecTest sh "${WORK}/run.sh")
+file(GLOB reports "${shared}/*")
+list(LENGTH reports n)
+if(NOT n EQUAL 2)
+  message(FATAL_ERROR "expected two reports in ${shared}, got: ${reports}")
+endif()
+summary("${shared}/TEST-typestar-com_example_Connection-com.example.RestrictedSpecTest.xml")
+if(NOT output MATCHES "testsuite com_example_Connection tests=[0-9]+ skipped=[01] failures=[1-9]")
+  message(FATAL_ERROR "the red run's report lost its failures:\n${output}")
+endif()
+summary("${shared}/TEST-typestar-com_example_Connection-com.example.RestrictedAgainSpecTest.xml")
 expect("testsuite com_example_Connection tests=10 skipped=1 failures=0 errors=0\n")

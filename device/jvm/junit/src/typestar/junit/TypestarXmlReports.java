@@ -24,9 +24,11 @@ import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
 
 /**
- * Writes one JUnit-XML file per spec, {@code TEST-typestar-<Spec>.xml} (the Ant schema that Jenkins,
- * GitLab and GitHub read), naming each test by its transition: {@code <testcase name="Open_send"
- * classname="com_example_Connection.Open">}. JUnit's own legacy XML (the console launcher's
+ * Writes one JUnit-XML file per spec and test class, {@code TEST-typestar-<Spec>-<TestClass>.xml}
+ * (the Ant schema that Jenkins, GitLab and GitHub read), naming each test by its transition:
+ * {@code <testcase name="Open_send" classname="com_example_Connection.Open">}. The test class is in
+ * the name so that two classes that check one spec (against two devices, or in two forked JVMs)
+ * never overwrite each other's report: a red one is never replaced by a green one. JUnit's own legacy XML (the console launcher's
  * {@code --reports-dir}, Surefire 2.22) names dynamic tests by index ({@code connection()[2][3]}).
  *
  * <p>Active when the configuration parameter or system property {@code typestar.reports.dir} names
@@ -56,7 +58,16 @@ public final class TypestarXmlReports implements TestExecutionListener {
     private final List<Finished> finished = new ArrayList<>();
 
     /** A finished typestar test: its entries, result and duration. */
-    private record Finished(UniqueId id, Map<String, String> entries, TestExecutionResult result, long nanos) {}
+    private record Finished(UniqueId id, Map<String, String> entries, TestExecutionResult result, long nanos) {
+        /** The innermost test class of the test's id (Jupiter's {@code class} or {@code nested-class} segment). */
+        String testClass() {
+            String found = "";
+            for (UniqueId.Segment segment : id.getSegments())
+                if (segment.getType().equals("class")) found = segment.getValue();
+                else if (segment.getType().equals("nested-class")) found = found + "$" + segment.getValue();
+            return found;
+        }
+    }
 
     /** Public with no arguments, for {@link java.util.ServiceLoader}. */
     public TypestarXmlReports() {}
@@ -101,17 +112,25 @@ public final class TypestarXmlReports implements TestExecutionListener {
     @Override
     public synchronized void testPlanExecutionFinished(TestPlan testPlan) {
         if (dir == null) return;
-        // One file per spec file, in the order of the specs' paths; a spec's name taken twice gets -2, -3.
-        TreeMap<String, List<Finished>> bySpec = new TreeMap<>();
-        for (Finished f : finished) bySpec.computeIfAbsent(f.entries().get("typestar.spec"), k -> new ArrayList<>()).add(f);
+        // One file per spec file and test class, in the order of the specs' paths, then the classes;
+        // a file name taken twice (two spec files of one name) gets -2, -3.
+        TreeMap<List<String>, List<Finished>> bySpec = new TreeMap<>((a, b) -> {
+            int c = a.get(0).compareTo(b.get(0));
+            return c != 0 ? c : a.get(1).compareTo(b.get(1));
+        });
+        for (Finished f : finished)
+            bySpec.computeIfAbsent(List.of(f.entries().get("typestar.spec"), f.testClass()), k -> new ArrayList<>()).add(f);
         Map<String, Integer> taken = new HashMap<>();
         try {
             Files.createDirectories(dir);
-            for (List<Finished> tests : bySpec.values()) {
+            for (Map.Entry<List<String>, List<Finished>> group : bySpec.entrySet()) {
+                List<Finished> tests = group.getValue();
                 tests.sort((a, b) -> compare(a.id(), b.id()));
                 String suite = suiteName(tests.get(0).entries());
-                int n = taken.merge(suite, 1, Integer::sum);
-                String file = "TEST-typestar-" + suite + (n > 1 ? "-" + n : "") + ".xml";
+                String testClass = group.getKey().get(1);
+                String name = suite + (testClass.isEmpty() ? "" : "-" + fileSafe(testClass));
+                int n = taken.merge(name, 1, Integer::sum);
+                String file = "TEST-typestar-" + name + (n > 1 ? "-" + n : "") + ".xml";
                 write(dir.resolve(file), suite, tests);
             }
         } catch (IOException | XMLStreamException e) {
@@ -121,6 +140,11 @@ public final class TypestarXmlReports implements TestExecutionListener {
             entries.clear();
             started.clear();
         }
+    }
+
+    /** A test class's name as part of a file name: letters, digits, '.', '_' and '-' kept, others (a nested class's '$') '_'. */
+    static String fileSafe(String name) {
+        return name.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
     /** The suite's name: the full test name without its transition ({@code com_example_Connection}). */
