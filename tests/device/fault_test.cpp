@@ -106,6 +106,27 @@ TEST_P(FaultsOverEachTransport, AConnectionTheAgentClosedWhileIdleIsOpenedAgainW
     EXPECT_EQ(d.retries(), 0u);
 }
 
+TEST_P(FaultsOverEachTransport, ALoopbackAgentIsReachedByNameAndOverIpv6) {
+    // `localhost` may resolve to ::1 first while the agent listens on 127.0.0.1: the next address is tried.
+    auto agent = start_agent("asynctask");
+    HttpConfig c = config(*agent);
+    c.url = "http://localhost:" + std::to_string(agent->port());
+    HttpDevice by_name(c);
+    EXPECT_EQ(answer(by_name, {"execute", "wait"}), (std::vector<std::string>{"ok", "onPostExecute"}));
+    AgentConfig v6;
+    v6.host = "::1";
+    std::unique_ptr<Agent> agent6;
+    try {
+        agent6 = start_agent("asynctask", v6);
+    } catch (const std::exception& e) {
+        GTEST_SKIP() << "no IPv6 loopback here: " << e.what();
+    }
+    c.url = "http://[::1]:" + std::to_string(agent6->port());
+    HttpDevice over_v6(c);
+    EXPECT_EQ(answer(over_v6, {"execute", "wait"}), (std::vector<std::string>{"ok", "onPostExecute"}));
+    EXPECT_EQ(over_v6.retries(), 0u);
+}
+
 TEST(Faults, ADroppedStepIsRetriedWithItsSequenceNumber) {
     // The agent runs the constructor, then drops the answer; the retry must not run it a second
     // time (a second constructor call would answer err).
