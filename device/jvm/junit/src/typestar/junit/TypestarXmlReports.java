@@ -28,8 +28,9 @@ import org.junit.platform.launcher.TestPlan;
  * (the Ant schema that Jenkins, GitLab and GitHub read), naming each test by its transition:
  * {@code <testcase name="Open_send" classname="com_example_Connection.Open">}. The test class is in
  * the name so that two classes that check one spec (against two devices, or in two forked JVMs)
- * never overwrite each other's report: a red one is never replaced by a green one. JUnit's own legacy XML (the console launcher's
- * {@code --reports-dir}, Surefire 2.22) names dynamic tests by index ({@code connection()[2][3]}).
+ * never overwrite each other's report: a red one is never replaced by a green one. JUnit's own
+ * legacy XML (the console launcher's {@code --reports-dir}, Surefire 2.22) names dynamic tests by
+ * index ({@code connection()[2][3]}).
  *
  * <p>Active when the configuration parameter or system property {@code typestar.reports.dir} names
  * a directory (the console launcher: {@code --config typestar.reports.dir=DIR}; Maven:
@@ -142,7 +143,7 @@ public final class TypestarXmlReports implements TestExecutionListener {
         }
     }
 
-    /** A test class's name as part of a file name: letters, digits, '.', '_' and '-' kept, others (a nested class's '$') '_'. */
+    /** A test class's name in a file name: letters, digits, '.', '_', '-' kept; others (a nested class's '$') '_'. */
     static String fileSafe(String name) {
         return name.replaceAll("[^A-Za-z0-9._-]", "_");
     }
