@@ -6,7 +6,6 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <boost/asio/buffer.hpp>
@@ -21,6 +20,9 @@
 #include <cstring>
 #include <string_view>
 #include <system_error>
+
+#include "http_transport.hpp"
+#include "protocol.hpp"
 
 namespace typestar::detail {
 
@@ -103,7 +105,7 @@ struct DirectConnection::State {
     int fd = -1;
     bool reused = false;     ///< an answer came on this connection: the agent may close it while idle
     long rcvtimeo_ms = 0;    ///< SO_RCVTIMEO as set on fd (0: never set, blocking)
-    std::string head;        ///< the request line and headers, rebuilt per request (capacity kept)
+    std::string request;     ///< the request's bytes, rebuilt per request (capacity kept)
 
     void close() noexcept {
         if (fd >= 0) ::close(fd);
@@ -164,32 +166,6 @@ struct DirectConnection::State {
         ::freeaddrinfo(found);
         return fd >= 0 ? std::string() : why;
     }
-
-    /// Sends head + body whole; an empty string, else what went wrong.
-    std::string send(const std::string& body) {
-        std::size_t sent = 0;
-        const std::size_t total = head.size() + body.size();
-        while (sent < total) {
-            iovec parts[2];
-            int count = 0;
-            if (sent < head.size()) parts[count++] = {head.data() + sent, head.size() - sent};
-            const std::size_t in_body = sent > head.size() ? sent - head.size() : 0;
-            if (body.size() > in_body)
-                parts[count++] = {const_cast<char*>(body.data()) + in_body, body.size() - in_body};
-            msghdr m{};
-            m.msg_iov = parts;
-            m.msg_iovlen = static_cast<std::size_t>(count);
-            const ssize_t n = ::sendmsg(fd, &m, MSG_NOSIGNAL);
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                if (errno == EAGAIN || errno == EWOULDBLOCK)
-                    return "cannot send the request within " + std::to_string(connect_timeout.count()) + " ms";
-                return "cannot send the request: " + errno_text(errno);
-            }
-            sent += static_cast<std::size_t>(n);
-        }
-        return {};
-    }
 };
 
 DirectConnection::DirectConnection(const std::string& url, const std::string& authorization,
@@ -202,17 +178,10 @@ DirectConnection::DirectConnection(const std::string& url, const std::string& au
     s.authority = std::string(rest.substr(0, slash));
     if (slash != std::string_view::npos) s.base_path = std::string(rest.substr(slash));
     while (!s.base_path.empty() && s.base_path.back() == '/') s.base_path.pop_back();
-    std::string_view auth(s.authority);
-    if (auth.starts_with('[')) {
-        const auto close = auth.find(']');
-        s.host = std::string(auth.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
-        auth.remove_prefix(close == std::string_view::npos ? auth.size() : close + 1);
-        s.port = auth.starts_with(':') ? std::string(auth.substr(1)) : "80";
-    } else {
-        const auto colon = auth.find(':');
-        s.host = std::string(auth.substr(0, colon));
-        s.port = colon == std::string_view::npos ? "80" : std::string(auth.substr(colon + 1));
-    }
+    s.host = std::string(url_host(url));  // without an IPv6 address's brackets
+    const std::string_view auth(s.authority);
+    const auto colon = auth.rfind(':');
+    if (colon != std::string_view::npos && auth.back() != ']') s.port = std::string(auth.substr(colon + 1));
     if (s.port.empty()) s.port = "80";
     s.authorization = authorization;
     s.connect_timeout = connect_timeout;
@@ -225,14 +194,15 @@ DirectOutcome DirectConnection::exchange(const char* method, const std::string& 
                                          std::chrono::milliseconds timeout, std::size_t& resent) {
     State& s = *state_;
     const bool get = std::strcmp(method, "GET") == 0;
-    // Hand-formatted: six fixed lines (Beast's serializer would write them in more pieces).
-    s.head.assign(method).append(" ").append(s.base_path).append(path).append(" HTTP/1.1\r\nHost: ").append(s.authority);
-    s.head.append("\r\nAuthorization: ").append(s.authorization).append("\r\nAccept: application/json\r\n");
+    // Hand-formatted: six fixed lines and the body, sent whole (Beast's serializer would write them in
+    // more pieces).
+    std::string& r = s.request;
+    r.assign(method).append(" ").append(s.base_path).append(path).append(" HTTP/1.1\r\nHost: ").append(s.authority);
+    r.append("\r\nAuthorization: ").append(s.authorization).append("\r\nAccept: application/json\r\n");
     if (!get)
-        s.head.append("Content-Type: application/json\r\nContent-Length: ").append(std::to_string(body.size())).append("\r\n");
-    s.head.append("\r\n");
-    static const std::string kNoBody;
-    const std::string& sent_body = get ? kNoBody : body;
+        r.append("Content-Type: application/json\r\nContent-Length: ").append(std::to_string(body.size())).append("\r\n");
+    r.append("\r\n");
+    if (!get) r.append(body);
     DirectOutcome out;
     for (int round = 0; round < 2; ++round) {
         if (s.fd < 0) {
@@ -242,13 +212,16 @@ DirectOutcome DirectConnection::exchange(const char* method, const std::string& 
             }
         }
         const bool was_reused = s.reused;
-        if (std::string why = s.send(sent_body); !why.empty()) {
+        if (!send_all(s.fd, r)) {
+            const int e = errno;
             s.close();
             if (was_reused && round == 0) {
                 ++resent;
                 continue;
             }
-            out.what = std::move(why);
+            out.what = e == EAGAIN || e == EWOULDBLOCK
+                           ? "cannot send the request within " + std::to_string(s.connect_timeout.count()) + " ms"
+                           : "cannot send the request: " + errno_text(e);
             return out;
         }
         SocketReader reader{s.fd, Clock::now() + timeout, s.rcvtimeo_ms};

@@ -50,20 +50,6 @@ const char* reason(int status) {
     }
 }
 
-/// Sends everything; false when the peer is gone or the send timeout (SO_SNDTIMEO) expired.
-bool send_all(int fd, const std::string& data) {
-    std::size_t sent = 0;
-    while (sent < data.size()) {
-        const ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        sent += static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
 char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 std::string lower(std::string_view s) {
@@ -132,6 +118,19 @@ HttpResponse error_response(int status, const std::string& error, const std::str
 }
 
 }  // namespace
+
+bool send_all(int fd, std::string_view data) {
+    std::size_t sent = 0;
+    while (sent < data.size()) {
+        const ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        sent += static_cast<std::size_t>(n);
+    }
+    return true;
+}
 
 ParsedRequest parse_request(std::string_view buffer, const HttpLimits& limits) {
     ParsedRequest out;

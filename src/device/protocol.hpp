@@ -17,6 +17,11 @@ namespace typestar::detail {
 /// The protocol name and version the agent reports in /v1/status and the client requires.
 inline constexpr const char* kProtocol = "typestar-device/1";
 
+/// Sends all of `data` on a connected socket (MSG_NOSIGNAL; EINTR retried): false when the peer is
+/// gone or the socket's send timeout (SO_SNDTIMEO) expired, errno saying which. The agent's answers
+/// and the direct client's requests (http_server.cpp, http_direct.cpp).
+bool send_all(int fd, std::string_view data);
+
 /// The largest `timeout_ms` of a wait and the largest tmax/tmin an agent may declare: one hour.
 inline constexpr long long kMaxTimingMs = 3'600'000;
 
